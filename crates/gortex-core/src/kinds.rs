@@ -1,0 +1,159 @@
+//! Node and edge kinds of the code graph.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! string_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The wire name (snake_case).
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// Parses a wire name; `None` when unknown.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+string_enum! {
+    /// What a graph node stands for.
+    NodeKind {
+        File => "file",
+        Package => "package",
+        Module => "module",
+        Function => "function",
+        Method => "method",
+        Type => "type",
+        Interface => "interface",
+        Field => "field",
+        Constant => "constant",
+        Variable => "variable",
+        EnumMember => "enum_member",
+        Import => "import",
+    }
+}
+
+string_enum! {
+    /// The shape of a `type` node (classes, structs, enums, records, aliases, unions).
+    TypeFlavor {
+        Class => "class",
+        Struct => "struct",
+        Enum => "enum",
+        Record => "record",
+        TypeAlias => "type_alias",
+        Union => "union",
+        Annotation => "annotation",
+    }
+}
+
+string_enum! {
+    /// What a graph edge says about its endpoints.
+    EdgeKind {
+        Defines => "defines",
+        Contains => "contains",
+        MemberOf => "member_of",
+        Imports => "imports",
+        ReExports => "re_exports",
+        Calls => "calls",
+        References => "references",
+        Instantiates => "instantiates",
+        Extends => "extends",
+        Implements => "implements",
+        Overrides => "overrides",
+        TypedAs => "typed_as",
+        Returns => "returns",
+        Tests => "tests",
+    }
+}
+
+string_enum! {
+    /// Declared visibility of a symbol, normalised across languages.
+    Visibility {
+        Public => "public",
+        Protected => "protected",
+        Package => "package",
+        Private => "private",
+    }
+}
+
+string_enum! {
+    /// The role of a test symbol.
+    TestRole {
+        Test => "test",
+        Benchmark => "benchmark",
+        Fuzz => "fuzz",
+        Example => "example",
+        Fixture => "fixture",
+    }
+}
+
+string_enum! {
+    /// The runner a test symbol belongs to.
+    TestRunner {
+        Jest => "jest",
+        Vitest => "vitest",
+        Mocha => "mocha",
+        NodeTest => "node-test",
+        Pytest => "pytest",
+        Unittest => "unittest",
+        GoTest => "gotest",
+        CargoTest => "cargo-test",
+        Junit => "junit",
+    }
+}
+
+impl NodeKind {
+    /// Kinds that make a file "symbol-bearing" (parity coverage, search).
+    pub fn is_symbol(self) -> bool {
+        !matches!(self, NodeKind::File | NodeKind::Package | NodeKind::Import)
+    }
+
+    /// Kinds that can be called.
+    pub fn is_callable(self) -> bool {
+        matches!(self, NodeKind::Function | NodeKind::Method)
+    }
+
+    /// Kinds that name a type (targets of `extends`, `implements`, `typed_as`, `returns`).
+    pub fn is_type_like(self) -> bool {
+        matches!(self, NodeKind::Type | NodeKind::Interface)
+    }
+}
+
+impl EdgeKind {
+    /// Edges that carry "someone uses this" evidence (caveats, dead code).
+    pub fn is_usage(self) -> bool {
+        matches!(
+            self,
+            EdgeKind::Calls
+                | EdgeKind::References
+                | EdgeKind::Instantiates
+                | EdgeKind::Implements
+                | EdgeKind::Extends
+                | EdgeKind::TypedAs
+                | EdgeKind::Returns
+                | EdgeKind::Tests
+        )
+    }
+
+    /// Structural edges created by extraction itself rather than by resolution.
+    pub fn is_structural(self) -> bool {
+        matches!(self, EdgeKind::Defines | EdgeKind::Contains | EdgeKind::MemberOf)
+    }
+}

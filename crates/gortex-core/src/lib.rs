@@ -1,0 +1,18 @@
+//! gortex-core: the vocabulary every other crate speaks.
+//!
+//! Plain Rust types only: no I/O, no napi, no wire formats. Everything here is
+//! serde-serialisable so the snapshot and the napi boundary can carry it.
+
+pub mod facts;
+pub mod id;
+pub mod kinds;
+pub mod language;
+pub mod origin;
+pub mod span;
+
+pub use facts::*;
+pub use id::*;
+pub use kinds::*;
+pub use language::*;
+pub use origin::*;
+pub use span::*;
