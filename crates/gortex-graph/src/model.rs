@@ -1,0 +1,236 @@
+//! The graph store: nodes, resolved edges and unresolved references with compact adjacency.
+
+use gortex_core::{EdgeKind, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A node id: `<repo>/<path>::<Owner>.<name>`, shared between the node and every edge naming it.
+pub type Id = Arc<str>;
+
+/// Index of a node in [`Graph::nodes`].
+pub type NodeIndex = u32;
+
+/// One graph node: a file, package, external stub or declared symbol.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Node {
+    pub id: Id,
+    pub kind: NodeKind,
+    pub name: String,
+    /// `Owner.name` (the part of the id after `::`); the path for file nodes.
+    pub qualified: String,
+    /// Repository-relative path; empty for external stubs.
+    pub path: Arc<str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
+    #[serde(flatten)]
+    pub span: Span,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flavor: Option<TypeFlavor>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<Visibility>,
+    pub exported: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub return_type: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_async: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_static: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_abstract: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decorators: Vec<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_test: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_role: Option<TestRole>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_runner: Option<TestRunner>,
+    /// Outside the repository (`external::…` stubs).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub external: bool,
+}
+
+impl Node {
+    /// A node with only identity fields set.
+    pub fn bare(id: Id, kind: NodeKind, name: String, qualified: String, path: Arc<str>) -> Node {
+        Node {
+            id,
+            kind,
+            name,
+            qualified,
+            path,
+            language: None,
+            span: Span::default(),
+            flavor: None,
+            signature: None,
+            visibility: None,
+            exported: false,
+            doc: None,
+            type_name: None,
+            return_type: None,
+            is_async: false,
+            is_static: false,
+            is_abstract: false,
+            decorators: Vec::new(),
+            is_test: false,
+            test_role: None,
+            test_runner: None,
+            external: false,
+        }
+    }
+}
+
+/// A resolved edge between two nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Edge {
+    pub from: NodeIndex,
+    pub to: NodeIndex,
+    pub kind: EdgeKind,
+    pub origin: Origin,
+    /// Line of the site (the call, the import, the declaration).
+    pub line: u32,
+}
+
+/// A reference the resolver could not bind honestly; kept so caveats and later passes see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    pub from: NodeIndex,
+    pub kind: EdgeKind,
+    /// `unresolved::name` for bare names, `unresolved::*.name` for member accesses.
+    pub target: String,
+    pub line: u32,
+    /// How many same-named candidates existed (0 = none; >1 = ambiguous).
+    pub candidates: u32,
+}
+
+/// Direction of an adjacency query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Out,
+    In,
+    Both,
+}
+
+/// One repository's graph, immutable once built; updates build a new version.
+#[derive(Debug, Default)]
+pub struct Graph {
+    pub repo: String,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<Unresolved>,
+    index: FxHashMap<Id, NodeIndex>,
+    out_offsets: Vec<u32>,
+    out_edges: Vec<u32>,
+    in_offsets: Vec<u32>,
+    in_edges: Vec<u32>,
+    unresolved_by_node: FxHashMap<NodeIndex, Vec<u32>>,
+    by_file: FxHashMap<Arc<str>, Vec<NodeIndex>>,
+}
+
+impl Graph {
+    /// Assembles a graph and its adjacency (CSR) from nodes, edges and unresolved references.
+    /// Duplicate edges (same endpoints, kind and line) keep the strongest origin.
+    pub fn assemble(repo: String, nodes: Vec<Node>, mut edges: Vec<Edge>, unresolved: Vec<Unresolved>) -> Graph {
+        edges.sort_unstable_by(|a, b| {
+            (a.from, a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(b.from, b.to, b.kind, b.line, std::cmp::Reverse(b.origin)))
+        });
+        edges.dedup_by(|b, a| a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line);
+        let n = nodes.len();
+        let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
+        let mut by_file: FxHashMap<Arc<str>, Vec<NodeIndex>> = FxHashMap::default();
+        for (i, node) in nodes.iter().enumerate() {
+            index.insert(node.id.clone(), i as NodeIndex);
+            if !node.path.is_empty() {
+                by_file.entry(node.path.clone()).or_default().push(i as NodeIndex);
+            }
+        }
+        let (out_offsets, out_edges) = csr(n, edges.iter().map(|e| e.from), edges.len());
+        let (in_offsets, in_edges) = csr(n, edges.iter().map(|e| e.to), edges.len());
+        let mut unresolved_by_node: FxHashMap<NodeIndex, Vec<u32>> = FxHashMap::default();
+        for (i, u) in unresolved.iter().enumerate() {
+            unresolved_by_node.entry(u.from).or_default().push(i as u32);
+        }
+        Graph { repo, nodes, edges, unresolved, index, out_offsets, out_edges, in_offsets, in_edges, unresolved_by_node, by_file }
+    }
+
+    /// The node index for an id.
+    pub fn lookup(&self, id: &str) -> Option<NodeIndex> {
+        self.index.get(id).copied()
+    }
+
+    /// The node with this id.
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.lookup(id).map(|i| &self.nodes[i as usize])
+    }
+
+    /// Outgoing edges of a node.
+    pub fn out_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + '_ {
+        let (s, e) = (self.out_offsets[node as usize] as usize, self.out_offsets[node as usize + 1] as usize);
+        self.out_edges[s..e].iter().map(move |&i| &self.edges[i as usize])
+    }
+
+    /// Incoming edges of a node.
+    pub fn in_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + '_ {
+        let (s, e) = (self.in_offsets[node as usize] as usize, self.in_offsets[node as usize + 1] as usize);
+        self.in_edges[s..e].iter().map(move |&i| &self.edges[i as usize])
+    }
+
+    /// Unresolved references made from a node.
+    pub fn unresolved_from(&self, node: NodeIndex) -> impl Iterator<Item = &Unresolved> + '_ {
+        self.unresolved_by_node
+            .get(&node)
+            .into_iter()
+            .flat_map(move |v| v.iter().map(move |&i| &self.unresolved[i as usize]))
+    }
+
+    /// Nodes declared in a file (the file node first), in source order.
+    pub fn file_nodes(&self, path: &str) -> &[NodeIndex] {
+        self.by_file.get(path).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+
+    /// A canonical, sorted text dump of every node and edge. Two graphs are equal exactly when
+    /// their dumps are; the incremental-equals-clean tests compare these.
+    pub fn canonical_dump(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .nodes
+            .iter()
+            .map(|n| format!("N {}", serde_json::to_string(n).expect("node serialises")))
+            .collect();
+        for e in &self.edges {
+            lines.push(format!(
+                "E {} -{}-> {} {} L{}",
+                self.nodes[e.from as usize].id, e.kind, self.nodes[e.to as usize].id, e.origin, e.line
+            ));
+        }
+        for u in &self.unresolved {
+            lines.push(format!("U {} -{}-> {} L{} c{}", self.nodes[u.from as usize].id, u.kind, u.target, u.line, u.candidates));
+        }
+        lines.sort();
+        lines
+    }
+}
+
+fn csr(n: usize, keys: impl Iterator<Item = NodeIndex> + Clone, m: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = vec![0u32; n + 1];
+    for k in keys.clone() {
+        offsets[k as usize + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut items = vec![0u32; m];
+    for (edge_index, k) in keys.enumerate() {
+        let slot = &mut fill[k as usize];
+        items[*slot as usize] = edge_index as u32;
+        *slot += 1;
+    }
+    (offsets, items)
+}

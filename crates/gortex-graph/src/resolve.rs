@@ -1,0 +1,1221 @@
+//! The resolver: binds the names extractors report to nodes, stamping each edge with the tier
+//! its evidence earns.
+//!
+//! Cascade for a name used in file F: local bindings (declared/constructed types) → F's own
+//! declarations → F's imports (module resolution per language, re-export chains followed) →
+//! the same package/directory (Go, Java) → wildcard imports → name-only (`text_matched`, only
+//! when exactly one same-language candidate exists). Member accesses resolve the receiver to a
+//! type first (self/super/fields/bindings/imports/static type names, class hierarchy included).
+//! Anything not earned stays an `Unresolved` placeholder.
+
+use crate::build::{FileNodes, SourceFile};
+use crate::config::{dir_of, join_path, RepoConfig};
+use crate::model::{Edge, Node, NodeIndex, Unresolved};
+use gortex_core::{BindingValue, EdgeKind, ImportFact, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, TypeFlavor};
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A symbol: (file index, symbol index within the file's facts).
+pub(crate) type Sym = (u32, u32);
+
+/// What a name or module path denotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Entity {
+    /// A module: one file (TS, Python, Rust) or a package's files (Go, Java).
+    Files(Vec<u32>),
+    Sym(Sym),
+    /// Outside the repository: the dotted/`::` path of the thing.
+    External(String),
+    /// A Python namespace package (a directory without `__init__.py`).
+    Dir(String),
+}
+
+/// How deep chains (re-exports, return-type inference, inheritance) are followed.
+const MAX_DEPTH: u32 = 8;
+
+/// Read-only lookup tables over every file of the repository.
+pub(crate) struct Tables<'a> {
+    files: &'a [SourceFile],
+    file_nodes: &'a [FileNodes],
+    nodes: &'a [Node],
+    config: &'a RepoConfig,
+    packages: &'a FxHashMap<(String, String), NodeIndex>,
+    by_path: FxHashMap<&'a str, u32>,
+    by_dir: FxHashMap<&'a str, Vec<u32>>,
+    by_name: FxHashMap<&'a str, Vec<Sym>>,
+    top: FxHashMap<(u32, &'a str), Vec<u32>>,
+    children: FxHashMap<Sym, Vec<Sym>>,
+    java_packages: FxHashMap<&'a str, Vec<u32>>,
+    python_modules: FxHashMap<String, Vec<u32>>,
+    rust_modules: FxHashMap<(u32, String), u32>,
+    rust_file_module: Vec<Option<(u32, Vec<String>)>>,
+    import_targets: Vec<Vec<Option<Entity>>>,
+    supertypes: FxHashMap<Sym, Vec<Sym>>,
+    method_owner: FxHashMap<Sym, Sym>,
+}
+
+/// What resolving one file produced.
+pub(crate) struct FileResolution {
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<Unresolved>,
+    /// (from, external path, stub kind, edge kind, origin, line): stubs are created by the builder.
+    pub external: Vec<(NodeIndex, String, NodeKind, EdgeKind, Origin, u32)>,
+}
+
+fn is_test_path(path: &str) -> bool {
+    path.ends_with("_test.go")
+}
+
+impl<'a> Tables<'a> {
+    /// Builds every table, then the two passes that need the others: import targets, then
+    /// type hierarchy and receiver-type owners of detached (Go/Rust) methods.
+    pub fn build(
+        files: &'a [SourceFile],
+        file_nodes: &'a [FileNodes],
+        nodes: &'a [Node],
+        config: &'a RepoConfig,
+        packages: &'a FxHashMap<(String, String), NodeIndex>,
+    ) -> Tables<'a> {
+        let mut t = Tables {
+            files,
+            file_nodes,
+            nodes,
+            config,
+            packages,
+            by_path: FxHashMap::default(),
+            by_dir: FxHashMap::default(),
+            by_name: FxHashMap::default(),
+            top: FxHashMap::default(),
+            children: FxHashMap::default(),
+            java_packages: FxHashMap::default(),
+            python_modules: FxHashMap::default(),
+            rust_modules: FxHashMap::default(),
+            rust_file_module: vec![None; files.len()],
+            import_targets: Vec::new(),
+            supertypes: FxHashMap::default(),
+            method_owner: FxHashMap::default(),
+        };
+        for (fi, file) in files.iter().enumerate() {
+            let fi = fi as u32;
+            t.by_path.insert(&file.path, fi);
+            t.by_dir.entry(dir_of(&file.path)).or_default().push(fi);
+            for (si, sym) in file.facts.symbols.iter().enumerate() {
+                let si = si as u32;
+                t.by_name.entry(sym.name.as_str()).or_default().push((fi, si));
+                match sym.parent.filter(|&p| p < si) {
+                    None => t.top.entry((fi, sym.name.as_str())).or_default().push(si),
+                    Some(p) => t.children.entry((fi, p)).or_default().push((fi, si)),
+                }
+            }
+            match file.language {
+                Language::Java => {
+                    if let Some(pkg) = &file.facts.package {
+                        t.java_packages.entry(pkg.as_str()).or_default().push(fi);
+                    }
+                }
+                Language::Python => {
+                    for key in python_module_keys(&file.path) {
+                        t.python_modules.entry(key).or_default().push(fi);
+                    }
+                }
+                _ => {}
+            }
+        }
+        t.index_rust_modules();
+        let targets: Vec<Vec<Option<Entity>>> = (0..files.len() as u32)
+            .into_par_iter()
+            .map(|fi| files[fi as usize].facts.imports.iter().map(|imp| t.resolve_module(fi, imp)).collect())
+            .collect();
+        t.import_targets = targets;
+
+        // Detached methods (Go receivers, Rust impl blocks in other files) join their type.
+        let owners: Vec<(Sym, Sym)> = (0..files.len() as u32)
+            .into_par_iter()
+            .flat_map_iter(|fi| {
+                let t = &t;
+                files[fi as usize].facts.symbols.iter().enumerate().filter_map(move |(si, s)| {
+                    if s.kind != NodeKind::Method || s.parent.is_some() {
+                        return None;
+                    }
+                    let owner = s.type_name.as_deref()?;
+                    match t.resolve_type(fi, owner, 0) {
+                        Some((Entity::Sym(ty), _)) => Some(((fi, si as u32), ty)),
+                        _ => None,
+                    }
+                })
+            })
+            .collect();
+        for (method, ty) in owners {
+            t.method_owner.insert(method, ty);
+            t.children.entry(ty).or_default().push(method);
+        }
+        let supers: Vec<(Sym, Sym)> = (0..files.len() as u32)
+            .into_par_iter()
+            .flat_map_iter(|fi| {
+                let t = &t;
+                files[fi as usize].facts.refs.iter().filter_map(move |r| {
+                    if !matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements) {
+                        return None;
+                    }
+                    let sub = match r.from {
+                        Some(from) => t.enclosing_type(fi, from)?,
+                        None => match &r.receiver {
+                            Receiver::Name(owner) => match t.resolve_type(fi, owner, 0)? {
+                                (Entity::Sym(s), _) => s,
+                                _ => return None,
+                            },
+                            _ => return None,
+                        },
+                    };
+                    match t.resolve_type_ref(fi, r, 0)? {
+                        (Entity::Sym(sup), _) if sup != sub => Some((sub, sup)),
+                        _ => None,
+                    }
+                })
+            })
+            .collect();
+        for (sub, sup) in supers {
+            let list = t.supertypes.entry(sub).or_default();
+            if !list.contains(&sup) {
+                list.push(sup);
+            }
+        }
+        t
+    }
+
+    fn index_rust_modules(&mut self) {
+        let crates = &self.config.cargo_crates;
+        for (fi, file) in self.files.iter().enumerate() {
+            if file.language != Language::Rust {
+                continue;
+            }
+            let path: &str = &file.path;
+            // The innermost crate whose directory holds the file.
+            let krate = crates
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.dir.is_empty() || path.starts_with(&format!("{}/", c.dir)))
+                .max_by_key(|(_, c)| c.dir.len());
+            let (crate_key, rel) = match krate {
+                Some((ci, c)) => {
+                    let rel = if c.dir.is_empty() { path } else { &path[c.dir.len() + 1..] };
+                    match rel.strip_prefix("src/") {
+                        Some(r) => (ci as u32, r.to_string()),
+                        // tests/, benches/, examples/: each file is the root of its own crate.
+                        None => (u32::MAX - fi as u32, "lib.rs".to_string()),
+                    }
+                }
+                None => (u32::MAX - fi as u32, "lib.rs".to_string()),
+            };
+            let module: Vec<String> = {
+                let trimmed = rel.trim_end_matches(".rs");
+                let mut parts: Vec<String> = trimmed.split('/').map(str::to_string).collect();
+                match parts.last().map(String::as_str) {
+                    Some("mod") => {
+                        parts.pop();
+                    }
+                    Some("lib") | Some("main") if parts.len() == 1 => parts.clear(),
+                    _ => {}
+                }
+                if parts.first().map(String::as_str) == Some("bin") && parts.len() == 2 {
+                    parts.clear();
+                }
+                parts
+            };
+            self.rust_modules.insert((crate_key, module.join("::")), fi as u32);
+            self.rust_file_module[fi] = Some((crate_key, module));
+        }
+    }
+
+    fn lang(&self, fi: u32) -> Language {
+        self.files[fi as usize].language
+    }
+
+    fn facts(&self, fi: u32) -> &'a gortex_core::FileFacts {
+        &self.files[fi as usize].facts
+    }
+
+    fn sym(&self, s: Sym) -> &'a gortex_core::SymbolFact {
+        &self.files[s.0 as usize].facts.symbols[s.1 as usize]
+    }
+
+    fn node_of(&self, s: Sym) -> NodeIndex {
+        self.file_nodes[s.0 as usize].symbols[s.1 as usize]
+    }
+
+    // ---------------------------------------------------------------- module resolution
+
+    /// Resolves an import statement's module specifier to what it denotes.
+    fn resolve_module(&self, fi: u32, imp: &ImportFact) -> Option<Entity> {
+        match self.lang(fi) {
+            Language::TypeScript | Language::Tsx | Language::JavaScript => self.resolve_es_module(fi, &imp.module),
+            Language::Python => self.resolve_python_module(fi, &imp.module),
+            Language::Go => Some(self.resolve_go_import(&imp.module)),
+            Language::Java => Some(self.resolve_java_import(imp)),
+            Language::Rust => self.resolve_rust_path(fi, &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(), true),
+        }
+    }
+
+    fn probe_es(&self, base: &str) -> Option<u32> {
+        const EXTS: [&str; 9] = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+        if let Some(&f) = self.by_path.get(base) {
+            return Some(f);
+        }
+        // `./x.js` written in TS sources means `./x.ts`.
+        for (written, actual) in [(".js", [".ts", ".tsx"]), (".jsx", [".tsx", ".jsx"]), (".mjs", [".mts", ".mjs"]), (".cjs", [".cts", ".cjs"])] {
+            if let Some(stem) = base.strip_suffix(written) {
+                for a in actual {
+                    if let Some(&f) = self.by_path.get(format!("{stem}{a}").as_str()) {
+                        return Some(f);
+                    }
+                }
+            }
+        }
+        for ext in EXTS {
+            if let Some(&f) = self.by_path.get(format!("{base}{ext}").as_str()) {
+                return Some(f);
+            }
+        }
+        let prefix = if base.is_empty() { String::new() } else { format!("{base}/") };
+        for ext in EXTS {
+            if let Some(&f) = self.by_path.get(format!("{prefix}index{ext}").as_str()) {
+                return Some(f);
+            }
+        }
+        None
+    }
+
+    fn resolve_es_module(&self, fi: u32, spec: &str) -> Option<Entity> {
+        let path: &str = &self.files[fi as usize].path;
+        if spec.starts_with('.') {
+            let base = join_path(dir_of(path), spec)?;
+            return self.probe_es(&base).map(|f| Entity::Files(vec![f]));
+        }
+        // The nearest tsconfig/jsconfig above the file.
+        let tsconfig = self
+            .config
+            .ts_configs
+            .iter()
+            .filter(|c| c.dir.is_empty() || path.starts_with(&format!("{}/", c.dir)))
+            .max_by_key(|c| c.dir.len());
+        if let Some(cfg) = tsconfig {
+            for (pattern, targets) in &cfg.paths {
+                let captured = match pattern.split_once('*') {
+                    Some((pre, post)) => spec.strip_prefix(pre).and_then(|r| r.strip_suffix(post)),
+                    None => (pattern == spec).then_some(""),
+                };
+                if let Some(star) = captured {
+                    for target in targets {
+                        if let Some(f) = self.probe_es(&target.replace('*', star)) {
+                            return Some(Entity::Files(vec![f]));
+                        }
+                    }
+                }
+            }
+            if let Some(base) = &cfg.base_url {
+                if let Some(f) = join_path(base, spec).and_then(|p| self.probe_es(&p)) {
+                    return Some(Entity::Files(vec![f]));
+                }
+            }
+        }
+        // Workspace packages by name, with `exports` subpaths.
+        for pkg in &self.config.js_packages {
+            if spec == pkg.name {
+                for entry in &pkg.entries {
+                    if let Some(f) = self.probe_es(entry).or_else(|| self.probe_es(entry.trim_end_matches(".js"))) {
+                        return Some(Entity::Files(vec![f]));
+                    }
+                }
+            } else if let Some(sub) = spec.strip_prefix(&pkg.name).and_then(|r| r.strip_prefix('/')) {
+                let key = format!("./{sub}");
+                if let Some((_, target)) = pkg.subpaths.iter().find(|(k, _)| *k == key) {
+                    if let Some(f) = self.probe_es(target) {
+                        return Some(Entity::Files(vec![f]));
+                    }
+                }
+                for base in [format!("{}/src/{sub}", pkg.dir), format!("{}/{sub}", pkg.dir)] {
+                    if let Some(f) = self.probe_es(base.trim_start_matches('/')) {
+                        return Some(Entity::Files(vec![f]));
+                    }
+                }
+            }
+        }
+        Some(Entity::External(spec.to_string()))
+    }
+
+    fn resolve_python_module(&self, fi: u32, spec: &str) -> Option<Entity> {
+        let path: &str = &self.files[fi as usize].path;
+        if spec.starts_with('.') {
+            let dots = spec.chars().take_while(|&c| c == '.').count();
+            let rest = &spec[dots..];
+            let mut dir = dir_of(path).to_string();
+            for _ in 1..dots {
+                dir = dir_of(&dir).to_string();
+            }
+            let base = if rest.is_empty() { dir } else { join_path(&dir, &rest.replace('.', "/"))? };
+            if let Some(f) = self.probe_python(&base) {
+                return Some(Entity::Files(vec![f]));
+            }
+            // A namespace package: a directory without `__init__.py`.
+            return self.by_dir.contains_key(base.as_str()).then_some(Entity::Dir(base));
+        }
+        let Some(candidates) = self.python_modules.get(spec) else {
+            return Some(Entity::External(spec.to_string()));
+        };
+        // Prefer the module whose source root also holds the importing file, then the shortest path.
+        let pick = candidates
+            .iter()
+            .copied()
+            .max_by_key(|&c| {
+                let cpath: &str = &self.files[c as usize].path;
+                let root = python_root(cpath, spec);
+                let shares_root = root.is_empty() || path.starts_with(&format!("{root}/"));
+                (shares_root, std::cmp::Reverse(cpath.len()))
+            })?;
+        Some(Entity::Files(vec![pick]))
+    }
+
+    fn probe_python(&self, base: &str) -> Option<u32> {
+        for candidate in [format!("{base}.py"), format!("{base}/__init__.py"), format!("{base}.pyi"), format!("{base}/__init__.pyi")] {
+            if let Some(&f) = self.by_path.get(candidate.trim_start_matches('/')) {
+                return Some(f);
+            }
+        }
+        None
+    }
+
+    fn go_files_in(&self, dir: &str) -> Vec<u32> {
+        self.by_dir
+            .get(dir)
+            .map(|fs| fs.iter().copied().filter(|&f| self.lang(f) == Language::Go).collect())
+            .unwrap_or_default()
+    }
+
+    fn resolve_go_import(&self, spec: &str) -> Entity {
+        for module in &self.config.go_modules {
+            let rest = if spec == module.module {
+                Some("")
+            } else {
+                spec.strip_prefix(&module.module).and_then(|r| r.strip_prefix('/'))
+            };
+            if let Some(rest) = rest {
+                let dir = join_path(&module.dir, rest).unwrap_or_default();
+                let files: Vec<u32> = self.go_files_in(&dir).into_iter().filter(|&f| !is_test_path(&self.files[f as usize].path)).collect();
+                if !files.is_empty() {
+                    return Entity::Files(files);
+                }
+            }
+        }
+        Entity::External(spec.to_string())
+    }
+
+    fn resolve_java_import(&self, imp: &ImportFact) -> Entity {
+        match self.java_packages.get(imp.module.as_str()) {
+            Some(files) => Entity::Files(files.clone()),
+            None => {
+                // `import static a.b.C.m` names a class as the module: find the class.
+                if let Some((pkg, class)) = imp.module.rsplit_once('.') {
+                    if let Some(files) = self.java_packages.get(pkg) {
+                        for &f in files {
+                            if let Some(&si) = self.top.get(&(f, class)).and_then(|v| v.first()) {
+                                return Entity::Sym((f, si));
+                            }
+                        }
+                    }
+                }
+                Entity::External(imp.module.clone())
+            }
+        }
+    }
+
+    /// Resolves a Rust path (`crate::a::b`, `super::x`, `a::b`) to a module file or item.
+    /// `from_use`: a `use` path (2018 edition: first segment is a crate or a local name).
+    fn resolve_rust_path(&self, fi: u32, segments: &[String], from_use: bool) -> Option<Entity> {
+        let (crate_key, module) = self.rust_file_module[fi as usize].clone()?;
+        let mut segs = segments.iter().map(String::as_str).peekable();
+        let mut current: Vec<String>;
+        let mut key = crate_key;
+        match segs.peek().copied() {
+            Some("crate") => {
+                segs.next();
+                current = Vec::new();
+            }
+            Some("self") => {
+                segs.next();
+                current = module.clone();
+            }
+            Some("super") => {
+                current = module.clone();
+                while segs.peek().copied() == Some("super") {
+                    segs.next();
+                    current.pop();
+                }
+            }
+            Some(first) => {
+                if let Some(ci) = self.config.cargo_crates.iter().position(|c| c.name == first) {
+                    segs.next();
+                    key = ci as u32;
+                    current = Vec::new();
+                } else {
+                    let mut local = module.clone();
+                    local.push(first.to_string());
+                    if self.rust_modules.contains_key(&(crate_key, local.join("::"))) {
+                        current = module.clone();
+                    } else if let Some(entity) = self.resolve_first_plain(fi, first, 0) {
+                        // A name brought in by `use` or declared here: continue from it.
+                        segs.next();
+                        let mut entity = entity.0;
+                        for seg in segs {
+                            entity = self.member(&entity, seg, 0)?.0;
+                        }
+                        return Some(entity);
+                    } else if from_use || first.chars().next().is_some_and(|c| c.is_lowercase()) {
+                        return Some(Entity::External(segments.join("::")));
+                    } else {
+                        return None;
+                    }
+                }
+            }
+            None => return None,
+        }
+        let mut entity: Option<Entity> = self.rust_modules.get(&(key, current.join("::"))).map(|&f| Entity::Files(vec![f]));
+        for seg in segs {
+            let mut next = current.clone();
+            next.push(seg.to_string());
+            if let Some(&f) = self.rust_modules.get(&(key, next.join("::"))) {
+                entity = Some(Entity::Files(vec![f]));
+                current = next;
+                continue;
+            }
+            entity = Some(self.member(entity.as_ref()?, seg, 0)?.0);
+        }
+        entity
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    /// The innermost type enclosing symbol `si` of file `fi` (itself when it is a type).
+    fn enclosing_type(&self, fi: u32, si: u32) -> Option<Sym> {
+        let facts = self.facts(fi);
+        let mut cur = Some(si);
+        let mut guard = 0;
+        while let Some(i) = cur {
+            guard += 1;
+            if guard > 64 {
+                return None;
+            }
+            let s = &facts.symbols[i as usize];
+            if s.kind.is_type_like() {
+                return Some((fi, i));
+            }
+            if s.kind == NodeKind::Method && s.parent.is_none() {
+                return self.method_owner.get(&(fi, i)).copied();
+            }
+            cur = s.parent.filter(|&p| p < i);
+        }
+        None
+    }
+
+    /// Members named `name` of a type, its supertypes first-found (breadth-first, bounded).
+    fn find_member(&self, ty: Sym, name: &str) -> Option<Sym> {
+        let mut queue = vec![ty];
+        let mut seen: FxHashSet<Sym> = FxHashSet::default();
+        let mut head = 0;
+        while head < queue.len() && head < 64 {
+            let t = queue[head];
+            head += 1;
+            if !seen.insert(t) {
+                continue;
+            }
+            if let Some(kids) = self.children.get(&t) {
+                if let Some(&m) = kids.iter().find(|&&k| self.sym(k).name == name) {
+                    return Some(m);
+                }
+            }
+            if let Some(sups) = self.supertypes.get(&t) {
+                queue.extend(sups.iter().copied());
+            }
+        }
+        None
+    }
+
+    /// A member of what `entity` denotes: a module's export, a type's member, an external path.
+    fn member(&self, entity: &Entity, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match entity {
+            Entity::External(path) => {
+                let sep = if path.contains("::") { "::" } else { "." };
+                Some((Entity::External(format!("{path}{sep}{name}")), Origin::AstResolved))
+            }
+            Entity::Sym(s) => {
+                let sym = self.sym(*s);
+                match sym.kind {
+                    NodeKind::Type | NodeKind::Interface | NodeKind::Module => {
+                        self.find_member(*s, name).map(|m| (Entity::Sym(m), Origin::AstResolved))
+                    }
+                    NodeKind::Variable | NodeKind::Constant | NodeKind::Field => {
+                        let ty = sym.type_name.as_deref()?;
+                        let (t, origin) = self.resolve_type(s.0, ty, depth + 1)?;
+                        let (m, o2) = self.member(&t, name, depth + 1)?;
+                        Some((m, origin.min(o2)))
+                    }
+                    _ => None,
+                }
+            }
+            Entity::Files(files) => {
+                for &f in files {
+                    if let Some(found) = self.export_of(f, name, depth) {
+                        return Some(found);
+                    }
+                }
+                None
+            }
+            Entity::Dir(dir) => {
+                let sub = self.probe_python(&join_path(dir, name)?)?;
+                Some((Entity::Files(vec![sub]), Origin::AstResolved))
+            }
+        }
+    }
+
+    /// What module file `f` exports under `name`: its own top-level declaration, a re-export,
+    /// a wildcard re-export, or a submodule (Python packages, Rust modules).
+    fn export_of(&self, f: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if let Some(syms) = self.top.get(&(f, name)) {
+            let facts = self.facts(f);
+            let best = syms.iter().copied().max_by_key(|&s| {
+                let sym = &facts.symbols[s as usize];
+                (sym.exported, sym.kind.is_type_like() || sym.kind.is_callable())
+            })?;
+            return Some((Entity::Sym((f, best)), Origin::AstResolved));
+        }
+        let lang = self.lang(f);
+        let facts = self.facts(f);
+        for (k, imp) in facts.imports.iter().enumerate() {
+            let forwards = imp.reexport || lang == Language::Python;
+            if !forwards || imp.local.as_deref() != Some(name) {
+                continue;
+            }
+            if let Some(found) = self.import_binding(f, k, depth + 1) {
+                return Some(found);
+            }
+        }
+        for (k, imp) in facts.imports.iter().enumerate() {
+            if imp.kind == ImportKind::Wildcard && (imp.reexport || lang == Language::Python) {
+                if let Some(Some(target)) = self.import_targets.get(f as usize).and_then(|v| v.get(k)) {
+                    if let Some(found) = self.member(target, name, depth + 1) {
+                        if !matches!(found.0, Entity::External(_)) {
+                            return Some(found);
+                        }
+                    }
+                }
+            }
+        }
+        let path: &str = &self.files[f as usize].path;
+        match lang {
+            Language::Python if path.ends_with("__init__.py") || path.ends_with("__init__.pyi") => {
+                let sub = self.probe_python(&join_path(dir_of(path), name)?)?;
+                Some((Entity::Files(vec![sub]), Origin::AstResolved))
+            }
+            Language::Rust => {
+                let (key, module) = self.rust_file_module[f as usize].as_ref()?;
+                let mut next = module.clone();
+                next.push(name.to_string());
+                let sub = *self.rust_modules.get(&(*key, next.join("::")))?;
+                Some((Entity::Files(vec![sub]), Origin::AstResolved))
+            }
+            _ => None,
+        }
+    }
+
+    /// What import `k` of file `f` binds under its local name.
+    fn import_binding(&self, f: u32, k: usize, depth: u32) -> Option<(Entity, Origin)> {
+        let imp = &self.facts(f).imports[k];
+        let target = self.import_targets.get(f as usize)?.get(k)?.as_ref()?;
+        match imp.kind {
+            ImportKind::Module | ImportKind::Namespace => {
+                if self.lang(f) == Language::Python && imp.name.is_none() {
+                    // `import a.b.c` binds `a` unless aliased.
+                    let first = imp.module.split('.').next().unwrap_or(&imp.module);
+                    if imp.local.as_deref() == Some(first) && imp.module.contains('.') {
+                        return self.resolve_python_module(f, first).map(|e| (e, Origin::AstResolved));
+                    }
+                }
+                if self.lang(f) == Language::Rust {
+                    if let Some(name) = &imp.name {
+                        return self.member(target, name, depth + 1);
+                    }
+                }
+                Some((target.clone(), Origin::AstResolved))
+            }
+            ImportKind::Named => {
+                let name = imp.name.as_deref().or(imp.local.as_deref())?;
+                if self.lang(f) == Language::Java {
+                    // `import a.b.C`: the class C in package a.b.
+                    return self.member(target, name, depth + 1);
+                }
+                self.member(target, name, depth + 1)
+            }
+            ImportKind::Default => match target {
+                Entity::Files(files) => {
+                    for &tf in files {
+                        let facts = self.facts(tf);
+                        if let Some(si) = facts.symbols.iter().position(|s| s.default_export) {
+                            return Some((Entity::Sym((tf, si as u32)), Origin::AstResolved));
+                        }
+                        // `export { x as default } from` / re-exported default.
+                        if let Some(found) = self.export_of(tf, "default", depth + 1) {
+                            return Some(found);
+                        }
+                    }
+                    Some((target.clone(), Origin::AstResolved))
+                }
+                Entity::External(m) => Some((Entity::External(format!("{m}.default")), Origin::AstResolved)),
+                Entity::Sym(_) | Entity::Dir(_) => Some((target.clone(), Origin::AstResolved)),
+            },
+            ImportKind::Wildcard | ImportKind::SideEffect => None,
+        }
+    }
+
+    /// A name as the file sees it, without local variable bindings: its own declarations,
+    /// imports, same package, wildcard imports.
+    fn resolve_first_plain(&self, fi: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let lang = self.lang(fi);
+        if let Some(syms) = self.top.get(&(fi, name)) {
+            let sym = (fi, syms[0]);
+            if lang == Language::Rust && self.sym(sym).kind == NodeKind::Module {
+                // `mod foo;` declares the module file `foo.rs` / `foo/mod.rs`.
+                if let Some(file) = self.rust_submodule(fi, name) {
+                    return Some((Entity::Files(vec![file]), Origin::AstResolved));
+                }
+            }
+            return Some((Entity::Sym(sym), Origin::AstResolved));
+        }
+        let facts = self.facts(fi);
+        for (k, imp) in facts.imports.iter().enumerate() {
+            let binds = match (&imp.local, lang) {
+                (Some(local), _) => local == name,
+                (None, Language::Go) if imp.kind == ImportKind::Module => self.go_package_name(fi, k).as_deref() == Some(name),
+                (None, Language::Java) if imp.kind == ImportKind::Named => imp.name.as_deref() == Some(name),
+                _ => false,
+            };
+            if binds {
+                if let Some(found) = self.import_binding(fi, k, depth + 1) {
+                    return Some(found);
+                }
+            }
+        }
+        match lang {
+            Language::Go => {
+                let dir = dir_of(&self.files[fi as usize].path);
+                let pkg = facts.package.as_deref();
+                for f in self.go_files_in(dir) {
+                    if f != fi && self.facts(f).package.as_deref() == pkg {
+                        if let Some(syms) = self.top.get(&(f, name)) {
+                            return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
+                        }
+                    }
+                }
+            }
+            Language::Java => {
+                if let Some(pkg) = facts.package.as_deref() {
+                    for &f in self.java_packages.get(pkg).into_iter().flatten() {
+                        if f != fi {
+                            if let Some(syms) = self.top.get(&(f, name)) {
+                                return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
+                            }
+                        }
+                    }
+                }
+            }
+            Language::Rust => {
+                if let Some(ci) = self.config.cargo_crates.iter().position(|c| c.name == name) {
+                    if let Some(&f) = self.rust_modules.get(&(ci as u32, String::new())) {
+                        return Some((Entity::Files(vec![f]), Origin::AstResolved));
+                    }
+                }
+                // `mod foo;` declared here.
+                if let Some((key, module)) = &self.rust_file_module[fi as usize] {
+                    let mut next = module.clone();
+                    next.push(name.to_string());
+                    if let Some(&f) = self.rust_modules.get(&(*key, next.join("::"))) {
+                        return Some((Entity::Files(vec![f]), Origin::AstResolved));
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (k, imp) in facts.imports.iter().enumerate() {
+            if imp.kind != ImportKind::Wildcard {
+                continue;
+            }
+            if let Some(Some(target)) = self.import_targets.get(fi as usize).and_then(|v| v.get(k)) {
+                if let Some(found) = self.member(target, name, depth + 1) {
+                    if !matches!(found.0, Entity::External(_)) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn rust_submodule(&self, fi: u32, name: &str) -> Option<u32> {
+        let (key, module) = self.rust_file_module[fi as usize].as_ref()?;
+        let mut next = module.clone();
+        next.push(name.to_string());
+        self.rust_modules.get(&(*key, next.join("::"))).copied()
+    }
+
+    /// True when a member call's receiver is known to live outside the repository (a global
+    /// such as `console`/`JSON`/`String`, or a capitalised name nothing in scope declares):
+    /// a same-named method elsewhere in the repo would be a wrong guess.
+    fn receiver_is_foreign(&self, fi: u32, scope: Option<u32>, receiver: &Receiver) -> bool {
+        let first = match receiver {
+            Receiver::Name(x) => x.as_str(),
+            Receiver::Path(p) => match p.first() {
+                Some(x) => x.as_str(),
+                None => return false,
+            },
+            _ => return false,
+        };
+        if KNOWN_GLOBALS.contains(&first) {
+            return true;
+        }
+        first.chars().next().is_some_and(char::is_uppercase)
+            && first != "Self"
+            && self.resolve_receiver_name(fi, scope, first, 0).is_none()
+    }
+
+    fn go_package_name(&self, fi: u32, k: usize) -> Option<String> {
+        let imp = &self.facts(fi).imports[k];
+        if let Some(Some(Entity::Files(files))) = self.import_targets.get(fi as usize).and_then(|v| v.get(k)) {
+            if let Some(pkg) = files.first().and_then(|&f| self.facts(f).package.clone()) {
+                return Some(pkg);
+            }
+        }
+        // External packages: the last path element, skipping major-version suffixes.
+        let mut parts = imp.module.rsplit('/');
+        let last = parts.next()?;
+        let is_version = last.len() > 1 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit());
+        let name = if is_version { parts.next()? } else { last };
+        Some(name.trim_start_matches("go-").replace(['-', '.'], "_"))
+    }
+
+    /// A type name as file `fi` sees it. Name-only matches are `text_matched`.
+    fn resolve_type(&self, fi: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if let Some((e, o)) = self.resolve_first_plain(fi, name, depth) {
+            match &e {
+                Entity::Sym(s) if self.sym(*s).kind.is_type_like() => return Some((e, o)),
+                Entity::External(_) => return Some((e, o)),
+                _ => {}
+            }
+        }
+        match self.name_only(fi, name, |k| k.is_type_like(), None) {
+            NameOnly::One(s) => Some((Entity::Sym(s), Origin::TextMatched)),
+            _ => None,
+        }
+    }
+
+    /// Resolves the type target of an `extends`/`implements`/annotation reference.
+    fn resolve_type_ref(&self, fi: u32, r: &RefFact, depth: u32) -> Option<(Entity, Origin)> {
+        match &r.receiver {
+            Receiver::Name(ns) => {
+                let (base, o1) = self.resolve_first_plain(fi, ns, depth)?;
+                let (m, o2) = self.member(&base, &r.name, depth + 1)?;
+                Some((m, o1.min(o2)))
+            }
+            Receiver::Path(path) => {
+                let (base, o1) = self.resolve_path(fi, None, path, depth)?;
+                let (m, o2) = self.member(&base, &r.name, depth + 1)?;
+                Some((m, o1.min(o2)))
+            }
+            _ => self.resolve_type(fi, &r.name, depth),
+        }
+    }
+
+    /// Same-language candidates named `name` in the whole repository.
+    fn name_only(&self, fi: u32, name: &str, want: impl Fn(NodeKind) -> bool, exclude: Option<Sym>) -> NameOnly {
+        let family = self.lang(fi).family();
+        let Some(cands) = self.by_name.get(name) else { return NameOnly::None };
+        let mut found = None;
+        let mut count = 0u32;
+        for &c in cands {
+            if Some(c) == exclude || self.lang(c.0).family() != family || !want(self.sym(c).kind) {
+                continue;
+            }
+            count += 1;
+            found = Some(c);
+        }
+        match (count, found) {
+            (1, Some(s)) => NameOnly::One(s),
+            (0, _) => NameOnly::None,
+            (n, _) => NameOnly::Many(n),
+        }
+    }
+
+    /// Resolves a chain of identifiers (a receiver path) from a scope.
+    fn resolve_path(&self, fi: u32, scope: Option<u32>, path: &[String], depth: u32) -> Option<(Entity, Origin)> {
+        if self.lang(fi) == Language::Rust {
+            if let Some(e) = self.resolve_rust_path(fi, path, false) {
+                return Some((e, Origin::AstResolved));
+            }
+        }
+        let (first, rest) = path.split_first()?;
+        let (mut entity, mut origin) = self.resolve_receiver_name(fi, scope, first, depth)?;
+        for seg in rest {
+            let (e, o) = self.member(&entity, seg, depth + 1)?;
+            entity = e;
+            origin = origin.min(o);
+        }
+        Some((entity, origin))
+    }
+
+    /// What an identifier used as a receiver denotes: a typed local, a parameter, an import,
+    /// a type (static access), a field of the enclosing type (Java's implicit `this`).
+    fn resolve_receiver_name(&self, fi: u32, scope: Option<u32>, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some(found) = self.binding_type(fi, scope, name, depth) {
+            return Some(found);
+        }
+        if name == "Self" {
+            let ty = self.enclosing_type(fi, scope?)?;
+            return Some((Entity::Sym(ty), Origin::AstResolved));
+        }
+        if let Some(found) = self.resolve_first_plain(fi, name, depth) {
+            return Some(found);
+        }
+        if self.lang(fi) == Language::Java {
+            let ty = self.enclosing_type(fi, scope?)?;
+            let field = self.find_member(ty, name)?;
+            if self.sym(field).kind == NodeKind::Field {
+                return self.member_entity_type(field, depth);
+            }
+        }
+        None
+    }
+
+    /// The type of a field/variable symbol.
+    fn member_entity_type(&self, s: Sym, depth: u32) -> Option<(Entity, Origin)> {
+        let ty = self.sym(s).type_name.as_deref()?;
+        self.resolve_type(s.0, ty, depth + 1)
+    }
+
+    /// The type of a local binding visible from `scope` (innermost scope first, then module).
+    fn binding_type(&self, fi: u32, scope: Option<u32>, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        let facts = self.facts(fi);
+        let mut chain: Vec<Option<u32>> = Vec::new();
+        let mut cur = scope;
+        while let Some(s) = cur {
+            chain.push(Some(s));
+            cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+            if chain.len() > 64 {
+                break;
+            }
+        }
+        chain.push(None);
+        for sc in chain {
+            let Some(b) = facts.bindings.iter().rev().find(|b| b.scope == sc && b.name == name) else { continue };
+            return match &b.value {
+                BindingValue::Type { name: ty } => {
+                    let (e, o) = self.resolve_type(fi, ty, depth + 1)?;
+                    Some((e, o))
+                }
+                BindingValue::Call { receiver, name: callee } => {
+                    let (target, _) = self.resolve_callee(fi, sc, receiver, callee, depth + 1)?;
+                    let Entity::Sym(t) = target else { return None };
+                    let callee_sym = self.sym(t);
+                    if callee_sym.kind.is_type_like() {
+                        // `x = Foo()` in Python / `Foo::new`-less constructors.
+                        return Some((Entity::Sym(t), Origin::AstInferred));
+                    }
+                    let ret = callee_sym.return_type.as_deref()?;
+                    let (e, _) = self.resolve_type(t.0, ret, depth + 1)?;
+                    Some((e, Origin::AstInferred))
+                }
+            };
+        }
+        None
+    }
+
+    /// Resolves a call's target (used for return-type inference and for call edges).
+    fn resolve_callee(&self, fi: u32, scope: Option<u32>, receiver: &Receiver, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let lang = self.lang(fi);
+        match receiver {
+            Receiver::None => {
+                // Nested declarations of enclosing functions.
+                let facts = self.facts(fi);
+                let mut cur = scope;
+                while let Some(s) = cur {
+                    if let Some(kids) = self.children.get(&(fi, s)) {
+                        if let Some(&k) = kids.iter().find(|&&k| self.sym(k).name == name && self.sym(k).kind.is_callable()) {
+                            return Some((Entity::Sym(k), Origin::AstResolved));
+                        }
+                    }
+                    // Java, like C#, calls its own (and inherited) methods without `this`.
+                    if lang == Language::Java && facts.symbols[s as usize].kind.is_type_like() {
+                        if let Some(m) = self.find_member((fi, s), name) {
+                            return Some((Entity::Sym(m), Origin::AstResolved));
+                        }
+                    }
+                    cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+                }
+                if self.binding_type(fi, scope, name, depth).is_some() {
+                    return None; // a local variable holding a value, not a declared callable
+                }
+                self.resolve_first_plain(fi, name, depth)
+            }
+            Receiver::SelfRef => {
+                let ty = self.enclosing_type(fi, scope?)?;
+                self.find_member(ty, name).map(|m| (Entity::Sym(m), Origin::AstResolved))
+            }
+            Receiver::Super => {
+                let ty = self.enclosing_type(fi, scope?)?;
+                let sups = self.supertypes.get(&ty)?;
+                let wanted: &[&str] = if matches!(name, "super" | "__init__" | "constructor") {
+                    &["constructor", "__init__", "new"]
+                } else {
+                    &[name]
+                };
+                for &sup in sups {
+                    for w in wanted {
+                        if let Some(m) = self.find_member(sup, w) {
+                            return Some((Entity::Sym(m), Origin::AstResolved));
+                        }
+                    }
+                    if lang == Language::Java && name == "super" {
+                        if let Some(m) = self.find_member(sup, &self.sym(sup).name) {
+                            return Some((Entity::Sym(m), Origin::AstResolved));
+                        }
+                    }
+                }
+                // `super()` with only an implicit constructor: the supertype itself.
+                if wanted.len() > 1 || (lang == Language::Java && name == "super") {
+                    return sups.first().map(|&s| (Entity::Sym(s), Origin::AstResolved));
+                }
+                None
+            }
+            Receiver::SelfField(field) => {
+                let ty = self.enclosing_type(fi, scope?)?;
+                let f = self.find_member(ty, field)?;
+                let (t, o) = self.member_entity_type(f, depth)?;
+                let (m, o2) = self.member(&t, name, depth + 1)?;
+                Some((m, o.min(o2)))
+            }
+            Receiver::Name(x) => {
+                let (base, o) = self.resolve_receiver_name(fi, scope, x, depth)?;
+                let (m, o2) = self.member(&base, name, depth + 1)?;
+                Some((m, o.min(o2)))
+            }
+            Receiver::Path(path) => {
+                let (base, o) = self.resolve_path(fi, scope, path, depth)?;
+                let (m, o2) = self.member(&base, name, depth + 1)?;
+                Some((m, o.min(o2)))
+            }
+            Receiver::Call(f) => {
+                let (callee, _) = self.resolve_callee(fi, scope, &Receiver::None, f, depth + 1)?;
+                let Entity::Sym(c) = callee else { return None };
+                let csym = self.sym(c);
+                let ty = if csym.kind.is_type_like() {
+                    Entity::Sym(c)
+                } else {
+                    self.resolve_type(c.0, csym.return_type.as_deref()?, depth + 1)?.0
+                };
+                let (m, _) = self.member(&ty, name, depth + 1)?;
+                Some((m, Origin::AstInferred))
+            }
+            Receiver::Expr => None,
+        }
+    }
+}
+
+/// Receivers that are runtime/standard-library globals in the languages we index.
+const KNOWN_GLOBALS: &[&str] = &[
+    "console", "JSON", "Math", "Object", "Array", "Promise", "process", "window", "document", "globalThis", "Reflect",
+    "Number", "String", "Symbol", "Date", "Buffer", "require", "module", "exports", "navigator", "localStorage", "fetch",
+    "str", "dict", "list", "set", "tuple", "int", "float", "bytes", "os", "sys", "re", "json", "logging", "math",
+    "System", "Arrays", "Collections", "Objects", "Integer", "Long", "Boolean", "Optional", "Stream",
+    "std", "core", "alloc", "Vec", "Box", "Rc", "Arc", "Option", "Result", "HashMap", "HashSet", "BTreeMap",
+];
+
+enum NameOnly {
+    None,
+    One(Sym),
+    Many(u32),
+}
+
+/// Every dotted module name a Python file can be imported as (one per possible source root).
+fn python_module_keys(path: &str) -> Vec<String> {
+    let stem = path
+        .strip_suffix("/__init__.py")
+        .or_else(|| path.strip_suffix("/__init__.pyi"))
+        .or_else(|| path.strip_suffix(".pyi"))
+        .or_else(|| path.strip_suffix(".py"));
+    let Some(stem) = stem else { return Vec::new() };
+    let parts: Vec<&str> = stem.split('/').collect();
+    (0..parts.len()).map(|i| parts[i..].join(".")).collect()
+}
+
+/// The source root under which `path` is importable as `module`.
+fn python_root<'p>(path: &'p str, module: &str) -> &'p str {
+    let depth = module.split('.').count();
+    let is_init = path.ends_with("__init__.py") || path.ends_with("__init__.pyi");
+    let mut cut = path;
+    for _ in 0..depth + usize::from(is_init) {
+        cut = dir_of(cut);
+    }
+    cut
+}
+
+fn accepts(kind: EdgeKind, target: NodeKind) -> bool {
+    match kind {
+        EdgeKind::Extends | EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => target.is_type_like(),
+        EdgeKind::Calls => target.is_callable() || target.is_type_like() || matches!(target, NodeKind::Variable | NodeKind::Constant | NodeKind::Field),
+        EdgeKind::Instantiates => target.is_type_like() || target.is_callable(),
+        _ => target.is_symbol(),
+    }
+}
+
+/// Resolves every import and reference of one file.
+pub(crate) fn resolve_file(t: &Tables<'_>, fi: u32) -> FileResolution {
+    let file = &t.files[fi as usize];
+    let facts = &file.facts;
+    let nodes = &t.file_nodes[fi as usize];
+    let mut out = FileResolution { edges: Vec::new(), unresolved: Vec::new(), external: Vec::new() };
+    let lang = file.language;
+
+    // Detached methods join their owner type.
+    for (si, s) in facts.symbols.iter().enumerate() {
+        if s.kind == NodeKind::Method && s.parent.is_none() {
+            if let Some(&ty) = t.method_owner.get(&(fi, si as u32)) {
+                let (m, o) = (nodes.symbols[si], t.node_of(ty));
+                out.edges.push(Edge { from: m, to: o, kind: EdgeKind::MemberOf, origin: Origin::AstResolved, line: s.span.start_line });
+                out.edges.push(Edge { from: o, to: m, kind: EdgeKind::Contains, origin: Origin::AstResolved, line: s.span.start_line });
+            }
+        }
+    }
+
+    for (k, imp) in facts.imports.iter().enumerate() {
+        let kind = if imp.reexport { EdgeKind::ReExports } else { EdgeKind::Imports };
+        let target = t.import_targets[fi as usize][k].as_ref();
+        match target {
+            Some(Entity::Files(files)) if !files.is_empty() => {
+                let to = match lang {
+                    Language::Go | Language::Java => {
+                        let tf = &t.files[files[0] as usize];
+                        let pkg = tf.facts.package.clone().unwrap_or_default();
+                        t.packages.get(&(dir_of(&tf.path).to_string(), pkg)).copied().unwrap_or(t.file_nodes[files[0] as usize].file)
+                    }
+                    _ => t.file_nodes[files[0] as usize].file,
+                };
+                if to != nodes.file {
+                    out.edges.push(Edge { from: nodes.file, to, kind, origin: Origin::AstResolved, line: imp.line });
+                }
+                if matches!(imp.kind, ImportKind::Named | ImportKind::Default) {
+                    if let Some((Entity::Sym(s), o)) = t.import_binding(fi, k, 0) {
+                        out.edges.push(Edge { from: nodes.file, to: t.node_of(s), kind, origin: o, line: imp.line });
+                    }
+                }
+            }
+            Some(Entity::Sym(s)) => {
+                out.edges.push(Edge { from: nodes.file, to: t.node_of(*s), kind, origin: Origin::AstResolved, line: imp.line });
+            }
+            Some(Entity::External(m)) => {
+                out.external.push((nodes.file, m.clone(), NodeKind::Module, kind, Origin::AstResolved, imp.line));
+            }
+            _ => out.unresolved.push(Unresolved {
+                from: nodes.file,
+                kind,
+                target: format!("unresolved::import::{}", imp.module),
+                line: imp.line,
+                candidates: 0,
+            }),
+        }
+    }
+
+    for r in &facts.refs {
+        let from_sym = r.from.filter(|&f| (f as usize) < facts.symbols.len());
+        let from = from_sym.map(|f| nodes.symbols[f as usize]).unwrap_or(nodes.file);
+        let resolved = match r.kind {
+            EdgeKind::Extends | EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => t.resolve_type_ref(fi, r, 0),
+            _ => t.resolve_callee(fi, from_sym, &r.receiver, &r.name, 0),
+        };
+        let self_sym = from_sym.map(|f| (fi, f));
+        match resolved {
+            Some((Entity::Sym(s), origin))
+                if accepts(r.kind, t.sym(s).kind) && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)) =>
+            {
+                let target = t.sym(s);
+                let kind = match (r.kind, target.kind) {
+                    (EdgeKind::Calls, NodeKind::Type) if !matches!(target.flavor, Some(TypeFlavor::TypeAlias) | Some(TypeFlavor::Enum)) => EdgeKind::Instantiates,
+                    (EdgeKind::Calls, NodeKind::Interface) => EdgeKind::References,
+                    (k, _) => k,
+                };
+                push_edge(t, &mut out, from, s, kind, origin, r.line);
+            }
+            Some((Entity::External(path), origin)) => {
+                let stub_kind = match r.kind {
+                    EdgeKind::Calls => NodeKind::Function,
+                    EdgeKind::References => NodeKind::Variable,
+                    _ => NodeKind::Type,
+                };
+                out.external.push((from, path, stub_kind, r.kind, origin, r.line));
+            }
+            _ => {
+                // Name-only: an honest `text_matched` edge only when exactly one candidate exists.
+                let member = !matches!(r.receiver, Receiver::None);
+                if member && t.receiver_is_foreign(fi, from_sym, &r.receiver) {
+                    let target = format!("unresolved::*.{}", r.name);
+                    out.unresolved.push(Unresolved { from, kind: r.kind, target, line: r.line, candidates: 0 });
+                    continue;
+                }
+                let want = |k: NodeKind| accepts(r.kind, k) && (!member || matches!(k, NodeKind::Method | NodeKind::Field | NodeKind::Function));
+                match t.name_only(fi, &r.name, want, self_sym) {
+                    NameOnly::One(s) if !matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements) || t.sym(s).kind.is_type_like() => {
+                        push_edge(t, &mut out, from, s, r.kind, Origin::TextMatched, r.line);
+                    }
+                    other => {
+                        let candidates = match other {
+                            NameOnly::Many(n) => n,
+                            NameOnly::One(_) => 1,
+                            NameOnly::None => 0,
+                        };
+                        let target = if member { format!("unresolved::*.{}", r.name) } else { format!("unresolved::{}", r.name) };
+                        out.unresolved.push(Unresolved { from, kind: r.kind, target, line: r.line, candidates });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn push_edge(t: &Tables<'_>, out: &mut FileResolution, from: NodeIndex, to: Sym, kind: EdgeKind, origin: Origin, line: u32) {
+    let to_node = t.node_of(to);
+    out.edges.push(Edge { from, to: to_node, kind, origin, line });
+    if matches!(kind, EdgeKind::Calls | EdgeKind::Instantiates) && t.nodes[from as usize].is_test && !t.nodes[to_node as usize].is_test {
+        out.edges.push(Edge { from, to: to_node, kind: EdgeKind::Tests, origin, line });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_keys_cover_every_root() {
+        assert_eq!(python_module_keys("src/pkg/mod.py"), vec!["src.pkg.mod", "pkg.mod", "mod"]);
+        assert_eq!(python_module_keys("pkg/__init__.py"), vec!["pkg"]);
+        assert_eq!(python_root("src/pkg/mod.py", "pkg.mod"), "src");
+        assert_eq!(python_root("pkg/__init__.py", "pkg"), "");
+    }
+}
