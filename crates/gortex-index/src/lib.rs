@@ -1,0 +1,823 @@
+//! gortex-index: turns a repository on disk into a graph, keeps it current, and persists it.
+//!
+//! [`RepoIndex::open`] loads the repository's snapshot (when valid), walks the tree, re-parses
+//! only files whose content changed (in parallel on a pool of its own), resolves, and saves a
+//! new snapshot atomically. [`RepoIndex::update_paths`] does the same for a known set of paths.
+
+mod classify;
+pub mod snapshot;
+pub mod walk;
+
+use gortex_core::{FileFacts, Language};
+use gortex_graph::config::{parse_cargo_toml, parse_go_mod, parse_package_json, parse_tsconfig};
+use gortex_graph::{build_graph, Graph, RepoConfig, RepoInput, SourceFile};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+pub use snapshot::SnapshotError;
+pub use walk::{DEFAULT_EXCLUDED_DIRS, CONFIG_FILES};
+
+/// Why a file was left out of the graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    TooLarge,
+    Binary,
+    Minified,
+    Generated,
+    Unreadable,
+    Symlink,
+    SymlinkLoop,
+}
+
+impl SkipReason {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::TooLarge => "too_large",
+            SkipReason::Binary => "binary",
+            SkipReason::Minified => "minified",
+            SkipReason::Generated => "generated",
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::Symlink => "symlink",
+            SkipReason::SymlinkLoop => "symlink_loop",
+        }
+    }
+}
+
+/// A file left out, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub path: String,
+    pub reason: SkipReason,
+    pub detail: Option<String>,
+}
+
+/// A file that could not be parsed (timeout, extractor panic); reported, never fatal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    pub path: String,
+    pub error: String,
+}
+
+/// A parsed source file as persisted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileRecord {
+    pub path: String,
+    pub language: Language,
+    pub size: u64,
+    pub mtime_ns: u64,
+    /// xxh3 of the content.
+    pub hash: u64,
+    pub facts: Arc<FileFacts>,
+}
+
+/// Indexing settings.
+#[derive(Debug, Clone)]
+pub struct IndexOptions {
+    /// Repository prefix for ids; defaults to the root directory's name.
+    pub name: Option<String>,
+    /// `GORTEX_HOME`: snapshots live in `<home>/snapshots/`.
+    pub home: PathBuf,
+    /// Parse threads (0 = available parallelism).
+    pub threads: usize,
+    pub max_file_size: u64,
+    pub excluded_dirs: Vec<String>,
+    pub respect_gitignore: bool,
+    /// Parse files that announce they are generated (`Code generated … DO NOT EDIT`).
+    pub index_generated: bool,
+    pub parse_budget: Duration,
+    /// Ignore the snapshot and parse everything.
+    pub force: bool,
+    /// Write the snapshot after indexing.
+    pub persist: bool,
+}
+
+impl IndexOptions {
+    /// Defaults: 1 MiB file cap, built-in excludes, gitignore honoured, snapshots persisted.
+    pub fn new(home: PathBuf) -> IndexOptions {
+        IndexOptions {
+            name: None,
+            home,
+            threads: 0,
+            max_file_size: 1024 * 1024,
+            excluded_dirs: DEFAULT_EXCLUDED_DIRS.iter().map(|s| s.to_string()).collect(),
+            respect_gitignore: true,
+            index_generated: false,
+            parse_budget: gortex_lang::DEFAULT_PARSE_BUDGET,
+            force: false,
+            persist: true,
+        }
+    }
+}
+
+/// A progress notification.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Progress {
+    pub phase: &'static str,
+    pub done: usize,
+    pub total: usize,
+}
+
+/// Why indexing stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("repository root {path} is not a readable directory: {detail}")]
+    Root { path: PathBuf, detail: String },
+    #[error("indexing was cancelled")]
+    Cancelled,
+    #[error("could not start the parse pool: {0}")]
+    Pool(String),
+    #[error("could not write the snapshot {path}: {source}")]
+    Save { path: PathBuf, source: std::io::Error },
+}
+
+/// Counts of files handled by one pass.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FileCounts {
+    pub total: usize,
+    pub parsed: usize,
+    pub reused: usize,
+    pub deleted: usize,
+}
+
+/// Per-language totals.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LanguageCount {
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// Node totals.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct NodeCounts {
+    pub total: usize,
+    pub by_kind: BTreeMap<String, usize>,
+}
+
+/// Edge totals.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EdgeCounts {
+    pub total: usize,
+    pub by_kind: BTreeMap<String, usize>,
+    pub by_origin: BTreeMap<String, usize>,
+    pub unresolved: usize,
+}
+
+/// What happened to the snapshot.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SnapshotInfo {
+    pub path: String,
+    pub loaded: bool,
+    pub rebuilt_reason: Option<String>,
+    pub bytes: u64,
+}
+
+/// The summary of an index pass.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IndexReport {
+    pub repo: String,
+    pub root: String,
+    /// `cold` (no usable snapshot), `incremental` (some files re-parsed) or `unchanged`.
+    pub mode: String,
+    pub snapshot: SnapshotInfo,
+    pub files: FileCounts,
+    pub languages: BTreeMap<String, LanguageCount>,
+    pub nodes: NodeCounts,
+    pub edges: EdgeCounts,
+    pub skipped: Vec<Skipped>,
+    pub skipped_by_reason: BTreeMap<String, usize>,
+    pub failures: Vec<Failure>,
+    pub syntax_error_files: usize,
+    pub wall_ms: u64,
+    pub phases_ms: BTreeMap<String, u64>,
+    pub threads: usize,
+}
+
+/// A repository's index: per-file facts (the source of truth) and the graph derived from them.
+#[derive(Debug)]
+pub struct RepoIndex {
+    pub name: String,
+    pub root: PathBuf,
+    pub files: Vec<FileRecord>,
+    pub skipped: Vec<Skipped>,
+    pub failures: Vec<Failure>,
+    pub config: RepoConfig,
+    config_files: Vec<(String, u64)>,
+    skipped_stats: Vec<(String, u64, u64)>,
+    pub graph: Arc<Graph>,
+    pub indexed_at_ms: u64,
+    pub snapshot_path: PathBuf,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+/// The snapshot file for a repository root: `<home>/snapshots/<name>-<hash of root>.snap`.
+pub fn snapshot_path(home: &Path, name: &str, root: &Path) -> PathBuf {
+    let hash = xxhash_rust::xxh3::xxh3_64(root.to_string_lossy().as_bytes());
+    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    home.join("snapshots").join(format!("{safe}-{:08x}.snap", hash as u32))
+}
+
+/// Canonical root and repository name for a path.
+pub fn resolve_root(root: &Path, name: Option<&str>) -> Result<(PathBuf, String), IndexError> {
+    let canonical = std::fs::canonicalize(root).map_err(|e| IndexError::Root { path: root.to_path_buf(), detail: e.to_string() })?;
+    if !canonical.is_dir() {
+        return Err(IndexError::Root { path: root.to_path_buf(), detail: "not a directory".into() });
+    }
+    let name = match name {
+        Some(n) if !n.trim().is_empty() => n.trim().to_string(),
+        _ => canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "repo".into()),
+    };
+    Ok((canonical, name))
+}
+
+/// The outcome of processing one candidate file.
+enum Outcome {
+    Reused(FileRecord),
+    Parsed(FileRecord),
+    Skipped(Skipped, Option<(u64, u64)>),
+    Failed(Failure),
+}
+
+struct Previous<'a> {
+    records: HashMap<&'a str, &'a FileRecord>,
+    skipped: HashMap<&'a str, (u64, u64)>,
+}
+
+fn process_file(cand: &walk::Candidate, prev: &Previous<'_>, options: &IndexOptions) -> Outcome {
+    if let Some(rec) = prev.records.get(cand.rel.as_str()) {
+        if rec.size == cand.size && rec.mtime_ns == cand.mtime_ns {
+            return Outcome::Reused((*rec).clone());
+        }
+    }
+    let bytes = match std::fs::read(&cand.abs) {
+        Ok(b) => b,
+        Err(e) => {
+            let detail = if e.kind() == std::io::ErrorKind::NotFound { "deleted while indexing".to_string() } else { e.to_string() };
+            return Outcome::Skipped(Skipped { path: cand.rel.clone(), reason: SkipReason::Unreadable, detail: Some(detail) }, None);
+        }
+    };
+    let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+    if let Some(rec) = prev.records.get(cand.rel.as_str()) {
+        if rec.hash == hash {
+            let mut rec = (*rec).clone();
+            rec.size = bytes.len() as u64;
+            rec.mtime_ns = cand.mtime_ns;
+            return Outcome::Reused(rec);
+        }
+    }
+    if let Some((reason, detail)) = classify::classify(&cand.rel, &bytes) {
+        if !(reason == SkipReason::Generated && options.index_generated) {
+            let stat = Some((cand.size, cand.mtime_ns));
+            return Outcome::Skipped(Skipped { path: cand.rel.clone(), reason, detail: Some(detail) }, stat);
+        }
+    }
+    let ctx = gortex_lang::FileContext { path: &cand.rel, is_test_file: is_test_file(&cand.rel, cand.language) };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        gortex_lang::extract_file(cand.language, &bytes, &ctx, options.parse_budget)
+    }));
+    match result {
+        Ok(Ok(mut facts)) => {
+            sanitize(&mut facts);
+            Outcome::Parsed(FileRecord {
+                path: cand.rel.clone(),
+                language: cand.language,
+                size: bytes.len() as u64,
+                mtime_ns: cand.mtime_ns,
+                hash,
+                facts: Arc::new(facts),
+            })
+        }
+        Ok(Err(e)) => Outcome::Failed(Failure { path: cand.rel.clone(), error: e.to_string() }),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Outcome::Failed(Failure { path: cand.rel.clone(), error: format!("extractor panicked: {msg}") })
+        }
+    }
+}
+
+/// Enforces the facts invariants the graph relies on (parents precede children, indices in range).
+fn sanitize(facts: &mut FileFacts) {
+    let n = facts.symbols.len() as u32;
+    for (i, s) in facts.symbols.iter_mut().enumerate() {
+        if s.parent.is_some_and(|p| p >= i as u32) {
+            s.parent = None;
+        }
+    }
+    for r in facts.refs.iter_mut() {
+        if r.from.is_some_and(|f| f >= n) {
+            r.from = None;
+        }
+    }
+    for b in facts.bindings.iter_mut() {
+        if b.scope.is_some_and(|f| f >= n) {
+            b.scope = None;
+        }
+    }
+}
+
+/// Test-file naming conventions per language.
+pub fn is_test_file(path: &str, language: Language) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let in_test_dir = path.split('/').any(|seg| matches!(seg, "test" | "tests" | "__tests__" | "spec" | "testing"));
+    match language {
+        Language::Go => name.ends_with("_test.go"),
+        Language::Python => name.starts_with("test_") || name.ends_with("_test.py") || name == "conftest.py" || in_test_dir,
+        Language::Java => name.ends_with("Test.java") || name.ends_with("Tests.java") || path.contains("src/test/"),
+        Language::Rust => path.starts_with("tests/") || path.contains("/tests/"),
+        Language::TypeScript | Language::Tsx | Language::JavaScript => {
+            name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
+        }
+    }
+}
+
+fn read_config(root: &Path, configs: &[String]) -> (RepoConfig, Vec<(String, u64)>) {
+    let mut config = RepoConfig::default();
+    let mut hashes = Vec::new();
+    for rel in configs {
+        let Ok(text) = std::fs::read_to_string(root.join(rel)) else { continue };
+        hashes.push((rel.clone(), xxhash_rust::xxh3::xxh3_64(text.as_bytes())));
+        let dir = gortex_graph::config::dir_of(rel);
+        match rel.rsplit('/').next().unwrap_or(rel) {
+            "go.mod" => config.go_modules.extend(parse_go_mod(dir, &text)),
+            "tsconfig.json" | "jsconfig.json" => config.ts_configs.extend(parse_tsconfig(dir, &text)),
+            "package.json" => config.js_packages.extend(parse_package_json(dir, &text)),
+            "Cargo.toml" => config.cargo_crates.extend(parse_cargo_toml(dir, &text)),
+            _ => {}
+        }
+    }
+    // Longest module paths first, so nested modules win over their parents.
+    config.go_modules.sort_by(|a, b| b.module.len().cmp(&a.module.len()).then(a.module.cmp(&b.module)));
+    (config, hashes)
+}
+
+fn build_pool(threads: usize) -> Result<rayon::ThreadPool, IndexError> {
+    let n = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) } else { threads };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("gortex-parse-{i}"))
+        // Deeply nested sources are handled iteratively, but leave headroom for grammar code.
+        .stack_size(16 * 1024 * 1024)
+        .build()
+        .map_err(|e| IndexError::Pool(e.to_string()))
+}
+
+impl RepoIndex {
+    /// Indexes the repository at `root`: loads its snapshot when valid, re-parses what changed,
+    /// resolves, and (with `options.persist`) saves a new snapshot.
+    pub fn open(
+        root: &Path,
+        options: &IndexOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<(RepoIndex, IndexReport), IndexError> {
+        let started = Instant::now();
+        let (root, name) = resolve_root(root, options.name.as_deref())?;
+        let snap_path = snapshot_path(&options.home, &name, &root);
+        let mut report = IndexReport { repo: name.clone(), root: root.display().to_string(), ..Default::default() };
+        report.snapshot.path = snap_path.display().to_string();
+        progress(Progress { phase: "load", done: 0, total: 1 });
+        let t = Instant::now();
+        let previous = if options.force {
+            report.snapshot.rebuilt_reason = Some("forced full re-index".into());
+            None
+        } else {
+            match snapshot::load(&snap_path) {
+                Ok((data, bytes)) if data.root == root.display().to_string() => {
+                    report.snapshot.loaded = true;
+                    report.snapshot.bytes = bytes;
+                    Some(data)
+                }
+                Ok(_) => {
+                    report.snapshot.rebuilt_reason = Some("snapshot belongs to another root".into());
+                    None
+                }
+                Err(SnapshotError::Missing(_)) => None,
+                Err(e) => {
+                    report.snapshot.rebuilt_reason = Some(format!("{e}; rebuilding"));
+                    None
+                }
+            }
+        };
+        report.phases_ms.insert("load".into(), t.elapsed().as_millis() as u64);
+        let mut index = RepoIndex {
+            name,
+            root,
+            files: Vec::new(),
+            skipped: Vec::new(),
+            failures: Vec::new(),
+            config: RepoConfig::default(),
+            config_files: Vec::new(),
+            skipped_stats: Vec::new(),
+            graph: Arc::new(Graph::default()),
+            indexed_at_ms: 0,
+            snapshot_path: snap_path,
+        };
+        let cold = previous.is_none();
+        if let Some(data) = previous {
+            index.files = data.files;
+            index.skipped_stats = data.skipped_stats;
+            index.config_files = data.config_files;
+        }
+        index.refresh_inner(options, progress, cancel, &mut report)?;
+        if cold {
+            report.mode = "cold".into();
+        }
+        report.wall_ms = started.elapsed().as_millis() as u64;
+        Ok((index, report))
+    }
+
+    /// Re-walks the tree and re-parses what changed since the last pass (the index stays usable
+    /// when this fails).
+    pub fn refresh(
+        &mut self,
+        options: &IndexOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<IndexReport, IndexError> {
+        let started = Instant::now();
+        let mut report = IndexReport { repo: self.name.clone(), root: self.root.display().to_string(), ..Default::default() };
+        report.snapshot.path = self.snapshot_path.display().to_string();
+        report.snapshot.loaded = true;
+        self.refresh_inner(options, progress, cancel, &mut report)?;
+        report.wall_ms = started.elapsed().as_millis() as u64;
+        Ok(report)
+    }
+
+    fn refresh_inner(
+        &mut self,
+        options: &IndexOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        cancel: &AtomicBool,
+        report: &mut IndexReport,
+    ) -> Result<(), IndexError> {
+        let pool = build_pool(options.threads)?;
+        report.threads = pool.current_num_threads();
+        progress(Progress { phase: "walk", done: 0, total: 0 });
+        let t = Instant::now();
+        let walk_options = walk::WalkOptions {
+            excluded_dirs: options.excluded_dirs.clone(),
+            max_file_size: options.max_file_size,
+            respect_gitignore: options.respect_gitignore,
+        };
+        let root = self.root.clone();
+        let walked = pool.install(|| walk::walk(&root, &walk_options));
+        report.phases_ms.insert("walk".into(), t.elapsed().as_millis() as u64);
+        if cancel.load(Ordering::Relaxed) {
+            return Err(IndexError::Cancelled);
+        }
+        let (config, config_files) = read_config(&self.root, &walked.configs);
+
+        let t = Instant::now();
+        let total = walked.sources.len();
+        let done = AtomicUsize::new(0);
+        progress(Progress { phase: "parse", done: 0, total });
+        let outcomes: Vec<Outcome> = {
+            let prev = Previous {
+                records: self.files.iter().map(|r| (r.path.as_str(), r)).collect(),
+                skipped: self.skipped_stats.iter().map(|(p, s, m)| (p.as_str(), (*s, *m))).collect(),
+            };
+            let previous_skips: HashMap<&str, &Skipped> = self.skipped.iter().map(|s| (s.path.as_str(), s)).collect();
+            let step = (total / 200).max(16);
+            pool.install(|| {
+                walked
+                    .sources
+                    .par_iter()
+                    .map(|cand| {
+                        if cancel.load(Ordering::Relaxed) {
+                            return None;
+                        }
+                        let outcome = match (prev.skipped.get(cand.rel.as_str()), previous_skips.get(cand.rel.as_str())) {
+                            (Some(&(size, mtime)), Some(skip)) if size == cand.size && mtime == cand.mtime_ns => {
+                                Outcome::Skipped((*skip).clone(), Some((size, mtime)))
+                            }
+                            _ => process_file(cand, &prev, options),
+                        };
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if n % step == 0 || n == total {
+                            progress(Progress { phase: "parse", done: n, total });
+                        }
+                        Some(outcome)
+                    })
+                    .collect::<Option<Vec<Outcome>>>()
+            })
+            .ok_or(IndexError::Cancelled)?
+        };
+        report.phases_ms.insert("parse".into(), t.elapsed().as_millis() as u64);
+
+        let previous_paths: std::collections::HashSet<String> = self.files.iter().map(|r| r.path.clone()).collect();
+        let mut files = Vec::with_capacity(outcomes.len());
+        let mut skipped = walked.skipped;
+        let mut skipped_stats = Vec::new();
+        let mut failures = Vec::new();
+        for outcome in outcomes {
+            match outcome {
+                Outcome::Reused(r) => {
+                    report.files.reused += 1;
+                    files.push(r);
+                }
+                Outcome::Parsed(r) => {
+                    report.files.parsed += 1;
+                    files.push(r);
+                }
+                Outcome::Skipped(s, stat) => {
+                    if let Some((size, mtime)) = stat {
+                        skipped_stats.push((s.path.clone(), size, mtime));
+                    }
+                    skipped.push(s);
+                }
+                Outcome::Failed(f) => failures.push(f),
+            }
+        }
+        let current: std::collections::HashSet<&str> = files.iter().map(|r| r.path.as_str()).collect();
+        report.files.deleted = previous_paths.iter().filter(|p| !current.contains(p.as_str())).count();
+        report.files.total = files.len();
+        let config_changed = config_files != self.config_files;
+        let changed = report.files.parsed > 0 || report.files.deleted > 0 || config_changed;
+        self.files = files;
+        self.skipped = skipped;
+        self.skipped_stats = skipped_stats;
+        self.failures = failures;
+        self.config = config;
+        self.config_files = config_files;
+        report.mode = if changed { "incremental".into() } else { "unchanged".into() };
+        self.rebuild_graph(&pool, progress, report);
+        if options.persist && (changed || !report.snapshot.loaded) {
+            self.save(progress, report)?;
+        }
+        self.fill_report(report);
+        Ok(())
+    }
+
+    /// Re-reads the given repo-relative paths (changed, added or deleted) and rebuilds.
+    pub fn update_paths(&mut self, paths: &[String], options: &IndexOptions) -> Result<IndexReport, IndexError> {
+        let started = Instant::now();
+        let mut report = IndexReport { repo: self.name.clone(), root: self.root.display().to_string(), mode: "incremental".into(), ..Default::default() };
+        report.snapshot.path = self.snapshot_path.display().to_string();
+        report.snapshot.loaded = true;
+        let pool = build_pool(options.threads)?;
+        report.threads = pool.current_num_threads();
+        let mut by_path: BTreeMap<String, FileRecord> = self.files.drain(..).map(|r| (r.path.clone(), r)).collect();
+        let mut config_touched = false;
+        let noop = |_: Progress| {};
+        for raw in paths {
+            let rel = raw.trim_start_matches("./").replace('\\', "/");
+            if rel.starts_with("../") || Path::new(&rel).is_absolute() {
+                continue;
+            }
+            self.skipped.retain(|s| s.path != rel);
+            self.failures.retain(|f| f.path != rel);
+            self.skipped_stats.retain(|(p, _, _)| *p != rel);
+            if CONFIG_FILES.contains(&rel.rsplit('/').next().unwrap_or(&rel)) {
+                config_touched = true;
+            }
+            let abs = self.root.join(&rel);
+            let Some(language) = Language::from_path(&rel).filter(|l| gortex_lang::extractor_for(*l).is_some()) else { continue };
+            let meta = match std::fs::symlink_metadata(&abs) {
+                Ok(m) if m.is_file() => m,
+                _ => {
+                    if by_path.remove(&rel).is_some() {
+                        report.files.deleted += 1;
+                    }
+                    continue;
+                }
+            };
+            if meta.len() > options.max_file_size {
+                by_path.remove(&rel);
+                let detail = Some(format!("{} bytes > cap {} bytes", meta.len(), options.max_file_size));
+                self.skipped.push(Skipped { path: rel, reason: SkipReason::TooLarge, detail });
+                continue;
+            }
+            let cand = walk::Candidate { rel: rel.clone(), abs, language, size: meta.len(), mtime_ns: walk::mtime_ns(&meta) };
+            let prev = Previous { records: by_path.get(&rel).map(|r| (rel.as_str(), r)).into_iter().collect(), skipped: HashMap::new() };
+            let outcome = pool.install(|| process_file(&cand, &prev, options));
+            match outcome {
+                Outcome::Reused(r) => {
+                    report.files.reused += 1;
+                    by_path.insert(rel, r);
+                }
+                Outcome::Parsed(r) => {
+                    report.files.parsed += 1;
+                    by_path.insert(rel, r);
+                }
+                Outcome::Skipped(s, stat) => {
+                    by_path.remove(&rel);
+                    if let Some((size, mtime)) = stat {
+                        self.skipped_stats.push((s.path.clone(), size, mtime));
+                    }
+                    self.skipped.push(s);
+                }
+                Outcome::Failed(f) => {
+                    by_path.remove(&rel);
+                    self.failures.push(f);
+                }
+            }
+        }
+        self.files = by_path.into_values().collect();
+        report.files.total = self.files.len();
+        if config_touched {
+            let configs: Vec<String> = self.config_files.iter().map(|(p, _)| p.clone()).chain(
+                paths.iter().filter(|p| CONFIG_FILES.contains(&p.rsplit('/').next().unwrap_or(p))).cloned(),
+            ).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            let (config, hashes) = read_config(&self.root, &configs);
+            self.config = config;
+            self.config_files = hashes;
+        }
+        self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        self.rebuild_graph(&pool, &noop, &mut report);
+        if options.persist {
+            self.save(&noop, &mut report)?;
+        }
+        self.fill_report(&mut report);
+        report.wall_ms = started.elapsed().as_millis() as u64;
+        Ok(report)
+    }
+
+    fn rebuild_graph(&mut self, pool: &rayon::ThreadPool, progress: &(dyn Fn(Progress) + Sync), report: &mut IndexReport) {
+        let t = Instant::now();
+        progress(Progress { phase: "resolve", done: 0, total: self.files.len() });
+        let sources: Vec<SourceFile> = self
+            .files
+            .iter()
+            .map(|r| SourceFile { path: Arc::from(r.path.as_str()), language: r.language, facts: r.facts.clone() })
+            .collect();
+        let graph = pool.install(|| build_graph(RepoInput { repo: &self.name, files: &sources, config: &self.config }));
+        self.graph = Arc::new(graph);
+        self.indexed_at_ms = now_ms();
+        report.phases_ms.insert("resolve".into(), t.elapsed().as_millis() as u64);
+        progress(Progress { phase: "resolve", done: self.files.len(), total: self.files.len() });
+    }
+
+    fn save(&self, progress: &(dyn Fn(Progress) + Sync), report: &mut IndexReport) -> Result<(), IndexError> {
+        let t = Instant::now();
+        progress(Progress { phase: "save", done: 0, total: 1 });
+        let data = snapshot::SnapshotData {
+            extractor: gortex_lang::EXTRACTOR_FINGERPRINT.to_string(),
+            repo: self.name.clone(),
+            root: self.root.display().to_string(),
+            indexed_at_ms: self.indexed_at_ms,
+            files: self.files.clone(),
+            skipped: self.skipped.clone(),
+            failures: self.failures.clone(),
+            config: self.config.clone(),
+            config_files: self.config_files.clone(),
+            skipped_stats: self.skipped_stats.clone(),
+        };
+        let bytes = snapshot::save(&self.snapshot_path, &data).map_err(|e| IndexError::Save { path: self.snapshot_path.clone(), source: e })?;
+        report.snapshot.bytes = bytes;
+        report.phases_ms.insert("save".into(), t.elapsed().as_millis() as u64);
+        progress(Progress { phase: "save", done: 1, total: 1 });
+        Ok(())
+    }
+
+    fn fill_report(&self, report: &mut IndexReport) {
+        for r in &self.files {
+            let entry = report.languages.entry(r.language.as_str().to_string()).or_default();
+            entry.files += 1;
+            entry.bytes += r.size;
+            if r.facts.syntax_errors > 0 {
+                report.syntax_error_files += 1;
+            }
+        }
+        let g = &self.graph;
+        report.nodes.total = g.nodes.len();
+        for n in &g.nodes {
+            *report.nodes.by_kind.entry(n.kind.as_str().to_string()).or_default() += 1;
+        }
+        report.edges.total = g.edges.len();
+        for e in &g.edges {
+            *report.edges.by_kind.entry(e.kind.as_str().to_string()).or_default() += 1;
+            *report.edges.by_origin.entry(e.origin.as_str().to_string()).or_default() += 1;
+        }
+        report.edges.unresolved = g.unresolved.len();
+        report.skipped = self.skipped.clone();
+        report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        report.skipped_by_reason.clear();
+        for s in &self.skipped {
+            *report.skipped_by_reason.entry(s.reason.as_str().to_string()).or_default() += 1;
+        }
+        report.failures = self.failures.clone();
+    }
+
+    /// Compares the index with the disk without parsing: modified, added and deleted files.
+    pub fn staleness(&self, options: &IndexOptions) -> Staleness {
+        let walk_options = walk::WalkOptions {
+            excluded_dirs: options.excluded_dirs.clone(),
+            max_file_size: options.max_file_size,
+            respect_gitignore: options.respect_gitignore,
+        };
+        let walked = walk::walk(&self.root, &walk_options);
+        staleness_of(&self.files, &self.skipped_stats, &walked)
+    }
+}
+
+/// Files that differ between an index and the disk.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Staleness {
+    pub modified: Vec<String>,
+    pub added: Vec<String>,
+    pub deleted: Vec<String>,
+}
+
+fn staleness_of(files: &[FileRecord], skipped_stats: &[(String, u64, u64)], walked: &walk::WalkResult) -> Staleness {
+    let known: HashMap<&str, (u64, u64)> = files
+        .iter()
+        .map(|r| (r.path.as_str(), (r.size, r.mtime_ns)))
+        .chain(skipped_stats.iter().map(|(p, s, m)| (p.as_str(), (*s, *m))))
+        .collect();
+    let mut out = Staleness::default();
+    let mut seen = std::collections::HashSet::new();
+    for c in &walked.sources {
+        seen.insert(c.rel.as_str());
+        match known.get(c.rel.as_str()) {
+            Some(&(size, mtime)) if size == c.size && mtime == c.mtime_ns => {}
+            Some(_) => out.modified.push(c.rel.clone()),
+            None => out.added.push(c.rel.clone()),
+        }
+    }
+    for r in files {
+        if !seen.contains(r.path.as_str()) {
+            out.deleted.push(r.path.clone());
+        }
+    }
+    out
+}
+
+/// What `gortex status` shows for a root, read from its snapshot without parsing anything.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatusReport {
+    pub repo: String,
+    pub root: String,
+    pub indexed: bool,
+    pub snapshot_path: String,
+    pub snapshot_error: Option<String>,
+    pub indexed_at_ms: Option<u64>,
+    pub files: usize,
+    pub languages: BTreeMap<String, LanguageCount>,
+    pub fresh: bool,
+    pub stale: Staleness,
+    pub skipped: Vec<Skipped>,
+    pub skipped_by_reason: BTreeMap<String, usize>,
+    pub failures: Vec<Failure>,
+}
+
+/// Reads the snapshot of `root` and compares it with the disk.
+pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, IndexError> {
+    let (root, name) = resolve_root(root, options.name.as_deref())?;
+    let path = snapshot_path(&options.home, &name, &root);
+    let walk_options = walk::WalkOptions {
+        excluded_dirs: options.excluded_dirs.clone(),
+        max_file_size: options.max_file_size,
+        respect_gitignore: options.respect_gitignore,
+    };
+    let mut report = StatusReport {
+        repo: name,
+        root: root.display().to_string(),
+        indexed: false,
+        snapshot_path: path.display().to_string(),
+        snapshot_error: None,
+        indexed_at_ms: None,
+        files: 0,
+        languages: BTreeMap::new(),
+        fresh: false,
+        stale: Staleness::default(),
+        skipped: Vec::new(),
+        skipped_by_reason: BTreeMap::new(),
+        failures: Vec::new(),
+    };
+    match snapshot::load(&path) {
+        Ok((data, _)) => {
+            let walked = walk::walk(&root, &walk_options);
+            report.indexed = true;
+            report.indexed_at_ms = Some(data.indexed_at_ms);
+            report.files = data.files.len();
+            for r in &data.files {
+                let e = report.languages.entry(r.language.as_str().to_string()).or_default();
+                e.files += 1;
+                e.bytes += r.size;
+            }
+            report.stale = staleness_of(&data.files, &data.skipped_stats, &walked);
+            report.fresh = report.stale.modified.is_empty() && report.stale.added.is_empty() && report.stale.deleted.is_empty();
+            for s in &data.skipped {
+                *report.skipped_by_reason.entry(s.reason.as_str().to_string()).or_default() += 1;
+            }
+            report.skipped = data.skipped;
+            report.failures = data.failures;
+        }
+        Err(SnapshotError::Missing(_)) => {}
+        Err(e) => report.snapshot_error = Some(e.to_string()),
+    }
+    Ok(report)
+}

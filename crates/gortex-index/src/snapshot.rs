@@ -1,0 +1,106 @@
+//! The on-disk snapshot of a repository's index: versioned, checksummed, written atomically.
+//!
+//! Layout: magic `GORTEXSN`, format version (u32 LE), body length (u64 LE), xxh3 checksum of the
+//! body (u64 LE), then the postcard-encoded [`SnapshotData`]. The graph itself is derived on load
+//! from the stored per-file facts, so a snapshot never disagrees with the resolver in the binary.
+
+use crate::{Failure, FileRecord, Skipped};
+use gortex_graph::RepoConfig;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"GORTEXSN";
+/// Bumped whenever [`SnapshotData`]'s encoding changes.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER_LEN: usize = 8 + 4 + 8 + 8;
+
+/// Everything persisted for one repository.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SnapshotData {
+    /// The extractor fingerprint the facts were produced with.
+    pub extractor: String,
+    pub repo: String,
+    pub root: String,
+    pub indexed_at_ms: u64,
+    pub files: Vec<FileRecord>,
+    pub skipped: Vec<Skipped>,
+    pub failures: Vec<Failure>,
+    pub config: RepoConfig,
+    /// (path, content hash) of the config files `config` was parsed from.
+    pub config_files: Vec<(String, u64)>,
+    /// (path, size, mtime) of files skipped by content, so unchanged ones are not re-read.
+    pub skipped_stats: Vec<(String, u64, u64)>,
+}
+
+/// Why a snapshot could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    #[error("no snapshot at {0}")]
+    Missing(PathBuf),
+    #[error("snapshot {path} is unreadable: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("snapshot {0} is truncated or not a gortex snapshot")]
+    Corrupt(PathBuf),
+    #[error("snapshot {path} has format version {found}, this build reads {expected}")]
+    Version { path: PathBuf, found: u32, expected: u32 },
+    #[error("snapshot {0} failed its checksum")]
+    Checksum(PathBuf),
+    #[error("snapshot {path} does not decode: {detail}")]
+    Decode { path: PathBuf, detail: String },
+    #[error("snapshot {0} was written by a different extractor version")]
+    Extractor(PathBuf),
+}
+
+/// Encodes and writes the snapshot atomically: temp file in the same directory, fsync, rename.
+pub fn save(path: &Path, data: &SnapshotData) -> std::io::Result<u64> {
+    let body = postcard::to_stdvec(data).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".{}.{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("snapshot"), std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(MAGIC)?;
+        f.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        f.write_all(&(body.len() as u64).to_le_bytes())?;
+        f.write_all(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes())?;
+        f.write_all(&body)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok((HEADER_LEN + body.len()) as u64)
+}
+
+/// Reads and verifies a snapshot.
+pub fn load(path: &Path) -> Result<(SnapshotData, u64), SnapshotError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SnapshotError::Missing(path.to_path_buf())),
+        Err(e) => return Err(SnapshotError::Io { path: path.to_path_buf(), source: e }),
+    };
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err(SnapshotError::Corrupt(path.to_path_buf()));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(SnapshotError::Version { path: path.to_path_buf(), found: version, expected: FORMAT_VERSION });
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
+    let sum = u64::from_le_bytes(bytes[20..28].try_into().expect("8 bytes"));
+    let body = &bytes[HEADER_LEN..];
+    if body.len() != len {
+        return Err(SnapshotError::Corrupt(path.to_path_buf()));
+    }
+    if xxhash_rust::xxh3::xxh3_64(body) != sum {
+        return Err(SnapshotError::Checksum(path.to_path_buf()));
+    }
+    let data: SnapshotData =
+        postcard::from_bytes(body).map_err(|e| SnapshotError::Decode { path: path.to_path_buf(), detail: e.to_string() })?;
+    if data.extractor != gortex_lang::EXTRACTOR_FINGERPRINT {
+        return Err(SnapshotError::Extractor(path.to_path_buf()));
+    }
+    Ok((data, bytes.len() as u64))
+}

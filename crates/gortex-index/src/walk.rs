@@ -1,0 +1,143 @@
+//! Walking a repository: ignore rules, built-in excludes, size cap, symlinks, config files.
+
+use crate::{SkipReason, Skipped};
+use gortex_core::Language;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+/// Directories never descended into unless configured otherwise.
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
+    ".git", ".hg", ".svn", "node_modules", "target", "dist", "build", "out", "vendor", "bower_components",
+    "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".next", ".nuxt", ".gradle",
+    "coverage", ".cache", ".idea", ".vscode",
+];
+
+/// Config files the resolver reads (module paths, tsconfig paths, workspace packages, crates).
+pub const CONFIG_FILES: &[&str] = &["go.mod", "tsconfig.json", "jsconfig.json", "package.json", "Cargo.toml"];
+
+/// What the walker found.
+#[derive(Debug, Default)]
+pub struct WalkResult {
+    pub sources: Vec<Candidate>,
+    /// Repo-relative paths of config files.
+    pub configs: Vec<String>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// A source file the walker admitted (size and language known, content not yet read).
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub rel: String,
+    pub abs: PathBuf,
+    pub language: Language,
+    pub size: u64,
+    pub mtime_ns: u64,
+}
+
+/// Walk settings.
+#[derive(Debug, Clone)]
+pub struct WalkOptions {
+    pub excluded_dirs: Vec<String>,
+    pub max_file_size: u64,
+    pub respect_gitignore: bool,
+}
+
+/// Modification time in nanoseconds since the epoch (0 when unavailable).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+/// Repo-relative path with `/` separators.
+pub fn relative(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let s: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    (!s.is_empty()).then(|| s.join("/"))
+}
+
+/// Walks `root` honouring `.gitignore` (nested), `.ignore`, `.gortexignore`, global git
+/// excludes and the built-in excluded directories. Symlinks are not followed (they could leave
+/// the repository or loop); they are reported as skipped.
+pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
+    let mut result = WalkResult::default();
+    let excluded: std::collections::HashSet<String> = options.excluded_dirs.iter().cloned().collect();
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .follow_links(false)
+        .git_ignore(options.respect_gitignore)
+        .git_global(options.respect_gitignore)
+        .git_exclude(options.respect_gitignore)
+        .require_git(false)
+        .parents(true)
+        .ignore(true)
+        .add_custom_ignore_filename(".gortexignore")
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir && entry.depth() > 0 && excluded.contains(entry.file_name().to_string_lossy().as_ref()))
+        });
+    for item in builder.build() {
+        let entry = match item {
+            Ok(e) => e,
+            Err(err) => {
+                let path = match &err {
+                    ignore::Error::WithPath { path, .. } => relative(root, path).unwrap_or_else(|| path.display().to_string()),
+                    _ => String::new(),
+                };
+                let reason = if matches!(err, ignore::Error::Loop { .. }) { SkipReason::SymlinkLoop } else { SkipReason::Unreadable };
+                result.skipped.push(Skipped { path, reason, detail: Some(err.to_string()) });
+                continue;
+            }
+        };
+        let Some(file_type) = entry.file_type() else { continue };
+        if file_type.is_dir() {
+            continue;
+        }
+        let Some(rel) = relative(root, entry.path()) else { continue };
+        let name = entry.file_name().to_string_lossy();
+        if file_type.is_symlink() {
+            if Language::from_path(&rel).is_some() {
+                let detail = std::fs::read_link(entry.path()).ok().map(|t| format!("-> {}", t.display()));
+                let loops = std::fs::metadata(entry.path()).is_err();
+                let reason = if loops { SkipReason::SymlinkLoop } else { SkipReason::Symlink };
+                result.skipped.push(Skipped { path: rel, reason, detail });
+            }
+            continue;
+        }
+        if !file_type.is_file() {
+            // FIFOs, sockets and devices would block or never end when read.
+            if Language::from_path(&rel).is_some() {
+                let detail = Some("not a regular file".to_string());
+                result.skipped.push(Skipped { path: rel, reason: SkipReason::Unreadable, detail });
+            }
+            continue;
+        }
+        if CONFIG_FILES.contains(&name.as_ref()) {
+            result.configs.push(rel.clone());
+        }
+        let Some(language) = Language::from_path(&rel) else { continue };
+        if gortex_lang::extractor_for(language).is_none() {
+            continue;
+        }
+        let meta = match entry.metadata() {
+            Ok(m) => m,
+            Err(e) => {
+                result.skipped.push(Skipped { path: rel, reason: SkipReason::Unreadable, detail: Some(e.to_string()) });
+                continue;
+            }
+        };
+        if meta.len() > options.max_file_size {
+            let detail = Some(format!("{} bytes > cap {} bytes", meta.len(), options.max_file_size));
+            result.skipped.push(Skipped { path: rel, reason: SkipReason::TooLarge, detail });
+            continue;
+        }
+        result.sources.push(Candidate { rel, abs: entry.into_path(), language, size: meta.len(), mtime_ns: mtime_ns(&meta) });
+    }
+    result.sources.sort_by(|a, b| a.rel.cmp(&b.rel));
+    result.configs.sort();
+    result
+}

@@ -1,0 +1,49 @@
+//! Helpers shared by the indexing integration tests.
+
+#![allow(dead_code)]
+
+use gortex_index::{IndexOptions, IndexReport, RepoIndex};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// The repository's `test/fixtures` directory.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/fixtures")
+}
+
+/// Options with a private GORTEX_HOME.
+pub fn options(home: &Path) -> IndexOptions {
+    let mut o = IndexOptions::new(home.to_path_buf());
+    o.threads = 2;
+    o
+}
+
+/// Indexes `root` with `options`.
+pub fn index(root: &Path, options: &IndexOptions) -> (RepoIndex, IndexReport) {
+    RepoIndex::open(root, options, &|_| {}, &AtomicBool::new(false)).expect("indexing succeeds")
+}
+
+/// Resolution lines of the canonical dump (edges that are not structural, and unresolved refs).
+pub fn resolution_lines(index: &RepoIndex) -> Vec<String> {
+    index
+        .graph
+        .canonical_dump()
+        .into_iter()
+        .filter(|l| !l.starts_with("N "))
+        .filter(|l| ![" -defines-> ", " -contains-> ", " -member_of-> "].iter().any(|k| l.contains(k)))
+        .collect()
+}
+
+/// Copies a directory tree.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Snapshots: an unchanged repository re-parses nothing; corrupt, truncated, old-version and
+//! foreign snapshots are detected and rebuilt with a message; writes are atomic.
+
+mod common;
+
+use common::*;
+
+fn setup() -> (tempfile::TempDir, tempfile::TempDir) {
+    let repo = tempfile::tempdir().unwrap();
+    copy_tree(&fixtures().join("resolver").join("ts"), repo.path());
+    (repo, tempfile::tempdir().unwrap())
+}
+
+#[test]
+fn unchanged_repo_loads_the_snapshot_and_parses_nothing() {
+    let (repo, home) = setup();
+    let opts = options(home.path());
+    let (first, cold) = index(repo.path(), &opts);
+    assert_eq!(cold.mode, "cold");
+    assert!(cold.files.parsed > 0);
+    assert!(std::path::Path::new(&cold.snapshot.path).exists());
+    let (second, warm) = index(repo.path(), &opts);
+    assert_eq!(warm.mode, "unchanged");
+    assert!(warm.snapshot.loaded);
+    assert_eq!(warm.files.parsed, 0);
+    assert_eq!(first.graph.canonical_dump(), second.graph.canonical_dump());
+}
+
+#[test]
+fn changed_added_deleted_files_are_reparsed_and_match_a_clean_index() {
+    let (repo, home) = setup();
+    let opts = options(home.path());
+    index(repo.path(), &opts);
+    std::fs::write(repo.path().join("src/lib/util.ts"), "export function helper(): void {}\nexport function extra(): void { helper(); }\n").unwrap();
+    std::fs::write(repo.path().join("src/new.ts"), "import { extra } from './lib/util';\nexport function callsExtra() { extra(); }\n").unwrap();
+    std::fs::remove_file(repo.path().join("src/app.test.ts")).unwrap();
+    let (incremental, report) = index(repo.path(), &opts);
+    assert_eq!(report.mode, "incremental");
+    assert_eq!(report.files.parsed, 2, "{report:#?}");
+    assert_eq!(report.files.deleted, 1);
+    let clean_home = tempfile::tempdir().unwrap();
+    let (clean, _) = index(repo.path(), &options(clean_home.path()));
+    assert_eq!(incremental.graph.canonical_dump(), clean.graph.canonical_dump());
+    assert!(resolution_lines(&incremental).iter().any(|l| l.contains("src/new.ts::callsExtra -calls-> ") && l.contains("util.ts::extra ast_resolved")));
+}
+
+fn corrupt_and_reopen(mutate: impl Fn(&std::path::Path), expect: &str) {
+    let (repo, home) = setup();
+    let opts = options(home.path());
+    let (_, cold) = index(repo.path(), &opts);
+    let snap = std::path::PathBuf::from(&cold.snapshot.path);
+    mutate(&snap);
+    let (reopened, report) = index(repo.path(), &opts);
+    assert_eq!(report.mode, "cold", "{report:#?}");
+    let reason = report.snapshot.rebuilt_reason.clone().unwrap_or_default();
+    assert!(reason.contains(expect), "reason {reason:?} should mention {expect:?}");
+    assert!(reopened.graph.nodes.len() > 10);
+    // The rebuilt snapshot is valid again.
+    let (_, again) = index(repo.path(), &opts);
+    assert_eq!(again.mode, "unchanged");
+}
+
+#[test]
+fn truncated_snapshot_is_rebuilt() {
+    corrupt_and_reopen(
+        |p| {
+            let bytes = std::fs::read(p).unwrap();
+            std::fs::write(p, &bytes[..bytes.len() / 2]).unwrap();
+        },
+        "truncated",
+    );
+}
+
+#[test]
+fn flipped_byte_fails_the_checksum() {
+    corrupt_and_reopen(
+        |p| {
+            let mut bytes = std::fs::read(p).unwrap();
+            let last = bytes.len() - 3;
+            bytes[last] ^= 0x55;
+            std::fs::write(p, &bytes).unwrap();
+        },
+        "checksum",
+    );
+}
+
+#[test]
+fn old_format_version_is_rebuilt() {
+    corrupt_and_reopen(
+        |p| {
+            let mut bytes = std::fs::read(p).unwrap();
+            bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+            std::fs::write(p, &bytes).unwrap();
+        },
+        "format version 0",
+    );
+}
+
+#[test]
+fn garbage_snapshot_is_rebuilt() {
+    corrupt_and_reopen(|p| std::fs::write(p, b"not a snapshot at all").unwrap(), "not a gortex snapshot");
+}
+
+#[test]
+fn status_reports_freshness_without_parsing() {
+    let (repo, home) = setup();
+    let opts = options(home.path());
+    let before = gortex_index::status(repo.path(), &opts).unwrap();
+    assert!(!before.indexed);
+    index(repo.path(), &opts);
+    let fresh = gortex_index::status(repo.path(), &opts).unwrap();
+    assert!(fresh.indexed && fresh.fresh, "{fresh:#?}");
+    std::fs::write(repo.path().join("src/added.ts"), "export const z = 1;\n").unwrap();
+    std::fs::write(repo.path().join("src/lib/util.ts"), "export function helper(): void { /* changed */ }\n").unwrap();
+    std::fs::remove_file(repo.path().join("src/lib/index.ts")).unwrap();
+    let stale = gortex_index::status(repo.path(), &opts).unwrap();
+    assert!(!stale.fresh);
+    assert_eq!(stale.stale.added, vec!["src/added.ts"]);
+    assert_eq!(stale.stale.modified, vec!["src/lib/util.ts"]);
+    assert_eq!(stale.stale.deleted, vec!["src/lib/index.ts"]);
+}
+
+#[test]
+fn no_temp_files_are_left_behind() {
+    let (repo, home) = setup();
+    let opts = options(home.path());
+    index(repo.path(), &opts);
+    let leftovers: Vec<_> = std::fs::read_dir(home.path().join("snapshots"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
