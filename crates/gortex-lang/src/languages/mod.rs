@@ -1,0 +1,47 @@
+//! One module per bespoke language, each behind its cargo feature.
+
+use crate::Extractor;
+use gortex_core::Language;
+
+#[cfg(any(feature = "typescript", feature = "javascript"))]
+mod ecmascript;
+#[cfg(feature = "go")]
+mod go;
+#[cfg(feature = "java")]
+mod java;
+#[cfg(feature = "python")]
+mod python;
+#[cfg(feature = "rust")]
+mod rust;
+
+/// Loads a query file from `grammars/` at compile time.
+#[allow(unused_macros)]
+macro_rules! grammar_query {
+    ($path:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grammars/", $path))
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use grammar_query;
+
+/// The extractor for a language, when its feature is compiled in.
+pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor> {
+    match language {
+        #[cfg(feature = "typescript")]
+        Language::TypeScript => Some(ecmascript::typescript()),
+        #[cfg(feature = "typescript")]
+        Language::Tsx => Some(ecmascript::tsx()),
+        #[cfg(feature = "javascript")]
+        Language::JavaScript => Some(ecmascript::javascript()),
+        #[cfg(feature = "python")]
+        Language::Python => Some(python::extractor()),
+        #[cfg(feature = "go")]
+        Language::Go => Some(go::extractor()),
+        #[cfg(feature = "rust")]
+        Language::Rust => Some(rust::extractor()),
+        #[cfg(feature = "java")]
+        Language::Java => Some(java::extractor()),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}

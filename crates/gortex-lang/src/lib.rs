@@ -1,0 +1,122 @@
+//! gortex-lang: the grammar registry and per-language extractors.
+//!
+//! Each language is a cargo feature. An extractor runs the query files under
+//! `grammars/<lang>/` (compiled once per process) over a tree-sitter tree and reports
+//! [`FileFacts`]; it never looks at other files.
+
+mod languages;
+pub mod util;
+
+use gortex_core::{FileFacts, Language};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+pub use util::QuerySet;
+
+/// What an extractor may know about the file besides its bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct FileContext<'a> {
+    /// Repository-relative path with `/` separators.
+    pub path: &'a str,
+    /// The path follows a test-file convention (`*_test.go`, `test_*.py`, `*.spec.ts`, `src/test/java`…).
+    pub is_test_file: bool,
+}
+
+/// A language's extractor: grammar plus the code that turns query captures into facts.
+pub trait Extractor: Send + Sync {
+    /// The language this extractor handles.
+    fn language(&self) -> Language;
+    /// The tree-sitter grammar to parse with.
+    fn grammar(&self) -> tree_sitter::Language;
+    /// Turns a parsed tree into facts. Must not recurse on tree depth (files can nest
+    /// 10,000 levels deep) and must not panic on any tree, including ones full of errors.
+    fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts;
+}
+
+/// Why a file could not be turned into facts.
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractError {
+    #[error("language {0} is not enabled in this build (cargo feature missing)")]
+    LanguageDisabled(Language),
+    #[error("parse exceeded the {0:?} budget")]
+    Timeout(Duration),
+    #[error("tree-sitter returned no tree")]
+    NoTree,
+    #[error("grammar version mismatch: {0}")]
+    Grammar(String),
+}
+
+/// The extractor for `language`, when its feature is enabled.
+pub fn extractor_for(language: Language) -> Option<&'static dyn Extractor> {
+    languages::extractor_for(language)
+}
+
+/// Languages compiled into this build.
+pub fn enabled_languages() -> Vec<Language> {
+    Language::ALL.iter().copied().filter(|l| extractor_for(*l).is_some()).collect()
+}
+
+/// Default per-file parse budget; pathological inputs are cut off and reported, never hang.
+pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);
+
+thread_local! {
+    // One parser per worker thread and language: parsers are not Sync and are costly to set up.
+    static PARSERS: RefCell<HashMap<Language, tree_sitter::Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Parses `source` with the language's grammar on this thread's parser.
+pub fn parse(language: Language, source: &[u8], budget: Duration) -> Result<tree_sitter::Tree, ExtractError> {
+    let extractor = extractor_for(language).ok_or(ExtractError::LanguageDisabled(language))?;
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let parser = match parsers.entry(language) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let mut parser = tree_sitter::Parser::new();
+                parser
+                    .set_language(&extractor.grammar())
+                    .map_err(|e| ExtractError::Grammar(e.to_string()))?;
+                v.insert(parser)
+            }
+        };
+        let started = Instant::now();
+        let mut timed_out = false;
+        let mut progress = |_: &tree_sitter::ParseState| {
+            if started.elapsed() > budget {
+                timed_out = true;
+                return std::ops::ControlFlow::Break(());
+            }
+            std::ops::ControlFlow::Continue(())
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let len = source.len();
+        let tree = parser.parse_with_options(
+            &mut |offset, _| if offset < len { &source[offset..] } else { &[] },
+            None,
+            Some(options),
+        );
+        if tree.is_none() {
+            parser.reset();
+            return Err(if timed_out { ExtractError::Timeout(budget) } else { ExtractError::NoTree });
+        }
+        tree.ok_or(ExtractError::NoTree)
+    })
+}
+
+/// Parses and extracts one file.
+pub fn extract_file(
+    language: Language,
+    source: &[u8],
+    ctx: &FileContext<'_>,
+    budget: Duration,
+) -> Result<FileFacts, ExtractError> {
+    let extractor = extractor_for(language).ok_or(ExtractError::LanguageDisabled(language))?;
+    let tree = parse(language, source, budget)?;
+    let mut facts = extractor.extract(&tree, source, ctx);
+    facts.syntax_errors = util::count_errors(&tree);
+    Ok(facts)
+}
+
+/// Changes whenever an extractor or query file changes; persisted facts carry it.
+pub const EXTRACTOR_FINGERPRINT: &str = env!("GORTEX_EXTRACTOR_FINGERPRINT");

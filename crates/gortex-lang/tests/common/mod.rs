@@ -1,0 +1,155 @@
+//! Shared helpers for the per-language extraction tests: run the real extractor on a fixture
+//! and render its facts as stable, reviewable text for `insta` snapshots.
+
+#![allow(dead_code)]
+
+use gortex_core::{BindingValue, FileFacts, Language, Receiver};
+use gortex_lang::{extract_file, FileContext, DEFAULT_PARSE_BUDGET};
+use std::fmt::Write;
+
+/// Extracts `source` as if it lived at `path`.
+pub fn extract(language: Language, path: &str, source: &str) -> FileFacts {
+    let is_test_file = path.contains("test") || path.contains("spec");
+    let ctx = FileContext { path, is_test_file };
+    extract_file(language, source.as_bytes(), &ctx, DEFAULT_PARSE_BUDGET)
+        .expect("extraction succeeds")
+}
+
+/// Reads a fixture under `tests/fixtures/` and extracts it.
+pub fn extract_fixture(language: Language, rel: &str) -> FileFacts {
+    let full = format!("{}/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("read {full}: {e}"));
+    extract(language, rel, &source)
+}
+
+/// The qualified name (`Owner.name`) of symbol `i`.
+pub fn qualified(facts: &FileFacts, i: u32) -> String {
+    let mut parts = vec![facts.symbols[i as usize].name.clone()];
+    let mut cur = facts.symbols[i as usize].parent;
+    while let Some(p) = cur {
+        parts.push(facts.symbols[p as usize].name.clone());
+        cur = facts.symbols[p as usize].parent;
+    }
+    parts.reverse();
+    parts.join(".")
+}
+
+fn receiver(r: &Receiver) -> String {
+    match r {
+        Receiver::None => String::new(),
+        Receiver::SelfRef => " recv=self".into(),
+        Receiver::Super => " recv=super".into(),
+        Receiver::Name(n) => format!(" recv={n}"),
+        Receiver::Path(p) => format!(" recv={}", p.join("::")),
+        Receiver::SelfField(f) => format!(" recv=self.{f}"),
+        Receiver::Call(c) => format!(" recv={c}()"),
+        Receiver::Expr => " recv=<expr>".into(),
+    }
+}
+
+/// Renders facts one per line, in extraction order, for snapshot review.
+pub fn render(facts: &FileFacts) -> String {
+    let mut out = String::new();
+    if let Some(p) = &facts.package {
+        writeln!(out, "package {p}").unwrap();
+    }
+    if let Some(r) = facts.test_runner {
+        writeln!(out, "test_runner {r}").unwrap();
+    }
+    if facts.syntax_errors > 0 {
+        writeln!(out, "syntax_errors {}", facts.syntax_errors).unwrap();
+    }
+    for (i, s) in facts.symbols.iter().enumerate() {
+        let mut line = format!(
+            "{} {} L{}-{}",
+            s.kind,
+            qualified(facts, i as u32),
+            s.span.start_line,
+            s.span.end_line
+        );
+        if let Some(f) = s.flavor {
+            write!(line, " flavor={f}").unwrap();
+        }
+        if let Some(v) = s.visibility {
+            write!(line, " vis={v}").unwrap();
+        }
+        if s.exported {
+            line.push_str(" exported");
+        }
+        if s.default_export {
+            line.push_str(" default");
+        }
+        if s.is_async {
+            line.push_str(" async");
+        }
+        if s.is_static {
+            line.push_str(" static");
+        }
+        if s.is_abstract {
+            line.push_str(" abstract");
+        }
+        if let Some(t) = &s.type_name {
+            write!(line, " type={t}").unwrap();
+        }
+        if let Some(t) = &s.return_type {
+            write!(line, " returns={t}").unwrap();
+        }
+        if let Some(r) = s.test_role {
+            write!(line, " test={r}").unwrap();
+        }
+        if !s.decorators.is_empty() {
+            write!(line, " decorators=[{}]", s.decorators.join(",")).unwrap();
+        }
+        if let Some(sig) = &s.signature {
+            write!(line, "\n    sig: {sig}").unwrap();
+        }
+        if let Some(doc) = &s.doc {
+            write!(line, "\n    doc: {doc}").unwrap();
+        }
+        writeln!(out, "{line}").unwrap();
+    }
+    for im in &facts.imports {
+        let mut line = format!("import {:?} {}", im.kind, im.module);
+        if let Some(n) = &im.name {
+            write!(line, " name={n}").unwrap();
+        }
+        if let Some(l) = &im.local {
+            write!(line, " local={l}").unwrap();
+        }
+        if im.reexport {
+            line.push_str(" reexport");
+        }
+        if im.type_only {
+            line.push_str(" type_only");
+        }
+        writeln!(out, "{line} L{}", im.line).unwrap();
+    }
+    for r in &facts.refs {
+        let from = r
+            .from
+            .map(|f| qualified(facts, f))
+            .unwrap_or_else(|| "<file>".into());
+        writeln!(
+            out,
+            "{} {} -> {}{} L{}",
+            r.kind,
+            from,
+            r.name,
+            receiver(&r.receiver),
+            r.line
+        )
+        .unwrap();
+    }
+    for b in &facts.bindings {
+        let scope = b
+            .scope
+            .map(|f| qualified(facts, f))
+            .unwrap_or_else(|| "<file>".into());
+        let value = match &b.value {
+            BindingValue::Type { name } => format!("type {name}"),
+            BindingValue::Call { receiver: r, name } => format!("call {name}(){}", receiver(r)),
+        };
+        writeln!(out, "binding {scope}: {} = {value} L{}", b.name, b.line).unwrap();
+    }
+    out
+}
