@@ -52,6 +52,8 @@ pub(crate) struct Tables<'a> {
     import_targets: Vec<Vec<Option<Entity>>>,
     supertypes: FxHashMap<Sym, Vec<Sym>>,
     method_owner: FxHashMap<Sym, Sym>,
+    /// Per file: (scope, name) → index of the last binding, so lookups stay O(1) in big files.
+    bindings: Vec<FxHashMap<(Option<u32>, &'a str), u32>>,
 }
 
 /// What resolving one file produced.
@@ -94,6 +96,10 @@ impl<'a> Tables<'a> {
             import_targets: Vec::new(),
             supertypes: FxHashMap::default(),
             method_owner: FxHashMap::default(),
+            bindings: files
+                .iter()
+                .map(|f| f.facts.bindings.iter().enumerate().map(|(i, b)| ((b.scope, b.name.as_str()), i as u32)).collect())
+                .collect(),
         };
         for (fi, file) in files.iter().enumerate() {
             let fi = fi as u32;
@@ -921,7 +927,8 @@ impl<'a> Tables<'a> {
         }
         chain.push(None);
         for sc in chain {
-            let Some(b) = facts.bindings.iter().rev().find(|b| b.scope == sc && b.name == name) else { continue };
+            let Some(&bi) = self.bindings[fi as usize].get(&(sc, name)) else { continue };
+            let b = &facts.bindings[bi as usize];
             return match &b.value {
                 BindingValue::Type { name: ty } => {
                     let (e, o) = self.resolve_type(fi, ty, depth + 1)?;
