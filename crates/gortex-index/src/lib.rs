@@ -99,13 +99,13 @@ pub struct IndexOptions {
 }
 
 impl IndexOptions {
-    /// Defaults: 1 MiB file cap, built-in excludes, gitignore honoured, snapshots persisted.
+    /// Defaults: 4 MiB file cap (large enough for hand-written giants such as TypeScript's checker.ts), built-in excludes, gitignore honoured, snapshots persisted.
     pub fn new(home: PathBuf) -> IndexOptions {
         IndexOptions {
             name: None,
             home,
             threads: 0,
-            max_file_size: 1024 * 1024,
+            max_file_size: 4 * 1024 * 1024,
             excluded_dirs: DEFAULT_EXCLUDED_DIRS.iter().map(|s| s.to_string()).collect(),
             respect_gitignore: true,
             index_generated: false,
