@@ -1,0 +1,1370 @@
+//! Go extractor: queries in `grammars/go/`, post-processing here.
+//!
+//! One query pass (definitions + imports + references compiled together) collects nodes; the
+//! Rust code then builds symbols, nests them, and attributes refs and bindings to their
+//! enclosing symbol. Nothing here recurses on tree depth: type contexts are found by short
+//! `parent()` walks through type nodes only, selector chains by loops.
+
+use super::grammar_query;
+use crate::util::{self, EnclosingIndex, QuerySet};
+use crate::{Extractor, FileContext};
+use gortex_core::{
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind,
+    Receiver, RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, QueryCursor};
+
+struct GoExtractor;
+
+/// Capture indices, looked up once.
+struct Caps {
+    package: u32,
+    function: u32,
+    method: u32,
+    type_def: u32,
+    alias_def: u32,
+    field: u32,
+    method_elem: u32,
+    const_decl: u32,
+    var_decl: u32,
+    import_spec: u32,
+    call: u32,
+    conversion: u32,
+    literal: u32,
+    type_ref: u32,
+    bind_short: u32,
+    bind_assign: u32,
+    param: u32,
+}
+
+struct Queries {
+    set: QuerySet,
+    caps: Caps,
+}
+
+fn grammar() -> tree_sitter::Language {
+    tree_sitter_go::LANGUAGE.into()
+}
+
+fn queries() -> &'static Queries {
+    static Q: OnceLock<Queries> = OnceLock::new();
+    Q.get_or_init(|| {
+        let source = [
+            grammar_query!("go/definitions.scm"),
+            grammar_query!("go/imports.scm"),
+            grammar_query!("go/references.scm"),
+        ]
+        .join("\n");
+        let set = QuerySet::new(&grammar(), &source, "go/*.scm");
+        let c = |n: &str| set.capture(n).unwrap_or(u32::MAX);
+        let caps = Caps {
+            package: c("package.name"),
+            function: c("function.def"),
+            method: c("method.def"),
+            type_def: c("type.def"),
+            alias_def: c("alias.def"),
+            field: c("field.def"),
+            method_elem: c("method_elem.def"),
+            const_decl: c("const.decl"),
+            var_decl: c("var.decl"),
+            import_spec: c("import.spec"),
+            call: c("call"),
+            conversion: c("conversion"),
+            literal: c("literal"),
+            type_ref: c("type.ref"),
+            bind_short: c("bind.short"),
+            bind_assign: c("bind.assign"),
+            param: c("param"),
+        };
+        Queries { set, caps }
+    })
+}
+
+/// Go's predeclared types: never reported as refs.
+fn is_builtin_type(name: &str) -> bool {
+    matches!(
+        name,
+        "bool"
+            | "byte"
+            | "complex64"
+            | "complex128"
+            | "error"
+            | "float32"
+            | "float64"
+            | "int"
+            | "int8"
+            | "int16"
+            | "int32"
+            | "int64"
+            | "rune"
+            | "string"
+            | "uint"
+            | "uint8"
+            | "uint16"
+            | "uint32"
+            | "uint64"
+            | "uintptr"
+            | "any"
+            | "comparable"
+    )
+}
+
+/// Go's predeclared functions: calls to them are not reported.
+fn is_builtin_func(name: &str) -> bool {
+    matches!(
+        name,
+        "append"
+            | "cap"
+            | "clear"
+            | "close"
+            | "complex"
+            | "copy"
+            | "delete"
+            | "imag"
+            | "len"
+            | "make"
+            | "max"
+            | "min"
+            | "new"
+            | "panic"
+            | "print"
+            | "println"
+            | "real"
+            | "recover"
+    )
+}
+
+fn is_exported(name: &str) -> bool {
+    name.chars().next().is_some_and(char::is_uppercase)
+}
+
+fn visibility(name: &str) -> Visibility {
+    if is_exported(name) {
+        Visibility::Public
+    } else {
+        Visibility::Package
+    }
+}
+
+fn is_comment(kind: &str) -> bool {
+    kind == "comment"
+}
+
+fn txt(node: Node<'_>, src: &[u8]) -> String {
+    util::text(node, src).into_owned()
+}
+
+/// The named type at the head of a type expression: `Foo`, `*Foo`, `pkg.Foo`, `Foo[T]`,
+/// `*pkg.Foo[T]`. Slices, maps, channels and function types have no head.
+fn type_head<'t>(mut node: Node<'t>, src: &[u8]) -> Option<(String, Option<String>, Node<'t>)> {
+    for _ in 0..64 {
+        match node.kind() {
+            "pointer_type" | "parenthesized_type" => node = node.named_child(0)?,
+            "generic_type" => node = node.child_by_field_name("type")?,
+            "type_identifier" => return Some((txt(node, src), None, node)),
+            "qualified_type" => {
+                let name = node.child_by_field_name("name")?;
+                let pkg = node.child_by_field_name("package").map(|p| txt(p, src));
+                return Some((txt(name, src), pkg, name));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The simple name of a declared type for `type_name`/`return_type`: the head name when there
+/// is one, else the collapsed type text reduced by `simple_type_name` (`[]Foo` → `Foo`).
+fn type_name_of(node: Node<'_>, src: &[u8]) -> Option<String> {
+    if let Some((name, _, _)) = type_head(node, src) {
+        return Some(name);
+    }
+    match node.kind() {
+        "slice_type" | "array_type" | "implicit_length_array_type" => node
+            .child_by_field_name("element")
+            .and_then(|e| type_name_of(e, src)),
+        "map_type" => Some("map".to_string()),
+        "channel_type" => Some("chan".to_string()),
+        "function_type" => Some("func".to_string()),
+        "struct_type" => Some("struct".to_string()),
+        "interface_type" => Some("interface".to_string()),
+        _ => util::simple_type_name(&util::text(node, src)),
+    }
+}
+
+/// `return_type` of a function: the first result type (`(*Store, error)` → `Store`).
+fn return_type_of(result: Node<'_>, src: &[u8]) -> Option<String> {
+    if result.kind() == "parameter_list" {
+        let mut cur = result.walk();
+        let first = result
+            .named_children(&mut cur)
+            .find(|c| c.kind() == "parameter_declaration")?;
+        return first
+            .child_by_field_name("type")
+            .and_then(|t| type_name_of(t, src));
+    }
+    type_name_of(result, src)
+}
+
+/// A receiver variable name and its type name: `(s *Store[T])` → (`s`, `Store`).
+fn receiver_info(list: Node<'_>, src: &[u8]) -> (Option<String>, Option<String>, Vec<String>) {
+    let mut cur = list.walk();
+    let Some(param) = list
+        .named_children(&mut cur)
+        .find(|c| c.kind() == "parameter_declaration")
+    else {
+        return (None, None, Vec::new());
+    };
+    let name = param
+        .child_by_field_name("name")
+        .map(|n| txt(n, src))
+        .filter(|n| n != "_");
+    let ty = param.child_by_field_name("type");
+    let type_name = ty.and_then(|t| type_head(t, src)).map(|(n, _, _)| n);
+    // Type parameters named in the receiver: `(s *Stack[T])` declares T for the method.
+    let mut params = Vec::new();
+    let mut t = ty;
+    while let Some(n) = t {
+        match n.kind() {
+            "pointer_type" | "parenthesized_type" => t = n.named_child(0),
+            "generic_type" => {
+                if let Some(args) = n.child_by_field_name("type_arguments") {
+                    let mut c2 = args.walk();
+                    for elem in args.named_children(&mut c2) {
+                        let inner = if elem.kind() == "type_elem" {
+                            elem.named_child(0)
+                        } else {
+                            Some(elem)
+                        };
+                        if let Some(i) = inner.filter(|i| i.kind() == "type_identifier") {
+                            params.push(txt(i, src));
+                        }
+                    }
+                }
+                t = None;
+            }
+            _ => t = None,
+        }
+    }
+    (name, type_name, params)
+}
+
+/// Names declared by a `type_parameter_list`.
+fn type_param_names(list: Node<'_>, src: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = list.walk();
+    for decl in list.named_children(&mut cur) {
+        let mut c2 = decl.walk();
+        for n in decl.children_by_field_name("name", &mut c2) {
+            out.push(txt(n, src));
+        }
+    }
+    out
+}
+
+/// A ref waiting for symbols to be nested before its `from` is known.
+/// Parent lookup that stays cheap on deep trees. `Node::parent` (and `prev_sibling`) search down
+/// from the root, O(depth), which makes per-node parent walks quadratic on 10,000-deep inputs.
+/// One cursor walk records the parent of every node deeper than [`SHALLOW`]; shallower nodes
+/// use `Node::parent`, bounded by that depth.
+struct Parents<'t> {
+    deep: HashMap<usize, Node<'t>>,
+    siblings: std::cell::RefCell<HashMap<usize, std::rc::Rc<Vec<Node<'t>>>>>,
+}
+
+const SHALLOW: usize = 48;
+
+impl<'t> Parents<'t> {
+    fn new(tree: &'t tree_sitter::Tree) -> Self {
+        let mut deep = HashMap::new();
+        let mut cursor = tree.walk();
+        let mut stack: Vec<Node<'t>> = Vec::new();
+        loop {
+            let node = cursor.node();
+            if stack.len() > SHALLOW {
+                if let Some(p) = stack.last() {
+                    deep.insert(node.id(), *p);
+                }
+            }
+            if cursor.goto_first_child() {
+                stack.push(node);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Parents {
+                        deep,
+                        siblings: Default::default(),
+                    };
+                }
+                stack.pop();
+            }
+        }
+    }
+
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        match self.deep.get(&n.id()) {
+            Some(p) => Some(*p),
+            None => n.parent(),
+        }
+    }
+
+    /// The contiguous comment block right above `node` (no blank line between), as raw text.
+    fn leading_comment(
+        &self,
+        node: Node<'t>,
+        src: &[u8],
+        is_comment: fn(&str) -> bool,
+    ) -> Option<String> {
+        let parent = self.parent(node)?;
+        let children = {
+            let mut cache = self.siblings.borrow_mut();
+            cache
+                .entry(parent.id())
+                .or_insert_with(|| {
+                    let mut cur = parent.walk();
+                    std::rc::Rc::new(parent.children(&mut cur).collect())
+                })
+                .clone()
+        };
+        let idx = children.partition_point(|c| c.start_byte() < node.start_byte());
+        let mut parts = Vec::new();
+        let mut expected_line = node.start_position().row;
+        for sib in children[..idx.min(children.len())].iter().rev() {
+            if !is_comment(sib.kind()) || sib.end_position().row + 1 < expected_line {
+                break;
+            }
+            parts.push(util::text(*sib, src).into_owned());
+            expected_line = sib.start_position().row;
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        parts.reverse();
+        Some(parts.join("\n"))
+    }
+}
+
+struct PendingRef {
+    kind: EdgeKind,
+    name: String,
+    receiver: Receiver,
+    line: u32,
+    col: u32,
+    /// Attribute to the innermost field too (field type annotations).
+    from_field: bool,
+}
+
+struct PendingBinding {
+    name: String,
+    value: BindingValue,
+    line: u32,
+    col: u32,
+    /// Package-level binding (scope None regardless of position).
+    module_scope: bool,
+}
+
+/// Method receiver ranges, sorted by start byte (methods never nest in Go).
+struct Receivers {
+    ranges: Vec<(usize, usize, String)>,
+}
+
+impl Receivers {
+    fn at(&self, byte: usize) -> Option<&str> {
+        let pos = self.ranges.partition_point(|r| r.0 <= byte);
+        if pos == 0 {
+            return None;
+        }
+        let (s, e, name) = &self.ranges[pos - 1];
+        (byte >= *s && byte < *e).then_some(name.as_str())
+    }
+}
+
+/// Scopes that declare type parameters: (start byte, end byte, names).
+struct Generics {
+    scopes: Vec<(usize, usize, Vec<String>)>,
+}
+
+impl Generics {
+    fn declares(&self, byte: usize, name: &str) -> bool {
+        self.scopes
+            .iter()
+            .any(|(s, e, names)| byte >= *s && byte < *e && names.iter().any(|n| n == name))
+    }
+}
+
+/// What a selector's operand says about the receiver of the selected member.
+fn receiver_of(operand: Node<'_>, src: &[u8], recv: Option<&str>) -> Receiver {
+    match operand.kind() {
+        "identifier" => {
+            let name = txt(operand, src);
+            if recv == Some(name.as_str()) {
+                Receiver::SelfRef
+            } else {
+                Receiver::Name(name)
+            }
+        }
+        "selector_expression" => {
+            let mut chain = Vec::new();
+            let mut cur = operand;
+            for _ in 0..10_000 {
+                if cur.kind() != "selector_expression" {
+                    break;
+                }
+                match cur.child_by_field_name("field") {
+                    Some(f) => chain.push(txt(f, src)),
+                    None => return Receiver::Expr,
+                }
+                match cur.child_by_field_name("operand") {
+                    Some(o) => cur = o,
+                    None => return Receiver::Expr,
+                }
+            }
+            if cur.kind() != "identifier" {
+                return Receiver::Expr;
+            }
+            let base = txt(cur, src);
+            chain.reverse();
+            if recv == Some(base.as_str()) {
+                if chain.len() == 1 {
+                    return Receiver::SelfField(chain.pop().unwrap_or_default());
+                }
+                return Receiver::Expr;
+            }
+            let mut path = Vec::with_capacity(chain.len() + 1);
+            path.push(base);
+            path.extend(chain);
+            Receiver::Path(path)
+        }
+        "call_expression" => match callee_name(operand, src) {
+            Some(n) => Receiver::Call(n),
+            None => Receiver::Expr,
+        },
+        _ => Receiver::Expr,
+    }
+}
+
+/// The called function of a call expression, unwrapping explicit instantiation `f[T]`.
+fn callee_node(call: Node<'_>) -> Option<Node<'_>> {
+    let mut f = call.child_by_field_name("function")?;
+    for _ in 0..8 {
+        match f.kind() {
+            "index_expression" => f = f.child_by_field_name("operand")?,
+            "type_instantiation_expression" => f = f.child_by_field_name("type")?,
+            "parenthesized_expression" => f = f.named_child(0)?,
+            _ => break,
+        }
+    }
+    Some(f)
+}
+
+/// The simple name of a call's callee: `foo` in `foo()`, `Get` in `s.Get()`.
+fn callee_name(call: Node<'_>, src: &[u8]) -> Option<String> {
+    let f = callee_node(call)?;
+    match f.kind() {
+        "identifier" => Some(txt(f, src)),
+        "selector_expression" => f.child_by_field_name("field").map(|n| txt(n, src)),
+        _ => None,
+    }
+}
+
+/// Type evidence carried by an expression assigned to a name.
+fn binding_value(expr: Node<'_>, src: &[u8], recv: Option<&str>) -> Option<BindingValue> {
+    let mut e = expr;
+    if e.kind() == "unary_expression"
+        && e.child_by_field_name("operator")
+            .is_some_and(|o| util::text(o, src) == "&")
+    {
+        e = e.child_by_field_name("operand")?;
+    }
+    match e.kind() {
+        "composite_literal" => {
+            let (name, _, _) = type_head(e.child_by_field_name("type")?, src)?;
+            Some(BindingValue::Type { name })
+        }
+        "call_expression" => {
+            let f = callee_node(e)?;
+            match f.kind() {
+                "identifier" => {
+                    let name = txt(f, src);
+                    if name == "new" {
+                        let args = e.child_by_field_name("arguments")?;
+                        let arg = args.named_child(0)?;
+                        let ty = match arg.kind() {
+                            "identifier" => Some(txt(arg, src)),
+                            _ => type_head(arg, src).map(|(n, _, _)| n),
+                        }?;
+                        return (!is_builtin_type(&ty)).then_some(BindingValue::Type { name: ty });
+                    }
+                    if is_builtin_func(&name) {
+                        return None;
+                    }
+                    Some(BindingValue::Call {
+                        receiver: Receiver::None,
+                        name,
+                    })
+                }
+                "selector_expression" => {
+                    let name = txt(f.child_by_field_name("field")?, src);
+                    let receiver = receiver_of(f.child_by_field_name("operand")?, src, recv);
+                    Some(BindingValue::Call { receiver, name })
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A binding-worthy declared type: a named type, possibly behind a pointer or generic.
+fn declared_binding_type(ty: Node<'_>, src: &[u8], generics: &Generics) -> Option<String> {
+    let (name, _, node) = type_head(ty, src)?;
+    if is_builtin_type(&name) || generics.declares(node.start_byte(), &name) {
+        return None;
+    }
+    Some(name)
+}
+
+struct Ctx<'a, 't> {
+    src: &'a [u8],
+    parents: &'a Parents<'t>,
+    symbols: Vec<SymbolFact>,
+    refs: Vec<PendingRef>,
+    bindings: Vec<PendingBinding>,
+    imports: Vec<ImportFact>,
+    /// (symbol index, receiver type name) for methods, parents assigned after all types are known.
+    methods: Vec<(usize, Option<String>)>,
+    /// Top-level named types: name → symbol index.
+    types: HashMap<String, usize>,
+    is_test_file: bool,
+}
+
+impl<'a, 't> Ctx<'a, 't> {
+    fn doc(&self, node: Node<'t>) -> Option<String> {
+        self.parents
+            .leading_comment(node, self.src, is_comment)
+            .and_then(|raw| util::doc_summary(&raw))
+    }
+
+    fn push(&mut self, sym: SymbolFact) -> usize {
+        self.symbols.push(sym);
+        self.symbols.len() - 1
+    }
+
+    fn add_ref(
+        &mut self,
+        kind: EdgeKind,
+        name: String,
+        receiver: Receiver,
+        at: Node<'t>,
+        from_field: bool,
+    ) {
+        let p = at.start_position();
+        self.refs.push(PendingRef {
+            kind,
+            name,
+            receiver,
+            line: p.row as u32 + 1,
+            col: p.column as u32,
+            from_field,
+        });
+    }
+
+    fn add_binding(&mut self, name: String, value: BindingValue, at: Node<'t>, module_scope: bool) {
+        if name == "_" || name.is_empty() {
+            return;
+        }
+        let p = at.start_position();
+        self.bindings.push(PendingBinding {
+            name,
+            value,
+            line: p.row as u32 + 1,
+            col: p.column as u32,
+            module_scope,
+        });
+    }
+
+    fn test_role(&self, name: &str) -> Option<TestRole> {
+        if !self.is_test_file {
+            return None;
+        }
+        let check = |prefix: &str| {
+            name.strip_prefix(prefix)
+                .is_some_and(|rest| !rest.chars().next().is_some_and(char::is_lowercase))
+        };
+        if name == "TestMain" {
+            Some(TestRole::Fixture)
+        } else if check("Test") {
+            Some(TestRole::Test)
+        } else if check("Benchmark") {
+            Some(TestRole::Benchmark)
+        } else if check("Fuzz") {
+            Some(TestRole::Fuzz)
+        } else if check("Example") {
+            Some(TestRole::Example)
+        } else {
+            None
+        }
+    }
+
+    fn function(
+        &mut self,
+        decl: Node<'t>,
+        receivers: &mut Vec<(usize, usize, String)>,
+        generics: &mut Generics,
+    ) {
+        let src = self.src;
+        let Some(name_node) = decl.child_by_field_name("name") else {
+            return;
+        };
+        let name = txt(name_node, src);
+        let is_method = decl.kind() == "method_declaration";
+        let kind = if is_method {
+            NodeKind::Method
+        } else {
+            NodeKind::Function
+        };
+        let mut sym = SymbolFact::new(name.clone(), kind, util::span(decl));
+        let body = decl.child_by_field_name("body");
+        sym.signature = Some(util::signature(decl, body, src));
+        sym.visibility = Some(visibility(&name));
+        sym.exported = is_exported(&name);
+        sym.doc = self.doc(decl);
+        sym.return_type = decl
+            .child_by_field_name("result")
+            .and_then(|r| return_type_of(r, src));
+        sym.test_role = self.test_role(&name);
+        if let Some(tp) = decl.child_by_field_name("type_parameters") {
+            generics.scopes.push((
+                decl.start_byte(),
+                decl.end_byte(),
+                type_param_names(tp, src),
+            ));
+        }
+        let mut recv_type = None;
+        if is_method {
+            if let Some(list) = decl.child_by_field_name("receiver") {
+                let (var, ty, tparams) = receiver_info(list, src);
+                if !tparams.is_empty() {
+                    generics
+                        .scopes
+                        .push((decl.start_byte(), decl.end_byte(), tparams));
+                }
+                if let (Some(var), Some(ty)) = (&var, &ty) {
+                    receivers.push((decl.start_byte(), decl.end_byte(), var.clone()));
+                    self.add_binding(
+                        var.clone(),
+                        BindingValue::Type { name: ty.clone() },
+                        list,
+                        false,
+                    );
+                }
+                // The graph owns parentless methods by `type_name` (see grammars/go/README.md).
+                sym.type_name = ty.clone();
+                recv_type = ty;
+            }
+        }
+        let idx = self.push(sym);
+        if is_method {
+            self.methods.push((idx, recv_type));
+        }
+    }
+
+    fn type_spec(&mut self, spec: Node<'t>, generics: &mut Generics) {
+        let src = self.src;
+        let Some(name_node) = spec.child_by_field_name("name") else {
+            return;
+        };
+        let name = txt(name_node, src);
+        let value = spec.child_by_field_name("type");
+        let (kind, flavor, keyword) = match value.map(|v| v.kind()) {
+            Some("struct_type") => (NodeKind::Type, Some(TypeFlavor::Struct), Some("struct")),
+            Some("interface_type") => (NodeKind::Interface, None, Some("interface")),
+            _ => (NodeKind::Type, Some(TypeFlavor::TypeAlias), None),
+        };
+        let decl = self
+            .parents
+            .parent(spec)
+            .filter(|p| p.kind() == "type_declaration");
+        let single = decl.is_some_and(|d| d.named_child_count() == 1);
+        let outer = if single { decl.unwrap_or(spec) } else { spec };
+        let mut sym = SymbolFact::new(name.clone(), kind, util::span(outer));
+        sym.flavor = flavor;
+        let tparams = spec.child_by_field_name("type_parameters");
+        sym.signature = Some(match keyword {
+            Some(k) => {
+                let tp = tparams
+                    .map(|t| util::collapse_whitespace(&util::text(t, src)))
+                    .unwrap_or_default();
+                format!("type {name}{tp} {k}")
+            }
+            None => util::truncate_chars(
+                &format!("type {}", util::collapse_whitespace(&util::text(spec, src))),
+                util::MAX_SIGNATURE,
+            ),
+        });
+        sym.visibility = Some(visibility(&name));
+        sym.exported = is_exported(&name);
+        sym.doc = self.doc(spec).or_else(|| {
+            if single {
+                decl.and_then(|d| self.doc(d))
+            } else {
+                None
+            }
+        });
+        if let Some(tp) = tparams {
+            generics.scopes.push((
+                spec.start_byte(),
+                spec.end_byte(),
+                type_param_names(tp, src),
+            ));
+        }
+        let top_level = decl
+            .and_then(|d| self.parents.parent(d))
+            .is_some_and(|p| p.kind() == "source_file");
+        let idx = self.push(sym);
+        if top_level {
+            self.types.entry(name).or_insert(idx);
+        }
+    }
+
+    fn field(&mut self, field: Node<'t>) {
+        let src = self.src;
+        let Some(ty) = field.child_by_field_name("type") else {
+            return;
+        };
+        let type_name = type_name_of(ty, src);
+        let doc = self.doc(field);
+        let mut cur = field.walk();
+        let names: Vec<String> = field
+            .children_by_field_name("name", &mut cur)
+            .map(|n| txt(n, src))
+            .collect();
+        let embedded = names.is_empty();
+        let names = if embedded {
+            match type_head(ty, src) {
+                Some((n, _, _)) => vec![n],
+                None => return,
+            }
+        } else {
+            names
+        };
+        let signature = util::truncate_chars(
+            &util::collapse_whitespace(&util::text(field, src)),
+            util::MAX_SIGNATURE,
+        );
+        for name in names {
+            let mut sym = SymbolFact::new(name.clone(), NodeKind::Field, util::span(field));
+            sym.visibility = Some(visibility(&name));
+            sym.exported = is_exported(&name);
+            sym.type_name = type_name.clone();
+            sym.signature = Some(signature.clone());
+            sym.doc = doc.clone();
+            self.push(sym);
+        }
+    }
+
+    fn method_elem(&mut self, elem: Node<'t>) {
+        let src = self.src;
+        let Some(name_node) = elem.child_by_field_name("name") else {
+            return;
+        };
+        let name = txt(name_node, src);
+        let mut sym = SymbolFact::new(name.clone(), NodeKind::Method, util::span(elem));
+        sym.signature = Some(util::signature(elem, None, src));
+        sym.visibility = Some(visibility(&name));
+        sym.exported = is_exported(&name);
+        sym.doc = self.doc(elem);
+        sym.return_type = elem
+            .child_by_field_name("result")
+            .and_then(|r| return_type_of(r, src));
+        sym.is_abstract = true;
+        self.push(sym);
+    }
+
+    /// `const`/`var` declarations: package-level specs become symbols; typed or constructed
+    /// values become bindings (module scope at package level, function scope inside bodies).
+    fn value_decl(&mut self, decl: Node<'t>, generics: &Generics, recvs: &Receivers) {
+        let src = self.src;
+        let is_const = decl.kind() == "const_declaration";
+        let top_level = self
+            .parents
+            .parent(decl)
+            .is_some_and(|p| p.kind() == "source_file");
+        let mut specs = Vec::new();
+        let mut cur = decl.walk();
+        for child in decl.named_children(&mut cur) {
+            match child.kind() {
+                "const_spec" | "var_spec" => specs.push(child),
+                "var_spec_list" => {
+                    let mut c2 = child.walk();
+                    specs.extend(
+                        child
+                            .named_children(&mut c2)
+                            .filter(|c| c.kind() == "var_spec"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        let single = specs.len() == 1;
+        // In an iota group, a spec without type or value repeats the previous spec's.
+        let mut inherited_type: Option<String> = None;
+        for spec in specs {
+            let ty = spec.child_by_field_name("type");
+            let value = spec.child_by_field_name("value");
+            let mut type_name = ty.and_then(|t| type_name_of(t, src));
+            if is_const {
+                if ty.is_some() || value.is_some() {
+                    inherited_type = type_name.clone();
+                } else {
+                    type_name = inherited_type.clone();
+                }
+            }
+            let mut c2 = spec.walk();
+            let names: Vec<Node<'t>> = spec
+                .children_by_field_name("name", &mut c2)
+                .filter(|n| n.kind() == "identifier")
+                .collect();
+            let values: Vec<Node<'t>> = match value {
+                Some(v) => {
+                    let mut c3 = v.walk();
+                    v.named_children(&mut c3).collect()
+                }
+                None => Vec::new(),
+            };
+            let recv = recvs.at(spec.start_byte());
+            for (i, name_node) in names.iter().enumerate() {
+                let name = txt(*name_node, src);
+                if name == "_" {
+                    continue;
+                }
+                let evidence = match ty.and_then(|t| declared_binding_type(t, src, generics)) {
+                    Some(t) => Some(BindingValue::Type { name: t }),
+                    None => values.get(i).and_then(|v| binding_value(*v, src, recv)),
+                };
+                if !is_const {
+                    if let Some(ev) = evidence.clone() {
+                        self.add_binding(name.clone(), ev, *name_node, top_level);
+                    }
+                }
+                if !top_level {
+                    continue;
+                }
+                let outer = if single { decl } else { spec };
+                let kind = if is_const {
+                    NodeKind::Constant
+                } else {
+                    NodeKind::Variable
+                };
+                let mut sym = SymbolFact::new(name.clone(), kind, util::span(outer));
+                sym.visibility = Some(visibility(&name));
+                sym.exported = is_exported(&name);
+                sym.type_name = type_name.clone().or_else(|| match &evidence {
+                    Some(BindingValue::Type { name }) => Some(name.clone()),
+                    _ => None,
+                });
+                let keyword = if is_const { "const" } else { "var" };
+                sym.signature = Some(util::truncate_chars(
+                    &format!(
+                        "{keyword} {}",
+                        util::collapse_whitespace(&util::text(spec, src))
+                    ),
+                    util::MAX_SIGNATURE,
+                ));
+                sym.doc = self
+                    .doc(spec)
+                    .or_else(|| if single { self.doc(decl) } else { None });
+                self.push(sym);
+            }
+        }
+    }
+
+    fn import(&mut self, spec: Node<'t>) {
+        let src = self.src;
+        let Some(path) = spec.child_by_field_name("path") else {
+            return;
+        };
+        let module = util::text(path, src)
+            .trim_matches(|c| c == '"' || c == '`')
+            .to_string();
+        let (kind, local) = match spec.child_by_field_name("name") {
+            Some(n) if n.kind() == "dot" => (ImportKind::Wildcard, None),
+            Some(n) if n.kind() == "blank_identifier" => (ImportKind::SideEffect, None),
+            Some(n) => (ImportKind::Module, Some(txt(n, src))),
+            None => (ImportKind::Module, None),
+        };
+        self.imports.push(ImportFact {
+            module,
+            kind,
+            name: None,
+            local,
+            reexport: false,
+            type_only: false,
+            line: util::line(spec),
+        });
+    }
+
+    fn call(&mut self, call: Node<'t>, recvs: &Receivers) {
+        let src = self.src;
+        let Some(f) = callee_node(call) else { return };
+        match f.kind() {
+            "identifier" => {
+                let name = txt(f, src);
+                if name == "new" {
+                    let arg = call
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0));
+                    if let Some(arg) = arg {
+                        let head = match arg.kind() {
+                            "identifier" => Some((txt(arg, src), None)),
+                            _ => type_head(arg, src).map(|(n, p, _)| (n, p)),
+                        };
+                        if let Some((n, pkg)) = head.filter(|(n, _)| !is_builtin_type(n)) {
+                            let receiver = pkg.map(Receiver::Name).unwrap_or(Receiver::None);
+                            self.add_ref(EdgeKind::Instantiates, n, receiver, arg, false);
+                        }
+                    }
+                    return;
+                }
+                if !is_builtin_func(&name) {
+                    self.add_ref(EdgeKind::Calls, name, Receiver::None, f, false);
+                }
+            }
+            "selector_expression" => {
+                let (Some(field), Some(operand)) = (
+                    f.child_by_field_name("field"),
+                    f.child_by_field_name("operand"),
+                ) else {
+                    return;
+                };
+                let receiver = receiver_of(operand, src, recvs.at(call.start_byte()));
+                self.add_ref(EdgeKind::Calls, txt(field, src), receiver, field, false);
+            }
+            _ => {}
+        }
+        // Method values and package functions passed as arguments: `http.HandleFunc("/", s.handle)`.
+        if let Some(args) = call.child_by_field_name("arguments") {
+            let mut cur = args.walk();
+            for arg in args.named_children(&mut cur) {
+                if arg.kind() != "selector_expression" {
+                    continue;
+                }
+                let (Some(field), Some(operand)) = (
+                    arg.child_by_field_name("field"),
+                    arg.child_by_field_name("operand"),
+                ) else {
+                    continue;
+                };
+                if operand.kind() != "identifier" {
+                    continue;
+                }
+                let name = txt(field, src);
+                let receiver = receiver_of(operand, src, recvs.at(arg.start_byte()));
+                // Only names that look like functions/methods: `pkg.Func`, `s.method` on the receiver.
+                if matches!(receiver, Receiver::SelfRef) || is_exported(&name) {
+                    self.add_ref(EdgeKind::References, name, receiver, field, false);
+                }
+            }
+        }
+    }
+
+    fn conversion(&mut self, conv: Node<'t>) {
+        // Explicit instantiation of a generic function or type: `Map[int, string](xs)`.
+        let Some(ty) = conv.child_by_field_name("type") else {
+            return;
+        };
+        if let Some((name, pkg, node)) = type_head(ty, self.src) {
+            let receiver = pkg.map(Receiver::Name).unwrap_or(Receiver::None);
+            self.add_ref(EdgeKind::Calls, name, receiver, node, false);
+        }
+    }
+
+    fn literal(&mut self, lit: Node<'t>, generics: &Generics) {
+        let Some(ty) = lit.child_by_field_name("type") else {
+            return;
+        };
+        if let Some((name, pkg, node)) = type_head(ty, self.src) {
+            if is_builtin_type(&name) || generics.declares(node.start_byte(), &name) {
+                return;
+            }
+            let receiver = pkg.map(Receiver::Name).unwrap_or(Receiver::None);
+            self.add_ref(EdgeKind::Instantiates, name, receiver, node, false);
+        }
+    }
+
+    /// A type name used somewhere: decide the edge kind from its context.
+    fn type_ref(&mut self, ident: Node<'t>, generics: &Generics) {
+        let src = self.src;
+        let name = txt(ident, src);
+        if is_builtin_type(&name) || generics.declares(ident.start_byte(), &name) {
+            return;
+        }
+        let mut receiver = Receiver::None;
+        let mut child = ident;
+        let mut direct = true; // the type is the head of every enclosing type expression
+        let mut kind = EdgeKind::References;
+        let mut from_field = false;
+        let mut steps = 0;
+        let mut parent = self.parents.parent(ident);
+        while let Some(p) = parent {
+            steps += 1;
+            if steps > 64 {
+                break;
+            }
+            let is_field = |f: &str| {
+                p.child_by_field_name(f)
+                    .is_some_and(|c| c.id() == child.id())
+            };
+            match p.kind() {
+                "type_spec" | "type_alias" => {
+                    if is_field("name") {
+                        return; // the declaration itself
+                    }
+                    if is_field("type") {
+                        kind = EdgeKind::TypedAs;
+                    }
+                    break;
+                }
+                "qualified_type" => {
+                    if let Some(pkg) = p.child_by_field_name("package") {
+                        receiver = Receiver::Name(txt(pkg, src));
+                    }
+                }
+                "generic_type" => {
+                    if !is_field("type") {
+                        direct = false;
+                    }
+                }
+                "pointer_type" | "parenthesized_type" | "type_elem" => {}
+                "slice_type"
+                | "array_type"
+                | "implicit_length_array_type"
+                | "map_type"
+                | "channel_type"
+                | "type_arguments"
+                | "negated_type"
+                | "struct_type"
+                | "field_declaration_list"
+                | "function_type"
+                | "parameter_list"
+                | "parameter_declaration"
+                | "variadic_parameter_declaration" => {
+                    direct = false;
+                }
+                "function_declaration" | "method_declaration" | "method_elem" => {
+                    if is_field("result") {
+                        kind = EdgeKind::Returns;
+                    } else if is_field("parameters") {
+                        kind = EdgeKind::TypedAs;
+                    } else if is_field("receiver") || is_field("type_parameters") {
+                        return;
+                    }
+                    break;
+                }
+                "field_declaration" => {
+                    let embedded = p.child_by_field_name("name").is_none();
+                    let struct_of_named_type = self
+                        .parents
+                        .parent(p)
+                        .and_then(|l| self.parents.parent(l))
+                        .and_then(|s| self.parents.parent(s))
+                        .is_some_and(|t| t.kind() == "type_spec");
+                    if embedded && direct && is_field("type") && struct_of_named_type {
+                        kind = EdgeKind::Extends;
+                    } else {
+                        kind = EdgeKind::TypedAs;
+                        from_field = true;
+                    }
+                    break;
+                }
+                "interface_type" => {
+                    if direct && child.kind() == "type_elem" && child.named_child_count() == 1 {
+                        kind = EdgeKind::Extends;
+                    }
+                    break;
+                }
+                "var_spec" | "const_spec" => {
+                    kind = EdgeKind::TypedAs;
+                    break;
+                }
+                "composite_literal" | "type_conversion_expression" => {
+                    if direct && is_field("type") {
+                        return; // Instantiates / Calls, reported by their own patterns
+                    }
+                    break;
+                }
+                "argument_list" => {
+                    let is_new = self
+                        .parents
+                        .parent(p)
+                        .and_then(callee_node)
+                        .is_some_and(|f| util::text(f, src) == "new");
+                    if is_new && direct {
+                        return; // reported as Instantiates by the call
+                    }
+                    break;
+                }
+                _ => break,
+            }
+            child = p;
+            parent = self.parents.parent(p);
+        }
+        self.add_ref(kind, name, receiver, ident, from_field);
+    }
+
+    fn param(&mut self, param: Node<'t>, generics: &Generics) {
+        let src = self.src;
+        // Only parameters of functions with bodies bind names in a scope.
+        let Some(list) = self.parents.parent(param) else {
+            return;
+        };
+        let Some(owner) = self.parents.parent(list) else {
+            return;
+        };
+        if !matches!(
+            owner.kind(),
+            "function_declaration" | "method_declaration" | "func_literal"
+        ) {
+            return;
+        }
+        if owner
+            .child_by_field_name("parameters")
+            .is_none_or(|p| p.id() != list.id())
+        {
+            return; // receiver (bound by the method) or named results
+        }
+        let Some(ty) = param.child_by_field_name("type") else {
+            return;
+        };
+        if param.kind() == "variadic_parameter_declaration" {
+            return; // `xs ...Foo` is a slice
+        }
+        let Some(type_name) = declared_binding_type(ty, src, generics) else {
+            return;
+        };
+        let mut cur = param.walk();
+        let names: Vec<Node<'t>> = param.children_by_field_name("name", &mut cur).collect();
+        for n in names {
+            self.add_binding(
+                txt(n, src),
+                BindingValue::Type {
+                    name: type_name.clone(),
+                },
+                n,
+                false,
+            );
+        }
+    }
+
+    fn assignment(&mut self, stmt: Node<'t>, recvs: &Receivers) {
+        let src = self.src;
+        if stmt.kind() == "assignment_statement"
+            && stmt
+                .child_by_field_name("operator")
+                .is_some_and(|o| util::text(o, src) != "=")
+        {
+            return;
+        }
+        let (Some(left), Some(right)) = (
+            stmt.child_by_field_name("left"),
+            stmt.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        let mut c1 = left.walk();
+        let lhs: Vec<Node<'t>> = left.named_children(&mut c1).collect();
+        let mut c2 = right.walk();
+        let rhs: Vec<Node<'t>> = right.named_children(&mut c2).collect();
+        let recv = recvs.at(stmt.start_byte());
+        if lhs.len() == rhs.len() {
+            for (l, r) in lhs.iter().zip(rhs.iter()) {
+                if l.kind() != "identifier" {
+                    continue;
+                }
+                if let Some(v) = binding_value(*r, src, recv) {
+                    self.add_binding(txt(*l, src), v, *l, false);
+                }
+            }
+        } else if rhs.len() == 1 && rhs[0].kind() == "call_expression" {
+            // `s, err := store.Open()`: the first result.
+            if let Some(l) = lhs.first().filter(|l| l.kind() == "identifier") {
+                if let Some(v) = binding_value(rhs[0], src, recv) {
+                    self.add_binding(txt(*l, src), v, *l, false);
+                }
+            }
+        }
+    }
+}
+
+fn accept_with_fields(kind: NodeKind) -> bool {
+    kind == NodeKind::Field || EnclosingIndex::code_owners(kind)
+}
+
+impl Extractor for GoExtractor {
+    fn language(&self) -> Language {
+        Language::Go
+    }
+
+    fn grammar(&self) -> tree_sitter::Language {
+        grammar()
+    }
+
+    fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
+        let q = queries();
+        let caps = &q.caps;
+        let root = tree.root_node();
+        let mut facts = FileFacts::default();
+        let is_test_file = ctx.path.ends_with("_test.go");
+        if is_test_file {
+            facts.test_runner = Some(TestRunner::GoTest);
+        }
+        let parents = Parents::new(tree);
+        let mut cx = Ctx {
+            src: source,
+            parents: &parents,
+            symbols: Vec::new(),
+            refs: Vec::new(),
+            bindings: Vec::new(),
+            imports: Vec::new(),
+            methods: Vec::new(),
+            types: HashMap::new(),
+            is_test_file,
+        };
+
+        // One pass over all matches; nodes needing receiver/generic context are kept for later.
+        let mut receivers = Vec::new();
+        let mut generics = Generics { scopes: Vec::new() };
+        let mut later: Vec<(u32, Node<'_>)> = Vec::new();
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(&q.set.query, root, source);
+        while let Some(m) = matches.next() {
+            for cap in m.captures {
+                let node = cap.node;
+                let i = cap.index;
+                if i == caps.package {
+                    if facts.package.is_none() {
+                        facts.package = Some(txt(node, source));
+                    }
+                } else if i == caps.function || i == caps.method {
+                    cx.function(node, &mut receivers, &mut generics);
+                } else if i == caps.type_def || i == caps.alias_def {
+                    cx.type_spec(node, &mut generics);
+                } else if i == caps.field {
+                    cx.field(node);
+                } else if i == caps.method_elem {
+                    cx.method_elem(node);
+                } else if i == caps.import_spec {
+                    cx.import(node);
+                } else if [
+                    caps.const_decl,
+                    caps.var_decl,
+                    caps.call,
+                    caps.conversion,
+                    caps.literal,
+                    caps.type_ref,
+                    caps.bind_short,
+                    caps.bind_assign,
+                    caps.param,
+                ]
+                .contains(&i)
+                {
+                    later.push((i, node));
+                }
+            }
+        }
+        receivers.sort_by_key(|r| r.0);
+        let recvs = Receivers { ranges: receivers };
+        for (i, node) in later {
+            if i == caps.const_decl || i == caps.var_decl {
+                cx.value_decl(node, &generics, &recvs);
+            } else if i == caps.call {
+                cx.call(node, &recvs);
+            } else if i == caps.conversion {
+                cx.conversion(node);
+            } else if i == caps.literal {
+                cx.literal(node, &generics);
+            } else if i == caps.type_ref {
+                cx.type_ref(node, &generics);
+            } else if i == caps.bind_short || i == caps.bind_assign {
+                cx.assignment(node, &recvs);
+            } else if i == caps.param {
+                cx.param(node, &generics);
+            }
+        }
+
+        // Methods belong to their receiver type when it is declared in this file.
+        for (idx, recv) in std::mem::take(&mut cx.methods) {
+            if let Some(&owner) = recv.as_ref().and_then(|r| cx.types.get(r)) {
+                cx.symbols[idx].parent = Some(owner as u32);
+            }
+        }
+
+        // `s.items` passed as an argument is a field read, not a method value.
+        let field_names: std::collections::HashSet<&str> = cx
+            .symbols
+            .iter()
+            .filter(|s| s.kind == NodeKind::Field)
+            .map(|s| s.name.as_str())
+            .collect();
+        cx.refs.retain(|r| {
+            !(r.kind == EdgeKind::References
+                && r.receiver == Receiver::SelfRef
+                && field_names.contains(r.name.as_str()))
+        });
+        drop(field_names);
+
+        let mut symbols = std::mem::take(&mut cx.symbols);
+        util::nest_symbols(&mut symbols);
+        {
+            let code = EnclosingIndex::new(&symbols, EnclosingIndex::code_owners);
+            let with_fields = EnclosingIndex::new(&symbols, accept_with_fields);
+            facts.refs = cx
+                .refs
+                .into_iter()
+                .map(|r| {
+                    let from = if r.from_field {
+                        with_fields.find(r.line, r.col)
+                    } else {
+                        code.find(r.line, r.col)
+                    };
+                    RefFact {
+                        kind: r.kind,
+                        from,
+                        name: r.name,
+                        receiver: r.receiver,
+                        line: r.line,
+                        col: r.col,
+                    }
+                })
+                .collect();
+            facts.bindings = cx
+                .bindings
+                .into_iter()
+                .map(|b| BindingFact {
+                    scope: if b.module_scope {
+                        None
+                    } else {
+                        code.find(b.line, b.col)
+                    },
+                    name: b.name,
+                    value: b.value,
+                    line: b.line,
+                })
+                .collect();
+        }
+        facts.symbols = symbols;
+        facts.imports = cx.imports;
+        facts
+    }
+}
+
+pub(crate) fn extractor() -> &'static dyn Extractor {
+    &GoExtractor
+}
