@@ -6,6 +6,7 @@
 //! `parent()` walks through type nodes only, selector chains by loops.
 
 use super::grammar_query;
+use crate::util::Parents;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
@@ -266,91 +267,6 @@ fn type_param_names(list: Node<'_>, src: &[u8]) -> Vec<String> {
 }
 
 /// A ref waiting for symbols to be nested before its `from` is known.
-/// Parent lookup that stays cheap on deep trees. `Node::parent` (and `prev_sibling`) search down
-/// from the root, O(depth), which makes per-node parent walks quadratic on 10,000-deep inputs.
-/// One cursor walk records the parent of every node deeper than [`SHALLOW`]; shallower nodes
-/// use `Node::parent`, bounded by that depth.
-struct Parents<'t> {
-    deep: HashMap<usize, Node<'t>>,
-    siblings: std::cell::RefCell<HashMap<usize, std::rc::Rc<Vec<Node<'t>>>>>,
-}
-
-const SHALLOW: usize = 48;
-
-impl<'t> Parents<'t> {
-    fn new(tree: &'t tree_sitter::Tree) -> Self {
-        let mut deep = HashMap::new();
-        let mut cursor = tree.walk();
-        let mut stack: Vec<Node<'t>> = Vec::new();
-        loop {
-            let node = cursor.node();
-            if stack.len() > SHALLOW {
-                if let Some(p) = stack.last() {
-                    deep.insert(node.id(), *p);
-                }
-            }
-            if cursor.goto_first_child() {
-                stack.push(node);
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return Parents {
-                        deep,
-                        siblings: Default::default(),
-                    };
-                }
-                stack.pop();
-            }
-        }
-    }
-
-    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
-        match self.deep.get(&n.id()) {
-            Some(p) => Some(*p),
-            None => n.parent(),
-        }
-    }
-
-    /// The contiguous comment block right above `node` (no blank line between), as raw text.
-    fn leading_comment(
-        &self,
-        node: Node<'t>,
-        src: &[u8],
-        is_comment: fn(&str) -> bool,
-    ) -> Option<String> {
-        let parent = self.parent(node)?;
-        let children = {
-            let mut cache = self.siblings.borrow_mut();
-            cache
-                .entry(parent.id())
-                .or_insert_with(|| {
-                    let mut cur = parent.walk();
-                    std::rc::Rc::new(parent.children(&mut cur).collect())
-                })
-                .clone()
-        };
-        let idx = children.partition_point(|c| c.start_byte() < node.start_byte());
-        let mut parts = Vec::new();
-        let mut expected_line = node.start_position().row;
-        for sib in children[..idx.min(children.len())].iter().rev() {
-            if !is_comment(sib.kind()) || sib.end_position().row + 1 < expected_line {
-                break;
-            }
-            parts.push(util::text(*sib, src).into_owned());
-            expected_line = sib.start_position().row;
-        }
-        if parts.is_empty() {
-            return None;
-        }
-        parts.reverse();
-        Some(parts.join("\n"))
-    }
-}
-
 struct PendingRef {
     kind: EdgeKind,
     name: String,
