@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Language {
+    #[serde(rename = "typescript")]
     TypeScript,
     Tsx,
+    #[serde(rename = "javascript")]
     JavaScript,
     Python,
     Go,
@@ -75,6 +77,19 @@ impl Language {
             Language::TypeScript
         } else {
             self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_names_match_wire_names() {
+        for lang in Language::ALL {
+            let json = serde_json::to_string(lang).unwrap();
+            assert_eq!(json, format!("\"{}\"", lang.as_str()));
         }
     }
 }

@@ -1,0 +1,379 @@
+//! gortex-native: the N-API binding. One `Engine` class holds every indexed repository in Rust;
+//! TypeScript drives it with coarse calls whose large results cross as JSON strings.
+//! Rust panics are caught here and become JavaScript errors.
+
+use gortex_core::EdgeKind;
+use gortex_graph::{Direction, Graph, NodeIndex};
+use gortex_index::{IndexOptions, IndexReport, Progress, RepoIndex};
+use napi::bindgen_prelude::*;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi_derive::napi;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+type Repos = Arc<Mutex<HashMap<PathBuf, Arc<RwLock<RepoIndex>>>>>;
+
+/// Options for `new Engine()`.
+#[napi(object)]
+pub struct EngineOptions {
+    /// GORTEX_HOME: where snapshots are kept (default `~/.gortex`).
+    pub home: Option<String>,
+    /// Parse threads (default: available parallelism or GORTEX_THREADS).
+    pub threads: Option<u32>,
+}
+
+/// Options for `Engine.indexRepo`.
+#[napi(object)]
+pub struct IndexRepoOptions {
+    /// Repository prefix used in ids (default: the directory name).
+    pub name: Option<String>,
+    /// Ignore the snapshot and parse every file.
+    pub force: Option<bool>,
+    /// Maximum file size in bytes (default 4 MiB).
+    pub max_file_size: Option<u32>,
+    /// Parse files marked as generated.
+    pub index_generated: Option<bool>,
+}
+
+fn to_napi_error(message: impl std::fmt::Display) -> Error {
+    Error::new(Status::GenericFailure, message.to_string())
+}
+
+fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// Runs `f`, turning a Rust panic into a JS error instead of aborting the process.
+fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => Err(to_napi_error(format!("internal error in {what}: {}", panic_message(p)))),
+    }
+}
+
+fn default_home() -> PathBuf {
+    if let Ok(h) = std::env::var("GORTEX_HOME") {
+        if !h.is_empty() {
+            return PathBuf::from(h);
+        }
+    }
+    let base = std::env::var("HOME").map(PathBuf::from).unwrap_or_else(|_| std::env::temp_dir());
+    base.join(".gortex")
+}
+
+fn default_threads() -> usize {
+    std::env::var("GORTEX_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+/// The code-intelligence engine: indexes repositories and answers graph lookups.
+#[napi]
+pub struct Engine {
+    home: PathBuf,
+    threads: usize,
+    repos: Repos,
+    cancel: Arc<AtomicBool>,
+}
+
+/// The background indexing job behind `indexRepo`.
+pub struct IndexTask {
+    root: PathBuf,
+    options: IndexOptions,
+    repos: Repos,
+    cancel: Arc<AtomicBool>,
+    progress: Option<Arc<ThreadsafeFunction<String>>>,
+}
+
+impl Task for IndexTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        let progress = self.progress.clone();
+        let notify = move |p: Progress| {
+            if let Some(tsfn) = &progress {
+                let payload = serde_json::to_string(&p).unwrap_or_default();
+                tsfn.call(Ok(payload), ThreadsafeFunctionCallMode::NonBlocking);
+            }
+        };
+        let root = self.root.clone();
+        let options = self.options.clone();
+        let repos = self.repos.clone();
+        let cancel = self.cancel.clone();
+        let result = guarded("indexRepo", move || {
+            let (canonical, _) = gortex_index::resolve_root(&root, options.name.as_deref()).map_err(to_napi_error)?;
+            let existing = repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?.get(&canonical).cloned();
+            let report: IndexReport = match existing {
+                Some(index) if !options.force => {
+                    let mut guard = index.write().map_err(|_| to_napi_error("repository state poisoned"))?;
+                    guard.refresh(&options, &notify, &cancel).map_err(to_napi_error)?
+                }
+                _ => {
+                    let (index, report) = RepoIndex::open(&canonical, &options, &notify, &cancel).map_err(to_napi_error)?;
+                    repos
+                        .lock()
+                        .map_err(|_| to_napi_error("engine state poisoned"))?
+                        .insert(canonical, Arc::new(RwLock::new(index)));
+                    report
+                }
+            };
+            serde_json::to_string(&report).map_err(to_napi_error)
+        });
+        // Release the JS callback now so the event loop is not held open by it.
+        self.progress = None;
+        result
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
+#[napi]
+impl Engine {
+    /// Creates an engine. Nothing is indexed until `indexRepo` is called.
+    #[napi(constructor)]
+    pub fn new(options: Option<EngineOptions>) -> Self {
+        let home = options.as_ref().and_then(|o| o.home.clone()).map(PathBuf::from).unwrap_or_else(default_home);
+        let threads = options.as_ref().and_then(|o| o.threads).map(|t| t as usize).unwrap_or_else(default_threads);
+        Engine { home, threads, repos: Arc::new(Mutex::new(HashMap::new())), cancel: Arc::new(AtomicBool::new(false)) }
+    }
+
+    /// Indexes (or incrementally refreshes) the repository at `root` on a background pool.
+    /// Resolves to the IndexReport as JSON. `onProgress` receives ProgressEvent JSON strings.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn index_repo(
+        &self,
+        root: String,
+        options: Option<IndexRepoOptions>,
+        on_progress: Option<ThreadsafeFunction<String>>,
+    ) -> AsyncTask<IndexTask> {
+        self.cancel.store(false, Ordering::SeqCst);
+        let mut opts = IndexOptions::new(self.home.clone());
+        opts.threads = self.threads;
+        if let Some(o) = options {
+            opts.name = o.name;
+            opts.force = o.force.unwrap_or(false);
+            if let Some(m) = o.max_file_size {
+                opts.max_file_size = m as u64;
+            }
+            opts.index_generated = o.index_generated.unwrap_or(false);
+        }
+        AsyncTask::new(IndexTask {
+            root: PathBuf::from(root),
+            options: opts,
+            repos: self.repos.clone(),
+            cancel: self.cancel.clone(),
+            progress: on_progress.map(Arc::new),
+        })
+    }
+
+    /// Cancels an in-flight `indexRepo`; its promise rejects with "indexing was cancelled".
+    #[napi]
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// Re-reads the given repo-relative paths of an indexed repository (changed, added or
+    /// deleted) and rebuilds its graph. Returns an IndexReport JSON.
+    #[napi]
+    pub fn update_files(&self, repo: String, paths: Vec<String>) -> Result<String> {
+        guarded("updateFiles", || {
+            let index = self.repo(&repo)?;
+            let mut guard = index.write().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let mut opts = IndexOptions::new(self.home.clone());
+            opts.threads = self.threads;
+            opts.name = Some(guard.name.clone());
+            let report = guard.update_paths(&paths, &opts).map_err(to_napi_error)?;
+            serde_json::to_string(&report).map_err(to_napi_error)
+        })
+    }
+
+    /// Reads the snapshot of `root` and compares it with the disk (no parsing). StatusReport JSON.
+    #[napi]
+    pub fn status(&self, root: String, name: Option<String>) -> Result<String> {
+        guarded("status", || {
+            let mut opts = IndexOptions::new(self.home.clone());
+            opts.name = name;
+            let report = gortex_index::status(Path::new(&root), &opts).map_err(to_napi_error)?;
+            serde_json::to_string(&report).map_err(to_napi_error)
+        })
+    }
+
+    /// Repositories loaded in this engine: `[{ name, root, files, nodes, edges, indexed_at_ms }]`.
+    #[napi]
+    pub fn repos(&self) -> Result<String> {
+        guarded("repos", || {
+            let repos = self.repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?;
+            let mut list: Vec<Value> = repos
+                .values()
+                .filter_map(|r| r.read().ok().map(|g| summary(&g)))
+                .collect();
+            list.sort_by(|a, b| a["root"].as_str().cmp(&b["root"].as_str()));
+            Ok(Value::Array(list).to_string())
+        })
+    }
+
+    /// Graph counts of one repository (by root path or name).
+    #[napi]
+    pub fn stats(&self, repo: String) -> Result<String> {
+        guarded("stats", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let g = &guard.graph;
+            let mut nodes: HashMap<&str, usize> = HashMap::new();
+            for n in &g.nodes {
+                *nodes.entry(n.kind.as_str()).or_default() += 1;
+            }
+            let mut edges: HashMap<&str, usize> = HashMap::new();
+            let mut origins: HashMap<&str, usize> = HashMap::new();
+            for e in &g.edges {
+                *edges.entry(e.kind.as_str()).or_default() += 1;
+                *origins.entry(e.origin.as_str()).or_default() += 1;
+            }
+            let mut out = summary(&guard);
+            out["nodes_by_kind"] = json!(nodes);
+            out["edges_by_kind"] = json!(edges);
+            out["edges_by_origin"] = json!(origins);
+            out["unresolved"] = json!(g.unresolved.len());
+            Ok(out.to_string())
+        })
+    }
+
+    /// One node by id (NodeJson), or null when no node has that id.
+    #[napi]
+    pub fn get_node(&self, repo: String, id: String) -> Result<Option<String>> {
+        guarded("getNode", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            Ok(guard.graph.node(&id).map(|n| serde_json::to_string(n).unwrap_or_default()))
+        })
+    }
+
+    /// The symbols a file declares (NodeJson[] in source order; the file node first).
+    #[napi]
+    pub fn file_symbols(&self, repo: String, path: String) -> Result<String> {
+        guarded("fileSymbols", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let g = &guard.graph;
+            let rel = path.trim_start_matches("./");
+            let nodes = g.file_nodes(rel);
+            if nodes.is_empty() && !guard.files.iter().any(|f| f.path == rel) {
+                return Err(to_napi_error(format!("file not indexed: \"{rel}\" (paths are relative to {})", guard.root.display())));
+            }
+            let list: Vec<&gortex_graph::Node> = nodes.iter().map(|&i| &g.nodes[i as usize]).collect();
+            serde_json::to_string(&list).map_err(to_napi_error)
+        })
+    }
+
+    /// Edges of a node (EdgeJson[]): direction `in`, `out` or `both`, optionally only some kinds.
+    /// Outgoing unresolved references are included with `resolved: false`.
+    #[napi]
+    pub fn edges(&self, repo: String, id: String, direction: String, kinds: Option<Vec<String>>) -> Result<String> {
+        guarded("edges", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let g = &guard.graph;
+            let dir = match direction.as_str() {
+                "in" => Direction::In,
+                "out" => Direction::Out,
+                "both" => Direction::Both,
+                other => return Err(to_napi_error(format!("invalid direction \"{other}\": use in, out or both"))),
+            };
+            let kinds: Option<Vec<EdgeKind>> = match kinds {
+                None => None,
+                Some(list) => Some(
+                    list.iter()
+                        .map(|k| {
+                            EdgeKind::parse(k).ok_or_else(|| {
+                                let valid: Vec<&str> = EdgeKind::ALL.iter().map(|k| k.as_str()).collect();
+                                to_napi_error(format!("unknown edge kind \"{k}\"; valid kinds: {}", valid.join(", ")))
+                            })
+                        })
+                        .collect::<Result<_>>()?,
+                ),
+            };
+            let node = g.lookup(&id).ok_or_else(|| to_napi_error(format!("node not found: \"{id}\"")))?;
+            serde_json::to_string(&edge_list(g, node, dir, kinds.as_deref())).map_err(to_napi_error)
+        })
+    }
+}
+
+impl Engine {
+    fn repo(&self, key: &str) -> Result<Arc<RwLock<RepoIndex>>> {
+        let repos = self.repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?;
+        if let Ok(canonical) = std::fs::canonicalize(key) {
+            if let Some(r) = repos.get(&canonical) {
+                return Ok(r.clone());
+            }
+        }
+        for r in repos.values() {
+            if r.read().map(|g| g.name == key).unwrap_or(false) {
+                return Ok(r.clone());
+            }
+        }
+        Err(to_napi_error(format!("repository not indexed: \"{key}\" (call indexRepo first)")))
+    }
+}
+
+fn summary(index: &RepoIndex) -> Value {
+    json!({
+        "name": index.name,
+        "root": index.root.display().to_string(),
+        "files": index.files.len(),
+        "nodes": index.graph.nodes.len(),
+        "edges": index.graph.edges.len(),
+        "indexed_at_ms": index.indexed_at_ms,
+        "snapshot_path": index.snapshot_path.display().to_string(),
+    })
+}
+
+fn edge_list(g: &Graph, node: NodeIndex, dir: Direction, kinds: Option<&[EdgeKind]>) -> Vec<Value> {
+    let keep = |k: EdgeKind| kinds.is_none_or(|ks| ks.contains(&k));
+    let mut out = Vec::new();
+    let mut push = |e: &gortex_graph::Edge| {
+        if keep(e.kind) {
+            let from = &g.nodes[e.from as usize];
+            out.push(json!({
+                "from": from.id.as_ref(),
+                "to": g.nodes[e.to as usize].id.as_ref(),
+                "kind": e.kind.as_str(),
+                "origin": e.origin.as_str(),
+                "path": from.path.as_ref(),
+                "line": e.line,
+                "resolved": true,
+            }));
+        }
+    };
+    if matches!(dir, Direction::Out | Direction::Both) {
+        g.out_edges(node).for_each(&mut push);
+    }
+    if matches!(dir, Direction::In | Direction::Both) {
+        g.in_edges(node).for_each(&mut push);
+    }
+    if matches!(dir, Direction::Out | Direction::Both) {
+        for u in g.unresolved_from(node) {
+            if keep(u.kind) {
+                let from = &g.nodes[u.from as usize];
+                out.push(json!({
+                    "from": from.id.as_ref(),
+                    "to": u.target,
+                    "kind": u.kind.as_str(),
+                    "origin": null,
+                    "path": from.path.as_ref(),
+                    "line": u.line,
+                    "resolved": false,
+                    "candidates": u.candidates,
+                }));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,68 @@
+/** `gortex index` and `gortex status` end to end: the built CLI on real temp repositories. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from './helpers/cli';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+describe('gortex index / status', () => {
+  const home = tempHome();
+  const env = { GORTEX_HOME: home, GORTEX_THREADS: '2' };
+
+  test('indexes a polyglot repo, then reuses the snapshot', () => {
+    const root = fixtureCopy('resolver', 'poly');
+    const cold = runCli(['index', root, '--json'], { env });
+    expect(cold.stderr).not.toMatch(/Error/);
+    expect(cold.status).toBe(0);
+    const report = JSON.parse(cold.stdout);
+    expect(report.mode).toBe('cold');
+    expect(Object.keys(report.languages).sort()).toEqual(['go', 'java', 'python', 'rust', 'typescript']);
+    expect(report.peak_rss_bytes).toBeGreaterThan(1_000_000);
+    expect(report.edges.by_kind.calls).toBeGreaterThan(30);
+
+    const warm = JSON.parse(runCli(['index', root, '--json'], { env }).stdout);
+    expect(warm.mode).toBe('unchanged');
+    expect(warm.files.parsed).toBe(0);
+
+    fs.appendFileSync(path.join(root, 'go/helper.go'), '\nfunc Extra() { helper() }\n');
+    const incremental = JSON.parse(runCli(['index', root, '--json'], { env }).stdout);
+    expect(incremental.mode).toBe('incremental');
+    expect(incremental.files.parsed).toBe(1);
+  });
+
+  test('prints a readable summary', () => {
+    const root = fixtureCopy('resolver/py', 'pyrepo');
+    const result = runCli(['index', root], { env });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/python/);
+    expect(result.stdout).toMatch(/calls/);
+    expect(result.stdout).toMatch(/ast_resolved/);
+  });
+
+  test('status reports freshness and stale files', () => {
+    const root = fixtureCopy('resolver/rust', 'rsrepo');
+    const before = JSON.parse(runCli(['status', root, '--json'], { env }).stdout);
+    expect(before.indexed).toBe(false);
+    expect(runCli(['index', root], { env }).status).toBe(0);
+    const fresh = JSON.parse(runCli(['status', root, '--json'], { env }).stdout);
+    expect(fresh).toMatchObject({ indexed: true, fresh: true, files: 3 });
+    fs.writeFileSync(path.join(root, 'src/store.rs'), 'pub fn changed() {}\n');
+    const stale = runCli(['status', root], { env });
+    expect(stale.status).toBe(0);
+    expect(stale.stdout).toMatch(/src\/store\.rs/);
+  });
+
+  test('skipped files are listed with reasons', () => {
+    const root = fixtureCopy('resolver/ts', 'withjunk');
+    fs.writeFileSync(path.join(root, 'src/blob.ts'), Buffer.from([0, 1, 2, 3, 0, 255]));
+    const report = JSON.parse(runCli(['index', root, '--json'], { env }).stdout);
+    expect(report.skipped_by_reason).toEqual({ binary: 1 });
+    expect(report.skipped[0]).toMatchObject({ path: 'src/blob.ts', reason: 'binary' });
+  });
+
+  test('a missing path is a one-line error with exit code 2', () => {
+    const result = runCli(['index', '/no/such/dir/for/gortex'], { env });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/\/no\/such\/dir\/for\/gortex/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The real napi Engine on a real fixture repository: indexing with progress, lookups, edges,
+ * incremental updates, status, cancellation and clear errors for bad input.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Engine, IndexCancelledError, type ProgressEvent } from '../ts/engine/engine';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+describe('Engine', () => {
+  let root: string;
+  let engine: Engine;
+
+  beforeAll(() => {
+    root = fixtureCopy('resolver/ts', 'webapp');
+    engine = new Engine({ home: tempHome(), threads: 2 });
+  });
+
+  test('indexes cold with progress, then reports unchanged', async () => {
+    const events: ProgressEvent[] = [];
+    const report = await engine.indexRepo(root, { onProgress: (e) => events.push(e) });
+    expect(report.repo).toBe('webapp');
+    expect(report.mode).toBe('cold');
+    expect(report.files.total).toBe(6);
+    expect(report.languages.typescript?.files).toBe(6);
+    expect(report.nodes.by_kind.method).toBeGreaterThanOrEqual(4);
+    expect(report.edges.by_origin.ast_resolved).toBeGreaterThan(20);
+    expect(report.failures).toEqual([]);
+    expect(new Set(events.map((e) => e.phase))).toEqual(new Set(['load', 'walk', 'parse', 'resolve', 'save']));
+    const parseDone = events.filter((e) => e.phase === 'parse').pop();
+    expect(parseDone).toEqual({ phase: 'parse', done: 6, total: 6 });
+    expect(fs.existsSync(report.snapshot.path)).toBe(true);
+
+    const again = await engine.indexRepo(root);
+    expect(again.mode).toBe('unchanged');
+    expect(again.files.parsed).toBe(0);
+  });
+
+  test('looks up nodes, file symbols and edges', () => {
+    const save = engine.getNode('webapp', 'webapp/src/lib/store.ts::Store.save');
+    expect(save).toMatchObject({
+      kind: 'method',
+      name: 'save',
+      qualified: 'Store.save',
+      path: 'src/lib/store.ts',
+      language: 'typescript',
+      start_line: 3,
+    });
+    expect(engine.getNode('webapp', 'webapp/src/lib/store.ts::Nope')).toBeNull();
+
+    const symbols = engine.fileSymbols(root, 'src/lib/store.ts').map((n) => `${n.kind} ${n.qualified}`);
+    expect(symbols).toEqual([
+      'file src/lib/store.ts',
+      'type Store',
+      'method Store.save',
+      'method Store.validate',
+      'function openStore',
+    ]);
+
+    const callers = engine
+      .edges('webapp', 'webapp/src/lib/store.ts::Store.save', { direction: 'in', kinds: ['calls'] })
+      .map((e) => `${e.from} ${e.origin} L${e.line}`);
+    expect(callers).toEqual(['webapp/src/app.ts::App.start ast_resolved L18']);
+
+    const out = engine.edges('webapp', 'webapp/src/app.ts::App.start', { direction: 'out', kinds: ['calls'] });
+    expect(out.map((e) => e.to)).toEqual(
+      expect.arrayContaining([
+        'webapp/src/lib/util.ts::helper',
+        'webapp/packages/core/src/index.ts::coreFn',
+        'external::fs.readFileSync',
+      ]),
+    );
+    expect(out.every((e) => e.resolved)).toBe(true);
+  });
+
+  test('answers bad input with errors that say what to do', () => {
+    expect(() => engine.edges('webapp', 'webapp/src/nope.ts::X')).toThrow('node not found: "webapp/src/nope.ts::X"');
+    expect(() => engine.edges('webapp', 'webapp/src/app.ts::App.start', { direction: 'sideways' as never })).toThrow(
+      /invalid direction "sideways": use in, out or both/,
+    );
+    expect(() => engine.edges('webapp', 'webapp/src/app.ts::App.start', { kinds: ['callz'] })).toThrow(/unknown edge kind "callz"; valid kinds: defines/);
+    expect(() => engine.fileSymbols('webapp', 'src/missing.ts')).toThrow(/file not indexed: "src\/missing.ts"/);
+    expect(() => engine.stats('not-a-repo')).toThrow(/repository not indexed: "not-a-repo" \(call indexRepo first\)/);
+  });
+
+  test('updateFiles re-parses edits and the graph follows', () => {
+    fs.writeFileSync(
+      path.join(root, 'src/lib/util.ts'),
+      'export function helper(): void {}\nexport function extra(): void { helper(); }\nexport default function main(): void {}\n',
+    );
+    const report = engine.updateFiles('webapp', ['src/lib/util.ts']);
+    expect(report.files.parsed).toBe(1);
+    const callers = engine.edges('webapp', 'webapp/src/lib/util.ts::helper', { direction: 'in', kinds: ['calls'] }).map((e) => e.from);
+    expect(callers).toContain('webapp/src/lib/util.ts::extra');
+    expect(callers).not.toContain('webapp/src/lib/util.ts::main');
+  });
+
+  test('status compares the snapshot with the disk', async () => {
+    await engine.indexRepo(root);
+    expect(engine.status(root)).toMatchObject({ indexed: true, fresh: true, files: 6 });
+    fs.writeFileSync(path.join(root, 'src/added.ts'), 'export const z = 1;\n');
+    const stale = engine.status(root);
+    expect(stale.fresh).toBe(false);
+    expect(stale.stale.added).toEqual(['src/added.ts']);
+    const fresh = engine.status(fixtureCopy('resolver/go', 'never-indexed'));
+    expect(fresh.indexed).toBe(false);
+  });
+
+  test('a cancelled pass rejects with IndexCancelledError and leaves the engine usable', async () => {
+    const other = new Engine({ home: tempHome(), threads: 1 });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(other.indexRepo(root, { signal: controller.signal })).rejects.toBeInstanceOf(IndexCancelledError);
+    const report = await other.indexRepo(root);
+    expect(report.mode).toBe('cold');
+  });
+
+  test('a missing root is rejected with its path', async () => {
+    await expect(engine.indexRepo('/no/such/gortex/root')).rejects.toThrow(/\/no\/such\/gortex\/root/);
+  });
+});

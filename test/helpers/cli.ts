@@ -1,0 +1,27 @@
+/** Runs the built CLI (`bin/run.js` over `dist/`) as a child process. */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The package root (this repo). */
+export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Runs `node bin/run.js ...args`; fails loudly if `dist/` was never built. */
+export function runCli(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): SpawnSyncReturns<string> {
+  const commands = path.join(PACKAGE_ROOT, 'dist', 'ts', 'cli', 'commands');
+  if (!fs.existsSync(commands)) {
+    throw new Error(`${commands} is missing: run \`npm run build\` (or \`npm install\`) before the tests`);
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  // Jest sets NODE_ENV=test; the CLI must behave as it does for a user.
+  delete env.NODE_ENV;
+  return spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'run.js'), ...args], {
+    cwd: options.cwd ?? PACKAGE_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}

@@ -1,0 +1,32 @@
+/** Resolving the repository a CLI command works on. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** A bad command-line input; the CLI prints the message alone and exits with code 2. */
+export class CliUsageError extends Error {
+  override name = 'CliUsageError';
+  readonly exitCode = 2;
+}
+
+/**
+ * The root to index for `input` (default: the current directory): the enclosing git work tree
+ * (a folder holding `.git`, a directory or a worktree file), else the folder itself.
+ */
+export function resolveRepoRoot(input: string | undefined, cwd: string = process.cwd()): string {
+  const given = input ?? '.';
+  const absolute = path.resolve(cwd, given);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(absolute);
+  } catch {
+    throw new CliUsageError(`Path does not exist: ${given}`);
+  }
+  if (!stat.isDirectory()) throw new CliUsageError(`Not a directory: ${given}`);
+  const real = fs.realpathSync(absolute);
+  for (let dir = real; ; ) {
+    if (fs.existsSync(path.join(dir, '.git'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return real;
+    dir = parent;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Typed wrapper over the native `Engine`: parses the JSON the addon returns, turns the
+ * err-first progress callback into a typed one, and maps `AbortSignal` onto `cancel()`.
+ */
+import { loadNative, type NativeEngine, type NativeIndexOptions } from './native';
+import type {
+  EdgeDirection,
+  EdgeJson,
+  GraphStats,
+  IndexReport,
+  NodeJson,
+  ProgressEvent,
+  RepoSummary,
+  StatusReport,
+} from './types';
+
+export type * from './types';
+
+/** Options for one `Engine` (one per process is the norm). */
+export interface EngineOptions {
+  /** Where snapshots and user data live; default `$GORTEX_HOME`, else `~/.gortex` (read natively). */
+  home?: string;
+  /** Size of the indexing thread pool; default `$GORTEX_THREADS`, else all cores (read natively). */
+  threads?: number;
+}
+
+/** Options for one `indexRepo` pass. */
+export interface IndexRepoOptions {
+  /** Repo name used in node ids; default the root folder's name. */
+  name?: string;
+  /** Ignore the snapshot and index from scratch. */
+  force?: boolean;
+  /** Skip files larger than this many bytes (native default 4 MiB). */
+  maxFileSize?: number;
+  /** Also parse files marked as generated. */
+  indexGenerated?: boolean;
+  /** Called on the JS thread for each progress tick. */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Aborting it cancels the pass; the promise then rejects with `IndexCancelledError`. */
+  signal?: AbortSignal;
+}
+
+/** Options for `edges`. */
+export interface EdgesOptions {
+  direction?: EdgeDirection;
+  /** Only these edge kinds (e.g. `calls`, `imports`); default all. */
+  kinds?: readonly string[];
+}
+
+/** The index pass was cancelled (by `cancel()` or an aborted signal). */
+export class IndexCancelledError extends Error {
+  override name = 'IndexCancelledError';
+}
+
+function isCancellation(error: unknown): boolean {
+  return error instanceof Error && /cancel/i.test(error.message);
+}
+
+/** A handle on the Rust engine: indexes repos and answers graph queries. */
+export class Engine {
+  private readonly native: NativeEngine;
+
+  constructor(options: EngineOptions = {}) {
+    const { Engine: NativeEngineClass } = loadNative();
+    const { home, threads } = options;
+    if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) {
+      throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    }
+    const nativeOptions: { home?: string; threads?: number } = {};
+    if (home !== undefined) nativeOptions.home = home;
+    if (threads !== undefined) nativeOptions.threads = threads;
+    this.native = new NativeEngineClass(nativeOptions);
+  }
+
+  /** Indexes (or incrementally refreshes) the repo at `root` and returns what happened. */
+  async indexRepo(root: string, options: IndexRepoOptions = {}): Promise<IndexReport> {
+    const { signal, onProgress } = options;
+    if (signal?.aborted) throw new IndexCancelledError(`indexing ${root} was cancelled before it started`);
+    let callbackError: unknown;
+    const progress = onProgress
+      ? (err: Error | null, eventJson: string): void => {
+          if (err !== null || callbackError !== undefined) return;
+          try {
+            onProgress(JSON.parse(eventJson) as ProgressEvent);
+          } catch (error) {
+            // Never let a listener's exception escape into the native callback (it would crash
+            // the process); surface it when the pass settles instead.
+            callbackError = error;
+          }
+        }
+      : null;
+    const nativeOptions: NativeIndexOptions = {};
+    if (options.name !== undefined) nativeOptions.name = options.name;
+    if (options.force !== undefined) nativeOptions.force = options.force;
+    if (options.maxFileSize !== undefined) nativeOptions.maxFileSize = options.maxFileSize;
+    if (options.indexGenerated !== undefined) nativeOptions.indexGenerated = options.indexGenerated;
+    const onAbort = (): void => this.native.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let reportJson: string;
+    try {
+      reportJson = await this.native.indexRepo(root, nativeOptions, progress);
+    } catch (error) {
+      if (signal?.aborted || isCancellation(error)) {
+        throw new IndexCancelledError(`indexing ${root} was cancelled`, { cause: error });
+      }
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (callbackError !== undefined) throw callbackError;
+    return JSON.parse(reportJson) as IndexReport;
+  }
+
+  /** Cancels the in-flight `indexRepo`, if any. */
+  cancel(): void {
+    this.native.cancel();
+  }
+
+  /** Re-reads changed, added or deleted repo-relative `paths` of an indexed repo and rebuilds its graph. */
+  updateFiles(repo: string, paths: readonly string[]): IndexReport {
+    return JSON.parse(this.native.updateFiles(repo, [...paths])) as IndexReport;
+  }
+
+  /** What is indexed for the repo at `root` and whether it still matches the disk (no parsing). */
+  status(root: string, options: { name?: string } = {}): StatusReport {
+    return JSON.parse(this.native.status(root, options.name ?? null)) as StatusReport;
+  }
+
+  /** The repositories loaded in this engine. */
+  repos(): RepoSummary[] {
+    return JSON.parse(this.native.repos()) as RepoSummary[];
+  }
+
+  /** Graph counts for an indexed repo. */
+  stats(repo: string): GraphStats {
+    return JSON.parse(this.native.stats(repo)) as GraphStats;
+  }
+
+  /** One node by id, or `null` when there is none. */
+  getNode(repo: string, id: string): NodeJson | null {
+    const json = this.native.getNode(repo, id);
+    return json === null ? null : (JSON.parse(json) as NodeJson);
+  }
+
+  /** The symbols defined in one file (repo-relative path). */
+  fileSymbols(repo: string, path: string): NodeJson[] {
+    return JSON.parse(this.native.fileSymbols(repo, path)) as NodeJson[];
+  }
+
+  /** Edges touching a node. */
+  edges(repo: string, id: string, options: EdgesOptions = {}): EdgeJson[] {
+    const kinds = options.kinds && options.kinds.length > 0 ? [...options.kinds] : null;
+    return JSON.parse(this.native.edges(repo, id, options.direction ?? 'both', kinds)) as EdgeJson[];
+  }
+}

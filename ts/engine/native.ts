@@ -1,0 +1,135 @@
+/**
+ * The only importer of the native addon. Finds `native/index.js` (the napi-generated loader)
+ * relative to the package root, so it works from `ts/` under Jest and from `dist/ts/` after tsc,
+ * and turns any load failure into an error that says how to build the addon from source.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Options the native `Engine` constructor takes. */
+export interface NativeEngineOptions {
+  home?: string;
+  threads?: number;
+}
+
+/** Options the native `indexRepo` takes. */
+export interface NativeIndexOptions {
+  name?: string;
+  force?: boolean;
+  maxFileSize?: number;
+  indexGenerated?: boolean;
+}
+
+/** The native `Engine` class as napi exposes it; every result is a JSON string. */
+export interface NativeEngine {
+  indexRepo(
+    root: string,
+    options?: NativeIndexOptions | null,
+    onProgress?: ((err: Error | null, eventJson: string) => void) | null,
+  ): Promise<string>;
+  cancel(): void;
+  updateFiles(repo: string, paths: string[]): string;
+  status(root: string, name?: string | null): string;
+  repos(): string;
+  stats(repo: string): string;
+  getNode(repo: string, id: string): string | null;
+  fileSymbols(repo: string, path: string): string;
+  edges(repo: string, id: string, direction: string, kinds?: string[] | null): string;
+}
+
+/** What the addon module exports. */
+export interface NativeBinding {
+  Engine: new (options?: NativeEngineOptions | null) => NativeEngine;
+}
+
+/** Env var naming another loader (or `.node` file) to load instead of `<package>/native/index.js`. */
+export const NATIVE_PATH_ENV = 'GORTEX_NATIVE_PATH';
+
+/** Raised when the addon cannot be loaded; the message says how to build it. */
+export class NativeLoadError extends Error {
+  override name = 'NativeLoadError';
+}
+
+let cachedRoot: string | undefined;
+let cachedBinding: NativeBinding | undefined;
+
+/** The gortex package root: the nearest ancestor of this file holding gortex's package.json. */
+export function packageRoot(): string {
+  if (cachedRoot !== undefined) return cachedRoot;
+  let dir = __dirname;
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      try {
+        const parsed = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown };
+        if (parsed.name === 'gortex') return (cachedRoot = dir);
+      } catch {
+        // An unreadable package.json is not ours; keep walking up.
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`gortex: cannot find the gortex package root above ${__dirname}`);
+    dir = parent;
+  }
+}
+
+/** Where the addon loader is looked for (honours `GORTEX_NATIVE_PATH`). */
+export function nativeLoaderPath(): string {
+  const override = process.env[NATIVE_PATH_ENV];
+  if (override !== undefined && override !== '') return path.resolve(override);
+  return path.join(packageRoot(), 'native', 'index.js');
+}
+
+/** How to build the addon from source; part of every load error. */
+export function buildFromSourceHint(root: string): string {
+  return (
+    `Build it from source: install Rust stable (https://rustup.rs) and a C compiler ` +
+    `(gcc or clang; MSVC Build Tools on Windows), then run \`npm run build:native\` in ${root}.`
+  );
+}
+
+function describeCause(error: unknown): string {
+  // First lines only: Node appends a long "Require stack" to module-not-found messages.
+  const firstLine = (message: string): string => message.split('\n', 1)[0] ?? message;
+  if (!(error instanceof Error)) return firstLine(String(error));
+  const parts = [firstLine(error.message)];
+  // The napi loader chains the per-candidate failures through `cause`.
+  let cause: unknown = error.cause;
+  for (let depth = 0; cause instanceof Error && depth < 4; depth++) {
+    parts.push(firstLine(cause.message));
+    cause = cause.cause;
+  }
+  return parts.join(' <- ');
+}
+
+/** Loads the addon once and returns it; throws `NativeLoadError` with build guidance on failure. */
+export function loadNative(): NativeBinding {
+  if (cachedBinding !== undefined) return cachedBinding;
+  const loader = nativeLoaderPath();
+  let root: string;
+  try {
+    root = packageRoot();
+  } catch {
+    root = path.dirname(path.dirname(loader));
+  }
+  let binding: unknown;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    binding = require(loader);
+  } catch (error) {
+    throw new NativeLoadError(
+      `No gortex native addon could be loaded for this platform (${process.platform}-${process.arch}). ` +
+        `${buildFromSourceHint(root)}\nCause: could not load ${loader}: ${describeCause(error)}`,
+      { cause: error },
+    );
+  }
+  const engine = (binding as { Engine?: unknown } | null)?.Engine;
+  if (typeof engine !== 'function') {
+    throw new NativeLoadError(
+      `The native addon at ${loader} does not export the Engine class (it is stale or a placeholder). ` +
+        buildFromSourceHint(root).replace('Build it', 'Rebuild it'),
+    );
+  }
+  cachedBinding = binding as NativeBinding;
+  return cachedBinding;
+}

@@ -1,0 +1,153 @@
+/**
+ * Wire shapes the native addon returns as JSON strings. Field names are the Rust side's
+ * (snake_case) on purpose: these objects are passed through to `--json` output unchanged.
+ */
+
+/** Phases of one index pass, in order. */
+export type IndexPhase = 'walk' | 'load' | 'parse' | 'resolve' | 'save';
+
+/** How an index pass ran: from scratch, by re-parsing changed files, or not at all. */
+export type IndexMode = 'cold' | 'incremental' | 'unchanged';
+
+/** One progress tick of an index pass (`done` of `total` units of `phase`). */
+export interface ProgressEvent {
+  phase: IndexPhase;
+  done: number;
+  total: number;
+}
+
+/** A file the walker or parser left out on purpose (binary, too large, minified, ...). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  detail?: string;
+}
+
+/** A file whose parse or extraction failed; the rest of the index is still valid. */
+export interface ParseFailure {
+  path: string;
+  error: string;
+}
+
+/** Per-language file count and byte size. */
+export interface LanguageCount {
+  files: number;
+  bytes: number;
+}
+
+/** The result of `Engine.indexRepo`. */
+export interface IndexReport {
+  repo: string;
+  root: string;
+  mode: IndexMode;
+  snapshot: {
+    path: string;
+    loaded: boolean;
+    rebuilt_reason: string | null;
+    bytes: number;
+  };
+  files: { total: number; parsed: number; reused: number; deleted: number };
+  languages: Record<string, LanguageCount>;
+  nodes: { total: number; by_kind: Record<string, number> };
+  edges: {
+    total: number;
+    by_kind: Record<string, number>;
+    by_origin: Record<string, number>;
+    unresolved: number;
+  };
+  skipped: SkippedFile[];
+  skipped_by_reason: Record<string, number>;
+  failures: ParseFailure[];
+  wall_ms: number;
+  phases_ms: Record<string, number>;
+  threads: number;
+}
+
+/** Files on disk that differ from the indexed snapshot (repo-relative paths). */
+export interface StaleFiles {
+  modified: string[];
+  added: string[];
+  deleted: string[];
+}
+
+/** The result of `Engine.status`: what is indexed and whether it still matches the disk. */
+export interface StatusReport {
+  repo: string;
+  root: string;
+  indexed: boolean;
+  snapshot_path: string;
+  /** Why an existing snapshot could not be read (corrupt, old version), else null. */
+  snapshot_error: string | null;
+  indexed_at_ms: number | null;
+  files: number;
+  languages: Record<string, LanguageCount>;
+  /** Graph sizes, when the native side reports them. */
+  nodes?: number;
+  edges?: number;
+  fresh: boolean;
+  stale: StaleFiles;
+  skipped: SkippedFile[];
+  skipped_by_reason: Record<string, number>;
+  failures: ParseFailure[];
+}
+
+/** One repository loaded in an engine (`Engine.repos`). */
+export interface RepoSummary {
+  name: string;
+  root: string;
+  files: number;
+  nodes: number;
+  edges: number;
+  indexed_at_ms: number | null;
+  snapshot_path: string;
+}
+
+/** Graph counts for one repository (`Engine.stats`). */
+export interface GraphStats extends RepoSummary {
+  nodes_by_kind: Record<string, number>;
+  edges_by_kind: Record<string, number>;
+  edges_by_origin: Record<string, number>;
+  unresolved: number;
+}
+
+/** One graph node (symbol, file, import, ...). */
+export interface NodeJson {
+  id: string;
+  kind: string;
+  name: string;
+  qualified: string;
+  path: string;
+  language: string;
+  start_line: number;
+  start_col: number;
+  end_line: number;
+  end_col: number;
+  flavor?: string;
+  signature?: string;
+  visibility?: string;
+  exported: boolean;
+  doc?: string;
+  type_name?: string;
+  return_type?: string;
+  is_async?: boolean;
+  is_static?: boolean;
+  is_abstract?: boolean;
+  decorators?: string[];
+  is_test?: boolean;
+  test_role?: string;
+  test_runner?: string;
+}
+
+/** One graph edge with its provenance (`origin`). */
+export interface EdgeJson {
+  from: string;
+  to: string;
+  kind: string;
+  origin: string;
+  path: string;
+  line: number;
+  resolved: boolean;
+}
+
+/** Which edges of a node to list. */
+export type EdgeDirection = 'in' | 'out' | 'both';
