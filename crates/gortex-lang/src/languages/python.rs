@@ -1,0 +1,1678 @@
+//! Python extractor (tree-sitter-python).
+//!
+//! Three query files under `grammars/python/` find the nodes (definitions, imports, calls);
+//! this module decides their context from how the captured nodes nest (byte ranges, never
+//! parent walks, which tree-sitter answers in time proportional to depth), and fills in
+//! receivers, annotations, docstrings, bindings and test roles.
+
+use super::grammar_query;
+use crate::util::{self, QuerySet};
+use crate::{Extractor, FileContext};
+use gortex_core::{
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind,
+    Receiver, RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+};
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, QueryCursor, Tree};
+
+/// The three query files, compiled as one query so a file costs a single tree traversal.
+fn query() -> &'static QuerySet {
+    static Q: OnceLock<QuerySet> = OnceLock::new();
+    Q.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        let source = concat!(
+            grammar_query!("python/definitions.scm"),
+            "\n",
+            grammar_query!("python/imports.scm"),
+            "\n",
+            grammar_query!("python/references.scm"),
+        );
+        QuerySet::new(&lang, source, "python/{definitions,imports,references}.scm")
+    })
+}
+
+/// Capture indices, looked up once.
+struct Ids {
+    function: Option<u32>,
+    class: Option<u32>,
+    decorated: Option<u32>,
+    assign: Option<u32>,
+    stmt: Option<u32>,
+    all: Option<u32>,
+    alias: Option<u32>,
+    import: Option<u32>,
+    import_from: Option<u32>,
+    call: Option<u32>,
+    call_function: Option<u32>,
+}
+
+/// Every captured node of one file, grouped by role (document order within each group).
+#[derive(Default)]
+struct Captures<'t> {
+    scopes: Vec<(Node<'t>, ScopeKind)>,
+    decorated: Vec<Node<'t>>,
+    assignments: Vec<(Node<'t>, Node<'t>)>,
+    all_aug: Vec<Node<'t>>,
+    aliases: Vec<Node<'t>>,
+    imports: Vec<(Node<'t>, bool)>,
+    calls: Vec<(Node<'t>, Node<'t>)>,
+}
+
+fn collect<'t>(tree: &'t Tree, source: &[u8]) -> Captures<'t> {
+    let qs = query();
+    static IDS: OnceLock<Ids> = OnceLock::new();
+    let ids = IDS.get_or_init(|| Ids {
+        function: qs.capture("function"),
+        class: qs.capture("class"),
+        decorated: qs.capture("decorated"),
+        assign: qs.capture("assignment"),
+        stmt: qs.capture("assignment.statement"),
+        all: qs.capture("all.augmented"),
+        alias: qs.capture("type_alias"),
+        import: qs.capture("import"),
+        import_from: qs.capture("import.from"),
+        call: qs.capture("call"),
+        call_function: qs.capture("call.function"),
+    });
+    let mut caps = Captures::default();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&qs.query, tree.root_node(), source);
+    while let Some(m) = matches.next() {
+        let (mut stmt, mut assign, mut call, mut function) = (None, None, None, None);
+        for c in m.captures {
+            let i = Some(c.index);
+            if i == ids.function {
+                caps.scopes.push((c.node, ScopeKind::Function));
+            } else if i == ids.class {
+                caps.scopes.push((c.node, ScopeKind::Class));
+            } else if i == ids.decorated {
+                caps.decorated.push(c.node);
+            } else if i == ids.assign {
+                assign = Some(c.node);
+            } else if i == ids.stmt {
+                stmt = Some(c.node);
+            } else if i == ids.all {
+                caps.all_aug.push(c.node);
+            } else if i == ids.alias {
+                caps.aliases.push(c.node);
+            } else if i == ids.import {
+                caps.imports.push((c.node, false));
+            } else if i == ids.import_from {
+                caps.imports.push((c.node, true));
+            } else if i == ids.call {
+                call = Some(c.node);
+            } else if i == ids.call_function {
+                function = Some(c.node);
+            }
+        }
+        if let (Some(s), Some(a)) = (stmt, assign) {
+            caps.assignments.push((s, a));
+        }
+        if let (Some(c), Some(f)) = (call, function) {
+            caps.calls.push((c, f));
+        }
+    }
+    caps
+}
+
+struct Python;
+
+impl Extractor for Python {
+    fn language(&self) -> Language {
+        Language::Python
+    }
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_python::LANGUAGE.into()
+    }
+    fn extract(&self, tree: &Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
+        let caps = collect(tree, source);
+        let mut x = Extraction::new(source, ctx);
+        x.imports(&caps);
+        x.definitions(
+            caps.scopes,
+            &caps.decorated,
+            &caps.assignments,
+            &caps.all_aug,
+            &caps.aliases,
+        );
+        x.nest();
+        x.references(&caps.calls);
+        x.facts
+    }
+}
+
+pub(crate) fn extractor() -> &'static dyn Extractor {
+    &Python
+}
+
+// ---------------------------------------------------------------------------------------------
+// Name tables
+
+/// Builtin and `typing` names that never become type references.
+const SKIP_TYPES: &[&str] = &[
+    "None",
+    "int",
+    "float",
+    "str",
+    "bytes",
+    "bool",
+    "complex",
+    "object",
+    "list",
+    "dict",
+    "set",
+    "frozenset",
+    "tuple",
+    "type",
+    "bytearray",
+    "memoryview",
+    "range",
+    "slice",
+    "Ellipsis",
+    "True",
+    "False",
+    "Optional",
+    "Union",
+    "List",
+    "Dict",
+    "Set",
+    "FrozenSet",
+    "Tuple",
+    "Type",
+    "Any",
+    "Callable",
+    "Iterable",
+    "Iterator",
+    "Sequence",
+    "MutableSequence",
+    "Mapping",
+    "MutableMapping",
+    "MutableSet",
+    "AbstractSet",
+    "Collection",
+    "Container",
+    "Generator",
+    "AsyncGenerator",
+    "AsyncIterator",
+    "AsyncIterable",
+    "Awaitable",
+    "Coroutine",
+    "Annotated",
+    "ClassVar",
+    "Final",
+    "Literal",
+    "NoReturn",
+    "Never",
+    "Self",
+    "TypeAlias",
+    "TypeGuard",
+    "TypeIs",
+    "Unpack",
+    "Required",
+    "NotRequired",
+    "ReadOnly",
+    "DefaultDict",
+    "Deque",
+    "defaultdict",
+    "deque",
+    "KeysView",
+    "ValuesView",
+    "ItemsView",
+    "Hashable",
+    "Sized",
+    "Reversible",
+    "ContextManager",
+    "AsyncContextManager",
+    "IO",
+    "TextIO",
+    "BinaryIO",
+    "AnyStr",
+    "Text",
+    "ParamSpec",
+    "Concatenate",
+    "TypeVar",
+    "TypeVarTuple",
+    "Generic",
+    "Protocol",
+    "LiteralString",
+];
+
+/// Bases that only say "this is an interface/generic": no `Extends` edge.
+const SKIP_BASES: &[&str] = &["object", "Generic", "Protocol", "ABC"];
+
+const ENUM_BASES: &[&str] = &["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"];
+
+/// Methods whose `self.x = ...` assignments declare fields.
+const FIELD_DECLARING_METHODS: &[&str] = &[
+    "__init__",
+    "__post_init__",
+    "setUp",
+    "asyncSetUp",
+    "setup_method",
+];
+
+/// Decorators too common and builtin to be worth a reference.
+const SKIP_DECORATOR_REFS: &[&str] = &[
+    "staticmethod",
+    "classmethod",
+    "property",
+    "setter",
+    "getter",
+    "deleter",
+];
+
+const UNITTEST_FIXTURES: &[&str] = &[
+    "setUp",
+    "tearDown",
+    "setUpClass",
+    "tearDownClass",
+    "asyncSetUp",
+    "asyncTearDown",
+    "setUpModule",
+    "tearDownModule",
+];
+const PYTEST_FIXTURES: &[&str] = &[
+    "setup_method",
+    "teardown_method",
+    "setup_class",
+    "teardown_class",
+    "setup_module",
+    "teardown_module",
+    "setup_function",
+    "teardown_function",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+fn visibility(name: &str) -> Visibility {
+    if name.len() > 4 && name.starts_with("__") && name.ends_with("__") {
+        Visibility::Public
+    } else if name.starts_with('_') {
+        Visibility::Private
+    } else {
+        Visibility::Public
+    }
+}
+
+fn is_constant_name(name: &str) -> bool {
+    let core = name.trim_start_matches('_');
+    core.chars().any(|c| c.is_ascii_uppercase())
+        && core
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn is_capitalised(name: &str) -> bool {
+    name.trim_start_matches('_')
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_uppercase())
+}
+
+fn last_segment(dotted: &str) -> &str {
+    dotted.rsplit('.').next().unwrap_or(dotted).trim()
+}
+
+fn point(node: Node<'_>) -> (u32, u32) {
+    let p = node.start_position();
+    (p.row as u32 + 1, p.column as u32)
+}
+
+/// Whitespace-collapsed source between two bytes, bounded so huge literals cost nothing.
+fn head(source: &[u8], start: usize, end: usize, max: usize) -> String {
+    let end = end.min(source.len());
+    let start = start.min(end);
+    let cut = end.min(start + max * 4);
+    let raw = String::from_utf8_lossy(&source[start..cut]);
+    let mut s = util::collapse_whitespace(&raw);
+    if cut < end && !s.ends_with('…') {
+        s.push('…');
+    }
+    util::truncate_chars(&s, max)
+}
+
+/// The value of a string literal: prefix letters and quotes stripped.
+fn string_value(raw: &str) -> &str {
+    let t = raw
+        .trim()
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    for q in ["\"\"\"", "'''", "\"", "'"] {
+        if let Some(inner) = t.strip_prefix(q) {
+            return inner.strip_suffix(q).unwrap_or(inner);
+        }
+    }
+    t
+}
+
+/// The first sentence of a body's docstring, if its first statement is a string.
+fn docstring(body: Option<Node<'_>>, source: &[u8]) -> Option<String> {
+    let body = body?;
+    let mut cursor = body.walk();
+    for child in body.named_children(&mut cursor) {
+        match child.kind() {
+            "comment" => continue,
+            "expression_statement" => {
+                let s = child.named_child(0)?;
+                if s.kind() == "string" || s.kind() == "concatenated_string" {
+                    let raw = util::text(s, source);
+                    return util::doc_summary(string_value(&raw));
+                }
+                return None;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `# comment` lines right above a statement, as a doc summary.
+fn comment_doc(node: Node<'_>, source: &[u8]) -> Option<String> {
+    util::leading_comment(node, source, |k| k == "comment").and_then(|c| util::doc_summary(&c))
+}
+
+/// One type name found in an annotation: byte offset within the annotation and dotted text.
+struct AnnotName<'a> {
+    offset: usize,
+    dotted: &'a str,
+    /// A builtin or `typing` name: no reference, but may still describe the type (`int`).
+    builtin: bool,
+}
+
+/// `typing` wrappers that never describe the type themselves.
+const WRAPPERS: &[&str] = &[
+    "Optional",
+    "Union",
+    "Annotated",
+    "ClassVar",
+    "Final",
+    "None",
+    "Required",
+    "NotRequired",
+    "ReadOnly",
+];
+
+/// What an annotation says: the first user type (refs, bindings) and a display name for
+/// `type_name`/`return_type` that falls back to builtins (`int`, `dict`).
+struct Annotation {
+    user: Option<String>,
+    display: Option<String>,
+}
+
+/// Names an annotation refers to, builtins and `typing` wrappers skipped, in order:
+/// `Optional[Foo]` → Foo, `list[Foo]` → Foo, `Foo | None` → Foo, `"Foo"` → Foo,
+/// `dict[str, models.Bar]` → models.Bar. `Literal[...]` contents are skipped.
+fn annotation_names(raw: &str) -> Vec<AnnotName<'_>> {
+    let b = raw.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_digit() {
+            while i < b.len() && (ident(b[i]) || b[i] == b'.') {
+                i += 1;
+            }
+        } else if ident(c) {
+            let start = i;
+            while i < b.len() && (ident(b[i]) || b[i] == b'.') {
+                i += 1;
+            }
+            let tok = raw[start..i].trim_end_matches('.');
+            let last = last_segment(tok);
+            if last == "Literal" {
+                // Skip `[ ... ]` with its strings.
+                let mut j = i;
+                while j < b.len() && b[j] == b' ' {
+                    j += 1;
+                }
+                if j < b.len() && b[j] == b'[' {
+                    let mut depth = 0usize;
+                    while j < b.len() {
+                        match b[j] {
+                            b'[' => depth += 1,
+                            b']' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    j += 1;
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    i = j;
+                }
+                continue;
+            }
+            if !last.is_empty() {
+                out.push(AnnotName {
+                    offset: start,
+                    dotted: tok,
+                    builtin: SKIP_TYPES.contains(&last),
+                });
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn dotted_receiver(dotted: &str) -> Receiver {
+    let mut parts: Vec<&str> = dotted.split('.').collect();
+    parts.pop();
+    match parts.len() {
+        0 => Receiver::None,
+        1 => Receiver::Name(parts[0].to_string()),
+        _ => Receiver::Path(parts.into_iter().map(str::to_string).collect()),
+    }
+}
+
+/// What `obj` in `obj.name` is.
+fn receiver_of(obj: Node<'_>, source: &[u8]) -> Receiver {
+    match obj.kind() {
+        "identifier" => {
+            let t = util::text(obj, source);
+            if t == "self" || t == "cls" {
+                Receiver::SelfRef
+            } else {
+                Receiver::Name(t.into_owned())
+            }
+        }
+        "call" => match obj.child_by_field_name("function") {
+            Some(f) if f.kind() == "identifier" => {
+                let t = util::text(f, source);
+                if t == "super" {
+                    Receiver::Super
+                } else {
+                    Receiver::Call(t.into_owned())
+                }
+            }
+            Some(f) if f.kind() == "attribute" => match f.child_by_field_name("attribute") {
+                Some(a) => Receiver::Call(util::text(a, source).into_owned()),
+                None => Receiver::Expr,
+            },
+            _ => Receiver::Expr,
+        },
+        "attribute" => {
+            let mut parts = Vec::new();
+            let mut cur = obj;
+            loop {
+                match cur.kind() {
+                    "attribute" => {
+                        let (Some(o), Some(a)) = (
+                            cur.child_by_field_name("object"),
+                            cur.child_by_field_name("attribute"),
+                        ) else {
+                            return Receiver::Expr;
+                        };
+                        parts.push(util::text(a, source).into_owned());
+                        cur = o;
+                    }
+                    "identifier" => {
+                        let t = util::text(cur, source);
+                        if t == "self" || t == "cls" {
+                            return if parts.len() == 1 {
+                                Receiver::SelfField(parts.remove(0))
+                            } else {
+                                Receiver::Expr
+                            };
+                        }
+                        parts.push(t.into_owned());
+                        parts.reverse();
+                        return Receiver::Path(parts);
+                    }
+                    _ => return Receiver::Expr,
+                }
+            }
+        }
+        _ => Receiver::Expr,
+    }
+}
+
+/// A callee's simple name and receiver: `foo` / `a.b.foo`.
+fn callee<'t>(function: Node<'t>, source: &[u8]) -> Option<(Node<'t>, String, Receiver)> {
+    match function.kind() {
+        "identifier" => Some((
+            function,
+            util::text(function, source).into_owned(),
+            Receiver::None,
+        )),
+        "attribute" => {
+            let attr = function.child_by_field_name("attribute")?;
+            let obj = function.child_by_field_name("object")?;
+            Some((
+                attr,
+                util::text(attr, source).into_owned(),
+                receiver_of(obj, source),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Type evidence from an assigned value: `Foo()` / `mod.Foo()` → Type, `f.make()` → Call.
+fn value_binding(value: Node<'_>, source: &[u8]) -> Option<BindingValue> {
+    let value = if value.kind() == "await" {
+        value.named_child(0)?
+    } else {
+        value
+    };
+    if value.kind() != "call" {
+        return None;
+    }
+    let function = value.child_by_field_name("function")?;
+    let (_, name, receiver) = callee(function, source)?;
+    let constructor = is_capitalised(&name)
+        && !matches!(
+            receiver,
+            Receiver::SelfRef | Receiver::SelfField(_) | Receiver::Super
+        );
+    if constructor {
+        Some(BindingValue::Type { name })
+    } else {
+        Some(BindingValue::Call { receiver, name })
+    }
+}
+
+/// Byte-range nesting of scopes, with "innermost containing" lookup.
+struct Nest {
+    ranges: Vec<(usize, usize)>,
+    parent: Vec<Option<usize>>,
+}
+
+impl Nest {
+    /// `ranges` must be sorted by start ascending, end descending.
+    fn build(ranges: Vec<(usize, usize)>) -> Nest {
+        let mut parent = Vec::with_capacity(ranges.len());
+        let mut stack: Vec<usize> = Vec::new();
+        for (i, &(s, e)) in ranges.iter().enumerate() {
+            while let Some(&top) = stack.last() {
+                let (ts, te) = ranges[top];
+                if ts <= s && e <= te {
+                    break;
+                }
+                stack.pop();
+            }
+            parent.push(stack.last().copied());
+            stack.push(i);
+        }
+        Nest { ranges, parent }
+    }
+
+    /// The innermost range containing byte `pos`.
+    fn find(&self, pos: usize) -> Option<usize> {
+        let n = self.ranges.partition_point(|&(s, _)| s <= pos);
+        let mut cur = n.checked_sub(1);
+        while let Some(i) = cur {
+            let (s, e) = self.ranges[i];
+            if s <= pos && pos < e {
+                return Some(i);
+            }
+            cur = self.parent[i];
+        }
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extraction state
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScopeKind {
+    Function,
+    Class,
+}
+
+struct Scope {
+    kind: ScopeKind,
+    /// Pre-nesting index of the scope's symbol.
+    sym: usize,
+    parent: Option<usize>,
+    name: String,
+    /// Classes: a unittest `TestCase` subclass, or a pytest-collected `Test*` class.
+    test_class: bool,
+    testcase: bool,
+    is_enum: bool,
+}
+
+struct Extraction<'s> {
+    source: &'s [u8],
+    is_test_file: bool,
+    facts: FileFacts,
+    /// Byte ranges of owner symbols (functions, classes, module-level variables), keyed by
+    /// pre-nesting symbol index, for attributing refs found later.
+    owner_ranges: Vec<(usize, usize, usize)>,
+    /// Calls that are a decorator's own expression (reported as decorator references instead).
+    decorator_calls: HashSet<usize>,
+    /// Names defined at module level (functions, classes) and bound by `from … import`.
+    value_names: HashSet<String>,
+    /// Locals bound by `import a` / `import a as b`.
+    module_locals: HashSet<String>,
+    imports_pytest: bool,
+}
+
+impl<'s> Extraction<'s> {
+    fn new(source: &'s [u8], ctx: &FileContext<'s>) -> Self {
+        Extraction {
+            source,
+            is_test_file: ctx.is_test_file || is_test_path(ctx.path),
+            facts: FileFacts::default(),
+            owner_ranges: Vec::new(),
+            decorator_calls: HashSet::new(),
+            value_names: HashSet::new(),
+            module_locals: HashSet::new(),
+            imports_pytest: false,
+        }
+    }
+
+    fn text(&self, node: Node<'_>) -> String {
+        util::text(node, self.source).into_owned()
+    }
+
+    // ---- imports ------------------------------------------------------------------------
+
+    fn imports(&mut self, caps: &Captures<'_>) {
+        for &(node, from) in &caps.imports {
+            if from {
+                self.import_from(node);
+            } else {
+                self.import_statement(node);
+            }
+        }
+    }
+
+    fn push_import(
+        &mut self,
+        node: Node<'_>,
+        module: String,
+        kind: ImportKind,
+        name: Option<String>,
+        local: Option<String>,
+    ) {
+        if module == "pytest" || module.starts_with("pytest.") || module.starts_with("_pytest") {
+            self.imports_pytest = true;
+        }
+        match kind {
+            ImportKind::Module => {
+                if let Some(l) = &local {
+                    self.module_locals.insert(l.clone());
+                }
+            }
+            ImportKind::Named => {
+                if let Some(l) = &local {
+                    self.value_names.insert(l.clone());
+                }
+            }
+            _ => {}
+        }
+        let type_only = under_type_checking(node, self.source);
+        self.facts.imports.push(ImportFact {
+            module,
+            kind,
+            name,
+            local,
+            reexport: false,
+            type_only,
+            line: util::line(node),
+        });
+    }
+
+    fn import_statement(&mut self, node: Node<'_>) {
+        let mut cursor = node.walk();
+        let names: Vec<Node<'_>> = node.children_by_field_name("name", &mut cursor).collect();
+        for n in names {
+            match n.kind() {
+                "dotted_name" => {
+                    let module = self.text(n);
+                    let local = module.split('.').next().unwrap_or(&module).to_string();
+                    self.push_import(node, module, ImportKind::Module, None, Some(local));
+                }
+                "aliased_import" => {
+                    let (Some(name), Some(alias)) = (
+                        n.child_by_field_name("name"),
+                        n.child_by_field_name("alias"),
+                    ) else {
+                        continue;
+                    };
+                    let module = self.text(name);
+                    let alias = self.text(alias);
+                    self.push_import(node, module, ImportKind::Module, None, Some(alias));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn import_from(&mut self, node: Node<'_>) {
+        let Some(module_node) = node.child_by_field_name("module_name") else {
+            return;
+        };
+        let module = util::collapse_whitespace(&util::text(module_node, self.source));
+        let mut cursor = node.walk();
+        let mut wildcard = false;
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "wildcard_import" {
+                wildcard = true;
+            }
+        }
+        if wildcard {
+            self.push_import(node, module, ImportKind::Wildcard, None, None);
+            return;
+        }
+        let names: Vec<Node<'_>> = node.children_by_field_name("name", &mut cursor).collect();
+        for n in names {
+            let (name, local) = match n.kind() {
+                "dotted_name" => {
+                    let t = self.text(n);
+                    (t.clone(), t)
+                }
+                "aliased_import" => {
+                    let (Some(name), Some(alias)) = (
+                        n.child_by_field_name("name"),
+                        n.child_by_field_name("alias"),
+                    ) else {
+                        continue;
+                    };
+                    (self.text(name), self.text(alias))
+                }
+                _ => continue,
+            };
+            self.push_import(
+                node,
+                module.clone(),
+                ImportKind::Named,
+                Some(name),
+                Some(local),
+            );
+        }
+    }
+
+    // ---- definitions --------------------------------------------------------------------
+
+    fn definitions<'t>(
+        &mut self,
+        mut scopes_nodes: Vec<(Node<'t>, ScopeKind)>,
+        decorated: &[Node<'t>],
+        assignments: &[(Node<'t>, Node<'t>)],
+        all_aug: &[Node<'t>],
+        aliases: &[Node<'t>],
+    ) {
+        // Decorators by the id of the definition they decorate.
+        let mut decorators: HashMap<usize, (Node<'_>, Vec<Node<'_>>)> = HashMap::new();
+        for &d in decorated {
+            let Some(def) = d.child_by_field_name("definition") else {
+                continue;
+            };
+            let mut cursor = d.walk();
+            let list: Vec<Node<'_>> = d
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "decorator")
+                .collect();
+            decorators.insert(def.id(), (d, list));
+        }
+
+        scopes_nodes.sort_by_key(|(n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
+        scopes_nodes.dedup_by_key(|(n, _)| n.id());
+        let nest = Nest::build(
+            scopes_nodes
+                .iter()
+                .map(|(n, _)| (n.start_byte(), n.end_byte()))
+                .collect(),
+        );
+        let mut scopes: Vec<Scope> = Vec::with_capacity(scopes_nodes.len());
+        for (i, &(node, kind)) in scopes_nodes.iter().enumerate() {
+            let parent = nest.parent[i];
+            let (outer, decos) = match decorators.get(&node.id()) {
+                Some((outer, list)) => (*outer, list.as_slice()),
+                None => (node, &[][..]),
+            };
+            let scope = match kind {
+                ScopeKind::Function => self.function(node, outer, parent, &scopes, decos),
+                ScopeKind::Class => self.class(node, outer, parent, &scopes, decos),
+            };
+            scopes.push(scope);
+        }
+
+        // Assignments: module variables, class attributes, `self.x` fields, bindings.
+        let mut all_names: Option<Vec<String>> = None;
+        let mut module_syms: HashMap<String, usize> = HashMap::new();
+        let mut field_syms: HashMap<(usize, String), usize> = HashMap::new();
+        let mut self_types: Vec<(usize, String, String)> = Vec::new();
+        for &(stmt, assign) in assignments {
+            let scope = nest.find(assign.start_byte());
+            self.assignment(
+                stmt,
+                assign,
+                scope,
+                &scopes,
+                &mut module_syms,
+                &mut field_syms,
+                &mut self_types,
+                &mut all_names,
+            );
+        }
+        for &aug in all_aug {
+            if let Some(right) = aug.child_by_field_name("right") {
+                let names = all_names.get_or_insert_with(Vec::new);
+                collect_strings(right, self.source, names);
+            }
+        }
+        for &alias in aliases {
+            self.type_alias(alias, nest.find(alias.start_byte()), &scopes);
+        }
+        // Types from `self.x = Foo()` anywhere fill fields that have none.
+        for (class_sym, name, ty) in self_types {
+            if let Some(&f) = field_syms.get(&(class_sym, name)) {
+                if self.facts.symbols[f].type_name.is_none() {
+                    self.facts.symbols[f].type_name = Some(ty);
+                }
+            }
+        }
+
+        // `__all__` decides what the module exports and which imports it re-exports.
+        if let Some(all) = &all_names {
+            let set: HashSet<&str> = all.iter().map(String::as_str).collect();
+            // Before nesting, exactly the module-level symbols have no parent.
+            for s in self.facts.symbols.iter_mut() {
+                if s.parent.is_none() {
+                    s.exported = set.contains(s.name.as_str());
+                }
+            }
+            for im in &mut self.facts.imports {
+                if let Some(l) = &im.local {
+                    im.reexport = set.contains(l.as_str());
+                }
+            }
+        }
+
+        // Test runner.
+        let has_testcase = scopes.iter().any(|s| s.testcase);
+        let has_tests = self.facts.symbols.iter().any(|s| s.test_role.is_some());
+        self.facts.test_runner = if has_testcase && !self.imports_pytest {
+            Some(TestRunner::Unittest)
+        } else if self.is_test_file && (self.imports_pytest || has_tests) {
+            Some(TestRunner::Pytest)
+        } else if has_testcase {
+            Some(TestRunner::Unittest)
+        } else {
+            None
+        };
+    }
+
+    fn push_symbol(&mut self, sym: SymbolFact) -> usize {
+        self.facts.symbols.push(sym);
+        self.facts.symbols.len() - 1
+    }
+
+    fn push_ref(
+        &mut self,
+        kind: EdgeKind,
+        from: Option<usize>,
+        name: String,
+        receiver: Receiver,
+        at: (u32, u32),
+    ) {
+        self.facts.refs.push(RefFact {
+            kind,
+            from: from.map(|f| f as u32),
+            name,
+            receiver,
+            line: at.0,
+            col: at.1,
+        });
+    }
+
+    fn push_binding(&mut self, scope: Option<usize>, name: String, value: BindingValue, line: u32) {
+        self.facts.bindings.push(BindingFact {
+            scope: scope.map(|s| s as u32),
+            name,
+            value,
+            line,
+        });
+    }
+
+    /// TypedAs/Returns refs for every user type named in an annotation.
+    fn annotation_refs(&mut self, ty: Node<'_>, kind: EdgeKind, from: Option<usize>) -> Annotation {
+        let raw = util::text(ty, self.source);
+        let names = annotation_names(&raw);
+        let start = ty.start_position();
+        let mut primary = None;
+        let mut fallback = None;
+        for n in names {
+            if n.builtin {
+                let last = last_segment(n.dotted);
+                if fallback.is_none() && !WRAPPERS.contains(&last) {
+                    fallback = Some(last.to_string());
+                }
+                continue;
+            }
+            let before = &raw[..n.offset];
+            let (line, col) = match before.rfind('\n') {
+                Some(nl) => (start.row + before.matches('\n').count(), n.offset - nl - 1),
+                None => (start.row, start.column + n.offset),
+            };
+            let name = last_segment(n.dotted).to_string();
+            if primary.is_none() {
+                primary = Some(name.clone());
+            }
+            let receiver = dotted_receiver(n.dotted);
+            self.push_ref(kind, from, name, receiver, (line as u32 + 1, col as u32));
+        }
+        let display = primary.clone().or(fallback);
+        Annotation {
+            user: primary,
+            display,
+        }
+    }
+
+    fn decorator_info(&mut self, decos: &[Node<'_>], from: usize) -> Vec<String> {
+        let mut names = Vec::with_capacity(decos.len());
+        for d in decos {
+            let Some(mut expr) = d.named_child(0) else {
+                continue;
+            };
+            if expr.kind() == "call" {
+                self.decorator_calls.insert(expr.id());
+                match expr.child_by_field_name("function") {
+                    Some(f) => expr = f,
+                    None => continue,
+                }
+            }
+            names.push(head(self.source, expr.start_byte(), expr.end_byte(), 120));
+            if let Some((name_node, name, receiver)) = callee(expr, self.source) {
+                if !SKIP_DECORATOR_REFS.contains(&name.as_str()) {
+                    self.push_ref(
+                        EdgeKind::References,
+                        Some(from),
+                        name,
+                        receiver,
+                        point(name_node),
+                    );
+                }
+            }
+        }
+        names
+    }
+
+    fn function(
+        &mut self,
+        node: Node<'_>,
+        outer: Node<'_>,
+        parent: Option<usize>,
+        scopes: &[Scope],
+        decos: &[Node<'_>],
+    ) -> Scope {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n))
+            .unwrap_or_default();
+        let body = node.child_by_field_name("body");
+        let params = node.child_by_field_name("parameters");
+        let ret = node.child_by_field_name("return_type");
+        let parent_scope = parent.map(|p| &scopes[p]);
+        let in_class = parent_scope.filter(|s| s.kind == ScopeKind::Class);
+        let kind = if in_class.is_some() {
+            NodeKind::Method
+        } else {
+            NodeKind::Function
+        };
+
+        let mut sym = SymbolFact::new(name.clone(), kind, util::span(node));
+        sym.parent = parent_scope.map(|s| s.sym as u32);
+        let sig_end = ret
+            .or(params)
+            .map(|n| n.end_byte())
+            .unwrap_or(node.end_byte());
+        sym.signature = Some(head(
+            self.source,
+            node.start_byte(),
+            sig_end,
+            util::MAX_SIGNATURE,
+        ));
+        sym.visibility = Some(visibility(&name));
+        sym.exported =
+            !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
+        sym.doc = docstring(body, self.source).or_else(|| comment_doc(outer, self.source));
+        sym.is_async = node.child(0).is_some_and(|c| c.kind() == "async");
+        let idx = self.push_symbol(sym);
+        self.owner_ranges
+            .push((node.start_byte(), node.end_byte(), idx));
+        if parent.is_none() {
+            self.value_names.insert(name.clone());
+        }
+
+        let decorators = self.decorator_info(decos, idx);
+        let last = |d: &String| last_segment(d).to_string();
+        let is_static = decorators.iter().any(|d| d == "staticmethod");
+        let is_abstract = decorators.iter().any(|d| last(d).starts_with("abstract"));
+        let is_fixture = decorators.iter().any(|d| last(d) == "fixture");
+
+        // Parameters: TypedAs refs and bindings.
+        if let Some(params) = params {
+            let mut cursor = params.walk();
+            let list: Vec<Node<'_>> = params.named_children(&mut cursor).collect();
+            for (pi, p) in list.into_iter().enumerate() {
+                let (pname, ty, default) = match p.kind() {
+                    "typed_parameter" => (p.named_child(0), p.child_by_field_name("type"), None),
+                    "typed_default_parameter" | "default_parameter" => (
+                        p.child_by_field_name("name"),
+                        p.child_by_field_name("type"),
+                        p.child_by_field_name("value"),
+                    ),
+                    _ => continue,
+                };
+                let pname = pname
+                    .filter(|n| n.kind() == "identifier")
+                    .map(|n| self.text(n));
+                if pi == 0 && in_class.is_some() && matches!(pname.as_deref(), Some("self" | "cls"))
+                {
+                    continue;
+                }
+                let primary =
+                    ty.and_then(|t| self.annotation_refs(t, EdgeKind::TypedAs, Some(idx)).user);
+                let Some(pname) = pname else {
+                    continue;
+                };
+                if let Some(t) = primary {
+                    self.push_binding(
+                        Some(idx),
+                        pname,
+                        BindingValue::Type { name: t },
+                        util::line(p),
+                    );
+                } else if let Some(BindingValue::Type { name }) =
+                    default.and_then(|d| value_binding(d, self.source))
+                {
+                    self.push_binding(Some(idx), pname, BindingValue::Type { name }, util::line(p));
+                }
+            }
+        }
+        let return_type = ret.and_then(|r| {
+            self.annotation_refs(r, EdgeKind::Returns, Some(idx))
+                .display
+        });
+
+        // Test roles.
+        let class_scope = in_class;
+        let test_role = if is_fixture {
+            Some(TestRole::Fixture)
+        } else if let Some(c) = class_scope {
+            if c.testcase && UNITTEST_FIXTURES.contains(&name.as_str())
+                || c.test_class && PYTEST_FIXTURES.contains(&name.as_str())
+            {
+                Some(TestRole::Fixture)
+            } else if (c.testcase || c.test_class) && name.starts_with("test") {
+                Some(TestRole::Test)
+            } else {
+                None
+            }
+        } else if parent.is_none() && self.is_test_file {
+            if name.starts_with("test_") || name == "test" {
+                Some(TestRole::Test)
+            } else if PYTEST_FIXTURES.contains(&name.as_str())
+                || UNITTEST_FIXTURES.contains(&name.as_str())
+            {
+                Some(TestRole::Fixture)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+
+        let s = &mut self.facts.symbols[idx];
+        s.decorators = decorators;
+        s.is_static = is_static;
+        s.is_abstract = is_abstract;
+        s.return_type = return_type;
+        s.test_role = test_role;
+        Scope {
+            kind: ScopeKind::Function,
+            sym: idx,
+            parent,
+            name,
+            test_class: false,
+            testcase: false,
+            is_enum: false,
+        }
+    }
+
+    fn class(
+        &mut self,
+        node: Node<'_>,
+        outer: Node<'_>,
+        parent: Option<usize>,
+        scopes: &[Scope],
+        decos: &[Node<'_>],
+    ) -> Scope {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n))
+            .unwrap_or_default();
+        let body = node.child_by_field_name("body");
+        let bases = node.child_by_field_name("superclasses");
+        let parent_scope = parent.map(|p| &scopes[p]);
+
+        // Bases decide the flavour before the symbol exists; Extends refs are added after.
+        let mut is_enum = false;
+        let mut is_interface = false;
+        let mut testcase = false;
+        let mut extends: Vec<(Node<'_>, String, Receiver)> = Vec::new();
+        if let Some(bases) = bases {
+            let mut cursor = bases.walk();
+            for b in bases.named_children(&mut cursor) {
+                let target = match b.kind() {
+                    "identifier" | "attribute" => b,
+                    "subscript" => match b.child_by_field_name("value") {
+                        Some(v) => v,
+                        None => continue,
+                    },
+                    "keyword_argument" => {
+                        let is_meta = b
+                            .child_by_field_name("name")
+                            .is_some_and(|n| util::text(n, self.source) == "metaclass");
+                        let value = b
+                            .child_by_field_name("value")
+                            .map(|v| self.text(v))
+                            .unwrap_or_default();
+                        if is_meta && last_segment(&value) == "ABCMeta" {
+                            is_interface = true;
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                let Some((name_node, base, receiver)) = callee(target, self.source) else {
+                    continue;
+                };
+                if ENUM_BASES.contains(&base.as_str()) {
+                    is_enum = true;
+                }
+                if base == "Protocol" || base == "ABC" {
+                    is_interface = true;
+                }
+                if base.ends_with("TestCase") {
+                    testcase = true;
+                }
+                if !SKIP_BASES.contains(&base.as_str()) {
+                    extends.push((name_node, base, receiver));
+                }
+            }
+        }
+        let (kind, flavor) = if is_enum {
+            (NodeKind::Type, Some(TypeFlavor::Enum))
+        } else if is_interface {
+            (NodeKind::Interface, None)
+        } else {
+            (NodeKind::Type, Some(TypeFlavor::Class))
+        };
+        let mut sym = SymbolFact::new(name.clone(), kind, util::span(node));
+        sym.flavor = flavor;
+        sym.parent = parent_scope.map(|s| s.sym as u32);
+        let sig_end = bases
+            .or_else(|| node.child_by_field_name("type_parameters"))
+            .or_else(|| node.child_by_field_name("name"))
+            .map(|n| n.end_byte())
+            .unwrap_or(node.end_byte());
+        sym.signature = Some(head(
+            self.source,
+            node.start_byte(),
+            sig_end,
+            util::MAX_SIGNATURE,
+        ));
+        sym.visibility = Some(visibility(&name));
+        sym.exported =
+            !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
+        sym.doc = docstring(body, self.source).or_else(|| comment_doc(outer, self.source));
+        sym.is_abstract = is_interface;
+        let idx = self.push_symbol(sym);
+        self.owner_ranges
+            .push((node.start_byte(), node.end_byte(), idx));
+        if parent.is_none() {
+            self.value_names.insert(name.clone());
+        }
+        for (n, base, receiver) in extends {
+            self.push_ref(EdgeKind::Extends, Some(idx), base, receiver, point(n));
+        }
+        let decorators = self.decorator_info(decos, idx);
+        self.facts.symbols[idx].decorators = decorators;
+
+        let test_class = testcase
+            || (self.is_test_file
+                && (name.starts_with("Test") || name.ends_with("Test") || name.ends_with("Tests")));
+        Scope {
+            kind: ScopeKind::Class,
+            sym: idx,
+            parent,
+            name,
+            test_class,
+            testcase,
+            is_enum,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assignment(
+        &mut self,
+        stmt: Node<'_>,
+        assign: Node<'_>,
+        scope: Option<usize>,
+        scopes: &[Scope],
+        module_syms: &mut HashMap<String, usize>,
+        field_syms: &mut HashMap<(usize, String), usize>,
+        self_types: &mut Vec<(usize, String, String)>,
+        all_names: &mut Option<Vec<String>>,
+    ) {
+        // Walk the chain `a = b = value`; collect targets.
+        let annotation = assign.child_by_field_name("type");
+        let mut targets: Vec<Node<'_>> = Vec::new();
+        let mut cur = assign;
+        let value = loop {
+            if let Some(left) = cur.child_by_field_name("left") {
+                match left.kind() {
+                    "pattern_list" | "tuple_pattern" | "list_pattern" => {
+                        let mut c = left.walk();
+                        targets.extend(
+                            left.named_children(&mut c)
+                                .filter(|t| matches!(t.kind(), "identifier" | "attribute")),
+                        );
+                    }
+                    "identifier" | "attribute" => targets.push(left),
+                    _ => {}
+                }
+            }
+            match cur.child_by_field_name("right") {
+                Some(r) if r.kind() == "assignment" => cur = r,
+                other => break other,
+            }
+        };
+        if targets.is_empty() {
+            return;
+        }
+        let single = targets.len() == 1;
+        let scope_info = scope.map(|s| &scopes[s]);
+
+        match scope_info {
+            None => {
+                // Module level.
+                for t in targets {
+                    if t.kind() != "identifier" {
+                        continue;
+                    }
+                    let name = self.text(t);
+                    if name == "__all__" {
+                        if let Some(v) = value {
+                            let names = all_names.get_or_insert_with(Vec::new);
+                            collect_strings(v, self.source, names);
+                        }
+                    }
+                    if module_syms.contains_key(&name) {
+                        continue;
+                    }
+                    let decl_span = if single {
+                        util::span(assign)
+                    } else {
+                        util::span(t)
+                    };
+                    let is_alias = annotation
+                        .is_some_and(|a| last_segment(&util::text(a, self.source)) == "TypeAlias");
+                    let (kind, flavor) = if is_alias {
+                        (NodeKind::Type, Some(TypeFlavor::TypeAlias))
+                    } else if is_constant_name(&name) {
+                        (NodeKind::Constant, None)
+                    } else {
+                        (NodeKind::Variable, None)
+                    };
+                    let mut sym = SymbolFact::new(name.clone(), kind, decl_span);
+                    sym.flavor = flavor;
+                    sym.signature = Some(head(
+                        self.source,
+                        assign.start_byte(),
+                        assign.end_byte(),
+                        120,
+                    ));
+                    sym.visibility = Some(visibility(&name));
+                    sym.exported = !name.starts_with('_');
+                    sym.doc = comment_doc(stmt, self.source);
+                    let idx = self.push_symbol(sym);
+                    module_syms.insert(name.clone(), idx);
+                    if single {
+                        self.owner_ranges
+                            .push((assign.start_byte(), assign.end_byte(), idx));
+                    }
+                    let declared = if is_alias {
+                        None
+                    } else {
+                        annotation.map(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(idx)))
+                    };
+                    let evidence = match &declared {
+                        Some(a) => a.user.clone().map(|name| BindingValue::Type { name }),
+                        None if single => value.and_then(|v| value_binding(v, self.source)),
+                        None => None,
+                    };
+                    self.facts.symbols[idx].type_name = match (declared, &evidence) {
+                        (Some(a), _) => a.display,
+                        (None, Some(BindingValue::Type { name })) => Some(name.clone()),
+                        _ => None,
+                    };
+                    if let Some(ev) = evidence {
+                        self.push_binding(None, name, ev, util::line(t));
+                    }
+                }
+            }
+            Some(s) if s.kind == ScopeKind::Class => {
+                let class_sym = s.sym;
+                let kind = if s.is_enum {
+                    NodeKind::EnumMember
+                } else {
+                    NodeKind::Field
+                };
+                for t in targets {
+                    if t.kind() != "identifier" {
+                        continue;
+                    }
+                    let name = self.text(t);
+                    let key = (class_sym, name.clone());
+                    if field_syms.contains_key(&key) {
+                        continue;
+                    }
+                    let decl_span = if single {
+                        util::span(assign)
+                    } else {
+                        util::span(t)
+                    };
+                    let mut sym = SymbolFact::new(name.clone(), kind, decl_span);
+                    sym.parent = Some(class_sym as u32);
+                    sym.signature = Some(head(
+                        self.source,
+                        assign.start_byte(),
+                        assign.end_byte(),
+                        120,
+                    ));
+                    sym.visibility = Some(visibility(&name));
+                    sym.exported = !name.starts_with('_');
+                    sym.doc = comment_doc(stmt, self.source);
+                    let idx = self.push_symbol(sym);
+                    field_syms.insert(key, idx);
+                    if kind == NodeKind::Field {
+                        let declared = annotation.and_then(|a| {
+                            self.annotation_refs(a, EdgeKind::TypedAs, Some(idx))
+                                .display
+                        });
+                        let ty = declared.or_else(|| {
+                            match value.and_then(|v| value_binding(v, self.source)) {
+                                Some(BindingValue::Type { name }) if single => Some(name),
+                                _ => None,
+                            }
+                        });
+                        self.facts.symbols[idx].type_name = ty;
+                    }
+                }
+            }
+            Some(s) => {
+                // Function body: locals (bindings) and `self.x` fields.
+                let func_sym = s.sym;
+                let class = s
+                    .parent
+                    .map(|p| &scopes[p])
+                    .filter(|c| c.kind == ScopeKind::Class);
+                let declares_fields =
+                    class.is_some() && FIELD_DECLARING_METHODS.contains(&s.name.as_str());
+                for t in targets {
+                    match t.kind() {
+                        "identifier" => {
+                            let name = self.text(t);
+                            let declared = annotation.map(|a| {
+                                self.annotation_refs(a, EdgeKind::TypedAs, Some(func_sym))
+                            });
+                            let evidence = match declared {
+                                Some(a) => a.user.map(|name| BindingValue::Type { name }),
+                                None if single => value.and_then(|v| value_binding(v, self.source)),
+                                None => None,
+                            };
+                            if let Some(ev) = evidence {
+                                self.push_binding(Some(func_sym), name, ev, util::line(t));
+                            }
+                        }
+                        "attribute" => {
+                            let Some(class) = class else {
+                                continue;
+                            };
+                            let (Some(obj), Some(attr)) = (
+                                t.child_by_field_name("object"),
+                                t.child_by_field_name("attribute"),
+                            ) else {
+                                continue;
+                            };
+                            if util::text(obj, self.source) != "self" {
+                                continue;
+                            }
+                            let name = self.text(attr);
+                            let key = (class.sym, name.clone());
+                            let mut owner = func_sym;
+                            if declares_fields && !field_syms.contains_key(&key) {
+                                let decl_span = if single {
+                                    util::span(assign)
+                                } else {
+                                    util::span(t)
+                                };
+                                let mut sym =
+                                    SymbolFact::new(name.clone(), NodeKind::Field, decl_span);
+                                sym.parent = Some(class.sym as u32);
+                                sym.signature = Some(head(
+                                    self.source,
+                                    assign.start_byte(),
+                                    assign.end_byte(),
+                                    120,
+                                ));
+                                sym.visibility = Some(visibility(&name));
+                                sym.exported = !name.starts_with('_');
+                                sym.doc = comment_doc(stmt, self.source);
+                                let idx = self.push_symbol(sym);
+                                field_syms.insert(key, idx);
+                                owner = idx;
+                            }
+                            let declared = annotation.and_then(|a| {
+                                self.annotation_refs(a, EdgeKind::TypedAs, Some(owner))
+                                    .display
+                            });
+                            let ty = declared.or_else(|| {
+                                match value.and_then(|v| value_binding(v, self.source)) {
+                                    Some(BindingValue::Type { name }) if single => Some(name),
+                                    _ => None,
+                                }
+                            });
+                            // `self.repo = repo` where `repo: Repo` is a parameter.
+                            let ty = ty.or_else(|| {
+                                let v = value.filter(|v| single && v.kind() == "identifier")?;
+                                let v = util::text(v, self.source);
+                                self.facts
+                                    .bindings
+                                    .iter()
+                                    .rev()
+                                    .find_map(|b| match &b.value {
+                                        BindingValue::Type { name }
+                                            if b.scope == Some(func_sym as u32) && b.name == v =>
+                                        {
+                                            Some(name.clone())
+                                        }
+                                        _ => None,
+                                    })
+                            });
+                            if let Some(ty) = ty {
+                                self_types.push((class.sym, name, ty));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    fn type_alias(&mut self, node: Node<'_>, scope: Option<usize>, scopes: &[Scope]) {
+        let Some(left) = node.child_by_field_name("left") else {
+            return;
+        };
+        let raw = util::text(left, self.source);
+        let name: String = raw
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            return;
+        }
+        let mut sym = SymbolFact::new(name.clone(), NodeKind::Type, util::span(node));
+        sym.flavor = Some(TypeFlavor::TypeAlias);
+        sym.parent = scope.map(|s| scopes[s].sym as u32);
+        sym.signature = Some(head(self.source, node.start_byte(), node.end_byte(), 120));
+        sym.visibility = Some(visibility(&name));
+        sym.exported = !name.starts_with('_') && scope.is_none();
+        sym.doc = comment_doc(node, self.source);
+        let idx = self.push_symbol(sym);
+        if let Some(right) = node.child_by_field_name("right") {
+            self.annotation_refs(right, EdgeKind::References, Some(idx));
+        }
+    }
+
+    // ---- nesting ------------------------------------------------------------------------
+
+    fn nest(&mut self) {
+        let new_index = util::nest_symbols(&mut self.facts.symbols);
+        let remap = |i: u32| new_index.get(i as usize).copied();
+        for r in &mut self.facts.refs {
+            r.from = r.from.and_then(remap);
+        }
+        for b in &mut self.facts.bindings {
+            b.scope = b.scope.and_then(remap);
+        }
+        for o in &mut self.owner_ranges {
+            o.2 = new_index.get(o.2).map(|&v| v as usize).unwrap_or(o.2);
+        }
+        self.owner_ranges
+            .sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
+    }
+
+    // ---- references ---------------------------------------------------------------------
+
+    fn references(&mut self, calls: &[(Node<'_>, Node<'_>)]) {
+        let owners = Nest::build(self.owner_ranges.iter().map(|&(s, e, _)| (s, e)).collect());
+        let owner_sym: Vec<usize> = self.owner_ranges.iter().map(|o| o.2).collect();
+        let from_of = |byte: usize| owners.find(byte).map(|i| owner_sym[i]);
+        for &(call, function) in calls {
+            let from = from_of(call.start_byte());
+            // A decorator's own call is reported as the decorator's reference instead.
+            if !self.decorator_calls.contains(&call.id()) {
+                let Some((name_node, name, receiver)) = callee(function, self.source) else {
+                    continue;
+                };
+                if !(name == "super" && receiver == Receiver::None) {
+                    self.push_ref(EdgeKind::Calls, from, name, receiver, point(name_node));
+                }
+            }
+            if let Some(args) = call.child_by_field_name("arguments") {
+                if args.kind() == "argument_list" {
+                    self.argument_refs(args, from);
+                }
+            }
+        }
+    }
+
+    /// `References` for arguments that name module functions/classes, imported names,
+    /// `self.method` or `module.func`: callbacks, `isinstance(x, Foo)`, `target=mod.work`.
+    fn argument_refs(&mut self, args: Node<'_>, from: Option<usize>) {
+        let mut cursor = args.walk();
+        for child in args.named_children(&mut cursor) {
+            let arg = if child.kind() == "keyword_argument" {
+                match child.child_by_field_name("value") {
+                    Some(v) => v,
+                    None => continue,
+                }
+            } else {
+                child
+            };
+            let reference = match arg.kind() {
+                "identifier" => {
+                    let name = util::text(arg, self.source);
+                    if self.value_names.contains(name.as_ref()) {
+                        Some((arg, name.into_owned(), Receiver::None))
+                    } else {
+                        None
+                    }
+                }
+                "attribute" => callee(arg, self.source).filter(|(_, _, r)| match r {
+                    Receiver::SelfRef => true,
+                    Receiver::Name(n) => self.module_locals.contains(n.as_str()),
+                    _ => false,
+                }),
+                _ => None,
+            };
+            if let Some((n, name, receiver)) = reference {
+                self.push_ref(EdgeKind::References, from, name, receiver, point(n));
+            }
+        }
+    }
+}
+
+/// String literals in a list/tuple/set (or `a + b` of them) into `out`.
+fn collect_strings(node: Node<'_>, source: &[u8], out: &mut Vec<String>) {
+    let mut parts = vec![node];
+    if node.kind() == "binary_operator" {
+        parts = [
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+    }
+    for p in parts {
+        if !matches!(
+            p.kind(),
+            "list" | "tuple" | "set" | "parenthesized_expression"
+        ) {
+            continue;
+        }
+        let mut cursor = p.walk();
+        for item in p.named_children(&mut cursor) {
+            if item.kind() == "string" {
+                out.push(string_value(&util::text(item, source)).to_string());
+            }
+        }
+    }
+}
+
+/// True when the import sits under `if TYPE_CHECKING:` (a few statement levels up at most).
+fn under_type_checking(node: Node<'_>, source: &[u8]) -> bool {
+    let mut cur = node.parent();
+    for _ in 0..6 {
+        let Some(n) = cur else {
+            return false;
+        };
+        if n.kind() == "if_statement" {
+            return n
+                .child_by_field_name("condition")
+                .is_some_and(|c| last_segment(&util::text(c, source)) == "TYPE_CHECKING");
+        }
+        if matches!(
+            n.kind(),
+            "module" | "function_definition" | "class_definition"
+        ) {
+            return false;
+        }
+        cur = n.parent();
+    }
+    false
+}
+
+fn is_test_path(path: &str) -> bool {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    base == "conftest.py"
+        || (base.starts_with("test_") && base.ends_with(".py"))
+        || base.ends_with("_test.py")
+}
