@@ -22,9 +22,12 @@ export declare class Engine {
   cancel(): void
   /**
    * Re-reads the given repo-relative paths of an indexed repository (changed, added or
-   * deleted) and rebuilds its graph. Returns an IndexReport JSON.
+   * deleted) and rebuilds its graph. Returns an IndexReport JSON. The snapshot is not
+   * rewritten (a stale snapshot is safe); call `persist` to write it.
    */
   updateFiles(repo: string, paths: Array<string>): string
+  /** Writes the repository's snapshot now (atomically); returns its size in bytes. */
+  persist(repo: string): number
   /** Reads the snapshot of `root` and compares it with the disk (no parsing). StatusReport JSON. */
   status(root: string, name?: string | undefined | null): string
   /** Repositories loaded in this engine: `[{ name, root, files, nodes, edges, indexed_at_ms }]`. */

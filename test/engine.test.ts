@@ -93,6 +93,8 @@ describe('Engine', () => {
     const callers = engine.edges('webapp', 'webapp/src/lib/util.ts::helper', { direction: 'in', kinds: ['calls'] }).map((e) => e.from);
     expect(callers).toContain('webapp/src/lib/util.ts::extra');
     expect(callers).not.toContain('webapp/src/lib/util.ts::main');
+    expect(report.files.resolved).toBeLessThan(report.files.total);
+    expect(engine.persist('webapp')).toBeGreaterThan(1000);
   });
 
   test('status compares the snapshot with the disk', async () => {

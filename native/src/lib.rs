@@ -14,6 +14,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+/// mimalloc: the graph build allocates millions of small strings; glibc's allocator spent
+/// close to half of a warm start faulting in freshly zeroed pages.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 type Repos = Arc<Mutex<HashMap<PathBuf, Arc<RwLock<RepoIndex>>>>>;
 
 /// Options for `new Engine()`.
@@ -64,12 +69,17 @@ fn default_home() -> PathBuf {
             return PathBuf::from(h);
         }
     }
-    let base = std::env::var("HOME").map(PathBuf::from).unwrap_or_else(|_| std::env::temp_dir());
+    let base = std::env::var("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| std::env::temp_dir());
     base.join(".gortex")
 }
 
 fn default_threads() -> usize {
-    std::env::var("GORTEX_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(0)
+    std::env::var("GORTEX_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The code-intelligence engine: indexes repositories and answers graph lookups.
@@ -108,14 +118,19 @@ impl Task for IndexTask {
         let cancel = self.cancel.clone();
         let result = guarded("indexRepo", move || {
             let (canonical, _) = gortex_index::resolve_root(&root, options.name.as_deref()).map_err(to_napi_error)?;
-            let existing = repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?.get(&canonical).cloned();
+            let existing = repos
+                .lock()
+                .map_err(|_| to_napi_error("engine state poisoned"))?
+                .get(&canonical)
+                .cloned();
             let report: IndexReport = match existing {
                 Some(index) if !options.force => {
                     let mut guard = index.write().map_err(|_| to_napi_error("repository state poisoned"))?;
                     guard.refresh(&options, &notify, &cancel).map_err(to_napi_error)?
                 }
                 _ => {
-                    let (index, report) = RepoIndex::open(&canonical, &options, &notify, &cancel).map_err(to_napi_error)?;
+                    let (index, report) =
+                        RepoIndex::open(&canonical, &options, &notify, &cancel).map_err(to_napi_error)?;
                     repos
                         .lock()
                         .map_err(|_| to_napi_error("engine state poisoned"))?
@@ -140,9 +155,22 @@ impl Engine {
     /// Creates an engine. Nothing is indexed until `indexRepo` is called.
     #[napi(constructor)]
     pub fn new(options: Option<EngineOptions>) -> Self {
-        let home = options.as_ref().and_then(|o| o.home.clone()).map(PathBuf::from).unwrap_or_else(default_home);
-        let threads = options.as_ref().and_then(|o| o.threads).map(|t| t as usize).unwrap_or_else(default_threads);
-        Engine { home, threads, repos: Arc::new(Mutex::new(HashMap::new())), cancel: Arc::new(AtomicBool::new(false)) }
+        let home = options
+            .as_ref()
+            .and_then(|o| o.home.clone())
+            .map(PathBuf::from)
+            .unwrap_or_else(default_home);
+        let threads = options
+            .as_ref()
+            .and_then(|o| o.threads)
+            .map(|t| t as usize)
+            .unwrap_or_else(default_threads);
+        Engine {
+            home,
+            threads,
+            repos: Arc::new(Mutex::new(HashMap::new())),
+            cancel: Arc::new(AtomicBool::new(false)),
+        }
     }
 
     /// Indexes (or incrementally refreshes) the repository at `root` on a background pool.
@@ -181,7 +209,8 @@ impl Engine {
     }
 
     /// Re-reads the given repo-relative paths of an indexed repository (changed, added or
-    /// deleted) and rebuilds its graph. Returns an IndexReport JSON.
+    /// deleted) and rebuilds its graph. Returns an IndexReport JSON. The snapshot is not
+    /// rewritten (a stale snapshot is safe); call `persist` to write it.
     #[napi]
     pub fn update_files(&self, repo: String, paths: Vec<String>) -> Result<String> {
         guarded("updateFiles", || {
@@ -192,6 +221,16 @@ impl Engine {
             opts.name = Some(guard.name.clone());
             let report = guard.update_paths(&paths, &opts).map_err(to_napi_error)?;
             serde_json::to_string(&report).map_err(to_napi_error)
+        })
+    }
+
+    /// Writes the repository's snapshot now (atomically); returns its size in bytes.
+    #[napi]
+    pub fn persist(&self, repo: String) -> Result<f64> {
+        guarded("persist", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            guard.save_snapshot().map(|b| b as f64).map_err(to_napi_error)
         })
     }
 
@@ -252,7 +291,10 @@ impl Engine {
         guarded("getNode", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            Ok(guard.graph.node(&id).map(|n| serde_json::to_string(n).unwrap_or_default()))
+            Ok(guard
+                .graph
+                .node(&id)
+                .map(|n| serde_json::to_string(n).unwrap_or_default()))
         })
     }
 
@@ -266,7 +308,10 @@ impl Engine {
             let rel = path.trim_start_matches("./");
             let nodes = g.file_nodes(rel);
             if nodes.is_empty() && !guard.files.iter().any(|f| f.path == rel) {
-                return Err(to_napi_error(format!("file not indexed: \"{rel}\" (paths are relative to {})", guard.root.display())));
+                return Err(to_napi_error(format!(
+                    "file not indexed: \"{rel}\" (paths are relative to {})",
+                    guard.root.display()
+                )));
             }
             let list: Vec<&gortex_graph::Node> = nodes.iter().map(|&i| &g.nodes[i as usize]).collect();
             serde_json::to_string(&list).map_err(to_napi_error)
@@ -285,7 +330,11 @@ impl Engine {
                 "in" => Direction::In,
                 "out" => Direction::Out,
                 "both" => Direction::Both,
-                other => return Err(to_napi_error(format!("invalid direction \"{other}\": use in, out or both"))),
+                other => {
+                    return Err(to_napi_error(format!(
+                        "invalid direction \"{other}\": use in, out or both"
+                    )))
+                }
             };
             let kinds: Option<Vec<EdgeKind>> = match kinds {
                 None => None,
@@ -300,7 +349,9 @@ impl Engine {
                         .collect::<Result<_>>()?,
                 ),
             };
-            let node = g.lookup(&id).ok_or_else(|| to_napi_error(format!("node not found: \"{id}\"")))?;
+            let node = g
+                .lookup(&id)
+                .ok_or_else(|| to_napi_error(format!("node not found: \"{id}\"")))?;
             serde_json::to_string(&edge_list(g, node, dir, kinds.as_deref())).map_err(to_napi_error)
         })
     }
@@ -319,7 +370,9 @@ impl Engine {
                 return Ok(r.clone());
             }
         }
-        Err(to_napi_error(format!("repository not indexed: \"{key}\" (call indexRepo first)")))
+        Err(to_napi_error(format!(
+            "repository not indexed: \"{key}\" (call indexRepo first)"
+        )))
     }
 }
 

@@ -121,6 +121,11 @@ export class Engine {
     return JSON.parse(this.native.updateFiles(repo, [...paths])) as IndexReport;
   }
 
+  /** Writes the repo's snapshot now (updates do not); returns its size in bytes. */
+  persist(repo: string): number {
+    return this.native.persist(repo);
+  }
+
   /** What is indexed for the repo at `root` and whether it still matches the disk (no parsing). */
   status(root: string, options: { name?: string } = {}): StatusReport {
     return JSON.parse(this.native.status(root, options.name ?? null)) as StatusReport;

@@ -29,6 +29,7 @@ export interface NativeEngine {
   ): Promise<string>;
   cancel(): void;
   updateFiles(repo: string, paths: string[]): string;
+  persist(repo: string): number;
   status(root: string, name?: string | null): string;
   repos(): string;
   stats(repo: string): string;

@@ -46,7 +46,8 @@ export interface IndexReport {
     rebuilt_reason: string | null;
     bytes: number;
   };
-  files: { total: number; parsed: number; reused: number; deleted: number };
+  /** `resolved`: files whose references were resolved this pass (the rest reused earlier resolutions). */
+  files: { total: number; parsed: number; reused: number; deleted: number; resolved: number };
   languages: Record<string, LanguageCount>;
   nodes: { total: number; by_kind: Record<string, number> };
   edges: {

@@ -1,12 +1,15 @@
 //! Builds a repository's graph from per-file facts: nodes with stable ids, structural edges,
-//! then resolution of imports and references (see `resolve.rs`).
+//! then resolution of imports and references (see `resolve.rs`). With the previous build's
+//! [`ResolutionCache`], only files whose dependencies a change touched are resolved again.
 
+use crate::cache::{DerivedTables, Endpoint, ResolutionCache, ResolvedFile, RESOLVER_FINGERPRINT};
 use crate::config::{dir_of, RepoConfig};
+use crate::deps;
 use crate::model::{Edge, Graph, Id, Node, NodeIndex, Unresolved};
 use crate::resolve::{self, Tables};
 use gortex_core::{file_id, symbol_id, EdgeKind, FileFacts, Language, NodeKind, Origin, Span};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 /// One parsed file handed to the graph builder.
@@ -27,6 +30,29 @@ pub struct RepoInput<'a> {
     pub config: &'a RepoConfig,
 }
 
+/// A file whose facts differ from the previous build (modified, added or deleted).
+#[derive(Debug, Clone)]
+pub struct ChangedFile {
+    pub path: String,
+    /// The facts the previous build used (`None` when the file is new).
+    pub old: Option<Arc<FileFacts>>,
+}
+
+/// The previous build's resolutions and what changed since.
+pub struct Previous<'a> {
+    pub cache: &'a ResolutionCache,
+    pub changed: &'a [ChangedFile],
+}
+
+/// Counts of one build's resolution work.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuildStats {
+    /// Files whose references were resolved in this build.
+    pub resolved_files: usize,
+    /// Files whose previous resolutions were reused.
+    pub reused_files: usize,
+}
+
 /// Node indices of one file: its file node and one per symbol (same order as `facts.symbols`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FileNodes {
@@ -34,9 +60,21 @@ pub(crate) struct FileNodes {
     pub symbols: Vec<NodeIndex>,
 }
 
-/// Builds the graph. Pure: the same input always yields the same graph.
+/// Builds the graph from scratch. Pure: the same input always yields the same graph.
 pub fn build_graph(input: RepoInput<'_>) -> Graph {
-    debug_assert!(input.files.windows(2).all(|w| w[0].path < w[1].path), "files must be sorted by path");
+    build_graph_incremental(input, None).0
+}
+
+/// Builds the graph, reusing the previous build's resolutions for files no change can affect.
+/// The result equals a clean build of the same input (a property the tests check).
+pub fn build_graph_incremental(
+    input: RepoInput<'_>,
+    previous: Option<Previous<'_>>,
+) -> (Graph, ResolutionCache, BuildStats) {
+    debug_assert!(
+        input.files.windows(2).all(|w| w[0].path < w[1].path),
+        "files must be sorted by path"
+    );
     let mut nodes: Vec<Node> = Vec::new();
     let mut edges: Vec<Edge> = Vec::new();
     let mut file_nodes: Vec<FileNodes> = Vec::with_capacity(input.files.len());
@@ -44,7 +82,10 @@ pub fn build_graph(input: RepoInput<'_>) -> Graph {
 
     for file in input.files {
         let fnode = push_file_node(&mut nodes, input.repo, file);
-        let mut entry = FileNodes { file: fnode, symbols: Vec::with_capacity(file.facts.symbols.len()) };
+        let mut entry = FileNodes {
+            file: fnode,
+            symbols: Vec::with_capacity(file.facts.symbols.len()),
+        };
         if let Some(pkg) = package_of(file) {
             let dir = dir_of(&file.path).to_string();
             let key = (dir.clone(), pkg.clone());
@@ -56,39 +97,253 @@ pub fn build_graph(input: RepoInput<'_>) -> Graph {
                 nodes.push(n);
                 (nodes.len() - 1) as NodeIndex
             });
-            edges.push(Edge { from: pnode, to: fnode, kind: EdgeKind::Contains, origin: Origin::AstResolved, line: 0 });
+            edges.push(Edge {
+                from: pnode,
+                to: fnode,
+                kind: EdgeKind::Contains,
+                origin: Origin::AstResolved,
+                line: 0,
+            });
         }
         push_symbol_nodes(&mut nodes, &mut edges, input.repo, file, &mut entry);
         file_nodes.push(entry);
     }
 
-    let tables = Tables::build(input.files, &file_nodes, &nodes, input.config, &packages);
-    let results: Vec<resolve::FileResolution> =
-        (0..input.files.len()).into_par_iter().map(|i| resolve::resolve_file(&tables, i as u32)).collect();
+    let tables = Tables::build(input.files, input.config);
+    let derived = tables.render_derived();
+    let fingerprint = format!(
+        "{RESOLVER_FINGERPRINT}:{:016x}",
+        xxhash_rust::xxh3::xxh3_64(serde_json::to_string(input.config).unwrap_or_default().as_bytes())
+    );
 
-    // External stubs are created after resolution, in a deterministic order.
+    // Which files must be resolved again.
+    let reusable: Option<Reusable<'_>> = previous
+        .as_ref()
+        .filter(|p| p.cache.fingerprint == fingerprint)
+        .map(|p| {
+            let prior: FxHashMap<&str, &Arc<ResolvedFile>> =
+                p.cache.files.iter().map(|(path, r)| (path.as_str(), r)).collect();
+            let (keys, forced) = changed_keys(&input, p, &derived);
+            (prior, keys, forced)
+        });
+    let results: Vec<(Arc<ResolvedFile>, bool)> = (0..input.files.len() as u32)
+        .into_par_iter()
+        .map(|fi| {
+            let path: &str = &input.files[fi as usize].path;
+            if let Some((prior, keys, forced)) = &reusable {
+                if let Some(prev) = prior.get(path) {
+                    if !forced.contains(path) && !prev.deps.iter().any(|k| keys.contains(k)) {
+                        return (Arc::clone(prev), true);
+                    }
+                }
+            }
+            (Arc::new(resolve::resolve_file(&tables, fi)), false)
+        })
+        .collect();
+    drop(tables);
+
+    let mut stats = BuildStats::default();
+    let by_path: FxHashMap<&str, u32> = input
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (&*f.path, i as u32))
+        .collect();
     let mut externals: FxHashMap<String, NodeIndex> = FxHashMap::default();
     let mut unresolved: Vec<Unresolved> = Vec::new();
-    let mut pending_external: Vec<(NodeIndex, String, NodeKind, EdgeKind, Origin, u32)> = Vec::new();
-    for res in results {
-        edges.extend(res.edges);
-        unresolved.extend(res.unresolved);
-        pending_external.extend(res.external);
+    let mut cache_files = Vec::with_capacity(results.len());
+    for (fi, (res, reused)) in results.into_iter().enumerate() {
+        if reused {
+            stats.reused_files += 1;
+        } else {
+            stats.resolved_files += 1;
+        }
+        let local: Vec<Option<u32>> = res.paths.iter().map(|p| by_path.get(p.as_str()).copied()).collect();
+        let node = |ep: &Endpoint| -> Option<NodeIndex> {
+            match ep {
+                Endpoint::File(i) => local
+                    .get(*i as usize)
+                    .copied()
+                    .flatten()
+                    .map(|f| file_nodes[f as usize].file),
+                Endpoint::Symbol(i, s) => local
+                    .get(*i as usize)
+                    .copied()
+                    .flatten()
+                    .and_then(|f| file_nodes[f as usize].symbols.get(*s as usize).copied()),
+                Endpoint::Package(i) => local.get(*i as usize).copied().flatten().and_then(|f| {
+                    let file = &input.files[f as usize];
+                    let pkg = file.facts.package.clone()?;
+                    packages.get(&(dir_of(&file.path).to_string(), pkg)).copied()
+                }),
+            }
+        };
+        for e in &res.edges {
+            // Endpoints always exist when the dependency keys are complete; a miss is skipped
+            // rather than trusted (and caught by the incremental-equals-clean tests).
+            if let (Some(from), Some(to)) = (node(&e.from), node(&e.to)) {
+                edges.push(Edge {
+                    from,
+                    to,
+                    kind: e.kind,
+                    origin: e.origin,
+                    line: e.line,
+                });
+            }
+        }
+        for u in &res.unresolved {
+            if let Some(from) = node(&u.from) {
+                unresolved.push(Unresolved {
+                    from,
+                    kind: u.kind,
+                    target: u.target.clone(),
+                    line: u.line,
+                    candidates: u.candidates,
+                });
+            }
+        }
+        for x in &res.external {
+            let Some(from) = node(&x.from) else { continue };
+            let to = *externals.entry(x.target.clone()).or_insert_with(|| {
+                let name = x
+                    .target
+                    .rsplit(['/', ':', '.'])
+                    .find(|s| !s.is_empty())
+                    .unwrap_or(&x.target)
+                    .to_string();
+                let id: Id = Arc::from(format!("external::{}", x.target));
+                let mut n = Node::bare(id, x.stub, name, x.target.clone(), Arc::from(""));
+                n.external = true;
+                n.exported = true;
+                nodes.push(n);
+                (nodes.len() - 1) as NodeIndex
+            });
+            edges.push(Edge {
+                from,
+                to,
+                kind: x.kind,
+                origin: x.origin,
+                line: x.line,
+            });
+        }
+        cache_files.push((input.files[fi].path.to_string(), res));
     }
-    drop(tables);
-    for (from, target, kind, edge_kind, origin, line) in pending_external {
-        let to = *externals.entry(target.clone()).or_insert_with(|| {
-            let name = target.rsplit(['/', ':', '.']).find(|s| !s.is_empty()).unwrap_or(&target).to_string();
-            let id: Id = Arc::from(format!("external::{target}"));
-            let mut n = Node::bare(id, kind, name, target.clone(), Arc::from(""));
-            n.external = true;
-            n.exported = true;
-            nodes.push(n);
-            (nodes.len() - 1) as NodeIndex
-        });
-        edges.push(Edge { from, to, kind: edge_kind, origin, line });
+    let graph = Graph::assemble(input.repo.to_string(), nodes, edges, unresolved);
+    let cache = ResolutionCache {
+        fingerprint,
+        files: cache_files,
+        derived,
+    };
+    (graph, cache, stats)
+}
+
+/// Previous resolutions by path, the dependency keys a change touches, and files to redo anyway.
+type Reusable<'x> = (
+    FxHashMap<&'x str, &'x Arc<ResolvedFile>>,
+    FxHashSet<u64>,
+    FxHashSet<&'x str>,
+);
+
+/// Dependency keys a change touches, and the files that must be resolved regardless.
+fn changed_keys<'a>(
+    input: &RepoInput<'a>,
+    previous: &Previous<'_>,
+    derived: &DerivedTables,
+) -> (FxHashSet<u64>, FxHashSet<&'a str>) {
+    let mut keys = FxHashSet::default();
+    let mut forced: FxHashSet<&'a str> = FxHashSet::default();
+    let current: FxHashMap<&str, &SourceFile> = input.files.iter().map(|f| (&*f.path, f)).collect();
+    let touch_file = |path: &str, keys: &mut FxHashSet<u64>| {
+        keys.insert(deps::key(deps::FILE, path));
+        keys.insert(deps::key(deps::DIR, dir_of(path)));
+    };
+    for change in previous.changed {
+        let path = change.path.as_str();
+        touch_file(path, &mut keys);
+        if let Some(f) = current.get(path) {
+            forced.insert(&f.path);
+        }
+        let new_facts = current.get(path).map(|f| f.facts.clone());
+        // Readers of this file noted it (FILE); name-only lookups elsewhere only care about
+        // declarations that appeared or disappeared (or changed kind or test-ness).
+        let declared = |facts: &Option<Arc<FileFacts>>| -> FxHashSet<(String, NodeKind, bool)> {
+            let Some(facts) = facts else {
+                return FxHashSet::default();
+            };
+            let test_file = facts.test_runner.is_some();
+            let mut set = FxHashSet::default();
+            for s in &facts.symbols {
+                set.insert((s.name.clone(), s.kind, test_file));
+                if let (Some(owner), None, NodeKind::Method) = (&s.type_name, s.parent, s.kind) {
+                    // Detached methods are looked up through their owner's name.
+                    set.insert((owner.clone(), NodeKind::Type, test_file));
+                }
+            }
+            set
+        };
+        let (before, after) = (declared(&change.old), declared(&new_facts));
+        for (name, _, _) in before.symmetric_difference(&after) {
+            keys.insert(deps::key(deps::NAME, name));
+        }
+        for facts in change.old.iter().chain(new_facts.iter()) {
+            if let Some(pkg) = &facts.package {
+                keys.insert(deps::key(deps::JAVA_PACKAGE, pkg));
+            }
+        }
+        for module in resolve::python_module_keys(path) {
+            keys.insert(deps::key(deps::PY_MODULE, &module));
+        }
+        if path.ends_with(".rs") {
+            let (_, module) = resolve::rust_module_of(&input.config.cargo_crates, path, 0);
+            keys.insert(deps::key(deps::RUST_MODULE, &module.join("::")));
+        }
     }
-    Graph::assemble(input.repo.to_string(), nodes, edges, unresolved)
+    // Files whose whole-repository tables changed: their readers noted them as FILE keys.
+    let old = &previous.cache.derived;
+    let mut affected: FxHashSet<String> = FxHashSet::default();
+    diff_pairs(&old.import_targets, &derived.import_targets, |path, _, _| {
+        affected.insert(path.to_string());
+    });
+    diff_pairs(&old.supertypes, &derived.supertypes, |sub, _, _| {
+        affected.insert(sym_path(sub).to_string());
+    });
+    diff_pairs(&old.method_owners, &derived.method_owners, |method, before, after| {
+        affected.insert(sym_path(method).to_string());
+        for owner in before.into_iter().chain(after) {
+            affected.insert(sym_path(owner).to_string());
+        }
+    });
+    for path in &affected {
+        touch_file(path, &mut keys);
+        if let Some(f) = current.get(path.as_str()) {
+            forced.insert(&f.path);
+        }
+    }
+    (keys, forced)
+}
+
+fn sym_path(key: &str) -> &str {
+    key.rsplit_once('#').map(|(p, _)| p).unwrap_or(key)
+}
+
+/// Calls `on_diff(key, old, new)` for every key whose value differs between two sorted-by-key lists.
+fn diff_pairs<'x, V: PartialEq>(
+    old: &'x [(String, V)],
+    new: &'x [(String, V)],
+    mut on_diff: impl FnMut(&'x str, Option<&'x V>, Option<&'x V>),
+) {
+    let old_map: FxHashMap<&str, &V> = old.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let new_map: FxHashMap<&str, &V> = new.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    for (k, v) in &new_map {
+        if old_map.get(k) != Some(v) {
+            on_diff(k, old_map.get(k).copied(), Some(v));
+        }
+    }
+    for (k, v) in &old_map {
+        if !new_map.contains_key(k) {
+            on_diff(k, Some(v), None);
+        }
+    }
 }
 
 fn package_of(file: &SourceFile) -> Option<String> {
@@ -106,11 +361,15 @@ fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) -> NodeI
     n.test_runner = file.facts.test_runner;
     n.is_test = file.facts.test_runner.is_some();
     let last = file.facts.symbols.iter().map(|s| s.span.end_line).max().unwrap_or(1);
-    n.span = Span { start_line: 1, start_col: 0, end_line: last.max(1), end_col: 0 };
+    n.span = Span {
+        start_line: 1,
+        start_col: 0,
+        end_line: last.max(1),
+        end_col: 0,
+    };
     nodes.push(n);
     (nodes.len() - 1) as NodeIndex
 }
-
 /// `Owner.name` for symbol `i`: parent chain names, or for a parentless Go/Rust method the
 /// receiver type recorded in `type_name`.
 pub(crate) fn qualified_name(facts: &FileFacts, i: usize) -> String {
@@ -132,7 +391,13 @@ pub(crate) fn qualified_name(facts: &FileFacts, i: usize) -> String {
     parts.join(".")
 }
 
-fn push_symbol_nodes(nodes: &mut Vec<Node>, edges: &mut Vec<Edge>, repo: &str, file: &SourceFile, entry: &mut FileNodes) {
+fn push_symbol_nodes(
+    nodes: &mut Vec<Node>,
+    edges: &mut Vec<Edge>,
+    repo: &str,
+    file: &SourceFile,
+    entry: &mut FileNodes,
+) {
     let facts = &file.facts;
     let mut seen: FxHashMap<String, ()> = FxHashMap::default();
     for (i, sym) in facts.symbols.iter().enumerate() {
@@ -171,13 +436,31 @@ fn push_symbol_nodes(nodes: &mut Vec<Node>, edges: &mut Vec<Edge>, repo: &str, f
         let idx = (nodes.len() - 1) as NodeIndex;
         entry.symbols.push(idx);
         let line = sym.span.start_line;
-        edges.push(Edge { from: entry.file, to: idx, kind: EdgeKind::Defines, origin: Origin::AstResolved, line });
+        edges.push(Edge {
+            from: entry.file,
+            to: idx,
+            kind: EdgeKind::Defines,
+            origin: Origin::AstResolved,
+            line,
+        });
         if let Some(p) = sym.parent.filter(|&p| (p as usize) < i) {
             let parent_idx = entry.symbols[p as usize];
-            edges.push(Edge { from: parent_idx, to: idx, kind: EdgeKind::Contains, origin: Origin::AstResolved, line });
+            edges.push(Edge {
+                from: parent_idx,
+                to: idx,
+                kind: EdgeKind::Contains,
+                origin: Origin::AstResolved,
+                line,
+            });
             let parent_kind = facts.symbols[p as usize].kind;
             if parent_kind.is_type_like() {
-                edges.push(Edge { from: idx, to: parent_idx, kind: EdgeKind::MemberOf, origin: Origin::AstResolved, line });
+                edges.push(Edge {
+                    from: idx,
+                    to: parent_idx,
+                    kind: EdgeKind::MemberOf,
+                    origin: Origin::AstResolved,
+                    line,
+                });
             }
         }
     }

@@ -51,7 +51,11 @@ pub struct CargoCrate {
 /// Joins a repo-relative directory and a relative path, normalising `.` and `..`.
 /// Returns `None` when the path climbs above the repository root.
 pub fn join_path(dir: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = if rel.starts_with('/') { Vec::new() } else { dir.split('/').filter(|p| !p.is_empty()).collect() };
+    let mut parts: Vec<&str> = if rel.starts_with('/') {
+        Vec::new()
+    } else {
+        dir.split('/').filter(|p| !p.is_empty()).collect()
+    };
     for seg in rel.split('/') {
         match seg {
             "" | "." => {}
@@ -75,7 +79,10 @@ pub fn parse_go_mod(dir: &str, text: &str) -> Option<GoModule> {
         let l = l.trim();
         let rest = l.strip_prefix("module")?;
         let module = rest.trim().trim_matches('"').to_string();
-        (!module.is_empty()).then(|| GoModule { dir: dir.to_string(), module })
+        (!module.is_empty()).then(|| GoModule {
+            dir: dir.to_string(),
+            module,
+        })
     })
 }
 
@@ -112,7 +119,12 @@ pub fn strip_jsonc(text: &str) -> String {
                 i += 1;
             }
             i += 2;
-        } else if c == ',' && matches!(chars[i + 1..].iter().find(|c| !c.is_whitespace()), Some('}') | Some(']')) {
+        } else if c == ','
+            && matches!(
+                chars[i + 1..].iter().find(|c| !c.is_whitespace()),
+                Some('}') | Some(']')
+            )
+        {
             i += 1;
         } else {
             out.push(c);
@@ -136,13 +148,22 @@ pub fn parse_tsconfig(dir: &str, text: &str) -> Option<TsConfig> {
         for (pattern, targets) in map {
             let targets: Vec<String> = targets
                 .as_array()
-                .map(|a| a.iter().filter_map(|t| t.as_str()).filter_map(|t| join_path(&base, t)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|t| t.as_str())
+                        .filter_map(|t| join_path(&base, t))
+                        .collect()
+                })
                 .unwrap_or_default();
             paths.push((pattern.clone(), targets));
         }
     }
     paths.sort();
-    Some(TsConfig { dir: dir.to_string(), base_url, paths })
+    Some(TsConfig {
+        dir: dir.to_string(),
+        base_url,
+        paths,
+    })
 }
 
 fn export_target(value: &serde_json::Value) -> Option<String> {
@@ -197,7 +218,12 @@ pub fn parse_package_json(dir: &str, text: &str) -> Option<JsPackage> {
         }
     }
     subpaths.sort();
-    Some(JsPackage { dir: dir.to_string(), name, entries, subpaths })
+    Some(JsPackage {
+        dir: dir.to_string(),
+        name,
+        entries,
+        subpaths,
+    })
 }
 
 /// Parses the `[package] name` of a `Cargo.toml` (crate name with `-` → `_`).
@@ -226,7 +252,10 @@ pub fn parse_cargo_toml(dir: &str, text: &str) -> Option<CargoCrate> {
         }
     }
     let name = lib_name.or(package_name)?.replace('-', "_");
-    Some(CargoCrate { dir: dir.to_string(), name })
+    Some(CargoCrate {
+        dir: dir.to_string(),
+        name,
+    })
 }
 
 #[cfg(test)]
@@ -250,19 +279,39 @@ mod tests {
         )
         .unwrap();
         assert_eq!(cfg.base_url.as_deref(), Some("app/src"));
-        assert_eq!(cfg.paths, vec![("@lib/*".to_string(), vec!["app/src/lib/*".to_string()])]);
+        assert_eq!(
+            cfg.paths,
+            vec![("@lib/*".to_string(), vec!["app/src/lib/*".to_string()])]
+        );
     }
 
     #[test]
     fn parses_package_exports() {
-        let pkg = parse_package_json("packages/core", r#"{"name":"@acme/core","exports":{".":{"types":"./src/index.ts"},"./util":"./src/util.ts"}}"#).unwrap();
+        let pkg = parse_package_json(
+            "packages/core",
+            r#"{"name":"@acme/core","exports":{".":{"types":"./src/index.ts"},"./util":"./src/util.ts"}}"#,
+        )
+        .unwrap();
         assert_eq!(pkg.entries[0], "packages/core/src/index.ts");
-        assert_eq!(pkg.subpaths, vec![("./util".to_string(), "packages/core/src/util.ts".to_string())]);
+        assert_eq!(
+            pkg.subpaths,
+            vec![("./util".to_string(), "packages/core/src/util.ts".to_string())]
+        );
     }
 
     #[test]
     fn parses_go_mod_and_cargo() {
-        assert_eq!(parse_go_mod("", "module github.com/acme/app\n\ngo 1.22\n").unwrap().module, "github.com/acme/app");
-        assert_eq!(parse_cargo_toml("crates/x", "[package]\nname = \"my-crate\"\n").unwrap().name, "my_crate");
+        assert_eq!(
+            parse_go_mod("", "module github.com/acme/app\n\ngo 1.22\n")
+                .unwrap()
+                .module,
+            "github.com/acme/app"
+        );
+        assert_eq!(
+            parse_cargo_toml("crates/x", "[package]\nname = \"my-crate\"\n")
+                .unwrap()
+                .name,
+            "my_crate"
+        );
     }
 }

@@ -4,10 +4,13 @@
 //! resolved references (with provenance tiers); [`Graph`] answers lookups and adjacency.
 
 mod build;
+pub mod cache;
 pub mod config;
+mod deps;
 pub mod model;
 mod resolve;
 
-pub use build::{build_graph, RepoInput, SourceFile};
+pub use build::{build_graph, build_graph_incremental, BuildStats, ChangedFile, Previous, RepoInput, SourceFile};
+pub use cache::ResolutionCache;
 pub use config::RepoConfig;
 pub use model::{Direction, Edge, Graph, Id, Node, NodeIndex, Unresolved};

@@ -139,7 +139,13 @@ impl Graph {
     /// Duplicate edges (same endpoints, kind and line) keep the strongest origin.
     pub fn assemble(repo: String, nodes: Vec<Node>, mut edges: Vec<Edge>, unresolved: Vec<Unresolved>) -> Graph {
         edges.sort_unstable_by(|a, b| {
-            (a.from, a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(b.from, b.to, b.kind, b.line, std::cmp::Reverse(b.origin)))
+            (a.from, a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(
+                b.from,
+                b.to,
+                b.kind,
+                b.line,
+                std::cmp::Reverse(b.origin),
+            ))
         });
         edges.dedup_by(|b, a| a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line);
         let n = nodes.len();
@@ -157,7 +163,19 @@ impl Graph {
         for (i, u) in unresolved.iter().enumerate() {
             unresolved_by_node.entry(u.from).or_default().push(i as u32);
         }
-        Graph { repo, nodes, edges, unresolved, index, out_offsets, out_edges, in_offsets, in_edges, unresolved_by_node, by_file }
+        Graph {
+            repo,
+            nodes,
+            edges,
+            unresolved,
+            index,
+            out_offsets,
+            out_edges,
+            in_offsets,
+            in_edges,
+            unresolved_by_node,
+            by_file,
+        }
     }
 
     /// The node index for an id.
@@ -172,13 +190,19 @@ impl Graph {
 
     /// Outgoing edges of a node.
     pub fn out_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + '_ {
-        let (s, e) = (self.out_offsets[node as usize] as usize, self.out_offsets[node as usize + 1] as usize);
+        let (s, e) = (
+            self.out_offsets[node as usize] as usize,
+            self.out_offsets[node as usize + 1] as usize,
+        );
         self.out_edges[s..e].iter().map(move |&i| &self.edges[i as usize])
     }
 
     /// Incoming edges of a node.
     pub fn in_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + '_ {
-        let (s, e) = (self.in_offsets[node as usize] as usize, self.in_offsets[node as usize + 1] as usize);
+        let (s, e) = (
+            self.in_offsets[node as usize] as usize,
+            self.in_offsets[node as usize + 1] as usize,
+        );
         self.in_edges[s..e].iter().map(move |&i| &self.edges[i as usize])
     }
 
@@ -210,7 +234,10 @@ impl Graph {
             ));
         }
         for u in &self.unresolved {
-            lines.push(format!("U {} -{}-> {} L{} c{}", self.nodes[u.from as usize].id, u.kind, u.target, u.line, u.candidates));
+            lines.push(format!(
+                "U {} -{}-> {} L{} c{}",
+                self.nodes[u.from as usize].id, u.kind, u.target, u.line, u.candidates
+            ));
         }
         lines.sort();
         lines

@@ -8,10 +8,13 @@
 //! type first (self/super/fields/bindings/imports/static type names, class hierarchy included).
 //! Anything not earned stays an `Unresolved` placeholder.
 
-use crate::build::{FileNodes, SourceFile};
+use crate::build::SourceFile;
+use crate::cache::{DerivedTables, Endpoint, ExternalEdge, ResolvedEdge, ResolvedFile, UnresolvedRef};
 use crate::config::{dir_of, join_path, RepoConfig};
-use crate::model::{Edge, Node, NodeIndex, Unresolved};
-use gortex_core::{BindingValue, EdgeKind, ImportFact, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, TypeFlavor};
+use crate::deps;
+use gortex_core::{
+    BindingValue, EdgeKind, ImportFact, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, TypeFlavor,
+};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -36,14 +39,12 @@ const MAX_DEPTH: u32 = 8;
 /// Read-only lookup tables over every file of the repository.
 pub(crate) struct Tables<'a> {
     files: &'a [SourceFile],
-    file_nodes: &'a [FileNodes],
-    nodes: &'a [Node],
     config: &'a RepoConfig,
-    packages: &'a FxHashMap<(String, String), NodeIndex>,
     by_path: FxHashMap<&'a str, u32>,
     by_dir: FxHashMap<&'a str, Vec<u32>>,
     by_name: FxHashMap<&'a str, Vec<Sym>>,
-    top: FxHashMap<(u32, &'a str), Vec<u32>>,
+    /// Per file: top-level declarations by name.
+    top: Vec<FxHashMap<&'a str, Vec<u32>>>,
     children: FxHashMap<Sym, Vec<Sym>>,
     java_packages: FxHashMap<&'a str, Vec<u32>>,
     python_modules: FxHashMap<String, Vec<u32>>,
@@ -56,14 +57,6 @@ pub(crate) struct Tables<'a> {
     bindings: Vec<FxHashMap<(Option<u32>, &'a str), u32>>,
 }
 
-/// What resolving one file produced.
-pub(crate) struct FileResolution {
-    pub edges: Vec<Edge>,
-    pub unresolved: Vec<Unresolved>,
-    /// (from, external path, stub kind, edge kind, origin, line): stubs are created by the builder.
-    pub external: Vec<(NodeIndex, String, NodeKind, EdgeKind, Origin, u32)>,
-}
-
 fn is_test_path(path: &str) -> bool {
     path.ends_with("_test.go")
 }
@@ -71,23 +64,14 @@ fn is_test_path(path: &str) -> bool {
 impl<'a> Tables<'a> {
     /// Builds every table, then the two passes that need the others: import targets, then
     /// type hierarchy and receiver-type owners of detached (Go/Rust) methods.
-    pub fn build(
-        files: &'a [SourceFile],
-        file_nodes: &'a [FileNodes],
-        nodes: &'a [Node],
-        config: &'a RepoConfig,
-        packages: &'a FxHashMap<(String, String), NodeIndex>,
-    ) -> Tables<'a> {
+    pub fn build(files: &'a [SourceFile], config: &'a RepoConfig) -> Tables<'a> {
         let mut t = Tables {
             files,
-            file_nodes,
-            nodes,
             config,
-            packages,
             by_path: FxHashMap::default(),
             by_dir: FxHashMap::default(),
             by_name: FxHashMap::default(),
-            top: FxHashMap::default(),
+            top: vec![FxHashMap::default(); files.len()],
             children: FxHashMap::default(),
             java_packages: FxHashMap::default(),
             python_modules: FxHashMap::default(),
@@ -98,7 +82,14 @@ impl<'a> Tables<'a> {
             method_owner: FxHashMap::default(),
             bindings: files
                 .iter()
-                .map(|f| f.facts.bindings.iter().enumerate().map(|(i, b)| ((b.scope, b.name.as_str()), i as u32)).collect())
+                .map(|f| {
+                    f.facts
+                        .bindings
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| ((b.scope, b.name.as_str()), i as u32))
+                        .collect()
+                })
                 .collect(),
         };
         for (fi, file) in files.iter().enumerate() {
@@ -109,7 +100,7 @@ impl<'a> Tables<'a> {
                 let si = si as u32;
                 t.by_name.entry(sym.name.as_str()).or_default().push((fi, si));
                 match sym.parent.filter(|&p| p < si) {
-                    None => t.top.entry((fi, sym.name.as_str())).or_default().push(si),
+                    None => t.top[fi as usize].entry(sym.name.as_str()).or_default().push(si),
                     Some(p) => t.children.entry((fi, p)).or_default().push((fi, si)),
                 }
             }
@@ -130,7 +121,14 @@ impl<'a> Tables<'a> {
         t.index_rust_modules();
         let targets: Vec<Vec<Option<Entity>>> = (0..files.len() as u32)
             .into_par_iter()
-            .map(|fi| files[fi as usize].facts.imports.iter().map(|imp| t.resolve_module(fi, imp)).collect())
+            .map(|fi| {
+                files[fi as usize]
+                    .facts
+                    .imports
+                    .iter()
+                    .map(|imp| t.resolve_module(fi, imp))
+                    .collect()
+            })
             .collect();
         t.import_targets = targets;
 
@@ -139,16 +137,21 @@ impl<'a> Tables<'a> {
             .into_par_iter()
             .flat_map_iter(|fi| {
                 let t = &t;
-                files[fi as usize].facts.symbols.iter().enumerate().filter_map(move |(si, s)| {
-                    if s.kind != NodeKind::Method || s.parent.is_some() {
-                        return None;
-                    }
-                    let owner = s.type_name.as_deref()?;
-                    match t.resolve_type(fi, owner, 0) {
-                        Some((Entity::Sym(ty), _)) => Some(((fi, si as u32), ty)),
-                        _ => None,
-                    }
-                })
+                files[fi as usize]
+                    .facts
+                    .symbols
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(si, s)| {
+                        if s.kind != NodeKind::Method || s.parent.is_some() {
+                            return None;
+                        }
+                        let owner = s.type_name.as_deref()?;
+                        match t.resolve_type(fi, owner, 0) {
+                            Some((Entity::Sym(ty), _)) => Some(((fi, si as u32), ty)),
+                            _ => None,
+                        }
+                    })
             })
             .collect();
         for (method, ty) in owners {
@@ -189,48 +192,122 @@ impl<'a> Tables<'a> {
         t
     }
 
+    fn sym_key(&self, s: Sym) -> String {
+        format!("{}#{}", self.files[s.0 as usize].path, s.1)
+    }
+
+    fn render_entity(&self, e: &Option<Entity>) -> String {
+        match e {
+            None => "-".into(),
+            Some(Entity::Files(fs)) => {
+                let paths: Vec<&str> = fs.iter().map(|&f| &*self.files[f as usize].path).collect();
+                format!("F:{}", paths.join(","))
+            }
+            Some(Entity::Sym(s)) => format!("S:{}", self.sym_key(*s)),
+            Some(Entity::External(x)) => format!("E:{x}"),
+            Some(Entity::Dir(d)) => format!("D:{d}"),
+        }
+    }
+
+    /// The whole-repository tables rendered in path space, for change detection.
+    pub(crate) fn render_derived(&self) -> DerivedTables {
+        let import_targets = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(fi, f)| {
+                (
+                    f.path.to_string(),
+                    self.import_targets[fi].iter().map(|e| self.render_entity(e)).collect(),
+                )
+            })
+            .collect();
+        let mut supertypes: Vec<(String, Vec<String>)> = self
+            .supertypes
+            .iter()
+            .map(|(sub, sups)| (self.sym_key(*sub), sups.iter().map(|s| self.sym_key(*s)).collect()))
+            .collect();
+        supertypes.sort();
+        let mut method_owners: Vec<(String, String)> = self
+            .method_owner
+            .iter()
+            .map(|(m, o)| (self.sym_key(*m), self.sym_key(*o)))
+            .collect();
+        method_owners.sort();
+        DerivedTables {
+            import_targets,
+            supertypes,
+            method_owners,
+        }
+    }
+
     fn index_rust_modules(&mut self) {
-        let crates = &self.config.cargo_crates;
         for (fi, file) in self.files.iter().enumerate() {
             if file.language != Language::Rust {
                 continue;
             }
-            let path: &str = &file.path;
-            // The innermost crate whose directory holds the file.
-            let krate = crates
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.dir.is_empty() || path.starts_with(&format!("{}/", c.dir)))
-                .max_by_key(|(_, c)| c.dir.len());
-            let (crate_key, rel) = match krate {
-                Some((ci, c)) => {
-                    let rel = if c.dir.is_empty() { path } else { &path[c.dir.len() + 1..] };
-                    match rel.strip_prefix("src/") {
-                        Some(r) => (ci as u32, r.to_string()),
-                        // tests/, benches/, examples/: each file is the root of its own crate.
-                        None => (u32::MAX - fi as u32, "lib.rs".to_string()),
-                    }
-                }
-                None => (u32::MAX - fi as u32, "lib.rs".to_string()),
-            };
-            let module: Vec<String> = {
-                let trimmed = rel.trim_end_matches(".rs");
-                let mut parts: Vec<String> = trimmed.split('/').map(str::to_string).collect();
-                match parts.last().map(String::as_str) {
-                    Some("mod") => {
-                        parts.pop();
-                    }
-                    Some("lib") | Some("main") if parts.len() == 1 => parts.clear(),
-                    _ => {}
-                }
-                if parts.first().map(String::as_str) == Some("bin") && parts.len() == 2 {
-                    parts.clear();
-                }
-                parts
-            };
+            let (crate_key, module) = rust_module_of(&self.config.cargo_crates, &file.path, fi as u32);
             self.rust_modules.insert((crate_key, module.join("::")), fi as u32);
             self.rust_file_module[fi] = Some((crate_key, module));
         }
+    }
+
+    // ------------------------------------------------------------ recorded lookups
+    // Every lookup that reads another file's data or a global table notes a dependency key, so
+    // an incremental build knows which files' resolutions a change can affect (see `deps`).
+
+    fn note_file(&self, fi: u32) {
+        deps::note(deps::FILE, &self.files[fi as usize].path);
+    }
+
+    fn path_lookup(&self, path: &str) -> Option<u32> {
+        deps::note(deps::FILE, path);
+        self.by_path.get(path).copied()
+    }
+
+    fn dir_exists(&self, dir: &str) -> bool {
+        deps::note(deps::DIR, dir);
+        self.by_dir.contains_key(dir)
+    }
+
+    fn py_module(&self, spec: &str) -> Option<&Vec<u32>> {
+        deps::note(deps::PY_MODULE, spec);
+        self.python_modules.get(spec)
+    }
+
+    fn java_pkg(&self, pkg: &str) -> Option<&Vec<u32>> {
+        deps::note(deps::JAVA_PACKAGE, pkg);
+        self.java_packages.get(pkg)
+    }
+
+    fn rust_module(&self, krate: u32, module: &str) -> Option<u32> {
+        deps::note(deps::RUST_MODULE, module);
+        self.rust_modules.get(&(krate, module.to_string())).copied()
+    }
+
+    fn top_of(&self, fi: u32, name: &str) -> Option<&Vec<u32>> {
+        self.note_file(fi);
+        self.top[fi as usize].get(name)
+    }
+
+    fn children_of(&self, t: Sym) -> Option<&Vec<Sym>> {
+        self.note_file(t.0);
+        self.children.get(&t)
+    }
+
+    fn supers_of(&self, t: Sym) -> Option<&Vec<Sym>> {
+        self.note_file(t.0);
+        self.supertypes.get(&t)
+    }
+
+    fn targets_of(&self, fi: u32) -> Option<&Vec<Option<Entity>>> {
+        self.note_file(fi);
+        self.import_targets.get(fi as usize)
+    }
+
+    fn named(&self, name: &str) -> Option<&Vec<Sym>> {
+        deps::note(deps::NAME, name);
+        self.by_name.get(name)
     }
 
     fn lang(&self, fi: u32) -> Language {
@@ -238,15 +315,13 @@ impl<'a> Tables<'a> {
     }
 
     fn facts(&self, fi: u32) -> &'a gortex_core::FileFacts {
+        self.note_file(fi);
         &self.files[fi as usize].facts
     }
 
     fn sym(&self, s: Sym) -> &'a gortex_core::SymbolFact {
+        self.note_file(s.0);
         &self.files[s.0 as usize].facts.symbols[s.1 as usize]
-    }
-
-    fn node_of(&self, s: Sym) -> NodeIndex {
-        self.file_nodes[s.0 as usize].symbols[s.1 as usize]
     }
 
     // ---------------------------------------------------------------- module resolution
@@ -258,33 +333,46 @@ impl<'a> Tables<'a> {
             Language::Python => self.resolve_python_module(fi, &imp.module),
             Language::Go => Some(self.resolve_go_import(&imp.module)),
             Language::Java => Some(self.resolve_java_import(imp)),
-            Language::Rust => self.resolve_rust_path(fi, &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(), true),
+            Language::Rust => self.resolve_rust_path(
+                fi,
+                &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(),
+                true,
+            ),
         }
     }
 
     fn probe_es(&self, base: &str) -> Option<u32> {
         const EXTS: [&str; 9] = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
-        if let Some(&f) = self.by_path.get(base) {
+        if let Some(f) = self.path_lookup(base) {
             return Some(f);
         }
         // `./x.js` written in TS sources means `./x.ts`.
-        for (written, actual) in [(".js", [".ts", ".tsx"]), (".jsx", [".tsx", ".jsx"]), (".mjs", [".mts", ".mjs"]), (".cjs", [".cts", ".cjs"])] {
+        for (written, actual) in [
+            (".js", [".ts", ".tsx"]),
+            (".jsx", [".tsx", ".jsx"]),
+            (".mjs", [".mts", ".mjs"]),
+            (".cjs", [".cts", ".cjs"]),
+        ] {
             if let Some(stem) = base.strip_suffix(written) {
                 for a in actual {
-                    if let Some(&f) = self.by_path.get(format!("{stem}{a}").as_str()) {
+                    if let Some(f) = self.path_lookup(&format!("{stem}{a}")) {
                         return Some(f);
                     }
                 }
             }
         }
         for ext in EXTS {
-            if let Some(&f) = self.by_path.get(format!("{base}{ext}").as_str()) {
+            if let Some(f) = self.path_lookup(&format!("{base}{ext}")) {
                 return Some(f);
             }
         }
-        let prefix = if base.is_empty() { String::new() } else { format!("{base}/") };
+        let prefix = if base.is_empty() {
+            String::new()
+        } else {
+            format!("{base}/")
+        };
         for ext in EXTS {
-            if let Some(&f) = self.by_path.get(format!("{prefix}index{ext}").as_str()) {
+            if let Some(f) = self.path_lookup(&format!("{prefix}index{ext}")) {
                 return Some(f);
             }
         }
@@ -328,7 +416,10 @@ impl<'a> Tables<'a> {
         for pkg in &self.config.js_packages {
             if spec == pkg.name {
                 for entry in &pkg.entries {
-                    if let Some(f) = self.probe_es(entry).or_else(|| self.probe_es(entry.trim_end_matches(".js"))) {
+                    if let Some(f) = self
+                        .probe_es(entry)
+                        .or_else(|| self.probe_es(entry.trim_end_matches(".js")))
+                    {
                         return Some(Entity::Files(vec![f]));
                     }
                 }
@@ -358,32 +449,38 @@ impl<'a> Tables<'a> {
             for _ in 1..dots {
                 dir = dir_of(&dir).to_string();
             }
-            let base = if rest.is_empty() { dir } else { join_path(&dir, &rest.replace('.', "/"))? };
+            let base = if rest.is_empty() {
+                dir
+            } else {
+                join_path(&dir, &rest.replace('.', "/"))?
+            };
             if let Some(f) = self.probe_python(&base) {
                 return Some(Entity::Files(vec![f]));
             }
             // A namespace package: a directory without `__init__.py`.
-            return self.by_dir.contains_key(base.as_str()).then_some(Entity::Dir(base));
+            return self.dir_exists(&base).then_some(Entity::Dir(base));
         }
-        let Some(candidates) = self.python_modules.get(spec) else {
+        let Some(candidates) = self.py_module(spec) else {
             return Some(Entity::External(spec.to_string()));
         };
         // Prefer the module whose source root also holds the importing file, then the shortest path.
-        let pick = candidates
-            .iter()
-            .copied()
-            .max_by_key(|&c| {
-                let cpath: &str = &self.files[c as usize].path;
-                let root = python_root(cpath, spec);
-                let shares_root = root.is_empty() || path.starts_with(&format!("{root}/"));
-                (shares_root, std::cmp::Reverse(cpath.len()))
-            })?;
+        let pick = candidates.iter().copied().max_by_key(|&c| {
+            let cpath: &str = &self.files[c as usize].path;
+            let root = python_root(cpath, spec);
+            let shares_root = root.is_empty() || path.starts_with(&format!("{root}/"));
+            (shares_root, std::cmp::Reverse(cpath.len()))
+        })?;
         Some(Entity::Files(vec![pick]))
     }
 
     fn probe_python(&self, base: &str) -> Option<u32> {
-        for candidate in [format!("{base}.py"), format!("{base}/__init__.py"), format!("{base}.pyi"), format!("{base}/__init__.pyi")] {
-            if let Some(&f) = self.by_path.get(candidate.trim_start_matches('/')) {
+        for candidate in [
+            format!("{base}.py"),
+            format!("{base}/__init__.py"),
+            format!("{base}.pyi"),
+            format!("{base}/__init__.pyi"),
+        ] {
+            if let Some(f) = self.path_lookup(candidate.trim_start_matches('/')) {
                 return Some(f);
             }
         }
@@ -391,6 +488,7 @@ impl<'a> Tables<'a> {
     }
 
     fn go_files_in(&self, dir: &str) -> Vec<u32> {
+        deps::note(deps::DIR, dir);
         self.by_dir
             .get(dir)
             .map(|fs| fs.iter().copied().filter(|&f| self.lang(f) == Language::Go).collect())
@@ -406,7 +504,11 @@ impl<'a> Tables<'a> {
             };
             if let Some(rest) = rest {
                 let dir = join_path(&module.dir, rest).unwrap_or_default();
-                let files: Vec<u32> = self.go_files_in(&dir).into_iter().filter(|&f| !is_test_path(&self.files[f as usize].path)).collect();
+                let files: Vec<u32> = self
+                    .go_files_in(&dir)
+                    .into_iter()
+                    .filter(|&f| !is_test_path(&self.files[f as usize].path))
+                    .collect();
                 if !files.is_empty() {
                     return Entity::Files(files);
                 }
@@ -416,14 +518,14 @@ impl<'a> Tables<'a> {
     }
 
     fn resolve_java_import(&self, imp: &ImportFact) -> Entity {
-        match self.java_packages.get(imp.module.as_str()) {
+        match self.java_pkg(imp.module.as_str()) {
             Some(files) => Entity::Files(files.clone()),
             None => {
                 // `import static a.b.C.m` names a class as the module: find the class.
                 if let Some((pkg, class)) = imp.module.rsplit_once('.') {
-                    if let Some(files) = self.java_packages.get(pkg) {
+                    if let Some(files) = self.java_pkg(pkg) {
                         for &f in files {
-                            if let Some(&si) = self.top.get(&(f, class)).and_then(|v| v.first()) {
+                            if let Some(&si) = self.top_of(f, class).and_then(|v| v.first()) {
                                 return Entity::Sym((f, si));
                             }
                         }
@@ -465,7 +567,7 @@ impl<'a> Tables<'a> {
                 } else {
                     let mut local = module.clone();
                     local.push(first.to_string());
-                    if self.rust_modules.contains_key(&(crate_key, local.join("::"))) {
+                    if self.rust_module(crate_key, &local.join("::")).is_some() {
                         current = module.clone();
                     } else if let Some(entity) = self.resolve_first_plain(fi, first, 0) {
                         // A name brought in by `use` or declared here: continue from it.
@@ -484,11 +586,13 @@ impl<'a> Tables<'a> {
             }
             None => return None,
         }
-        let mut entity: Option<Entity> = self.rust_modules.get(&(key, current.join("::"))).map(|&f| Entity::Files(vec![f]));
+        let mut entity: Option<Entity> = self
+            .rust_module(key, &current.join("::"))
+            .map(|f| Entity::Files(vec![f]));
         for seg in segs {
             let mut next = current.clone();
             next.push(seg.to_string());
-            if let Some(&f) = self.rust_modules.get(&(key, next.join("::"))) {
+            if let Some(f) = self.rust_module(key, &next.join("::")) {
                 entity = Some(Entity::Files(vec![f]));
                 current = next;
                 continue;
@@ -533,12 +637,12 @@ impl<'a> Tables<'a> {
             if !seen.insert(t) {
                 continue;
             }
-            if let Some(kids) = self.children.get(&t) {
+            if let Some(kids) = self.children_of(t) {
                 if let Some(&m) = kids.iter().find(|&&k| self.sym(k).name == name) {
                     return Some(m);
                 }
             }
-            if let Some(sups) = self.supertypes.get(&t) {
+            if let Some(sups) = self.supers_of(t) {
                 queue.extend(sups.iter().copied());
             }
         }
@@ -558,9 +662,9 @@ impl<'a> Tables<'a> {
             Entity::Sym(s) => {
                 let sym = self.sym(*s);
                 match sym.kind {
-                    NodeKind::Type | NodeKind::Interface | NodeKind::Module => {
-                        self.find_member(*s, name).map(|m| (Entity::Sym(m), Origin::AstResolved))
-                    }
+                    NodeKind::Type | NodeKind::Interface | NodeKind::Module => self
+                        .find_member(*s, name)
+                        .map(|m| (Entity::Sym(m), Origin::AstResolved)),
                     NodeKind::Variable | NodeKind::Constant | NodeKind::Field => {
                         let ty = sym.type_name.as_deref()?;
                         let (t, origin) = self.resolve_type(s.0, ty, depth + 1)?;
@@ -588,7 +692,7 @@ impl<'a> Tables<'a> {
     /// What module file `f` exports under `name`: its own top-level declaration, a re-export,
     /// a wildcard re-export, or a submodule (Python packages, Rust modules).
     fn export_of(&self, f: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
-        if let Some(syms) = self.top.get(&(f, name)) {
+        if let Some(syms) = self.top_of(f, name) {
             let facts = self.facts(f);
             let best = syms.iter().copied().max_by_key(|&s| {
                 let sym = &facts.symbols[s as usize];
@@ -609,7 +713,7 @@ impl<'a> Tables<'a> {
         }
         for (k, imp) in facts.imports.iter().enumerate() {
             if imp.kind == ImportKind::Wildcard && (imp.reexport || lang == Language::Python) {
-                if let Some(Some(target)) = self.import_targets.get(f as usize).and_then(|v| v.get(k)) {
+                if let Some(Some(target)) = self.targets_of(f).and_then(|v| v.get(k)) {
                     if let Some(found) = self.member(target, name, depth + 1) {
                         if !matches!(found.0, Entity::External(_)) {
                             return Some(found);
@@ -628,7 +732,7 @@ impl<'a> Tables<'a> {
                 let (key, module) = self.rust_file_module[f as usize].as_ref()?;
                 let mut next = module.clone();
                 next.push(name.to_string());
-                let sub = *self.rust_modules.get(&(*key, next.join("::")))?;
+                let sub = self.rust_module(*key, &next.join("::"))?;
                 Some((Entity::Files(vec![sub]), Origin::AstResolved))
             }
             _ => None,
@@ -638,7 +742,7 @@ impl<'a> Tables<'a> {
     /// What import `k` of file `f` binds under its local name.
     fn import_binding(&self, f: u32, k: usize, depth: u32) -> Option<(Entity, Origin)> {
         let imp = &self.facts(f).imports[k];
-        let target = self.import_targets.get(f as usize)?.get(k)?.as_ref()?;
+        let target = self.targets_of(f)?.get(k)?.as_ref()?;
         match imp.kind {
             ImportKind::Module | ImportKind::Namespace => {
                 if self.lang(f) == Language::Python && imp.name.is_none() {
@@ -691,7 +795,7 @@ impl<'a> Tables<'a> {
             return None;
         }
         let lang = self.lang(fi);
-        if let Some(syms) = self.top.get(&(fi, name)) {
+        if let Some(syms) = self.top_of(fi, name) {
             let sym = (fi, syms[0]);
             if lang == Language::Rust && self.sym(sym).kind == NodeKind::Module {
                 // `mod foo;` declares the module file `foo.rs` / `foo/mod.rs`.
@@ -705,7 +809,9 @@ impl<'a> Tables<'a> {
         for (k, imp) in facts.imports.iter().enumerate() {
             let binds = match (&imp.local, lang) {
                 (Some(local), _) => local == name,
-                (None, Language::Go) if imp.kind == ImportKind::Module => self.go_package_name(fi, k).as_deref() == Some(name),
+                (None, Language::Go) if imp.kind == ImportKind::Module => {
+                    self.go_package_name(fi, k).as_deref() == Some(name)
+                }
                 (None, Language::Java) if imp.kind == ImportKind::Named => imp.name.as_deref() == Some(name),
                 _ => false,
             };
@@ -721,7 +827,7 @@ impl<'a> Tables<'a> {
                 let pkg = facts.package.as_deref();
                 for f in self.go_files_in(dir) {
                     if f != fi && self.facts(f).package.as_deref() == pkg {
-                        if let Some(syms) = self.top.get(&(f, name)) {
+                        if let Some(syms) = self.top_of(f, name) {
                             return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
                         }
                     }
@@ -729,9 +835,9 @@ impl<'a> Tables<'a> {
             }
             Language::Java => {
                 if let Some(pkg) = facts.package.as_deref() {
-                    for &f in self.java_packages.get(pkg).into_iter().flatten() {
+                    for &f in self.java_pkg(pkg).into_iter().flatten() {
                         if f != fi {
-                            if let Some(syms) = self.top.get(&(f, name)) {
+                            if let Some(syms) = self.top_of(f, name) {
                                 return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
                             }
                         }
@@ -740,7 +846,7 @@ impl<'a> Tables<'a> {
             }
             Language::Rust => {
                 if let Some(ci) = self.config.cargo_crates.iter().position(|c| c.name == name) {
-                    if let Some(&f) = self.rust_modules.get(&(ci as u32, String::new())) {
+                    if let Some(f) = self.rust_module(ci as u32, "") {
                         return Some((Entity::Files(vec![f]), Origin::AstResolved));
                     }
                 }
@@ -748,7 +854,7 @@ impl<'a> Tables<'a> {
                 if let Some((key, module)) = &self.rust_file_module[fi as usize] {
                     let mut next = module.clone();
                     next.push(name.to_string());
-                    if let Some(&f) = self.rust_modules.get(&(*key, next.join("::"))) {
+                    if let Some(f) = self.rust_module(*key, &next.join("::")) {
                         return Some((Entity::Files(vec![f]), Origin::AstResolved));
                     }
                 }
@@ -759,7 +865,7 @@ impl<'a> Tables<'a> {
             if imp.kind != ImportKind::Wildcard {
                 continue;
             }
-            if let Some(Some(target)) = self.import_targets.get(fi as usize).and_then(|v| v.get(k)) {
+            if let Some(Some(target)) = self.targets_of(fi).and_then(|v| v.get(k)) {
                 if let Some(found) = self.member(target, name, depth + 1) {
                     if !matches!(found.0, Entity::External(_)) {
                         return Some(found);
@@ -774,7 +880,7 @@ impl<'a> Tables<'a> {
         let (key, module) = self.rust_file_module[fi as usize].as_ref()?;
         let mut next = module.clone();
         next.push(name.to_string());
-        self.rust_modules.get(&(*key, next.join("::"))).copied()
+        self.rust_module(*key, &next.join("::"))
     }
 
     /// True when a member call's receiver is known to live outside the repository (a global
@@ -799,7 +905,7 @@ impl<'a> Tables<'a> {
 
     fn go_package_name(&self, fi: u32, k: usize) -> Option<String> {
         let imp = &self.facts(fi).imports[k];
-        if let Some(Some(Entity::Files(files))) = self.import_targets.get(fi as usize).and_then(|v| v.get(k)) {
+        if let Some(Some(Entity::Files(files))) = self.targets_of(fi).and_then(|v| v.get(k)) {
             if let Some(pkg) = files.first().and_then(|&f| self.facts(f).package.clone()) {
                 return Some(pkg);
             }
@@ -847,11 +953,18 @@ impl<'a> Tables<'a> {
     /// Same-language candidates named `name` in the whole repository.
     fn name_only(&self, fi: u32, name: &str, want: impl Fn(NodeKind) -> bool, exclude: Option<Sym>) -> NameOnly {
         let family = self.lang(fi).family();
-        let Some(cands) = self.by_name.get(name) else { return NameOnly::None };
+        let Some(cands) = self.named(name) else {
+            return NameOnly::None;
+        };
+        // Production code does not call into test files; a name match there is a fake or a fixture.
+        let caller_is_test = self.facts(fi).test_runner.is_some();
         let mut found = None;
         let mut count = 0u32;
         for &c in cands {
             if Some(c) == exclude || self.lang(c.0).family() != family || !want(self.sym(c).kind) {
+                continue;
+            }
+            if !caller_is_test && self.facts(c.0).test_runner.is_some() {
                 continue;
             }
             count += 1;
@@ -927,7 +1040,9 @@ impl<'a> Tables<'a> {
         }
         chain.push(None);
         for sc in chain {
-            let Some(&bi) = self.bindings[fi as usize].get(&(sc, name)) else { continue };
+            let Some(&bi) = self.bindings[fi as usize].get(&(sc, name)) else {
+                continue;
+            };
             let b = &facts.bindings[bi as usize];
             return match &b.value {
                 BindingValue::Type { name: ty } => {
@@ -952,7 +1067,14 @@ impl<'a> Tables<'a> {
     }
 
     /// Resolves a call's target (used for return-type inference and for call edges).
-    fn resolve_callee(&self, fi: u32, scope: Option<u32>, receiver: &Receiver, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+    fn resolve_callee(
+        &self,
+        fi: u32,
+        scope: Option<u32>,
+        receiver: &Receiver,
+        name: &str,
+        depth: u32,
+    ) -> Option<(Entity, Origin)> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -963,8 +1085,11 @@ impl<'a> Tables<'a> {
                 let facts = self.facts(fi);
                 let mut cur = scope;
                 while let Some(s) = cur {
-                    if let Some(kids) = self.children.get(&(fi, s)) {
-                        if let Some(&k) = kids.iter().find(|&&k| self.sym(k).name == name && self.sym(k).kind.is_callable()) {
+                    if let Some(kids) = self.children_of((fi, s)) {
+                        if let Some(&k) = kids
+                            .iter()
+                            .find(|&&k| self.sym(k).name == name && self.sym(k).kind.is_callable())
+                        {
                             return Some((Entity::Sym(k), Origin::AstResolved));
                         }
                     }
@@ -983,11 +1108,12 @@ impl<'a> Tables<'a> {
             }
             Receiver::SelfRef => {
                 let ty = self.enclosing_type(fi, scope?)?;
-                self.find_member(ty, name).map(|m| (Entity::Sym(m), Origin::AstResolved))
+                self.find_member(ty, name)
+                    .map(|m| (Entity::Sym(m), Origin::AstResolved))
             }
             Receiver::Super => {
                 let ty = self.enclosing_type(fi, scope?)?;
-                let sups = self.supertypes.get(&ty)?;
+                let sups = self.supers_of(ty)?;
                 let wanted: &[&str] = if matches!(name, "super" | "__init__" | "constructor") {
                     &["constructor", "__init__", "new"]
                 } else {
@@ -1047,11 +1173,63 @@ impl<'a> Tables<'a> {
 
 /// Receivers that are runtime/standard-library globals in the languages we index.
 const KNOWN_GLOBALS: &[&str] = &[
-    "console", "JSON", "Math", "Object", "Array", "Promise", "process", "window", "document", "globalThis", "Reflect",
-    "Number", "String", "Symbol", "Date", "Buffer", "require", "module", "exports", "navigator", "localStorage", "fetch",
-    "str", "dict", "list", "set", "tuple", "int", "float", "bytes", "os", "sys", "re", "json", "logging", "math",
-    "System", "Arrays", "Collections", "Objects", "Integer", "Long", "Boolean", "Optional", "Stream",
-    "std", "core", "alloc", "Vec", "Box", "Rc", "Arc", "Option", "Result", "HashMap", "HashSet", "BTreeMap",
+    "console",
+    "JSON",
+    "Math",
+    "Object",
+    "Array",
+    "Promise",
+    "process",
+    "window",
+    "document",
+    "globalThis",
+    "Reflect",
+    "Number",
+    "String",
+    "Symbol",
+    "Date",
+    "Buffer",
+    "require",
+    "module",
+    "exports",
+    "navigator",
+    "localStorage",
+    "fetch",
+    "str",
+    "dict",
+    "list",
+    "set",
+    "tuple",
+    "int",
+    "float",
+    "bytes",
+    "os",
+    "sys",
+    "re",
+    "json",
+    "logging",
+    "math",
+    "System",
+    "Arrays",
+    "Collections",
+    "Objects",
+    "Integer",
+    "Long",
+    "Boolean",
+    "Optional",
+    "Stream",
+    "std",
+    "core",
+    "alloc",
+    "Vec",
+    "Box",
+    "Rc",
+    "Arc",
+    "Option",
+    "Result",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
 ];
 
 enum NameOnly {
@@ -1060,8 +1238,45 @@ enum NameOnly {
     Many(u32),
 }
 
+/// The crate key and module path of a Rust file: `src/a/b.rs` → `a::b` in the innermost crate
+/// holding it; files outside `src/` (tests, benches, examples) are crate roots of their own.
+pub(crate) fn rust_module_of(crates: &[crate::config::CargoCrate], path: &str, fi: u32) -> (u32, Vec<String>) {
+    let krate = crates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.dir.is_empty() || path.starts_with(&format!("{}/", c.dir)))
+        .max_by_key(|(_, c)| c.dir.len());
+    let (crate_key, rel) = match krate {
+        Some((ci, c)) => {
+            let rel = if c.dir.is_empty() {
+                path
+            } else {
+                &path[c.dir.len() + 1..]
+            };
+            match rel.strip_prefix("src/") {
+                Some(r) => (ci as u32, r.to_string()),
+                None => (u32::MAX - fi, "lib.rs".to_string()),
+            }
+        }
+        None => (u32::MAX - fi, "lib.rs".to_string()),
+    };
+    let trimmed = rel.trim_end_matches(".rs");
+    let mut parts: Vec<String> = trimmed.split('/').map(str::to_string).collect();
+    match parts.last().map(String::as_str) {
+        Some("mod") => {
+            parts.pop();
+        }
+        Some("lib") | Some("main") if parts.len() == 1 => parts.clear(),
+        _ => {}
+    }
+    if parts.first().map(String::as_str) == Some("bin") && parts.len() == 2 {
+        parts.clear();
+    }
+    (crate_key, parts)
+}
+
 /// Every dotted module name a Python file can be imported as (one per possible source root).
-fn python_module_keys(path: &str) -> Vec<String> {
+pub(crate) fn python_module_keys(path: &str) -> Vec<String> {
     let stem = path
         .strip_suffix("/__init__.py")
         .or_else(|| path.strip_suffix("/__init__.pyi"))
@@ -1086,109 +1301,216 @@ fn python_root<'p>(path: &'p str, module: &str) -> &'p str {
 fn accepts(kind: EdgeKind, target: NodeKind) -> bool {
     match kind {
         EdgeKind::Extends | EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => target.is_type_like(),
-        EdgeKind::Calls => target.is_callable() || target.is_type_like() || matches!(target, NodeKind::Variable | NodeKind::Constant | NodeKind::Field),
+        EdgeKind::Calls => {
+            target.is_callable()
+                || target.is_type_like()
+                || matches!(target, NodeKind::Variable | NodeKind::Constant | NodeKind::Field)
+        }
         EdgeKind::Instantiates => target.is_type_like() || target.is_callable(),
         _ => target.is_symbol(),
     }
 }
 
-/// Resolves every import and reference of one file.
-pub(crate) fn resolve_file(t: &Tables<'_>, fi: u32) -> FileResolution {
+/// Maps symbols of any file to path-space endpoints of one file's [`ResolvedFile`].
+struct Emitter<'t, 'a> {
+    t: &'t Tables<'a>,
+    index: FxHashMap<u32, u32>,
+    out: ResolvedFile,
+}
+
+impl<'t, 'a> Emitter<'t, 'a> {
+    fn new(t: &'t Tables<'a>, fi: u32) -> Self {
+        let mut e = Emitter {
+            t,
+            index: FxHashMap::default(),
+            out: ResolvedFile::default(),
+        };
+        e.path_index(fi);
+        e
+    }
+
+    fn path_index(&mut self, f: u32) -> u32 {
+        let paths = &mut self.out.paths;
+        let t = self.t;
+        *self.index.entry(f).or_insert_with(|| {
+            paths.push(t.files[f as usize].path.to_string());
+            (paths.len() - 1) as u32
+        })
+    }
+
+    fn file(&mut self, f: u32) -> Endpoint {
+        Endpoint::File(self.path_index(f))
+    }
+
+    fn symbol(&mut self, s: Sym) -> Endpoint {
+        self.t.note_file(s.0);
+        Endpoint::Symbol(self.path_index(s.0), s.1)
+    }
+
+    fn edge(&mut self, from: Endpoint, to: Endpoint, kind: EdgeKind, origin: Origin, line: u32) {
+        self.out.edges.push(ResolvedEdge {
+            from,
+            to,
+            kind,
+            origin,
+            line,
+        });
+    }
+
+    fn unresolved(&mut self, from: Endpoint, kind: EdgeKind, target: String, line: u32, candidates: u32) {
+        self.out.unresolved.push(UnresolvedRef {
+            from,
+            kind,
+            target,
+            line,
+            candidates,
+        });
+    }
+}
+
+/// Resolves every import and reference of one file, recording its dependency keys.
+pub(crate) fn resolve_file(t: &Tables<'_>, fi: u32) -> ResolvedFile {
+    let (mut out, deps) = deps::record(|| resolve_file_inner(t, fi));
+    out.deps = deps;
+    out
+}
+
+fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
     let file = &t.files[fi as usize];
     let facts = &file.facts;
-    let nodes = &t.file_nodes[fi as usize];
-    let mut out = FileResolution { edges: Vec::new(), unresolved: Vec::new(), external: Vec::new() };
     let lang = file.language;
+    let mut em = Emitter::new(t, fi);
+    let own = |si: u32| Endpoint::Symbol(0, si);
+    let file_test = facts.test_runner.is_some();
 
     // Detached methods join their owner type.
     for (si, s) in facts.symbols.iter().enumerate() {
         if s.kind == NodeKind::Method && s.parent.is_none() {
             if let Some(&ty) = t.method_owner.get(&(fi, si as u32)) {
-                let (m, o) = (nodes.symbols[si], t.node_of(ty));
-                out.edges.push(Edge { from: m, to: o, kind: EdgeKind::MemberOf, origin: Origin::AstResolved, line: s.span.start_line });
-                out.edges.push(Edge { from: o, to: m, kind: EdgeKind::Contains, origin: Origin::AstResolved, line: s.span.start_line });
+                let owner = em.symbol(ty);
+                let line = s.span.start_line;
+                em.edge(
+                    own(si as u32),
+                    owner.clone(),
+                    EdgeKind::MemberOf,
+                    Origin::AstResolved,
+                    line,
+                );
+                em.edge(owner, own(si as u32), EdgeKind::Contains, Origin::AstResolved, line);
             }
         }
     }
 
     for (k, imp) in facts.imports.iter().enumerate() {
-        let kind = if imp.reexport { EdgeKind::ReExports } else { EdgeKind::Imports };
+        let kind = if imp.reexport {
+            EdgeKind::ReExports
+        } else {
+            EdgeKind::Imports
+        };
         let target = t.import_targets[fi as usize][k].as_ref();
+        let here = Endpoint::File(0);
         match target {
             Some(Entity::Files(files)) if !files.is_empty() => {
                 let to = match lang {
                     Language::Go | Language::Java => {
-                        let tf = &t.files[files[0] as usize];
-                        let pkg = tf.facts.package.clone().unwrap_or_default();
-                        t.packages.get(&(dir_of(&tf.path).to_string(), pkg)).copied().unwrap_or(t.file_nodes[files[0] as usize].file)
+                        let tf = files[0];
+                        if t.facts(tf).package.is_some() {
+                            Endpoint::Package(em.path_index(tf))
+                        } else {
+                            em.file(tf)
+                        }
                     }
-                    _ => t.file_nodes[files[0] as usize].file,
+                    _ => em.file(files[0]),
                 };
-                if to != nodes.file {
-                    out.edges.push(Edge { from: nodes.file, to, kind, origin: Origin::AstResolved, line: imp.line });
+                if to != here {
+                    em.edge(here.clone(), to, kind, Origin::AstResolved, imp.line);
                 }
                 if matches!(imp.kind, ImportKind::Named | ImportKind::Default) {
                     if let Some((Entity::Sym(s), o)) = t.import_binding(fi, k, 0) {
-                        out.edges.push(Edge { from: nodes.file, to: t.node_of(s), kind, origin: o, line: imp.line });
+                        let to = em.symbol(s);
+                        em.edge(here, to, kind, o, imp.line);
                     }
                 }
             }
             Some(Entity::Sym(s)) => {
-                out.edges.push(Edge { from: nodes.file, to: t.node_of(*s), kind, origin: Origin::AstResolved, line: imp.line });
+                let to = em.symbol(*s);
+                em.edge(here, to, kind, Origin::AstResolved, imp.line);
             }
-            Some(Entity::External(m)) => {
-                out.external.push((nodes.file, m.clone(), NodeKind::Module, kind, Origin::AstResolved, imp.line));
-            }
-            _ => out.unresolved.push(Unresolved {
-                from: nodes.file,
+            Some(Entity::External(m)) => em.out.external.push(ExternalEdge {
+                from: here,
+                target: m.clone(),
+                stub: NodeKind::Module,
                 kind,
-                target: format!("unresolved::import::{}", imp.module),
+                origin: Origin::AstResolved,
                 line: imp.line,
-                candidates: 0,
             }),
+            _ => em.unresolved(here, kind, format!("unresolved::import::{}", imp.module), imp.line, 0),
         }
     }
 
     for r in &facts.refs {
         let from_sym = r.from.filter(|&f| (f as usize) < facts.symbols.len());
-        let from = from_sym.map(|f| nodes.symbols[f as usize]).unwrap_or(nodes.file);
+        let from = from_sym.map(own).unwrap_or(Endpoint::File(0));
+        let from_test = match from_sym {
+            Some(f) => facts.symbols[f as usize].test_role.is_some(),
+            None => file_test,
+        };
         let resolved = match r.kind {
-            EdgeKind::Extends | EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => t.resolve_type_ref(fi, r, 0),
+            EdgeKind::Extends | EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => {
+                t.resolve_type_ref(fi, r, 0)
+            }
             _ => t.resolve_callee(fi, from_sym, &r.receiver, &r.name, 0),
         };
         let self_sym = from_sym.map(|f| (fi, f));
         match resolved {
             Some((Entity::Sym(s), origin))
-                if accepts(r.kind, t.sym(s).kind) && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)) =>
+                if accepts(r.kind, t.sym(s).kind)
+                    && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)) =>
             {
                 let target = t.sym(s);
                 let kind = match (r.kind, target.kind) {
-                    (EdgeKind::Calls, NodeKind::Type) if !matches!(target.flavor, Some(TypeFlavor::TypeAlias) | Some(TypeFlavor::Enum)) => EdgeKind::Instantiates,
+                    (EdgeKind::Calls, NodeKind::Type)
+                        if !matches!(target.flavor, Some(TypeFlavor::TypeAlias) | Some(TypeFlavor::Enum)) =>
+                    {
+                        EdgeKind::Instantiates
+                    }
                     (EdgeKind::Calls, NodeKind::Interface) => EdgeKind::References,
                     (k, _) => k,
                 };
-                push_edge(t, &mut out, from, s, kind, origin, r.line);
+                push_edge(&mut em, from, from_test, s, kind, origin, r.line);
             }
             Some((Entity::External(path), origin)) => {
-                let stub_kind = match r.kind {
+                let stub = match r.kind {
                     EdgeKind::Calls => NodeKind::Function,
                     EdgeKind::References => NodeKind::Variable,
                     _ => NodeKind::Type,
                 };
-                out.external.push((from, path, stub_kind, r.kind, origin, r.line));
+                em.out.external.push(ExternalEdge {
+                    from,
+                    target: path,
+                    stub,
+                    kind: r.kind,
+                    origin,
+                    line: r.line,
+                });
             }
             _ => {
                 // Name-only: an honest `text_matched` edge only when exactly one candidate exists.
                 let member = !matches!(r.receiver, Receiver::None);
                 if member && t.receiver_is_foreign(fi, from_sym, &r.receiver) {
-                    let target = format!("unresolved::*.{}", r.name);
-                    out.unresolved.push(Unresolved { from, kind: r.kind, target, line: r.line, candidates: 0 });
+                    em.unresolved(from, r.kind, format!("unresolved::*.{}", r.name), r.line, 0);
                     continue;
                 }
-                let want = |k: NodeKind| accepts(r.kind, k) && (!member || matches!(k, NodeKind::Method | NodeKind::Field | NodeKind::Function));
+                let want = |k: NodeKind| {
+                    accepts(r.kind, k)
+                        && (!member || matches!(k, NodeKind::Method | NodeKind::Field | NodeKind::Function))
+                };
                 match t.name_only(fi, &r.name, want, self_sym) {
-                    NameOnly::One(s) if !matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements) || t.sym(s).kind.is_type_like() => {
-                        push_edge(t, &mut out, from, s, r.kind, Origin::TextMatched, r.line);
+                    NameOnly::One(s)
+                        if !matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)
+                            || t.sym(s).kind.is_type_like() =>
+                    {
+                        push_edge(&mut em, from, from_test, s, r.kind, Origin::TextMatched, r.line);
                     }
                     other => {
                         let candidates = match other {
@@ -1196,22 +1518,35 @@ pub(crate) fn resolve_file(t: &Tables<'_>, fi: u32) -> FileResolution {
                             NameOnly::One(_) => 1,
                             NameOnly::None => 0,
                         };
-                        let target = if member { format!("unresolved::*.{}", r.name) } else { format!("unresolved::{}", r.name) };
-                        out.unresolved.push(Unresolved { from, kind: r.kind, target, line: r.line, candidates });
+                        let target = if member {
+                            format!("unresolved::*.{}", r.name)
+                        } else {
+                            format!("unresolved::{}", r.name)
+                        };
+                        em.unresolved(from, r.kind, target, r.line, candidates);
                     }
                 }
             }
         }
     }
-    out
+    em.out
 }
 
-fn push_edge(t: &Tables<'_>, out: &mut FileResolution, from: NodeIndex, to: Sym, kind: EdgeKind, origin: Origin, line: u32) {
-    let to_node = t.node_of(to);
-    out.edges.push(Edge { from, to: to_node, kind, origin, line });
-    if matches!(kind, EdgeKind::Calls | EdgeKind::Instantiates) && t.nodes[from as usize].is_test && !t.nodes[to_node as usize].is_test {
-        out.edges.push(Edge { from, to: to_node, kind: EdgeKind::Tests, origin, line });
+fn push_edge(
+    em: &mut Emitter<'_, '_>,
+    from: Endpoint,
+    from_test: bool,
+    to: Sym,
+    kind: EdgeKind,
+    origin: Origin,
+    line: u32,
+) {
+    let to_test = em.t.sym(to).test_role.is_some();
+    let to_ep = em.symbol(to);
+    if matches!(kind, EdgeKind::Calls | EdgeKind::Instantiates) && from_test && !to_test {
+        em.edge(from.clone(), to_ep.clone(), EdgeKind::Tests, origin, line);
     }
+    em.edge(from, to_ep, kind, origin, line);
 }
 
 #[cfg(test)]
@@ -1220,7 +1555,10 @@ mod tests {
 
     #[test]
     fn python_keys_cover_every_root() {
-        assert_eq!(python_module_keys("src/pkg/mod.py"), vec!["src.pkg.mod", "pkg.mod", "mod"]);
+        assert_eq!(
+            python_module_keys("src/pkg/mod.py"),
+            vec!["src.pkg.mod", "pkg.mod", "mod"]
+        );
         assert_eq!(python_module_keys("pkg/__init__.py"), vec!["pkg"]);
         assert_eq!(python_root("src/pkg/mod.py", "pkg.mod"), "src");
         assert_eq!(python_root("pkg/__init__.py", "pkg"), "");

@@ -14,7 +14,8 @@ fn main() {
     let home = std::env::temp_dir().join(format!("gortex-dump-{}", std::process::id()));
     let mut options = IndexOptions::new(home.clone());
     options.persist = false;
-    let (index, report) = match RepoIndex::open(std::path::Path::new(root), &options, &|_| {}, &AtomicBool::new(false)) {
+    let (index, report) = match RepoIndex::open(std::path::Path::new(root), &options, &|_| {}, &AtomicBool::new(false))
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -24,7 +25,9 @@ fn main() {
     let _ = std::fs::remove_dir_all(home);
     let g = &index.graph;
     for line in g.canonical_dump() {
-        let structural = [" -defines-> ", " -contains-> ", " -member_of-> "].iter().any(|k| line.contains(k));
+        let structural = [" -defines-> ", " -contains-> ", " -member_of-> "]
+            .iter()
+            .any(|k| line.contains(k));
         if line.starts_with("N ") && !all {
             continue;
         }
@@ -33,5 +36,8 @@ fn main() {
         }
         println!("{line}");
     }
-    eprintln!("files {} nodes {} edges {} unresolved {} failures {:?}", report.files.total, report.nodes.total, report.edges.total, report.edges.unresolved, report.failures);
+    eprintln!(
+        "files {} nodes {} edges {} unresolved {} failures {:?}",
+        report.files.total, report.nodes.total, report.edges.total, report.edges.unresolved, report.failures
+    );
 }

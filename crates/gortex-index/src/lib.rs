@@ -10,7 +10,7 @@ pub mod walk;
 
 use gortex_core::{FileFacts, Language};
 use gortex_graph::config::{parse_cargo_toml, parse_go_mod, parse_package_json, parse_tsconfig};
-use gortex_graph::{build_graph, Graph, RepoConfig, RepoInput, SourceFile};
+use gortex_graph::{build_graph_incremental, ChangedFile, Graph, RepoConfig, RepoInput, ResolutionCache, SourceFile};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub use snapshot::SnapshotError;
-pub use walk::{DEFAULT_EXCLUDED_DIRS, CONFIG_FILES};
+pub use walk::{CONFIG_FILES, DEFAULT_EXCLUDED_DIRS};
 
 /// Why a file was left out of the graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -144,6 +144,8 @@ pub struct FileCounts {
     pub parsed: usize,
     pub reused: usize,
     pub deleted: usize,
+    /// Files whose references were resolved (the rest reused their previous resolution).
+    pub resolved: usize,
 }
 
 /// Per-language totals.
@@ -211,30 +213,53 @@ pub struct RepoIndex {
     config_files: Vec<(String, u64)>,
     skipped_stats: Vec<(String, u64, u64)>,
     pub graph: Arc<Graph>,
+    /// Path-space resolutions of the current graph, reused by the next build.
+    resolution: Option<ResolutionCache>,
     pub indexed_at_ms: u64,
     pub snapshot_path: PathBuf,
 }
 
 fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 /// The snapshot file for a repository root: `<home>/snapshots/<name>-<hash of root>.snap`.
 pub fn snapshot_path(home: &Path, name: &str, root: &Path) -> PathBuf {
     let hash = xxhash_rust::xxh3::xxh3_64(root.to_string_lossy().as_bytes());
-    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     home.join("snapshots").join(format!("{safe}-{:08x}.snap", hash as u32))
 }
 
 /// Canonical root and repository name for a path.
 pub fn resolve_root(root: &Path, name: Option<&str>) -> Result<(PathBuf, String), IndexError> {
-    let canonical = std::fs::canonicalize(root).map_err(|e| IndexError::Root { path: root.to_path_buf(), detail: e.to_string() })?;
+    let canonical = std::fs::canonicalize(root).map_err(|e| IndexError::Root {
+        path: root.to_path_buf(),
+        detail: e.to_string(),
+    })?;
     if !canonical.is_dir() {
-        return Err(IndexError::Root { path: root.to_path_buf(), detail: "not a directory".into() });
+        return Err(IndexError::Root {
+            path: root.to_path_buf(),
+            detail: "not a directory".into(),
+        });
     }
     let name = match name {
         Some(n) if !n.trim().is_empty() => n.trim().to_string(),
-        _ => canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "repo".into()),
+        _ => canonical
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "repo".into()),
     };
     Ok((canonical, name))
 }
@@ -247,12 +272,12 @@ enum Outcome {
     Failed(Failure),
 }
 
-struct Previous<'a> {
+struct PreviousFiles<'a> {
     records: HashMap<&'a str, &'a FileRecord>,
     skipped: HashMap<&'a str, (u64, u64)>,
 }
 
-fn process_file(cand: &walk::Candidate, prev: &Previous<'_>, options: &IndexOptions) -> Outcome {
+fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &IndexOptions) -> Outcome {
     if let Some(rec) = prev.records.get(cand.rel.as_str()) {
         if rec.size == cand.size && rec.mtime_ns == cand.mtime_ns {
             return Outcome::Reused((*rec).clone());
@@ -261,8 +286,19 @@ fn process_file(cand: &walk::Candidate, prev: &Previous<'_>, options: &IndexOpti
     let bytes = match std::fs::read(&cand.abs) {
         Ok(b) => b,
         Err(e) => {
-            let detail = if e.kind() == std::io::ErrorKind::NotFound { "deleted while indexing".to_string() } else { e.to_string() };
-            return Outcome::Skipped(Skipped { path: cand.rel.clone(), reason: SkipReason::Unreadable, detail: Some(detail) }, None);
+            let detail = if e.kind() == std::io::ErrorKind::NotFound {
+                "deleted while indexing".to_string()
+            } else {
+                e.to_string()
+            };
+            return Outcome::Skipped(
+                Skipped {
+                    path: cand.rel.clone(),
+                    reason: SkipReason::Unreadable,
+                    detail: Some(detail),
+                },
+                None,
+            );
         }
     };
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
@@ -277,10 +313,20 @@ fn process_file(cand: &walk::Candidate, prev: &Previous<'_>, options: &IndexOpti
     if let Some((reason, detail)) = classify::classify(&cand.rel, &bytes) {
         if !(reason == SkipReason::Generated && options.index_generated) {
             let stat = Some((cand.size, cand.mtime_ns));
-            return Outcome::Skipped(Skipped { path: cand.rel.clone(), reason, detail: Some(detail) }, stat);
+            return Outcome::Skipped(
+                Skipped {
+                    path: cand.rel.clone(),
+                    reason,
+                    detail: Some(detail),
+                },
+                stat,
+            );
         }
     }
-    let ctx = gortex_lang::FileContext { path: &cand.rel, is_test_file: is_test_file(&cand.rel, cand.language) };
+    let ctx = gortex_lang::FileContext {
+        path: &cand.rel,
+        is_test_file: is_test_file(&cand.rel, cand.language),
+    };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         gortex_lang::extract_file(cand.language, &bytes, &ctx, options.parse_budget)
     }));
@@ -296,16 +342,52 @@ fn process_file(cand: &walk::Candidate, prev: &Previous<'_>, options: &IndexOpti
                 facts: Arc::new(facts),
             })
         }
-        Ok(Err(e)) => Outcome::Failed(Failure { path: cand.rel.clone(), error: e.to_string() }),
+        Ok(Err(e)) => Outcome::Failed(Failure {
+            path: cand.rel.clone(),
+            error: e.to_string(),
+        }),
         Err(panic) => {
             let msg = panic
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
-            Outcome::Failed(Failure { path: cand.rel.clone(), error: format!("extractor panicked: {msg}") })
+            Outcome::Failed(Failure {
+                path: cand.rel.clone(),
+                error: format!("extractor panicked: {msg}"),
+            })
         }
     }
+}
+
+/// Files whose facts differ between two record lists (both sorted by path), with the old facts.
+fn diff_records(before: &[FileRecord], after: &[FileRecord]) -> Vec<ChangedFile> {
+    let old: HashMap<&str, &FileRecord> = before.iter().map(|r| (r.path.as_str(), r)).collect();
+    let new: HashMap<&str, &FileRecord> = after.iter().map(|r| (r.path.as_str(), r)).collect();
+    let mut changes = Vec::new();
+    for r in after {
+        match old.get(r.path.as_str()) {
+            // Same facts (e.g. only a comment changed at the end): nothing to re-resolve.
+            Some(o) if o.language == r.language && (o.hash == r.hash || o.facts == r.facts) => {}
+            Some(o) => changes.push(ChangedFile {
+                path: r.path.clone(),
+                old: Some(o.facts.clone()),
+            }),
+            None => changes.push(ChangedFile {
+                path: r.path.clone(),
+                old: None,
+            }),
+        }
+    }
+    for r in before {
+        if !new.contains_key(r.path.as_str()) {
+            changes.push(ChangedFile {
+                path: r.path.clone(),
+                old: Some(r.facts.clone()),
+            });
+        }
+    }
+    changes
 }
 
 /// Enforces the facts invariants the graph relies on (parents precede children, indices in range).
@@ -331,10 +413,14 @@ fn sanitize(facts: &mut FileFacts) {
 /// Test-file naming conventions per language.
 pub fn is_test_file(path: &str, language: Language) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let in_test_dir = path.split('/').any(|seg| matches!(seg, "test" | "tests" | "__tests__" | "spec" | "testing"));
+    let in_test_dir = path
+        .split('/')
+        .any(|seg| matches!(seg, "test" | "tests" | "__tests__" | "spec" | "testing"));
     match language {
         Language::Go => name.ends_with("_test.go"),
-        Language::Python => name.starts_with("test_") || name.ends_with("_test.py") || name == "conftest.py" || in_test_dir,
+        Language::Python => {
+            name.starts_with("test_") || name.ends_with("_test.py") || name == "conftest.py" || in_test_dir
+        }
         Language::Java => name.ends_with("Test.java") || name.ends_with("Tests.java") || path.contains("src/test/"),
         Language::Rust => path.starts_with("tests/") || path.contains("/tests/"),
         Language::TypeScript | Language::Tsx | Language::JavaScript => {
@@ -347,7 +433,9 @@ fn read_config(root: &Path, configs: &[String]) -> (RepoConfig, Vec<(String, u64
     let mut config = RepoConfig::default();
     let mut hashes = Vec::new();
     for rel in configs {
-        let Ok(text) = std::fs::read_to_string(root.join(rel)) else { continue };
+        let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
+            continue;
+        };
         hashes.push((rel.clone(), xxhash_rust::xxh3::xxh3_64(text.as_bytes())));
         let dir = gortex_graph::config::dir_of(rel);
         match rel.rsplit('/').next().unwrap_or(rel) {
@@ -359,12 +447,18 @@ fn read_config(root: &Path, configs: &[String]) -> (RepoConfig, Vec<(String, u64
         }
     }
     // Longest module paths first, so nested modules win over their parents.
-    config.go_modules.sort_by(|a, b| b.module.len().cmp(&a.module.len()).then(a.module.cmp(&b.module)));
+    config
+        .go_modules
+        .sort_by(|a, b| b.module.len().cmp(&a.module.len()).then(a.module.cmp(&b.module)));
     (config, hashes)
 }
 
 fn build_pool(threads: usize) -> Result<rayon::ThreadPool, IndexError> {
-    let n = if threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) } else { threads };
+    let n = if threads == 0 {
+        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
+    } else {
+        threads
+    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .thread_name(|i| format!("gortex-parse-{i}"))
@@ -386,9 +480,17 @@ impl RepoIndex {
         let started = Instant::now();
         let (root, name) = resolve_root(root, options.name.as_deref())?;
         let snap_path = snapshot_path(&options.home, &name, &root);
-        let mut report = IndexReport { repo: name.clone(), root: root.display().to_string(), ..Default::default() };
+        let mut report = IndexReport {
+            repo: name.clone(),
+            root: root.display().to_string(),
+            ..Default::default()
+        };
         report.snapshot.path = snap_path.display().to_string();
-        progress(Progress { phase: "load", done: 0, total: 1 });
+        progress(Progress {
+            phase: "load",
+            done: 0,
+            total: 1,
+        });
         let t = Instant::now();
         let previous = if options.force {
             report.snapshot.rebuilt_reason = Some("forced full re-index".into());
@@ -422,6 +524,7 @@ impl RepoIndex {
             config_files: Vec::new(),
             skipped_stats: Vec::new(),
             graph: Arc::new(Graph::default()),
+            resolution: None,
             indexed_at_ms: 0,
             snapshot_path: snap_path,
         };
@@ -430,6 +533,7 @@ impl RepoIndex {
             index.files = data.files;
             index.skipped_stats = data.skipped_stats;
             index.config_files = data.config_files;
+            index.resolution = data.resolution;
         }
         index.refresh_inner(options, progress, cancel, &mut report)?;
         if cold {
@@ -448,7 +552,11 @@ impl RepoIndex {
         cancel: &AtomicBool,
     ) -> Result<IndexReport, IndexError> {
         let started = Instant::now();
-        let mut report = IndexReport { repo: self.name.clone(), root: self.root.display().to_string(), ..Default::default() };
+        let mut report = IndexReport {
+            repo: self.name.clone(),
+            root: self.root.display().to_string(),
+            ..Default::default()
+        };
         report.snapshot.path = self.snapshot_path.display().to_string();
         report.snapshot.loaded = true;
         self.refresh_inner(options, progress, cancel, &mut report)?;
@@ -465,7 +573,11 @@ impl RepoIndex {
     ) -> Result<(), IndexError> {
         let pool = build_pool(options.threads)?;
         report.threads = pool.current_num_threads();
-        progress(Progress { phase: "walk", done: 0, total: 0 });
+        progress(Progress {
+            phase: "walk",
+            done: 0,
+            total: 0,
+        });
         let t = Instant::now();
         let walk_options = walk::WalkOptions {
             excluded_dirs: options.excluded_dirs.clone(),
@@ -483,11 +595,19 @@ impl RepoIndex {
         let t = Instant::now();
         let total = walked.sources.len();
         let done = AtomicUsize::new(0);
-        progress(Progress { phase: "parse", done: 0, total });
+        progress(Progress {
+            phase: "parse",
+            done: 0,
+            total,
+        });
         let outcomes: Vec<Outcome> = {
-            let prev = Previous {
+            let prev = PreviousFiles {
                 records: self.files.iter().map(|r| (r.path.as_str(), r)).collect(),
-                skipped: self.skipped_stats.iter().map(|(p, s, m)| (p.as_str(), (*s, *m))).collect(),
+                skipped: self
+                    .skipped_stats
+                    .iter()
+                    .map(|(p, s, m)| (p.as_str(), (*s, *m)))
+                    .collect(),
             };
             let previous_skips: HashMap<&str, &Skipped> = self.skipped.iter().map(|s| (s.path.as_str(), s)).collect();
             let step = (total / 200).max(16);
@@ -499,15 +619,22 @@ impl RepoIndex {
                         if cancel.load(Ordering::Relaxed) {
                             return None;
                         }
-                        let outcome = match (prev.skipped.get(cand.rel.as_str()), previous_skips.get(cand.rel.as_str())) {
+                        let outcome = match (
+                            prev.skipped.get(cand.rel.as_str()),
+                            previous_skips.get(cand.rel.as_str()),
+                        ) {
                             (Some(&(size, mtime)), Some(skip)) if size == cand.size && mtime == cand.mtime_ns => {
                                 Outcome::Skipped((*skip).clone(), Some((size, mtime)))
                             }
                             _ => process_file(cand, &prev, options),
                         };
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if n % step == 0 || n == total {
-                            progress(Progress { phase: "parse", done: n, total });
+                        if n.is_multiple_of(step) || n == total {
+                            progress(Progress {
+                                phase: "parse",
+                                done: n,
+                                total,
+                            });
                         }
                         Some(outcome)
                     })
@@ -543,6 +670,7 @@ impl RepoIndex {
         }
         let current: std::collections::HashSet<&str> = files.iter().map(|r| r.path.as_str()).collect();
         report.files.deleted = previous_paths.iter().filter(|p| !current.contains(p.as_str())).count();
+        let changes = diff_records(&self.files, &files);
         report.files.total = files.len();
         let config_changed = config_files != self.config_files;
         let changed = report.files.parsed > 0 || report.files.deleted > 0 || config_changed;
@@ -552,8 +680,12 @@ impl RepoIndex {
         self.failures = failures;
         self.config = config;
         self.config_files = config_files;
-        report.mode = if changed { "incremental".into() } else { "unchanged".into() };
-        self.rebuild_graph(&pool, progress, report);
+        report.mode = if changed {
+            "incremental".into()
+        } else {
+            "unchanged".into()
+        };
+        self.rebuild_graph(&pool, progress, report, &changes);
         if options.persist && (changed || !report.snapshot.loaded) {
             self.save(progress, report)?;
         }
@@ -561,15 +693,22 @@ impl RepoIndex {
         Ok(())
     }
 
-    /// Re-reads the given repo-relative paths (changed, added or deleted) and rebuilds.
+    /// Re-reads the given repo-relative paths (changed, added or deleted) and rebuilds. Does not
+    /// write the snapshot (see [`RepoIndex::save_snapshot`]).
     pub fn update_paths(&mut self, paths: &[String], options: &IndexOptions) -> Result<IndexReport, IndexError> {
         let started = Instant::now();
-        let mut report = IndexReport { repo: self.name.clone(), root: self.root.display().to_string(), mode: "incremental".into(), ..Default::default() };
+        let mut report = IndexReport {
+            repo: self.name.clone(),
+            root: self.root.display().to_string(),
+            mode: "incremental".into(),
+            ..Default::default()
+        };
         report.snapshot.path = self.snapshot_path.display().to_string();
         report.snapshot.loaded = true;
         let pool = build_pool(options.threads)?;
         report.threads = pool.current_num_threads();
-        let mut by_path: BTreeMap<String, FileRecord> = self.files.drain(..).map(|r| (r.path.clone(), r)).collect();
+        let before = std::mem::take(&mut self.files);
+        let mut by_path: BTreeMap<String, FileRecord> = before.iter().map(|r| (r.path.clone(), r.clone())).collect();
         let mut config_touched = false;
         let noop = |_: Progress| {};
         for raw in paths {
@@ -584,7 +723,9 @@ impl RepoIndex {
                 config_touched = true;
             }
             let abs = self.root.join(&rel);
-            let Some(language) = Language::from_path(&rel).filter(|l| gortex_lang::extractor_for(*l).is_some()) else { continue };
+            let Some(language) = Language::from_path(&rel).filter(|l| gortex_lang::extractor_for(*l).is_some()) else {
+                continue;
+            };
             let meta = match std::fs::symlink_metadata(&abs) {
                 Ok(m) if m.is_file() => m,
                 _ => {
@@ -597,11 +738,24 @@ impl RepoIndex {
             if meta.len() > options.max_file_size {
                 by_path.remove(&rel);
                 let detail = Some(format!("{} bytes > cap {} bytes", meta.len(), options.max_file_size));
-                self.skipped.push(Skipped { path: rel, reason: SkipReason::TooLarge, detail });
+                self.skipped.push(Skipped {
+                    path: rel,
+                    reason: SkipReason::TooLarge,
+                    detail,
+                });
                 continue;
             }
-            let cand = walk::Candidate { rel: rel.clone(), abs, language, size: meta.len(), mtime_ns: walk::mtime_ns(&meta) };
-            let prev = Previous { records: by_path.get(&rel).map(|r| (rel.as_str(), r)).into_iter().collect(), skipped: HashMap::new() };
+            let cand = walk::Candidate {
+                rel: rel.clone(),
+                abs,
+                language,
+                size: meta.len(),
+                mtime_ns: walk::mtime_ns(&meta),
+            };
+            let prev = PreviousFiles {
+                records: by_path.get(&rel).map(|r| (rel.as_str(), r)).into_iter().collect(),
+                skipped: HashMap::new(),
+            };
             let outcome = pool.install(|| process_file(&cand, &prev, options));
             match outcome {
                 Outcome::Reused(r) => {
@@ -628,57 +782,119 @@ impl RepoIndex {
         self.files = by_path.into_values().collect();
         report.files.total = self.files.len();
         if config_touched {
-            let configs: Vec<String> = self.config_files.iter().map(|(p, _)| p.clone()).chain(
-                paths.iter().filter(|p| CONFIG_FILES.contains(&p.rsplit('/').next().unwrap_or(p))).cloned(),
-            ).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            let configs: Vec<String> = self
+                .config_files
+                .iter()
+                .map(|(p, _)| p.clone())
+                .chain(
+                    paths
+                        .iter()
+                        .filter(|p| CONFIG_FILES.contains(&p.rsplit('/').next().unwrap_or(p)))
+                        .cloned(),
+                )
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
             let (config, hashes) = read_config(&self.root, &configs);
             self.config = config;
             self.config_files = hashes;
         }
         self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-        self.rebuild_graph(&pool, &noop, &mut report);
-        if options.persist {
-            self.save(&noop, &mut report)?;
-        }
+        let changes = diff_records(&before, &self.files);
+        self.rebuild_graph(&pool, &noop, &mut report, &changes);
+        // No snapshot write here: updates arrive in bursts (editors, watchers) and a stale
+        // snapshot is always safe (the next open re-parses what changed). Callers persist with
+        // `save_snapshot` when convenient.
         self.fill_report(&mut report);
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok(report)
     }
 
-    fn rebuild_graph(&mut self, pool: &rayon::ThreadPool, progress: &(dyn Fn(Progress) + Sync), report: &mut IndexReport) {
+    fn rebuild_graph(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        progress: &(dyn Fn(Progress) + Sync),
+        report: &mut IndexReport,
+        changes: &[ChangedFile],
+    ) {
         let t = Instant::now();
-        progress(Progress { phase: "resolve", done: 0, total: self.files.len() });
+        progress(Progress {
+            phase: "resolve",
+            done: 0,
+            total: self.files.len(),
+        });
         let sources: Vec<SourceFile> = self
             .files
             .iter()
-            .map(|r| SourceFile { path: Arc::from(r.path.as_str()), language: r.language, facts: r.facts.clone() })
+            .map(|r| SourceFile {
+                path: Arc::from(r.path.as_str()),
+                language: r.language,
+                facts: r.facts.clone(),
+            })
             .collect();
-        let graph = pool.install(|| build_graph(RepoInput { repo: &self.name, files: &sources, config: &self.config }));
+        let input = RepoInput {
+            repo: &self.name,
+            files: &sources,
+            config: &self.config,
+        };
+        let previous = self.resolution.as_ref().map(|cache| gortex_graph::Previous {
+            cache,
+            changed: changes,
+        });
+        let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
+        report.files.resolved = stats.resolved_files;
+        self.resolution = Some(cache);
         self.graph = Arc::new(graph);
         self.indexed_at_ms = now_ms();
-        report.phases_ms.insert("resolve".into(), t.elapsed().as_millis() as u64);
-        progress(Progress { phase: "resolve", done: self.files.len(), total: self.files.len() });
+        report
+            .phases_ms
+            .insert("resolve".into(), t.elapsed().as_millis() as u64);
+        progress(Progress {
+            phase: "resolve",
+            done: self.files.len(),
+            total: self.files.len(),
+        });
+    }
+
+    /// Writes the snapshot now (atomically). Returns its size in bytes.
+    pub fn save_snapshot(&self) -> Result<u64, IndexError> {
+        let mut report = IndexReport::default();
+        self.save(&|_| {}, &mut report)?;
+        Ok(report.snapshot.bytes)
     }
 
     fn save(&self, progress: &(dyn Fn(Progress) + Sync), report: &mut IndexReport) -> Result<(), IndexError> {
         let t = Instant::now();
-        progress(Progress { phase: "save", done: 0, total: 1 });
-        let data = snapshot::SnapshotData {
-            extractor: gortex_lang::EXTRACTOR_FINGERPRINT.to_string(),
-            repo: self.name.clone(),
-            root: self.root.display().to_string(),
+        progress(Progress {
+            phase: "save",
+            done: 0,
+            total: 1,
+        });
+        let root = self.root.display().to_string();
+        let data = snapshot::SnapshotRef {
+            extractor: gortex_lang::EXTRACTOR_FINGERPRINT,
+            repo: &self.name,
+            root: &root,
             indexed_at_ms: self.indexed_at_ms,
-            files: self.files.clone(),
-            skipped: self.skipped.clone(),
-            failures: self.failures.clone(),
-            config: self.config.clone(),
-            config_files: self.config_files.clone(),
-            skipped_stats: self.skipped_stats.clone(),
+            files: &self.files,
+            skipped: &self.skipped,
+            failures: &self.failures,
+            config: &self.config,
+            config_files: &self.config_files,
+            skipped_stats: &self.skipped_stats,
+            resolution: self.resolution.as_ref(),
         };
-        let bytes = snapshot::save(&self.snapshot_path, &data).map_err(|e| IndexError::Save { path: self.snapshot_path.clone(), source: e })?;
+        let bytes = snapshot::save(&self.snapshot_path, &data).map_err(|e| IndexError::Save {
+            path: self.snapshot_path.clone(),
+            source: e,
+        })?;
         report.snapshot.bytes = bytes;
         report.phases_ms.insert("save".into(), t.elapsed().as_millis() as u64);
-        progress(Progress { phase: "save", done: 1, total: 1 });
+        progress(Progress {
+            phase: "save",
+            done: 1,
+            total: 1,
+        });
         Ok(())
     }
 
@@ -706,7 +922,10 @@ impl RepoIndex {
         report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         report.skipped_by_reason.clear();
         for s in &self.skipped {
-            *report.skipped_by_reason.entry(s.reason.as_str().to_string()).or_default() += 1;
+            *report
+                .skipped_by_reason
+                .entry(s.reason.as_str().to_string())
+                .or_default() += 1;
         }
         report.failures = self.failures.clone();
     }
@@ -809,9 +1028,13 @@ pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, Index
                 e.bytes += r.size;
             }
             report.stale = staleness_of(&data.files, &data.skipped_stats, &walked);
-            report.fresh = report.stale.modified.is_empty() && report.stale.added.is_empty() && report.stale.deleted.is_empty();
+            report.fresh =
+                report.stale.modified.is_empty() && report.stale.added.is_empty() && report.stale.deleted.is_empty();
             for s in &data.skipped {
-                *report.skipped_by_reason.entry(s.reason.as_str().to_string()).or_default() += 1;
+                *report
+                    .skipped_by_reason
+                    .entry(s.reason.as_str().to_string())
+                    .or_default() += 1;
             }
             report.skipped = data.skipped;
             report.failures = data.failures;

@@ -5,14 +5,14 @@
 //! from the stored per-file facts, so a snapshot never disagrees with the resolver in the binary.
 
 use crate::{Failure, FileRecord, Skipped};
-use gortex_graph::RepoConfig;
+use gortex_graph::{RepoConfig, ResolutionCache};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GORTEXSN";
 /// Bumped whenever [`SnapshotData`]'s encoding changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 
 /// Everything persisted for one repository.
@@ -31,6 +31,8 @@ pub struct SnapshotData {
     pub config_files: Vec<(String, u64)>,
     /// (path, size, mtime) of files skipped by content, so unchanged ones are not re-read.
     pub skipped_stats: Vec<(String, u64, u64)>,
+    /// Per-file resolutions, so a warm start resolves nothing that did not change.
+    pub resolution: Option<ResolutionCache>,
 }
 
 /// Why a snapshot could not be used.
@@ -52,12 +54,33 @@ pub enum SnapshotError {
     Extractor(PathBuf),
 }
 
+/// The same fields as [`SnapshotData`], borrowed, so saving never copies the index.
+/// Postcard encodes fields in order, so the two types share one encoding (a test checks it).
+#[derive(Serialize)]
+pub struct SnapshotRef<'a> {
+    pub extractor: &'a str,
+    pub repo: &'a str,
+    pub root: &'a str,
+    pub indexed_at_ms: u64,
+    pub files: &'a [FileRecord],
+    pub skipped: &'a [Skipped],
+    pub failures: &'a [Failure],
+    pub config: &'a RepoConfig,
+    pub config_files: &'a [(String, u64)],
+    pub skipped_stats: &'a [(String, u64, u64)],
+    pub resolution: Option<&'a ResolutionCache>,
+}
+
 /// Encodes and writes the snapshot atomically: temp file in the same directory, fsync, rename.
-pub fn save(path: &Path, data: &SnapshotData) -> std::io::Result<u64> {
+pub fn save(path: &Path, data: &SnapshotRef<'_>) -> std::io::Result<u64> {
     let body = postcard::to_stdvec(data).map_err(|e| std::io::Error::other(e.to_string()))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{}.{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("snapshot"), std::process::id()));
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("snapshot"),
+        std::process::id()
+    ));
     {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(MAGIC)?;
@@ -76,17 +99,36 @@ pub fn save(path: &Path, data: &SnapshotData) -> std::io::Result<u64> {
 
 /// Reads and verifies a snapshot.
 pub fn load(path: &Path) -> Result<(SnapshotData, u64), SnapshotError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SnapshotError::Missing(path.to_path_buf())),
-        Err(e) => return Err(SnapshotError::Io { path: path.to_path_buf(), source: e }),
+        Err(e) => {
+            return Err(SnapshotError::Io {
+                path: path.to_path_buf(),
+                source: e,
+            })
+        }
     };
+    // Map rather than read: a large snapshot is decoded straight from the page cache instead of
+    // being copied into a fresh (zeroed) buffer first.
+    // SAFETY: snapshots are only ever replaced by rename, never written in place, so the mapped
+    // file cannot change underneath us; a truncated or garbled file is caught by the length and
+    // checksum checks below before anything is decoded.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| SnapshotError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    let bytes: &[u8] = &map;
     if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
         return Err(SnapshotError::Corrupt(path.to_path_buf()));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
     if version != FORMAT_VERSION {
-        return Err(SnapshotError::Version { path: path.to_path_buf(), found: version, expected: FORMAT_VERSION });
+        return Err(SnapshotError::Version {
+            path: path.to_path_buf(),
+            found: version,
+            expected: FORMAT_VERSION,
+        });
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
     let sum = u64::from_le_bytes(bytes[20..28].try_into().expect("8 bytes"));
@@ -97,10 +139,56 @@ pub fn load(path: &Path) -> Result<(SnapshotData, u64), SnapshotError> {
     if xxhash_rust::xxh3::xxh3_64(body) != sum {
         return Err(SnapshotError::Checksum(path.to_path_buf()));
     }
-    let data: SnapshotData =
-        postcard::from_bytes(body).map_err(|e| SnapshotError::Decode { path: path.to_path_buf(), detail: e.to_string() })?;
+    let data: SnapshotData = postcard::from_bytes(body).map_err(|e| SnapshotError::Decode {
+        path: path.to_path_buf(),
+        detail: e.to_string(),
+    })?;
     if data.extractor != gortex_lang::EXTRACTOR_FINGERPRINT {
         return Err(SnapshotError::Extractor(path.to_path_buf()));
     }
     Ok((data, bytes.len() as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn borrowed_and_owned_snapshots_share_one_encoding() {
+        let owned = SnapshotData {
+            extractor: "x".into(),
+            repo: "r".into(),
+            root: "/r".into(),
+            indexed_at_ms: 7,
+            files: Vec::new(),
+            skipped: vec![Skipped {
+                path: "a".into(),
+                reason: crate::SkipReason::Binary,
+                detail: None,
+            }],
+            failures: Vec::new(),
+            config: RepoConfig::default(),
+            config_files: vec![("go.mod".into(), 3)],
+            skipped_stats: vec![("a".into(), 1, 2)],
+            resolution: Some(ResolutionCache::default()),
+        };
+        let borrowed = SnapshotRef {
+            extractor: &owned.extractor,
+            repo: &owned.repo,
+            root: &owned.root,
+            indexed_at_ms: owned.indexed_at_ms,
+            files: &owned.files,
+            skipped: &owned.skipped,
+            failures: &owned.failures,
+            config: &owned.config,
+            config_files: &owned.config_files,
+            skipped_stats: &owned.skipped_stats,
+            resolution: owned.resolution.as_ref(),
+        };
+        let bytes = postcard::to_stdvec(&borrowed).unwrap();
+        let decoded: SnapshotData = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(decoded.skipped, owned.skipped);
+        assert_eq!(decoded.config_files, owned.config_files);
+        assert_eq!(decoded.resolution, owned.resolution);
+    }
 }

@@ -7,9 +7,29 @@ use std::time::UNIX_EPOCH;
 
 /// Directories never descended into unless configured otherwise.
 pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
-    ".git", ".hg", ".svn", "node_modules", "target", "dist", "build", "out", "vendor", "bower_components",
-    "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".next", ".nuxt", ".gradle",
-    "coverage", ".cache", ".idea", ".vscode",
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    "target",
+    "dist",
+    "build",
+    "out",
+    "vendor",
+    "bower_components",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".next",
+    ".nuxt",
+    ".gradle",
+    "coverage",
+    ".cache",
+    ".idea",
+    ".vscode",
 ];
 
 /// Config files the resolver reads (module paths, tsconfig paths, workspace packages, crates).
@@ -54,7 +74,10 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
 /// Repo-relative path with `/` separators.
 pub fn relative(root: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?;
-    let s: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    let s: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
     (!s.is_empty()).then(|| s.join("/"))
 }
 
@@ -85,11 +108,21 @@ pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
             Ok(e) => e,
             Err(err) => {
                 let path = match &err {
-                    ignore::Error::WithPath { path, .. } => relative(root, path).unwrap_or_else(|| path.display().to_string()),
+                    ignore::Error::WithPath { path, .. } => {
+                        relative(root, path).unwrap_or_else(|| path.display().to_string())
+                    }
                     _ => String::new(),
                 };
-                let reason = if matches!(err, ignore::Error::Loop { .. }) { SkipReason::SymlinkLoop } else { SkipReason::Unreadable };
-                result.skipped.push(Skipped { path, reason, detail: Some(err.to_string()) });
+                let reason = if matches!(err, ignore::Error::Loop { .. }) {
+                    SkipReason::SymlinkLoop
+                } else {
+                    SkipReason::Unreadable
+                };
+                result.skipped.push(Skipped {
+                    path,
+                    reason,
+                    detail: Some(err.to_string()),
+                });
                 continue;
             }
         };
@@ -97,14 +130,26 @@ pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
         if file_type.is_dir() {
             continue;
         }
-        let Some(rel) = relative(root, entry.path()) else { continue };
+        let Some(rel) = relative(root, entry.path()) else {
+            continue;
+        };
         let name = entry.file_name().to_string_lossy();
         if file_type.is_symlink() {
             if Language::from_path(&rel).is_some() {
-                let detail = std::fs::read_link(entry.path()).ok().map(|t| format!("-> {}", t.display()));
+                let detail = std::fs::read_link(entry.path())
+                    .ok()
+                    .map(|t| format!("-> {}", t.display()));
                 let loops = std::fs::metadata(entry.path()).is_err();
-                let reason = if loops { SkipReason::SymlinkLoop } else { SkipReason::Symlink };
-                result.skipped.push(Skipped { path: rel, reason, detail });
+                let reason = if loops {
+                    SkipReason::SymlinkLoop
+                } else {
+                    SkipReason::Symlink
+                };
+                result.skipped.push(Skipped {
+                    path: rel,
+                    reason,
+                    detail,
+                });
             }
             continue;
         }
@@ -112,30 +157,50 @@ pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
             // FIFOs, sockets and devices would block or never end when read.
             if Language::from_path(&rel).is_some() {
                 let detail = Some("not a regular file".to_string());
-                result.skipped.push(Skipped { path: rel, reason: SkipReason::Unreadable, detail });
+                result.skipped.push(Skipped {
+                    path: rel,
+                    reason: SkipReason::Unreadable,
+                    detail,
+                });
             }
             continue;
         }
         if CONFIG_FILES.contains(&name.as_ref()) {
             result.configs.push(rel.clone());
         }
-        let Some(language) = Language::from_path(&rel) else { continue };
+        let Some(language) = Language::from_path(&rel) else {
+            continue;
+        };
         if gortex_lang::extractor_for(language).is_none() {
             continue;
         }
         let meta = match entry.metadata() {
             Ok(m) => m,
             Err(e) => {
-                result.skipped.push(Skipped { path: rel, reason: SkipReason::Unreadable, detail: Some(e.to_string()) });
+                result.skipped.push(Skipped {
+                    path: rel,
+                    reason: SkipReason::Unreadable,
+                    detail: Some(e.to_string()),
+                });
                 continue;
             }
         };
         if meta.len() > options.max_file_size {
             let detail = Some(format!("{} bytes > cap {} bytes", meta.len(), options.max_file_size));
-            result.skipped.push(Skipped { path: rel, reason: SkipReason::TooLarge, detail });
+            result.skipped.push(Skipped {
+                path: rel,
+                reason: SkipReason::TooLarge,
+                detail,
+            });
             continue;
         }
-        result.sources.push(Candidate { rel, abs: entry.into_path(), language, size: meta.len(), mtime_ns: mtime_ns(&meta) });
+        result.sources.push(Candidate {
+            rel,
+            abs: entry.into_path(),
+            language,
+            size: meta.len(),
+            mtime_ns: mtime_ns(&meta),
+        });
     }
     result.sources.sort_by(|a, b| a.rel.cmp(&b.rel));
     result.configs.sort();

@@ -13,21 +13,67 @@ use std::sync::atomic::AtomicBool;
 #[derive(Debug, Clone)]
 enum Edit {
     /// Append a declaration that calls names defined elsewhere.
-    Append { file: usize, n: u32 },
+    Append {
+        file: usize,
+        n: u32,
+    },
     /// Replace a file's content with a tiny variant that drops its declarations.
-    Gut { file: usize },
-    Delete { file: usize },
-    Rename { file: usize },
-    Add { lang: usize, n: u32 },
+    Gut {
+        file: usize,
+    },
+    Delete {
+        file: usize,
+    },
+    Rename {
+        file: usize,
+    },
+    Add {
+        lang: usize,
+        n: u32,
+    },
+    /// Rename every occurrence of a cross-file name inside one file (a definition or its uses).
+    RenameIdent {
+        file: usize,
+        ident: usize,
+    },
+    /// Add a file that imports and calls what `Add { n: m }` would create (maybe not yet there).
+    Importer {
+        lang: usize,
+        n: u32,
+        m: u32,
+    },
 }
+
+/// Names that cross files in the fixtures: renaming them in one file breaks or moves bindings elsewhere.
+const IDENTS: &[&str] = &[
+    "helper",
+    "openStore",
+    "Store",
+    "save",
+    "validate",
+    "open",
+    "Open",
+    "User",
+    "create",
+    "lookup",
+    "get",
+    "close",
+    "Get",
+    "BaseStore",
+    "Base",
+    "run",
+    "Admin",
+];
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
     prop_oneof![
-        3 => (0usize..64, 0u32..1000).prop_map(|(file, n)| Edit::Append { file, n }),
+        3 => (0usize..64, 0u32..8).prop_map(|(file, n)| Edit::Append { file, n }),
         1 => (0usize..64).prop_map(|file| Edit::Gut { file }),
         1 => (0usize..64).prop_map(|file| Edit::Delete { file }),
         1 => (0usize..64).prop_map(|file| Edit::Rename { file }),
-        2 => (0usize..5, 0u32..1000).prop_map(|(lang, n)| Edit::Add { lang, n }),
+        2 => (0usize..5, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
+        3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
+        2 => (0usize..5, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
     ]
 }
 
@@ -52,8 +98,14 @@ fn source_files(root: &Path) -> Vec<String> {
 
 fn snippet(path: &str, n: u32) -> String {
     match path.rsplit('.').next().unwrap_or("") {
-        "ts" => format!("\nexport function gen{n}(): void {{ helper(); openStore(); gen{}(); }}\n", n / 2),
-        "py" => format!("\n\ndef gen{n}():\n    helper()\n    create()\n    return gen{}()\n", n / 2),
+        "ts" => format!(
+            "\nexport function gen{n}(): void {{ helper(); openStore(); gen{}(); }}\n",
+            n / 2
+        ),
+        "py" => format!(
+            "\n\ndef gen{n}():\n    helper()\n    create()\n    return gen{}()\n",
+            n / 2
+        ),
         "go" => format!("\nfunc Gen{n}() {{ helper(); Open(); Gen{}() }}\n", n / 2),
         "rs" => format!("\npub fn gen{n}() {{ helper(); open(); gen{}(); }}\n", n / 2),
         _ => String::new(), // Java: appending after the class body is a syntax error; Gut/Add cover it.
@@ -96,12 +148,62 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
             std::fs::rename(root.join(&rel), root.join(&to)).unwrap();
             vec![rel, to]
         }
+        Edit::RenameIdent { file, ident } => {
+            let rel = &files[file % files.len()];
+            let text = std::fs::read_to_string(root.join(rel)).unwrap_or_default();
+            let name = IDENTS[*ident];
+            let renamed = replace_word(&text, name, &format!("{name}X"));
+            std::fs::write(root.join(rel), renamed).unwrap();
+            vec![rel.clone()]
+        }
+        Edit::Importer { lang, n, m } => {
+            let (rel, body) = match lang {
+                0 => (
+                    format!("ts/src/use{n}.ts"),
+                    format!("import {{ added{m} }} from './added{m}';\nexport function use{n}() {{ added{m}(); }}\n"),
+                ),
+                1 => (
+                    format!("py/pkg/use{n}.py"),
+                    format!("from .added{m} import added{m}\n\ndef use{n}():\n    added{m}()\n"),
+                ),
+                2 => (
+                    format!("go/use{n}.go"),
+                    format!("package main\n\nfunc Use{n}() {{ Added{m}() }}\n"),
+                ),
+                3 => (
+                    format!("rust/src/use{n}.rs"),
+                    format!("use crate::added{m}::added{m};\npub fn use{n}() {{ added{m}(); }}\n"),
+                ),
+                _ => (
+                    format!("java/src/main/java/com/acme/Use{n}.java"),
+                    format!(
+                        "package com.acme;\n\npublic class Use{n} {{\n    void m() {{ new Added{m}().m(); }}\n}}\n"
+                    ),
+                ),
+            };
+            let p = root.join(&rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, body).unwrap();
+            vec![rel]
+        }
         Edit::Add { lang, n } => {
             let (rel, body) = match lang {
-                0 => (format!("ts/src/added{n}.ts"), format!("import {{ helper }} from './lib';\nexport function added{n}() {{ helper(); }}\n")),
-                1 => (format!("py/pkg/added{n}.py"), format!("from .util import helper\n\ndef added{n}():\n    helper()\n")),
-                2 => (format!("go/added{n}.go"), format!("package main\n\nfunc Added{n}() {{ helper() }}\n")),
-                3 => (format!("rust/src/added{n}.rs"), format!("pub fn added{n}() {{ crate::store::open(); }}\n")),
+                0 => (
+                    format!("ts/src/added{n}.ts"),
+                    format!("import {{ helper }} from './lib';\nexport function added{n}() {{ helper(); }}\n"),
+                ),
+                1 => (
+                    format!("py/pkg/added{n}.py"),
+                    format!("from .util import helper\n\ndef added{n}():\n    helper()\n"),
+                ),
+                2 => (
+                    format!("go/added{n}.go"),
+                    format!("package main\n\nfunc Added{n}() {{ helper() }}\n"),
+                ),
+                3 => (
+                    format!("rust/src/added{n}.rs"),
+                    format!("pub fn added{n}() {{ crate::store::open(); }}\n"),
+                ),
                 _ => (
                     format!("java/src/main/java/com/acme/Added{n}.java"),
                     format!("package com.acme;\n\npublic class Added{n} {{\n    void m() {{ new App().run(); }}\n}}\n"),
@@ -113,6 +215,28 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
             vec![rel]
         }
     }
+}
+
+/// Replaces whole-word occurrences of `word`.
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    while i < text.len() {
+        if text[i..].starts_with(word)
+            && (i == 0 || !is_ident(bytes[i - 1]))
+            && bytes.get(i + word.len()).is_none_or(|&b| !is_ident(b))
+        {
+            out.push_str(with);
+            i += word.len();
+        } else {
+            let ch = text[i..].chars().next().unwrap();
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
 }
 
 fn clean_dump(root: &Path) -> Vec<String> {
@@ -133,40 +257,51 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let mut opts = options(home.path());
     opts.name = Some("poly".into());
     let (mut live, _) = index(repo.path(), &opts);
+    let (mut resolved_total, mut files_total) = (0usize, 0usize);
     for edit in edits {
         // mtime granularity: make sure the walker sees a change even within one clock tick.
         std::thread::sleep(std::time::Duration::from_millis(2));
         let touched = apply(repo.path(), edit);
-        if use_paths {
-            live.update_paths(&touched, &opts).unwrap();
+        let report = if use_paths {
+            live.update_paths(&touched, &opts).unwrap()
         } else {
-            live.refresh(&opts, &|_| {}, &AtomicBool::new(false)).unwrap();
-        }
+            live.refresh(&opts, &|_| {}, &AtomicBool::new(false)).unwrap()
+        };
+        resolved_total += report.files.resolved;
+        files_total += report.files.total;
         let clean = clean_dump(repo.path());
         let incremental = live.graph.canonical_dump();
         if clean != incremental {
             let missing: Vec<&String> = clean.iter().filter(|l| !incremental.contains(l)).take(10).collect();
             let extra: Vec<&String> = incremental.iter().filter(|l| !clean.contains(l)).take(10).collect();
-            return Err(TestCaseError::fail(format!("after {edit:?}: missing {missing:#?}\nextra {extra:#?}")));
+            return Err(TestCaseError::fail(format!(
+                "after {edit:?}: missing {missing:#?}\nextra {extra:#?}"
+            )));
         }
     }
+    // The point of the exercise: updates re-resolve only part of the repository.
+    prop_assert!(
+        resolved_total < files_total,
+        "every update re-resolved every file ({resolved_total} of {files_total})"
+    );
     // A restart from the snapshot equals the live index too.
     let (reopened, report) = RepoIndex::open(repo.path(), &opts, &|_| {}, &AtomicBool::new(false)).unwrap();
     prop_assert_eq!(report.files.parsed, 0, "reopen re-parsed files: {:?}", report);
+    prop_assert_eq!(report.files.resolved, 0, "reopen re-resolved files: {:?}", report);
     prop_assert_eq!(reopened.graph.canonical_dump(), live.graph.canonical_dump());
     Ok(())
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
 
     #[test]
-    fn incremental_refresh_equals_clean(edits in proptest::collection::vec(edit_strategy(), 1..6)) {
+    fn incremental_refresh_equals_clean(edits in proptest::collection::vec(edit_strategy(), 1..8)) {
         run(&edits, false)?;
     }
 
     #[test]
-    fn incremental_update_paths_equals_clean(edits in proptest::collection::vec(edit_strategy(), 1..6)) {
+    fn incremental_update_paths_equals_clean(edits in proptest::collection::vec(edit_strategy(), 1..8)) {
         run(&edits, true)?;
     }
 }

@@ -31,8 +31,16 @@ fn changed_added_deleted_files_are_reparsed_and_match_a_clean_index() {
     let (repo, home) = setup();
     let opts = options(home.path());
     index(repo.path(), &opts);
-    std::fs::write(repo.path().join("src/lib/util.ts"), "export function helper(): void {}\nexport function extra(): void { helper(); }\n").unwrap();
-    std::fs::write(repo.path().join("src/new.ts"), "import { extra } from './lib/util';\nexport function callsExtra() { extra(); }\n").unwrap();
+    std::fs::write(
+        repo.path().join("src/lib/util.ts"),
+        "export function helper(): void {}\nexport function extra(): void { helper(); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.path().join("src/new.ts"),
+        "import { extra } from './lib/util';\nexport function callsExtra() { extra(); }\n",
+    )
+    .unwrap();
     std::fs::remove_file(repo.path().join("src/app.test.ts")).unwrap();
     let (incremental, report) = index(repo.path(), &opts);
     assert_eq!(report.mode, "incremental");
@@ -41,7 +49,9 @@ fn changed_added_deleted_files_are_reparsed_and_match_a_clean_index() {
     let clean_home = tempfile::tempdir().unwrap();
     let (clean, _) = index(repo.path(), &options(clean_home.path()));
     assert_eq!(incremental.graph.canonical_dump(), clean.graph.canonical_dump());
-    assert!(resolution_lines(&incremental).iter().any(|l| l.contains("src/new.ts::callsExtra -calls-> ") && l.contains("util.ts::extra ast_resolved")));
+    assert!(resolution_lines(&incremental)
+        .iter()
+        .any(|l| l.contains("src/new.ts::callsExtra -calls-> ") && l.contains("util.ts::extra ast_resolved")));
 }
 
 fn corrupt_and_reopen(mutate: impl Fn(&std::path::Path), expect: &str) {
@@ -98,7 +108,10 @@ fn old_format_version_is_rebuilt() {
 
 #[test]
 fn garbage_snapshot_is_rebuilt() {
-    corrupt_and_reopen(|p| std::fs::write(p, b"not a snapshot at all").unwrap(), "not a gortex snapshot");
+    corrupt_and_reopen(
+        |p| std::fs::write(p, b"not a snapshot at all").unwrap(),
+        "not a gortex snapshot",
+    );
 }
 
 #[test]
@@ -111,7 +124,11 @@ fn status_reports_freshness_without_parsing() {
     let fresh = gortex_index::status(repo.path(), &opts).unwrap();
     assert!(fresh.indexed && fresh.fresh, "{fresh:#?}");
     std::fs::write(repo.path().join("src/added.ts"), "export const z = 1;\n").unwrap();
-    std::fs::write(repo.path().join("src/lib/util.ts"), "export function helper(): void { /* changed */ }\n").unwrap();
+    std::fs::write(
+        repo.path().join("src/lib/util.ts"),
+        "export function helper(): void { /* changed */ }\n",
+    )
+    .unwrap();
     std::fs::remove_file(repo.path().join("src/lib/index.ts")).unwrap();
     let stale = gortex_index::status(repo.path(), &opts).unwrap();
     assert!(!stale.fresh);

@@ -14,7 +14,11 @@ fn check(lang: &str) {
     let mut opts = options(home.path());
     opts.persist = false;
     let (index, report) = index(&root, &opts);
-    assert!(report.failures.is_empty(), "{lang}: parse failures {:?}", report.failures);
+    assert!(
+        report.failures.is_empty(),
+        "{lang}: parse failures {:?}",
+        report.failures
+    );
     let actual = resolution_lines(&index).join("\n") + "\n";
     let golden_path = root.join("golden.txt");
     if std::env::var("GORTEX_UPDATE_GOLDEN").is_ok() {
@@ -97,9 +101,18 @@ fn key_facts_hold() {
             let (index, _) = index(&fixtures().join("resolver").join(lang), &opts);
             resolution_lines(&index)
         });
-        assert!(lines.iter().any(|l| l == fact), "missing fact in {lang}: {fact}\nhave:\n{}", lines.join("\n"));
+        assert!(
+            lines.iter().any(|l| l == fact),
+            "missing fact in {lang}: {fact}\nhave:\n{}",
+            lines.join("\n")
+        );
     }
     // Precision: a std type's `String::new()` must not bind to the repo's only `new`.
     let rust = cache.get("rust").unwrap();
-    assert!(!rust.iter().any(|l| l.contains("Store.name -calls-> rust/src/store.rs::Store.new")), "String::new bound by name");
+    assert!(
+        !rust
+            .iter()
+            .any(|l| l.contains("Store.name -calls-> rust/src/store.rs::Store.new")),
+        "String::new bound by name"
+    );
 }

@@ -54,7 +54,11 @@ pub fn extractor_for(language: Language) -> Option<&'static dyn Extractor> {
 
 /// Languages compiled into this build.
 pub fn enabled_languages() -> Vec<Language> {
-    Language::ALL.iter().copied().filter(|l| extractor_for(*l).is_some()).collect()
+    Language::ALL
+        .iter()
+        .copied()
+        .filter(|l| extractor_for(*l).is_some())
+        .collect()
 }
 
 /// Default per-file parse budget; pathological inputs are cut off and reported, never hang.
@@ -98,7 +102,11 @@ pub fn parse(language: Language, source: &[u8], budget: Duration) -> Result<tree
         );
         if tree.is_none() {
             parser.reset();
-            return Err(if timed_out { ExtractError::Timeout(budget) } else { ExtractError::NoTree });
+            return Err(if timed_out {
+                ExtractError::Timeout(budget)
+            } else {
+                ExtractError::NoTree
+            });
         }
         tree.ok_or(ExtractError::NoTree)
     })

@@ -83,7 +83,10 @@ pub const MAX_SIGNATURE: usize = 300;
 /// The declaration's text from its start up to (not including) `body`, whitespace-collapsed.
 /// With no body, the whole declaration. Cut at [`MAX_SIGNATURE`] characters.
 pub fn signature(decl: Node<'_>, body: Option<Node<'_>>, source: &[u8]) -> String {
-    let end = body.map(|b| b.start_byte()).unwrap_or(decl.end_byte()).min(source.len());
+    let end = body
+        .map(|b| b.start_byte())
+        .unwrap_or(decl.end_byte())
+        .min(source.len());
     let start = decl.start_byte().min(end);
     let raw = String::from_utf8_lossy(&source[start..end]);
     let mut sig = collapse_whitespace(&raw);
@@ -227,7 +230,13 @@ pub fn simple_type_name(raw: &str) -> Option<String> {
 fn is_container(kind: NodeKind) -> bool {
     matches!(
         kind,
-        NodeKind::Function | NodeKind::Method | NodeKind::Type | NodeKind::Interface | NodeKind::Module | NodeKind::Variable | NodeKind::Constant
+        NodeKind::Function
+            | NodeKind::Method
+            | NodeKind::Type
+            | NodeKind::Interface
+            | NodeKind::Module
+            | NodeKind::Variable
+            | NodeKind::Constant
     )
 }
 
@@ -239,8 +248,18 @@ pub fn nest_symbols(symbols: &mut Vec<SymbolFact>) -> Vec<u32> {
     let mut order: Vec<usize> = (0..symbols.len()).collect();
     order.sort_by(|&a, &b| {
         let (sa, sb) = (&symbols[a].span, &symbols[b].span);
-        (sa.start_line, sa.start_col, std::cmp::Reverse((sa.end_line, sa.end_col)), a)
-            .cmp(&(sb.start_line, sb.start_col, std::cmp::Reverse((sb.end_line, sb.end_col)), b))
+        (
+            sa.start_line,
+            sa.start_col,
+            std::cmp::Reverse((sa.end_line, sa.end_col)),
+            a,
+        )
+            .cmp(&(
+                sb.start_line,
+                sb.start_col,
+                std::cmp::Reverse((sb.end_line, sb.end_col)),
+                b,
+            ))
     });
     let mut new_index = vec![0u32; symbols.len()];
     for (new, &old) in order.iter().enumerate() {
@@ -248,7 +267,10 @@ pub fn nest_symbols(symbols: &mut Vec<SymbolFact>) -> Vec<u32> {
     }
     let old = std::mem::take(symbols);
     let mut slots: Vec<Option<SymbolFact>> = old.into_iter().map(Some).collect();
-    let mut sorted: Vec<SymbolFact> = order.iter().map(|&i| slots[i].take().expect("each index once")).collect();
+    let mut sorted: Vec<SymbolFact> = order
+        .iter()
+        .map(|&i| slots[i].take().expect("each index once"))
+        .collect();
     // Explicit parents first, remapped.
     for s in sorted.iter_mut() {
         if let Some(p) = s.parent {
@@ -294,7 +316,11 @@ impl<'a> EnclosingIndex<'a> {
     /// `accept` is true can enclose (functions, methods and types, usually).
     pub fn new(symbols: &'a [SymbolFact], accept: fn(NodeKind) -> bool) -> Self {
         let starts = symbols.iter().map(|s| (s.span.start_line, s.span.start_col)).collect();
-        EnclosingIndex { symbols, starts, accept }
+        EnclosingIndex {
+            symbols,
+            starts,
+            accept,
+        }
     }
 
     /// Default acceptance: functions, methods, types, interfaces, and module-level
@@ -392,12 +418,7 @@ impl<'t> Parents<'t> {
     }
 
     /// The contiguous comment block right above `node` (no blank line between), as raw text.
-    pub fn leading_comment(
-        &self,
-        node: Node<'t>,
-        src: &[u8],
-        is_comment: fn(&str) -> bool,
-    ) -> Option<String> {
+    pub fn leading_comment(&self, node: Node<'t>, src: &[u8], is_comment: fn(&str) -> bool) -> Option<String> {
         let parent = self.parent(node)?;
         let children = {
             let mut cache = self.siblings.borrow_mut();
@@ -433,9 +454,18 @@ mod tests {
 
     #[test]
     fn doc_summary_strips_markers_and_keeps_the_first_sentence() {
-        assert_eq!(doc_summary("/**\n * Opens the store. Then more.\n * @param x y\n */").as_deref(), Some("Opens the store."));
-        assert_eq!(doc_summary("// Save writes\n// to disk.").as_deref(), Some("Save writes to disk."));
-        assert_eq!(doc_summary("\"\"\"Docstring here.\"\"\"").as_deref(), Some("Docstring here."));
+        assert_eq!(
+            doc_summary("/**\n * Opens the store. Then more.\n * @param x y\n */").as_deref(),
+            Some("Opens the store.")
+        );
+        assert_eq!(
+            doc_summary("// Save writes\n// to disk.").as_deref(),
+            Some("Save writes to disk.")
+        );
+        assert_eq!(
+            doc_summary("\"\"\"Docstring here.\"\"\"").as_deref(),
+            Some("Docstring here.")
+        );
         assert_eq!(doc_summary("//   "), None);
     }
 
@@ -452,7 +482,12 @@ mod tests {
 
     #[test]
     fn nesting_assigns_innermost_container() {
-        let sp = |a, b| Span { start_line: a, start_col: 0, end_line: b, end_col: 1 };
+        let sp = |a, b| Span {
+            start_line: a,
+            start_col: 0,
+            end_line: b,
+            end_col: 1,
+        };
         let mut syms = vec![
             SymbolFact::new("m", NodeKind::Method, sp(2, 3)),
             SymbolFact::new("C", NodeKind::Type, sp(1, 10)),

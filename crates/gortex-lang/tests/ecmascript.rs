@@ -2,8 +2,8 @@ mod common;
 
 use common::{extract, extract_fixture, qualified, render};
 use gortex_core::{
-    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole,
-    TestRunner, TypeFlavor, Visibility,
+    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole, TestRunner, TypeFlavor,
+    Visibility,
 };
 
 #[test]
@@ -55,13 +55,7 @@ fn sym<'a>(facts: &'a FileFacts, qname: &str) -> &'a gortex_core::SymbolFact {
     &facts.symbols[i]
 }
 
-fn has_ref(
-    facts: &FileFacts,
-    kind: EdgeKind,
-    from: Option<&str>,
-    name: &str,
-    recv: &Receiver,
-) -> bool {
+fn has_ref(facts: &FileFacts, kind: EdgeKind, from: Option<&str>, name: &str, recv: &Receiver) -> bool {
     facts.refs.iter().any(|r| {
         r.kind == kind
             && r.name == name
@@ -122,15 +116,8 @@ fn class_members_kinds_and_modifiers() {
         "constructor",
         Receiver::Super,
     );
-    let b = f
-        .bindings
-        .iter()
-        .find(|b| b.name == "repo")
-        .expect("repo binding");
-    assert_eq!(
-        b.scope.map(|s| qualified(&f, s)).as_deref(),
-        Some("A.constructor")
-    );
+    let b = f.bindings.iter().find(|b| b.name == "repo").expect("repo binding");
+    assert_eq!(b.scope.map(|s| qualified(&f, s)).as_deref(), Some("A.constructor"));
 }
 
 #[test]
@@ -177,13 +164,7 @@ fn receivers() {
     assert_ref(&f, EdgeKind::Calls, from, "foo", Receiver::None);
     assert_ref(&f, EdgeKind::Calls, from, "foo", Receiver::SelfRef);
     assert_ref(&f, EdgeKind::Calls, from, "foo", Receiver::Super);
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "foo",
-        Receiver::Name("obj".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, from, "foo", Receiver::Name("obj".into()));
     assert_ref(
         &f,
         EdgeKind::Calls,
@@ -191,34 +172,17 @@ fn receivers() {
         "foo",
         Receiver::Path(vec!["a".into(), "b".into()]),
     );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "save",
-        Receiver::SelfField("repo".into()),
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "run",
-        Receiver::Call("make".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, from, "save", Receiver::SelfField("repo".into()));
+    assert_ref(&f, EdgeKind::Calls, from, "run", Receiver::Call("make".into()));
     assert_ref(&f, EdgeKind::Instantiates, from, "Foo", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::Instantiates,
-        from,
-        "Bar",
-        Receiver::Name("ns".into()),
-    );
+    assert_ref(&f, EdgeKind::Instantiates, from, "Bar", Receiver::Name("ns".into()));
     assert_ref(&f, EdgeKind::Calls, from, "y", Receiver::Expr);
 }
 
 #[test]
 fn bindings() {
-    let f = ts("function f(s: Store, n: number) {\n const a = new Foo();\n const b = store.open();\n const c: Bar = x;\n}");
+    let f =
+        ts("function f(s: Store, n: number) {\n const a = new Foo();\n const b = store.open();\n const c: Bar = x;\n}");
     let get = |n: &str| {
         f.bindings
             .iter()
@@ -227,12 +191,7 @@ fn bindings() {
     };
     assert_eq!(
         get("s"),
-        Some((
-            Some("f".into()),
-            BindingValue::Type {
-                name: "Store".into()
-            }
-        ))
+        Some((Some("f".into()), BindingValue::Type { name: "Store".into() }))
     );
     assert_eq!(get("n"), None, "primitives carry no receiver type");
     assert_eq!(
@@ -261,17 +220,8 @@ fn decorators_are_recorded_and_referenced() {
     let c = sym(&f, "C");
     assert_eq!(c.decorators, vec!["Component".to_string()]);
     assert_eq!(sym(&f, "C.x").decorators, vec!["Input".to_string()]);
-    assert_eq!(
-        sym(&f, "C.onClick").decorators,
-        vec!["HostListener".to_string()]
-    );
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        Some("C"),
-        "Component",
-        Receiver::None,
-    );
+    assert_eq!(sym(&f, "C.onClick").decorators, vec!["HostListener".to_string()]);
+    assert_ref(&f, EdgeKind::References, Some("C"), "Component", Receiver::None);
     assert_ref(
         &f,
         EdgeKind::References,
@@ -295,9 +245,7 @@ fn exports_and_defaults() {
     assert_eq!(v.kind, NodeKind::Constant);
     let d = sym(&f, "default");
     assert!(d.default_export && d.kind == NodeKind::Function);
-    let f = js(
-        "function a() {}\nconst b = () => {};\nfunction hidden() {}\nmodule.exports = { a, b };",
-    );
+    let f = js("function a() {}\nconst b = () => {};\nfunction hidden() {}\nmodule.exports = { a, b };");
     assert!(sym(&f, "a").exported && sym(&f, "b").exported && !sym(&f, "hidden").exported);
 }
 
@@ -337,13 +285,7 @@ fn jsx_components_are_references() {
         "export function V() { return <div><Foo /><ui.Bar x={cb} /></div>; }",
     );
     assert_ref(&f, EdgeKind::References, Some("V"), "Foo", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        Some("V"),
-        "Bar",
-        Receiver::Name("ui".into()),
-    );
+    assert_ref(&f, EdgeKind::References, Some("V"), "Bar", Receiver::Name("ui".into()));
     assert_ref(&f, EdgeKind::References, Some("V"), "cb", Receiver::None);
     assert!(!f.refs.iter().any(|r| r.name == "div"));
     let f = js("const V = () => <Foo.Item />;");
@@ -364,10 +306,7 @@ fn tests_become_symbols_with_runner() {
     let it = sym(&f, "a_b.c_d");
     assert_eq!(it.test_role, Some(TestRole::Test));
     assert_ref(&f, EdgeKind::Calls, Some("a_b.c_d"), "run", Receiver::None);
-    assert!(!f
-        .refs
-        .iter()
-        .any(|r| r.name == "describe" || r.name == "it"));
+    assert!(!f.refs.iter().any(|r| r.name == "describe" || r.name == "it"));
     // Outside test files the same calls are plain calls.
     let f = ts("describe('a', () => {});");
     assert!(f.symbols.is_empty() && f.test_runner.is_none());
@@ -425,11 +364,7 @@ fn empty_and_garbage_inputs() {
 fn deep_nesting_does_not_overflow() {
     let n = 10_000;
     let parens = format!("const x = {}1{};", "(".repeat(n), ")".repeat(n));
-    let blocks = format!(
-        "function f() {{ {} g(); {} }}",
-        "{".repeat(n),
-        "}".repeat(n)
-    );
+    let blocks = format!("function f() {{ {} g(); {} }}", "{".repeat(n), "}".repeat(n));
     let calls = format!("{}1{};", "f(".repeat(n), ")".repeat(n));
     let fns = format!("{}{}", "function a() { ".repeat(2000), "}".repeat(2000));
     let types = format!("let t: {}X{};", "A<".repeat(n), ">".repeat(n));
@@ -453,8 +388,7 @@ fn deep_nesting_does_not_overflow() {
         .stack_size(2 * 1024 * 1024)
         .spawn(move || {
             for src in [
-                &parens, &blocks, &calls, &fns, &types, &jsx, &objects, &arrays, &arrows, &classes,
-                &members,
+                &parens, &blocks, &calls, &fns, &types, &jsx, &objects, &arrays, &arrows, &classes, &members,
             ] {
                 all_languages(src.as_bytes());
             }

@@ -4,8 +4,8 @@ mod common;
 
 use common::{extract, extract_fixture, qualified, render};
 use gortex_core::{
-    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole,
-    TestRunner, TypeFlavor, Visibility,
+    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole, TestRunner, TypeFlavor,
+    Visibility,
 };
 
 fn go(src: &str) -> FileFacts {
@@ -24,10 +24,7 @@ fn has_ref(facts: &FileFacts, kind: EdgeKind, from: &str, name: &str, receiver: 
         r.kind == kind
             && r.name == name
             && r.receiver == receiver
-            && r.from
-                .map(|f| qualified(facts, f))
-                .unwrap_or_else(|| "<file>".into())
-                == from
+            && r.from.map(|f| qualified(facts, f)).unwrap_or_else(|| "<file>".into()) == from
     })
 }
 
@@ -43,23 +40,14 @@ fn binding<'a>(facts: &'a FileFacts, scope: &str, name: &str) -> &'a BindingValu
     &facts
         .bindings
         .iter()
-        .find(|b| {
-            b.name == name
-                && b.scope
-                    .map(|s| qualified(facts, s))
-                    .unwrap_or_else(|| "<file>".into())
-                    == scope
-        })
+        .find(|b| b.name == name && b.scope.map(|s| qualified(facts, s)).unwrap_or_else(|| "<file>".into()) == scope)
         .unwrap_or_else(|| panic!("no binding {scope}: {name} in:\n{}", render(facts)))
         .value
 }
 
 #[test]
 fn snapshot_store() {
-    insta::assert_snapshot!(
-        "go_store",
-        render(&extract_fixture(Language::Go, "go/store.go"))
-    );
+    insta::assert_snapshot!("go_store", render(&extract_fixture(Language::Go, "go/store.go")));
 }
 
 #[test]
@@ -72,7 +60,8 @@ fn snapshot_store_test() {
 
 #[test]
 fn package_and_imports() {
-    let f = go("package foo\nimport (\n\t\"fmt\"\n\tf \"fmt\"\n\t. \"strings\"\n\t_ \"embed\"\n\t\"github.com/a/b\"\n)\n");
+    let f =
+        go("package foo\nimport (\n\t\"fmt\"\n\tf \"fmt\"\n\t. \"strings\"\n\t_ \"embed\"\n\t\"github.com/a/b\"\n)\n");
     assert_eq!(f.package.as_deref(), Some("foo"));
     let kinds: Vec<_> = f
         .imports
@@ -109,9 +98,7 @@ fn methods_attach_to_receiver_types() {
     );
     assert_eq!(
         binding(&f, "Store.Get", "s"),
-        &BindingValue::Type {
-            name: "Store".into()
-        }
+        &BindingValue::Type { name: "Store".into() }
     );
 }
 
@@ -135,22 +122,10 @@ fn struct_fields_and_embedding() {
     sym(&f, "Store.Base");
     sym(&f, "Store.Logger");
     assert_ref(&f, EdgeKind::Extends, "Store", "Base", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::Extends,
-        "Store",
-        "Logger",
-        Receiver::Name("db".into()),
-    );
+    assert_ref(&f, EdgeKind::Extends, "Store", "Logger", Receiver::Name("db".into()));
     assert_ref(&f, EdgeKind::TypedAs, "Store.items", "Item", Receiver::None);
     assert_ref(&f, EdgeKind::TypedAs, "Store.items", "ID", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::TypedAs,
-        "Store.conn",
-        "Conn",
-        Receiver::Name("db".into()),
-    );
+    assert_ref(&f, EdgeKind::TypedAs, "Store.conn", "Conn", Receiver::Name("db".into()));
 }
 
 #[test]
@@ -161,13 +136,7 @@ fn interfaces_and_type_aliases() {
     assert_eq!(get.kind, NodeKind::Method);
     assert_eq!(get.return_type.as_deref(), Some("Item"));
     assert_eq!(get.doc.as_deref(), Some("Get returns an item."));
-    assert_ref(
-        &f,
-        EdgeKind::Extends,
-        "Reader",
-        "Closer",
-        Receiver::Name("io".into()),
-    );
+    assert_ref(&f, EdgeKind::Extends, "Reader", "Closer", Receiver::Name("io".into()));
     assert_ref(&f, EdgeKind::Extends, "Reader", "Base", Receiver::None);
     assert_ref(&f, EdgeKind::TypedAs, "Reader.Get", "ID", Receiver::None);
     assert_ref(&f, EdgeKind::Returns, "Reader.Get", "Item", Receiver::None);
@@ -183,11 +152,7 @@ fn constants_and_vars() {
     for c in ["Red", "Green", "Blue"] {
         let s = sym(&f, c);
         assert_eq!(s.kind, NodeKind::Constant);
-        assert_eq!(
-            s.type_name.as_deref(),
-            Some("Color"),
-            "iota group member {c}"
-        );
+        assert_eq!(s.type_name.as_deref(), Some("Color"), "iota group member {c}");
     }
     assert_eq!(sym(&f, "maxSize").visibility, Some(Visibility::Package));
     let ds = sym(&f, "DefaultStore");
@@ -195,9 +160,7 @@ fn constants_and_vars() {
     assert_eq!(ds.type_name.as_deref(), Some("Store"));
     assert_eq!(
         binding(&f, "<file>", "DefaultStore"),
-        &BindingValue::Type {
-            name: "Store".into()
-        }
+        &BindingValue::Type { name: "Store".into() }
     );
     assert_eq!(
         binding(&f, "<file>", "conn"),
@@ -214,68 +177,20 @@ fn constants_and_vars() {
 fn call_receivers() {
     let f = extract_fixture(Language::Go, "go/store.go");
     let from = "Store.Get";
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "Errorf",
-        Receiver::Name("fmt".into()),
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "Query",
-        Receiver::SelfField("conn".into()),
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "Log",
-        Receiver::SelfField("audit".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, from, "Errorf", Receiver::Name("fmt".into()));
+    assert_ref(&f, EdgeKind::Calls, from, "Query", Receiver::SelfField("conn".into()));
+    assert_ref(&f, EdgeKind::Calls, from, "Log", Receiver::SelfField("audit".into()));
     assert_ref(&f, EdgeKind::Calls, from, "helper", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "Open",
-        Receiver::Name("store2".into()),
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "Close",
-        Receiver::Call("Make".into()),
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        from,
-        "Wrap",
-        Receiver::Name("pkg".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, from, "Open", Receiver::Name("store2".into()));
+    assert_ref(&f, EdgeKind::Calls, from, "Close", Receiver::Call("Make".into()));
+    assert_ref(&f, EdgeKind::Calls, from, "Wrap", Receiver::Name("pkg".into()));
     assert_ref(&f, EdgeKind::References, from, "handle", Receiver::SelfRef);
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        "NewStore",
-        "init",
-        Receiver::Name("s".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, "NewStore", "init", Receiver::Name("s".into()));
     assert!(
         !f.refs.iter().any(|r| r.name == "len" || r.name == "make"),
         "builtins are skipped"
     );
-    assert_ref(
-        &f,
-        EdgeKind::Instantiates,
-        "NewStore",
-        "Store",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::Instantiates, "NewStore", "Store", Receiver::None);
     assert_ref(&f, EdgeKind::Instantiates, from, "Item", Receiver::None);
 }
 
@@ -283,13 +198,7 @@ fn call_receivers() {
 fn self_ref_and_paths() {
     let f = go("package p\ntype S struct{}\nfunc (s *S) A() { s.B(); s.x.C(); s.x.y.D(); a.b.E(); a.b.c.F() }\n");
     assert_ref(&f, EdgeKind::Calls, "S.A", "B", Receiver::SelfRef);
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        "S.A",
-        "C",
-        Receiver::SelfField("x".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, "S.A", "C", Receiver::SelfField("x".into()));
     assert_ref(&f, EdgeKind::Calls, "S.A", "D", Receiver::Expr);
     assert_ref(
         &f,
@@ -310,13 +219,7 @@ fn self_ref_and_paths() {
 #[test]
 fn param_and_result_types() {
     let f = extract_fixture(Language::Go, "go/store.go");
-    assert_ref(
-        &f,
-        EdgeKind::TypedAs,
-        "NewStore",
-        "Conn",
-        Receiver::Name("db".into()),
-    );
+    assert_ref(&f, EdgeKind::TypedAs, "NewStore", "Conn", Receiver::Name("db".into()));
     assert_ref(&f, EdgeKind::TypedAs, "NewStore", "Option", Receiver::None);
     assert_ref(&f, EdgeKind::Returns, "NewStore", "Store", Receiver::None);
     assert_ref(
@@ -331,18 +234,9 @@ fn param_and_result_types() {
     assert_eq!(sym(&f, "Store.Get").return_type.as_deref(), Some("Item"));
     // builtins and type parameters are not refs
     assert!(
-        !f.refs.iter().any(|r| [
-            "string",
-            "int",
-            "error",
-            "T",
-            "U",
-            "K",
-            "V",
-            "any",
-            "comparable"
-        ]
-        .contains(&r.name.as_str())),
+        !f.refs
+            .iter()
+            .any(|r| ["string", "int", "error", "T", "U", "K", "V", "any", "comparable"].contains(&r.name.as_str())),
         "{}",
         render(&f)
     );
@@ -352,18 +246,8 @@ fn param_and_result_types() {
 fn bindings() {
     let f = extract_fixture(Language::Go, "go/store.go");
     let s = "Store.Get";
-    assert_eq!(
-        binding(&f, s, "x"),
-        &BindingValue::Type {
-            name: "Item".into()
-        }
-    );
-    assert_eq!(
-        binding(&f, s, "y"),
-        &BindingValue::Type {
-            name: "Item".into()
-        }
-    );
+    assert_eq!(binding(&f, s, "x"), &BindingValue::Type { name: "Item".into() });
+    assert_eq!(binding(&f, s, "y"), &BindingValue::Type { name: "Item".into() });
     assert_eq!(
         binding(&f, s, "z"),
         &BindingValue::Call {
@@ -378,33 +262,21 @@ fn bindings() {
             name: "Open".into()
         }
     );
-    assert_eq!(
-        binding(&f, s, "v"),
-        &BindingValue::Type {
-            name: "Item".into()
-        }
-    );
+    assert_eq!(binding(&f, s, "v"), &BindingValue::Type { name: "Item".into() });
     assert!(f.bindings.iter().any(|b| b.name == "v"
         && b.value
             == BindingValue::Call {
                 receiver: Receiver::None,
                 name: "NewItem".into()
             }));
-    assert_eq!(
-        binding(&f, s, "id"),
-        &BindingValue::Type { name: "ID".into() }
-    );
+    assert_eq!(binding(&f, s, "id"), &BindingValue::Type { name: "ID".into() });
     assert_eq!(
         binding(&f, "NewStore", "s"),
-        &BindingValue::Type {
-            name: "Store".into()
-        }
+        &BindingValue::Type { name: "Store".into() }
     );
     assert_eq!(
         binding(&f, "NewStore", "c"),
-        &BindingValue::Type {
-            name: "Conn".into()
-        }
+        &BindingValue::Type { name: "Conn".into() }
     );
 }
 
@@ -420,10 +292,7 @@ fn test_functions() {
     assert_eq!(sym(&f, "Testing").test_role, None);
     assert_eq!(sym(&f, "BenchmarkGet").test_role, Some(TestRole::Benchmark));
     assert_eq!(sym(&f, "FuzzGet").test_role, Some(TestRole::Fuzz));
-    assert_eq!(
-        sym(&f, "ExampleStore_Get").test_role,
-        Some(TestRole::Example)
-    );
+    assert_eq!(sym(&f, "ExampleStore_Get").test_role, Some(TestRole::Example));
     assert_eq!(sym(&f, "helper").test_role, None);
     let plain = go("package p\nfunc TestX(t *testing.T) {}\n");
     assert_eq!(plain.test_runner, None);
@@ -436,14 +305,12 @@ fn robustness_empty_and_garbage() {
     assert!(f.symbols.is_empty());
     let f = go("}}}{{{ func ( type struct { interface ]] := := \"unterminated\n package");
     let _ = render(&f);
-    let bytes: &[u8] =
-        b"package p\nfunc \xff\xfe(x \xc3) { a.\xffb() }\ntype \xff struct { \xfe int }\n";
+    let bytes: &[u8] = b"package p\nfunc \xff\xfe(x \xc3) { a.\xffb() }\ntype \xff struct { \xfe int }\n";
     let ctx = gortex_lang::FileContext {
         path: "x.go",
         is_test_file: false,
     };
-    let f = gortex_lang::extract_file(Language::Go, bytes, &ctx, gortex_lang::DEFAULT_PARSE_BUDGET)
-        .unwrap();
+    let f = gortex_lang::extract_file(Language::Go, bytes, &ctx, gortex_lang::DEFAULT_PARSE_BUDGET).unwrap();
     let _ = render(&f);
 }
 

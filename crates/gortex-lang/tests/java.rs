@@ -4,8 +4,8 @@ mod common;
 
 use common::{extract, extract_fixture, qualified, render};
 use gortex_core::{
-    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole,
-    TestRunner, TypeFlavor, Visibility,
+    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole, TestRunner, TypeFlavor,
+    Visibility,
 };
 
 fn java(src: &str) -> FileFacts {
@@ -28,10 +28,7 @@ fn assert_ref(facts: &FileFacts, kind: EdgeKind, from: &str, name: &str, receive
         r.kind == kind
             && r.name == name
             && r.receiver == receiver
-            && r.from
-                .map(|f| qualified(facts, f))
-                .unwrap_or_else(|| "<file>".into())
-                == from
+            && r.from.map(|f| qualified(facts, f)).unwrap_or_else(|| "<file>".into()) == from
     });
     assert!(
         found,
@@ -44,13 +41,7 @@ fn binding<'a>(facts: &'a FileFacts, scope: &str, name: &str) -> &'a BindingValu
     &facts
         .bindings
         .iter()
-        .find(|b| {
-            b.name == name
-                && b.scope
-                    .map(|s| qualified(facts, s))
-                    .unwrap_or_else(|| "<file>".into())
-                    == scope
-        })
+        .find(|b| b.name == name && b.scope.map(|s| qualified(facts, s)).unwrap_or_else(|| "<file>".into()) == scope)
         .unwrap_or_else(|| panic!("no binding {scope}: {name} in:\n{}", render(facts)))
         .value
 }
@@ -78,14 +69,7 @@ fn package_and_imports() {
     let got: Vec<_> = f
         .imports
         .iter()
-        .map(|i| {
-            (
-                i.module.as_str(),
-                i.kind,
-                i.name.as_deref(),
-                i.local.as_deref(),
-            )
-        })
+        .map(|i| (i.module.as_str(), i.kind, i.name.as_deref(), i.local.as_deref()))
         .collect();
     assert_eq!(
         got,
@@ -123,14 +107,8 @@ fn types_and_members() {
     assert_eq!(repo.type_name.as_deref(), Some("OrderRepository"));
     assert_eq!(repo.doc.as_deref(), Some("The repository."));
     assert!(sym(&f, "OrderService.count").is_static);
-    assert_eq!(
-        sym(&f, "OrderService.limit").visibility,
-        Some(Visibility::Protected)
-    );
-    assert_eq!(
-        sym(&f, "OrderService.cache").visibility,
-        Some(Visibility::Package)
-    );
+    assert_eq!(sym(&f, "OrderService.limit").visibility, Some(Visibility::Protected));
+    assert_eq!(sym(&f, "OrderService.cache").visibility, Some(Visibility::Package));
     // Constructors are named after the class; overloads are all emitted.
     let ctors = f
         .symbols
@@ -181,34 +159,10 @@ fn interfaces_enums_records_annotations() {
 #[test]
 fn inheritance() {
     let f = fixture();
-    assert_ref(
-        &f,
-        EdgeKind::Extends,
-        "OrderService",
-        "BaseService",
-        Receiver::None,
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Implements,
-        "OrderService",
-        "Placer",
-        Receiver::None,
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Implements,
-        "OrderService",
-        "Finder",
-        Receiver::None,
-    );
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        "OrderService",
-        "Order",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::Extends, "OrderService", "BaseService", Receiver::None);
+    assert_ref(&f, EdgeKind::Implements, "OrderService", "Placer", Receiver::None);
+    assert_ref(&f, EdgeKind::Implements, "OrderService", "Finder", Receiver::None);
+    assert_ref(&f, EdgeKind::References, "OrderService", "Order", Receiver::None);
     assert_ref(&f, EdgeKind::Extends, "Finder", "Lookup", Receiver::None);
     assert_ref(
         &f,
@@ -217,13 +171,7 @@ fn inheritance() {
         "Closeable",
         Receiver::Path(vec!["java".into(), "io".into()]),
     );
-    assert_ref(
-        &f,
-        EdgeKind::Implements,
-        "Status",
-        "Labeled",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::Implements, "Status", "Labeled", Receiver::None);
     assert_ref(&f, EdgeKind::Implements, "Point", "Shape", Receiver::None);
     assert_ref(
         &f,
@@ -242,20 +190,8 @@ fn calls_and_receivers() {
     assert_ref(&f, EdgeKind::Calls, m, "validate", Receiver::None);
     assert_ref(&f, EdgeKind::Calls, m, "audit", Receiver::SelfRef);
     assert_ref(&f, EdgeKind::Calls, m, "place", Receiver::Super);
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        m,
-        "make",
-        Receiver::Name("factory".into()),
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        m,
-        "save",
-        Receiver::SelfField("repo".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, m, "make", Receiver::Name("factory".into()));
+    assert_ref(&f, EdgeKind::Calls, m, "save", Receiver::SelfField("repo".into()));
     assert_ref(
         &f,
         EdgeKind::Calls,
@@ -263,13 +199,7 @@ fn calls_and_receivers() {
         "notify",
         Receiver::Path(vec!["a".into(), "b".into()]),
     );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        m,
-        "map",
-        Receiver::Call("stream".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, m, "map", Receiver::Call("stream".into()));
     assert_ref(&f, EdgeKind::Instantiates, m, "Order", Receiver::None);
     assert_ref(
         &f,
@@ -279,22 +209,10 @@ fn calls_and_receivers() {
         Receiver::Name("Receipt".into()),
     );
     assert_ref(&f, EdgeKind::References, m, "check", Receiver::SelfRef);
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        m,
-        "price",
-        Receiver::Name("Item".into()),
-    );
+    assert_ref(&f, EdgeKind::References, m, "price", Receiver::Name("Item".into()));
     assert_ref(&f, EdgeKind::Instantiates, m, "Order", Receiver::None);
     assert_ref(&f, EdgeKind::References, m, "Transactional", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        "OrderService",
-        "Service",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::References, "OrderService", "Service", Receiver::None);
     assert_ref(
         &f,
         EdgeKind::Instantiates,
@@ -317,13 +235,7 @@ fn calls_and_receivers() {
         "Runnable",
         Receiver::None,
     );
-    assert_ref(
-        &f,
-        EdgeKind::Instantiates,
-        "Point.origin",
-        "Point",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::Instantiates, "Point.origin", "Point", Receiver::None);
 }
 
 #[test]
@@ -334,13 +246,7 @@ fn type_annotations() {
     assert_ref(&f, EdgeKind::TypedAs, m, "List", Receiver::None);
     assert_ref(&f, EdgeKind::TypedAs, m, "Item", Receiver::None);
     assert_ref(&f, EdgeKind::Returns, m, "Order", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        m,
-        "OrderException",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::References, m, "OrderException", Receiver::None);
     assert_ref(
         &f,
         EdgeKind::TypedAs,
@@ -348,13 +254,7 @@ fn type_annotations() {
         "OrderRepository",
         Receiver::None,
     );
-    assert_ref(
-        &f,
-        EdgeKind::TypedAs,
-        "OrderService.cache",
-        "Order",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::TypedAs, "OrderService.cache", "Order", Receiver::None);
     assert_ref(&f, EdgeKind::TypedAs, "Point.y", "Coord", Receiver::None);
     assert_ref(
         &f,
@@ -365,10 +265,9 @@ fn type_annotations() {
     );
     // Primitives, java.lang basics, `var` and type parameters are skipped.
     assert!(
-        !f.refs.iter().any(
-            |r| ["String", "int", "var", "T", "Object"].contains(&r.name.as_str())
-                && r.kind != EdgeKind::Calls
-        ),
+        !f.refs
+            .iter()
+            .any(|r| ["String", "int", "var", "T", "Object"].contains(&r.name.as_str()) && r.kind != EdgeKind::Calls),
         "{}",
         render(&f)
     );
@@ -384,30 +283,13 @@ fn bindings() {
             name: "Customer".into()
         }
     );
-    assert_eq!(
-        binding(&f, m, "items"),
-        &BindingValue::Type {
-            name: "List".into()
-        }
-    );
-    assert_eq!(
-        binding(&f, m, "order"),
-        &BindingValue::Type {
-            name: "Order".into()
-        }
-    );
+    assert_eq!(binding(&f, m, "items"), &BindingValue::Type { name: "List".into() });
+    assert_eq!(binding(&f, m, "order"), &BindingValue::Type { name: "Order".into() });
     assert_eq!(
         binding(&f, m, "builder"),
-        &BindingValue::Type {
-            name: "Builder".into()
-        }
+        &BindingValue::Type { name: "Builder".into() }
     );
-    assert_eq!(
-        binding(&f, m, "inv"),
-        &BindingValue::Type {
-            name: "Invoice".into()
-        }
-    );
+    assert_eq!(binding(&f, m, "inv"), &BindingValue::Type { name: "Invoice".into() });
     assert_eq!(
         binding(&f, m, "total"),
         &BindingValue::Call {
@@ -415,12 +297,7 @@ fn bindings() {
             name: "calc".into()
         }
     );
-    assert_eq!(
-        binding(&f, m, "it"),
-        &BindingValue::Type {
-            name: "Item".into()
-        }
-    );
+    assert_eq!(binding(&f, m, "it"), &BindingValue::Type { name: "Item".into() });
     assert_eq!(
         binding(&f, "OrderService.OrderService", "repo"),
         &BindingValue::Type {
@@ -435,32 +312,17 @@ fn bindings() {
             name: "open".into()
         }
     );
-    assert_eq!(
-        binding(&v, "A.f", "t"),
-        &BindingValue::Type { name: "Foo".into() }
-    );
+    assert_eq!(binding(&v, "A.f", "t"), &BindingValue::Type { name: "Foo".into() });
 }
 
 #[test]
 fn tests_and_runner() {
     let f = extract_fixture(Language::Java, "java/src/test/java/OrderServiceTest.java");
     assert_eq!(f.test_runner, Some(TestRunner::Junit));
-    assert_eq!(
-        sym(&f, "OrderServiceTest.placesOrder").test_role,
-        Some(TestRole::Test)
-    );
-    assert_eq!(
-        sym(&f, "OrderServiceTest.many").test_role,
-        Some(TestRole::Test)
-    );
-    assert_eq!(
-        sym(&f, "OrderServiceTest.again").test_role,
-        Some(TestRole::Test)
-    );
-    assert_eq!(
-        sym(&f, "OrderServiceTest.setUp").test_role,
-        Some(TestRole::Fixture)
-    );
+    assert_eq!(sym(&f, "OrderServiceTest.placesOrder").test_role, Some(TestRole::Test));
+    assert_eq!(sym(&f, "OrderServiceTest.many").test_role, Some(TestRole::Test));
+    assert_eq!(sym(&f, "OrderServiceTest.again").test_role, Some(TestRole::Test));
+    assert_eq!(sym(&f, "OrderServiceTest.setUp").test_role, Some(TestRole::Fixture));
     assert_eq!(sym(&f, "OrderServiceTest.helper").test_role, None);
     let plain = java("class A { void f() {} }");
     assert_eq!(plain.test_runner, None);
@@ -478,13 +340,7 @@ fn robustness_empty_and_garbage() {
         path: "A.java",
         is_test_file: false,
     };
-    let f = gortex_lang::extract_file(
-        Language::Java,
-        bytes,
-        &ctx,
-        gortex_lang::DEFAULT_PARSE_BUDGET,
-    )
-    .unwrap();
+    let f = gortex_lang::extract_file(Language::Java, bytes, &ctx, gortex_lang::DEFAULT_PARSE_BUDGET).unwrap();
     let _ = render(&f);
 }
 

@@ -2,8 +2,8 @@ mod common;
 
 use common::{extract, extract_fixture, qualified, render};
 use gortex_core::{
-    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole,
-    TestRunner, TypeFlavor, Visibility,
+    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole, TestRunner, TypeFlavor,
+    Visibility,
 };
 
 fn py(source: &str) -> FileFacts {
@@ -17,13 +17,7 @@ fn sym<'a>(facts: &'a FileFacts, qname: &str) -> &'a gortex_core::SymbolFact {
     &facts.symbols[i]
 }
 
-fn has_ref(
-    facts: &FileFacts,
-    kind: EdgeKind,
-    from: Option<&str>,
-    name: &str,
-    receiver: &Receiver,
-) -> bool {
+fn has_ref(facts: &FileFacts, kind: EdgeKind, from: Option<&str>, name: &str, receiver: &Receiver) -> bool {
     facts.refs.iter().any(|r| {
         r.kind == kind
             && r.name == name
@@ -32,13 +26,7 @@ fn has_ref(
     })
 }
 
-fn assert_ref(
-    facts: &FileFacts,
-    kind: EdgeKind,
-    from: Option<&str>,
-    name: &str,
-    receiver: Receiver,
-) {
+fn assert_ref(facts: &FileFacts, kind: EdgeKind, from: Option<&str>, name: &str, receiver: Receiver) {
     assert!(
         has_ref(facts, kind, from, name, &receiver),
         "missing {kind} {from:?} -> {name} {receiver:?} in:\n{}",
@@ -138,9 +126,7 @@ fn decorators_record_text_and_reference_last_segment() {
     );
     // The decorator call itself is not also reported as a call.
     assert!(
-        !f.refs
-            .iter()
-            .any(|r| r.kind == EdgeKind::Calls && r.name == "route"),
+        !f.refs.iter().any(|r| r.kind == EdgeKind::Calls && r.name == "route"),
         "{}",
         render(&f)
     );
@@ -190,20 +176,8 @@ class C:
         "{}",
         render(&f)
     );
-    assert_ref(
-        &f,
-        EdgeKind::TypedAs,
-        Some("C.owner"),
-        "User",
-        Receiver::None,
-    );
-    assert_ref(
-        &f,
-        EdgeKind::TypedAs,
-        Some("conf"),
-        "Settings",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::TypedAs, Some("C.owner"), "User", Receiver::None);
+    assert_ref(&f, EdgeKind::TypedAs, Some("conf"), "Settings", Receiver::None);
 }
 
 #[test]
@@ -243,9 +217,7 @@ class Child(Base, Generic[T], object):
     );
     for skipped in ["Generic", "object", "Protocol", "ABC"] {
         assert!(
-            !f.refs
-                .iter()
-                .any(|r| r.kind == EdgeKind::Extends && r.name == skipped),
+            !f.refs.iter().any(|r| r.kind == EdgeKind::Extends && r.name == skipped),
             "{skipped}: {}",
             render(&f)
         );
@@ -339,13 +311,7 @@ class S(B):
         "foo",
         Receiver::Path(vec!["a".into(), "b".into()]),
     );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        m,
-        "save",
-        Receiver::SelfField("repo".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, m, "save", Receiver::SelfField("repo".into()));
     assert_ref(&f, EdgeKind::Calls, m, "run", Receiver::Call("make".into()));
     assert_ref(&f, EdgeKind::Calls, m, "Foo", Receiver::None);
     assert_ref(&f, EdgeKind::Calls, m, "go", Receiver::Expr);
@@ -362,20 +328,8 @@ class S(B):
 #[test]
 fn calls_after_self_fields_stay_in_the_method() {
     let f = py("class C:\n    def __init__(self):\n        self.a = make()\n        self.b = 1\n        go()\n");
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        Some("C.__init__"),
-        "make",
-        Receiver::None,
-    );
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        Some("C.__init__"),
-        "go",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::Calls, Some("C.__init__"), "make", Receiver::None);
+    assert_ref(&f, EdgeKind::Calls, Some("C.__init__"), "go", Receiver::None);
 }
 
 #[test]
@@ -441,27 +395,9 @@ class K:
         run(self.on_done, target=mod.work)
     def on_done(self): pass
 "#);
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        Some("K.m"),
-        "local_fn",
-        Receiver::None,
-    );
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        Some("K.m"),
-        "handler",
-        Receiver::None,
-    );
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        Some("K.m"),
-        "on_done",
-        Receiver::SelfRef,
-    );
+    assert_ref(&f, EdgeKind::References, Some("K.m"), "local_fn", Receiver::None);
+    assert_ref(&f, EdgeKind::References, Some("K.m"), "handler", Receiver::None);
+    assert_ref(&f, EdgeKind::References, Some("K.m"), "on_done", Receiver::SelfRef);
     assert_ref(
         &f,
         EdgeKind::References,
@@ -470,9 +406,7 @@ class K:
         Receiver::Name("mod".into()),
     );
     assert!(
-        !f.refs
-            .iter()
-            .any(|r| r.kind == EdgeKind::References && r.name == "xs"),
+        !f.refs.iter().any(|r| r.kind == EdgeKind::References && r.name == "xs"),
         "{}",
         render(&f)
     );
@@ -493,11 +427,7 @@ fn pytest_roles() {
     let g = extract(Language::Python, "x_test.py", "def test_b(): assert True\n");
     assert_eq!(g.test_runner, Some(TestRunner::Pytest));
     // Not a test file: no runner, no roles.
-    let h = extract(
-        Language::Python,
-        "src/app.py",
-        "def test_connection(): pass\n",
-    );
+    let h = extract(Language::Python, "src/app.py", "def test_connection(): pass\n");
     assert_eq!(h.test_runner, None);
     assert_eq!(sym(&h, "test_connection").test_role, None);
 }
@@ -522,13 +452,7 @@ fn extract_bytes(bytes: &[u8]) -> FileFacts {
         path: "x.py",
         is_test_file: false,
     };
-    gortex_lang::extract_file(
-        Language::Python,
-        bytes,
-        &ctx,
-        gortex_lang::DEFAULT_PARSE_BUDGET,
-    )
-    .expect("extracts")
+    gortex_lang::extract_file(Language::Python, bytes, &ctx, gortex_lang::DEFAULT_PARSE_BUDGET).expect("extracts")
 }
 
 #[test]
@@ -568,11 +492,7 @@ fn deep_nesting_does_not_overflow() {
     src.push_str(".c()\n");
     let t = std::time::Instant::now();
     let f = py(&src);
-    assert!(
-        t.elapsed().as_secs() < 5,
-        "deep expressions took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed().as_secs() < 5, "deep expressions took {:?}", t.elapsed());
     assert!(f.refs.iter().filter(|r| r.name == "f").count() == n);
     // Deeply nested blocks too (one space per level keeps the file small).
     let mut blocks = String::new();
@@ -580,11 +500,7 @@ fn deep_nesting_does_not_overflow() {
     let levels = 200;
     for i in 0..levels {
         blocks.push_str(&" ".repeat(i));
-        blocks.push_str(if i % 2 == 0 {
-            "def f():\n"
-        } else {
-            "class C:\n"
-        });
+        blocks.push_str(if i % 2 == 0 { "def f():\n" } else { "class C:\n" });
     }
     blocks.push_str(&" ".repeat(levels));
     blocks.push_str("self.x = g()\n");
@@ -601,11 +517,5 @@ fn type_aliases() {
     let f = py("type Pair = tuple[Node, Node]\nUserId: TypeAlias = int\n");
     assert_eq!(sym(&f, "Pair").flavor, Some(TypeFlavor::TypeAlias));
     assert_eq!(sym(&f, "UserId").flavor, Some(TypeFlavor::TypeAlias));
-    assert_ref(
-        &f,
-        EdgeKind::References,
-        Some("Pair"),
-        "Node",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::References, Some("Pair"), "Node", Receiver::None);
 }

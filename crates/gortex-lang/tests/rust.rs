@@ -1,8 +1,8 @@
 mod common;
 
 use gortex_core::{
-    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole,
-    TestRunner, TypeFlavor, Visibility,
+    BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole, TestRunner, TypeFlavor,
+    Visibility,
 };
 
 fn rs(source: &str) -> FileFacts {
@@ -22,13 +22,7 @@ fn sym<'a>(facts: &'a FileFacts, qualified: &str) -> &'a gortex_core::SymbolFact
     &facts.symbols[i as usize]
 }
 
-fn has_ref(
-    facts: &FileFacts,
-    kind: EdgeKind,
-    from: Option<&str>,
-    name: &str,
-    receiver: &Receiver,
-) -> bool {
+fn has_ref(facts: &FileFacts, kind: EdgeKind, from: Option<&str>, name: &str, receiver: &Receiver) -> bool {
     facts.refs.iter().any(|r| {
         r.kind == kind
             && r.name == name
@@ -38,13 +32,7 @@ fn has_ref(
 }
 
 #[track_caller]
-fn assert_ref(
-    facts: &FileFacts,
-    kind: EdgeKind,
-    from: Option<&str>,
-    name: &str,
-    receiver: Receiver,
-) {
+fn assert_ref(facts: &FileFacts, kind: EdgeKind, from: Option<&str>, name: &str, receiver: Receiver) {
     assert!(
         has_ref(facts, kind, from, name, &receiver),
         "missing {kind} {from:?} -> {name} {receiver:?} in\n{}",
@@ -56,19 +44,19 @@ fn binding<'a>(facts: &'a FileFacts, scope: Option<&str>, name: &str) -> &'a Bin
     facts
         .bindings
         .iter()
-        .find(|b| {
-            b.name == name && b.scope.map(|s| common::qualified(facts, s)).as_deref() == scope
-        })
+        .find(|b| b.name == name && b.scope.map(|s| common::qualified(facts, s)).as_deref() == scope)
         .map(|b| &b.value)
         .unwrap_or_else(|| panic!("no binding {name} in {scope:?}\n{}", common::render(facts)))
 }
 
 #[test]
 fn symbols_kinds_flavors_and_modifiers() {
-    let f = rs("pub async fn a() {}\nconst fn b() {}\nunsafe fn c() {}\npub extern \"C\" fn d() {}\n\
+    let f = rs(
+        "pub async fn a() {}\nconst fn b() {}\nunsafe fn c() {}\npub extern \"C\" fn d() {}\n\
         pub struct S { pub x: Foo, y: &'static str }\nstruct T(u8);\nstruct U;\nenum E { A, B(u8) }\n\
         union V { a: u8 }\npub trait Tr { fn m(&self); fn d(&self) -> u8 { 1 } }\ntype Al = Foo;\n\
-        const K: Foo = Foo;\nstatic G: Bar = Bar;\nmod m;\nmod n { fn inner() {} }\n");
+        const K: Foo = Foo;\nstatic G: Bar = Bar;\nmod m;\nmod n { fn inner() {} }\n",
+    );
     assert!(sym(&f, "a").is_async && sym(&f, "a").kind == NodeKind::Function);
     for n in ["b", "c", "d"] {
         assert_eq!(sym(&f, n).kind, NodeKind::Function);
@@ -132,8 +120,7 @@ fn docs_and_attributes() {
 
 #[test]
 fn impl_methods_owned_by_local_type() {
-    let f =
-        rs("struct Foo;\nimpl Foo { pub fn new() -> Self { Foo } fn get(&self) -> u8 { 1 } }\n");
+    let f = rs("struct Foo;\nimpl Foo { pub fn new() -> Self { Foo } fn get(&self) -> u8 { 1 } }\n");
     let new = sym(&f, "Foo.new");
     assert_eq!(new.kind, NodeKind::Method);
     assert!(new.is_static);
@@ -144,8 +131,7 @@ fn impl_methods_owned_by_local_type() {
 
 #[test]
 fn impl_methods_of_foreign_or_later_types_are_parentless_with_type_name() {
-    let f =
-        rs("mod m { impl Ext { fn a(&self) {} } }\nimpl Later { fn b(&self) {} }\nstruct Later;\n");
+    let f = rs("mod m { impl Ext { fn a(&self) {} } }\nimpl Later { fn b(&self) {} }\nstruct Later;\n");
     let a = sym(&f, "a");
     assert_eq!(
         (a.kind, a.parent, a.type_name.as_deref()),
@@ -157,27 +143,13 @@ fn impl_methods_of_foreign_or_later_types_are_parentless_with_type_name() {
 
 #[test]
 fn trait_impls_emit_implements() {
-    let f = rs("struct Foo;\nimpl fmt::Display for Foo { fn fmt(&self) {} }\nimpl<T> Tr<T> for Ext where T: Bound {}\n");
-    assert_ref(
-        &f,
-        EdgeKind::Implements,
-        Some("Foo"),
-        "Display",
-        Receiver::None,
-    );
+    let f =
+        rs("struct Foo;\nimpl fmt::Display for Foo { fn fmt(&self) {} }\nimpl<T> Tr<T> for Ext where T: Bound {}\n");
+    assert_ref(&f, EdgeKind::Implements, Some("Foo"), "Display", Receiver::None);
     assert_eq!(sym(&f, "Foo.fmt").kind, NodeKind::Method);
-    assert_ref(
-        &f,
-        EdgeKind::Implements,
-        None,
-        "Tr",
-        Receiver::Name("Ext".into()),
-    );
+    assert_ref(&f, EdgeKind::Implements, None, "Tr", Receiver::Name("Ext".into()));
     assert_ref(&f, EdgeKind::References, None, "Bound", Receiver::None);
-    assert!(
-        !f.refs.iter().any(|r| r.name == "T"),
-        "type params are not refs"
-    );
+    assert!(!f.refs.iter().any(|r| r.name == "T"), "type params are not refs");
 }
 
 #[test]
@@ -187,9 +159,7 @@ fn trait_bounds_and_supertraits() {
     assert_ref(&f, EdgeKind::References, Some("g"), "Show", Receiver::None);
     assert_ref(&f, EdgeKind::References, Some("g"), "Out", Receiver::None);
     assert!(
-        !f.refs
-            .iter()
-            .any(|r| ["T", "Send", "Clone"].contains(&r.name.as_str())),
+        !f.refs.iter().any(|r| ["T", "Send", "Clone"].contains(&r.name.as_str())),
         "{}",
         common::render(&f)
     );
@@ -197,8 +167,10 @@ fn trait_bounds_and_supertraits() {
 
 #[test]
 fn imports_all_shapes() {
-    let f = rs("use a::b::C;\nuse a::b::{C2, d as e};\nuse a::b::*;\nuse a::b;\nuse crate::x;\nuse super::y;\nuse self::z;\n\
-        pub use q::R;\nextern crate foo;\nuse a::{b::{F, G}, h};\nuse k::l::{self, M};\nuse t::Trait as _;\n");
+    let f = rs(
+        "use a::b::C;\nuse a::b::{C2, d as e};\nuse a::b::*;\nuse a::b;\nuse crate::x;\nuse super::y;\nuse self::z;\n\
+        pub use q::R;\nextern crate foo;\nuse a::{b::{F, G}, h};\nuse k::l::{self, M};\nuse t::Trait as _;\n",
+    );
     let find = |module: &str, name: Option<&str>| {
         f.imports
             .iter()
@@ -218,10 +190,7 @@ fn imports_all_shapes() {
     assert!(find("q", Some("R")).reexport);
     assert!(!c.reexport);
     let e = find("foo", None);
-    assert_eq!(
-        (e.kind, e.local.as_deref()),
-        (ImportKind::Module, Some("foo"))
-    );
+    assert_eq!((e.kind, e.local.as_deref()), (ImportKind::Module, Some("foo")));
     find("a::b", Some("F"));
     find("a::b", Some("G"));
     find("a", Some("h"));
@@ -246,13 +215,7 @@ fn call_receivers() {
         Receiver::Path(vec!["a".into(), "b".into()]),
     );
     assert_ref(&f, EdgeKind::Calls, m, "new", Receiver::Name("Foo".into()));
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        m,
-        "get",
-        Receiver::SelfField("store".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, m, "get", Receiver::SelfField("store".into()));
     assert_ref(&f, EdgeKind::Calls, m, "run", Receiver::Call("make".into()));
     assert_ref(
         &f,
@@ -277,21 +240,9 @@ fn call_receivers() {
 #[test]
 fn struct_literals_instantiate() {
     let f = rs("struct Foo;\nimpl Foo { fn new() -> Self { Self {} } }\nfn g() { let a = Foo { x: 1 }; let b = m::Bar { }; }\n");
-    assert_ref(
-        &f,
-        EdgeKind::Instantiates,
-        Some("Foo.new"),
-        "Foo",
-        Receiver::None,
-    );
+    assert_ref(&f, EdgeKind::Instantiates, Some("Foo.new"), "Foo", Receiver::None);
     assert_ref(&f, EdgeKind::Instantiates, Some("g"), "Foo", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::Instantiates,
-        Some("g"),
-        "Bar",
-        Receiver::Name("m".into()),
-    );
+    assert_ref(&f, EdgeKind::Instantiates, Some("g"), "Bar", Receiver::Name("m".into()));
 }
 
 #[test]
@@ -302,13 +253,7 @@ fn macro_token_trees_are_scanned() {
     );
     assert_ref(&f, EdgeKind::Calls, Some("g"), "fmt_it", Receiver::None);
     assert_ref(&f, EdgeKind::Calls, Some("g"), "make", Receiver::None);
-    assert_ref(
-        &f,
-        EdgeKind::Calls,
-        Some("g"),
-        "conv",
-        Receiver::Name("y".into()),
-    );
+    assert_ref(&f, EdgeKind::Calls, Some("g"), "conv", Receiver::Name("y".into()));
     assert_ref(
         &f,
         EdgeKind::Calls,
@@ -317,10 +262,7 @@ fn macro_token_trees_are_scanned() {
         Receiver::SelfField("store".into()),
     );
     assert_ref(&f, EdgeKind::Calls, Some("g"), "count", Receiver::None);
-    assert!(!f
-        .refs
-        .iter()
-        .any(|r| r.name == "println" || r.name == "not_scanned"));
+    assert!(!f.refs.iter().any(|r| r.name == "println" || r.name == "not_scanned"));
 }
 
 #[test]
@@ -331,30 +273,21 @@ fn type_refs_skip_std_wrappers_and_primitives() {
     assert_ref(&f, EdgeKind::TypedAs, Some("g"), "Error", Receiver::None);
     assert_ref(&f, EdgeKind::TypedAs, Some("g"), "Bar", Receiver::None);
     assert_ref(&f, EdgeKind::Returns, Some("g"), "Baz", Receiver::None);
-    for skipped in [
-        "Option", "Vec", "Result", "Arc", "Mutex", "Box", "u8", "i32",
-    ] {
-        assert!(
-            !f.refs.iter().any(|r| r.name == skipped),
-            "{skipped} should be skipped"
-        );
+    for skipped in ["Option", "Vec", "Result", "Arc", "Mutex", "Box", "u8", "i32"] {
+        assert!(!f.refs.iter().any(|r| r.name == skipped), "{skipped} should be skipped");
     }
     assert_eq!(sym(&f, "g").return_type.as_deref(), Some("Baz"));
 }
 
 #[test]
 fn bindings_from_params_lets_and_calls() {
-    let f = rs("fn g<T>(x: &Foo, t: T, n: u32) {\n let a: Bar = make();\n let b = Baz::new();\n let c = Qux { };\n \
-        let d = store::open()?;\n let e = other();\n let h = w.build().await;\n}\n");
+    let f = rs(
+        "fn g<T>(x: &Foo, t: T, n: u32) {\n let a: Bar = make();\n let b = Baz::new();\n let c = Qux { };\n \
+        let d = store::open()?;\n let e = other();\n let h = w.build().await;\n}\n",
+    );
     let g = Some("g");
-    assert_eq!(
-        binding(&f, g, "x"),
-        &BindingValue::Type { name: "Foo".into() }
-    );
-    assert_eq!(
-        binding(&f, g, "a"),
-        &BindingValue::Type { name: "Bar".into() }
-    );
+    assert_eq!(binding(&f, g, "x"), &BindingValue::Type { name: "Foo".into() });
+    assert_eq!(binding(&f, g, "a"), &BindingValue::Type { name: "Bar".into() });
     assert_eq!(
         binding(&f, g, "b"),
         &BindingValue::Call {
@@ -362,10 +295,7 @@ fn bindings_from_params_lets_and_calls() {
             name: "new".into()
         }
     );
-    assert_eq!(
-        binding(&f, g, "c"),
-        &BindingValue::Type { name: "Qux".into() }
-    );
+    assert_eq!(binding(&f, g, "c"), &BindingValue::Type { name: "Qux".into() });
     assert_eq!(
         binding(&f, g, "d"),
         &BindingValue::Call {
@@ -437,18 +367,12 @@ fn empty_and_garbage_inputs() {
 
 #[test]
 fn invalid_utf8_does_not_panic() {
-    let bytes: &[u8] =
-        b"/// doc \xff\xfe\nfn f\xc3() { let x\xff = Foo\xfe::new(); }\nstruct S { a: \xff }\n";
+    let bytes: &[u8] = b"/// doc \xff\xfe\nfn f\xc3() { let x\xff = Foo\xfe::new(); }\nstruct S { a: \xff }\n";
     let ctx = gortex_lang::FileContext {
         path: "src/bad.rs",
         is_test_file: false,
     };
-    let facts = gortex_lang::extract_file(
-        Language::Rust,
-        bytes,
-        &ctx,
-        gortex_lang::DEFAULT_PARSE_BUDGET,
-    );
+    let facts = gortex_lang::extract_file(Language::Rust, bytes, &ctx, gortex_lang::DEFAULT_PARSE_BUDGET);
     assert!(facts.is_ok());
 }
 
@@ -467,45 +391,22 @@ fn run_deep(src: String) {
 #[test]
 fn deep_nesting_blocks() {
     let n = 10_000;
-    run_deep(format!(
-        "fn f() {{ {} foo(); {} }}",
-        "{".repeat(n),
-        "}".repeat(n)
-    ));
+    run_deep(format!("fn f() {{ {} foo(); {} }}", "{".repeat(n), "}".repeat(n)));
 }
 
 #[test]
 fn deep_nesting_parens_and_calls() {
     let n = 10_000;
-    run_deep(format!(
-        "fn f() {{ let x = {}1{}; }}",
-        "(".repeat(n),
-        ")".repeat(n)
-    ));
-    run_deep(format!(
-        "fn f() {{ {}0{}; }}",
-        "g(".repeat(n),
-        ")".repeat(n)
-    ));
+    run_deep(format!("fn f() {{ let x = {}1{}; }}", "(".repeat(n), ")".repeat(n)));
+    run_deep(format!("fn f() {{ {}0{}; }}", "g(".repeat(n), ")".repeat(n)));
     run_deep(format!("fn f() {{ a{}; }}", ".b()".repeat(n)));
-    run_deep(format!(
-        "fn f() {{ println!({}); }}",
-        "h(".repeat(n) + &")".repeat(n)
-    ));
+    run_deep(format!("fn f() {{ println!({}); }}", "h(".repeat(n) + &")".repeat(n)));
 }
 
 #[test]
 fn deep_nesting_types_and_modules() {
     let n = 5_000;
-    run_deep(format!(
-        "fn f(x: {}Foo{}) {{}}",
-        "Vec<".repeat(n),
-        ">".repeat(n)
-    ));
-    run_deep(format!(
-        "{} fn g() {{}} {}",
-        "mod m { ".repeat(n),
-        "}".repeat(n)
-    ));
+    run_deep(format!("fn f(x: {}Foo{}) {{}}", "Vec<".repeat(n), ">".repeat(n)));
+    run_deep(format!("{} fn g() {{}} {}", "mod m { ".repeat(n), "}".repeat(n)));
     run_deep(format!("use {}x{};", "a::{".repeat(n), "}".repeat(n)));
 }

@@ -30,7 +30,11 @@ pub fn resolution_lines(index: &RepoIndex) -> Vec<String> {
         .canonical_dump()
         .into_iter()
         .filter(|l| !l.starts_with("N "))
-        .filter(|l| ![" -defines-> ", " -contains-> ", " -member_of-> "].iter().any(|k| l.contains(k)))
+        .filter(|l| {
+            ![" -defines-> ", " -contains-> ", " -member_of-> "]
+                .iter()
+                .any(|k| l.contains(k))
+        })
         .collect()
 }
 

@@ -24,8 +24,8 @@
 use crate::util::{self, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind,
-    Receiver, RefFact, Span, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
+    Span, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -306,9 +306,7 @@ fn member_name(node: Node<'_>, src: &[u8]) -> Option<String> {
 /// Does `node` have an anonymous child token with this text (`static`, `async`, `default`, …)?
 fn has_token(node: Node<'_>, token: &str) -> bool {
     let mut cursor = node.walk();
-    let found = node
-        .children(&mut cursor)
-        .any(|c| !c.is_named() && c.kind() == token);
+    let found = node.children(&mut cursor).any(|c| !c.is_named() && c.kind() == token);
     found
 }
 
@@ -328,10 +326,9 @@ fn is_function_value(kind: &str) -> bool {
 /// The type node inside a `type_annotation` (or the node itself).
 fn annotation_type(node: Node<'_>) -> Option<Node<'_>> {
     match node.kind() {
-        "type_annotation"
-        | "opting_type_annotation"
-        | "omitting_type_annotation"
-        | "adding_type_annotation" => node.named_child(0),
+        "type_annotation" | "opting_type_annotation" | "omitting_type_annotation" | "adding_type_annotation" => {
+            node.named_child(0)
+        }
         _ => Some(node),
     }
 }
@@ -345,15 +342,9 @@ fn type_simple(node: Node<'_>, src: &[u8], unwrap_promise: bool) -> Option<Strin
         }
         "predefined_type" => return Some(txt(ty, src)),
         "generic_type" if unwrap_promise => {
-            let name = ty
-                .child_by_field_name("name")
-                .map(|n| txt(n, src))
-                .unwrap_or_default();
+            let name = ty.child_by_field_name("name").map(|n| txt(n, src)).unwrap_or_default();
             if name == "Promise" || name == "PromiseLike" {
-                if let Some(arg) = ty
-                    .child_by_field_name("type_arguments")
-                    .and_then(|a| a.named_child(0))
-                {
+                if let Some(arg) = ty.child_by_field_name("type_arguments").and_then(|a| a.named_child(0)) {
                     return type_simple(arg, src, false);
                 }
             }
@@ -457,14 +448,7 @@ const TEST_MODIFIERS: &[&str] = &[
     "skipIf",
     "runIf",
 ];
-const HOOK_FNS: &[&str] = &[
-    "beforeEach",
-    "afterEach",
-    "beforeAll",
-    "afterAll",
-    "before",
-    "after",
-];
+const HOOK_FNS: &[&str] = &["beforeEach", "afterEach", "beforeAll", "afterAll", "before", "after"];
 
 /// Sanitises a test title into a symbol name: readable, no separators that ids use, ≤ 80 chars.
 fn sanitize_title(title: &str) -> String {
@@ -659,9 +643,7 @@ impl<'s> Run<'s> {
                             self.locals.insert(txt(p, self.src));
                         }
                     }
-                    Cap::Interface | Cap::TypeAlias | Cap::Enum | Cap::Namespace => {
-                        others.push((cap, node, name))
-                    }
+                    Cap::Interface | Cap::TypeAlias | Cap::Enum | Cap::Namespace => others.push((cap, node, name)),
                     Cap::VarDecl => vardecls.push(node),
                     Cap::TopLevel => {
                         toplevel.insert(node.id());
@@ -868,11 +850,10 @@ impl<'s> Run<'s> {
             let decorators = std::mem::take(&mut pending_decorators);
             let anchor = pending_anchor.take();
             let idx = match kind {
-                "method_definition" | "method_signature" | "abstract_method_signature" => self
-                    .method(
-                        member,
-                        kind != "method_definition" && kind != "abstract_method_signature",
-                    ),
+                "method_definition" | "method_signature" | "abstract_method_signature" => self.method(
+                    member,
+                    kind != "method_definition" && kind != "abstract_method_signature",
+                ),
                 "public_field_definition" | "field_definition" => self.field(member),
                 _ => None,
             };
@@ -900,8 +881,7 @@ impl<'s> Run<'s> {
         fact.visibility = Some(member_visibility(node, name_node, src));
         fact.is_async = has_token(node, "async");
         fact.is_static = has_token(node, "static");
-        fact.is_abstract =
-            node.kind() == "abstract_method_signature" || has_token(node, "abstract");
+        fact.is_abstract = node.kind() == "abstract_method_signature" || has_token(node, "abstract");
         fact.return_type = node
             .child_by_field_name("return_type")
             .and_then(|t| type_simple(t, src, true));
@@ -927,16 +907,10 @@ impl<'s> Run<'s> {
             }
             let access = first_child_of_kind(p, "accessibility_modifier");
             let readonly = has_token(p, "readonly");
-            if access.is_none()
-                && !readonly
-                && first_child_of_kind(p, "override_modifier").is_none()
-            {
+            if access.is_none() && !readonly && first_child_of_kind(p, "override_modifier").is_none() {
                 continue;
             }
-            let Some(pat) = p
-                .child_by_field_name("pattern")
-                .filter(|n| n.kind() == "identifier")
-            else {
+            let Some(pat) = p.child_by_field_name("pattern").filter(|n| n.kind() == "identifier") else {
                 continue;
             };
             let mut fact = SymbolFact::new(txt(pat, src), NodeKind::Field, util::span(p));
@@ -946,9 +920,7 @@ impl<'s> Run<'s> {
                     .map(|a| visibility_of(&util::text(a, src)))
                     .unwrap_or(Visibility::Public),
             );
-            fact.type_name = p
-                .child_by_field_name("type")
-                .and_then(|t| type_simple(t, src, false));
+            fact.type_name = p.child_by_field_name("type").and_then(|t| type_simple(t, src, false));
             fact.decorators = own_decorators(p, src);
             let idx = self.push_sym(p, fact);
             self.syms[idx].param_prop = true;
@@ -1007,8 +979,7 @@ impl<'s> Run<'s> {
             }
             Cap::Interface => {
                 let body = node.child_by_field_name("body");
-                let mut fact =
-                    SymbolFact::new(txt(name_node, src), NodeKind::Interface, util::span(node));
+                let mut fact = SymbolFact::new(txt(name_node, src), NodeKind::Interface, util::span(node));
                 fact.signature = Some(util::signature(node, body, src));
                 self.push_sym(node, fact);
                 if let Some(body) = body {
@@ -1016,16 +987,14 @@ impl<'s> Run<'s> {
                 }
             }
             Cap::TypeAlias => {
-                let mut fact =
-                    SymbolFact::new(txt(name_node, src), NodeKind::Type, util::span(node));
+                let mut fact = SymbolFact::new(txt(name_node, src), NodeKind::Type, util::span(node));
                 fact.flavor = Some(TypeFlavor::TypeAlias);
                 fact.signature = Some(util::signature(node, None, src));
                 self.push_sym(node, fact);
             }
             Cap::Enum => {
                 let body = node.child_by_field_name("body");
-                let mut fact =
-                    SymbolFact::new(txt(name_node, src), NodeKind::Type, util::span(node));
+                let mut fact = SymbolFact::new(txt(name_node, src), NodeKind::Type, util::span(node));
                 fact.flavor = Some(TypeFlavor::Enum);
                 fact.signature = Some(util::signature(node, body, src));
                 self.push_sym(node, fact);
@@ -1033,15 +1002,12 @@ impl<'s> Run<'s> {
                     let mut cursor = body.walk();
                     for m in body.named_children(&mut cursor) {
                         let name = match m.kind() {
-                            "enum_assignment" => m
-                                .child_by_field_name("name")
-                                .and_then(|n| member_name(n, src)),
+                            "enum_assignment" => m.child_by_field_name("name").and_then(|n| member_name(n, src)),
                             "comment" => None,
                             _ => member_name(m, src),
                         };
                         if let Some(name) = name {
-                            let mut fact =
-                                SymbolFact::new(name, NodeKind::EnumMember, util::span(m));
+                            let mut fact = SymbolFact::new(name, NodeKind::EnumMember, util::span(m));
                             fact.signature = Some(util::collapse_whitespace(&util::text(m, src)));
                             self.push_sym(m, fact);
                         }
@@ -1073,17 +1039,12 @@ impl<'s> Run<'s> {
                     }
                 }
                 "property_signature" => {
-                    let Some(name) = m
-                        .child_by_field_name("name")
-                        .and_then(|n| member_name(n, src))
-                    else {
+                    let Some(name) = m.child_by_field_name("name").and_then(|n| member_name(n, src)) else {
                         continue;
                     };
                     let mut fact = SymbolFact::new(name, NodeKind::Field, util::span(m));
                     fact.signature = Some(util::signature(m, None, src));
-                    fact.type_name = m
-                        .child_by_field_name("type")
-                        .and_then(|t| type_simple(t, src, false));
+                    fact.type_name = m.child_by_field_name("type").and_then(|t| type_simple(t, src, false));
                     self.push_sym(m, fact);
                 }
                 _ => {}
@@ -1120,8 +1081,8 @@ impl<'s> Run<'s> {
 
             // Bindings (type evidence for receivers).
             if let Some(t) = ann.and_then(|a| annotation_type(a)) {
-                if let Some(tn) = type_simple(t, src, false)
-                    .filter(|n| !is_primitive_name(n) && !self.type_params.contains(n))
+                if let Some(tn) =
+                    type_simple(t, src, false).filter(|n| !is_primitive_name(n) && !self.type_params.contains(n))
                 {
                     self.push_binding(name.clone(), BindingValue::Type { name: tn }, decl);
                 }
@@ -1134,10 +1095,7 @@ impl<'s> Run<'s> {
             if let Some(v) = value.filter(|v| is_function_value(v.kind())) {
                 let mut fact = SymbolFact::new(name, NodeKind::Function, util::span(span_node));
                 let head = util::signature(decl, v.child_by_field_name("body"), src);
-                fact.signature = Some(util::truncate_chars(
-                    &format!("{keyword} {head}"),
-                    util::MAX_SIGNATURE,
-                ));
+                fact.signature = Some(util::truncate_chars(&format!("{keyword} {head}"), util::MAX_SIGNATURE));
                 fact.is_async = has_token(v, "async");
                 fact.return_type = v
                     .child_by_field_name("return_type")
@@ -1166,10 +1124,7 @@ impl<'s> Run<'s> {
             let mut fact = SymbolFact::new(name, kind, util::span(span_node));
             let head = util::signature(decl, value, src);
             let head = head.trim_end_matches('=').trim_end();
-            fact.signature = Some(util::truncate_chars(
-                &format!("{keyword} {head}"),
-                util::MAX_SIGNATURE,
-            ));
+            fact.signature = Some(util::truncate_chars(&format!("{keyword} {head}"), util::MAX_SIGNATURE));
             fact.type_name = ann
                 .and_then(|a| type_simple(a, src, false))
                 .or_else(|| value.and_then(|v| new_type(v, src)));
@@ -1218,9 +1173,7 @@ impl<'s> Run<'s> {
         let (call, member) = match value.kind() {
             "call_expression" => (value, None),
             "member_expression" => match value.child_by_field_name("object") {
-                Some(o) if o.kind() == "call_expression" => {
-                    (o, value.child_by_field_name("property"))
-                }
+                Some(o) if o.kind() == "call_expression" => (o, value.child_by_field_name("property")),
                 _ => return false,
             },
             _ => return false,
@@ -1243,9 +1196,7 @@ impl<'s> Run<'s> {
         };
         match (name.kind(), member) {
             ("identifier", None) => push(ImportKind::Module, None, Some(txt(name, src))),
-            ("identifier", Some(p)) => {
-                push(ImportKind::Named, member_name(p, src), Some(txt(name, src)))
-            }
+            ("identifier", Some(p)) => push(ImportKind::Named, member_name(p, src), Some(txt(name, src))),
             ("object_pattern", None) => {
                 let mut cursor = name.walk();
                 for p in name.named_children(&mut cursor) {
@@ -1255,9 +1206,7 @@ impl<'s> Run<'s> {
                             push(ImportKind::Named, Some(n.clone()), Some(n));
                         }
                         "pair_pattern" => {
-                            let key = p
-                                .child_by_field_name("key")
-                                .and_then(|k| member_name(k, src));
+                            let key = p.child_by_field_name("key").and_then(|k| member_name(k, src));
                             let local = p
                                 .child_by_field_name("value")
                                 .filter(|v| v.kind() == "identifier")
@@ -1286,9 +1235,9 @@ impl<'s> Run<'s> {
                 "rest_pattern" => child.named_child(0),
                 _ => None,
             };
-            if let Some(l) = local.filter(|l| {
-                l.kind() == "identifier" || l.kind() == "shorthand_property_identifier_pattern"
-            }) {
+            if let Some(l) =
+                local.filter(|l| l.kind() == "identifier" || l.kind() == "shorthand_property_identifier_pattern")
+            {
                 self.locals.insert(txt(l, src));
             }
         }
@@ -1307,29 +1256,21 @@ impl<'s> Run<'s> {
                     .map(|p| txt(p, src))
                     .unwrap_or_default();
                 match obj {
-                    Some(o)
-                        if o.kind() == "identifier" && TEST_MODIFIERS.contains(&prop.as_str()) =>
-                    {
-                        txt(o, src)
-                    }
+                    Some(o) if o.kind() == "identifier" && TEST_MODIFIERS.contains(&prop.as_str()) => txt(o, src),
                     _ => return,
                 }
             }
             _ => return,
         };
-        let first_arg = node
-            .child_by_field_name("arguments")
-            .and_then(|a| a.named_child(0));
+        let first_arg = node.child_by_field_name("arguments").and_then(|a| a.named_child(0));
         let is_test = TEST_FNS.contains(&base.as_str());
         if is_test {
             self.uses_test_calls = true;
         }
         let (name, role, title) = match first_arg {
-            Some(t) if is_test && matches!(t.kind(), "string" | "template_string") => (
-                sanitize_title(&string_value(t, src)),
-                TestRole::Test,
-                Some(t),
-            ),
+            Some(t) if is_test && matches!(t.kind(), "string" | "template_string") => {
+                (sanitize_title(&string_value(t, src)), TestRole::Test, Some(t))
+            }
             Some(f) if is_function_value(f.kind()) && HOOK_FNS.contains(&base.as_str()) => {
                 (base.clone(), TestRole::Fixture, None)
             }
@@ -1362,9 +1303,7 @@ impl<'s> Run<'s> {
         let src = self.src;
         let line = util::line(node);
         let type_only = has_token(node, "type");
-        let source = node
-            .child_by_field_name("source")
-            .map(|s| string_value(s, src));
+        let source = node.child_by_field_name("source").map(|s| string_value(s, src));
         let mut cursor = node.walk();
         let mut bound = false;
         for child in node.named_children(&mut cursor) {
@@ -1390,8 +1329,7 @@ impl<'s> Run<'s> {
                             }
                             "namespace_import" => {
                                 bound = true;
-                                let local =
-                                    first_child_of_kind(part, "identifier").map(|i| txt(i, src));
+                                let local = first_child_of_kind(part, "identifier").map(|i| txt(i, src));
                                 self.imports.push(ImportFact {
                                     module: module.clone(),
                                     kind: ImportKind::Namespace,
@@ -1454,25 +1392,17 @@ impl<'s> Run<'s> {
     }
 
     /// `a`, `a as b`, `default as X` inside `import {…}` / `export {…} from`.
-    fn push_specifier(
-        &mut self,
-        module: &str,
-        spec: Node<'_>,
-        reexport: bool,
-        type_only: bool,
-        line: u32,
-    ) {
+    fn push_specifier(&mut self, module: &str, spec: Node<'_>, reexport: bool, type_only: bool, line: u32) {
         let src = self.src;
         let name = spec.child_by_field_name("name").map(|n| spec_name(n, src));
         let name = name.or_else(|| has_token(spec, "default").then(|| "default".to_string()));
         let alias = spec.child_by_field_name("alias").map(|n| spec_name(n, src));
         let local = alias.or_else(|| name.clone());
-        let (kind, name) =
-            if name.as_deref() == Some("default") && local.as_deref() != Some("default") {
-                (ImportKind::Default, None)
-            } else {
-                (ImportKind::Named, name)
-            };
+        let (kind, name) = if name.as_deref() == Some("default") && local.as_deref() != Some("default") {
+            (ImportKind::Default, None)
+        } else {
+            (ImportKind::Named, name)
+        };
         self.imports.push(ImportFact {
             module: module.to_string(),
             kind,
@@ -1618,20 +1548,15 @@ impl<'s> Run<'s> {
                         if spec.kind() != "export_specifier" {
                             continue;
                         }
-                        let Some(name) =
-                            spec.child_by_field_name("name").map(|n| spec_name(n, src))
-                        else {
+                        let Some(name) = spec.child_by_field_name("name").map(|n| spec_name(n, src)) else {
                             continue;
                         };
                         let alias = spec.child_by_field_name("alias").map(|n| spec_name(n, src));
-                        self.export_names
-                            .push((name, alias.as_deref() == Some("default")));
+                        self.export_names.push((name, alias.as_deref() == Some("default")));
                     }
                 }
                 // TypeScript `export = Foo`.
-                "identifier" if has_token(node, "=") => {
-                    self.export_names.push((txt(child, src), true))
-                }
+                "identifier" if has_token(node, "=") => self.export_names.push((txt(child, src), true)),
                 _ => {}
             }
         }
@@ -1640,10 +1565,8 @@ impl<'s> Run<'s> {
     /// `module.exports = { a, b: c }`, `module.exports = foo`, `exports.foo = …`.
     fn commonjs_export(&mut self, assign: Node<'_>) {
         let src = self.src;
-        let (Some(left), Some(right)) = (
-            assign.child_by_field_name("left"),
-            assign.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+        else {
             return;
         };
         let left_text = util::text(left, src);
@@ -1655,14 +1578,9 @@ impl<'s> Run<'s> {
                     let mut cursor = right.walk();
                     for p in right.named_children(&mut cursor) {
                         match p.kind() {
-                            "shorthand_property_identifier" => {
-                                self.export_names.push((txt(p, src), false))
-                            }
+                            "shorthand_property_identifier" => self.export_names.push((txt(p, src), false)),
                             "pair" => {
-                                if let Some(v) = p
-                                    .child_by_field_name("value")
-                                    .filter(|v| v.kind() == "identifier")
-                                {
+                                if let Some(v) = p.child_by_field_name("value").filter(|v| v.kind() == "identifier") {
                                     self.export_names.push((txt(v, src), false));
                                 }
                             }
@@ -1758,10 +1676,7 @@ impl<'s> Run<'s> {
             let raw: Vec<String> = parts
                 .iter()
                 .map(|&p| {
-                    String::from_utf8_lossy(
-                        &src[self.comments[p].start_byte..self.comments[p].end_byte],
-                    )
-                    .into_owned()
+                    String::from_utf8_lossy(&src[self.comments[p].start_byte..self.comments[p].end_byte]).into_owned()
                 })
                 .collect();
             self.syms[i].fact.doc = util::doc_summary(&raw.join("\n"));
@@ -1826,10 +1741,7 @@ impl<'s> Run<'s> {
         let mut groups: HashMap<(Option<u32>, &str), Vec<usize>> = HashMap::new();
         for (i, s) in facts.iter().enumerate() {
             if sorted_flags[i].0 || matches!(s.kind, NodeKind::Function | NodeKind::Method) {
-                groups
-                    .entry((s.parent, s.name.as_str()))
-                    .or_default()
-                    .push(i);
+                groups.entry((s.parent, s.name.as_str())).or_default().push(i);
             }
         }
         let mut drop = vec![false; facts.len()];
@@ -1892,13 +1804,7 @@ impl<'s> Run<'s> {
     // References
     // -----------------------------------------------------------------------------------------
 
-    fn reference(
-        &mut self,
-        cap: Cap,
-        node: Node<'_>,
-        callee: Option<Node<'_>>,
-        source: Option<Node<'_>>,
-    ) {
+    fn reference(&mut self, cap: Cap, node: Node<'_>, callee: Option<Node<'_>>, source: Option<Node<'_>>) {
         let src = self.src;
         match cap {
             Cap::Call => {
@@ -1916,12 +1822,7 @@ impl<'s> Run<'s> {
                             self.push_ref(EdgeKind::Calls, name, Receiver::None, callee);
                         }
                     }
-                    "super" => self.push_ref(
-                        EdgeKind::Calls,
-                        "constructor".to_string(),
-                        Receiver::Super,
-                        callee,
-                    ),
+                    "super" => self.push_ref(EdgeKind::Calls, "constructor".to_string(), Receiver::Super, callee),
                     "member_expression" => {
                         let (Some(obj), Some(prop)) = (
                             callee.child_by_field_name("object"),
@@ -1955,19 +1856,13 @@ impl<'s> Run<'s> {
                     match arg.kind() {
                         "identifier" => {
                             let name = txt(arg, src);
-                            if !self.locals.contains(&name)
-                                && name != "undefined"
-                                && name != "arguments"
-                            {
+                            if !self.locals.contains(&name) && name != "undefined" && name != "arguments" {
                                 self.push_ref(EdgeKind::References, name, Receiver::None, arg);
                             }
                         }
                         "member_expression" => {
-                            let is_this = arg
-                                .child_by_field_name("object")
-                                .is_some_and(|o| o.kind() == "this");
-                            if let Some(p) = arg.child_by_field_name("property").filter(|_| is_this)
-                            {
+                            let is_this = arg.child_by_field_name("object").is_some_and(|o| o.kind() == "this");
+                            if let Some(p) = arg.child_by_field_name("property").filter(|_| is_this) {
                                 if let Some(name) = member_name(p, src) {
                                     self.push_ref(EdgeKind::References, name, Receiver::SelfRef, p);
                                 }
@@ -2072,14 +1967,11 @@ impl<'s> Run<'s> {
                 continue;
             };
             self.type_refs(ann, EdgeKind::TypedAs);
-            let Some(pat) = p
-                .child_by_field_name("pattern")
-                .filter(|p| p.kind() == "identifier")
-            else {
+            let Some(pat) = p.child_by_field_name("pattern").filter(|p| p.kind() == "identifier") else {
                 continue;
             };
-            if let Some(tn) = type_simple(ann, src, false)
-                .filter(|n| !is_primitive_name(n) && !self.type_params.contains(n))
+            if let Some(tn) =
+                type_simple(ann, src, false).filter(|n| !is_primitive_name(n) && !self.type_params.contains(n))
             {
                 self.push_binding(txt(pat, src), BindingValue::Type { name: tn }, pat);
             }
@@ -2106,8 +1998,7 @@ impl<'s> Run<'s> {
         match node.kind() {
             "type_identifier" | "identifier" => {
                 let n = txt(node, src);
-                (!self.type_params.contains(&n) && !is_builtin_type(&n))
-                    .then_some((n, Receiver::None))
+                (!self.type_params.contains(&n) && !is_builtin_type(&n)).then_some((n, Receiver::None))
             }
             "nested_type_identifier" => {
                 let name = txt(node.child_by_field_name("name")?, src);
@@ -2199,10 +2090,7 @@ impl<'s> Run<'s> {
 /// What a member access was made on.
 fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
     let mut obj = obj;
-    while matches!(
-        obj.kind(),
-        "parenthesized_expression" | "non_null_expression"
-    ) {
+    while matches!(obj.kind(), "parenthesized_expression" | "non_null_expression") {
         match obj.named_child(0) {
             Some(inner) => obj = inner,
             None => return Receiver::Expr,
@@ -2218,10 +2106,7 @@ fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
             for _ in 0..64 {
                 match cur.kind() {
                     "member_expression" => {
-                        let Some(prop) = cur
-                            .child_by_field_name("property")
-                            .and_then(|p| member_name(p, src))
-                        else {
+                        let Some(prop) = cur.child_by_field_name("property").and_then(|p| member_name(p, src)) else {
                             return Receiver::Expr;
                         };
                         parts.push(prop);
@@ -2239,9 +2124,7 @@ fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
                         parts.reverse();
                         return Receiver::Path(parts);
                     }
-                    "this" if parts.len() == 1 => {
-                        return Receiver::SelfField(parts.pop().unwrap_or_default())
-                    }
+                    "this" if parts.len() == 1 => return Receiver::SelfField(parts.pop().unwrap_or_default()),
                     _ => return Receiver::Expr,
                 }
             }
@@ -2250,10 +2133,7 @@ fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
         "call_expression" => match obj.child_by_field_name("function") {
             Some(f) if f.kind() == "identifier" => Receiver::Call(txt(f, src)),
             Some(f) if f.kind() == "member_expression" => {
-                match f
-                    .child_by_field_name("property")
-                    .and_then(|p| member_name(p, src))
-                {
+                match f.child_by_field_name("property").and_then(|p| member_name(p, src)) {
                     Some(n) => Receiver::Call(n),
                     None => Receiver::Expr,
                 }
@@ -2346,11 +2226,7 @@ struct Enclosing<'a> {
 }
 
 impl<'a> Enclosing<'a> {
-    fn new(
-        symbols: &[SymbolFact],
-        parents: &'a [Option<u32>],
-        accept: fn(NodeKind) -> bool,
-    ) -> Self {
+    fn new(symbols: &[SymbolFact], parents: &'a [Option<u32>], accept: fn(NodeKind) -> bool) -> Self {
         Enclosing {
             spans: symbols.iter().map(|s| s.span).collect(),
             kinds: symbols.iter().map(|s| s.kind).collect(),

@@ -10,8 +10,8 @@ use crate::util::Parents;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind,
-    Receiver, RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
+    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -184,9 +184,9 @@ fn type_name_of(node: Node<'_>, src: &[u8]) -> Option<String> {
         return Some(name);
     }
     match node.kind() {
-        "slice_type" | "array_type" | "implicit_length_array_type" => node
-            .child_by_field_name("element")
-            .and_then(|e| type_name_of(e, src)),
+        "slice_type" | "array_type" | "implicit_length_array_type" => {
+            node.child_by_field_name("element").and_then(|e| type_name_of(e, src))
+        }
         "map_type" => Some("map".to_string()),
         "channel_type" => Some("chan".to_string()),
         "function_type" => Some("func".to_string()),
@@ -203,9 +203,7 @@ fn return_type_of(result: Node<'_>, src: &[u8]) -> Option<String> {
         let first = result
             .named_children(&mut cur)
             .find(|c| c.kind() == "parameter_declaration")?;
-        return first
-            .child_by_field_name("type")
-            .and_then(|t| type_name_of(t, src));
+        return first.child_by_field_name("type").and_then(|t| type_name_of(t, src));
     }
     type_name_of(result, src)
 }
@@ -473,14 +471,7 @@ impl<'a, 't> Ctx<'a, 't> {
         self.symbols.len() - 1
     }
 
-    fn add_ref(
-        &mut self,
-        kind: EdgeKind,
-        name: String,
-        receiver: Receiver,
-        at: Node<'t>,
-        from_field: bool,
-    ) {
+    fn add_ref(&mut self, kind: EdgeKind, name: String, receiver: Receiver, at: Node<'t>, from_field: bool) {
         let p = at.start_position();
         self.refs.push(PendingRef {
             kind,
@@ -529,12 +520,7 @@ impl<'a, 't> Ctx<'a, 't> {
         }
     }
 
-    fn function(
-        &mut self,
-        decl: Node<'t>,
-        receivers: &mut Vec<(usize, usize, String)>,
-        generics: &mut Generics,
-    ) {
+    fn function(&mut self, decl: Node<'t>, receivers: &mut Vec<(usize, usize, String)>, generics: &mut Generics) {
         let src = self.src;
         let Some(name_node) = decl.child_by_field_name("name") else {
             return;
@@ -552,34 +538,23 @@ impl<'a, 't> Ctx<'a, 't> {
         sym.visibility = Some(visibility(&name));
         sym.exported = is_exported(&name);
         sym.doc = self.doc(decl);
-        sym.return_type = decl
-            .child_by_field_name("result")
-            .and_then(|r| return_type_of(r, src));
+        sym.return_type = decl.child_by_field_name("result").and_then(|r| return_type_of(r, src));
         sym.test_role = self.test_role(&name);
         if let Some(tp) = decl.child_by_field_name("type_parameters") {
-            generics.scopes.push((
-                decl.start_byte(),
-                decl.end_byte(),
-                type_param_names(tp, src),
-            ));
+            generics
+                .scopes
+                .push((decl.start_byte(), decl.end_byte(), type_param_names(tp, src)));
         }
         let mut recv_type = None;
         if is_method {
             if let Some(list) = decl.child_by_field_name("receiver") {
                 let (var, ty, tparams) = receiver_info(list, src);
                 if !tparams.is_empty() {
-                    generics
-                        .scopes
-                        .push((decl.start_byte(), decl.end_byte(), tparams));
+                    generics.scopes.push((decl.start_byte(), decl.end_byte(), tparams));
                 }
                 if let (Some(var), Some(ty)) = (&var, &ty) {
                     receivers.push((decl.start_byte(), decl.end_byte(), var.clone()));
-                    self.add_binding(
-                        var.clone(),
-                        BindingValue::Type { name: ty.clone() },
-                        list,
-                        false,
-                    );
+                    self.add_binding(var.clone(), BindingValue::Type { name: ty.clone() }, list, false);
                 }
                 // The graph owns parentless methods by `type_name` (see grammars/go/README.md).
                 sym.type_name = ty.clone();
@@ -604,10 +579,7 @@ impl<'a, 't> Ctx<'a, 't> {
             Some("interface_type") => (NodeKind::Interface, None, Some("interface")),
             _ => (NodeKind::Type, Some(TypeFlavor::TypeAlias), None),
         };
-        let decl = self
-            .parents
-            .parent(spec)
-            .filter(|p| p.kind() == "type_declaration");
+        let decl = self.parents.parent(spec).filter(|p| p.kind() == "type_declaration");
         let single = decl.is_some_and(|d| d.named_child_count() == 1);
         let outer = if single { decl.unwrap_or(spec) } else { spec };
         let mut sym = SymbolFact::new(name.clone(), kind, util::span(outer));
@@ -627,19 +599,13 @@ impl<'a, 't> Ctx<'a, 't> {
         });
         sym.visibility = Some(visibility(&name));
         sym.exported = is_exported(&name);
-        sym.doc = self.doc(spec).or_else(|| {
-            if single {
-                decl.and_then(|d| self.doc(d))
-            } else {
-                None
-            }
-        });
+        sym.doc = self
+            .doc(spec)
+            .or_else(|| if single { decl.and_then(|d| self.doc(d)) } else { None });
         if let Some(tp) = tparams {
-            generics.scopes.push((
-                spec.start_byte(),
-                spec.end_byte(),
-                type_param_names(tp, src),
-            ));
+            generics
+                .scopes
+                .push((spec.start_byte(), spec.end_byte(), type_param_names(tp, src)));
         }
         let top_level = decl
             .and_then(|d| self.parents.parent(d))
@@ -671,10 +637,7 @@ impl<'a, 't> Ctx<'a, 't> {
         } else {
             names
         };
-        let signature = util::truncate_chars(
-            &util::collapse_whitespace(&util::text(field, src)),
-            util::MAX_SIGNATURE,
-        );
+        let signature = util::truncate_chars(&util::collapse_whitespace(&util::text(field, src)), util::MAX_SIGNATURE);
         for name in names {
             let mut sym = SymbolFact::new(name.clone(), NodeKind::Field, util::span(field));
             sym.visibility = Some(visibility(&name));
@@ -697,9 +660,7 @@ impl<'a, 't> Ctx<'a, 't> {
         sym.visibility = Some(visibility(&name));
         sym.exported = is_exported(&name);
         sym.doc = self.doc(elem);
-        sym.return_type = elem
-            .child_by_field_name("result")
-            .and_then(|r| return_type_of(r, src));
+        sym.return_type = elem.child_by_field_name("result").and_then(|r| return_type_of(r, src));
         sym.is_abstract = true;
         self.push(sym);
     }
@@ -709,10 +670,7 @@ impl<'a, 't> Ctx<'a, 't> {
     fn value_decl(&mut self, decl: Node<'t>, generics: &Generics, recvs: &Receivers) {
         let src = self.src;
         let is_const = decl.kind() == "const_declaration";
-        let top_level = self
-            .parents
-            .parent(decl)
-            .is_some_and(|p| p.kind() == "source_file");
+        let top_level = self.parents.parent(decl).is_some_and(|p| p.kind() == "source_file");
         let mut specs = Vec::new();
         let mut cur = decl.walk();
         for child in decl.named_children(&mut cur) {
@@ -720,11 +678,7 @@ impl<'a, 't> Ctx<'a, 't> {
                 "const_spec" | "var_spec" => specs.push(child),
                 "var_spec_list" => {
                     let mut c2 = child.walk();
-                    specs.extend(
-                        child
-                            .named_children(&mut c2)
-                            .filter(|c| c.kind() == "var_spec"),
-                    );
+                    specs.extend(child.named_children(&mut c2).filter(|c| c.kind() == "var_spec"));
                 }
                 _ => {}
             }
@@ -788,15 +742,10 @@ impl<'a, 't> Ctx<'a, 't> {
                 });
                 let keyword = if is_const { "const" } else { "var" };
                 sym.signature = Some(util::truncate_chars(
-                    &format!(
-                        "{keyword} {}",
-                        util::collapse_whitespace(&util::text(spec, src))
-                    ),
+                    &format!("{keyword} {}", util::collapse_whitespace(&util::text(spec, src))),
                     util::MAX_SIGNATURE,
                 ));
-                sym.doc = self
-                    .doc(spec)
-                    .or_else(|| if single { self.doc(decl) } else { None });
+                sym.doc = self.doc(spec).or_else(|| if single { self.doc(decl) } else { None });
                 self.push(sym);
             }
         }
@@ -807,9 +756,7 @@ impl<'a, 't> Ctx<'a, 't> {
         let Some(path) = spec.child_by_field_name("path") else {
             return;
         };
-        let module = util::text(path, src)
-            .trim_matches(|c| c == '"' || c == '`')
-            .to_string();
+        let module = util::text(path, src).trim_matches(|c| c == '"' || c == '`').to_string();
         let (kind, local) = match spec.child_by_field_name("name") {
             Some(n) if n.kind() == "dot" => (ImportKind::Wildcard, None),
             Some(n) if n.kind() == "blank_identifier" => (ImportKind::SideEffect, None),
@@ -834,9 +781,7 @@ impl<'a, 't> Ctx<'a, 't> {
             "identifier" => {
                 let name = txt(f, src);
                 if name == "new" {
-                    let arg = call
-                        .child_by_field_name("arguments")
-                        .and_then(|a| a.named_child(0));
+                    let arg = call.child_by_field_name("arguments").and_then(|a| a.named_child(0));
                     if let Some(arg) = arg {
                         let head = match arg.kind() {
                             "identifier" => Some((txt(arg, src), None)),
@@ -854,10 +799,8 @@ impl<'a, 't> Ctx<'a, 't> {
                 }
             }
             "selector_expression" => {
-                let (Some(field), Some(operand)) = (
-                    f.child_by_field_name("field"),
-                    f.child_by_field_name("operand"),
-                ) else {
+                let (Some(field), Some(operand)) = (f.child_by_field_name("field"), f.child_by_field_name("operand"))
+                else {
                     return;
                 };
                 let receiver = receiver_of(operand, src, recvs.at(call.start_byte()));
@@ -872,10 +815,9 @@ impl<'a, 't> Ctx<'a, 't> {
                 if arg.kind() != "selector_expression" {
                     continue;
                 }
-                let (Some(field), Some(operand)) = (
-                    arg.child_by_field_name("field"),
-                    arg.child_by_field_name("operand"),
-                ) else {
+                let (Some(field), Some(operand)) =
+                    (arg.child_by_field_name("field"), arg.child_by_field_name("operand"))
+                else {
                     continue;
                 };
                 if operand.kind() != "identifier" {
@@ -934,10 +876,7 @@ impl<'a, 't> Ctx<'a, 't> {
             if steps > 64 {
                 break;
             }
-            let is_field = |f: &str| {
-                p.child_by_field_name(f)
-                    .is_some_and(|c| c.id() == child.id())
-            };
+            let is_field = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == child.id());
             match p.kind() {
                 "type_spec" | "type_alias" => {
                     if is_field("name") {
@@ -1088,10 +1027,7 @@ impl<'a, 't> Ctx<'a, 't> {
         {
             return;
         }
-        let (Some(left), Some(right)) = (
-            stmt.child_by_field_name("left"),
-            stmt.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (stmt.child_by_field_name("left"), stmt.child_by_field_name("right")) else {
             return;
         };
         let mut c1 = left.walk();
@@ -1264,11 +1200,7 @@ impl Extractor for GoExtractor {
                 .bindings
                 .into_iter()
                 .map(|b| BindingFact {
-                    scope: if b.module_scope {
-                        None
-                    } else {
-                        code.find(b.line, b.col)
-                    },
+                    scope: if b.module_scope { None } else { code.find(b.line, b.col) },
                     name: b.name,
                     value: b.value,
                     line: b.line,

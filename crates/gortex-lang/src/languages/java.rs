@@ -10,8 +10,8 @@ use crate::util::Parents;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind,
-    Receiver, RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
+    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::sync::OnceLock;
 use streaming_iterator::StreamingIterator;
@@ -205,12 +205,9 @@ fn type_head<'t>(mut node: Node<'t>, src: &[u8]) -> Option<(String, Receiver, No
             "type_identifier" => return Some((txt(node, src), Receiver::None, node)),
             "generic_type" | "annotated_type" => {
                 let mut cur = node.walk();
-                node = node.named_children(&mut cur).find(|c| {
-                    matches!(
-                        c.kind(),
-                        "type_identifier" | "scoped_type_identifier" | "generic_type"
-                    )
-                })?;
+                node = node
+                    .named_children(&mut cur)
+                    .find(|c| matches!(c.kind(), "type_identifier" | "scoped_type_identifier" | "generic_type"))?;
             }
             "array_type" => node = node.child_by_field_name("element")?,
             "scoped_type_identifier" => {
@@ -329,15 +326,12 @@ impl Generics {
         let mut cur = tp.walk();
         for p in tp.named_children(&mut cur) {
             let mut c2 = p.walk();
-            let id = p
-                .named_children(&mut c2)
-                .find(|c| c.kind() == "type_identifier");
+            let id = p.named_children(&mut c2).find(|c| c.kind() == "type_identifier");
             if let Some(id) = id {
                 names.push(txt(id, src));
             }
         }
-        self.scopes
-            .push((decl.start_byte(), decl.end_byte(), names));
+        self.scopes.push((decl.start_byte(), decl.end_byte(), names));
     }
 }
 
@@ -349,7 +343,6 @@ fn declared_type(ty: Node<'_>, src: &[u8], generics: &Generics) -> Option<String
     }
     Some(name)
 }
-
 
 struct PendingRef {
     kind: EdgeKind,
@@ -509,21 +502,17 @@ impl<'a, 't> Ctx<'a, 't> {
             let first = decl.children_by_field_name("declarator", &mut cur).next();
             first
         };
-        let mut signature =
-            util::signature(decl, body.and_then(|d| d.child_by_field_name("value")), src);
+        let mut signature = util::signature(decl, body.and_then(|d| d.child_by_field_name("value")), src);
         if let Some(stripped) = signature.strip_suffix('=') {
             signature = stripped.trim_end().to_string();
         }
         let mut cur = decl.walk();
-        let declarators: Vec<Node<'t>> = decl
-            .children_by_field_name("declarator", &mut cur)
-            .collect();
+        let declarators: Vec<Node<'t>> = decl.children_by_field_name("declarator", &mut cur).collect();
         for d in declarators {
             let Some(name) = d.child_by_field_name("name") else {
                 continue;
             };
-            let mut sym =
-                self.base_symbol(decl, txt(name, src), NodeKind::Field, &mods, in_interface);
+            let mut sym = self.base_symbol(decl, txt(name, src), NodeKind::Field, &mods, in_interface);
             sym.type_name = type_name.clone();
             sym.signature = Some(signature.clone());
             self.symbols.push(sym);
@@ -569,9 +558,7 @@ impl<'a, 't> Ctx<'a, 't> {
             match child.kind() {
                 "static" => is_static = true,
                 "asterisk" => wildcard = true,
-                "identifier" | "scoped_identifier" => {
-                    path = Some(collapse_dots(&util::text(child, src)))
-                }
+                "identifier" | "scoped_identifier" => path = Some(collapse_dots(&util::text(child, src))),
                 _ => {}
             }
         }
@@ -681,9 +668,7 @@ impl<'a, 't> Ctx<'a, 't> {
             return;
         };
         let receiver = match target.kind() {
-            "identifier" | "this" | "super" | "field_access" | "method_invocation" => {
-                receiver_of(target, src)
-            }
+            "identifier" | "this" | "super" | "field_access" | "method_invocation" => receiver_of(target, src),
             _ => match type_head(target, src) {
                 Some((n, _, _)) => Receiver::Name(n),
                 None => Receiver::Expr,
@@ -702,9 +687,7 @@ impl<'a, 't> Ctx<'a, 't> {
             return;
         }
         let receiver = match full.rsplit_once('.') {
-            Some((q, _)) if q.contains('.') => {
-                Receiver::Path(q.split('.').map(str::to_string).collect())
-            }
+            Some((q, _)) if q.contains('.') => Receiver::Path(q.split('.').map(str::to_string).collect()),
             Some((q, _)) => Receiver::Name(q.to_string()),
             None => Receiver::None,
         };
@@ -752,10 +735,7 @@ impl<'a, 't> Ctx<'a, 't> {
             if steps > 64 {
                 break;
             }
-            let is_field = |f: &str| {
-                p.child_by_field_name(f)
-                    .is_some_and(|c| c.id() == child.id())
-            };
+            let is_field = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == child.id());
             match p.kind() {
                 "scoped_type_identifier" | "annotated_type" | "array_type" | "type_list" => {}
                 "generic_type" => {
@@ -771,9 +751,9 @@ impl<'a, 't> Ctx<'a, 't> {
                         .and_then(|l| self.parents.parent(l))
                         .map(|o| o.kind());
                     kind = match owner {
-                        Some(
-                            "method_declaration" | "constructor_declaration" | "record_declaration",
-                        ) => EdgeKind::TypedAs,
+                        Some("method_declaration" | "constructor_declaration" | "record_declaration") => {
+                            EdgeKind::TypedAs
+                        }
                         _ => EdgeKind::References,
                     };
                     break;
@@ -841,17 +821,11 @@ impl<'a, 't> Ctx<'a, 't> {
 
     fn param(&mut self, param: Node<'t>) {
         let src = self.src;
-        let owner = self
-            .parents
-            .parent(param)
-            .and_then(|l| self.parents.parent(l));
+        let owner = self.parents.parent(param).and_then(|l| self.parents.parent(l));
         if owner.is_some_and(|o| o.kind() == "record_declaration") {
             return; // record components are fields
         }
-        let (Some(name), Some(ty)) = (
-            param.child_by_field_name("name"),
-            param.child_by_field_name("type"),
-        ) else {
+        let (Some(name), Some(ty)) = (param.child_by_field_name("name"), param.child_by_field_name("type")) else {
             return;
         };
         if let Some(t) = declared_type(ty, src, &self.generics) {
@@ -865,18 +839,14 @@ impl<'a, 't> Ctx<'a, 't> {
             .child_by_field_name("type")
             .and_then(|t| declared_type(t, src, &self.generics));
         let mut cur = decl.walk();
-        let declarators: Vec<Node<'t>> = decl
-            .children_by_field_name("declarator", &mut cur)
-            .collect();
+        let declarators: Vec<Node<'t>> = decl.children_by_field_name("declarator", &mut cur).collect();
         for d in declarators {
             let Some(name) = d.child_by_field_name("name") else {
                 continue;
             };
             let value = match &declared {
                 Some(t) => Some(BindingValue::Type { name: t.clone() }),
-                None => d
-                    .child_by_field_name("value")
-                    .and_then(|v| value_binding(v, src)),
+                None => d.child_by_field_name("value").and_then(|v| value_binding(v, src)),
             };
             if let Some(v) = value {
                 self.add_binding(txt(name, src), v, name);
@@ -887,17 +857,12 @@ impl<'a, 't> Ctx<'a, 't> {
     fn typed_name(&mut self, node: Node<'t>) {
         // `for (Foo x : xs)`, `try (Foo f = …)`
         let src = self.src;
-        let (Some(name), Some(ty)) = (
-            node.child_by_field_name("name"),
-            node.child_by_field_name("type"),
-        ) else {
+        let (Some(name), Some(ty)) = (node.child_by_field_name("name"), node.child_by_field_name("type")) else {
             return;
         };
         let value = match declared_type(ty, src, &self.generics) {
             Some(t) => Some(BindingValue::Type { name: t }),
-            None if node.kind() == "resource" => node
-                .child_by_field_name("value")
-                .and_then(|v| value_binding(v, src)),
+            None if node.kind() == "resource" => node.child_by_field_name("value").and_then(|v| value_binding(v, src)),
             None => None,
         };
         if let Some(v) = value {
@@ -913,10 +878,7 @@ impl<'a, 't> Ctx<'a, 't> {
         {
             return;
         }
-        let (Some(left), Some(right)) = (
-            expr.child_by_field_name("left"),
-            expr.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (expr.child_by_field_name("left"), expr.child_by_field_name("right")) else {
             return;
         };
         if let Some(v) = value_binding(right, src) {
@@ -931,8 +893,8 @@ fn test_role(annotations: &[String]) -> Option<TestRole> {
             "Test" | "ParameterizedTest" | "RepeatedTest" | "TestFactory" | "TestTemplate" => {
                 return Some(TestRole::Test)
             }
-            "BeforeEach" | "AfterEach" | "BeforeAll" | "AfterAll" | "Before" | "After"
-            | "BeforeClass" | "AfterClass" => return Some(TestRole::Fixture),
+            "BeforeEach" | "AfterEach" | "BeforeAll" | "AfterAll" | "Before" | "After" | "BeforeClass"
+            | "AfterClass" => return Some(TestRole::Fixture),
             _ => {}
         }
     }

@@ -9,8 +9,8 @@ use super::grammar_query;
 use crate::util::{self, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind,
-    Receiver, RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
+    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -245,23 +245,10 @@ const SKIP_BASES: &[&str] = &["object", "Generic", "Protocol", "ABC"];
 const ENUM_BASES: &[&str] = &["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"];
 
 /// Methods whose `self.x = ...` assignments declare fields.
-const FIELD_DECLARING_METHODS: &[&str] = &[
-    "__init__",
-    "__post_init__",
-    "setUp",
-    "asyncSetUp",
-    "setup_method",
-];
+const FIELD_DECLARING_METHODS: &[&str] = &["__init__", "__post_init__", "setUp", "asyncSetUp", "setup_method"];
 
 /// Decorators too common and builtin to be worth a reference.
-const SKIP_DECORATOR_REFS: &[&str] = &[
-    "staticmethod",
-    "classmethod",
-    "property",
-    "setter",
-    "getter",
-    "deleter",
-];
+const SKIP_DECORATOR_REFS: &[&str] = &["staticmethod", "classmethod", "property", "setter", "getter", "deleter"];
 
 const UNITTEST_FIXTURES: &[&str] = &[
     "setUp",
@@ -336,9 +323,7 @@ fn head(source: &[u8], start: usize, end: usize, max: usize) -> String {
 
 /// The value of a string literal: prefix letters and quotes stripped.
 fn string_value(raw: &str) -> &str {
-    let t = raw
-        .trim()
-        .trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let t = raw.trim().trim_start_matches(|c: char| c.is_ascii_alphabetic());
     for q in ["\"\"\"", "'''", "\"", "'"] {
         if let Some(inner) = t.strip_prefix(q) {
             return inner.strip_suffix(q).unwrap_or(inner);
@@ -504,10 +489,9 @@ fn receiver_of(obj: Node<'_>, source: &[u8]) -> Receiver {
             loop {
                 match cur.kind() {
                     "attribute" => {
-                        let (Some(o), Some(a)) = (
-                            cur.child_by_field_name("object"),
-                            cur.child_by_field_name("attribute"),
-                        ) else {
+                        let (Some(o), Some(a)) =
+                            (cur.child_by_field_name("object"), cur.child_by_field_name("attribute"))
+                        else {
                             return Receiver::Expr;
                         };
                         parts.push(util::text(a, source).into_owned());
@@ -537,19 +521,11 @@ fn receiver_of(obj: Node<'_>, source: &[u8]) -> Receiver {
 /// A callee's simple name and receiver: `foo` / `a.b.foo`.
 fn callee<'t>(function: Node<'t>, source: &[u8]) -> Option<(Node<'t>, String, Receiver)> {
     match function.kind() {
-        "identifier" => Some((
-            function,
-            util::text(function, source).into_owned(),
-            Receiver::None,
-        )),
+        "identifier" => Some((function, util::text(function, source).into_owned(), Receiver::None)),
         "attribute" => {
             let attr = function.child_by_field_name("attribute")?;
             let obj = function.child_by_field_name("object")?;
-            Some((
-                attr,
-                util::text(attr, source).into_owned(),
-                receiver_of(obj, source),
-            ))
+            Some((attr, util::text(attr, source).into_owned(), receiver_of(obj, source)))
         }
         _ => None,
     }
@@ -567,11 +543,8 @@ fn value_binding(value: Node<'_>, source: &[u8]) -> Option<BindingValue> {
     }
     let function = value.child_by_field_name("function")?;
     let (_, name, receiver) = callee(function, source)?;
-    let constructor = is_capitalised(&name)
-        && !matches!(
-            receiver,
-            Receiver::SelfRef | Receiver::SelfField(_) | Receiver::Super
-        );
+    let constructor =
+        is_capitalised(&name) && !matches!(receiver, Receiver::SelfRef | Receiver::SelfField(_) | Receiver::Super);
     if constructor {
         Some(BindingValue::Type { name })
     } else {
@@ -733,10 +706,8 @@ impl<'s> Extraction<'s> {
                     self.push_import(node, module, ImportKind::Module, None, Some(local));
                 }
                 "aliased_import" => {
-                    let (Some(name), Some(alias)) = (
-                        n.child_by_field_name("name"),
-                        n.child_by_field_name("alias"),
-                    ) else {
+                    let (Some(name), Some(alias)) = (n.child_by_field_name("name"), n.child_by_field_name("alias"))
+                    else {
                         continue;
                     };
                     let module = self.text(name);
@@ -772,23 +743,15 @@ impl<'s> Extraction<'s> {
                     (t.clone(), t)
                 }
                 "aliased_import" => {
-                    let (Some(name), Some(alias)) = (
-                        n.child_by_field_name("name"),
-                        n.child_by_field_name("alias"),
-                    ) else {
+                    let (Some(name), Some(alias)) = (n.child_by_field_name("name"), n.child_by_field_name("alias"))
+                    else {
                         continue;
                     };
                     (self.text(name), self.text(alias))
                 }
                 _ => continue,
             };
-            self.push_import(
-                node,
-                module.clone(),
-                ImportKind::Named,
-                Some(name),
-                Some(local),
-            );
+            self.push_import(node, module.clone(), ImportKind::Named, Some(name), Some(local));
         }
     }
 
@@ -909,14 +872,7 @@ impl<'s> Extraction<'s> {
         self.facts.symbols.len() - 1
     }
 
-    fn push_ref(
-        &mut self,
-        kind: EdgeKind,
-        from: Option<usize>,
-        name: String,
-        receiver: Receiver,
-        at: (u32, u32),
-    ) {
+    fn push_ref(&mut self, kind: EdgeKind, from: Option<usize>, name: String, receiver: Receiver, at: (u32, u32)) {
         self.facts.refs.push(RefFact {
             kind,
             from: from.map(|f| f as u32),
@@ -964,10 +920,7 @@ impl<'s> Extraction<'s> {
             self.push_ref(kind, from, name, receiver, (line as u32 + 1, col as u32));
         }
         let display = primary.clone().or(fallback);
-        Annotation {
-            user: primary,
-            display,
-        }
+        Annotation { user: primary, display }
     }
 
     fn decorator_info(&mut self, decos: &[Node<'_>], from: usize) -> Vec<String> {
@@ -986,13 +939,7 @@ impl<'s> Extraction<'s> {
             names.push(head(self.source, expr.start_byte(), expr.end_byte(), 120));
             if let Some((name_node, name, receiver)) = callee(expr, self.source) {
                 if !SKIP_DECORATOR_REFS.contains(&name.as_str()) {
-                    self.push_ref(
-                        EdgeKind::References,
-                        Some(from),
-                        name,
-                        receiver,
-                        point(name_node),
-                    );
+                    self.push_ref(EdgeKind::References, Some(from), name, receiver, point(name_node));
                 }
             }
         }
@@ -1024,24 +971,14 @@ impl<'s> Extraction<'s> {
 
         let mut sym = SymbolFact::new(name.clone(), kind, util::span(node));
         sym.parent = parent_scope.map(|s| s.sym as u32);
-        let sig_end = ret
-            .or(params)
-            .map(|n| n.end_byte())
-            .unwrap_or(node.end_byte());
-        sym.signature = Some(head(
-            self.source,
-            node.start_byte(),
-            sig_end,
-            util::MAX_SIGNATURE,
-        ));
+        let sig_end = ret.or(params).map(|n| n.end_byte()).unwrap_or(node.end_byte());
+        sym.signature = Some(head(self.source, node.start_byte(), sig_end, util::MAX_SIGNATURE));
         sym.visibility = Some(visibility(&name));
-        sym.exported =
-            !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
+        sym.exported = !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
         sym.doc = docstring(body, self.source).or_else(|| comment_doc(outer, self.source));
         sym.is_async = node.child(0).is_some_and(|c| c.kind() == "async");
         let idx = self.push_symbol(sym);
-        self.owner_ranges
-            .push((node.start_byte(), node.end_byte(), idx));
+        self.owner_ranges.push((node.start_byte(), node.end_byte(), idx));
         if parent.is_none() {
             self.value_names.insert(name.clone());
         }
@@ -1066,36 +1003,22 @@ impl<'s> Extraction<'s> {
                     ),
                     _ => continue,
                 };
-                let pname = pname
-                    .filter(|n| n.kind() == "identifier")
-                    .map(|n| self.text(n));
-                if pi == 0 && in_class.is_some() && matches!(pname.as_deref(), Some("self" | "cls"))
-                {
+                let pname = pname.filter(|n| n.kind() == "identifier").map(|n| self.text(n));
+                if pi == 0 && in_class.is_some() && matches!(pname.as_deref(), Some("self" | "cls")) {
                     continue;
                 }
-                let primary =
-                    ty.and_then(|t| self.annotation_refs(t, EdgeKind::TypedAs, Some(idx)).user);
+                let primary = ty.and_then(|t| self.annotation_refs(t, EdgeKind::TypedAs, Some(idx)).user);
                 let Some(pname) = pname else {
                     continue;
                 };
                 if let Some(t) = primary {
-                    self.push_binding(
-                        Some(idx),
-                        pname,
-                        BindingValue::Type { name: t },
-                        util::line(p),
-                    );
-                } else if let Some(BindingValue::Type { name }) =
-                    default.and_then(|d| value_binding(d, self.source))
-                {
+                    self.push_binding(Some(idx), pname, BindingValue::Type { name: t }, util::line(p));
+                } else if let Some(BindingValue::Type { name }) = default.and_then(|d| value_binding(d, self.source)) {
                     self.push_binding(Some(idx), pname, BindingValue::Type { name }, util::line(p));
                 }
             }
         }
-        let return_type = ret.and_then(|r| {
-            self.annotation_refs(r, EdgeKind::Returns, Some(idx))
-                .display
-        });
+        let return_type = ret.and_then(|r| self.annotation_refs(r, EdgeKind::Returns, Some(idx)).display);
 
         // Test roles.
         let class_scope = in_class;
@@ -1114,9 +1037,7 @@ impl<'s> Extraction<'s> {
         } else if parent.is_none() && self.is_test_file {
             if name.starts_with("test_") || name == "test" {
                 Some(TestRole::Test)
-            } else if PYTEST_FIXTURES.contains(&name.as_str())
-                || UNITTEST_FIXTURES.contains(&name.as_str())
-            {
+            } else if PYTEST_FIXTURES.contains(&name.as_str()) || UNITTEST_FIXTURES.contains(&name.as_str()) {
                 Some(TestRole::Fixture)
             } else {
                 None
@@ -1176,10 +1097,7 @@ impl<'s> Extraction<'s> {
                         let is_meta = b
                             .child_by_field_name("name")
                             .is_some_and(|n| util::text(n, self.source) == "metaclass");
-                        let value = b
-                            .child_by_field_name("value")
-                            .map(|v| self.text(v))
-                            .unwrap_or_default();
+                        let value = b.child_by_field_name("value").map(|v| self.text(v)).unwrap_or_default();
                         if is_meta && last_segment(&value) == "ABCMeta" {
                             is_interface = true;
                         }
@@ -1219,20 +1137,13 @@ impl<'s> Extraction<'s> {
             .or_else(|| node.child_by_field_name("name"))
             .map(|n| n.end_byte())
             .unwrap_or(node.end_byte());
-        sym.signature = Some(head(
-            self.source,
-            node.start_byte(),
-            sig_end,
-            util::MAX_SIGNATURE,
-        ));
+        sym.signature = Some(head(self.source, node.start_byte(), sig_end, util::MAX_SIGNATURE));
         sym.visibility = Some(visibility(&name));
-        sym.exported =
-            !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
+        sym.exported = !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
         sym.doc = docstring(body, self.source).or_else(|| comment_doc(outer, self.source));
         sym.is_abstract = is_interface;
         let idx = self.push_symbol(sym);
-        self.owner_ranges
-            .push((node.start_byte(), node.end_byte(), idx));
+        self.owner_ranges.push((node.start_byte(), node.end_byte(), idx));
         if parent.is_none() {
             self.value_names.insert(name.clone());
         }
@@ -1243,8 +1154,7 @@ impl<'s> Extraction<'s> {
         self.facts.symbols[idx].decorators = decorators;
 
         let test_class = testcase
-            || (self.is_test_file
-                && (name.starts_with("Test") || name.ends_with("Test") || name.ends_with("Tests")));
+            || (self.is_test_file && (name.starts_with("Test") || name.ends_with("Test") || name.ends_with("Tests")));
         Scope {
             kind: ScopeKind::Class,
             sym: idx,
@@ -1314,13 +1224,8 @@ impl<'s> Extraction<'s> {
                     if module_syms.contains_key(&name) {
                         continue;
                     }
-                    let decl_span = if single {
-                        util::span(assign)
-                    } else {
-                        util::span(t)
-                    };
-                    let is_alias = annotation
-                        .is_some_and(|a| last_segment(&util::text(a, self.source)) == "TypeAlias");
+                    let decl_span = if single { util::span(assign) } else { util::span(t) };
+                    let is_alias = annotation.is_some_and(|a| last_segment(&util::text(a, self.source)) == "TypeAlias");
                     let (kind, flavor) = if is_alias {
                         (NodeKind::Type, Some(TypeFlavor::TypeAlias))
                     } else if is_constant_name(&name) {
@@ -1330,20 +1235,14 @@ impl<'s> Extraction<'s> {
                     };
                     let mut sym = SymbolFact::new(name.clone(), kind, decl_span);
                     sym.flavor = flavor;
-                    sym.signature = Some(head(
-                        self.source,
-                        assign.start_byte(),
-                        assign.end_byte(),
-                        120,
-                    ));
+                    sym.signature = Some(head(self.source, assign.start_byte(), assign.end_byte(), 120));
                     sym.visibility = Some(visibility(&name));
                     sym.exported = !name.starts_with('_');
                     sym.doc = comment_doc(stmt, self.source);
                     let idx = self.push_symbol(sym);
                     module_syms.insert(name.clone(), idx);
                     if single {
-                        self.owner_ranges
-                            .push((assign.start_byte(), assign.end_byte(), idx));
+                        self.owner_ranges.push((assign.start_byte(), assign.end_byte(), idx));
                     }
                     let declared = if is_alias {
                         None
@@ -1381,34 +1280,21 @@ impl<'s> Extraction<'s> {
                     if field_syms.contains_key(&key) {
                         continue;
                     }
-                    let decl_span = if single {
-                        util::span(assign)
-                    } else {
-                        util::span(t)
-                    };
+                    let decl_span = if single { util::span(assign) } else { util::span(t) };
                     let mut sym = SymbolFact::new(name.clone(), kind, decl_span);
                     sym.parent = Some(class_sym as u32);
-                    sym.signature = Some(head(
-                        self.source,
-                        assign.start_byte(),
-                        assign.end_byte(),
-                        120,
-                    ));
+                    sym.signature = Some(head(self.source, assign.start_byte(), assign.end_byte(), 120));
                     sym.visibility = Some(visibility(&name));
                     sym.exported = !name.starts_with('_');
                     sym.doc = comment_doc(stmt, self.source);
                     let idx = self.push_symbol(sym);
                     field_syms.insert(key, idx);
                     if kind == NodeKind::Field {
-                        let declared = annotation.and_then(|a| {
-                            self.annotation_refs(a, EdgeKind::TypedAs, Some(idx))
-                                .display
-                        });
-                        let ty = declared.or_else(|| {
-                            match value.and_then(|v| value_binding(v, self.source)) {
-                                Some(BindingValue::Type { name }) if single => Some(name),
-                                _ => None,
-                            }
+                        let declared =
+                            annotation.and_then(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(idx)).display);
+                        let ty = declared.or_else(|| match value.and_then(|v| value_binding(v, self.source)) {
+                            Some(BindingValue::Type { name }) if single => Some(name),
+                            _ => None,
                         });
                         self.facts.symbols[idx].type_name = ty;
                     }
@@ -1417,19 +1303,14 @@ impl<'s> Extraction<'s> {
             Some(s) => {
                 // Function body: locals (bindings) and `self.x` fields.
                 let func_sym = s.sym;
-                let class = s
-                    .parent
-                    .map(|p| &scopes[p])
-                    .filter(|c| c.kind == ScopeKind::Class);
-                let declares_fields =
-                    class.is_some() && FIELD_DECLARING_METHODS.contains(&s.name.as_str());
+                let class = s.parent.map(|p| &scopes[p]).filter(|c| c.kind == ScopeKind::Class);
+                let declares_fields = class.is_some() && FIELD_DECLARING_METHODS.contains(&s.name.as_str());
                 for t in targets {
                     match t.kind() {
                         "identifier" => {
                             let name = self.text(t);
-                            let declared = annotation.map(|a| {
-                                self.annotation_refs(a, EdgeKind::TypedAs, Some(func_sym))
-                            });
+                            let declared =
+                                annotation.map(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(func_sym)));
                             let evidence = match declared {
                                 Some(a) => a.user.map(|name| BindingValue::Type { name }),
                                 None if single => value.and_then(|v| value_binding(v, self.source)),
@@ -1443,10 +1324,9 @@ impl<'s> Extraction<'s> {
                             let Some(class) = class else {
                                 continue;
                             };
-                            let (Some(obj), Some(attr)) = (
-                                t.child_by_field_name("object"),
-                                t.child_by_field_name("attribute"),
-                            ) else {
+                            let (Some(obj), Some(attr)) =
+                                (t.child_by_field_name("object"), t.child_by_field_name("attribute"))
+                            else {
                                 continue;
                             };
                             if util::text(obj, self.source) != "self" {
@@ -1456,20 +1336,10 @@ impl<'s> Extraction<'s> {
                             let key = (class.sym, name.clone());
                             let mut owner = func_sym;
                             if declares_fields && !field_syms.contains_key(&key) {
-                                let decl_span = if single {
-                                    util::span(assign)
-                                } else {
-                                    util::span(t)
-                                };
-                                let mut sym =
-                                    SymbolFact::new(name.clone(), NodeKind::Field, decl_span);
+                                let decl_span = if single { util::span(assign) } else { util::span(t) };
+                                let mut sym = SymbolFact::new(name.clone(), NodeKind::Field, decl_span);
                                 sym.parent = Some(class.sym as u32);
-                                sym.signature = Some(head(
-                                    self.source,
-                                    assign.start_byte(),
-                                    assign.end_byte(),
-                                    120,
-                                ));
+                                sym.signature = Some(head(self.source, assign.start_byte(), assign.end_byte(), 120));
                                 sym.visibility = Some(visibility(&name));
                                 sym.exported = !name.starts_with('_');
                                 sym.doc = comment_doc(stmt, self.source);
@@ -1477,32 +1347,22 @@ impl<'s> Extraction<'s> {
                                 field_syms.insert(key, idx);
                                 owner = idx;
                             }
-                            let declared = annotation.and_then(|a| {
-                                self.annotation_refs(a, EdgeKind::TypedAs, Some(owner))
-                                    .display
-                            });
-                            let ty = declared.or_else(|| {
-                                match value.and_then(|v| value_binding(v, self.source)) {
-                                    Some(BindingValue::Type { name }) if single => Some(name),
-                                    _ => None,
-                                }
+                            let declared = annotation
+                                .and_then(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(owner)).display);
+                            let ty = declared.or_else(|| match value.and_then(|v| value_binding(v, self.source)) {
+                                Some(BindingValue::Type { name }) if single => Some(name),
+                                _ => None,
                             });
                             // `self.repo = repo` where `repo: Repo` is a parameter.
                             let ty = ty.or_else(|| {
                                 let v = value.filter(|v| single && v.kind() == "identifier")?;
                                 let v = util::text(v, self.source);
-                                self.facts
-                                    .bindings
-                                    .iter()
-                                    .rev()
-                                    .find_map(|b| match &b.value {
-                                        BindingValue::Type { name }
-                                            if b.scope == Some(func_sym as u32) && b.name == v =>
-                                        {
-                                            Some(name.clone())
-                                        }
-                                        _ => None,
-                                    })
+                                self.facts.bindings.iter().rev().find_map(|b| match &b.value {
+                                    BindingValue::Type { name } if b.scope == Some(func_sym as u32) && b.name == v => {
+                                        Some(name.clone())
+                                    }
+                                    _ => None,
+                                })
                             });
                             if let Some(ty) = ty {
                                 self_types.push((class.sym, name, ty));
@@ -1520,10 +1380,7 @@ impl<'s> Extraction<'s> {
             return;
         };
         let raw = util::text(left, self.source);
-        let name: String = raw
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
+        let name: String = raw.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
         if name.is_empty() {
             return;
         }
@@ -1554,8 +1411,7 @@ impl<'s> Extraction<'s> {
         for o in &mut self.owner_ranges {
             o.2 = new_index.get(o.2).map(|&v| v as usize).unwrap_or(o.2);
         }
-        self.owner_ranges
-            .sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
+        self.owner_ranges.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
     }
 
     // ---- references ---------------------------------------------------------------------
@@ -1623,19 +1479,13 @@ impl<'s> Extraction<'s> {
 fn collect_strings(node: Node<'_>, source: &[u8], out: &mut Vec<String>) {
     let mut parts = vec![node];
     if node.kind() == "binary_operator" {
-        parts = [
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        parts = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+            .into_iter()
+            .flatten()
+            .collect();
     }
     for p in parts {
-        if !matches!(
-            p.kind(),
-            "list" | "tuple" | "set" | "parenthesized_expression"
-        ) {
+        if !matches!(p.kind(), "list" | "tuple" | "set" | "parenthesized_expression") {
             continue;
         }
         let mut cursor = p.walk();
@@ -1659,10 +1509,7 @@ fn under_type_checking(node: Node<'_>, source: &[u8]) -> bool {
                 .child_by_field_name("condition")
                 .is_some_and(|c| last_segment(&util::text(c, source)) == "TYPE_CHECKING");
         }
-        if matches!(
-            n.kind(),
-            "module" | "function_definition" | "class_definition"
-        ) {
+        if matches!(n.kind(), "module" | "function_definition" | "class_definition") {
             return false;
         }
         cur = n.parent();
@@ -1672,7 +1519,5 @@ fn under_type_checking(node: Node<'_>, source: &[u8]) -> bool {
 
 fn is_test_path(path: &str) -> bool {
     let base = path.rsplit('/').next().unwrap_or(path);
-    base == "conftest.py"
-        || (base.starts_with("test_") && base.ends_with(".py"))
-        || base.ends_with("_test.py")
+    base == "conftest.py" || (base.starts_with("test_") && base.ends_with(".py")) || base.ends_with("_test.py")
 }

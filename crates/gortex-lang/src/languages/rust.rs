@@ -10,8 +10,8 @@ use super::grammar_query;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind,
-    Receiver, RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
+    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -35,17 +35,9 @@ fn queries() -> &'static Queries {
     Q.get_or_init(|| {
         let g = grammar();
         Queries {
-            defs: QuerySet::new(
-                &g,
-                grammar_query!("rust/definitions.scm"),
-                "rust/definitions.scm",
-            ),
+            defs: QuerySet::new(&g, grammar_query!("rust/definitions.scm"), "rust/definitions.scm"),
             imports: QuerySet::new(&g, grammar_query!("rust/imports.scm"), "rust/imports.scm"),
-            refs: QuerySet::new(
-                &g,
-                grammar_query!("rust/references.scm"),
-                "rust/references.scm",
-            ),
+            refs: QuerySet::new(&g, grammar_query!("rust/references.scm"), "rust/references.scm"),
         }
     })
 }
@@ -169,9 +161,9 @@ const SCANNED_MACROS: &[&str] = &[
 
 /// Identifiers that look like calls inside token trees but are keywords.
 const TOKEN_KEYWORDS: &[&str] = &[
-    "if", "while", "match", "for", "loop", "return", "in", "fn", "let", "as", "move", "async",
-    "await", "else", "impl", "where", "unsafe", "dyn", "ref", "mut", "pub", "struct", "enum",
-    "type", "trait", "use", "mod", "const", "static", "break", "continue", "Some", "Ok", "Err",
+    "if", "while", "match", "for", "loop", "return", "in", "fn", "let", "as", "move", "async", "await", "else", "impl",
+    "where", "unsafe", "dyn", "ref", "mut", "pub", "struct", "enum", "type", "trait", "use", "mod", "const", "static",
+    "break", "continue", "Some", "Ok", "Err",
 ];
 
 /// `use` trees nested deeper than this are ignored.
@@ -282,14 +274,7 @@ impl<'s, 't> Extraction<'s, 't> {
         generic_names(node, self.src).contains(name)
     }
 
-    fn push_ref(
-        &mut self,
-        kind: EdgeKind,
-        name: String,
-        receiver: Receiver,
-        at: Node<'t>,
-        origin: Origin,
-    ) {
+    fn push_ref(&mut self, kind: EdgeKind, name: String, receiver: Receiver, at: Node<'t>, origin: Origin) {
         let (line, col) = pos(at);
         self.refs.push(PendingRef {
             kind,
@@ -329,9 +314,7 @@ impl<'s, 't> Extraction<'s, 't> {
             }
             match what {
                 "def.function" => self.function(node, name),
-                "def.struct" => {
-                    self.type_decl(node, name, NodeKind::Type, Some(TypeFlavor::Struct))
-                }
+                "def.struct" => self.type_decl(node, name, NodeKind::Type, Some(TypeFlavor::Struct)),
                 "def.enum" => self.type_decl(node, name, NodeKind::Type, Some(TypeFlavor::Enum)),
                 "def.union" => self.type_decl(node, name, NodeKind::Type, Some(TypeFlavor::Union)),
                 "def.trait" => self.type_decl(node, name, NodeKind::Interface, None),
@@ -373,11 +356,7 @@ impl<'s, 't> Extraction<'s, 't> {
             return None;
         }
         let owner = list.parent()?;
-        matches!(
-            owner.kind(),
-            "impl_item" | "trait_item" | "foreign_mod_item"
-        )
-        .then_some(owner)
+        matches!(owner.kind(), "impl_item" | "trait_item" | "foreign_mod_item").then_some(owner)
     }
 
     fn impl_info(&mut self, impl_node: Node<'t>) -> usize {
@@ -451,13 +430,7 @@ impl<'s, 't> Extraction<'s, 't> {
         }
     }
 
-    fn type_decl(
-        &mut self,
-        node: Node<'t>,
-        name: Node<'t>,
-        kind: NodeKind,
-        flavor: Option<TypeFlavor>,
-    ) {
+    fn type_decl(&mut self, node: Node<'t>, name: Node<'t>, kind: NodeKind, flavor: Option<TypeFlavor>) {
         let mut sym = self.base_symbol(node, name, kind);
         sym.flavor = flavor;
         let body = node.child_by_field_name("body");
@@ -562,9 +535,7 @@ impl<'s, 't> Extraction<'s, 't> {
         if owner.is_some_and(|o| o.kind() == "enum_variant") {
             return;
         }
-        let owner_name = owner
-            .and_then(|o| o.child_by_field_name("name"))
-            .map(|n| self.text(n));
+        let owner_name = owner.and_then(|o| o.child_by_field_name("name")).map(|n| self.text(n));
         let mut sym = self.base_symbol(node, name, NodeKind::Field);
         sym.signature = Some(util::signature(node, None, self.src));
         let ty = node.child_by_field_name("type");
@@ -613,8 +584,7 @@ impl<'s, 't> Extraction<'s, 't> {
             Origin::Implements(impl_id),
         );
         // `impl From<Bar> for Foo`: the trait's type arguments are references of Foo.
-        let args = (trait_node.kind() == "generic_type")
-            .then(|| trait_node.child_by_field_name("type_arguments"));
+        let args = (trait_node.kind() == "generic_type").then(|| trait_node.child_by_field_name("type_arguments"));
         if let Some(a) = args.flatten() {
             self.type_refs(a, EdgeKind::References, Origin::ImplHeader(impl_id));
         }
@@ -734,13 +704,7 @@ impl<'s, 't> Extraction<'s, 't> {
         }
     }
 
-    fn emit_use(
-        &mut self,
-        mut full: Vec<String>,
-        alias: Option<String>,
-        at: Node<'t>,
-        reexport: bool,
-    ) {
+    fn emit_use(&mut self, mut full: Vec<String>, alias: Option<String>, at: Node<'t>, reexport: bool) {
         // `use a::b::{self}` binds the module `a::b` itself.
         if full.len() > 1 && full.last().is_some_and(|s| s == "self") {
             full.pop();
@@ -852,13 +816,7 @@ impl<'s, 't> Extraction<'s, 't> {
             }
         }
         let receiver = receiver_from_path(segs);
-        self.push_ref(
-            EdgeKind::Instantiates,
-            name,
-            receiver,
-            name_node,
-            Origin::Pos,
-        );
+        self.push_ref(EdgeKind::Instantiates, name, receiver, name_node, Origin::Pos);
     }
 
     fn macro_call(&mut self, name_node: Node<'t>, tokens: Node<'t>) {
@@ -897,31 +855,23 @@ impl<'s, 't> Extraction<'s, 't> {
                     continue;
                 }
                 let prev = |k: usize| if i >= k { children.get(i - k) } else { None };
-                if prev(1).is_some_and(|p| {
-                    p.kind() == "identifier" && TOKEN_KEYWORDS.contains(&&*self.text(*p))
-                }) {
+                if prev(1).is_some_and(|p| p.kind() == "identifier" && TOKEN_KEYWORDS.contains(&&*self.text(*p))) {
                     continue; // `fn name(` inside a macro body
                 }
                 let receiver = match prev(1).map(|p| p.kind()) {
                     Some(".") => match (prev(2), prev(3), prev(4)) {
-                        (Some(a), Some(dot), Some(base))
-                            if dot.kind() == "." && a.kind() == "identifier" =>
-                        {
+                        (Some(a), Some(dot), Some(base)) if dot.kind() == "." && a.kind() == "identifier" => {
                             if base.kind() == "self" {
                                 Receiver::SelfField(self.text(*a))
                             } else {
                                 Receiver::Expr
                             }
                         }
-                        (Some(a), Some(f), _)
-                            if a.kind() == "token_tree" && f.kind() == "identifier" =>
-                        {
+                        (Some(a), Some(f), _) if a.kind() == "token_tree" && f.kind() == "identifier" => {
                             Receiver::Call(self.text(*f))
                         }
                         (Some(a), _, _) if a.kind() == "self" => Receiver::SelfRef,
-                        (Some(a), _, _) if a.kind() == "identifier" => {
-                            Receiver::Name(self.text(*a))
-                        }
+                        (Some(a), _, _) if a.kind() == "identifier" => Receiver::Name(self.text(*a)),
                         _ => Receiver::Expr,
                     },
                     Some("::") => {
@@ -1017,9 +967,7 @@ impl<'s, 't> Extraction<'s, 't> {
                 .and_then(|t| resolve_self(t, node, self.src))
                 .filter(|name| !self.is_generic(name, node))
                 .map(|name| BindingValue::Type { name }),
-            None => node
-                .child_by_field_name("value")
-                .and_then(|v| self.value_binding(v)),
+            None => node.child_by_field_name("value").and_then(|v| self.value_binding(v)),
         };
         if let Some(value) = value {
             let (line, col) = pos(pattern);
@@ -1113,8 +1061,7 @@ impl<'s, 't> Extraction<'s, 't> {
                         }
                     }
                 }
-                "lifetime" | "primitive_type" | "macro_invocation" | "line_comment"
-                | "block_comment" => {}
+                "lifetime" | "primitive_type" | "macro_invocation" | "line_comment" | "block_comment" => {}
                 "type_binding" => {
                     for f in ["type_arguments", "type"] {
                         if let Some(c) = n.child_by_field_name(f) {
@@ -1201,9 +1148,7 @@ impl<'s, 't> Extraction<'s, 't> {
         }
 
         let index = EnclosingIndex::new(&symbols, EnclosingIndex::code_owners);
-        let scopes = EnclosingIndex::new(&symbols, |k| {
-            matches!(k, NodeKind::Function | NodeKind::Method)
-        });
+        let scopes = EnclosingIndex::new(&symbols, |k| matches!(k, NodeKind::Function | NodeKind::Method));
         let mut refs = Vec::with_capacity(self.refs.len());
         for r in self.refs {
             let (from, receiver) = match r.origin {
@@ -1214,12 +1159,8 @@ impl<'s, 't> Extraction<'s, 't> {
                     None => (index.find(r.line, r.col), r.receiver),
                 },
                 Origin::Implements(id) => match self.impls.get(&id) {
-                    Some(ImplInfo {
-                        owner_sym: Some(o), ..
-                    }) => (Some(new_index[*o]), Receiver::None),
-                    Some(ImplInfo {
-                        owner: Some(name), ..
-                    }) => (None, Receiver::Name(name.clone())),
+                    Some(ImplInfo { owner_sym: Some(o), .. }) => (Some(new_index[*o]), Receiver::None),
+                    Some(ImplInfo { owner: Some(name), .. }) => (None, Receiver::Name(name.clone())),
                     _ => (None, Receiver::None),
                 },
             };
@@ -1550,9 +1491,7 @@ fn receiver_of(value: Node<'_>, src: &[u8]) -> Receiver {
                 cur = next;
             }
             match cur.kind() {
-                "self" if fields.len() == 1 => {
-                    Receiver::SelfField(fields.pop().unwrap_or_default())
-                }
+                "self" if fields.len() == 1 => Receiver::SelfField(fields.pop().unwrap_or_default()),
                 "identifier" => {
                     fields.push(node_text(cur, src));
                     fields.reverse();
@@ -1561,10 +1500,7 @@ fn receiver_of(value: Node<'_>, src: &[u8]) -> Receiver {
                 _ => Receiver::Expr,
             }
         }
-        "call_expression" => match v
-            .child_by_field_name("function")
-            .and_then(|f| callee_name(f, src))
-        {
+        "call_expression" => match v.child_by_field_name("function").and_then(|f| callee_name(f, src)) {
             Some(name) => Receiver::Call(name),
             None => Receiver::Expr,
         },
@@ -1624,9 +1560,9 @@ fn core_type<'t>(node: Node<'t>, payload: bool, src: &[u8]) -> Node<'t> {
                     .child_by_field_name("type")
                     .and_then(|t| path_segments(t, src))
                     .and_then(|mut s| s.pop());
-                let unwrap = base.as_deref().is_some_and(|b| {
-                    DEREF_WRAPPERS.contains(&b) || (payload && matches!(b, "Option" | "Result"))
-                });
+                let unwrap = base
+                    .as_deref()
+                    .is_some_and(|b| DEREF_WRAPPERS.contains(&b) || (payload && matches!(b, "Option" | "Result")));
                 if unwrap {
                     n.child_by_field_name("type_arguments").and_then(|a| {
                         let mut c = a.walk();
@@ -1648,12 +1584,7 @@ fn core_type<'t>(node: Node<'t>, payload: bool, src: &[u8]) -> Node<'t> {
 }
 
 /// Simple name of a declared type (generics stripped, `Self` replaced by `owner`).
-fn type_simple_name(
-    node: Node<'_>,
-    owner: Option<&str>,
-    payload: bool,
-    src: &[u8],
-) -> Option<String> {
+fn type_simple_name(node: Node<'_>, owner: Option<&str>, payload: bool, src: &[u8]) -> Option<String> {
     let n = core_type(node, payload, src);
     let name = match n.kind() {
         "type_identifier" | "primitive_type" => node_text(n, src),
@@ -1670,10 +1601,7 @@ fn type_simple_name(
 /// Type evidence for a binding: like [`type_simple_name`] but primitives give nothing.
 fn binding_type_name(node: Node<'_>, owner: Option<&str>, src: &[u8]) -> Option<String> {
     let n = core_type(node, false, src);
-    if !matches!(
-        n.kind(),
-        "type_identifier" | "scoped_type_identifier" | "generic_type"
-    ) {
+    if !matches!(n.kind(), "type_identifier" | "scoped_type_identifier" | "generic_type") {
         return None;
     }
     type_simple_name(n, owner, false, src)

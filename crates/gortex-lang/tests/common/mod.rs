@@ -11,8 +11,7 @@ use std::fmt::Write;
 pub fn extract(language: Language, path: &str, source: &str) -> FileFacts {
     let is_test_file = path.contains("test") || path.contains("spec");
     let ctx = FileContext { path, is_test_file };
-    extract_file(language, source.as_bytes(), &ctx, DEFAULT_PARSE_BUDGET)
-        .expect("extraction succeeds")
+    extract_file(language, source.as_bytes(), &ctx, DEFAULT_PARSE_BUDGET).expect("extraction succeeds")
 }
 
 /// Reads a fixture under `tests/fixtures/` and extracts it.
@@ -125,10 +124,7 @@ pub fn render(facts: &FileFacts) -> String {
         writeln!(out, "{line} L{}", im.line).unwrap();
     }
     for r in &facts.refs {
-        let from = r
-            .from
-            .map(|f| qualified(facts, f))
-            .unwrap_or_else(|| "<file>".into());
+        let from = r.from.map(|f| qualified(facts, f)).unwrap_or_else(|| "<file>".into());
         writeln!(
             out,
             "{} {} -> {}{} L{}",
@@ -141,10 +137,7 @@ pub fn render(facts: &FileFacts) -> String {
         .unwrap();
     }
     for b in &facts.bindings {
-        let scope = b
-            .scope
-            .map(|f| qualified(facts, f))
-            .unwrap_or_else(|| "<file>".into());
+        let scope = b.scope.map(|f| qualified(facts, f)).unwrap_or_else(|| "<file>".into());
         let value = match &b.value {
             BindingValue::Type { name } => format!("type {name}"),
             BindingValue::Call { receiver: r, name } => format!("call {name}(){}", receiver(r)),

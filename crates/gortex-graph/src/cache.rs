@@ -1,0 +1,84 @@
+//! Resolution results in path space, so they survive node renumbering and can be persisted:
+//! each file's resolved edges, external references, placeholders and dependency keys, plus the
+//! whole-repository tables (import targets, type hierarchy, method owners) used to detect which
+//! files a change affects.
+
+use gortex_core::{EdgeKind, NodeKind, Origin};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One end of a resolved edge. Indices point into [`ResolvedFile::paths`]; symbols are indices
+/// into that file's `FileFacts::symbols`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Endpoint {
+    File(u32),
+    Symbol(u32, u32),
+    /// The Go/Java package node of the package holding this file.
+    Package(u32),
+}
+
+/// An edge between two repository nodes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolvedEdge {
+    pub from: Endpoint,
+    pub to: Endpoint,
+    pub kind: EdgeKind,
+    pub origin: Origin,
+    pub line: u32,
+}
+
+/// An edge to something outside the repository (`external::<target>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalEdge {
+    pub from: Endpoint,
+    pub target: String,
+    pub stub: NodeKind,
+    pub kind: EdgeKind,
+    pub origin: Origin,
+    pub line: u32,
+}
+
+/// A reference left unbound.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnresolvedRef {
+    pub from: Endpoint,
+    pub kind: EdgeKind,
+    pub target: String,
+    pub line: u32,
+    pub candidates: u32,
+}
+
+/// Everything resolving one file produced. `paths[0]` is the file itself.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResolvedFile {
+    pub paths: Vec<String>,
+    pub edges: Vec<ResolvedEdge>,
+    pub external: Vec<ExternalEdge>,
+    pub unresolved: Vec<UnresolvedRef>,
+    /// Sorted dependency keys (see `deps`).
+    pub deps: Vec<u64>,
+}
+
+/// Whole-repository tables, rendered as text so two builds can be compared cheaply.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DerivedTables {
+    /// Per file (by path): one rendering per import.
+    pub import_targets: Vec<(String, Vec<String>)>,
+    /// `path#symbol` → its resolved supertypes.
+    pub supertypes: Vec<(String, Vec<String>)>,
+    /// `path#symbol` of a detached method → its owner type.
+    pub method_owners: Vec<(String, String)>,
+}
+
+/// The persisted resolution state of one repository.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResolutionCache {
+    /// Resolver fingerprint + configuration hash: any difference means "resolve everything".
+    pub fingerprint: String,
+    /// Per file, sorted by path. Shared, so reusing a file's resolution costs a refcount.
+    pub files: Vec<(String, Arc<ResolvedFile>)>,
+    pub derived: DerivedTables,
+}
+
+/// The resolver's own fingerprint (changes with its source).
+pub const RESOLVER_FINGERPRINT: &str = env!("GORTEX_RESOLVER_FINGERPRINT");
