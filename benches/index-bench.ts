@@ -307,6 +307,8 @@ function machine(): Json {
 // ---- report ----
 
 const f1 = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(n < 10 ? 2 : 1));
+/** A phase time in ms, or a dash when the phase did not run (e.g. no snapshot write). */
+const ms = (n: number | undefined): string => (n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
 const int = (n: number | undefined): string => (n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
 const sr = (s: number | undefined, mb: number | undefined): string => `${f1(s)} (${int(mb)} MB)`;
 const peer = (p: Json | undefined): string => (!p ? 'skipped' : p.error ? `error: ${String(p.error).replace(/\|/g, '\\|')}` : sr(p.wall_s, p.rss_mb));
@@ -325,7 +327,7 @@ function table(results: Json[]): string {
 }
 
 function phases(results: Json[]): string {
-  const head = '| corpus | cold: walk / parse+extract / resolve / save ms | parse-only: walk / parse ms | warm: load / walk / resolve ms (RSS) | update_paths 10 files: first call / steady ms (resolve, save) | refresh after 10 touches ms (walk, parse, resolve, save) |';
+  const head = '| corpus | cold: walk / parse+extract / resolve / save ms | parse-only: walk / parse ms | warm: load / walk / resolve ms (RSS) | update_paths 10 files: first call / steady ms (resolve; no snapshot write) | refresh after 10 touches ms (walk, parse, resolve, save) |';
   const rows = results.filter((r) => r.cold).map((r) => {
     const p = r.cold.report.phases_ms;
     const po = r.parse_only?.phases_ms ?? {};
@@ -333,7 +335,7 @@ function phases(results: Json[]): string {
     const i = r.incremental;
     const up = i?.update_paths.phases_ms ?? {};
     const rp = i?.refresh.phases_ms ?? {};
-    return `| ${r.corpus} | ${p.walk} / ${p.parse} / ${p.resolve} / ${p.save} | ${int(po.walk)} / ${int(po.parse)} | ${w.load} / ${w.walk} / ${w.resolve} (${int(r.warm?.rss_mb)} MB) | ${int(i?.update_paths_first_ms)} / ${int(i?.update_paths_ms)} (${up.resolve}, ${up.save}) | ${int(i?.refresh_ms)} (${rp.walk}, ${rp.parse}, ${rp.resolve}, ${rp.save}) |`;
+    return `| ${r.corpus} | ${ms(p.walk)} / ${ms(p.parse)} / ${ms(p.resolve)} / ${ms(p.save)} | ${int(po.walk)} / ${int(po.parse)} | ${ms(w.load)} / ${ms(w.walk)} / ${ms(w.resolve)} (${int(r.warm?.rss_mb)} MB) | ${int(i?.update_paths_first_ms)} / ${int(i?.update_paths_ms)} (${ms(up.resolve)}) | ${int(i?.refresh_ms)} (${ms(rp.walk)}, ${ms(rp.parse)}, ${ms(rp.resolve)}, ${ms(rp.save)}) |`;
   });
   return [head, '|' + ' --- |'.repeat(6), ...rows].join('\n');
 }

@@ -23,17 +23,18 @@ thread_local! {
 
 /// The stable key of a (tag, text) pair. xxh3 so persisted keys survive library upgrades.
 pub fn key(tag: u8, text: &str) -> u64 {
-    let mut buf = Vec::with_capacity(text.len() + 1);
-    buf.push(tag);
-    buf.extend_from_slice(text.as_bytes());
-    xxhash_rust::xxh3::xxh3_64(&buf)
+    xxhash_rust::xxh3::xxh3_64_with_seed(text.as_bytes(), tag as u64)
 }
 
 /// Notes a dependency when a recording is active on this thread (a cheap no-op otherwise).
 pub fn note(tag: u8, text: &str) {
     RECORDER.with(|r| {
         if let Some(keys) = r.borrow_mut().as_mut() {
-            keys.push(key(tag, text));
+            let k = key(tag, text);
+            // Lookups repeat in runs (the same file read many times in a row): skip those early.
+            if keys.last() != Some(&k) {
+                keys.push(k);
+            }
         }
     });
 }

@@ -7,8 +7,9 @@
 use crate::{Failure, FileRecord, Skipped};
 use gortex_graph::{RepoConfig, ResolutionCache};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::Xxh3;
 
 const MAGIC: &[u8; 8] = b"GORTEXSN";
 /// Bumped whenever [`SnapshotData`]'s encoding changes.
@@ -73,7 +74,6 @@ pub struct SnapshotRef<'a> {
 
 /// Encodes and writes the snapshot atomically: temp file in the same directory, fsync, rename.
 pub fn save(path: &Path, data: &SnapshotRef<'_>) -> std::io::Result<u64> {
-    let body = postcard::to_stdvec(data).map_err(|e| std::io::Error::other(e.to_string()))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(
@@ -81,20 +81,60 @@ pub fn save(path: &Path, data: &SnapshotRef<'_>) -> std::io::Result<u64> {
         path.file_name().and_then(|n| n.to_str()).unwrap_or("snapshot"),
         std::process::id()
     ));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(MAGIC)?;
-        f.write_all(&FORMAT_VERSION.to_le_bytes())?;
-        f.write_all(&(body.len() as u64).to_le_bytes())?;
-        f.write_all(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes())?;
-        f.write_all(&body)?;
-        f.sync_all()?;
-    }
+    let written = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        // Header with a placeholder length and checksum; the body is streamed (never held whole
+        // in memory) and the header completed afterwards.
+        file.write_all(MAGIC)?;
+        file.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        file.write_all(&[0u8; 16])?;
+        let mut body = HashingWriter {
+            inner: std::io::BufWriter::with_capacity(1 << 20, &mut file),
+            hash: Xxh3::new(),
+            len: 0,
+        };
+        postcard::to_io(data, &mut body).map_err(|e| std::io::Error::other(e.to_string()))?;
+        body.inner.flush()?;
+        let (len, sum) = (body.len, body.hash.digest());
+        drop(body);
+        file.seek(SeekFrom::Start(12))?;
+        file.write_all(&len.to_le_bytes())?;
+        file.write_all(&sum.to_le_bytes())?;
+        file.sync_all()?;
+        Ok::<u64, std::io::Error>(len)
+    })();
+    let len = match written {
+        Ok(len) => len,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
     std::fs::rename(&tmp, path)?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
-    Ok((HEADER_LEN + body.len()) as u64)
+    Ok(HEADER_LEN as u64 + len)
+}
+
+/// Counts and hashes what passes through to the file.
+struct HashingWriter<W: Write> {
+    inner: W,
+    hash: Xxh3,
+    len: u64,
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// Reads and verifies a snapshot.

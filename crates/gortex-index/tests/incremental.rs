@@ -284,7 +284,8 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
         resolved_total < files_total,
         "every update re-resolved every file ({resolved_total} of {files_total})"
     );
-    // A restart from the snapshot equals the live index too.
+    // Updates leave the snapshot to the caller; a restart from it equals the live index too.
+    live.save_snapshot().unwrap();
     let (reopened, report) = RepoIndex::open(repo.path(), &opts, &|_| {}, &AtomicBool::new(false)).unwrap();
     prop_assert_eq!(report.files.parsed, 0, "reopen re-parsed files: {:?}", report);
     prop_assert_eq!(report.files.resolved, 0, "reopen re-resolved files: {:?}", report);
