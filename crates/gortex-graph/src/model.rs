@@ -1,6 +1,7 @@
 //! The graph store: nodes, resolved edges and unresolved references with compact adjacency.
 
 use gortex_core::{EdgeKind, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility};
+use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::sync::Arc;
@@ -138,7 +139,7 @@ impl Graph {
     /// Assembles a graph and its adjacency (CSR) from nodes, edges and unresolved references.
     /// Duplicate edges (same endpoints, kind and line) keep the strongest origin.
     pub fn assemble(repo: String, nodes: Vec<Node>, mut edges: Vec<Edge>, unresolved: Vec<Unresolved>) -> Graph {
-        edges.sort_unstable_by(|a, b| {
+        edges.par_sort_unstable_by(|a, b| {
             (a.from, a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(
                 b.from,
                 b.to,

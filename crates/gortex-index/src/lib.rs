@@ -534,6 +534,8 @@ impl RepoIndex {
             index.skipped_stats = data.skipped_stats;
             index.config_files = data.config_files;
             index.resolution = data.resolution;
+            // Content-skipped files (generated, minified, binary) with unchanged stats are not re-read.
+            index.skipped = data.skipped;
         }
         index.refresh_inner(options, progress, cancel, &mut report)?;
         if cold {
@@ -909,14 +911,21 @@ impl RepoIndex {
         }
         let g = &self.graph;
         report.nodes.total = g.nodes.len();
+        // Count into small maps keyed by static names: a String per node/edge would cost a
+        // million allocations on a large repository.
+        let mut nodes: HashMap<&'static str, usize> = HashMap::new();
         for n in &g.nodes {
-            *report.nodes.by_kind.entry(n.kind.as_str().to_string()).or_default() += 1;
+            *nodes.entry(n.kind.as_str()).or_default() += 1;
         }
+        report.nodes.by_kind = nodes.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         report.edges.total = g.edges.len();
+        let (mut kinds, mut origins): (HashMap<&'static str, usize>, HashMap<&'static str, usize>) = Default::default();
         for e in &g.edges {
-            *report.edges.by_kind.entry(e.kind.as_str().to_string()).or_default() += 1;
-            *report.edges.by_origin.entry(e.origin.as_str().to_string()).or_default() += 1;
+            *kinds.entry(e.kind.as_str()).or_default() += 1;
+            *origins.entry(e.origin.as_str()).or_default() += 1;
         }
+        report.edges.by_kind = kinds.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        report.edges.by_origin = origins.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         report.edges.unresolved = g.unresolved.len();
         report.skipped = self.skipped.clone();
         report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
