@@ -53,6 +53,8 @@ pub(crate) struct Tables<'a> {
     import_targets: Vec<Vec<Option<Entity>>>,
     supertypes: FxHashMap<Sym, Vec<Sym>>,
     method_owner: FxHashMap<Sym, Sym>,
+    /// TypeScript namespace blocks by qualified name (`ts.server`): blocks merge across files.
+    ts_namespaces: FxHashMap<String, Vec<Sym>>,
     /// Per file: (scope, name) → index of the last binding, so lookups stay O(1) in big files.
     bindings: Vec<FxHashMap<(Option<u32>, &'a str), u32>>,
 }
@@ -80,6 +82,7 @@ impl<'a> Tables<'a> {
             import_targets: Vec::new(),
             supertypes: FxHashMap::default(),
             method_owner: FxHashMap::default(),
+            ts_namespaces: FxHashMap::default(),
             bindings: files
                 .iter()
                 .map(|f| {
@@ -119,6 +122,7 @@ impl<'a> Tables<'a> {
             }
         }
         t.index_rust_modules();
+        t.index_ts_namespaces();
         let targets: Vec<Vec<Option<Entity>>> = (0..files.len() as u32)
             .into_par_iter()
             .map(|fi| {
@@ -239,6 +243,42 @@ impl<'a> Tables<'a> {
             supertypes,
             method_owners,
         }
+    }
+
+    fn index_ts_namespaces(&mut self) {
+        for (fi, file) in self.files.iter().enumerate() {
+            if !file.language.is_ecmascript() {
+                continue;
+            }
+            for (si, sym) in file.facts.symbols.iter().enumerate() {
+                if sym.kind == NodeKind::Module {
+                    if let Some(path) = namespace_path(&file.facts, si as u32) {
+                        self.ts_namespaces.entry(path).or_default().push((fi as u32, si as u32));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A member of a TypeScript namespace, looked up in every block that merges with `block`.
+    fn namespace_member(&self, block: Sym, name: &str, want: impl Fn(NodeKind) -> bool) -> Option<Sym> {
+        if !self.lang(block.0).is_ecmascript() {
+            return None;
+        }
+        let path = namespace_path(self.facts(block.0), block.1)?;
+        // New blocks of this namespace appear as new declarations of its last segment.
+        deps::note(deps::NAME, path.rsplit('.').next().unwrap_or(&path));
+        for &other in self.ts_namespaces.get(&path)? {
+            if let Some(kids) = self.children_of(other) {
+                if let Some(&k) = kids
+                    .iter()
+                    .find(|&&k| self.sym(k).name == name && want(self.sym(k).kind))
+                {
+                    return Some(k);
+                }
+            }
+        }
+        None
     }
 
     fn index_rust_modules(&mut self) {
@@ -662,8 +702,12 @@ impl<'a> Tables<'a> {
             Entity::Sym(s) => {
                 let sym = self.sym(*s);
                 match sym.kind {
-                    NodeKind::Type | NodeKind::Interface | NodeKind::Module => self
+                    NodeKind::Type | NodeKind::Interface => self
                         .find_member(*s, name)
+                        .map(|m| (Entity::Sym(m), Origin::AstResolved)),
+                    NodeKind::Module => self
+                        .find_member(*s, name)
+                        .or_else(|| self.namespace_member(*s, name, |_| true))
                         .map(|m| (Entity::Sym(m), Origin::AstResolved)),
                     NodeKind::Variable | NodeKind::Constant | NodeKind::Field => {
                         let ty = sym.type_name.as_deref()?;
@@ -1007,6 +1051,19 @@ impl<'a> Tables<'a> {
             let ty = self.enclosing_type(fi, scope?)?;
             return Some((Entity::Sym(ty), Origin::AstResolved));
         }
+        if self.lang(fi).is_ecmascript() {
+            // Inside `namespace a { … }`, names of every merged `a` block are in scope.
+            let facts = self.facts(fi);
+            let mut cur = scope;
+            while let Some(s) = cur {
+                if facts.symbols[s as usize].kind == NodeKind::Module {
+                    if let Some(k) = self.namespace_member((fi, s), name, |_| true) {
+                        return Some((Entity::Sym(k), Origin::AstResolved));
+                    }
+                }
+                cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+            }
+        }
         if let Some(found) = self.resolve_first_plain(fi, name, depth) {
             return Some(found);
         }
@@ -1090,6 +1147,14 @@ impl<'a> Tables<'a> {
                             .iter()
                             .find(|&&k| self.sym(k).name == name && self.sym(k).kind.is_callable())
                         {
+                            return Some((Entity::Sym(k), Origin::AstResolved));
+                        }
+                    }
+                    // TypeScript namespaces merge across files: `namespace ts { … }` in another file
+                    // declares names this block sees unqualified.
+                    if facts.symbols[s as usize].kind == NodeKind::Module {
+                        let want = |k: NodeKind| k.is_callable() || k.is_type_like();
+                        if let Some(k) = self.namespace_member((fi, s), name, want) {
                             return Some((Entity::Sym(k), Origin::AstResolved));
                         }
                     }
@@ -1273,6 +1338,23 @@ pub(crate) fn rust_module_of(crates: &[crate::config::CargoCrate], path: &str, f
         parts.clear();
     }
     (crate_key, parts)
+}
+
+/// The qualified name of a TypeScript namespace block (`ts.server`), when every enclosing
+/// declaration is itself a namespace (namespaces inside functions do not merge).
+fn namespace_path(facts: &gortex_core::FileFacts, si: u32) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut cur = Some(si);
+    while let Some(i) = cur {
+        let sym = facts.symbols.get(i as usize)?;
+        if sym.kind != NodeKind::Module {
+            return None;
+        }
+        parts.push(sym.name.as_str());
+        cur = sym.parent.filter(|&p| p < i);
+    }
+    parts.reverse();
+    Some(parts.join("."))
 }
 
 /// Every dotted module name a Python file can be imported as (one per possible source root).

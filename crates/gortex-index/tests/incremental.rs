@@ -46,6 +46,10 @@ enum Edit {
 
 /// Names that cross files in the fixtures: renaming them in one file breaks or moves bindings elsewhere.
 const IDENTS: &[&str] = &[
+    "shared",
+    "deep",
+    "acme",
+    "inner",
     "helper",
     "openStore",
     "Store",

@@ -82,6 +82,10 @@ fn key_facts_hold() {
         // TS: an untyped receiver earns no more than text_matched.
         ("ts", "E ts/src/app.ts::unknownReceiver -calls-> ts/src/lib/store.ts::Store.validate text_matched L32"),
         ("ts", "E ts/src/app.test.ts::store.opens -tests-> ts/src/lib/store.ts::openStore ast_resolved L5"),
+        // TS: namespace blocks merge across files (unqualified, nested and qualified access).
+        ("ts", "E ts/src/ns/use.ts::acme.user -calls-> ts/src/ns/core.ts::acme.shared ast_resolved L3"),
+        ("ts", "E ts/src/ns/use.ts::acme.user -calls-> ts/src/ns/core.ts::acme.inner.deep ast_resolved L3"),
+        ("ts", "E ts/src/ns/use.ts::other.outsider -calls-> ts/src/ns/core.ts::acme.shared ast_resolved L9"),
         ("py", "E py/pkg/models.py::Admin.promote -calls-> py/pkg/models.py::User.save ast_resolved L13"),
         ("py", "E py/main.py::main -calls-> py/pkg/service.py::create ast_resolved L7"),
         ("py", "E py/pkg/service.py::create -calls-> py/pkg/models.py::Admin.promote ast_inferred L16"),
