@@ -33,6 +33,9 @@ pub(crate) enum Entity {
     Dir(String),
 }
 
+/// Name-only candidates are counted up to this many (reported as "this many or more").
+const MAX_COUNTED_CANDIDATES: u32 = 16;
+
 /// How deep chains (re-exports, return-type inference, inheritance) are followed.
 const MAX_DEPTH: u32 = 8;
 
@@ -1005,14 +1008,22 @@ impl<'a> Tables<'a> {
         let mut found = None;
         let mut count = 0u32;
         for &c in cands {
-            if Some(c) == exclude || self.lang(c.0).family() != family || !want(self.sym(c).kind) {
+            // Raw reads, not recorded: the candidate set is covered by the NAME key, and the one
+            // candidate an edge points at is recorded when the edge is emitted.
+            let file = &self.files[c.0 as usize];
+            if Some(c) == exclude || file.language.family() != family || !want(file.facts.symbols[c.1 as usize].kind) {
                 continue;
             }
-            if !caller_is_test && self.facts(c.0).test_runner.is_some() {
+            if !caller_is_test && file.facts.test_runner.is_some() {
                 continue;
             }
             count += 1;
             found = Some(c);
+            // Only uniqueness matters; common names (thousands of `foo`s in test corpora) would
+            // otherwise make every lookup linear in the repository.
+            if count >= MAX_COUNTED_CANDIDATES {
+                break;
+            }
         }
         match (count, found) {
             (1, Some(s)) => NameOnly::One(s),

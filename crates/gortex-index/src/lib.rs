@@ -613,11 +613,14 @@ impl RepoIndex {
             };
             let previous_skips: HashMap<&str, &Skipped> = self.skipped.iter().map(|s| (s.path.as_str(), s)).collect();
             let step = (total / 200).max(16);
+            // Largest files first: one big file started last would leave the other workers idle.
+            let mut order: Vec<usize> = (0..walked.sources.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(walked.sources[i].size));
             pool.install(|| {
-                walked
-                    .sources
+                order
                     .par_iter()
-                    .map(|cand| {
+                    .map(|&i| (i, &walked.sources[i]))
+                    .map(|(i, cand)| {
                         if cancel.load(Ordering::Relaxed) {
                             return None;
                         }
@@ -638,9 +641,14 @@ impl RepoIndex {
                                 total,
                             });
                         }
-                        Some(outcome)
+                        Some((i, outcome))
                     })
-                    .collect::<Option<Vec<Outcome>>>()
+                    .collect::<Option<Vec<(usize, Outcome)>>>()
+                    .map(|mut v| {
+                        // Back to path order: everything downstream relies on it.
+                        v.sort_unstable_by_key(|(i, _)| *i);
+                        v.into_iter().map(|(_, o)| o).collect::<Vec<Outcome>>()
+                    })
             })
             .ok_or(IndexError::Cancelled)?
         };
