@@ -63,4 +63,8 @@ export interface IndexRepoOptions {
   maxFileSize?: number
   /** Parse files marked as generated. */
   indexGenerated?: boolean
+  /** More directory names never descended into (added to the built-in list). */
+  excludeDirs?: Array<string>
+  /** Keep the built-in excluded directories (`node_modules`, `target`, `dist`, …); default true. */
+  defaultExcludes?: boolean
 }

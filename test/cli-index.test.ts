@@ -59,6 +59,16 @@ describe('gortex index / status', () => {
     expect(report.skipped[0]).toMatchObject({ path: 'src/blob.ts', reason: 'binary' });
   });
 
+  test('excluded directories are configurable', () => {
+    const root = fixtureCopy('resolver/ts', 'excludes');
+    fs.mkdirSync(path.join(root, 'build'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'build/out.ts'), 'export const built = 1;\n');
+    const paths = (args: string[]): number => JSON.parse(runCli(['index', root, '--json', '--force', ...args], { env }).stdout).files.total;
+    expect(paths([])).toBe(8); // build/ is a built-in exclude
+    expect(paths(['--no-default-excludes'])).toBe(9);
+    expect(paths(['--exclude-dir', 'ns', '--exclude-dir', 'packages'])).toBe(5);
+  });
+
   test('a missing path is a one-line error with exit code 2', () => {
     const result = runCli(['index', '/no/such/dir/for/gortex'], { env });
     expect(result.status).toBe(2);

@@ -41,6 +41,10 @@ pub struct IndexRepoOptions {
     pub max_file_size: Option<u32>,
     /// Parse files marked as generated.
     pub index_generated: Option<bool>,
+    /// More directory names never descended into (added to the built-in list).
+    pub exclude_dirs: Option<Vec<String>>,
+    /// Keep the built-in excluded directories (`node_modules`, `target`, `dist`, …); default true.
+    pub default_excludes: Option<bool>,
 }
 
 fn to_napi_error(message: impl std::fmt::Display) -> Error {
@@ -192,6 +196,15 @@ impl Engine {
                 opts.max_file_size = m as u64;
             }
             opts.index_generated = o.index_generated.unwrap_or(false);
+            if o.default_excludes == Some(false) {
+                opts.excluded_dirs.clear();
+            }
+            for dir in o.exclude_dirs.unwrap_or_default() {
+                let dir = dir.trim().trim_matches('/').to_string();
+                if !dir.is_empty() && !opts.excluded_dirs.contains(&dir) {
+                    opts.excluded_dirs.push(dir);
+                }
+            }
         }
         AsyncTask::new(IndexTask {
             root: PathBuf::from(root),

@@ -34,6 +34,10 @@ export interface IndexRepoOptions {
   maxFileSize?: number;
   /** Also parse files marked as generated. */
   indexGenerated?: boolean;
+  /** More directory names to skip everywhere in the tree (added to the built-in list). */
+  excludeDirs?: readonly string[];
+  /** Keep the built-in excluded directories (`node_modules`, `target`, `dist`, …); default true. */
+  defaultExcludes?: boolean;
   /** Called on the JS thread for each progress tick. */
   onProgress?: (event: ProgressEvent) => void;
   /** Aborting it cancels the pass; the promise then rejects with `IndexCancelledError`. */
@@ -94,6 +98,8 @@ export class Engine {
     if (options.force !== undefined) nativeOptions.force = options.force;
     if (options.maxFileSize !== undefined) nativeOptions.maxFileSize = options.maxFileSize;
     if (options.indexGenerated !== undefined) nativeOptions.indexGenerated = options.indexGenerated;
+    if (options.excludeDirs !== undefined) nativeOptions.excludeDirs = [...options.excludeDirs];
+    if (options.defaultExcludes !== undefined) nativeOptions.defaultExcludes = options.defaultExcludes;
     const onAbort = (): void => this.native.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     let reportJson: string;

@@ -18,6 +18,8 @@ export interface NativeIndexOptions {
   force?: boolean;
   maxFileSize?: number;
   indexGenerated?: boolean;
+  excludeDirs?: string[];
+  defaultExcludes?: boolean;
 }
 
 /** The native `Engine` class as napi exposes it; every result is a JSON string. */

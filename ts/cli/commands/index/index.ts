@@ -28,6 +28,17 @@ export default class IndexCommand extends GortexCommand {
     force: Flags.boolean({ description: 'Ignore the saved snapshot and index from scratch' }),
     name: Flags.string({ description: 'Repository name used in node ids (default: the root folder name)' }),
     threads: Flags.integer({ description: 'Parser threads (default: GORTEX_THREADS, else all cores)', min: 1 }),
+    'exclude-dir': Flags.string({
+      description: 'Also skip directories with this name anywhere in the tree (repeatable)',
+      multiple: true,
+    }),
+    'default-excludes': Flags.boolean({
+      description: 'Skip the built-in directories (node_modules, target, dist, build, vendor, …)',
+      default: true,
+      allowNo: true,
+    }),
+    'max-file-size': Flags.integer({ description: 'Skip files larger than this many bytes (default 4 MiB)', min: 1 }),
+    'index-generated': Flags.boolean({ description: 'Also parse files marked as generated (Code generated … DO NOT EDIT)' }),
   };
 
   async run(): Promise<void> {
@@ -48,6 +59,10 @@ export default class IndexCommand extends GortexCommand {
       report = await engine.indexRepo(root, {
         ...(flags.name === undefined ? {} : { name: flags.name }),
         force: flags.force,
+        defaultExcludes: flags['default-excludes'],
+        indexGenerated: flags['index-generated'],
+        ...(flags['exclude-dir'] === undefined ? {} : { excludeDirs: flags['exclude-dir'] }),
+        ...(flags['max-file-size'] === undefined ? {} : { maxFileSize: flags['max-file-size'] }),
         signal: controller.signal,
         ...(progress ? { onProgress: (event) => progress.update(event) } : {}),
       });
