@@ -117,6 +117,18 @@ describe('Engine', () => {
     expect(report.mode).toBe('cold');
   });
 
+  test('concurrent passes over one repository are serialised and leave one valid snapshot', async () => {
+    const home = tempHome();
+    const shared = new Engine({ home, threads: 2 });
+    const repo = fixtureCopy('resolver/py', 'concurrent');
+    const reports = await Promise.all([shared.indexRepo(repo), shared.indexRepo(repo), shared.indexRepo(repo)]);
+    expect(reports.map((r) => r.mode).sort()).toEqual(['cold', 'unchanged', 'unchanged']);
+    const snapshots = fs.readdirSync(path.join(home, 'snapshots'));
+    expect(snapshots.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const fresh = new Engine({ home, threads: 1 });
+    expect((await fresh.indexRepo(repo)).mode).toBe('unchanged');
+  });
+
   test('a missing root is rejected with its path', async () => {
     await expect(engine.indexRepo('/no/such/gortex/root')).rejects.toThrow(/\/no\/such\/gortex\/root/);
   });

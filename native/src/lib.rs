@@ -93,10 +93,14 @@ pub struct Engine {
     threads: usize,
     repos: Repos,
     cancel: Arc<AtomicBool>,
+    /// One index pass at a time per engine: concurrent passes over one repository would parse
+    /// twice and race on its snapshot.
+    index_gate: Arc<Mutex<()>>,
 }
 
 /// The background indexing job behind `indexRepo`.
 pub struct IndexTask {
+    gate: Arc<Mutex<()>>,
     root: PathBuf,
     options: IndexOptions,
     repos: Repos,
@@ -120,7 +124,9 @@ impl Task for IndexTask {
         let options = self.options.clone();
         let repos = self.repos.clone();
         let cancel = self.cancel.clone();
+        let gate = self.gate.clone();
         let result = guarded("indexRepo", move || {
+            let _pass = gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let (canonical, _) = gortex_index::resolve_root(&root, options.name.as_deref()).map_err(to_napi_error)?;
             let existing = repos
                 .lock()
@@ -174,6 +180,7 @@ impl Engine {
             threads,
             repos: Arc::new(Mutex::new(HashMap::new())),
             cancel: Arc::new(AtomicBool::new(false)),
+            index_gate: Arc::new(Mutex::new(())),
         }
     }
 
@@ -207,6 +214,7 @@ impl Engine {
             }
         }
         AsyncTask::new(IndexTask {
+            gate: self.index_gate.clone(),
             root: PathBuf::from(root),
             options: opts,
             repos: self.repos.clone(),

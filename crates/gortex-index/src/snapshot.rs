@@ -76,10 +76,13 @@ pub struct SnapshotRef<'a> {
 pub fn save(path: &Path, data: &SnapshotRef<'_>) -> std::io::Result<u64> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
+    // Unique per write, also between threads of one process (several engines or repositories).
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let tmp = dir.join(format!(
-        ".{}.{}.tmp",
+        ".{}.{}.{}.tmp",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("snapshot"),
-        std::process::id()
+        std::process::id(),
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     let written = (|| {
         let mut file = std::fs::File::create(&tmp)?;
