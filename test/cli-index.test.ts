@@ -59,6 +59,20 @@ describe('gortex index / status', () => {
     expect(report.skipped[0]).toMatchObject({ path: 'src/blob.ts', reason: 'binary' });
   });
 
+  test('a corrupt snapshot is rebuilt and the reason printed', () => {
+    const root = fixtureCopy('resolver/go', 'corrupt');
+    const first = JSON.parse(runCli(['index', root, '--json'], { env }).stdout);
+    const bytes = fs.readFileSync(first.snapshot.path);
+    bytes[bytes.length - 5] ^= 0xff;
+    fs.writeFileSync(first.snapshot.path, bytes);
+    const status = runCli(['status', root], { env });
+    expect(status.stdout).toMatch(/checksum/);
+    const again = runCli(['index', root], { env });
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/cold index \(snapshot .* failed its checksum; rebuilding\)/);
+    expect(JSON.parse(runCli(['index', root, '--json'], { env }).stdout).mode).toBe('unchanged');
+  });
+
   test('excluded directories are configurable', () => {
     const root = fixtureCopy('resolver/ts', 'excludes');
     fs.mkdirSync(path.join(root, 'build'), { recursive: true });
