@@ -81,6 +81,7 @@ describe('Engine', () => {
     expect(() => engine.edges('webapp', 'webapp/src/app.ts::App.start', { kinds: ['callz'] })).toThrow(/unknown edge kind "callz"; valid kinds: defines/);
     expect(() => engine.fileSymbols('webapp', 'src/missing.ts')).toThrow(/file not indexed: "src\/missing.ts"/);
     expect(() => engine.stats('not-a-repo')).toThrow(/repository not indexed: "not-a-repo" \(call indexRepo first\)/);
+    expect(() => engine.updateFiles('webapp', ['../../etc/passwd'])).toThrow(/outside the repository/);
   });
 
   test('updateFiles re-parses edits and the graph follows', () => {

@@ -133,6 +133,8 @@ pub enum IndexError {
     Cancelled,
     #[error("could not start the parse pool: {0}")]
     Pool(String),
+    #[error("path {path:?} is outside the repository {root} (give paths relative to the repository root)")]
+    OutsideRepo { path: String, root: PathBuf },
     #[error("could not write the snapshot {path}: {source}")]
     Save { path: PathBuf, source: std::io::Error },
 }
@@ -717,15 +719,17 @@ impl RepoIndex {
         report.snapshot.loaded = true;
         let pool = build_pool(options.threads)?;
         report.threads = pool.current_num_threads();
+        // Validate every path before touching any state: a bad one fails the whole call.
+        let paths: Vec<String> = paths
+            .iter()
+            .map(|raw| self.repo_relative(raw))
+            .collect::<Result<_, _>>()?;
         let before = std::mem::take(&mut self.files);
         let mut by_path: BTreeMap<String, FileRecord> = before.iter().map(|r| (r.path.clone(), r.clone())).collect();
         let mut config_touched = false;
         let noop = |_: Progress| {};
-        for raw in paths {
-            let rel = raw.trim_start_matches("./").replace('\\', "/");
-            if rel.starts_with("../") || Path::new(&rel).is_absolute() {
-                continue;
-            }
+        for rel in &paths {
+            let rel = rel.clone();
             self.skipped.retain(|s| s.path != rel);
             self.failures.retain(|f| f.path != rel);
             self.skipped_stats.retain(|(p, _, _)| *p != rel);
@@ -864,6 +868,26 @@ impl RepoIndex {
             done: self.files.len(),
             total: self.files.len(),
         });
+    }
+
+    /// A path given by a caller as repository-relative (`/`-separated, normalised); absolute
+    /// paths inside the root are accepted, anything that leaves the repository is refused.
+    fn repo_relative(&self, raw: &str) -> Result<String, IndexError> {
+        let outside = || IndexError::OutsideRepo {
+            path: raw.to_string(),
+            root: self.root.clone(),
+        };
+        let path = Path::new(raw);
+        let rel = if path.is_absolute() {
+            let stripped = path.strip_prefix(&self.root).map_err(|_| outside())?;
+            stripped.to_string_lossy().replace('\\', "/")
+        } else {
+            raw.replace('\\', "/")
+        };
+        match gortex_graph::config::join_path("", &rel) {
+            Some(normalised) if !normalised.is_empty() => Ok(normalised),
+            _ => Err(outside()),
+        }
     }
 
     /// Writes the snapshot now (atomically). Returns its size in bytes.

@@ -149,3 +149,31 @@ fn no_temp_files_are_left_behind() {
         .collect();
     assert!(leftovers.is_empty());
 }
+
+#[test]
+fn update_paths_refuses_paths_outside_the_repository_and_changes_nothing() {
+    let (repo, home) = setup();
+    let opts = options(home.path());
+    let (mut index, _) = index(repo.path(), &opts);
+    let before = index.graph.canonical_dump();
+    for bad in ["../outside.ts", "src/../../outside.ts", "/etc/passwd"] {
+        let err = index
+            .update_paths(&["src/app.ts".to_string(), bad.to_string()], &opts)
+            .unwrap_err();
+        assert!(err.to_string().contains("outside the repository"), "{bad}: {err}");
+        assert_eq!(index.graph.canonical_dump(), before, "{bad} changed the index");
+    }
+    // Absolute paths inside the root are accepted and normalised.
+    let abs = std::fs::canonicalize(repo.path()).unwrap().join("src/./lib/util.ts");
+    std::fs::write(
+        &abs,
+        "export function helper(): void {}\nexport function more(): void {}\n",
+    )
+    .unwrap();
+    let report = index.update_paths(&[abs.display().to_string()], &opts).unwrap();
+    assert_eq!(report.files.parsed, 1);
+    assert!(index
+        .graph
+        .node(&format!("{}/src/lib/util.ts::more", index.name))
+        .is_some());
+}
