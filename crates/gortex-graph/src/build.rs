@@ -51,6 +51,14 @@ pub struct BuildStats {
     pub resolved_files: usize,
     /// Files whose previous resolutions were reused.
     pub reused_files: usize,
+    /// Milliseconds spent creating nodes and structural edges.
+    pub nodes_ms: u64,
+    /// Milliseconds spent building lookup tables (incl. import targets and hierarchy).
+    pub tables_ms: u64,
+    /// Milliseconds spent resolving (or reusing) per-file references.
+    pub resolve_ms: u64,
+    /// Milliseconds spent assembling edges and adjacency.
+    pub assemble_ms: u64,
 }
 
 /// Node indices of one file: its file node and one per symbol (same order as `facts.symbols`).
@@ -75,17 +83,43 @@ pub fn build_graph_incremental(
         input.files.windows(2).all(|w| w[0].path < w[1].path),
         "files must be sorted by path"
     );
+    let mut stats = BuildStats::default();
+    let clock = std::time::Instant::now();
+    let lap = || clock.elapsed().as_millis() as u64;
     let mut nodes: Vec<Node> = Vec::new();
     let mut edges: Vec<Edge> = Vec::new();
     let mut file_nodes: Vec<FileNodes> = Vec::with_capacity(input.files.len());
     let mut packages: FxHashMap<(String, String), NodeIndex> = FxHashMap::default();
 
-    for file in input.files {
-        let fnode = push_file_node(&mut nodes, input.repo, file);
-        let mut entry = FileNodes {
-            file: fnode,
-            symbols: Vec::with_capacity(file.facts.symbols.len()),
-        };
+    // Each file's nodes and structural edges are built in parallel with file-local indices,
+    // then appended in path order (so node order, and everything after, stays deterministic).
+    let blocks: Vec<(Vec<Node>, Vec<Edge>, FileNodes)> = input
+        .files
+        .par_iter()
+        .map(|file| {
+            let mut local_nodes = Vec::with_capacity(file.facts.symbols.len() + 1);
+            let mut local_edges = Vec::with_capacity(file.facts.symbols.len() * 2);
+            let fnode = push_file_node(&mut local_nodes, input.repo, file);
+            let mut entry = FileNodes {
+                file: fnode,
+                symbols: Vec::with_capacity(file.facts.symbols.len()),
+            };
+            push_symbol_nodes(&mut local_nodes, &mut local_edges, input.repo, file, &mut entry);
+            (local_nodes, local_edges, entry)
+        })
+        .collect();
+    for (file, (local_nodes, local_edges, mut entry)) in input.files.iter().zip(blocks) {
+        let base = nodes.len() as NodeIndex;
+        nodes.extend(local_nodes);
+        edges.extend(local_edges.into_iter().map(|e| Edge {
+            from: e.from + base,
+            to: e.to + base,
+            ..e
+        }));
+        entry.file += base;
+        for s in entry.symbols.iter_mut() {
+            *s += base;
+        }
         if let Some(pkg) = package_of(file) {
             let dir = dir_of(&file.path).to_string();
             let key = (dir.clone(), pkg.clone());
@@ -99,16 +133,16 @@ pub fn build_graph_incremental(
             });
             edges.push(Edge {
                 from: pnode,
-                to: fnode,
+                to: entry.file,
                 kind: EdgeKind::Contains,
                 origin: Origin::AstResolved,
                 line: 0,
             });
         }
-        push_symbol_nodes(&mut nodes, &mut edges, input.repo, file, &mut entry);
         file_nodes.push(entry);
     }
 
+    stats.nodes_ms = lap();
     let tables = Tables::build(input.files, input.config);
     let derived = tables.render_derived();
     let fingerprint = format!(
@@ -116,6 +150,7 @@ pub fn build_graph_incremental(
         xxhash_rust::xxh3::xxh3_64(serde_json::to_string(input.config).unwrap_or_default().as_bytes())
     );
 
+    stats.tables_ms = lap() - stats.nodes_ms;
     // Which files must be resolved again.
     let reusable: Option<Reusable<'_>> = previous
         .as_ref()
@@ -141,69 +176,76 @@ pub fn build_graph_incremental(
         })
         .collect();
     drop(tables);
+    stats.resolve_ms = lap() - stats.nodes_ms - stats.tables_ms;
 
-    let mut stats = BuildStats::default();
     let by_path: FxHashMap<&str, u32> = input
         .files
         .iter()
         .enumerate()
         .map(|(i, f)| (&*f.path, i as u32))
         .collect();
-    let mut externals: FxHashMap<String, NodeIndex> = FxHashMap::default();
-    let mut unresolved: Vec<Unresolved> = Vec::new();
-    let mut cache_files = Vec::with_capacity(results.len());
-    for (fi, (res, reused)) in results.into_iter().enumerate() {
-        if reused {
-            stats.reused_files += 1;
-        } else {
-            stats.resolved_files += 1;
-        }
-        let local: Vec<Option<u32>> = res.paths.iter().map(|p| by_path.get(p.as_str()).copied()).collect();
-        let node = |ep: &Endpoint| -> Option<NodeIndex> {
-            match ep {
-                Endpoint::File(i) => local
-                    .get(*i as usize)
-                    .copied()
-                    .flatten()
-                    .map(|f| file_nodes[f as usize].file),
-                Endpoint::Symbol(i, s) => local
-                    .get(*i as usize)
-                    .copied()
-                    .flatten()
-                    .and_then(|f| file_nodes[f as usize].symbols.get(*s as usize).copied()),
-                Endpoint::Package(i) => local.get(*i as usize).copied().flatten().and_then(|f| {
-                    let file = &input.files[f as usize];
-                    let pkg = file.facts.package.clone()?;
-                    packages.get(&(dir_of(&file.path).to_string(), pkg)).copied()
-                }),
-            }
-        };
-        for e in &res.edges {
+    // Path space → node indices, per file in parallel; external stubs are then made in order.
+    type Converted<'r> = (
+        Vec<Edge>,
+        Vec<Unresolved>,
+        Vec<(NodeIndex, &'r crate::cache::ExternalEdge)>,
+    );
+    let converted: Vec<Converted<'_>> = results
+        .par_iter()
+        .map(|(res, _)| {
+            let local: Vec<Option<u32>> = res.paths.iter().map(|p| by_path.get(p.as_str()).copied()).collect();
+            let node = |ep: &Endpoint| -> Option<NodeIndex> {
+                let file = |i: &u32| local.get(*i as usize).copied().flatten();
+                match ep {
+                    Endpoint::File(i) => file(i).map(|f| file_nodes[f as usize].file),
+                    Endpoint::Symbol(i, s) => {
+                        file(i).and_then(|f| file_nodes[f as usize].symbols.get(*s as usize).copied())
+                    }
+                    Endpoint::Package(i) => file(i).and_then(|f| {
+                        let file = &input.files[f as usize];
+                        let pkg = file.facts.package.clone()?;
+                        packages.get(&(dir_of(&file.path).to_string(), pkg)).copied()
+                    }),
+                }
+            };
             // Endpoints always exist when the dependency keys are complete; a miss is skipped
             // rather than trusted (and caught by the incremental-equals-clean tests).
-            if let (Some(from), Some(to)) = (node(&e.from), node(&e.to)) {
-                edges.push(Edge {
-                    from,
-                    to,
-                    kind: e.kind,
-                    origin: e.origin,
-                    line: e.line,
-                });
-            }
-        }
-        for u in &res.unresolved {
-            if let Some(from) = node(&u.from) {
-                unresolved.push(Unresolved {
-                    from,
-                    kind: u.kind,
-                    target: u.target.clone(),
-                    line: u.line,
-                    candidates: u.candidates,
-                });
-            }
-        }
-        for x in &res.external {
-            let Some(from) = node(&x.from) else { continue };
+            let file_edges = res
+                .edges
+                .iter()
+                .filter_map(|e| {
+                    Some(Edge {
+                        from: node(&e.from)?,
+                        to: node(&e.to)?,
+                        kind: e.kind,
+                        origin: e.origin,
+                        line: e.line,
+                    })
+                })
+                .collect();
+            let file_unresolved = res
+                .unresolved
+                .iter()
+                .filter_map(|u| {
+                    Some(Unresolved {
+                        from: node(&u.from)?,
+                        kind: u.kind,
+                        target: u.target.clone(),
+                        line: u.line,
+                        candidates: u.candidates,
+                    })
+                })
+                .collect();
+            let file_external = res.external.iter().filter_map(|x| Some((node(&x.from)?, x))).collect();
+            (file_edges, file_unresolved, file_external)
+        })
+        .collect();
+    let mut externals: FxHashMap<String, NodeIndex> = FxHashMap::default();
+    let mut unresolved: Vec<Unresolved> = Vec::new();
+    for (file_edges, file_unresolved, file_external) in converted {
+        edges.extend(file_edges);
+        unresolved.extend(file_unresolved);
+        for (from, x) in file_external {
             let to = *externals.entry(x.target.clone()).or_insert_with(|| {
                 let name = x
                     .target
@@ -226,9 +268,18 @@ pub fn build_graph_incremental(
                 line: x.line,
             });
         }
+    }
+    let mut cache_files = Vec::with_capacity(results.len());
+    for (fi, (res, reused)) in results.into_iter().enumerate() {
+        if reused {
+            stats.reused_files += 1;
+        } else {
+            stats.resolved_files += 1;
+        }
         cache_files.push((input.files[fi].path.to_string(), res));
     }
     let graph = Graph::assemble(input.repo.to_string(), nodes, edges, unresolved);
+    stats.assemble_ms = lap() - stats.nodes_ms - stats.tables_ms - stats.resolve_ms;
     let cache = ResolutionCache {
         fingerprint,
         files: cache_files,

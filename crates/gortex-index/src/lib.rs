@@ -857,6 +857,14 @@ impl RepoIndex {
         });
         let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
         report.files.resolved = stats.resolved_files;
+        for (phase, ms) in [
+            ("resolve.nodes", stats.nodes_ms),
+            ("resolve.tables", stats.tables_ms),
+            ("resolve.refs", stats.resolve_ms),
+            ("resolve.assemble", stats.assemble_ms),
+        ] {
+            report.phases_ms.insert(phase.into(), ms);
+        }
         self.resolution = Some(cache);
         self.graph = Arc::new(graph);
         self.indexed_at_ms = now_ms();
