@@ -384,16 +384,11 @@ fn deep_nesting_does_not_overflow() {
         "} } } }".repeat(1000)
     );
     let members = format!("x{};", ".y(z)".repeat(n));
-    std::thread::Builder::new()
-        .stack_size(2 * 1024 * 1024)
-        .spawn(move || {
-            for src in [
-                &parens, &blocks, &calls, &fns, &types, &jsx, &objects, &arrays, &arrows, &classes, &members,
-            ] {
-                all_languages(src.as_bytes());
-            }
-        })
-        .unwrap()
-        .join()
-        .expect("no stack overflow");
+    common::on_small_stack(move || {
+        for src in [
+            &parens, &blocks, &calls, &fns, &types, &jsx, &objects, &arrays, &arrows, &classes, &members,
+        ] {
+            all_languages(src.as_bytes());
+        }
+    });
 }

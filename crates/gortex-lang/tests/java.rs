@@ -361,13 +361,10 @@ fn robustness_deep_nesting() {
     src.push_str(" y = a");
     src.push_str(&".b".repeat(n));
     src.push_str(".c();\n}}\n");
-    let handle = std::thread::Builder::new()
-        .stack_size(2 * 1024 * 1024)
-        .spawn(move || {
-            let f = java(&src);
-            assert!(f.refs.iter().any(|r| r.name == "b"));
-            render(&f).len()
-        })
-        .unwrap();
-    assert!(handle.join().expect("no stack overflow") > 0);
+    let rendered = common::on_small_stack(move || {
+        let f = java(&src);
+        assert!(f.refs.iter().any(|r| r.name == "b"));
+        render(&f).len()
+    });
+    assert!(rendered > 0);
 }

@@ -378,14 +378,9 @@ fn invalid_utf8_does_not_panic() {
 
 fn run_deep(src: String) {
     // Tests run on 2 MB stacks; extraction must not recurse on depth.
-    std::thread::Builder::new()
-        .stack_size(2 * 1024 * 1024)
-        .spawn(move || {
-            let _ = rs(&src);
-        })
-        .unwrap()
-        .join()
-        .expect("deep input extracted without overflow");
+    common::on_small_stack(move || {
+        let _ = rs(&src);
+    });
 }
 
 #[test]

@@ -146,3 +146,14 @@ pub fn render(facts: &FileFacts) -> String {
     }
     out
 }
+
+/// Runs `f` on a thread with a 2 MiB stack (the default for spawned threads), so a test fails
+/// loudly if extraction recurses on tree depth. Returns what `f` returns.
+pub fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .expect("spawn test thread")
+        .join()
+        .expect("extraction finished without a stack overflow")
+}
