@@ -3,6 +3,7 @@
 //! Plain Rust types only: no I/O, no napi, no wire formats. Everything here is
 //! serde-serialisable so the snapshot and the napi boundary can carry it.
 
+pub mod error;
 pub mod facts;
 pub mod id;
 pub mod kinds;
@@ -10,6 +11,7 @@ pub mod language;
 pub mod origin;
 pub mod span;
 
+pub use error::*;
 pub use facts::*;
 pub use id::*;
 pub use kinds::*;

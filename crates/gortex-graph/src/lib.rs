@@ -8,6 +8,7 @@ pub mod cache;
 pub mod config;
 mod deps;
 pub mod model;
+pub mod query;
 mod resolve;
 
 pub use build::{build_graph, build_graph_incremental, BuildStats, ChangedFile, Previous, RepoInput, SourceFile};

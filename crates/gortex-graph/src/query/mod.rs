@@ -1,0 +1,61 @@
+//! Read-only traversals over one [`Graph`](crate::Graph): symbol lookup, callers, usages,
+//! dependencies, hierarchies, bounded walks, the `graph_query` DSL and path finding. Every
+//! function takes typed arguments and returns a serialisable result or a [`QueryError`].
+
+pub use gortex_core::QueryError;
+
+use crate::model::{Graph, Node, NodeIndex};
+use gortex_core::{Language, NodeKind, TypeFlavor};
+use serde::Serialize;
+
+/// The compact description of a node every query result uses.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeSummary {
+    pub id: String,
+    pub kind: NodeKind,
+    pub name: String,
+    /// `Owner.name`; the path for file nodes.
+    pub qualified: String,
+    pub path: String,
+    /// First line of the declaration (1-based); 0 for external stubs.
+    pub line: u32,
+    pub end_line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flavor: Option<TypeFlavor>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exported: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_test: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub external: bool,
+}
+
+impl NodeSummary {
+    /// Summary of a node.
+    pub fn of(node: &Node) -> NodeSummary {
+        NodeSummary {
+            id: node.id.to_string(),
+            kind: node.kind,
+            name: node.name.clone(),
+            qualified: node.qualified.clone(),
+            path: node.path.to_string(),
+            line: node.span.start_line,
+            end_line: node.span.end_line,
+            language: node.language,
+            flavor: node.flavor,
+            signature: node.signature.clone(),
+            exported: node.exported,
+            is_test: node.is_test,
+            external: node.external,
+        }
+    }
+
+    /// Summary of the node at an index.
+    pub fn at(graph: &Graph, index: NodeIndex) -> NodeSummary {
+        NodeSummary::of(&graph.nodes[index as usize])
+    }
+}
