@@ -4,6 +4,10 @@
 
 pub use gortex_core::QueryError;
 
+pub mod dsl;
+pub mod paths;
+pub mod walk;
+
 use crate::model::{Graph, Node, NodeIndex};
 use gortex_core::{Language, NodeKind, TypeFlavor};
 use serde::Serialize;
