@@ -4,6 +4,32 @@
 
 pub use gortex_core::QueryError;
 
+pub mod callers;
+pub mod cluster;
+pub mod common;
+pub mod dependencies;
+pub mod hierarchy;
+pub mod symbol;
+pub mod usages;
+
+pub use callers::{
+    get_call_chain, get_callers, GetCallChainArgs, GetCallChainResult, GetCallersArgs, GetCallersResult,
+};
+pub use cluster::{get_cluster, GetClusterArgs, GetClusterResult};
+pub use common::{classify_caveat, resolve_target, Caveat, CaveatClass};
+pub use dependencies::{
+    get_dependencies, get_dependents, GetDependenciesArgs, GetDependenciesResult, GetDependentsArgs,
+    GetDependentsResult,
+};
+pub use hierarchy::{
+    find_implementations, find_overrides, get_class_hierarchy, FindImplementationsArgs, FindImplementationsResult,
+    FindOverridesArgs, FindOverridesResult, GetClassHierarchyArgs, GetClassHierarchyResult,
+};
+pub use symbol::{
+    get_file_summary, get_symbol, GetFileSummaryArgs, GetFileSummaryResult, GetSymbolArgs, GetSymbolResult,
+};
+pub use usages::{find_usages, FindUsagesArgs, FindUsagesResult, UsageContext};
+
 use crate::model::{Graph, Node, NodeIndex};
 use gortex_core::{Language, NodeKind, TypeFlavor};
 use serde::Serialize;
