@@ -4,9 +4,37 @@
 
 pub use gortex_core::QueryError;
 
+pub mod callers;
+pub mod cluster;
+pub mod common;
+pub mod dependencies;
 pub mod dsl;
+pub mod hierarchy;
 pub mod paths;
+pub mod symbol;
+pub mod usages;
 pub mod walk;
+
+pub use callers::{
+    get_call_chain, get_callers, GetCallChainArgs, GetCallChainResult, GetCallersArgs, GetCallersResult,
+};
+pub use cluster::{get_cluster, GetClusterArgs, GetClusterResult};
+pub use common::{classify_caveat, resolve_target, Caveat, CaveatClass};
+pub use dependencies::{
+    get_dependencies, get_dependents, GetDependenciesArgs, GetDependenciesResult, GetDependentsArgs,
+    GetDependentsResult,
+};
+pub use hierarchy::{
+    find_implementations, find_overrides, get_class_hierarchy, FindImplementationsArgs, FindImplementationsResult,
+    FindOverridesArgs, FindOverridesResult, GetClassHierarchyArgs, GetClassHierarchyResult,
+};
+pub use symbol::{
+    get_file_summary, get_symbol, GetFileSummaryArgs, GetFileSummaryResult, GetSymbolArgs, GetSymbolResult,
+};
+pub use dsl::{graph_query, GraphQueryArgs, GraphQueryResult};
+pub use paths::{find_import_path, trace_path, FindImportPathArgs, FindImportPathResult, TracePathArgs, TracePathResult};
+pub use usages::{find_usages, FindUsagesArgs, FindUsagesResult, UsageContext};
+pub use walk::{walk_graph, WalkGraphArgs, WalkGraphResult};
 
 use crate::model::{Graph, Node, NodeIndex};
 use gortex_core::{Language, NodeKind, TypeFlavor};

@@ -1,0 +1,328 @@
+//! `get_symbol` (one node in full) and `get_file_summary` (a file's symbols and imports).
+
+use super::common::{check_limit_with, file_node, lookup_id, not_found, resolve_one};
+use super::{NodeSummary, QueryError};
+use crate::model::{Graph, NodeIndex};
+use gortex_core::{EdgeKind, NodeKind, Origin, TestRole, TestRunner, Visibility};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Arguments of `get_symbol`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GetSymbolArgs {
+    /// Node id, file path, qualified or bare name.
+    pub id: String,
+}
+
+/// One node in full: its summary, declaration details, owner and edge counts.
+#[derive(Debug, Serialize)]
+pub struct GetSymbolResult {
+    pub symbol: NodeSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<Visibility>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decorators: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub return_type: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_async: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_static: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_abstract: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_role: Option<TestRole>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_runner: Option<TestRunner>,
+    /// The enclosing symbol (`contains` parent, or the type a detached method is a member of).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<NodeSummary>,
+    /// Incoming edges by kind.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub edges_in: BTreeMap<EdgeKind, usize>,
+    /// Outgoing edges by kind.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub edges_out: BTreeMap<EdgeKind, usize>,
+    /// References made from this node that the resolver could not bind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unresolved_out: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The enclosing symbol of a node: a `contains` parent that is not a file or package, else the
+/// `member_of` type.
+pub fn parent_of(g: &Graph, i: NodeIndex) -> Option<NodeIndex> {
+    g.in_edges(i)
+        .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind.is_symbol())
+        .map(|e| e.from)
+        .min()
+        .or_else(|| {
+            g.out_edges(i)
+                .filter(|e| e.kind == EdgeKind::MemberOf)
+                .map(|e| e.to)
+                .min()
+        })
+}
+
+/// `get_symbol`: a node with every declaration detail the index holds.
+pub fn get_symbol(g: &Graph, args: &GetSymbolArgs) -> Result<GetSymbolResult, QueryError> {
+    let i = resolve_one(g, &args.id)?;
+    let n = &g.nodes[i as usize];
+    let mut edges_in = BTreeMap::new();
+    for e in g.in_edges(i) {
+        *edges_in.entry(e.kind).or_insert(0) += 1;
+    }
+    let mut edges_out = BTreeMap::new();
+    for e in g.out_edges(i) {
+        *edges_out.entry(e.kind).or_insert(0) += 1;
+    }
+    Ok(GetSymbolResult {
+        symbol: NodeSummary::of(n),
+        doc: n.doc.clone(),
+        visibility: n.visibility,
+        decorators: n.decorators.clone(),
+        type_name: n.type_name.clone(),
+        return_type: n.return_type.clone(),
+        is_async: n.is_async,
+        is_static: n.is_static,
+        is_abstract: n.is_abstract,
+        test_role: n.test_role,
+        test_runner: n.test_runner,
+        parent: parent_of(g, i).map(|p| NodeSummary::at(g, p)),
+        edges_in,
+        edges_out,
+        unresolved_out: g.unresolved_from(i).count(),
+    })
+}
+
+/// Arguments of `get_file_summary`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GetFileSummaryArgs {
+    /// Repository-relative path or file node id.
+    pub path: String,
+    /// Most symbols listed (default 200, max 1000).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// A symbol of the file, in source order.
+#[derive(Debug, Serialize)]
+pub struct FileSymbol {
+    pub symbol: NodeSummary,
+    /// Id of the enclosing symbol, when nested.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Nesting depth (0 = top level).
+    pub depth: u32,
+}
+
+/// How an import statement resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportStatus {
+    /// Bound to a file, package or symbol of this repository.
+    Resolved,
+    /// Bound to a module outside the repository.
+    External,
+    /// Not bound.
+    Unresolved,
+}
+
+/// One import statement (grouped by line, kind and target module).
+#[derive(Debug, Serialize)]
+pub struct FileImport {
+    pub line: u32,
+    /// `imports` or `re_exports`.
+    pub kind: EdgeKind,
+    /// The module: the target file's path, package name, external module or, when unresolved, the
+    /// specifier as written.
+    pub module: String,
+    /// Id of the target file, package or external module stub.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Ids of the symbols the statement binds, when they resolved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<String>,
+    pub status: ImportStatus,
+    /// Strongest origin of the statement's edges (absent when unresolved).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+/// Counts over the whole file (not cut by `limit`).
+#[derive(Debug, Serialize)]
+pub struct FileCounts {
+    pub symbols: usize,
+    pub by_kind: BTreeMap<NodeKind, usize>,
+    pub imports: usize,
+    pub unresolved_imports: usize,
+    /// Files (and packages) that import this file.
+    pub imported_by: usize,
+}
+
+/// A file's symbols in source order (with nesting), its imports and counts.
+#[derive(Debug, Serialize)]
+pub struct GetFileSummaryResult {
+    pub file: NodeSummary,
+    pub symbols: Vec<FileSymbol>,
+    pub imports: Vec<FileImport>,
+    pub counts: FileCounts,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+}
+
+/// `get_file_summary`: symbols in source order with their parents, imports with resolution status.
+pub fn get_file_summary(g: &Graph, args: &GetFileSummaryArgs) -> Result<GetFileSummaryResult, QueryError> {
+    let limit = check_limit_with(args.limit, 200)?;
+    let input = args.path.trim();
+    if input.is_empty() {
+        return Err(QueryError::invalid(
+            "path must be a repository-relative file path or a file id, got an empty string",
+        ));
+    }
+    let file = match file_node(g, input).or_else(|| lookup_id(g, input)) {
+        Some(i) if g.nodes[i as usize].kind == NodeKind::File => i,
+        Some(i) => {
+            return Err(QueryError::invalid(format!(
+                "path must name a file, but {input:?} is a {} (use get_symbol, or pass its path {:?})",
+                g.nodes[i as usize].kind, g.nodes[i as usize].path
+            )))
+        }
+        None => return Err(not_found(g, input)),
+    };
+    let fnode = &g.nodes[file as usize];
+    let mut syms: Vec<NodeIndex> = g
+        .file_nodes(&fnode.path)
+        .iter()
+        .copied()
+        .filter(|&i| g.nodes[i as usize].kind.is_symbol())
+        .collect();
+    syms.sort_by_key(|&i| {
+        let n = &g.nodes[i as usize];
+        (n.span.start_line, n.span.start_col, n.span.end_line, n.id.clone())
+    });
+    let mut by_kind = BTreeMap::new();
+    for &i in &syms {
+        *by_kind.entry(g.nodes[i as usize].kind).or_insert(0) += 1;
+    }
+    let total = syms.len();
+    let symbols = syms
+        .iter()
+        .take(limit)
+        .map(|&i| {
+            let parent = parent_of(g, i);
+            let mut depth = 0;
+            let mut cur = parent;
+            // Parent chains are acyclic by construction; the bound guards against surprises.
+            while let Some(p) = cur {
+                depth += 1;
+                if depth > 64 {
+                    break;
+                }
+                cur = parent_of(g, p);
+            }
+            FileSymbol {
+                symbol: NodeSummary::at(g, i),
+                parent: parent.map(|p| g.nodes[p as usize].id.to_string()),
+                depth,
+            }
+        })
+        .collect();
+
+    let imports = file_imports(g, file);
+    let unresolved_imports = imports.iter().filter(|i| i.status == ImportStatus::Unresolved).count();
+    let mut importers: Vec<NodeIndex> = g
+        .in_edges(file)
+        .filter(|e| matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports))
+        .map(|e| e.from)
+        .collect();
+    importers.sort_unstable();
+    importers.dedup();
+    Ok(GetFileSummaryResult {
+        file: NodeSummary::of(fnode),
+        symbols,
+        counts: FileCounts {
+            symbols: total,
+            by_kind,
+            imports: imports.len(),
+            unresolved_imports,
+            imported_by: importers.len(),
+        },
+        imports,
+        truncated: total > limit,
+    })
+}
+
+/// A file's import statements, from its `imports`/`re_exports` edges and unresolved imports.
+fn file_imports(g: &Graph, file: NodeIndex) -> Vec<FileImport> {
+    // (line, kind) → (module target, bound symbols, strongest origin)
+    type Group = (Option<NodeIndex>, Vec<NodeIndex>, Origin);
+    let mut groups: BTreeMap<(u32, EdgeKind), Group> = BTreeMap::new();
+    for e in g.out_edges(file) {
+        if !matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports) {
+            continue;
+        }
+        let entry = groups.entry((e.line, e.kind)).or_insert((None, Vec::new(), e.origin));
+        entry.2 = entry.2.max(e.origin);
+        let to = &g.nodes[e.to as usize];
+        if matches!(to.kind, NodeKind::File | NodeKind::Package | NodeKind::Module) || to.external {
+            entry.0 = Some(entry.0.map_or(e.to, |t: NodeIndex| t.min(e.to)));
+        } else {
+            entry.1.push(e.to);
+        }
+    }
+    let mut out: Vec<FileImport> = groups
+        .into_iter()
+        .map(|((line, kind), (target, mut symbols, origin))| {
+            symbols.sort_by(|a, b| g.nodes[*a as usize].id.cmp(&g.nodes[*b as usize].id));
+            symbols.dedup();
+            // A statement bound straight to a symbol names that symbol's file as its module.
+            let module_node = target.or_else(|| symbols.first().and_then(|&s| file_node(g, &g.nodes[s as usize].path)));
+            let (module, status) = match module_node.map(|t| &g.nodes[t as usize]) {
+                Some(t) if t.external => (t.qualified.clone(), ImportStatus::External),
+                Some(t) if t.kind == NodeKind::File => (t.path.to_string(), ImportStatus::Resolved),
+                Some(t) => (t.qualified.clone(), ImportStatus::Resolved),
+                None => (String::new(), ImportStatus::Resolved),
+            };
+            FileImport {
+                line,
+                kind,
+                module,
+                target: module_node.map(|t| g.nodes[t as usize].id.to_string()),
+                symbols: symbols.iter().map(|&s| g.nodes[s as usize].id.to_string()).collect(),
+                status,
+                origin: Some(origin),
+            }
+        })
+        .collect();
+    for u in g.unresolved_from(file) {
+        if !matches!(u.kind, EdgeKind::Imports | EdgeKind::ReExports) {
+            continue;
+        }
+        let module = u
+            .target
+            .strip_prefix("unresolved::import::")
+            .unwrap_or(&u.target)
+            .to_string();
+        out.push(FileImport {
+            line: u.line,
+            kind: u.kind,
+            module,
+            target: None,
+            symbols: Vec::new(),
+            status: ImportStatus::Unresolved,
+            origin: None,
+        });
+    }
+    out.sort_by(|a, b| (a.line, a.kind, &a.module).cmp(&(b.line, b.kind, &b.module)));
+    out
+}

@@ -1,0 +1,225 @@
+//! `find_usages`: every incoming reference to a symbol, classified by the role it plays at the
+//! use site.
+//!
+//! Contexts: `call` (calls, instantiates, tests), `parameter_type` (typed_as from a function or
+//! method), `field` (typed_as from a field), `type` (typed_as from anything else; references,
+//! extends and implements to a type or interface), `return_type` (returns), `value` (references
+//! to anything that is not a type), `import` (imports, re_exports). A `tests` edge that repeats a
+//! `calls`/`instantiates` edge of the same site is not listed twice.
+
+use super::callers::{in_test, require_symbol};
+use super::common::{caveat_for_rows, check_limit, parse_min_tier, resolve_one, tiered, Caveat, OneOrMany, TierReport};
+use super::{NodeSummary, QueryError};
+use crate::model::{Edge, Graph};
+use gortex_core::{EdgeKind, NodeKind, Origin};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The role a reference plays at its use site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UsageContext {
+    Call,
+    ParameterType,
+    Field,
+    Type,
+    ReturnType,
+    Value,
+    Import,
+}
+
+impl UsageContext {
+    /// Every context, in wire order.
+    pub const ALL: &'static [UsageContext] = &[
+        UsageContext::Call,
+        UsageContext::ParameterType,
+        UsageContext::Field,
+        UsageContext::Type,
+        UsageContext::ReturnType,
+        UsageContext::Value,
+        UsageContext::Import,
+    ];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UsageContext::Call => "call",
+            UsageContext::ParameterType => "parameter_type",
+            UsageContext::Field => "field",
+            UsageContext::Type => "type",
+            UsageContext::ReturnType => "return_type",
+            UsageContext::Value => "value",
+            UsageContext::Import => "import",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(text: &str) -> Option<UsageContext> {
+        UsageContext::ALL.iter().copied().find(|c| c.as_str() == text)
+    }
+}
+
+/// The context of an incoming edge, `None` for edges that are not references (structural).
+pub fn usage_context(g: &Graph, e: &Edge) -> Option<UsageContext> {
+    let from = g.nodes[e.from as usize].kind;
+    let to = g.nodes[e.to as usize].kind;
+    Some(match e.kind {
+        EdgeKind::Calls | EdgeKind::Instantiates | EdgeKind::Tests => UsageContext::Call,
+        EdgeKind::TypedAs => match from {
+            NodeKind::Function | NodeKind::Method => UsageContext::ParameterType,
+            NodeKind::Field => UsageContext::Field,
+            _ => UsageContext::Type,
+        },
+        EdgeKind::Returns => UsageContext::ReturnType,
+        EdgeKind::References | EdgeKind::Extends | EdgeKind::Implements | EdgeKind::Overrides => {
+            if to.is_type_like() {
+                UsageContext::Type
+            } else {
+                UsageContext::Value
+            }
+        }
+        EdgeKind::Imports | EdgeKind::ReExports => UsageContext::Import,
+        EdgeKind::Defines | EdgeKind::Contains | EdgeKind::MemberOf => return None,
+    })
+}
+
+/// Arguments of `find_usages`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FindUsagesArgs {
+    /// Node id, qualified or bare name.
+    pub id: String,
+    /// Keep only these contexts: one name, a comma-separated list or an array.
+    #[serde(default)]
+    pub context: Option<OneOrMany>,
+    /// Most rows returned (1..=1000, default 50).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// Weakest provenance tier kept.
+    #[serde(default)]
+    pub min_tier: Option<String>,
+    /// Keep usages from tests and test files (default true).
+    #[serde(default)]
+    pub include_tests: Option<bool>,
+}
+
+/// One use site.
+#[derive(Debug, Clone, Serialize)]
+pub struct UsageRow {
+    /// The using symbol (the file node for module-level code and imports).
+    pub from: NodeSummary,
+    pub kind: EdgeKind,
+    pub context: UsageContext,
+    pub origin: Origin,
+    pub path: String,
+    pub line: u32,
+}
+
+/// Every reference to a symbol, by file and line.
+#[derive(Debug, Serialize)]
+pub struct FindUsagesResult {
+    pub target: NodeSummary,
+    pub usages: Vec<UsageRow>,
+    /// Rows per context (before `limit`).
+    pub by_context: BTreeMap<UsageContext, usize>,
+    pub total: usize,
+    pub truncated: bool,
+    #[serde(flatten)]
+    pub tiers: TierReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<Caveat>,
+}
+
+/// `find_usages`: incoming references with their context, filtered by `context`.
+pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult, QueryError> {
+    let limit = check_limit(args.limit)?;
+    let min_tier = parse_min_tier(args.min_tier.as_deref())?;
+    let wanted: Option<Vec<UsageContext>> = match &args.context {
+        None => None,
+        Some(c) => {
+            let accepted = || {
+                UsageContext::ALL
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let values = c.values();
+            if values.iter().all(|v| v.is_empty()) {
+                return Err(QueryError::invalid(format!(
+                    "context must name at least one context; accepted: {}",
+                    accepted()
+                )));
+            }
+            let mut out = Vec::new();
+            for v in values {
+                match UsageContext::parse(&v) {
+                    Some(c) => out.push(c),
+                    None => {
+                        return Err(QueryError::invalid(format!(
+                            "context contains unknown value {v:?}; accepted: {}",
+                            accepted()
+                        )))
+                    }
+                }
+            }
+            Some(out)
+        }
+    };
+    let target = resolve_one(g, &args.id)?;
+    require_symbol(g, target, "find_usages", "; use get_dependents for files")?;
+    let tests = args.include_tests.unwrap_or(true);
+    let incoming: Vec<&Edge> = g.in_edges(target).collect();
+    let collect = |floor: Origin| -> Vec<(Edge, UsageContext)> {
+        incoming
+            .iter()
+            .filter(|e| e.origin >= floor)
+            .filter(|e| {
+                // The resolver pairs every test call with a `tests` edge on the same site.
+                e.kind != EdgeKind::Tests
+                    || !incoming.iter().any(|o| {
+                        matches!(o.kind, EdgeKind::Calls | EdgeKind::Instantiates)
+                            && o.from == e.from
+                            && o.line == e.line
+                            && o.origin >= floor
+                    })
+            })
+            .filter(|e| tests || !in_test(g, e.from))
+            .filter_map(|e| usage_context(g, e).map(|c| (**e, c)))
+            .filter(|(_, c)| wanted.as_ref().is_none_or(|w| w.contains(c)))
+            .collect()
+    };
+    let t = tiered(min_tier, collect, |(e, _)| e.origin);
+    let mut rows = t.rows;
+    rows.sort_by(|(a, ca), (b, cb)| {
+        let (x, y) = (&g.nodes[a.from as usize], &g.nodes[b.from as usize]);
+        (&x.path, a.line, &x.id, a.kind, ca).cmp(&(&y.path, b.line, &y.id, b.kind, cb))
+    });
+    let mut by_context = BTreeMap::new();
+    for (_, c) in &rows {
+        *by_context.entry(*c).or_insert(0) += 1;
+    }
+    let caveat = caveat_for_rows(g, target, rows.iter().map(|(e, _)| e.origin));
+    let total = rows.len();
+    let usages = rows
+        .into_iter()
+        .take(limit)
+        .map(|(e, context)| UsageRow {
+            from: NodeSummary::at(g, e.from),
+            kind: e.kind,
+            context,
+            origin: e.origin,
+            path: g.nodes[e.from as usize].path.to_string(),
+            line: e.line,
+        })
+        .collect();
+    Ok(FindUsagesResult {
+        target: NodeSummary::at(g, target),
+        usages,
+        by_context,
+        total,
+        truncated: total > limit,
+        tiers: t.report,
+        caveat,
+    })
+}
