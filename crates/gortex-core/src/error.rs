@@ -14,22 +14,34 @@ pub struct QueryError {
 impl QueryError {
     /// Bad or missing argument: `QueryError::invalid("limit must be between 1 and 1000, got 0")`.
     pub fn invalid(message: impl Into<String>) -> QueryError {
-        QueryError { code: "invalid_argument", message: message.into() }
+        QueryError {
+            code: "invalid_argument",
+            message: message.into(),
+        }
     }
 
     /// An id, path or name that does not exist in the graph.
     pub fn not_found(message: impl Into<String>) -> QueryError {
-        QueryError { code: "not_found", message: message.into() }
+        QueryError {
+            code: "not_found",
+            message: message.into(),
+        }
     }
 
     /// A name that matches several symbols where exactly one is needed.
     pub fn ambiguous(message: impl Into<String>) -> QueryError {
-        QueryError { code: "ambiguous", message: message.into() }
+        QueryError {
+            code: "ambiguous",
+            message: message.into(),
+        }
     }
 
     /// The data needed is not available (e.g. a file vanished from disk).
     pub fn unavailable(message: impl Into<String>) -> QueryError {
-        QueryError { code: "unavailable", message: message.into() }
+        QueryError {
+            code: "unavailable",
+            message: message.into(),
+        }
     }
 }
 

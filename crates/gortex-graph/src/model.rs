@@ -119,6 +119,25 @@ pub enum Direction {
     Both,
 }
 
+impl Direction {
+    /// Every direction, in the order argument messages list them.
+    pub const ALL: [Direction; 3] = [Direction::Out, Direction::In, Direction::Both];
+
+    /// The wire name (`out`, `in`, `both`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Out => "out",
+            Direction::In => "in",
+            Direction::Both => "both",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(text: &str) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|d| d.as_str() == text)
+    }
+}
+
 /// One repository's graph, immutable once built; updates build a new version.
 #[derive(Debug, Default)]
 pub struct Graph {

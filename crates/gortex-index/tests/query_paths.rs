@@ -310,6 +310,15 @@ fn walk_accepts_qualified_names_and_relative_ids() {
         ..Default::default()
     });
     assert_eq!(r.start, id("b.ts::left"));
+    // A file path, like every other tool's `id` (`./` is ignored).
+    let r = walk(WalkGraphArgs {
+        id: "./src/main.ts".into(),
+        edge_kinds: Some("imports".into()),
+        max_depth: Some(1),
+        ..Default::default()
+    });
+    assert_eq!(r.start, id("main.ts"));
+    assert!(r.nodes.len() > 1, "{:?}", walked_nodes(&r));
 }
 
 #[test]
@@ -322,7 +331,8 @@ fn walk_rejects_bad_input_with_the_accepted_range() {
     assert_eq!(
         ambiguous.message,
         format!(
-            "id \"render\" names 2 symbols; pass one id: {}, {}",
+            "\"render\" matches 2 symbols; pass one of these ids: {} (function at src/views/one.ts:1), {} \
+             (function at src/views/two.ts:1)",
             id("views/one.ts::render"),
             id("views/two.ts::render")
         )
@@ -335,7 +345,7 @@ fn walk_rejects_bad_input_with_the_accepted_range() {
     assert_eq!(
         missing.message,
         format!(
-            "id \"{}\": no node has this id or name; closest: {}",
+            "no node matches \"{}\" (tried node id, file path, qualified and bare symbol name); did you mean: {}?",
             id("b.ts::lefft"),
             id("b.ts::left")
         )
@@ -346,7 +356,8 @@ fn walk_rejects_bad_input_with_the_accepted_range() {
     });
     assert_eq!(
         nothing_close.message,
-        "id \"zzzzzzzz\": no node has this id or name; no similar names"
+        "no node matches \"zzzzzzzz\" (tried node id, file path, qualified and bare symbol name); no similar names \
+         exist"
     );
     let bad = |args: WalkGraphArgs| invalid(walk_err(args));
     let base = || WalkGraphArgs {
@@ -358,7 +369,7 @@ fn walk_rejects_bad_input_with_the_accepted_range() {
             id: " ".into(),
             ..base()
         }),
-        "id must not be empty; pass a node id or a symbol name"
+        "id must be a node id, a file path or a symbol name, got an empty string"
     );
     assert_eq!(
         bad(WalkGraphArgs {
@@ -393,28 +404,28 @@ fn walk_rejects_bad_input_with_the_accepted_range() {
             direction: Some("sideways".into()),
             ..base()
         }),
-        "direction must be one of out, in, both; got \"sideways\""
+        "direction must be one of out, in, both, got \"sideways\""
     );
     assert_eq!(
         bad(WalkGraphArgs {
             edge_kinds: Some("calls,implement".into()),
             ..base()
         }),
-        format!("edge_kinds: unknown edge kind \"implement\"; valid: {EDGE_KINDS}")
+        format!("edge_kinds contains unknown edge kind \"implement\"; accepted: {EDGE_KINDS}")
     );
     assert_eq!(
         bad(WalkGraphArgs {
             edge_kinds: Some(" , ".into()),
             ..base()
         }),
-        format!("edge_kinds must name at least one edge kind; valid: {EDGE_KINDS}")
+        format!("edge_kinds must name at least one edge kind; accepted: {EDGE_KINDS}")
     );
     assert_eq!(
         bad(WalkGraphArgs {
             min_tier: Some("strong".into()),
             ..base()
         }),
-        format!("min_tier must be one of {TIERS}; got \"strong\"")
+        format!("min_tier must be one of {TIERS} (strongest first), got \"strong\"")
     );
 }
 
@@ -424,6 +435,14 @@ fn walk_args_deserialise_from_json_and_refuse_unknown_fields() {
         serde_json::from_str(r#"{"id":"start","edge_kinds":"calls","direction":"out","max_depth":1}"#).unwrap();
     let r = walk_graph(&graph(), &args).unwrap();
     assert_eq!(r.nodes.len(), 3);
+    // Edge kinds may also be a list; a trailing comma in the CSV form is ignored.
+    for kinds in [r#"["references","calls"]"#, r#""references,calls,""#] {
+        let args: WalkGraphArgs =
+            serde_json::from_str(&format!(r#"{{"id":"start","edge_kinds":{kinds},"max_depth":1}}"#)).unwrap();
+        let r = walk_graph(&graph(), &args).unwrap();
+        assert_eq!(r.edge_kinds, vec![EdgeKind::Calls, EdgeKind::References], "{kinds}");
+        assert_eq!(r.nodes.len(), 3, "{kinds}");
+    }
     assert!(serde_json::from_str::<WalkGraphArgs>(r#"{"id":"start","depth":1}"#).is_err());
 }
 
@@ -689,7 +708,7 @@ fn query_errors_name_the_stage_the_token_and_what_was_expected() {
         ),
         (
             "nodes kind=interface | traverse implement in",
-            format!("stage 2: unknown edge kind \"implement\"; valid: {EDGE_KINDS}"),
+            format!("stage 2: traverse contains unknown edge kind \"implement\"; accepted: {EDGE_KINDS}"),
         ),
         (
             "nodes | traverse calls",
@@ -709,7 +728,7 @@ fn query_errors_name_the_stage_the_token_and_what_was_expected() {
         ),
         (
             "nodes | traverse calls out min_tier=high",
-            format!("stage 2: min_tier must be one of {TIERS}; got \"high\""),
+            format!("stage 2: min_tier must be one of {TIERS} (strongest first), got \"high\""),
         ),
         (
             "nodes | traverse calls out fast",
@@ -996,7 +1015,8 @@ fn trace_rejects_bad_input() {
     assert_eq!(
         e.message,
         format!(
-            "from \"strat\": no node has this id or name; closest: {}",
+            "from: no node matches \"strat\" (tried node id, file path, qualified and bare symbol name); did you \
+             mean: {}?",
             id("a.ts::start")
         )
     );
@@ -1005,7 +1025,8 @@ fn trace_rejects_bad_input() {
     assert_eq!(
         e.message,
         format!(
-            "to \"area\" names 2 symbols; pass one id: {}, {}",
+            "to: \"area\" matches 2 symbols; pass one of these ids: {} (method at src/shapes.ts:2), {} (method at \
+             src/shapes.ts:6)",
             id("shapes.ts::Shape.area"),
             id("shapes.ts::Square.area")
         )
@@ -1024,15 +1045,15 @@ fn trace_rejects_bad_input() {
     );
     assert_eq!(
         invalid(run("start", "sink", &|a| a.edge_kinds = Some("cals".into()))),
-        format!("edge_kinds: unknown edge kind \"cals\"; valid: {EDGE_KINDS}")
+        format!("edge_kinds contains unknown edge kind \"cals\"; accepted: {EDGE_KINDS}")
     );
     assert_eq!(
         invalid(run("start", "sink", &|a| a.min_tier = Some("best".into()))),
-        format!("min_tier must be one of {TIERS}; got \"best\"")
+        format!("min_tier must be one of {TIERS} (strongest first), got \"best\"")
     );
     assert_eq!(
         invalid(run("", "sink", &|_| {})),
-        "from must not be empty; pass a node id or a symbol name"
+        "from must be a node id, a file path or a symbol name, got an empty string"
     );
 }
 
@@ -1168,7 +1189,7 @@ fn import_path_rejects_bad_input() {
     assert_eq!(e.code, "not_found");
     assert_eq!(
         e.message,
-        "to \"src/dyn.tsx\": no file has this path or id; closest: src/dyn.ts"
+        "to: no file matches \"src/dyn.tsx\" (tried file path, file id and symbol id); did you mean: src/dyn.ts?"
     );
     assert_eq!(
         invalid(imports("src/main.ts", "src/dyn.ts", Some(17)).unwrap_err()),

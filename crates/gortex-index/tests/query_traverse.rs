@@ -169,6 +169,13 @@ fn ambiguous_names_list_candidates_and_unknown_names_suggest() {
     assert_eq!(e.message.matches("app-ts/").count(), 5, "{}", e.message);
     let e = err_of(get_symbol(g, &args(json!({"id": "zzqqxx"}))));
     assert!(e.message.ends_with("no similar names exist"), "{}", e.message);
+    // Two swapped neighbours count as one typo, so short names with one still get a suggestion.
+    let e = err_of(get_symbol(g, &args(json!({"id": "Sahpe"}))));
+    assert!(
+        e.message.ends_with("did you mean: app-ts/src/shapes.ts::Shape?"),
+        "{}",
+        e.message
+    );
     let e = err_of(get_symbol(g, &args(json!({"id": "  "}))));
     assert_eq!(e.code, "invalid_argument");
 }

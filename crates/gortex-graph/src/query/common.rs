@@ -8,17 +8,22 @@
 //!   segments) or a bare name. File, package and import nodes are only reached by id or path,
 //!   never by name; external stubs only by id. A name that matches several symbols is an
 //!   `ambiguous` error listing the candidates (best first: non-test, exported, then by id) so the
-//!   agent retries with an id. Every result therefore describes exactly one target.
+//!   agent retries with an id. Every result therefore describes exactly one target. Tools with
+//!   several node arguments use [`resolve_arg`] so errors say which one failed. An unknown target
+//!   suggests similar names ([`suggest`]: equal, prefix, substring, then typos).
 //! - **Tiers.** Without `min_tier`, speculative rows are hidden and name-only (`text_matched`)
 //!   rows are dropped when the result also holds a row with `ast_inferred` or better evidence;
 //!   the number dropped is reported as `name_only_suppressed`. When name matches are the only
 //!   evidence they are kept. With `min_tier`, rows below it are dropped and a `tier_filtered`
 //!   block reports how many and the strongest tier available. Traversals apply the floor while
 //!   walking, so nothing is reached only through a hidden edge.
+//! - **Free-form walks** (`walk_graph`, `graph_query`, `trace_path`) follow edges through
+//!   [`neighbours`] above the floor [`tier_floor`] gives (`min_tier`, or everything but
+//!   `speculative`); they do not apply the name-only rule or report tiers.
 //! - **Caveats** follow the original's zero-edge classification (see [`classify_caveat`]).
 
 use super::{NodeSummary, QueryError};
-use crate::model::{Edge, Graph, NodeIndex};
+use crate::model::{Direction, Edge, Graph, NodeIndex};
 use gortex_core::{EdgeKind, Language, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
@@ -42,8 +47,12 @@ pub fn check_limit_with(limit: Option<usize>, default: usize) -> Result<usize, Q
     }
 }
 
-/// Validates an integer argument against `min..=max`, returning `default` when absent.
-pub fn check_range(name: &str, value: Option<u32>, default: u32, min: u32, max: u32) -> Result<u32, QueryError> {
+/// Validates an integer argument against `min..=max`, returning `default` when absent. Generic so
+/// tools can take `u64` arguments and still report a huge value instead of a deserialisation error.
+pub fn check_range<T>(name: &str, value: Option<T>, default: T, min: T, max: T) -> Result<T, QueryError>
+where
+    T: Copy + PartialOrd + std::fmt::Display,
+{
     match value {
         None => Ok(default),
         Some(v) if (min..=max).contains(&v) => Ok(v),
@@ -60,6 +69,12 @@ pub enum OneOrMany {
     Many(Vec<String>),
 }
 
+impl From<&str> for OneOrMany {
+    fn from(value: &str) -> OneOrMany {
+        OneOrMany::One(value.to_string())
+    }
+}
+
 impl OneOrMany {
     /// The values, split on commas and trimmed; empty items are kept so they can be rejected.
     pub fn values(&self) -> Vec<String> {
@@ -70,11 +85,12 @@ impl OneOrMany {
     }
 }
 
-/// Parses a list of edge-kind names for argument `name`, accepting only `allowed` kinds.
+/// Parses a list of edge-kind names for argument `name`, accepting only `allowed` kinds. Blank
+/// items (a trailing comma) are skipped; the kinds come back sorted and deduplicated.
 pub fn parse_edge_kinds(name: &str, value: &OneOrMany, allowed: &[EdgeKind]) -> Result<Vec<EdgeKind>, QueryError> {
     let accepted = || allowed.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ");
-    let values = value.values();
-    if values.is_empty() || values.iter().all(|v| v.is_empty()) {
+    let values: Vec<String> = value.values().into_iter().filter(|v| !v.is_empty()).collect();
+    if values.is_empty() {
         return Err(QueryError::invalid(format!(
             "{name} must name at least one edge kind; accepted: {}",
             accepted()
@@ -112,6 +128,11 @@ pub fn parse_min_tier(value: Option<&str>) -> Result<Option<Origin>, QueryError>
     })
 }
 
+/// The weakest origin a walk follows: `min_tier`, or without it everything but `speculative`.
+pub fn tier_floor(min_tier: Option<Origin>) -> Origin {
+    min_tier.unwrap_or(Origin::TextMatched)
+}
+
 /// Reported when `min_tier` removed rows: how many, and the strongest tier the full answer had.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TierFiltered {
@@ -131,7 +152,8 @@ pub struct TierReport {
     pub name_only_suppressed: usize,
 }
 
-fn is_zero(n: &usize) -> bool {
+/// `skip_serializing_if` helper for counts.
+pub fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
@@ -170,7 +192,7 @@ pub fn tiered<R>(
             }
         }
         None => {
-            let rows = collect(Origin::TextMatched);
+            let rows = collect(tier_floor(None));
             let weak = rows.iter().filter(|r| origin(r) < Origin::AstInferred).count();
             if weak > 0 && weak < rows.len() {
                 Tiered {
@@ -184,7 +206,7 @@ pub fn tiered<R>(
             } else {
                 Tiered {
                     rows,
-                    floor: Origin::TextMatched,
+                    floor: tier_floor(None),
                     report: TierReport::default(),
                 }
             }
@@ -204,11 +226,31 @@ pub fn stronger(a: Origin, b: Origin) -> Origin {
 /// Nodes named by `name_or_id` (see the module doc), best first; `not_found` with suggestions
 /// when nothing matches.
 pub fn resolve_target(g: &Graph, name_or_id: &str) -> Result<Vec<NodeIndex>, QueryError> {
+    candidates(g, None, name_or_id)
+}
+
+/// Exactly one node for `name_or_id`; an `ambiguous` error listing the candidates otherwise.
+pub fn resolve_one(g: &Graph, name_or_id: &str) -> Result<NodeIndex, QueryError> {
+    exactly_one(g, None, name_or_id)
+}
+
+/// [`resolve_one`] for a tool with several node arguments (`from`, `to`): errors name `arg`.
+pub fn resolve_arg(g: &Graph, arg: &str, value: &str) -> Result<NodeIndex, QueryError> {
+    exactly_one(g, Some(arg), value)
+}
+
+/// `"<arg>: "` before errors about one of several node arguments; nothing for a tool's only `id`.
+fn arg_prefix(arg: Option<&str>) -> String {
+    arg.map(|a| format!("{a}: ")).unwrap_or_default()
+}
+
+fn candidates(g: &Graph, arg: Option<&str>, name_or_id: &str) -> Result<Vec<NodeIndex>, QueryError> {
     let input = name_or_id.trim();
     if input.is_empty() {
-        return Err(QueryError::invalid(
-            "id must be a node id, a file path or a symbol name, got an empty string",
-        ));
+        return Err(QueryError::invalid(format!(
+            "{} must be a node id, a file path or a symbol name, got an empty string",
+            arg.unwrap_or("id")
+        )));
     }
     if let Some(i) = lookup_id(g, input) {
         return Ok(vec![i]);
@@ -226,7 +268,7 @@ pub fn resolve_target(g: &Graph, name_or_id: &str) -> Result<Vec<NodeIndex>, Que
         .map(|(i, _)| i as NodeIndex)
         .collect();
     if hits.is_empty() {
-        return Err(not_found(g, input));
+        return Err(not_found_for(g, arg, input));
     }
     hits.sort_by(|&a, &b| {
         let (x, y) = (&g.nodes[a as usize], &g.nodes[b as usize]);
@@ -235,9 +277,8 @@ pub fn resolve_target(g: &Graph, name_or_id: &str) -> Result<Vec<NodeIndex>, Que
     Ok(hits)
 }
 
-/// Exactly one node for `name_or_id`; an `ambiguous` error listing the candidates otherwise.
-pub fn resolve_one(g: &Graph, name_or_id: &str) -> Result<NodeIndex, QueryError> {
-    let hits = resolve_target(g, name_or_id)?;
+fn exactly_one(g: &Graph, arg: Option<&str>, name_or_id: &str) -> Result<NodeIndex, QueryError> {
+    let hits = candidates(g, arg, name_or_id)?;
     if hits.len() == 1 {
         return Ok(hits[0]);
     }
@@ -256,7 +297,8 @@ pub fn resolve_one(g: &Graph, name_or_id: &str) -> Result<NodeIndex, QueryError>
         String::new()
     };
     Err(QueryError::ambiguous(format!(
-        "{:?} matches {} symbols; pass one of these ids: {}{more}",
+        "{}{:?} matches {} symbols; pass one of these ids: {}{more}",
+        arg_prefix(arg),
         name_or_id.trim(),
         hits.len(),
         listed.join(", ")
@@ -283,87 +325,177 @@ pub fn file_node(g: &Graph, path: &str) -> Option<NodeIndex> {
         .find(|&i| g.nodes[i as usize].kind == NodeKind::File)
 }
 
-/// A `not_found` error for `input` with up to five similar names or paths.
+/// How many suggestions a `not_found` error offers.
+pub const MAX_SUGGESTIONS: usize = 5;
+
+/// A `not_found` error for `input` with up to [`MAX_SUGGESTIONS`] similar names or paths.
 pub fn not_found(g: &Graph, input: &str) -> QueryError {
-    let suggestions = suggest(g, input, 5);
-    let tail = if suggestions.is_empty() {
-        "no similar names exist".to_string()
-    } else {
-        format!("did you mean: {}?", suggestions.join(", "))
-    };
+    not_found_for(g, None, input)
+}
+
+fn not_found_for(g: &Graph, arg: Option<&str>, input: &str) -> QueryError {
     QueryError::not_found(format!(
-        "no node matches {input:?} (tried node id, file path, qualified and bare symbol name); {tail}"
+        "{}no node matches {input:?} (tried node id, file path, qualified and bare symbol name); {}",
+        arg_prefix(arg),
+        did_you_mean(&suggest(g, input, MAX_SUGGESTIONS))
     ))
 }
 
-/// Ids of up to `max` nodes whose name (or, for path-like input, path) resembles the last
-/// segment of `input`: case-insensitive equality, then prefix, then substring.
+/// The tail of a `not_found` message: `did you mean: a, b?`, or `no similar names exist`.
+pub fn did_you_mean(suggestions: &[String]) -> String {
+    if suggestions.is_empty() {
+        "no similar names exist".to_string()
+    } else {
+        format!("did you mean: {}?", suggestions.join(", "))
+    }
+}
+
+/// Ids of up to `max` nodes whose name resembles the last segment of `input` (see
+/// [`suggest_nodes`]). Path-like input (with a `/`, or naming a file) is compared with file names
+/// only; anything else with symbol and file names.
 pub fn suggest(g: &Graph, input: &str, max: usize) -> Vec<String> {
-    let base = input.rsplit('/').next().unwrap_or(input);
-    let path_like = !input.contains("::")
-        && (input.contains('/')
-            || g.nodes
-                .iter()
-                .any(|n| n.kind == NodeKind::File && n.name.eq_ignore_ascii_case(base)));
+    suggest_nodes(g, input, max, false)
+        .into_iter()
+        .map(|i| g.nodes[i as usize].id.to_string())
+        .collect()
+}
+
+/// File nodes whose name resembles the base name of `input`, for arguments that only take files.
+pub fn suggest_files(g: &Graph, input: &str, max: usize) -> Vec<NodeIndex> {
+    suggest_nodes(g, input, max, true)
+}
+
+/// Up to `max` in-repository nodes ranked by how their name (case-insensitive) matches the key
+/// taken from `input`: equal, then starting with it, then containing it, then contained in it,
+/// then within a few typos (about one per three characters; a swap of neighbours is one typo).
+/// Ties go to non-test nodes, then shorter names, then ids.
+fn suggest_nodes(g: &Graph, input: &str, max: usize, files_only: bool) -> Vec<NodeIndex> {
+    let base = input.rsplit('/').find(|s| !s.is_empty()).unwrap_or(input);
+    let path_like = files_only
+        || (!input.contains("::")
+            && (input.contains('/')
+                || g.nodes
+                    .iter()
+                    .any(|n| n.kind == NodeKind::File && n.name.eq_ignore_ascii_case(base))));
     let key = if path_like {
         base
     } else {
         let tail = input.rsplit("::").next().unwrap_or(input);
-        tail.rsplit(['.', '/']).next().unwrap_or(tail)
+        tail.rsplit(['.', '/']).find(|s| !s.is_empty()).unwrap_or(tail)
     };
     let key = key.to_lowercase();
-    if key.is_empty() {
+    let key_len = key.chars().count();
+    if key_len == 0 {
         return Vec::new();
     }
-    let mut scored: Vec<(u8, bool, usize, &str)> = g
+    let max_edits = (key_len / 3).max(1);
+    let mut scored: Vec<(usize, bool, usize, &str, NodeIndex)> = g
         .nodes
         .iter()
-        .filter(|n| !n.external && (n.kind == NodeKind::File || (!path_like && n.kind.is_symbol())))
-        .filter_map(|n| {
+        .enumerate()
+        .filter(|(_, n)| !n.external && (n.kind == NodeKind::File || (!path_like && n.kind.is_symbol())))
+        .filter_map(|(i, n)| {
             let name = n.name.to_lowercase();
-            let score = if name == key {
+            let rank = if name == key {
                 0
             } else if name.starts_with(&key) {
                 1
             } else if name.contains(&key) {
                 2
-            } else if key.len() >= 4 && key.contains(&name) && name.len() >= 3 {
+            } else if key_len >= 4 && name.chars().count() >= 3 && key.contains(&name) {
                 3
-            } else if key.len() >= 4 && within_edits(&key, &name, (key.len() / 4).max(1)) {
-                4
+            } else if key_len >= 3 {
+                4 + edits_within(&key, &name, max_edits)?
             } else {
                 return None;
             };
-            Some((score, n.is_test, n.name.len(), &*n.id))
+            Some((rank, n.is_test, n.name.len(), &*n.id, i as NodeIndex))
         })
         .collect();
-    scored.sort();
-    scored
-        .into_iter()
-        .take(max)
-        .map(|(_, _, _, id)| id.to_string())
-        .collect()
+    scored.sort_unstable();
+    scored.into_iter().take(max).map(|s| s.4).collect()
 }
 
-/// True when `a` and `b` are at most `max` single-character edits apart (bounded Levenshtein).
-fn within_edits(a: &str, b: &str, max: usize) -> bool {
+/// Edit distance between `a` and `b` (insertions, deletions, substitutions and swaps of
+/// neighbouring characters, which are the common typos) when it is at most `max`.
+fn edits_within(a: &str, b: &str, max: usize) -> Option<usize> {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     if a.len().abs_diff(b.len()) > max {
-        return false;
+        return None;
     }
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+    let mut cur = vec![0; b.len() + 1];
+    for i in 0..a.len() {
+        cur[0] = i + 1;
+        for j in 0..b.len() {
+            let mut d = (prev[j] + usize::from(a[i] != b[j]))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+            if i > 0 && j > 0 && a[i] == b[j - 1] && a[i - 1] == b[j] {
+                d = d.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = d;
         }
-        if cur.iter().min().is_some_and(|&m| m > max) {
-            return false;
+        // A swap reaches back two rows, so only two rows over `max` in a row rule a match out.
+        let over = |row: &[usize]| row.iter().all(|&d| d > max);
+        if over(&cur) && over(&prev) {
+            return None;
         }
-        prev = cur;
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()] <= max
+    let d = prev[b.len()];
+    (d <= max).then_some(d)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Walking edges
+// ---------------------------------------------------------------------------------------------
+
+/// Parses a `direction` argument (`out`, `in` or `both`), `default` when absent.
+pub fn parse_direction(name: &str, value: Option<&str>, default: Direction) -> Result<Direction, QueryError> {
+    let Some(text) = value else { return Ok(default) };
+    Direction::parse(text).ok_or_else(|| {
+        let valid = Direction::ALL.map(Direction::as_str).join(", ");
+        QueryError::invalid(format!("{name} must be one of {valid}, got {text:?}"))
+    })
+}
+
+/// Edges of `u` in `dir` whose kind is in `kinds` and whose origin is at least `floor`, with the
+/// node at their far end, sorted by that node's id, then kind and line, so walks are
+/// deterministic.
+pub fn neighbours<'g>(
+    g: &'g Graph,
+    u: NodeIndex,
+    dir: Direction,
+    kinds: &[EdgeKind],
+    floor: Origin,
+) -> Vec<(NodeIndex, &'g Edge)> {
+    let keep = |e: &&Edge| kinds.contains(&e.kind) && e.origin >= floor;
+    let mut adj: Vec<(NodeIndex, &Edge)> = Vec::new();
+    if matches!(dir, Direction::Out | Direction::Both) {
+        adj.extend(g.out_edges(u).filter(keep).map(|e| (e.to, e)));
+    }
+    if matches!(dir, Direction::In | Direction::Both) {
+        // A self-loop is already listed by the outgoing pass.
+        adj.extend(
+            g.in_edges(u)
+                .filter(keep)
+                .filter(|e| dir == Direction::In || e.from != e.to)
+                .map(|e| (e.from, e)),
+        );
+    }
+    adj.sort_by(|(a, ea), (b, eb)| {
+        g.nodes[*a as usize]
+            .id
+            .cmp(&g.nodes[*b as usize].id)
+            .then(ea.kind.cmp(&eb.kind))
+            .then(ea.line.cmp(&eb.line))
+            .then(ea.from.cmp(&eb.from))
+            .then(ea.to.cmp(&eb.to))
+    });
+    adj
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -757,4 +889,22 @@ pub fn nearest_overridden(g: &Graph, method: NodeIndex, floor: Origin) -> Vec<Ov
 /// Summaries of node indices, in the given order.
 pub fn summaries(g: &Graph, nodes: &[NodeIndex]) -> Vec<NodeSummary> {
     nodes.iter().map(|&i| NodeSummary::at(g, i)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edits_within;
+
+    #[test]
+    fn edit_distance_counts_a_swap_of_neighbours_as_one_typo() {
+        assert_eq!(edits_within("strat", "start", 1), Some(1));
+        assert_eq!(edits_within("lefft", "left", 1), Some(1));
+        assert_eq!(edits_within("sumarize", "summarizes", 2), Some(2));
+        assert_eq!(edits_within("abcdef", "badcfe", 3), Some(3));
+        assert_eq!(edits_within("abcdef", "badcfe", 2), None);
+        assert_eq!(edits_within("same", "same", 1), Some(0));
+        assert_eq!(edits_within("abc", "xyz", 2), None);
+        assert_eq!(edits_within("ab", "abcd", 1), None);
+        assert_eq!(edits_within("abc", "", 3), Some(3));
+    }
 }

@@ -12,9 +12,9 @@
 //! several filters AND together, and kind/lang/flavor accept comma-separated alternatives. Values
 //! may be quoted (`name="foo bar"`, `'…'`, with `\"` and `\\` escapes).
 
-use super::walk::{check_range, edge_kind_names, neighbours, parse_min_tier, tier_allows, Dir};
+use super::common::{check_limit_with, neighbours, parse_edge_kinds, parse_min_tier, tier_floor, OneOrMany, MAX_LIMIT};
 use super::{NodeSummary, QueryError};
-use crate::model::{Graph, Node, NodeIndex};
+use crate::model::{Direction, Edge, Graph, Node, NodeIndex};
 use gortex_core::{EdgeKind, Language, NodeKind, Origin, TypeFlavor};
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ pub struct GraphQueryArgs {
     /// The pipeline, e.g. `nodes kind=function name~parse | traverse calls out`.
     pub query: String,
     /// Most nodes returned, 1..=1000 (default 100).
-    pub limit: Option<u64>,
+    pub limit: Option<usize>,
 }
 
 /// Result of `graph_query`.
@@ -90,7 +90,7 @@ const SORT_KEYS: &[&str] = &["name", "path", "id", "fan_in", "fan_out"];
 
 /// Parses and runs a `graph_query` pipeline.
 pub fn graph_query(g: &Graph, args: &GraphQueryArgs) -> Result<GraphQueryResult, QueryError> {
-    let limit = check_range("limit", args.limit, 100, 1, 1000)? as usize;
+    let limit = check_limit_with(args.limit, 100)?;
     let plan = parse(&args.query)?;
     let mut set: Vec<NodeIndex> = Vec::new();
     let mut stages = Vec::with_capacity(plan.len());
@@ -106,9 +106,9 @@ pub fn graph_query(g: &Graph, args: &GraphQueryArgs) -> Result<GraphQueryResult,
                 kinds,
                 dir,
                 depth,
-                min_tier,
+                floor,
             } => {
-                set = traverse(g, &set, kinds, *dir, *depth, *min_tier);
+                set = traverse(g, &set, kinds, *dir, *depth, *floor);
             }
             Exec::Filter(filters) => set.retain(|&n| filters.iter().all(|f| f.matches(&g.nodes[n as usize]))),
             Exec::Sort { key, desc } => sort(g, &mut set, key, *desc),
@@ -138,9 +138,9 @@ enum Exec {
     Nodes(Vec<Filter>),
     Traverse {
         kinds: Vec<EdgeKind>,
-        dir: Dir,
+        dir: Direction,
         depth: u32,
-        min_tier: Option<Origin>,
+        floor: Origin,
     },
     Filter(Vec<Filter>),
     Sort {
@@ -210,9 +210,9 @@ fn traverse(
     g: &Graph,
     set: &[NodeIndex],
     kinds: &[EdgeKind],
-    dir: Dir,
+    dir: Direction,
     depth: u32,
-    min_tier: Option<Origin>,
+    floor: Origin,
 ) -> Vec<NodeIndex> {
     let mut reached: FxHashSet<NodeIndex> = FxHashSet::default();
     let mut expanded: FxHashSet<NodeIndex> = set.iter().copied().collect();
@@ -220,7 +220,7 @@ fn traverse(
     for _ in 0..depth {
         let mut next = Vec::new();
         for &u in &frontier {
-            for (v, _) in neighbours(g, u, dir, kinds, min_tier) {
+            for (v, _) in neighbours(g, u, dir, kinds, floor) {
                 reached.insert(v);
                 if expanded.insert(v) {
                     next.push(v);
@@ -239,7 +239,7 @@ fn traverse(
 
 fn sort(g: &Graph, set: &mut [NodeIndex], key: &str, desc: bool) {
     let fan = |n: NodeIndex, incoming: bool| -> usize {
-        let usage = |e: &&crate::model::Edge| e.kind.is_usage() && tier_allows(None, e.origin);
+        let usage = |e: &&Edge| e.kind.is_usage() && e.origin >= tier_floor(None);
         if incoming {
             g.in_edges(n).filter(usage).count()
         } else {
@@ -515,34 +515,12 @@ fn parse_traverse(stage: usize, words: &[String]) -> Result<Stage, QueryError> {
     let Some(kinds_word) = words.first().filter(|w| !w.contains('=')) else {
         return Err(err(stage, format!("traverse needs edge kinds first; usage: {usage}")));
     };
-    let mut kinds = Vec::new();
-    for part in kinds_word.split(',') {
-        let kind = EdgeKind::parse(part).ok_or_else(|| {
-            err(
-                stage,
-                format!("unknown edge kind \"{part}\"; valid: {}", edge_kind_names()),
-            )
-        })?;
-        if !kinds.contains(&kind) {
-            kinds.push(kind);
-        }
-    }
-    let dir = match words.get(1).map(String::as_str) {
-        Some("out") => Dir::Out,
-        Some("in") => Dir::In,
-        Some("both") => Dir::Both,
-        Some(other) => {
-            return Err(err(
-                stage,
-                format!("traverse expects a direction (in, out or both) after the edge kinds, got \"{other}\""),
-            ))
-        }
-        None => {
-            return Err(err(
-                stage,
-                "traverse expects a direction (in, out or both) after the edge kinds",
-            ))
-        }
+    let kinds = parse_edge_kinds("traverse", &OneOrMany::from(kinds_word.as_str()), EdgeKind::ALL)
+        .map_err(|e| err(stage, e.message))?;
+    let expected = "traverse expects a direction (in, out or both) after the edge kinds";
+    let dir = match words.get(1) {
+        Some(word) => Direction::parse(word).ok_or_else(|| err(stage, format!("{expected}, got \"{word}\"")))?,
+        None => return Err(err(stage, expected)),
     };
     let mut depth = 1u32;
     let mut min_tier = None;
@@ -569,7 +547,7 @@ fn parse_traverse(stage: usize, words: &[String]) -> Result<Stage, QueryError> {
             kinds,
             dir,
             depth,
-            min_tier,
+            floor: tier_floor(min_tier),
         },
     })
 }
@@ -606,10 +584,10 @@ fn parse_sort(stage: usize, words: &[String]) -> Result<Stage, QueryError> {
 fn parse_limit(stage: usize, words: &[String]) -> Result<Stage, QueryError> {
     let n = match words {
         [one] => match one.parse::<usize>() {
-            Ok(n) if (1..=1000).contains(&n) => n,
-            _ => return Err(err(stage, format!("limit must be 1..=1000, got \"{one}\""))),
+            Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
+            _ => return Err(err(stage, format!("limit must be 1..={MAX_LIMIT}, got \"{one}\""))),
         },
-        [] => return Err(err(stage, "limit needs a number 1..=1000")),
+        [] => return Err(err(stage, format!("limit needs a number 1..={MAX_LIMIT}"))),
         [_, extra, ..] => {
             return Err(err(
                 stage,

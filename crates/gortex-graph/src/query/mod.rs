@@ -24,15 +24,17 @@ pub use dependencies::{
     get_dependencies, get_dependents, GetDependenciesArgs, GetDependenciesResult, GetDependentsArgs,
     GetDependentsResult,
 };
+pub use dsl::{graph_query, GraphQueryArgs, GraphQueryResult};
 pub use hierarchy::{
     find_implementations, find_overrides, get_class_hierarchy, FindImplementationsArgs, FindImplementationsResult,
     FindOverridesArgs, FindOverridesResult, GetClassHierarchyArgs, GetClassHierarchyResult,
 };
+pub use paths::{
+    find_import_path, trace_path, FindImportPathArgs, FindImportPathResult, TracePathArgs, TracePathResult,
+};
 pub use symbol::{
     get_file_summary, get_symbol, GetFileSummaryArgs, GetFileSummaryResult, GetSymbolArgs, GetSymbolResult,
 };
-pub use dsl::{graph_query, GraphQueryArgs, GraphQueryResult};
-pub use paths::{find_import_path, trace_path, FindImportPathArgs, FindImportPathResult, TracePathArgs, TracePathResult};
 pub use usages::{find_usages, FindUsagesArgs, FindUsagesResult, UsageContext};
 pub use walk::{walk_graph, WalkGraphArgs, WalkGraphResult};
 

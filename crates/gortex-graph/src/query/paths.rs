@@ -1,12 +1,13 @@
 //! Path finding: `trace_path` (shortest call paths between two symbols, with tier confidence and a
 //! diagnosis when there is none) and `find_import_path` (shortest import chain between two files).
 
-use super::walk::{
-    check_range, lookup_id, neighbours, parse_edge_kinds, parse_min_tier, resolve_symbol, suggest_ids, suggestion_text,
-    Dir, EdgeRow,
+use super::common::{
+    check_range, did_you_mean, file_node, is_zero, lookup_id, neighbours, parse_edge_kinds, parse_min_tier,
+    resolve_arg, suggest_files, tier_floor, OneOrMany, MAX_SUGGESTIONS,
 };
+use super::walk::EdgeRow;
 use super::{NodeSummary, QueryError};
-use crate::model::{Edge, Graph, NodeIndex};
+use crate::model::{Direction, Edge, Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
@@ -16,16 +17,17 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TracePathArgs {
-    /// Start symbol: an id, or a name that matches exactly one symbol.
+    /// Start node: an id (with or without the `<repo>/` prefix), a file path, or a qualified or
+    /// bare name that matches exactly one symbol.
     pub from: String,
-    /// Target symbol, same forms as `from`.
+    /// Target node, same forms as `from`.
     pub to: String,
     /// Most hops, 1..=12 (default 6).
     pub max_depth: Option<u64>,
     /// Most paths returned, 1..=20 (default 3).
     pub limit: Option<u64>,
-    /// CSV of edge kinds a hop may use; default `calls,instantiates`.
-    pub edge_kinds: Option<String>,
+    /// Edge kinds a hop may use (CSV or list); default `calls,instantiates`.
+    pub edge_kinds: Option<OneOrMany>,
     /// Weakest tier a hop may have; `speculative` hops only when asked for.
     pub min_tier: Option<String>,
 }
@@ -105,10 +107,6 @@ pub struct UnresolvedHint {
 const PATH_CAP: usize = 256;
 const HINT_CAP: usize = 20;
 
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
 /// Score of one hop for path confidence.
 fn tier_score(origin: Origin) -> f64 {
     match origin {
@@ -123,15 +121,16 @@ fn tier_score(origin: Origin) -> f64 {
 
 /// Shortest paths from one symbol to another over the chosen edge kinds.
 pub fn trace_path(g: &Graph, args: &TracePathArgs) -> Result<TracePathResult, QueryError> {
-    let from = resolve_symbol(g, "from", &args.from)?;
-    let to = resolve_symbol(g, "to", &args.to)?;
+    let from = resolve_arg(g, "from", &args.from)?;
+    let to = resolve_arg(g, "to", &args.to)?;
     let max_depth = check_range("max_depth", args.max_depth, 6, 1, 12)? as u32;
     let limit = check_range("limit", args.limit, 3, 1, 20)? as usize;
     let kinds = match &args.edge_kinds {
-        Some(csv) => parse_edge_kinds("edge_kinds", csv)?,
+        Some(k) => parse_edge_kinds("edge_kinds", k, EdgeKind::ALL)?,
         None => vec![EdgeKind::Calls, EdgeKind::Instantiates],
     };
     let min_tier = parse_min_tier(args.min_tier.as_deref())?;
+    let floor = tier_floor(min_tier);
     if from == to {
         return Err(QueryError::invalid(format!(
             "from and to are the same node ({}); pass two different symbols",
@@ -149,7 +148,7 @@ pub fn trace_path(g: &Graph, args: &TracePathArgs) -> Result<TracePathResult, Qu
         truncated: false,
         diagnosis: None,
     };
-    let search = Bfs::run(g, from, Some(to), Dir::Out, &kinds, min_tier, max_depth);
+    let search = Bfs::run(g, from, Some(to), Direction::Out, &kinds, floor, max_depth);
     let Some(&length) = search.dist.get(&to) else {
         out.diagnosis = Some(diagnose(g, from, to, &kinds, min_tier, max_depth, &search));
         return Ok(out);
@@ -197,9 +196,9 @@ impl<'g> Bfs<'g> {
         g: &'g Graph,
         start: NodeIndex,
         target: Option<NodeIndex>,
-        dir: Dir,
+        dir: Direction,
         kinds: &[EdgeKind],
-        min_tier: Option<Origin>,
+        floor: Origin,
         max_depth: u32,
     ) -> Bfs<'g> {
         let mut dist: FxHashMap<NodeIndex, u32> = FxHashMap::default();
@@ -210,7 +209,7 @@ impl<'g> Bfs<'g> {
         while !frontier.is_empty() && depth < max_depth {
             let mut next = Vec::new();
             for &u in &frontier {
-                for (v, e) in neighbours(g, u, dir, kinds, min_tier) {
+                for (v, e) in neighbours(g, u, dir, kinds, floor) {
                     match dist.get(&v) {
                         None => {
                             dist.insert(v, depth + 1);
@@ -240,7 +239,7 @@ impl<'g> Bfs<'g> {
             }
         }
         let depth_limited = frontier.iter().any(|&u| {
-            neighbours(g, u, dir, kinds, min_tier)
+            neighbours(g, u, dir, kinds, floor)
                 .iter()
                 .any(|(v, _)| !dist.contains_key(v))
         });
@@ -293,12 +292,12 @@ fn hops_between(
     g: &Graph,
     from: NodeIndex,
     to: NodeIndex,
-    dir: Dir,
+    dir: Direction,
     kinds: &[EdgeKind],
-    min_tier: Option<Origin>,
+    floor: Origin,
     max_depth: u32,
 ) -> Option<u32> {
-    Bfs::run(g, from, Some(to), dir, kinds, min_tier, max_depth)
+    Bfs::run(g, from, Some(to), dir, kinds, floor, max_depth)
         .dist
         .get(&to)
         .copied()
@@ -313,20 +312,21 @@ fn diagnose(
     max_depth: u32,
     search: &Bfs<'_>,
 ) -> TraceDiagnosis {
-    let from_outgoing = neighbours(g, from, Dir::Out, kinds, min_tier).len();
-    let to_incoming = neighbours(g, to, Dir::In, kinds, min_tier).len();
-    let reverse_hops = hops_between(g, to, from, Dir::Out, kinds, min_tier, max_depth);
-    let undirected_hops = hops_between(g, from, to, Dir::Both, kinds, min_tier, max_depth);
+    let floor = tier_floor(min_tier);
+    let from_outgoing = neighbours(g, from, Direction::Out, kinds, floor).len();
+    let to_incoming = neighbours(g, to, Direction::In, kinds, floor).len();
+    let reverse_hops = hops_between(g, to, from, Direction::Out, kinds, floor, max_depth);
+    let undirected_hops = hops_between(g, from, to, Direction::Both, kinds, floor, max_depth);
     let with_references_hops = (!kinds.contains(&EdgeKind::References))
         .then(|| {
             let mut wider = kinds.to_vec();
             wider.push(EdgeKind::References);
-            hops_between(g, from, to, Dir::Out, &wider, min_tier, max_depth)
+            hops_between(g, from, to, Direction::Out, &wider, floor, max_depth)
         })
         .flatten();
-    let ignoring_min_tier_hops = min_tier
-        .filter(|t| *t > Origin::TextMatched)
-        .and_then(|_| hops_between(g, from, to, Dir::Out, kinds, None, max_depth));
+    let ignoring_min_tier_hops = (floor > tier_floor(None))
+        .then(|| hops_between(g, from, to, Direction::Out, kinds, tier_floor(None), max_depth))
+        .flatten();
 
     let name = &g.nodes[to as usize].name;
     let wanted = [format!("unresolved::{name}"), format!("unresolved::*.{name}")];
@@ -600,18 +600,17 @@ fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeIndex, QueryErr
             "{arg} must not be empty; pass a file path, a file id or a symbol id"
         )));
     }
-    let path = value.strip_prefix("./").unwrap_or(value);
-    if let Some(&f) = g
-        .file_nodes(path)
-        .first()
-        .filter(|&&f| g.nodes[f as usize].kind == NodeKind::File)
-    {
+    if let Some(f) = file_node(g, value) {
         return Ok(f);
     }
     let Some(i) = lookup_id(g, value) else {
+        let paths: Vec<String> = suggest_files(g, value, MAX_SUGGESTIONS)
+            .into_iter()
+            .map(|f| g.nodes[f as usize].path.to_string())
+            .collect();
         return Err(QueryError::not_found(format!(
-            "{arg} \"{value}\": no file has this path or id{}",
-            suggestion_text(&suggest_paths(g, value))
+            "{arg}: no file matches {value:?} (tried file path, file id and symbol id); {}",
+            did_you_mean(&paths)
         )));
     };
     let node = &g.nodes[i as usize];
@@ -627,14 +626,6 @@ fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeIndex, QueryErr
     }
 }
 
-/// File-path suggestions for a file argument.
-fn suggest_paths(g: &Graph, value: &str) -> Vec<String> {
-    suggest_ids(g, value, true)
-        .into_iter()
-        .filter_map(|id| g.node(&id).map(|n| n.path.to_string()))
-        .collect()
-}
-
 /// The file node holding a node.
 fn file_of(g: &Graph, n: NodeIndex) -> Option<NodeIndex> {
     let node = &g.nodes[n as usize];
@@ -644,10 +635,7 @@ fn file_of(g: &Graph, n: NodeIndex) -> Option<NodeIndex> {
     if node.external || node.kind == NodeKind::Package {
         return None;
     }
-    g.file_nodes(&node.path)
-        .first()
-        .copied()
-        .filter(|&f| g.nodes[f as usize].kind == NodeKind::File)
+    file_node(g, &node.path)
 }
 
 /// One file-to-file import: the statement's line and kind.
