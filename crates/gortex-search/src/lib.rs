@@ -2,3 +2,7 @@
 //! then a graph-aware rerank), constraint-chain winnowing, file-name search, and a trigram index
 //! for literal/regex text search. Pure functions over a [`gortex_graph::Graph`] plus indexes built
 //! from it; no napi, no MCP.
+
+pub mod declaration;
+pub mod text;
+pub mod trigram;
