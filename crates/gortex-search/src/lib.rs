@@ -2,3 +2,16 @@
 //! then a graph-aware rerank), constraint-chain winnowing, file-name search, and a trigram index
 //! for literal/regex text search. Pure functions over a [`gortex_graph::Graph`] plus indexes built
 //! from it; no napi, no MCP.
+
+pub mod files;
+pub mod fuzzy;
+pub mod rerank;
+pub mod search;
+pub mod symbols;
+pub mod tokenize;
+pub mod winnow;
+
+pub use files::{find_files, FileHit, FileMatch, FindFilesArgs, FindFilesResult};
+pub use search::{search_symbols, MatchTier, SearchSymbolsArgs, SearchSymbolsResult, SymbolHit};
+pub use symbols::SymbolIndex;
+pub use winnow::{winnow_symbols, WinnowHit, WinnowSymbolsArgs, WinnowSymbolsResult};
