@@ -4,5 +4,20 @@
 //! from it; no napi, no MCP.
 
 pub mod declaration;
+pub mod files;
+pub mod fuzzy;
+pub mod rerank;
+pub mod search;
+pub mod symbols;
 pub mod text;
+pub mod tokenize;
 pub mod trigram;
+pub mod winnow;
+
+pub use declaration::{find_declaration, FindDeclarationArgs, FindDeclarationResult};
+pub use files::{find_files, FileHit, FileMatch, FindFilesArgs, FindFilesResult};
+pub use search::{search_symbols, MatchTier, SearchSymbolsArgs, SearchSymbolsResult, SymbolHit};
+pub use symbols::SymbolIndex;
+pub use text::{search_text, SearchTextArgs, SearchTextResult};
+pub use trigram::TextIndex;
+pub use winnow::{winnow_symbols, WinnowHit, WinnowSymbolsArgs, WinnowSymbolsResult};

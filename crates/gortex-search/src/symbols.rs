@@ -1,0 +1,1110 @@
+//! The symbol index: an inverted index over every declared symbol of one [`Graph`], built once
+//! per graph version and queried by `search_symbols` and `winnow_symbols`.
+//!
+//! Layout (all compact, no per-symbol strings):
+//! - a sorted vocabulary (one byte buffer + offsets), so token ids follow lexicographic order and
+//!   every prefix is one contiguous id range;
+//! - symbol postings per token (CSR): doc ids (`u32`, ascending) and a packed `u16` of term
+//!   frequencies for the name, owner (qualified name minus the name), signature and doc fields;
+//! - path postings per token over *files* (the path without its extension, see [`path_field`]):
+//!   a path token applies to every symbol of the file, so it is stored once per file;
+//! - per symbol: node index, file, field lengths, kind/language/flavor/flags, fan-in, fan-out
+//!   and the query-independent part of the rerank score (the "prior");
+//! - doc ids sorted by a hash of the ASCII-lowercased name and qualified name, for exact lookups.
+//!
+//! Scoring is BM25 per field (k1 = 1.2, b = 0.75) summed with field weights; see
+//! [`FIELD_WEIGHTS`] and [`PATH_WEIGHT`].
+
+use crate::fuzzy;
+use crate::rerank::{prior_parts, prior_sum};
+use crate::tokenize::{for_each_token, MAX_TOKEN_LEN};
+use gortex_core::{Language, NodeKind, QueryError, TypeFlavor, Visibility};
+use gortex_graph::{Graph, Node, NodeIndex};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+/// Fields of the packed term frequency, in bit order: name, owner, signature, doc (4 bits each).
+const FIELDS: usize = 4;
+/// Weight of a match in each field: the name is strongest, then the owner type, signature, doc.
+pub const FIELD_WEIGHTS: [f32; FIELDS] = [3.0, 2.0, 1.0, 0.8];
+/// Weight of a match in the file path: the weakest evidence.
+pub const PATH_WEIGHT: f32 = 0.4;
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+/// Per-field term frequencies saturate at 15 (4 bits); BM25 saturates long before.
+const TF_MAX: u16 = 15;
+
+/// Weight of an exact token match; prefix and fuzzy matches weigh less (see [`SymbolIndex::expand`]).
+pub(crate) const EXACT_WEIGHT: f32 = 1.0;
+const ABBREVIATION_WEIGHT: f32 = 0.4;
+
+/// [`DocMeta::flags`] bit: a test symbol or a symbol in a test file.
+pub(crate) const FLAG_TEST: u8 = 1;
+/// [`DocMeta::flags`] bit: exported or public.
+pub(crate) const FLAG_EXPORTED: u8 = 2;
+
+/// Kind, language, flavor and flags of one indexed symbol, one byte each.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct DocMeta {
+    /// Position in [`NodeKind::ALL`].
+    pub kind: u8,
+    /// 1 + position in [`Language::ALL`]; 0 when unknown.
+    pub lang: u8,
+    /// 1 + position in [`TypeFlavor::ALL`]; 0 when none.
+    pub flavor: u8,
+    pub flags: u8,
+}
+
+impl DocMeta {
+    /// The node kind.
+    pub fn kind(self) -> NodeKind {
+        NodeKind::ALL[self.kind as usize]
+    }
+    /// A test symbol or a symbol in a test file.
+    pub fn is_test(self) -> bool {
+        self.flags & FLAG_TEST != 0
+    }
+    /// Exported or declared public.
+    pub fn exported(self) -> bool {
+        self.flags & FLAG_EXPORTED != 0
+    }
+}
+
+/// One vocabulary token a query term expands to, with its match weight.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Expansion {
+    pub token: u32,
+    pub weight: f32,
+}
+
+/// A query term and the vocabulary tokens it matches.
+#[derive(Debug, Clone)]
+pub(crate) struct Term {
+    pub text: String,
+    pub expansions: Vec<Expansion>,
+}
+
+/// A candidate's accumulated BM25 score and which query terms matched it where.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Acc {
+    pub doc: u32,
+    pub score: f32,
+    cur: f32,
+    cur_term: u8,
+    /// Bit i: term i matched in any field.
+    pub mask: u32,
+    /// Bit i: term i matched in the name or owner.
+    pub name_mask: u32,
+    /// Bit i: term i matched in the file path.
+    pub path_mask: u32,
+}
+
+/// An inverted index over the symbols of one graph. Build with [`SymbolIndex::build`].
+#[derive(Debug, Default)]
+pub struct SymbolIndex {
+    node_count: usize,
+    vocab: Vec<u8>,
+    vocab_off: Vec<u32>,
+    /// Letter bitmask per token (a–z, digits, other), a cheap filter before edit distance.
+    vocab_mask: Vec<u32>,
+    /// Token ids grouped by byte length (index = length), for fuzzy scans.
+    by_len: Vec<Vec<u32>>,
+    post_off: Vec<u32>,
+    post_doc: Vec<u32>,
+    post_tf: Vec<u16>,
+    path_off: Vec<u32>,
+    path_file: Vec<u32>,
+    path_tf: Vec<u8>,
+    /// Symbols containing the token in any field (path included).
+    df: Vec<u32>,
+    pub(crate) doc_node: Vec<NodeIndex>,
+    pub(crate) doc_file: Vec<u32>,
+    doc_len: Vec<[u8; FIELDS]>,
+    pub(crate) doc_meta: Vec<DocMeta>,
+    pub(crate) fan_in: Vec<u32>,
+    pub(crate) fan_out: Vec<u32>,
+    /// Query-independent rerank signals summed per symbol ([`crate::rerank::prior_sum`]).
+    pub(crate) prior: Vec<f32>,
+    /// Doc range of each file (`file_doc_off[f]..file_doc_off[f + 1]`).
+    file_doc_off: Vec<u32>,
+    file_path_len: Vec<u8>,
+    avg_len: [f32; FIELDS],
+    avg_path_len: f32,
+    by_name: Vec<u32>,
+    by_qualified: Vec<u32>,
+    pub(crate) max_fan_in: u32,
+    pub(crate) max_fan_out: u32,
+}
+
+/// A symbol node the index covers: declared in the repository, not a file/package/import.
+pub fn is_indexed(node: &Node) -> bool {
+    node.kind.is_symbol() && !node.external && !node.path.is_empty()
+}
+
+/// Test-file naming conventions (same rules the indexer uses to mark test files).
+pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let in_test_dir = path
+        .split('/')
+        .any(|seg| matches!(seg, "test" | "tests" | "__tests__" | "spec" | "testing"));
+    match language {
+        Some(Language::Go) => name.ends_with("_test.go"),
+        Some(Language::Python) => {
+            name.starts_with("test_") || name.ends_with("_test.py") || name == "conftest.py" || in_test_dir
+        }
+        Some(Language::Java) => {
+            name.ends_with("Test.java") || name.ends_with("Tests.java") || path.contains("src/test/")
+        }
+        Some(Language::Rust) => path.starts_with("tests/") || path.contains("/tests/"),
+        Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
+            name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
+        }
+        None => in_test_dir,
+    }
+}
+
+/// The indexed part of a path: everything but the last extension (`.ts` would otherwise match
+/// every symbol of the language and says nothing a `lang:` filter does not).
+pub(crate) fn path_field(path: &str) -> &str {
+    let base_start = path.rfind('/').map_or(0, |i| i + 1);
+    match path[base_start..].rfind('.') {
+        Some(dot) if dot > 0 => &path[..base_start + dot],
+        _ => path,
+    }
+}
+
+/// The qualified name without the symbol's own name: `Owner` of `Owner.name`.
+pub(crate) fn owner_of(node: &Node) -> &str {
+    let q = node.qualified.as_str();
+    match q.strip_suffix(node.name.as_str()) {
+        Some(rest) => rest.strip_suffix('.').unwrap_or(rest),
+        None => q,
+    }
+}
+
+/// FNV-1a over the ASCII-lowercased bytes: the key of the exact-name tables. Collisions are
+/// harmless (lookups compare the names themselves).
+pub(crate) fn fold_hash(s: &str) -> u32 {
+    s.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ b.to_ascii_lowercase() as u32).wrapping_mul(0x0100_0193)
+    })
+}
+
+fn letter_mask(token: &[u8]) -> u32 {
+    token.iter().fold(0u32, |m, &c| {
+        m | match c {
+            b'a'..=b'z' => 1 << (c - b'a'),
+            b'0'..=b'9' => 1 << 26,
+            _ => 1 << 27,
+        }
+    })
+}
+
+fn tf_norm(tf: f32, len: f32, avg: f32) -> f32 {
+    tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg))
+}
+
+/// One chunk of files tokenised in parallel: a chunk-local vocabulary and postings.
+#[derive(Default)]
+struct Chunk {
+    vocab: Vec<Box<str>>,
+    /// (local token, doc, packed tf), docs ascending.
+    postings: Vec<(u32, u32, u16)>,
+    /// (local token, file, tf), files ascending.
+    paths: Vec<(u32, u32, u8)>,
+    doc_len: Vec<[u8; FIELDS]>,
+    path_len: Vec<u8>,
+}
+
+struct Interner {
+    ids: FxHashMap<Box<str>, u32>,
+    vocab: Vec<Box<str>>,
+}
+
+impl Interner {
+    fn id(&mut self, token: &str) -> u32 {
+        if let Some(&id) = self.ids.get(token) {
+            return id;
+        }
+        let id = self.vocab.len() as u32;
+        let owned: Box<str> = token.into();
+        self.vocab.push(owned.clone());
+        self.ids.insert(owned, id);
+        id
+    }
+}
+
+thread_local! {
+    /// Doc → candidate slot, reused across queries on a thread (reset after each query).
+    static SLOTS: RefCell<(Vec<u32>, bool)> = const { RefCell::new((Vec::new(), false)) };
+}
+
+impl SymbolIndex {
+    /// Builds the index over every symbol of `g` (files, packages, imports and external stubs are
+    /// left out). Tokenisation runs in parallel on the current rayon pool.
+    pub fn build(g: &Graph) -> SymbolIndex {
+        // Docs in file order, so each file's symbols are one contiguous doc range.
+        let mut doc_node: Vec<NodeIndex> = Vec::new();
+        let mut doc_file: Vec<u32> = Vec::new();
+        let mut file_doc_off: Vec<u32> = vec![0];
+        let mut file_node: Vec<NodeIndex> = Vec::new();
+        let mut next = 0usize;
+        while next < g.nodes.len() {
+            let i = next;
+            let n = &g.nodes[i];
+            next += 1;
+            if n.kind != NodeKind::File || n.external {
+                continue;
+            }
+            let block = g.file_nodes(&n.path);
+            // A file's symbols usually follow it as one block: skip them (checked, not assumed).
+            if block.first() == Some(&(i as u32)) && block.last() == Some(&((i + block.len() - 1) as u32)) {
+                next = i + block.len();
+            }
+            let before = doc_node.len();
+            let f = file_node.len() as u32;
+            for &j in block {
+                if is_indexed(&g.nodes[j as usize]) {
+                    doc_node.push(j);
+                    doc_file.push(f);
+                }
+            }
+            if doc_node.len() > before {
+                file_node.push(i as NodeIndex);
+                file_doc_off.push(doc_node.len() as u32);
+            }
+        }
+        let nfiles = file_node.len();
+        let ndocs = doc_node.len();
+
+        // Tokenise chunks of files in parallel.
+        let chunk_files = (nfiles / (rayon::current_num_threads() * 8)).clamp(16, 1024);
+        let starts: Vec<usize> = (0..nfiles).step_by(chunk_files).collect();
+        let chunks: Vec<Chunk> = starts
+            .par_iter()
+            .map(|&start| {
+                let end = (start + chunk_files).min(nfiles);
+                let mut chunk = Chunk::default();
+                let mut interner = Interner {
+                    ids: FxHashMap::default(),
+                    vocab: Vec::new(),
+                };
+                let mut doc_tokens: Vec<(u32, u16)> = Vec::new();
+                for f in start..end {
+                    let file = &g.nodes[file_node[f] as usize];
+                    let mut path_tokens: Vec<u32> = Vec::new();
+                    for_each_token(path_field(&file.path), |t| path_tokens.push(interner.id(t)));
+                    chunk.path_len.push(path_tokens.len().min(255) as u8);
+                    path_tokens.sort_unstable();
+                    for run in path_tokens.chunk_by(|a, b| a == b) {
+                        chunk.paths.push((run[0], f as u32, run.len().min(255) as u8));
+                    }
+                    for d in file_doc_off[f]..file_doc_off[f + 1] {
+                        let node = &g.nodes[doc_node[d as usize] as usize];
+                        let fields: [&str; FIELDS] = [
+                            &node.name,
+                            owner_of(node),
+                            node.signature.as_deref().unwrap_or(""),
+                            node.doc.as_deref().unwrap_or(""),
+                        ];
+                        doc_tokens.clear();
+                        let mut lens = [0u8; FIELDS];
+                        for (field, text) in fields.iter().enumerate() {
+                            let mut n = 0usize;
+                            for_each_token(text, |t| {
+                                doc_tokens.push((interner.id(t), 1 << (4 * field)));
+                                n += 1;
+                            });
+                            lens[field] = n.min(255) as u8;
+                        }
+                        chunk.doc_len.push(lens);
+                        doc_tokens.sort_unstable_by_key(|&(t, _)| t);
+                        for run in doc_tokens.chunk_by(|a, b| a.0 == b.0) {
+                            let mut tf = [0u16; FIELDS];
+                            for &(_, unit) in run {
+                                tf[unit.trailing_zeros() as usize / 4] += 1;
+                            }
+                            let packed = tf
+                                .iter()
+                                .enumerate()
+                                .fold(0u16, |p, (i, &c)| p | (c.min(TF_MAX) << (4 * i)));
+                            chunk.postings.push((run[0].0, d, packed));
+                        }
+                    }
+                }
+                chunk.vocab = interner.vocab;
+                chunk
+            })
+            .collect();
+
+        // Global sorted vocabulary; chunk-local ids remapped onto it.
+        let unique: rustc_hash::FxHashSet<&str> = chunks.iter().flat_map(|c| c.vocab.iter().map(|s| &**s)).collect();
+        let mut all: Vec<&str> = unique.into_iter().collect();
+        all.par_sort_unstable();
+        let ntok = all.len();
+        let mut vocab = Vec::with_capacity(all.iter().map(|s| s.len()).sum());
+        let mut vocab_off = Vec::with_capacity(ntok + 1);
+        vocab_off.push(0u32);
+        let mut by_len: Vec<Vec<u32>> = vec![Vec::new(); MAX_TOKEN_LEN + 1];
+        for (i, t) in all.iter().enumerate() {
+            vocab.extend_from_slice(t.as_bytes());
+            vocab_off.push(vocab.len() as u32);
+            by_len[t.len().min(MAX_TOKEN_LEN)].push(i as u32);
+        }
+        let vocab_mask: Vec<u32> = all.par_iter().map(|t| letter_mask(t.as_bytes())).collect();
+        let ids: FxHashMap<&str, u32> = all.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect();
+        let remap: Vec<Vec<u32>> = chunks
+            .par_iter()
+            .map(|c| c.vocab.iter().map(|t| ids[&**t]).collect())
+            .collect();
+        drop(ids);
+        drop(all);
+
+        // Postings by counting sort; chunks are in doc order, so each list stays ascending.
+        let mut post_off = vec![0u32; ntok + 1];
+        let mut path_off = vec![0u32; ntok + 1];
+        for (c, map) in chunks.iter().zip(&remap) {
+            for &(t, _, _) in &c.postings {
+                post_off[map[t as usize] as usize + 1] += 1;
+            }
+            for &(t, _, _) in &c.paths {
+                path_off[map[t as usize] as usize + 1] += 1;
+            }
+        }
+        for i in 0..ntok {
+            post_off[i + 1] += post_off[i];
+            path_off[i + 1] += path_off[i];
+        }
+        let mut post_doc = vec![0u32; post_off[ntok] as usize];
+        let mut post_tf = vec![0u16; post_off[ntok] as usize];
+        let mut path_file = vec![0u32; path_off[ntok] as usize];
+        let mut path_tf = vec![0u8; path_off[ntok] as usize];
+        let mut fill = post_off.clone();
+        let mut pfill = path_off.clone();
+        let mut doc_len = Vec::with_capacity(ndocs);
+        let mut file_path_len = Vec::with_capacity(nfiles);
+        for (c, map) in chunks.iter().zip(&remap) {
+            for &(t, d, tf) in &c.postings {
+                let slot = &mut fill[map[t as usize] as usize];
+                post_doc[*slot as usize] = d;
+                post_tf[*slot as usize] = tf;
+                *slot += 1;
+            }
+            for &(t, f, tf) in &c.paths {
+                let slot = &mut pfill[map[t as usize] as usize];
+                path_file[*slot as usize] = f;
+                path_tf[*slot as usize] = tf;
+                *slot += 1;
+            }
+            doc_len.extend_from_slice(&c.doc_len);
+            file_path_len.extend_from_slice(&c.path_len);
+        }
+        drop(chunks);
+
+        // Document frequency over symbols and paths together (a symbol counts once).
+        let df: Vec<u32> = (0..ntok)
+            .into_par_iter()
+            .map(|t| {
+                let docs = &post_doc[post_off[t] as usize..post_off[t + 1] as usize];
+                let files = &path_file[path_off[t] as usize..path_off[t + 1] as usize];
+                let mut n: u32 = files
+                    .iter()
+                    .map(|&f| file_doc_off[f as usize + 1] - file_doc_off[f as usize])
+                    .sum();
+                let mut fi = 0;
+                for &d in docs {
+                    let f = doc_file[d as usize];
+                    while fi < files.len() && files[fi] < f {
+                        fi += 1;
+                    }
+                    if fi >= files.len() || files[fi] != f {
+                        n += 1;
+                    }
+                }
+                n
+            })
+            .collect();
+
+        let mut avg_len = [0f32; FIELDS];
+        for (field, avg) in avg_len.iter_mut().enumerate() {
+            let (sum, count) = doc_len
+                .iter()
+                .filter(|l| l[field] > 0)
+                .fold((0u64, 0u64), |(s, c), l| (s + l[field] as u64, c + 1));
+            *avg = if count == 0 { 1.0 } else { sum as f32 / count as f32 };
+        }
+        let avg_path_len = if nfiles == 0 {
+            1.0
+        } else {
+            (file_path_len.iter().map(|&l| l as u64).sum::<u64>() as f32 / nfiles as f32).max(1.0)
+        };
+
+        // Per-symbol metadata and usage counts.
+        let per_doc: Vec<(DocMeta, u32, u32)> = doc_node
+            .par_iter()
+            .map(|&i| {
+                let n = &g.nodes[i as usize];
+                let mut flags = 0;
+                if n.is_test || is_test_path(&n.path, n.language) {
+                    flags |= FLAG_TEST;
+                }
+                if n.exported || n.visibility == Some(Visibility::Public) {
+                    flags |= FLAG_EXPORTED;
+                }
+                let meta = DocMeta {
+                    kind: NodeKind::ALL.iter().position(|&k| k == n.kind).unwrap_or(0) as u8,
+                    lang: n
+                        .language
+                        .and_then(|l| Language::ALL.iter().position(|&x| x == l))
+                        .map_or(0, |p| p as u8 + 1),
+                    flavor: n
+                        .flavor
+                        .and_then(|f| TypeFlavor::ALL.iter().position(|&x| x == f))
+                        .map_or(0, |p| p as u8 + 1),
+                    flags,
+                };
+                let usage = |e: &&gortex_graph::Edge, other: NodeIndex| e.kind.is_usage() && other != i;
+                let fan_in = g.in_edges(i).filter(|e| usage(e, e.from)).count() as u32;
+                let fan_out = g.out_edges(i).filter(|e| usage(e, e.to)).count() as u32;
+                (meta, fan_in, fan_out)
+            })
+            .collect();
+        let doc_meta: Vec<DocMeta> = per_doc.iter().map(|p| p.0).collect();
+        let fan_in: Vec<u32> = per_doc.iter().map(|p| p.1).collect();
+        let fan_out: Vec<u32> = per_doc.iter().map(|p| p.2).collect();
+        drop(per_doc);
+        let max_fan_in = fan_in.iter().copied().max().unwrap_or(0);
+        let prior: Vec<f32> = doc_meta
+            .iter()
+            .zip(&fan_in)
+            .map(|(m, &f)| prior_sum(prior_parts(m.kind(), f, max_fan_in, m.exported(), m.is_test())))
+            .collect();
+
+        // Exact-name lookup tables: doc ids sorted by a hash of the ASCII-lowercased name (and
+        // qualified name), so sorting compares integers instead of chasing node strings.
+        let by_hash = |docs: Vec<(u32, u32)>| -> Vec<u32> {
+            let mut keys: Vec<u64> = docs.into_iter().map(|(h, d)| ((h as u64) << 32) | d as u64).collect();
+            keys.par_sort_unstable();
+            keys.into_iter().map(|k| k as u32).collect()
+        };
+        let by_name = by_hash(
+            doc_node
+                .par_iter()
+                .enumerate()
+                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].name), d as u32))
+                .collect(),
+        );
+        let by_qualified = by_hash(
+            doc_node
+                .par_iter()
+                .enumerate()
+                .filter(|(_, &n)| {
+                    let node = &g.nodes[n as usize];
+                    node.qualified.len() != node.name.len()
+                })
+                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].qualified), d as u32))
+                .collect(),
+        );
+        SymbolIndex {
+            node_count: g.nodes.len(),
+            max_fan_in,
+            max_fan_out: fan_out.iter().copied().max().unwrap_or(0),
+            vocab,
+            vocab_off,
+            vocab_mask,
+            by_len,
+            post_off,
+            post_doc,
+            post_tf,
+            path_off,
+            path_file,
+            path_tf,
+            df,
+            doc_node,
+            doc_file,
+            doc_len,
+            doc_meta,
+            fan_in,
+            fan_out,
+            prior,
+            file_doc_off,
+            file_path_len,
+            avg_len,
+            avg_path_len,
+            by_name,
+            by_qualified,
+        }
+    }
+
+    /// Number of indexed symbols.
+    pub fn len(&self) -> usize {
+        self.doc_node.len()
+    }
+
+    /// True when the graph has no symbols.
+    pub fn is_empty(&self) -> bool {
+        self.doc_node.is_empty()
+    }
+
+    /// Number of distinct tokens.
+    pub fn vocabulary_len(&self) -> usize {
+        self.vocab_off.len().saturating_sub(1)
+    }
+
+    /// Heap bytes held by the index (capacities, so it matches what the allocator gave out).
+    pub fn memory_bytes(&self) -> usize {
+        fn v<T>(x: &Vec<T>) -> usize {
+            x.capacity() * std::mem::size_of::<T>()
+        }
+        v(&self.vocab)
+            + v(&self.vocab_off)
+            + v(&self.vocab_mask)
+            + v(&self.by_len)
+            + self.by_len.iter().map(v).sum::<usize>()
+            + v(&self.post_off)
+            + v(&self.post_doc)
+            + v(&self.post_tf)
+            + v(&self.path_off)
+            + v(&self.path_file)
+            + v(&self.path_tf)
+            + v(&self.df)
+            + v(&self.doc_node)
+            + v(&self.doc_file)
+            + v(&self.doc_len)
+            + v(&self.doc_meta)
+            + v(&self.fan_in)
+            + v(&self.fan_out)
+            + v(&self.prior)
+            + v(&self.file_doc_off)
+            + v(&self.file_path_len)
+            + v(&self.by_name)
+            + v(&self.by_qualified)
+    }
+
+    /// Fails when the index was built from a different graph than the one queried.
+    pub(crate) fn check(&self, g: &Graph) -> Result<(), QueryError> {
+        if self.node_count != g.nodes.len() {
+            return Err(QueryError::unavailable(format!(
+                "the symbol index was built for a graph with {} nodes but this graph has {}; rebuild it \
+                 (SymbolIndex::build) after every graph update",
+                self.node_count,
+                g.nodes.len()
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn token(&self, id: u32) -> &str {
+        let (s, e) = (
+            self.vocab_off[id as usize] as usize,
+            self.vocab_off[id as usize + 1] as usize,
+        );
+        // The buffer only ever receives whole `&str` tokens.
+        std::str::from_utf8(&self.vocab[s..e]).unwrap_or("")
+    }
+
+    /// The id of a vocabulary token.
+    pub(crate) fn token_id(&self, token: &str) -> Option<u32> {
+        let n = self.vocabulary_len() as u32;
+        let (mut lo, mut hi) = (0u32, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.token(mid).cmp(token) {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    /// Ids of every token starting with `prefix` (a contiguous range: the vocabulary is sorted).
+    pub(crate) fn prefix_range(&self, prefix: &str) -> std::ops::Range<u32> {
+        let n = self.vocabulary_len() as u32;
+        let lower = |lo: u32, pred: &dyn Fn(&str) -> bool| {
+            let (mut lo, mut hi) = (lo, n);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if pred(self.token(mid)) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        let start = lower(0, &|t| t < prefix);
+        let end = lower(start, &|t| t.starts_with(prefix));
+        start..end
+    }
+
+    /// The vocabulary tokens a query term matches: the exact token (weight 1.0), with `prefix`
+    /// every longer token it prefixes (0.5–0.8, closer in length weighs more), and only when
+    /// neither exists, fuzzy matches: one edit (0.5) or two (0.4) by [`fuzzy::max_edits`], or
+    /// abbreviations (`usr` → `user`, 0.4).
+    pub(crate) fn expand(&self, text: &str, prefix: bool) -> Term {
+        let mut expansions = Vec::new();
+        let range = if prefix {
+            self.prefix_range(text)
+        } else {
+            self.token_id(text).map_or(0..0, |id| id..id + 1)
+        };
+        for id in range {
+            let t = self.token(id);
+            if t.len() == text.len() {
+                expansions.push(Expansion {
+                    token: id,
+                    weight: EXACT_WEIGHT,
+                });
+            } else {
+                expansions.push(Expansion {
+                    token: id,
+                    weight: 0.5 + 0.3 * text.len() as f32 / t.len() as f32,
+                });
+            }
+        }
+        if expansions.is_empty() {
+            let q = text.as_bytes();
+            let k = fuzzy::max_edits(q.len());
+            let qmask = letter_mask(q);
+            let lo = q.len().saturating_sub(k);
+            let hi = (2 * q.len() + 2).min(MAX_TOKEN_LEN);
+            for len in lo..=hi {
+                for &id in &self.by_len[len] {
+                    let t = self.token(id).as_bytes();
+                    let tmask = self.vocab_mask[id as usize];
+                    if len.abs_diff(q.len()) <= k
+                        && (tmask & !qmask).count_ones() as usize <= k
+                        && (qmask & !tmask).count_ones() as usize <= k
+                    {
+                        if let Some(d) = fuzzy::osa_within(q, t, k) {
+                            expansions.push(Expansion {
+                                token: id,
+                                weight: if d <= 1 { 0.5 } else { 0.4 },
+                            });
+                            continue;
+                        }
+                    }
+                    if t.first() == q.first() && fuzzy::is_abbreviation(q, t) {
+                        expansions.push(Expansion {
+                            token: id,
+                            weight: ABBREVIATION_WEIGHT,
+                        });
+                    }
+                }
+            }
+            expansions.sort_by_key(|e| e.token);
+        }
+        Term {
+            text: text.to_string(),
+            expansions,
+        }
+    }
+
+    fn idf(&self, token: u32) -> f32 {
+        let n = self.len() as f32;
+        let df = self.df[token as usize] as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    fn doc_part(&self, doc: u32, tf: u16) -> (f32, bool) {
+        let lens = self.doc_len[doc as usize];
+        let mut s = 0.0;
+        for f in 0..FIELDS {
+            let c = (tf >> (4 * f)) & 0xF;
+            if c > 0 {
+                s += FIELD_WEIGHTS[f] * tf_norm(c as f32, lens[f] as f32, self.avg_len[f]);
+            }
+        }
+        (s, tf & 0xFF != 0)
+    }
+
+    /// BM25 over the terms: every symbol matching any expansion of any term, with its score (per
+    /// term the best expansion counts) and which terms matched in the name/owner and the path.
+    /// Candidates come back in first-touched order; callers sort.
+    pub(crate) fn score(&self, terms: &[Term]) -> Vec<Acc> {
+        debug_assert!(terms.len() <= 32);
+        let ndocs = self.len();
+        SLOTS.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let (slots, dirty) = &mut *guard;
+            if slots.len() < ndocs || *dirty {
+                slots.clear();
+                slots.resize(ndocs, u32::MAX);
+            }
+            *dirty = true;
+            // An upper bound of the candidates, so the list never reallocates.
+            let estimate: usize = terms
+                .iter()
+                .flat_map(|t| &t.expansions)
+                .map(|e| {
+                    let t = e.token as usize;
+                    let files = &self.path_file[self.path_off[t] as usize..self.path_off[t + 1] as usize];
+                    (self.post_off[t + 1] - self.post_off[t]) as usize
+                        + files
+                            .iter()
+                            .map(|&f| (self.file_doc_off[f as usize + 1] - self.file_doc_off[f as usize]) as usize)
+                            .sum::<usize>()
+                })
+                .sum();
+            let mut accs: Vec<Acc> = Vec::with_capacity(estimate.min(ndocs));
+            for (ti, term) in terms.iter().enumerate() {
+                let bit = 1u32 << ti;
+                for e in &term.expansions {
+                    let idf = self.idf(e.token) * e.weight;
+                    let t = e.token as usize;
+                    let (ps, pe) = (self.post_off[t] as usize, self.post_off[t + 1] as usize);
+                    let (fs, fe) = (self.path_off[t] as usize, self.path_off[t + 1] as usize);
+                    let mut update = |doc: u32, s: f32, name: bool, path: bool| {
+                        let slot = &mut slots[doc as usize];
+                        if *slot == u32::MAX {
+                            *slot = accs.len() as u32;
+                            accs.push(Acc {
+                                doc,
+                                score: 0.0,
+                                cur: s,
+                                cur_term: ti as u8,
+                                mask: bit,
+                                name_mask: if name { bit } else { 0 },
+                                path_mask: if path { bit } else { 0 },
+                            });
+                            return;
+                        }
+                        let a = &mut accs[*slot as usize];
+                        if a.cur_term == ti as u8 {
+                            a.cur = a.cur.max(s);
+                        } else {
+                            a.score += a.cur;
+                            a.cur = s;
+                            a.cur_term = ti as u8;
+                        }
+                        a.mask |= bit;
+                        if name {
+                            a.name_mask |= bit;
+                        }
+                        if path {
+                            a.path_mask |= bit;
+                        }
+                    };
+                    // Merge symbol postings with path postings (expanded to file doc ranges),
+                    // so a symbol matching in both gets one summed contribution.
+                    let mut pi = ps;
+                    for fi in fs..fe {
+                        let f = self.path_file[fi] as usize;
+                        let (ds, de) = (self.file_doc_off[f], self.file_doc_off[f + 1]);
+                        while pi < pe && self.post_doc[pi] < ds {
+                            let (s, name) = self.doc_part(self.post_doc[pi], self.post_tf[pi]);
+                            update(self.post_doc[pi], idf * s, name, false);
+                            pi += 1;
+                        }
+                        let path_part = PATH_WEIGHT
+                            * tf_norm(self.path_tf[fi] as f32, self.file_path_len[f] as f32, self.avg_path_len);
+                        for d in ds..de {
+                            let (mut s, mut name) = (path_part, false);
+                            if pi < pe && self.post_doc[pi] == d {
+                                let (ds, n) = self.doc_part(d, self.post_tf[pi]);
+                                s += ds;
+                                name = n;
+                                pi += 1;
+                            }
+                            update(d, idf * s, name, true);
+                        }
+                    }
+                    while pi < pe {
+                        let (s, name) = self.doc_part(self.post_doc[pi], self.post_tf[pi]);
+                        update(self.post_doc[pi], idf * s, name, false);
+                        pi += 1;
+                    }
+                }
+            }
+            for a in accs.iter_mut() {
+                a.score += a.cur;
+                a.cur = 0.0;
+                slots[a.doc as usize] = u32::MAX;
+            }
+            *dirty = false;
+            accs
+        })
+    }
+
+    /// Docs whose name (or, for `Owner.name` queries, qualified name) equals `query`,
+    /// ASCII-case-insensitively, split into case-sensitive matches and the rest. Doc order.
+    pub(crate) fn exact(&self, g: &Graph, query: &str) -> (Vec<u32>, Vec<u32>) {
+        let qualified = query.contains('.');
+        let (list, field): (&[u32], fn(&Node) -> &str) = if qualified {
+            (&self.by_qualified, |n| n.qualified.as_str())
+        } else {
+            (&self.by_name, |n| n.name.as_str())
+        };
+        let text = |d: u32| field(&g.nodes[self.doc_node[d as usize] as usize]);
+        let h = fold_hash(query);
+        let start = list.partition_point(|&d| fold_hash(text(d)) < h);
+        let end = start + list[start..].partition_point(|&d| fold_hash(text(d)) == h);
+        let mut sensitive = Vec::new();
+        let mut insensitive = Vec::new();
+        for &d in &list[start..end] {
+            let t = text(d);
+            if t == query {
+                sensitive.push(d);
+            } else if t.eq_ignore_ascii_case(query) {
+                insensitive.push(d);
+            }
+        }
+        (sensitive, insensitive)
+    }
+
+    /// The node of a doc.
+    pub(crate) fn node<'g>(&self, g: &'g Graph, doc: u32) -> &'g Node {
+        &g.nodes[self.doc_node[doc as usize] as usize]
+    }
+
+    /// Vocabulary tokens of a doc's fields (path included) that are among `wanted`, sorted.
+    pub(crate) fn matched_tokens(&self, g: &Graph, doc: u32, wanted: &rustc_hash::FxHashSet<u32>) -> Vec<String> {
+        let node = self.node(g, doc);
+        let mut out: Vec<String> = Vec::new();
+        for text in [
+            node.name.as_str(),
+            owner_of(node),
+            node.signature.as_deref().unwrap_or(""),
+            node.doc.as_deref().unwrap_or(""),
+            path_field(&node.path),
+        ] {
+            for_each_token(text, |t| {
+                if let Some(id) = self.token_id(t) {
+                    if wanted.contains(&id) && !out.iter().any(|o| o == t) {
+                        out.push(t.to_string());
+                    }
+                }
+            });
+        }
+        out.sort();
+        out
+    }
+
+    /// Number of postings (symbol and path), for reports.
+    pub fn postings_len(&self) -> usize {
+        self.post_doc.len() + self.path_file.len()
+    }
+
+    /// Number of files with at least one indexed symbol.
+    pub(crate) fn file_count(&self) -> usize {
+        self.file_doc_off.len().saturating_sub(1)
+    }
+
+    /// The docs of an index file (a contiguous range).
+    pub(crate) fn file_docs(&self, f: usize) -> std::ops::Range<u32> {
+        self.file_doc_off[f]..self.file_doc_off[f + 1]
+    }
+
+    /// The path of an index file.
+    pub(crate) fn file_path<'g>(&self, g: &'g Graph, f: usize) -> &'g str {
+        &self.node(g, self.file_doc_off[f]).path
+    }
+
+    /// Tests only: the tf packing and field layout are what the scorer expects.
+    #[cfg(test)]
+    pub(crate) fn field_tf(&self, token: &str, doc: u32) -> Option<[u16; FIELDS]> {
+        let t = self.token_id(token)? as usize;
+        let (s, e) = (self.post_off[t] as usize, self.post_off[t + 1] as usize);
+        let i = s + self.post_doc[s..e].binary_search(&doc).ok()?;
+        let p = self.post_tf[i];
+        Some([p & 0xF, (p >> 4) & 0xF, (p >> 8) & 0xF, (p >> 12) & 0xF])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::query_terms;
+    use gortex_core::{EdgeKind, Origin};
+    use gortex_graph::{Edge, Node};
+    use std::sync::Arc;
+
+    fn node(path: &str, kind: NodeKind, qualified: &str, doc: Option<&str>) -> Node {
+        let name = qualified.rsplit('.').next().unwrap().to_string();
+        let id = if kind == NodeKind::File {
+            format!("r/{path}")
+        } else {
+            format!("r/{path}::{qualified}")
+        };
+        let mut n = Node::bare(Arc::from(id), kind, name, qualified.to_string(), Arc::from(path));
+        n.language = Language::from_path(path);
+        n.doc = doc.map(str::to_string);
+        n
+    }
+
+    /// A two-file graph: `a.ts` (HTTP parsing) and `b.ts` (callers), plus an external stub.
+    fn small_graph() -> Graph {
+        let mut nodes = vec![
+            node("src/a.ts", NodeKind::File, "src/a.ts", None),
+            node(
+                "src/a.ts",
+                NodeKind::Function,
+                "parseHttpResponse",
+                Some("Parses the raw HTTP response body."),
+            ),
+            node("src/a.ts", NodeKind::Type, "HttpClient", Some("Sends requests.")),
+            node("src/a.ts", NodeKind::Method, "HttpClient.send", None),
+            node("src/a.ts", NodeKind::Variable, "responseCode", None),
+            node("src/b.ts", NodeKind::File, "src/b.ts", None),
+            node(
+                "src/b.ts",
+                NodeKind::Function,
+                "send",
+                Some("Sends a request and waits."),
+            ),
+            node("src/b.ts", NodeKind::Function, "unrelated", None),
+        ];
+        let mut stub = Node::bare(
+            Arc::from("external::http"),
+            NodeKind::Module,
+            "http".into(),
+            "http".into(),
+            Arc::from(""),
+        );
+        stub.external = true;
+        nodes.push(stub);
+        nodes[2].exported = true;
+        let e = |from, to, kind| Edge {
+            from,
+            to,
+            kind,
+            origin: Origin::AstResolved,
+            line: 1,
+        };
+        let edges = vec![
+            e(0, 1, EdgeKind::Defines),
+            e(0, 2, EdgeKind::Defines),
+            e(2, 3, EdgeKind::Contains),
+            e(0, 4, EdgeKind::Defines),
+            e(5, 6, EdgeKind::Defines),
+            e(5, 7, EdgeKind::Defines),
+            e(6, 1, EdgeKind::Calls),
+            e(7, 1, EdgeKind::Calls),
+            e(6, 3, EdgeKind::Calls),
+            e(1, 1, EdgeKind::Calls),
+        ];
+        Graph::assemble("r".into(), nodes, edges, Vec::new())
+    }
+
+    fn doc_of(idx: &SymbolIndex, g: &Graph, id: &str) -> u32 {
+        let n = g.lookup(id).unwrap();
+        idx.doc_node.iter().position(|&x| x == n).unwrap() as u32
+    }
+
+    fn ranked(idx: &SymbolIndex, g: &Graph, query: &str) -> Vec<(String, f32)> {
+        let terms = crate::search::expand_terms(idx, &query_terms(query).unwrap());
+        let mut accs = idx.score(&terms);
+        accs.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
+        accs.iter()
+            .map(|a| (idx.node(g, a.doc).qualified.clone(), a.score))
+            .collect()
+    }
+
+    #[test]
+    fn path_field_drops_only_the_last_extension() {
+        assert_eq!(path_field("src/a.ts"), "src/a");
+        assert_eq!(path_field("ts/test/userService.test.ts"), "ts/test/userService.test");
+        assert_eq!(path_field("lib/x.d.ts"), "lib/x.d");
+        assert_eq!(path_field("Makefile"), "Makefile");
+        assert_eq!(path_field("conf/.eslintrc"), "conf/.eslintrc");
+        assert_eq!(path_field("v1.2/run"), "v1.2/run");
+    }
+
+    #[test]
+    fn only_declared_symbols_are_indexed() {
+        let g = small_graph();
+        let idx = SymbolIndex::build(&g);
+        assert_eq!(idx.len(), 6, "files and the external stub are left out");
+        assert!(idx.token_id("http").is_some());
+        assert!(idx.token_id("src").is_some(), "path tokens are in the vocabulary");
+        assert!(idx.memory_bytes() > 0);
+        let send = doc_of(&idx, &g, "r/src/b.ts::send");
+        assert_eq!(idx.fan_in[send as usize], 0);
+        assert_eq!(idx.fan_out[send as usize], 2);
+        let parse = doc_of(&idx, &g, "r/src/a.ts::parseHttpResponse");
+        assert_eq!(idx.fan_in[parse as usize], 2, "the self-call does not count");
+        assert_eq!(idx.max_fan_in, 2);
+    }
+
+    #[test]
+    fn fields_are_counted_separately() {
+        let g = small_graph();
+        let idx = SymbolIndex::build(&g);
+        let parse = doc_of(&idx, &g, "r/src/a.ts::parseHttpResponse");
+        // name, owner, signature, doc
+        assert_eq!(idx.field_tf("http", parse), Some([1, 0, 0, 1]));
+        let send = doc_of(&idx, &g, "r/src/a.ts::HttpClient.send");
+        assert_eq!(idx.field_tf("http", send), Some([0, 1, 0, 0]));
+        assert_eq!(idx.field_tf("send", send), Some([1, 0, 0, 0]));
+        assert_eq!(
+            idx.df[idx.token_id("src").unwrap() as usize],
+            6,
+            "path tokens count every symbol once"
+        );
+        assert_eq!(idx.df[idx.token_id("http").unwrap() as usize], 3);
+    }
+
+    #[test]
+    fn prefix_ranges_and_expansions() {
+        let g = small_graph();
+        let idx = SymbolIndex::build(&g);
+        let names = |r: std::ops::Range<u32>| r.map(|i| idx.token(i).to_string()).collect::<Vec<_>>();
+        assert_eq!(names(idx.prefix_range("res")), ["response"]);
+        assert_eq!(names(idx.prefix_range("re")), ["request", "requests", "response"]);
+        assert!(idx.prefix_range("zzz").is_empty());
+        let t = idx.expand("request", true);
+        assert_eq!(t.expansions.len(), 2);
+        assert_eq!(t.expansions[0].weight, EXACT_WEIGHT);
+        assert!(t.expansions[1].weight < EXACT_WEIGHT && t.expansions[1].weight > 0.5);
+        // No prefix match: one transposition away.
+        let t = idx.expand("respnose", true);
+        assert_eq!(
+            t.expansions.iter().map(|e| idx.token(e.token)).collect::<Vec<_>>(),
+            ["response"]
+        );
+        assert!(idx.expand("qqqq", true).expansions.is_empty());
+        // Without prefix matching only the token itself (or fuzzy matches when it is absent).
+        let t = idx.expand("request", false);
+        assert_eq!(t.expansions.len(), 1);
+        assert_eq!(idx.token(t.expansions[0].token), "request");
+    }
+
+    #[test]
+    fn bm25_prefers_name_matches_and_rare_terms() {
+        let g = small_graph();
+        let idx = SymbolIndex::build(&g);
+        let r = ranked(&idx, &g, "http response");
+        assert_eq!(r[0].0, "parseHttpResponse", "{r:?}");
+        // `send`: the method named send (owner HttpClient) beats the doc-only mention.
+        let r = ranked(&idx, &g, "send");
+        assert_eq!(r[0].0, "HttpClient.send", "{r:?}");
+        assert!(r.iter().any(|(q, _)| q == "send"));
+        // Words only in docs are found.
+        let r = ranked(&idx, &g, "waits");
+        assert_eq!(r.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(), ["send"]);
+        // A repeated query is identical (the scratch slots are reset).
+        assert_eq!(ranked(&idx, &g, "http response"), ranked(&idx, &g, "http response"));
+    }
+
+    #[test]
+    fn exact_lookup_by_name_and_qualified_name() {
+        let g = small_graph();
+        let idx = SymbolIndex::build(&g);
+        let q = |s: &str| {
+            let (a, b) = idx.exact(&g, s);
+            let f = |v: Vec<u32>| {
+                v.into_iter()
+                    .map(|d| idx.node(&g, d).id.to_string())
+                    .collect::<Vec<_>>()
+            };
+            (f(a), f(b))
+        };
+        assert_eq!(q("send").0, ["r/src/a.ts::HttpClient.send", "r/src/b.ts::send"]);
+        assert_eq!(q("httpclient"), (vec![], vec!["r/src/a.ts::HttpClient".to_string()]));
+        assert_eq!(q("HttpClient.send").0, ["r/src/a.ts::HttpClient.send"]);
+        assert_eq!(q("nothing"), (vec![], vec![]));
+    }
+}
