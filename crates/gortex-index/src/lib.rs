@@ -5,6 +5,7 @@
 //! new snapshot atomically. [`RepoIndex::update_paths`] does the same for a known set of paths.
 
 mod classify;
+pub mod query;
 pub mod snapshot;
 pub mod walk;
 
@@ -219,6 +220,8 @@ pub struct RepoIndex {
     resolution: Option<ResolutionCache>,
     pub indexed_at_ms: u64,
     pub snapshot_path: PathBuf,
+    /// Search indexes derived from `graph`, built lazily by the first query that needs them.
+    search: query::SearchCaches,
 }
 
 fn now_ms() -> u64 {
@@ -529,6 +532,7 @@ impl RepoIndex {
             resolution: None,
             indexed_at_ms: 0,
             snapshot_path: snap_path,
+            search: Default::default(),
         };
         let cold = previous.is_none();
         if let Some(data) = previous {
