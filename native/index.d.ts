@@ -43,6 +43,15 @@ export declare class Engine {
    * Outgoing unresolved references are included with `resolved: false`.
    */
   edges(repo: string, id: string, direction: string, kinds?: Array<string> | undefined | null): string
+  /**
+   * Runs one read-only query tool (`search_symbols`, `get_callers`, …; see `queryTools`) with
+   * JSON arguments. `repo` names a repository (root path or name); when absent, the repository
+   * an id argument belongs to, else the only one loaded. Returns the tool's result as JSON.
+   * Query failures reject with `"<code>: <message>"` (`invalid_argument`, `not_found`, …).
+   */
+  query(repo: string | undefined | null, tool: string, argsJson: string): string
+  /** The query tools `query` accepts, with one-line descriptions: `[{ name, description }]`. */
+  queryTools(): string
 }
 
 /** Options for `new Engine()`. */

@@ -302,6 +302,7 @@ impl Engine {
             out["edges_by_kind"] = json!(edges);
             out["edges_by_origin"] = json!(origins);
             out["unresolved"] = json!(g.unresolved.len());
+            out["search_memory"] = json!(guard.search_memory());
             Ok(out.to_string())
         })
     }
@@ -376,6 +377,37 @@ impl Engine {
             serde_json::to_string(&edge_list(g, node, dir, kinds.as_deref())).map_err(to_napi_error)
         })
     }
+
+    /// Runs one read-only query tool (`search_symbols`, `get_callers`, …; see `queryTools`) with
+    /// JSON arguments. `repo` names a repository (root path or name); when absent, the repository
+    /// an id argument belongs to, else the only one loaded. Returns the tool's result as JSON.
+    /// Query failures reject with `"<code>: <message>"` (`invalid_argument`, `not_found`, …).
+    #[napi]
+    pub fn query(&self, repo: Option<String>, tool: String, args_json: String) -> Result<String> {
+        guarded("query", || {
+            let args: Value = serde_json::from_str(&args_json)
+                .map_err(|e| to_napi_error(format!("invalid_argument: arguments are not valid JSON: {e}")))?;
+            let index = match repo {
+                Some(key) => self.repo(&key)?,
+                None => self.repo_for_args(&args)?,
+            };
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let result = guard
+                .query(&tool, args)
+                .map_err(|e| to_napi_error(format!("{}: {}", e.code, e.message)))?;
+            serde_json::to_string(&result).map_err(to_napi_error)
+        })
+    }
+
+    /// The query tools `query` accepts, with one-line descriptions: `[{ name, description }]`.
+    #[napi]
+    pub fn query_tools(&self) -> String {
+        let list: Vec<Value> = gortex_index::query::TOOLS
+            .iter()
+            .map(|(name, description)| json!({ "name": name, "description": description }))
+            .collect();
+        Value::Array(list).to_string()
+    }
 }
 
 impl Engine {
@@ -394,6 +426,34 @@ impl Engine {
         Err(to_napi_error(format!(
             "repository not indexed: \"{key}\" (call indexRepo first)"
         )))
+    }
+
+    /// The repository a query without `repo` means: the one owning its id-like argument
+    /// (`<repo>/…`), else the only repository loaded.
+    fn repo_for_args(&self, args: &Value) -> Result<Arc<RwLock<RepoIndex>>> {
+        let repos = self.repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?;
+        let id_like = ["id", "from", "to"]
+            .iter()
+            .find_map(|k| args.get(*k).and_then(Value::as_str));
+        if let Some(id) = id_like {
+            for r in repos.values() {
+                if r.read()
+                    .map(|g| id.starts_with(&format!("{}/", g.name)))
+                    .unwrap_or(false)
+                {
+                    return Ok(r.clone());
+                }
+            }
+        }
+        match repos.len() {
+            1 => Ok(repos.values().next().cloned().expect("one repository")),
+            0 => Err(to_napi_error(
+                "not_found: no repository is indexed (call indexRepo first)",
+            )),
+            n => Err(to_napi_error(format!(
+                "invalid_argument: {n} repositories are loaded; pass repo (a root path or name)"
+            ))),
+        }
     }
 }
 
