@@ -3,6 +3,7 @@
  * err-first progress callback into a typed one, and maps `AbortSignal` onto `cancel()`.
  */
 import { loadNative, type NativeEngine, type NativeIndexOptions } from './native';
+import { QueryError } from './query';
 import type {
   EdgeDirection,
   EdgeJson,
@@ -15,6 +16,7 @@ import type {
 } from './types';
 
 export type * from './types';
+export { QueryError, type QueryErrorCode } from './query';
 
 /** Options for one `Engine` (one per process is the norm). */
 export interface EngineOptions {
@@ -162,5 +164,25 @@ export class Engine {
   edges(repo: string, id: string, options: EdgesOptions = {}): EdgeJson[] {
     const kinds = options.kinds && options.kinds.length > 0 ? [...options.kinds] : null;
     return JSON.parse(this.native.edges(repo, id, options.direction ?? 'both', kinds)) as EdgeJson[];
+  }
+
+  /**
+   * Runs one read-only query tool by name with JSON-able arguments and returns its parsed result.
+   * `repo` (root path or name) picks the repository; by default the one an `id` belongs to, else
+   * the only one loaded. Throws `QueryError` (with a `code`) when the query is refused.
+   */
+  query<T = unknown>(tool: string, args: object = {}, options: { repo?: string } = {}): T {
+    let json: string;
+    try {
+      json = this.native.query(options.repo ?? null, tool, JSON.stringify(args));
+    } catch (error) {
+      throw QueryError.fromNative(error);
+    }
+    return JSON.parse(json) as T;
+  }
+
+  /** The query tools `query` accepts, with one-line descriptions. */
+  queryTools(): { name: string; description: string }[] {
+    return JSON.parse(this.native.queryTools()) as { name: string; description: string }[];
   }
 }

@@ -38,6 +38,8 @@ export interface NativeEngine {
   getNode(repo: string, id: string): string | null;
   fileSymbols(repo: string, path: string): string;
   edges(repo: string, id: string, direction: string, kinds?: string[] | null): string;
+  query(repo: string | null | undefined, tool: string, argsJson: string): string;
+  queryTools(): string;
 }
 
 /** What the addon module exports. */

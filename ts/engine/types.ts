@@ -109,6 +109,8 @@ export interface GraphStats extends RepoSummary {
   edges_by_kind: Record<string, number>;
   edges_by_origin: Record<string, number>;
   unresolved: number;
+  /** Memory of the lazily built search indexes (null until the first query that builds one). */
+  search_memory: { symbols_bytes: number | null; text_bytes: number | null; text_docs: number | null };
 }
 
 /** One graph node (symbol, file, import, ...). */
