@@ -12,8 +12,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fetchCorpora as fetchSources, firstLine, machine, ROOT, sh, writeSection, type Json } from './common';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const ALL_CORPORA = ['rxjs', 'ts-src', 'ts-full', 'k8s', 'x-tools', 'django'];
 const SOURCE_OF: Record<string, string> = {
   rxjs: 'rxjs', 'ts-src': 'ts', 'ts-full': 'ts', k8s: 'k8s', 'x-tools': 'x-tools', django: 'django',
@@ -138,24 +138,6 @@ function lastLines(text: string, n: number): string {
   return text.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter(Boolean).slice(-n).join(' / ').slice(0, 300);
 }
 
-function sh(cmd: string, args: string[], env?: NodeJS.ProcessEnv): string {
-  const r = spawnSync(cmd, args, { cwd: ROOT, env: env ?? process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
-
-function fetchCorpora(corpora: string[]): Map<string, string> {
-  const sources = [...new Set(corpora.map((c) => SOURCE_OF[c]))];
-  log(`fetching corpora: ${sources.join(' ')}`);
-  const out = sh(path.join(ROOT, 'benches', 'fetch-corpora.sh'), sources);
-  const paths = new Map<string, string>();
-  for (const line of out.trim().split('\n')) {
-    const [name, p] = line.split('\t');
-    if (name && p) paths.set(name, p);
-  }
-  return paths;
-}
-
 function buildBenchBinary(): string {
   log('cargo build --release -p gortex-index --example bench_index');
   const out = sh('cargo', ['build', '--release', '-p', 'gortex-index', '--example', 'bench_index', '--message-format=json']);
@@ -184,8 +166,6 @@ function ensureCodegraph(): string {
   }
   return bin;
 }
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function json(text: string): Json {
   const start = text.indexOf('{');
@@ -285,23 +265,6 @@ function countLines(file: string): number {
   } catch {
     return 0;
   }
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0]?.trim() ?? '';
-}
-
-function machine(): Json {
-  const cpu = os.cpus()[0]?.model ?? 'unknown';
-  return {
-    date: new Date().toISOString(),
-    nproc: os.cpus().length,
-    cpu,
-    mem_gib: Math.round(os.totalmem() / 2 ** 30),
-    kernel: os.release(),
-    node: process.version,
-    rustc: firstLine(sh('rustc', ['--version'])),
-  };
 }
 
 // ---- report ----
@@ -407,28 +370,16 @@ function loadNote(results: Json[], m: Json): string {
   return loads.length ? base + loads.join(', ') + '.' : 'Load average was not recorded for this run.';
 }
 
-function writeBenchmarks(file: string, body: string): void {
-  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\n';
-  const start = text.indexOf('## Indexing');
-  if (start >= 0) {
-    const next = text.indexOf('\n## ', start + 1);
-    text = text.slice(0, start) + body + (next >= 0 ? '\n' + text.slice(next + 1) : '');
-  } else {
-    text = text.trimEnd() + '\n\n' + body;
-  }
-  fs.writeFileSync(file, text);
-}
-
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   if (o.fromJson) {
     // Re-render BENCHMARKS.md from a raw results file, measuring nothing.
     const raw = JSON.parse(fs.readFileSync(o.fromJson, 'utf8')) as Json;
-    writeBenchmarks(o.out, section(raw.results, raw.machine, raw.options, path.relative(ROOT, o.fromJson)));
+    writeSection(o.out, 'Indexing', section(raw.results, raw.machine, raw.options, path.relative(ROOT, o.fromJson)));
     process.stdout.write(table(raw.results) + '\n\n' + targets(raw.results) + '\n');
     return;
   }
-  const paths = fetchCorpora(o.corpora);
+  const paths = fetchSources([...new Set(o.corpora.map((c) => SOURCE_OF[c]!))], log);
   const bin = buildBenchBinary();
   const codegraph = o.skipPeers ? undefined : ensureCodegraph();
   const m = machine();
@@ -445,7 +396,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(resultsDir, { recursive: true });
   const rawName = `benches/results/index-${m.date.slice(0, 10)}.json`;
   fs.writeFileSync(path.join(ROOT, rawName), JSON.stringify({ machine: m, options: o, results }, null, 2) + '\n');
-  writeBenchmarks(o.out, section(results, m, o, rawName));
+  writeSection(o.out, 'Indexing', section(results, m, o, rawName));
   process.stdout.write(table(results) + '\n\n' + targets(results) + '\n');
 }
 

@@ -1,0 +1,62 @@
+// Helpers shared by the benchmarks: corpus fetching, machine facts, BENCHMARKS.md sections.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The package root. */
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Loosely typed JSON records (benchmark results are free-form). */
+export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Runs a command in the package root; throws with its stderr when it fails. */
+export function sh(cmd: string, args: string[], env?: NodeJS.ProcessEnv): string {
+  const r = spawnSync(cmd, args, { cwd: ROOT, env: env ?? process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Fetches corpora by source name (`rxjs`, `ts`, …) with fetch-corpora.sh: corpus name → directory. */
+export function fetchCorpora(sources: string[], log: (msg: string) => void): Map<string, string> {
+  log(`fetching corpora: ${sources.join(' ')}`);
+  const out = sh(path.join(ROOT, 'benches', 'fetch-corpora.sh'), sources);
+  const paths = new Map<string, string>();
+  for (const line of out.trim().split('\n')) {
+    const [name, p] = line.split('\t');
+    if (name && p) paths.set(name, p);
+  }
+  return paths;
+}
+
+/** The first line of a text, trimmed. */
+export function firstLine(s: string): string {
+  return s.split('\n')[0]?.trim() ?? '';
+}
+
+/** Facts about the machine a run happened on. */
+export function machine(): Json {
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  return {
+    date: new Date().toISOString(),
+    nproc: os.cpus().length,
+    cpu,
+    mem_gib: Math.round(os.totalmem() / 2 ** 30),
+    kernel: os.release(),
+    node: process.version,
+    rustc: firstLine(sh('rustc', ['--version'])),
+  };
+}
+
+/** Replaces (or appends) the `## <heading>` section of a markdown file with `body`. */
+export function writeSection(file: string, heading: string, body: string): void {
+  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n\n';
+  const start = text.indexOf(`## ${heading}`);
+  if (start >= 0) {
+    const next = text.indexOf('\n## ', start + 1);
+    text = text.slice(0, start) + body + (next >= 0 ? '\n' + text.slice(next + 1) : '');
+  } else {
+    text = text.trimEnd() + '\n\n' + body;
+  }
+  fs.writeFileSync(file, text);
+}
