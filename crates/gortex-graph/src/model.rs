@@ -4,7 +4,7 @@ use gortex_core::{EdgeKind, Language, NodeKind, Origin, Span, TestRole, TestRunn
 use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A node id: `<repo>/<path>::<Owner>.<name>`, shared between the node and every edge naming it.
 pub type Id = Arc<str>;
@@ -152,6 +152,12 @@ pub struct Graph {
     in_edges: Vec<u32>,
     unresolved_by_node: FxHashMap<NodeIndex, Vec<u32>>,
     by_file: FxHashMap<Arc<str>, Vec<NodeIndex>>,
+    /// File nodes, in index order.
+    files: Vec<NodeIndex>,
+    /// Unresolved references by the name they target; built by the first caveat that needs it.
+    unresolved_by_name: OnceLock<FxHashMap<Box<str>, Vec<u32>>>,
+    /// Nodes by their bare name; built by the first name lookup.
+    by_name: OnceLock<FxHashMap<Box<str>, Vec<NodeIndex>>>,
 }
 
 impl Graph {
@@ -171,8 +177,12 @@ impl Graph {
         let n = nodes.len();
         let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
         let mut by_file: FxHashMap<Arc<str>, Vec<NodeIndex>> = FxHashMap::default();
+        let mut files = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
             index.insert(node.id.clone(), i as NodeIndex);
+            if node.kind == NodeKind::File {
+                files.push(i as NodeIndex);
+            }
             if !node.path.is_empty() {
                 by_file.entry(node.path.clone()).or_default().push(i as NodeIndex);
             }
@@ -195,6 +205,9 @@ impl Graph {
             in_edges,
             unresolved_by_node,
             by_file,
+            files,
+            unresolved_by_name: OnceLock::new(),
+            by_name: OnceLock::new(),
         }
     }
 
@@ -230,6 +243,40 @@ impl Graph {
     pub fn unresolved_from(&self, node: NodeIndex) -> impl Iterator<Item = &Unresolved> + '_ {
         self.unresolved_by_node
             .get(&node)
+            .into_iter()
+            .flat_map(move |v| v.iter().map(move |&i| &self.unresolved[i as usize]))
+    }
+
+    /// Every file node, in index order.
+    pub fn files(&self) -> &[NodeIndex] {
+        &self.files
+    }
+
+    /// Nodes whose bare name is `name` (any kind), in index order.
+    pub fn named(&self, name: &str) -> &[NodeIndex] {
+        let by_name = self.by_name.get_or_init(|| {
+            let mut map: FxHashMap<Box<str>, Vec<NodeIndex>> = FxHashMap::default();
+            for (i, n) in self.nodes.iter().enumerate() {
+                map.entry(n.name.as_str().into()).or_default().push(i as NodeIndex);
+            }
+            map
+        });
+        by_name.get(name).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+
+    /// Unresolved references whose target is `unresolved::<name>` or `unresolved::*.<name>`.
+    pub fn unresolved_named(&self, name: &str) -> impl Iterator<Item = &Unresolved> + '_ {
+        let by_name = self.unresolved_by_name.get_or_init(|| {
+            let mut map: FxHashMap<Box<str>, Vec<u32>> = FxHashMap::default();
+            for (i, u) in self.unresolved.iter().enumerate() {
+                let rest = u.target.strip_prefix("unresolved::").unwrap_or(&u.target);
+                let name = rest.strip_prefix("*.").unwrap_or(rest);
+                map.entry(name.into()).or_default().push(i as u32);
+            }
+            map
+        });
+        by_name
+            .get(name)
             .into_iter()
             .flat_map(move |v| v.iter().map(move |&i| &self.unresolved[i as usize]))
     }

@@ -10,7 +10,12 @@ fn ids(rows: &Value, key: &str) -> Vec<String> {
         .as_array()
         .unwrap_or_else(|| panic!("no {key} in {rows}"))
         .iter()
-        .map(|r| r["id"].as_str().unwrap_or_else(|| r["caller"]["id"].as_str().unwrap()).to_string())
+        .map(|r| {
+            r["id"]
+                .as_str()
+                .unwrap_or_else(|| r["caller"]["id"].as_str().unwrap())
+                .to_string()
+        })
         .collect()
 }
 
@@ -39,10 +44,17 @@ fn every_listed_tool_dispatches() {
         ("walk_graph", json!({ "id": id })),
         ("graph_query", json!({ "query": "nodes kind=interface" })),
         ("trace_path", json!({ "from": "main", "to": "formatLabel" })),
-        ("find_import_path", json!({ "from": "src/cli.ts", "to": "src/shapes.ts" })),
+        (
+            "find_import_path",
+            json!({ "from": "src/cli.ts", "to": "src/shapes.ts" }),
+        ),
     ];
     let listed: Vec<&str> = gortex_index::query::TOOLS.iter().map(|(n, _)| *n).collect();
-    assert_eq!(listed, calls.iter().map(|(n, _)| *n).collect::<Vec<_>>(), "TOOLS and this test list differ");
+    assert_eq!(
+        listed,
+        calls.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        "TOOLS and this test list differ"
+    );
     for (tool, args) in calls {
         let result = repo.query(tool, args).unwrap_or_else(|e| panic!("{tool}: {e}"));
         assert!(result.is_object(), "{tool} answered {result}");
@@ -51,7 +63,10 @@ fn every_listed_tool_dispatches() {
     assert!(repo.query("get_symbol", json!({ "id": id, "repo": "app-ts" })).is_ok());
     assert_eq!(
         ids(&repo.query("get_callers", json!({ "id": id })).unwrap(), "callers"),
-        ["app-ts/src/render.test.ts::render.summarizes", "app-ts/src/render.ts::Renderer.draw"]
+        [
+            "app-ts/src/render.test.ts::render.summarizes",
+            "app-ts/src/render.ts::Renderer.draw"
+        ]
     );
 }
 
@@ -61,12 +76,24 @@ fn bad_tools_and_arguments_are_named() {
     let (repo, _) = index(&fixtures().join("query/app-ts"), &options(home.path()));
     let e = repo.query("get_caller", json!({})).unwrap_err();
     assert_eq!(e.code, "invalid_argument");
-    assert!(e.message.contains("unknown tool \"get_caller\"") && e.message.contains("get_callers"), "{}", e.message);
+    assert!(
+        e.message.contains("unknown tool \"get_caller\"") && e.message.contains("get_callers"),
+        "{}",
+        e.message
+    );
     let e = repo.query("get_callers", json!(["x"])).unwrap_err();
     assert!(e.message.contains("must be a JSON object"), "{}", e.message);
-    let e = repo.query("get_callers", json!({ "id": "summarize", "depht": 2 })).unwrap_err();
-    assert!(e.message.starts_with("get_callers: unknown field `depht`"), "{}", e.message);
-    let e = repo.query("search_text", json!({ "query": "(", "regexp": true })).unwrap_err();
+    let e = repo
+        .query("get_callers", json!({ "id": "summarize", "depht": 2 }))
+        .unwrap_err();
+    assert!(
+        e.message.starts_with("get_callers: unknown field `depht`"),
+        "{}",
+        e.message
+    );
+    let e = repo
+        .query("search_text", json!({ "query": "(", "regexp": true }))
+        .unwrap_err();
     assert_eq!(e.code, "invalid_argument");
     let e = repo.query("get_callers", Value::Null).unwrap_err();
     assert!(e.message.contains("id"), "{}", e.message);
@@ -83,17 +110,27 @@ fn search_indexes_follow_updates() {
     // Exact-name hits only (a miss would otherwise be decomposed into words and match others).
     let found = |repo: &gortex_index::RepoIndex, q: &str| -> Vec<String> {
         let answer = repo.query("search_symbols", json!({ "query": q, "limit": 3 })).unwrap();
-        ids(&answer, "results").into_iter().filter(|id| id.ends_with(&format!("::{q}"))).collect()
+        ids(&answer, "results")
+            .into_iter()
+            .filter(|id| id.ends_with(&format!("::{q}")))
+            .collect()
     };
     let grep = |repo: &gortex_index::RepoIndex, q: &str| -> usize {
-        repo.query("search_text", json!({ "query": q })).unwrap()["hits"].as_array().unwrap().len()
+        repo.query("search_text", json!({ "query": q })).unwrap()["hits"]
+            .as_array()
+            .unwrap()
+            .len()
     };
     assert!(found(&repo, "brandNewHelper").is_empty());
     assert_eq!(grep(&repo, "brandNewHelper"), 0);
     let memory = repo.search_memory();
     assert!(memory.symbols_bytes.unwrap() > 0 && memory.text_bytes.unwrap() > 0 && memory.text_docs.unwrap() > 5);
 
-    std::fs::write(root.join("src/extra.ts"), "export function brandNewHelper() { return 1; }\n").unwrap();
+    std::fs::write(
+        root.join("src/extra.ts"),
+        "export function brandNewHelper() { return 1; }\n",
+    )
+    .unwrap();
     repo.update_paths(&["src/extra.ts".to_string()], &opts).unwrap();
     assert_eq!(found(&repo, "brandNewHelper"), ["app/src/extra.ts::brandNewHelper"]);
     assert_eq!(grep(&repo, "brandNewHelper"), 1);

@@ -9,7 +9,7 @@
 
 use crate::search::check_limit;
 use globset::{GlobBuilder, GlobMatcher};
-use gortex_core::{Language, NodeKind, QueryError};
+use gortex_core::{Language, QueryError};
 use gortex_graph::Graph;
 use serde::{Deserialize, Serialize};
 
@@ -189,20 +189,13 @@ pub fn find_files(g: &Graph, args: &FindFilesArgs) -> Result<FindFilesResult, Qu
     };
 
     let mut hits: Vec<(FileMatch, &str, usize)> = Vec::new();
-    let mut next = 0usize;
-    while next < g.nodes.len() {
-        let i = next;
+    for &i in g.files() {
+        let i = i as usize;
         let n = &g.nodes[i];
-        next += 1;
-        if n.kind != NodeKind::File || n.external {
+        if n.external {
             continue;
         }
         let path: &str = &n.path;
-        // A file's symbols usually follow it as one block: skip them (checked, not assumed).
-        let block = g.file_nodes(path);
-        if block.first() == Some(&(i as u32)) && block.last() == Some(&((i + block.len() - 1) as u32)) {
-            next = i + block.len();
-        }
         if prefix.is_some_and(|p| !path.starts_with(p)) {
             continue;
         }

@@ -259,13 +259,16 @@ fn candidates(g: &Graph, arg: Option<&str>, name_or_id: &str) -> Result<Vec<Node
         return Ok(vec![i]);
     }
     let dotted = format!(".{input}");
+    // `Owner.name` and `name` both end in the bare name, so the name index narrows the search.
+    let last = input.rsplit('.').next().unwrap_or(input);
     let mut hits: Vec<NodeIndex> = g
-        .nodes
+        .named(last)
         .iter()
-        .enumerate()
-        .filter(|(_, n)| n.kind.is_symbol() && !n.external)
-        .filter(|(_, n)| n.qualified == input || n.qualified.ends_with(&dotted))
-        .map(|(i, _)| i as NodeIndex)
+        .copied()
+        .filter(|&i| {
+            let n = &g.nodes[i as usize];
+            n.kind.is_symbol() && !n.external && (n.qualified == input || n.qualified.ends_with(&dotted))
+        })
         .collect();
     if hits.is_empty() {
         return Err(not_found_for(g, arg, input));
@@ -697,15 +700,10 @@ fn unnamed_file_imports(g: &Graph, path: &str) -> usize {
 }
 
 /// Unresolved usage references (`unresolved::name` / `unresolved::*.name`) made from `language`
-/// code. Scans the unresolved list with a cheap suffix check first.
+/// code.
 pub fn unresolved_named(g: &Graph, name: &str, language: Option<Language>) -> usize {
-    g.unresolved
-        .iter()
-        .filter(|u| u.target.ends_with(name) && u.kind.is_usage())
-        .filter(|u| {
-            let rest = &u.target[..u.target.len() - name.len()];
-            rest == "unresolved::" || rest == "unresolved::*."
-        })
+    g.unresolved_named(name)
+        .filter(|u| u.kind.is_usage())
         .filter(|u| language.is_none() || g.nodes[u.from as usize].language == language)
         .count()
 }
