@@ -49,6 +49,9 @@ describe('gortex query / search / grep', () => {
     const unknown = runCli(['query', 'symbol', 'sumarize', '--repo', root], { env });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/summarize/);
+    const noDepth = runCli(['query', 'usages', 'Shape', '--depth', '2', '--repo', root], { env });
+    expect(noDepth.status).toBe(2);
+    expect(noDepth.stderr).toMatch(/--depth/);
     const badTier = runCli(['query', 'callers', 'summarize', '--min-tier', 'strong', '--repo', root], { env });
     expect(badTier.status).toBe(2);
     expect(badTier.stderr).toMatch(/ast_resolved/);

@@ -36,11 +36,16 @@ export abstract class QueryCommand extends GortexCommand {
 /** Flags of the traversal verbs under `gortex query`. */
 export const traversalFlags = {
   ...queryBaseFlags,
-  depth: Flags.integer({ description: 'How many hops to follow (the tool checks the range)' }),
   limit: Flags.integer({ description: 'At most this many rows (1–1000)' }),
   'min-tier': Flags.string({
     description: 'Weakest provenance to keep: lsp_resolved, lsp_dispatch, ast_resolved, ast_inferred, text_matched',
   }),
+};
+
+/** The traversal flags plus `--depth`, for the verbs that walk more than one hop. */
+export const multiHopFlags = {
+  ...traversalFlags,
+  depth: Flags.integer({ description: 'How many hops to follow (the tool checks the range)' }),
 };
 
 /** Tool arguments from the traversal flags that were given. */

@@ -4,6 +4,7 @@
  */
 import { loadNative, type NativeEngine, type NativeIndexOptions } from './native';
 import { QueryError } from './query';
+import type { QueryToolMap, QueryToolName } from './query-types';
 import type {
   EdgeDirection,
   EdgeJson,
@@ -16,6 +17,7 @@ import type {
 } from './types';
 
 export type * from './types';
+export type * from './query-types';
 export { QueryError, type QueryErrorCode } from './query';
 
 /** Options for one `Engine` (one per process is the norm). */
@@ -170,7 +172,11 @@ export class Engine {
    * Runs one read-only query tool by name with JSON-able arguments and returns its parsed result.
    * `repo` (root path or name) picks the repository; by default the one an `id` belongs to, else
    * the only one loaded. Throws `QueryError` (with a `code`) when the query is refused.
+   * A known tool name types `args` and the result (see `QueryToolMap`); any other string falls
+   * back to the untyped form, whose result type the caller names.
    */
+  query<K extends QueryToolName>(tool: K, args: QueryToolMap[K]['args'], options?: { repo?: string }): QueryToolMap[K]['result'];
+  query<T = unknown>(tool: string, args?: object, options?: { repo?: string }): T;
   query<T = unknown>(tool: string, args: object = {}, options: { repo?: string } = {}): T {
     let json: string;
     try {

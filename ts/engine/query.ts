@@ -20,7 +20,9 @@ export class QueryError extends Error {
 
   /** Turns a native rejection (`"<code>: <message>"`) into a QueryError. */
   static fromNative(error: unknown): QueryError {
-    const text = error instanceof Error ? error.message : String(error);
+    // Not `instanceof Error`: under Jest (a vm context) the addon's errors come from another realm.
+    const message = (error as { message?: unknown } | null | undefined)?.message;
+    const text = typeof message === 'string' ? message : String(error);
     const match = /^([a-z_]+): ([\s\S]*)$/.exec(text);
     if (match && (CODES as readonly string[]).includes(match[1]!)) {
       return new QueryError(match[1] as QueryErrorCode, match[2]!);

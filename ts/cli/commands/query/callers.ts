@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { QueryCommand, traversalArgs, traversalFlags } from '../../query-command';
+import { multiHopFlags, QueryCommand, traversalArgs } from '../../query-command';
 
 /** `gortex query callers <name-or-id>`: get_callers. */
 export default class QueryCallers extends QueryCommand {
@@ -10,7 +10,7 @@ export default class QueryCallers extends QueryCommand {
     target: Args.string({ description: 'A symbol id, a qualified name (Owner.name) or a bare name', required: true }),
   };
 
-  static override flags = traversalFlags;
+  static override flags = multiHopFlags;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(QueryCallers);

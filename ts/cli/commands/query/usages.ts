@@ -10,11 +10,18 @@ export default class QueryUsages extends QueryCommand {
     target: Args.string({ description: 'A symbol id, a qualified name (Owner.name) or a bare name', required: true }),
   };
 
-  static override flags = { ...traversalFlags, context: Flags.string({ description: 'Only usages in this context: call, parameter_type, return_type, field, type, value, import' }) };
+  static override flags = {
+    ...traversalFlags,
+    context: Flags.string({
+      description: 'Only usages in this context: call, parameter_type, return_type, field, type, value, import',
+    }),
+  };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(QueryUsages);
     const { renderTool } = await import('../../render');
-    await this.runTool('find_usages', { ...traversalArgs(args.target, flags), ...(flags.context === undefined ? {} : { context: flags.context }) }, flags, renderTool('find_usages'));
+    const toolArgs = traversalArgs(args.target, flags);
+    if (flags.context !== undefined) toolArgs.context = flags.context;
+    await this.runTool('find_usages', toolArgs, flags, renderTool('find_usages'));
   }
 }
