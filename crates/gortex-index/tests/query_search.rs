@@ -766,3 +766,28 @@ fn find_files_bad_input() {
         .contains("path"));
     assert!(serde_json::from_value::<FindFilesArgs>(json!({"query": "x", "regex": true})).is_err());
 }
+
+#[test]
+fn a_symbol_named_in_a_sentence_lends_its_dependencies_a_bonus() {
+    let r = ok(json!({ "query": "helper UserService.createUser calls to build the display name", "limit": 5 }));
+    let top = ids(&r);
+    let at = top
+        .iter()
+        .position(|id| id == "ts/src/util/strings.ts::formatName")
+        .unwrap_or_else(|| panic!("formatName missing from {top:?}"));
+    assert!(at < 3, "{top:?}");
+    assert_eq!(
+        r.results[at].signals.get("graph_hop"),
+        Some(&1.0),
+        "{:?}",
+        r.results[at].signals
+    );
+    // Every reported score is still the sum of its signals.
+    for h in &r.results {
+        let sum: f64 = h.signals.values().sum();
+        assert!((sum - h.score).abs() < 1e-3, "{} != {:?}", h.score, h.signals);
+    }
+    // Plain words name no symbol: no graph bonus anywhere.
+    let plain = ok(json!({ "query": "helper user service create user calls to build the display name" }));
+    assert!(plain.results.iter().all(|h| !h.signals.contains_key("graph_hop")));
+}

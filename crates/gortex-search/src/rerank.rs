@@ -10,6 +10,7 @@
 //! | `name_coverage` | 0.6 × share of query terms found in the name or owner |
 //! | `path_proximity` | 0.15 × share of query terms found in the file path |
 //! | `test` | −1.0 for test symbols and symbols in test files (demoted, not dropped) |
+//! | `graph_hop` | 0.5 for a symbol that a symbol named verbatim in a multi-word query uses directly (calls, references, instantiates, types, inherits), 1.0 when it also matches a query word |
 //! | `diversity` | −0.5 × (n − 1) for the n-th row (0-based, n ≥ 2) from the same file |
 
 use crate::symbols::{Acc, SymbolIndex};
@@ -32,6 +33,9 @@ pub const W_NAME_COVERAGE: f32 = 0.6;
 pub const W_PATH: f32 = 0.15;
 /// Demotion of test symbols; larger than any positive signal difference short of BM25 itself.
 pub const TEST_PENALTY: f32 = 1.0;
+/// Bonus for a direct dependency of a symbol the query names verbatim ("the error `firstValueFrom`
+/// throws" → `EmptyError`); doubled when the dependency also matches a query word.
+pub const W_GRAPH_HOP: f32 = 0.5;
 /// Demotion per extra row from one file beyond [`DIVERSITY_FREE_ROWS`].
 pub const DIVERSITY_PENALTY: f32 = 0.5;
 /// Rows one file may place before the diversity penalty starts.
@@ -66,6 +70,7 @@ pub(crate) struct Signals {
     pub name_coverage: f32,
     pub path_proximity: f32,
     pub test: f32,
+    pub graph_hop: f32,
     pub diversity: f32,
 }
 
@@ -126,6 +131,7 @@ impl Signals {
             name_coverage: q[1],
             path_proximity: q[2],
             test: p[3],
+            graph_hop: 0.0,
             diversity: 0.0,
         }
     }
@@ -133,7 +139,7 @@ impl Signals {
     /// The sum of every signal.
     pub fn total(&self) -> f32 {
         let prior = prior_sum([self.definition_bias, self.fan_in, self.exported, self.test]);
-        fast_total(prior, [self.bm25, self.name_coverage, self.path_proximity]) + self.diversity
+        fast_total(prior, [self.bm25, self.name_coverage, self.path_proximity]) + self.graph_hop + self.diversity
     }
 
     /// Non-zero signals by name (`bm25` always), rounded.
@@ -147,6 +153,7 @@ impl Signals {
             ("name_coverage", self.name_coverage),
             ("path_proximity", self.path_proximity),
             ("test", self.test),
+            ("graph_hop", self.graph_hop),
             ("diversity", self.diversity),
         ] {
             if v != 0.0 || k == "bm25" {

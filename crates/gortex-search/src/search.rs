@@ -15,10 +15,10 @@
 //! Inline clauses `kind:`, `flavor:`, `lang:`, `path:` filter like the matching arguments; a
 //! clause may repeat or list values with commas (OR within a key, AND across keys).
 
-use crate::rerank::{fast_total, query_parts, round4, select_diverse, Signals};
+use crate::rerank::{fast_total, query_parts, round4, select_diverse, Signals, W_GRAPH_HOP};
 use crate::symbols::{Acc, SymbolIndex, Term};
 use crate::tokenize::tokens;
-use gortex_core::{Language, NodeKind, QueryError, TypeFlavor};
+use gortex_core::{EdgeKind, Language, NodeKind, QueryError, TypeFlavor};
 use gortex_graph::query::NodeSummary;
 use gortex_graph::Graph;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -545,6 +545,31 @@ pub fn search_symbols(
     }
     accs.retain(|a| (!require_all || a.mask == all) && accepts(a.doc));
     let max = accs.iter().map(|a| a.score).fold(0.0f32, f32::max);
+    // Multi-word queries that name a symbol verbatim ask about its neighbourhood as often as
+    // about the symbol ("the error firstValueFrom throws"): its direct dependencies join the
+    // candidates with a bonus, doubled when they also match a query word.
+    let mut hops: FxHashMap<u32, f32> = FxHashMap::default();
+    if !identifier {
+        for doc in hop_neighbours(g, idx, &anchors(g, idx, &text)) {
+            hops.insert(doc, W_GRAPH_HOP);
+        }
+        if !hops.is_empty() {
+            for a in &accs {
+                if let Some(bonus) = hops.get_mut(&a.doc) {
+                    *bonus = 2.0 * W_GRAPH_HOP;
+                }
+            }
+            let present: FxHashSet<u32> = accs.iter().map(|a| a.doc).collect();
+            let mut extra: Vec<u32> = hops
+                .keys()
+                .copied()
+                .filter(|d| !present.contains(d) && accepts(*d))
+                .collect();
+            extra.sort_unstable();
+            accs.extend(extra.into_iter().map(Acc::unmatched));
+        }
+    }
+    let hop = |doc: u32| hops.get(&doc).copied().unwrap_or(0.0);
     let norm = |score: f32| if max > 0.0 { score * (1.0 / max) } else { 0.0 };
     let signals =
         |doc: u32, acc: Option<&Acc>| Signals::of(idx, doc, acc.map_or(0.0, |a| norm(a.score)), acc, terms.len());
@@ -572,7 +597,7 @@ pub fn search_symbols(
             return None;
         }
         let q = query_parts(a.score * inv_max, Some(a), terms.len());
-        Some((fast_total(idx.prior[a.doc as usize], q), a.doc))
+        Some((fast_total(idx.prior[a.doc as usize], q) + hop(a.doc), a.doc))
     };
     let total = exact_count + ranked;
 
@@ -616,6 +641,7 @@ pub fn search_symbols(
         );
         for p in picked {
             let mut s = signals(p.doc, Some(&accs[p.slot as usize]));
+            s.graph_hop = hop(p.doc);
             s.diversity = p.diversity;
             rows.push((p.doc, MatchTier::Ranked, s, round4(p.score)));
         }
@@ -643,4 +669,75 @@ pub fn search_symbols(
         decomposed,
         unmatched,
     })
+}
+
+/// Most symbols a query may name verbatim, and most neighbours taken from them.
+const MAX_ANCHORS: usize = 8;
+const MAX_HOP_NEIGHBOURS: usize = 256;
+
+/// Docs a multi-word query names verbatim: words written like code (`camelCase`, `snake_case`,
+/// `Owner.name`, `name()`, backticked) that exactly name a symbol, case included.
+fn anchors(g: &Graph, idx: &SymbolIndex, text: &str) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for raw in text.split_whitespace() {
+        let marked = raw.contains('`') || raw.contains("()");
+        let word = raw.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'));
+        let word = word.strip_suffix("'s").unwrap_or(word);
+        if word.len() < 3 {
+            continue;
+        }
+        let code_like = marked
+            || word.chars().skip(1).any(char::is_uppercase)
+            || word.contains('_')
+            || word.contains('.')
+            || word.contains("::");
+        if !code_like {
+            continue;
+        }
+        let (sensitive, _) = idx.exact(g, &word.replace("::", "."));
+        for d in sensitive.into_iter().take(4) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+        if out.len() >= MAX_ANCHORS {
+            out.truncate(MAX_ANCHORS);
+            break;
+        }
+    }
+    out
+}
+
+/// Indexed symbols the anchors use directly (a type speaks through its members too), anchors
+/// themselves excluded. Test edges are not dependencies.
+fn hop_neighbours(g: &Graph, idx: &SymbolIndex, anchors: &[u32]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for &a in anchors {
+        let node = idx.doc_node[a as usize];
+        let mut sources = vec![node];
+        if g.nodes[node as usize].kind.is_type_like() {
+            sources.extend(
+                g.out_edges(node)
+                    .filter(|e| e.kind == EdgeKind::Contains)
+                    .map(|e| e.to)
+                    .take(64),
+            );
+        }
+        for src in sources {
+            for e in g.out_edges(src) {
+                if !e.kind.is_usage() || e.kind == EdgeKind::Tests {
+                    continue;
+                }
+                if let Some(d) = idx.doc_of(e.to) {
+                    if !anchors.contains(&d) && !out.contains(&d) {
+                        out.push(d);
+                        if out.len() >= MAX_HOP_NEIGHBOURS {
+                            return out;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
 }

@@ -101,6 +101,21 @@ pub(crate) struct Acc {
     pub path_mask: u32,
 }
 
+impl Acc {
+    /// A candidate with no text match (reached through the graph instead).
+    pub(crate) fn unmatched(doc: u32) -> Acc {
+        Acc {
+            doc,
+            score: 0.0,
+            cur: 0.0,
+            cur_term: 0,
+            mask: 0,
+            name_mask: 0,
+            path_mask: 0,
+        }
+    }
+}
+
 /// An inverted index over the symbols of one graph. Build with [`SymbolIndex::build`].
 #[derive(Debug, Default)]
 pub struct SymbolIndex {
@@ -120,6 +135,8 @@ pub struct SymbolIndex {
     /// Symbols containing the token in any field (path included).
     df: Vec<u32>,
     pub(crate) doc_node: Vec<NodeIndex>,
+    /// Node index → doc (`u32::MAX` for nodes that are not indexed).
+    node_doc: Vec<u32>,
     pub(crate) doc_file: Vec<u32>,
     doc_len: Vec<[u8; FIELDS]>,
     pub(crate) doc_meta: Vec<DocMeta>,
@@ -507,7 +524,12 @@ impl SymbolIndex {
                 .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].qualified), d as u32))
                 .collect(),
         );
+        let mut node_doc = vec![u32::MAX; g.nodes.len()];
+        for (d, &n) in doc_node.iter().enumerate() {
+            node_doc[n as usize] = d as u32;
+        }
         SymbolIndex {
+            node_doc,
             node_count: g.nodes.len(),
             max_fan_in,
             max_fan_out: fan_out.iter().copied().max().unwrap_or(0),
@@ -571,6 +593,7 @@ impl SymbolIndex {
             + v(&self.path_tf)
             + v(&self.df)
             + v(&self.doc_node)
+            + v(&self.node_doc)
             + v(&self.doc_file)
             + v(&self.doc_len)
             + v(&self.doc_meta)
@@ -856,6 +879,11 @@ impl SymbolIndex {
     }
 
     /// The node of a doc.
+    /// The doc of a node, when the node is indexed.
+    pub(crate) fn doc_of(&self, node: NodeIndex) -> Option<u32> {
+        self.node_doc.get(node as usize).copied().filter(|&d| d != u32::MAX)
+    }
+
     pub(crate) fn node<'g>(&self, g: &'g Graph, doc: u32) -> &'g Node {
         &g.nodes[self.doc_node[doc as usize] as usize]
     }
