@@ -3,10 +3,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { packageRoot } from '../package-root';
 import { CliUsageError } from './repo-root';
 
 /** The package root (holds `test/fixtures` and `benches` in a source checkout). */
-const PACKAGE_ROOT = path.resolve(__dirname, '..', '..', '..');
+const PACKAGE_ROOT = packageRoot();
 
 /** Tiers of the fixture, in report order. */
 export const TIERS = ['exact', 'concept', 'multi_hop'] as const;

@@ -1,0 +1,41 @@
+/** `gortex call`: one registry tool call from the command line. */
+import { runCli } from './helpers/cli';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+describe('gortex call', () => {
+  const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+  const root = fixtureCopy('query/app-ts', 'callapp');
+
+  test('lists the tools', () => {
+    const r = runCli(['call', '--list']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^get_symbol_source\s+A symbol's own source lines/m);
+    expect(r.stdout.trim().split('\n')).toHaveLength(23);
+  });
+
+  test('takes --arg key=value (JSON values typed) and --json-args', () => {
+    const r = runCli(['call', 'search_symbols', '--arg', 'query=summarize', '--arg', 'limit=1', '--repo', root], { env });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.results.map((h: any) => h.id)).toEqual(['callapp/src/render.ts::summarize']);
+    const callers = runCli(['call', 'get_callers', '--json-args', '{"id":"formatLabel","min_tier":"ast_resolved"}', '--repo', root], { env });
+    expect(JSON.parse(callers.stdout).tier_filtered).toBeDefined();
+  });
+
+  test('bad input exits 2 with the reason', () => {
+    const cases: [string[], RegExp][] = [
+      [['call', 'nope'], /unknown tool "nope"/],
+      [['call', 'get_symbol', '--json-args', '{oops'], /--json-args is not valid JSON/],
+      [['call', 'get_symbol', '--arg', 'id'], /must look like key=value/],
+      [['call', 'get_symbol'], /get_symbol: id: /],
+      [['call', 'get_symbol', '--arg', 'id=nosuchthing'], /^ ›   Error: not_found: /m],
+      [['call'], /Name a tool to call/],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli([...args, '--repo', root], { env });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});

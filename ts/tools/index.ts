@@ -1,0 +1,16 @@
+/** Every tool gortex serves, in one list (the single source for every door). */
+import { graphTools } from './graph';
+import { navigationTools } from './navigation';
+import type { ToolDef } from './registry';
+import { searchTools } from './search';
+import { sourceTools } from './source';
+
+/** All tools, in a stable order. */
+export const ALL_TOOLS: readonly ToolDef[] = [...searchTools, ...navigationTools, ...graphTools, ...sourceTools] as ToolDef[];
+
+/** A tool by name. */
+export function findTool(name: string): ToolDef | undefined {
+  return ALL_TOOLS.find((t) => t.name === name);
+}
+
+export * from './registry';

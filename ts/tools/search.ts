@@ -1,0 +1,76 @@
+/** Finding things: symbols, text, files, declarations. */
+import { z } from 'zod';
+import { engineTool, includeTests, limit } from './common';
+
+/** The search family. */
+export const searchTools = [
+  engineTool(
+    'search_symbols',
+    'nav',
+    'Find symbols by name, Owner.name, words or description (camelCase/snake_case aware, typo tolerant, ranked with graph signals). Inline clauses: kind:function flavor:class lang:go path:src/. Use instead of grep for code.',
+    {
+      query: z.string().describe('Name, Owner.name or words; may hold kind:/flavor:/lang:/path: clauses'),
+      limit,
+      max_per_file: z.number().int().optional().describe('At most this many results from one file'),
+      kind: z.string().optional().describe('Only these node kinds (comma list)'),
+      flavor: z.string().optional().describe('Only these type flavors: class, struct, enum, record, type_alias, …'),
+      lang: z.string().optional().describe('Only these languages (comma list)'),
+      path: z.string().optional().describe('Only symbols under this path prefix'),
+      scope: z.array(z.string()).optional().describe('Only symbols under any of these path prefixes'),
+      include_tests: includeTests,
+    },
+  ),
+  engineTool(
+    'winnow_symbols',
+    'nav',
+    'Structured retrieval by constraints (kind, language, path prefix, minimum fan-in/fan-out, text, exported) with per-axis score contributions.',
+    {
+      kind: z.string().optional(),
+      lang: z.string().optional(),
+      path_prefix: z.string().optional(),
+      min_fan_in: z.number().int().optional(),
+      min_fan_out: z.number().int().optional(),
+      text_match: z.string().optional(),
+      exported: z.boolean().optional(),
+      include_tests: includeTests,
+      limit,
+    },
+  ),
+  engineTool(
+    'search_text',
+    'nav',
+    'Trigram-indexed literal (or regexp: true) text search; each hit carries path, line, column, the line and its enclosing symbol.',
+    {
+      query: z.string().describe('The literal text, or a regex with regexp: true'),
+      regexp: z.boolean().optional(),
+      case_sensitive: z.boolean().optional().describe('Default true'),
+      path: z.string().optional().describe('A glob (src/**/*.ts) or a path prefix (src/)'),
+      limit,
+      context_chars: z.number().int().optional().describe('Characters kept on each side of the match'),
+    },
+  ),
+  engineTool(
+    'find_files',
+    'nav',
+    'Find files by name or path (exact > prefix > substring), glob (ts/**/*.test.ts) or fuzzy subsequence.',
+    {
+      query: z.string().optional(),
+      glob: z.string().optional(),
+      fuzzy: z.boolean().optional(),
+      path: z.string().optional().describe('Only files under this prefix'),
+      limit,
+    },
+  ),
+  engineTool(
+    'find_declaration',
+    'nav',
+    'Use-site text (fooBar( or .save() or regex: true) → the declarations it refers to, with the matching use locations and their tiers.',
+    {
+      query: z.string(),
+      regex: z.boolean().optional(),
+      path_prefix: z.string().optional(),
+      kind: z.string().optional(),
+      limit,
+    },
+  ),
+];

@@ -1,0 +1,107 @@
+/** Reading source: whole files or line ranges, and a symbol's own lines. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { GetSymbolResult } from '../engine/engine';
+import { target } from './common';
+import { defineTool, ToolInputError, type ToolContext } from './registry';
+
+/** Largest slice returned by default. */
+const DEFAULT_MAX_BYTES = 64 * 1024;
+/** Hard ceiling of `max_bytes`. */
+const MAX_BYTES = 1024 * 1024;
+
+/** The real path of a repository-relative file, refusing anything outside the repository. */
+function resolveInside(root: string, rel: string): string {
+  if (rel.trim() === '') throw new ToolInputError('invalid_argument', 'path must not be empty');
+  const realRoot = fs.realpathSync(root);
+  const absolute = path.resolve(realRoot, rel);
+  let real: string;
+  try {
+    real = fs.realpathSync(absolute);
+  } catch {
+    throw new ToolInputError('not_found', `no file ${JSON.stringify(rel)} in the repository (paths are relative to ${realRoot})`);
+  }
+  if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+    throw new ToolInputError('invalid_argument', `path ${JSON.stringify(rel)} is outside the repository; only files under ${realRoot} can be read`);
+  }
+  if (!fs.statSync(real).isFile()) throw new ToolInputError('invalid_argument', `${JSON.stringify(rel)} is not a regular file`);
+  return real;
+}
+
+interface Slice {
+  path: string;
+  start_line: number;
+  end_line: number;
+  total_lines: number;
+  text: string;
+  truncated: boolean;
+}
+
+/** Lines `start..=end` (1-based, clamped to the file) of a file, cut at `maxBytes`. */
+function readLines(ctx: ToolContext, rel: string, start: number | undefined, end: number | undefined, maxBytes: number): Slice {
+  const file = resolveInside(ctx.root, rel);
+  const bytes = fs.readFileSync(file);
+  if (bytes.subarray(0, 8192).includes(0)) {
+    throw new ToolInputError('invalid_argument', `${JSON.stringify(rel)} is a binary file`);
+  }
+  const lines = bytes.toString('utf8').split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  const from = Math.max(1, start ?? 1);
+  if (from > lines.length) {
+    throw new ToolInputError('invalid_argument', `start_line ${from} is past the end of ${rel} (${lines.length} lines)`);
+  }
+  const to = Math.min(lines.length, end ?? lines.length);
+  if (to < from) throw new ToolInputError('invalid_argument', `end_line ${to} is before start_line ${from}`);
+  let text = '';
+  let last = from - 1;
+  let truncated = false;
+  for (let i = from; i <= to; i++) {
+    const line = `${lines[i - 1]}\n`;
+    if (Buffer.byteLength(text) + Buffer.byteLength(line) > maxBytes) {
+      truncated = true;
+      break;
+    }
+    text += line;
+    last = i;
+  }
+  return { path: path.relative(fs.realpathSync(ctx.root), file).split(path.sep).join('/'), start_line: from, end_line: last, total_lines: lines.length, text, truncated };
+}
+
+const maxBytes = z.number().int().min(1).max(MAX_BYTES).optional().describe(`Cut the text at this many bytes (default ${DEFAULT_MAX_BYTES})`);
+
+/** The source family. */
+export const sourceTools = [
+  defineTool({
+    name: 'read_file',
+    category: 'read',
+    effect: 'read',
+    description: 'Read a repository file or a line range of it (1-based, inclusive); refuses paths outside the repository and binary files.',
+    input: {
+      path: z.string().describe('Repository-relative path'),
+      start_line: z.number().int().min(1).optional(),
+      end_line: z.number().int().min(1).optional(),
+      max_bytes: maxBytes,
+    },
+    handler: (ctx, args) => readLines(ctx, args.path, args.start_line, args.end_line, args.max_bytes ?? DEFAULT_MAX_BYTES),
+  }),
+  defineTool({
+    name: 'get_symbol_source',
+    category: 'read',
+    effect: 'read',
+    description: "A symbol's own source lines (plus context_lines around them) with its signature and location; cheaper than reading the file.",
+    input: {
+      id: target,
+      context_lines: z.number().int().min(0).max(50).optional().describe('Extra lines before and after (default 0)'),
+      max_bytes: maxBytes,
+    },
+    handler: (ctx, args) => {
+      const found = ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult;
+      const s = found.symbol;
+      if (!s.path || s.line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
+      const extra = args.context_lines ?? 0;
+      const slice = readLines(ctx, s.path, Math.max(1, s.line - extra), s.end_line + extra, args.max_bytes ?? DEFAULT_MAX_BYTES);
+      return { symbol: s, ...slice };
+    },
+  }),
+];
