@@ -1,4 +1,5 @@
 /** `gortex call`: one registry tool call from the command line. */
+import { ALL_TOOLS } from '../ts/tools/index';
 import { runCli } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
@@ -10,7 +11,7 @@ describe('gortex call', () => {
     const r = runCli(['call', '--list']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^get_symbol_source\s+A symbol's own source lines/m);
-    expect(r.stdout.trim().split('\n')).toHaveLength(23);
+    expect(r.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(ALL_TOOLS.map((t) => t.name));
   });
 
   test('takes --arg key=value (JSON values typed) and --json-args', () => {

@@ -1,50 +1,159 @@
 /**
- * The MCP server over the tool registry: `tools/list` from the registry's zod schemas (as JSON
- * Schema), `tools/call` through `callTool`, so validation and errors are the registry's.
+ * The MCP server over the tool registry: `tools/list` shows the session's live surface (a preset,
+ * see `ts/tools/presets.ts`), `tools/call` goes through `callTool`, so validation and errors are
+ * the registry's. Every call is bounded in time and in concurrency, and screened for prompt
+ * injection.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { packageVersion } from '../package-root';
-import { ALL_TOOLS } from '../tools/index';
 import { callTool, ToolCallError } from '../tools/dispatch';
-import type { ToolContext, ToolDef } from '../tools/registry';
+import { ALL_TOOLS } from '../tools/index';
+import { inputSchema } from '../tools/meta';
+import { resolveSurface, type ToolSurface } from '../tools/presets';
+import type { SessionSurface, ToolContext, ToolDef } from '../tools/registry';
+import { securityAdvisory } from './screening';
 
+/** Default bound of one tool call. */
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default and ceiling of concurrent tool dispatches. */
+const DEFAULT_CONCURRENCY = 8;
+const MAX_CONCURRENCY = 64;
+
+/** Options of one server. */
+export interface McpServerOptions {
+  /** Tool spec (`"preset,+add,-remove"` or an allow-list); `GORTEX_TOOLS` wins over it. */
+  tools?: string;
+}
+
+/** `60s`, `1500ms`, `2m`, a bare number of milliseconds, or `off` (no bound). */
+export function parseDuration(text: string, what: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === 'off' || t === '0') return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(t);
+  if (!m) throw new Error(`${what} must be a duration like 60s, 1500ms, 2m or off, got ${JSON.stringify(text)}`);
+  const n = Number(m[1]);
+  return Math.round(m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n);
+}
 
 function listing(tool: ToolDef): Record<string, unknown> {
-  const schema = z.toJSONSchema(z.strictObject(tool.input)) as Record<string, unknown>;
-  delete schema.$schema;
   return {
     name: tool.name,
     description: tool.description,
-    inputSchema: schema,
+    inputSchema: inputSchema(tool),
     annotations: { readOnlyHint: tool.effect === 'read', destructiveHint: false, openWorldHint: false },
   };
 }
 
-/** An MCP server answering every registry tool against `context()` (called per request). */
-export function createMcpServer(context: () => Promise<ToolContext>): Server {
+/** A counting semaphore: at most `size` holders; others wait in order. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await work();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** The slow-tool test hook (`GORTEX_TEST_HOOKS=1`, `GORTEX_TEST_SLOW_TOOL=name:ms`), off otherwise. */
+function testDelay(tool: string): number {
+  if (process.env.GORTEX_TEST_HOOKS !== '1') return 0;
+  const [name, ms] = (process.env.GORTEX_TEST_SLOW_TOOL ?? '').split(':');
+  return name === tool ? Number(ms) || 0 : 0;
+}
+
+/** An MCP server answering registry tools against `context()` (called per request). */
+export function createMcpServer(context: () => Promise<ToolContext>, options: McpServerOptions = {}): Server {
+  const envSpec = process.env.GORTEX_TOOLS?.trim() ? process.env.GORTEX_TOOLS : undefined;
+  const surface: ToolSurface = resolveSurface(
+    envSpec ?? options.tools,
+    ALL_TOOLS,
+    envSpec !== undefined ? 'GORTEX_TOOLS' : options.tools !== undefined ? '--tools' : 'default',
+  );
+  const timeoutText = process.env.GORTEX_MCP_TOOL_TIMEOUT;
+  const timeoutMs = timeoutText === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(timeoutText, 'GORTEX_MCP_TOOL_TIMEOUT');
+  const concurrencyText = process.env.GORTEX_MCP_MAX_CONCURRENT_DISPATCHES;
+  const concurrency = concurrencyText === undefined ? DEFAULT_CONCURRENCY : Number.parseInt(concurrencyText, 10);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new Error(`GORTEX_MCP_MAX_CONCURRENT_DISPATCHES must be 1..${MAX_CONCURRENCY}, got ${concurrencyText}`);
+  }
+  const gate = new Gate(concurrency);
+
   const server = new Server(
     { name: 'gortex', version: packageVersion() },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: true } },
       instructions:
         'gortex answers code questions from a graph of this repository: search_symbols / search_text / ' +
         'find_files to locate code, get_symbol_source to read it, get_callers / find_usages / get_dependents ' +
-        'before changing it. Rows carry provenance tiers; heed caveats.',
+        'before changing it. Rows carry provenance tiers; heed caveats. tools_search finds tools not listed yet.',
     },
   );
-  const tools = ALL_TOOLS.map(listing);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  const allNames = new Set(ALL_TOOLS.map((t) => t.name));
+  const session: SessionSurface = {
+    preset: surface.preset,
+    mode: surface.mode,
+    live: () => surface.live,
+    allowed: () => (surface.mode === 'defer' ? allNames : surface.live),
+    promote: (names) => {
+      const added = names.filter((n) => allNames.has(n) && !surface.live.has(n));
+      for (const n of added) surface.live.add(n);
+      if (added.length > 0) void server.sendToolListChanged().catch(() => undefined);
+      return added;
+    },
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: ALL_TOOLS.filter((t) => surface.live.has(t.name)).map(listing),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
+    const fail = (error: ToolCallError): { isError: true; content: { type: 'text'; text: string }[] } => ({
+      isError: true,
+      content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
+    });
+    if (allNames.has(name) && !session.allowed().has(name)) {
+      return fail(new ToolCallError('not_available', `${name} is hidden by the "${surface.preset}" tool preset (mode hide); start gortex mcp with --tools to allow it`));
+    }
+    const work = gate.run(async () => {
+      const delay = testDelay(name);
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      return callTool({ ...(await context()), session }, name, args ?? {});
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const bounded =
+      timeoutMs === undefined
+        ? work
+        : Promise.race([
+            work,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(
+                () => reject(new ToolCallError('timeout', `${name} did not finish within ${timeoutMs} ms and was abandoned; the session keeps serving (GORTEX_MCP_TOOL_TIMEOUT raises the bound)`)),
+                timeoutMs,
+              );
+            }),
+          ]);
+    // An abandoned call keeps running; its late failure must not become an unhandled rejection.
+    work.catch(() => undefined);
     try {
-      const result = await callTool(await context(), name, args ?? {});
-      return { content: [{ type: 'text' as const, text: JSON.stringify(result) }] };
+      const result = await bounded;
+      const text = JSON.stringify(result);
+      const advisory = securityAdvisory(args, text);
+      return {
+        content: [{ type: 'text' as const, text }],
+        ...(advisory ? { _meta: { gortex_security: advisory } } : {}),
+      };
     } catch (error) {
-      const failure =
-        error instanceof ToolCallError ? error : new ToolCallError('internal', error instanceof Error ? error.message : String(error));
-      return { isError: true, content: [{ type: 'text' as const, text: `${failure.code}: ${failure.message}` }] };
+      return fail(error instanceof ToolCallError ? error : new ToolCallError('internal', error instanceof Error ? error.message : String(error)));
+    } finally {
+      if (timer) clearTimeout(timer);
     }
   });
   return server;

@@ -21,8 +21,13 @@ export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown)
     throw new ToolCallError('invalid_argument', `unknown tool "${name}"; tools: ${ALL_TOOLS.map((t) => t.name).join(', ')}`);
   }
   try {
-    const args = parseToolArgs(tool, rawArgs);
-    return await tool.handler(ctx, args);
+    const { args, ignored } = parseToolArgs(tool, rawArgs);
+    const result = await tool.handler(ctx, args);
+    if (ignored.length > 0 && typeof result === 'object' && result !== null && !Array.isArray(result)) {
+      // Reported, not fatal: a misspelt option must be visible in the answer it did not shape.
+      return { ...result, _ignored_options: ignored };
+    }
+    return result;
   } catch (error) {
     if (error instanceof ToolCallError) throw error;
     if (error instanceof ToolInputError || error instanceof QueryError) throw new ToolCallError(error.code, error.message);

@@ -1,12 +1,19 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
 import { graphTools } from './graph';
+import { metaTools } from './meta';
 import { navigationTools } from './navigation';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { sourceTools } from './source';
 
 /** All tools, in a stable order. */
-export const ALL_TOOLS: readonly ToolDef[] = [...searchTools, ...navigationTools, ...graphTools, ...sourceTools] as ToolDef[];
+export const ALL_TOOLS: readonly ToolDef[] = [
+  ...searchTools,
+  ...navigationTools,
+  ...graphTools,
+  ...sourceTools,
+  ...metaTools(() => ALL_TOOLS),
+] as ToolDef[];
 
 /** A tool by name. */
 export function findTool(name: string): ToolDef | undefined {

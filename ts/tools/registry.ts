@@ -11,6 +11,18 @@ export type ToolEffect = 'read' | 'local_write' | 'session_write' | 'control_wri
 /** Functional families, for presets and prefix-style filtering. */
 export type ToolCategory = 'nav' | 'read' | 'analysis' | 'admin';
 
+/** The tool surface of one MCP session, for the tools that inspect or extend it. */
+export interface SessionSurface {
+  preset: string;
+  mode: 'defer' | 'hide';
+  /** Names listed in `tools/list` right now. */
+  live(): ReadonlySet<string>;
+  /** Names this session may call (hide mode: the live set; defer mode: everything). */
+  allowed(): ReadonlySet<string>;
+  /** Adds tools to the live set and tells the client its list changed. */
+  promote(names: readonly string[]): string[];
+}
+
 /** What a handler works on: the engine and the repository the session is bound to. */
 export interface ToolContext {
   engine: Engine;
@@ -18,6 +30,8 @@ export interface ToolContext {
   repo: string;
   /** The repository's root directory. */
   root: string;
+  /** The calling MCP session's surface (absent for `gortex call`). */
+  session?: SessionSurface;
 }
 
 /** One tool. `input` is a zod object shape; handlers receive the parsed arguments. */
@@ -47,10 +61,31 @@ export class ToolInputError extends Error {
   }
 }
 
-/** Validates raw arguments against a tool's schema; unknown keys are refused by name. */
-export function parseToolArgs<S extends z.ZodRawShape>(tool: ToolDef<S>, raw: unknown): z.infer<z.ZodObject<S>> {
-  const parsed = z.strictObject(tool.input).safeParse(raw ?? {});
-  if (parsed.success) return parsed.data as z.infer<z.ZodObject<S>>;
+/** Parsed arguments plus the keys the tool does not take (dropped, and reported to the caller). */
+export interface ParsedArgs<T> {
+  args: T;
+  ignored: string[];
+}
+
+/**
+ * Validates raw arguments against a tool's schema. Unknown keys are dropped and returned in
+ * `ignored` (`GORTEX_TOOL_ARG_GUARD=reject` refuses them instead); wrong types and missing
+ * required arguments are refused with the argument named.
+ */
+export function parseToolArgs<S extends z.ZodRawShape>(tool: ToolDef<S>, raw: unknown): ParsedArgs<z.infer<z.ZodObject<S>>> {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+    throw new ToolInputError('invalid_argument', `${tool.name}: arguments must be a JSON object`);
+  }
+  const given = (raw ?? {}) as Record<string, unknown>;
+  const ignored = Object.keys(given).filter((k) => !(k in tool.input)).sort();
+  if (ignored.length > 0 && process.env.GORTEX_TOOL_ARG_GUARD === 'reject') {
+    throw new ToolInputError(
+      'invalid_argument',
+      `${tool.name}: unknown argument${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')}; accepted: ${Object.keys(tool.input).join(', ') || 'none'}`,
+    );
+  }
+  const parsed = z.object(tool.input).safeParse(given);
+  if (parsed.success) return { args: parsed.data as z.infer<z.ZodObject<S>>, ignored };
   const problems = parsed.error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
     return `${where}: ${issue.message}`;

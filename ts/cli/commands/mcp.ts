@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { GortexCommand } from '../base-command';
+import { CliUsageError } from '../repo-root';
 
 /** `gortex mcp`: the MCP server over stdio, embedded in this process. */
 export default class McpCommand extends GortexCommand {
@@ -13,16 +14,30 @@ export default class McpCommand extends GortexCommand {
   static override flags = {
     repo: Flags.string({ description: 'A folder inside the repository to serve (default: the current directory)' }),
     watch: Flags.boolean({ description: 'Re-index files as they change on disk', default: true, allowNo: true }),
+    tools: Flags.string({
+      description:
+        'Tool surface: a preset (core, agent, full, readonly, edit, nav, localization), optionally "preset,+tool,-tool" ' +
+        'or ":hide"/":defer", or a bare list of tool names. GORTEX_TOOLS overrides it. Default: core (defer).',
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(McpCommand);
     const log = (message: string): void => void process.stderr.write(`gortex mcp: ${message}\n`);
+    // Check the tool spec before indexing, so a typo fails fast.
+    const { resolveSurface, PresetError } = await import('../../tools/presets');
+    const { ALL_TOOLS } = await import('../../tools/index');
+    try {
+      resolveSurface(process.env.GORTEX_TOOLS?.trim() ? process.env.GORTEX_TOOLS : flags.tools, ALL_TOOLS);
+    } catch (error) {
+      if (error instanceof PresetError) throw new CliUsageError(error.message);
+      throw error;
+    }
     const { openEmbedded } = await import('../../mcp/embedded');
     const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });
     const { createMcpServer } = await import('../../mcp/server');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    const server = createMcpServer(() => repo.context());
+    const server = createMcpServer(() => repo.context(), flags.tools === undefined ? {} : { tools: flags.tools });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
