@@ -136,8 +136,8 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
 describe('gortex mcp tool surfaces and request lifetime', () => {
   const root = fixtureCopy('query/app-ts', 'surfaceapp');
 
-  test('the default surface is core (defer): tools_search promotes deferred tools and says the list changed', async () => {
-    const client = await start(root);
+  test('core (defer): tools_search promotes deferred tools and says the list changed', async () => {
+    const client = await start(root, ['--tools', 'core']);
     try {
       const { ok } = helpers(() => client);
       const names = (await client.listTools()).tools.map((t) => t.name);
@@ -178,7 +178,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_symbols', 'get_symbol']);
       const blocked = await call('get_callers', { id: 'summarize' });
       expect(blocked.isError).toBe(true);
-      expect(blocked.content[0]!.text).toMatch(/^not_available: get_callers is hidden/);
+      expect(blocked.content[0]!.text).toMatch(/^not_available: get_callers is not on the "custom" tool surface/);
     } finally {
       await client.close();
     }
@@ -186,9 +186,6 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
     const bad = runCli(['mcp', '--repo', root, '--tools', 'core,+no_such_tool'], { env: { GORTEX_HOME: home } });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown tool "no_such_tool"/);
-    const compact = runCli(['mcp', '--repo', root, '--tools', 'compact'], { env: { GORTEX_HOME: home } });
-    expect(compact.status).toBe(2);
-    expect(compact.stderr).toMatch(/not available/);
   });
 
   test('a call over the time bound is abandoned with a timeout error; the session keeps serving', async () => {
@@ -221,5 +218,67 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('gortex mcp compact surface (facade-v1)', () => {
+  const root = fixtureCopy('query/app-ts', 'facadeapp');
+  let client: Client;
+  beforeAll(async () => {
+    // No --tools: a client that names itself gets the compact surface.
+    client = await start(root);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+  const { call, ok } = helpers(() => client);
+
+  test('exactly 21 domain tools, and a cold tools/list within 15,000 bytes', async () => {
+    const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name)).toEqual([
+      'explore', 'search', 'read', 'relations', 'trace', 'analyze', 'ask', 'change', 'edit', 'refactor', 'review',
+      'publish_review', 'pr', 'recall', 'remember', 'workspace', 'workspace_admin', 'overlay', 'session', 'response',
+      'capabilities',
+    ]);
+    expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(15_000);
+    const edit = listed.tools.find((t) => t.name === 'edit')!;
+    expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(edit.description).toMatch(/none yet/);
+  });
+
+  test('operations dispatch to the registry with the facade recorded in _meta', async () => {
+    const found = await call('search', { operation: 'symbols', query: 'summarize' });
+    expect(JSON.parse(found.content[0]!.text).results[0].id).toBe('facadeapp/src/render.ts::summarize');
+    expect(found._meta?.gortex_facade).toEqual({ surface_version: 'facade-v1', facade: 'search', operation: 'symbols', canonical_tool: 'search_symbols' });
+    const callers = await ok('relations', { operation: 'callers', target: { symbol: 'summarize' } });
+    expect(callers.callers.map((c: any) => c.caller.qualified)).toContain('Renderer.draw');
+    const file = await ok('read', { operation: 'file', target: { file: 'src/shapes.ts' }, options: { start_line: 1, end_line: 1 } });
+    expect(file.text).toBe('/** Something with an area. */\n');
+    const pathFound = await ok('trace', { operation: 'path', target: { symbol: 'main' }, to: { symbol: 'formatLabel' } });
+    expect(pathFound.paths.length).toBeGreaterThan(0);
+    expect((await ok('workspace', { operation: 'graph' })).nodes).toBeGreaterThan(20);
+  });
+
+  test('capabilities: summaries, exact schemas with a hash, and unbuilt operations marked unavailable', async () => {
+    const summary = await ok('capabilities', {});
+    const relations = summary.domains.find((d: any) => d.domain === 'relations');
+    expect(relations.operations.find((o: any) => o.operation === 'callers')).toMatchObject({ canonical_tool: 'get_callers', available: true });
+    const edit = summary.domains.find((d: any) => d.domain === 'edit');
+    expect(edit.operations.every((o: any) => o.available === false)).toBe(true);
+    const schema = await ok('capabilities', { domain: 'relations', operation: 'callers', detail: 'schema' });
+    expect(schema.input_schema.required).toEqual(['id']);
+    expect(schema.schema_hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(schema.request_shape).toBe('target_to');
+  });
+
+  test('refusals: unbuilt operations, malformed targets, tools outside the surface', async () => {
+    const unbuilt = await call('edit', { operation: 'file' });
+    expect(unbuilt.content[0]!.text).toMatch(/^not_available: edit\.file is not available/);
+    const twoKeys = await call('relations', { operation: 'callers', target: { symbol: 'a', file: 'b' } });
+    expect(twoKeys.content[0]!.text).toMatch(/^invalid_argument: target must carry exactly one of/);
+    const badOp = await call('search', { operation: 'everything', query: 'x' });
+    expect(badOp.content[0]!.text).toMatch(/unknown operation "everything" of search/);
+    const legacy = await call('get_callers', { id: 'summarize' });
+    expect(legacy.content[0]!.text).toMatch(/^not_available: get_callers is not on the "facade-v1" tool surface/);
   });
 });

@@ -9,9 +9,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { packageVersion } from '../package-root';
 import { callTool, ToolCallError } from '../tools/dispatch';
 import { ALL_TOOLS } from '../tools/index';
+import { facadeTools } from '../tools/facade';
 import { inputSchema } from '../tools/meta';
-import { resolveSurface, type ToolSurface } from '../tools/presets';
-import type { SessionSurface, ToolContext, ToolDef } from '../tools/registry';
+import { FACADE_PRESET, resolveSurface, type ToolSurface } from '../tools/presets';
+import { ResultWithMeta, type SessionSurface, type ToolContext, type ToolDef } from '../tools/registry';
 import { securityAdvisory } from './screening';
 
 /** Default bound of one tool call. */
@@ -41,7 +42,11 @@ function listing(tool: ToolDef): Record<string, unknown> {
     name: tool.name,
     description: tool.description,
     inputSchema: inputSchema(tool),
-    annotations: { readOnlyHint: tool.effect === 'read', destructiveHint: false, openWorldHint: false },
+    annotations: {
+      readOnlyHint: tool.effect === 'read',
+      destructiveHint: tool.effect === 'local_write' || tool.effect === 'external_write',
+      openWorldHint: tool.effect === 'external_write',
+    },
   };
 }
 
@@ -69,14 +74,35 @@ function testDelay(tool: string): number {
   return name === tool ? Number(ms) || 0 : 0;
 }
 
-/** An MCP server answering registry tools against `context()` (called per request). */
+/** The compact domain tools, dispatching to the registry. */
+const FACADE_TOOLS: readonly ToolDef[] = facadeTools(
+  () => ALL_TOOLS,
+  (ctx, tool, args) => callTool(ctx, tool, args),
+);
+
+/**
+ * An MCP server answering registry tools against `context()` (called per request). The surface is
+ * `GORTEX_TOOLS` > `options.tools` > client-aware default (a client that names itself gets the
+ * compact surface) > `core` (defer); it is settled on the first list or call, after `initialize`.
+ */
 export function createMcpServer(context: () => Promise<ToolContext>, options: McpServerOptions = {}): Server {
   const envSpec = process.env.GORTEX_TOOLS?.trim() ? process.env.GORTEX_TOOLS : undefined;
-  const surface: ToolSurface = resolveSurface(
-    envSpec ?? options.tools,
-    ALL_TOOLS,
-    envSpec !== undefined ? 'GORTEX_TOOLS' : options.tools !== undefined ? '--tools' : 'default',
-  );
+  const explicit = envSpec ?? options.tools;
+  // Validate an explicit spec now so a typo fails at start-up, not on the first request.
+  if (explicit !== undefined) resolveSurface(explicit, ALL_TOOLS, 'check', FACADE_TOOLS);
+  let settled: ToolSurface | undefined;
+  const surfaceNow = (): ToolSurface => {
+    if (settled) return settled;
+    if (explicit !== undefined) {
+      settled = resolveSurface(explicit, ALL_TOOLS, envSpec !== undefined ? 'GORTEX_TOOLS' : '--tools', FACADE_TOOLS);
+    } else if (server.getClientVersion()?.name?.trim()) {
+      settled = resolveSurface(FACADE_PRESET, ALL_TOOLS, 'client-aware default', FACADE_TOOLS);
+    } else {
+      settled = resolveSurface(undefined, ALL_TOOLS, 'default', FACADE_TOOLS);
+    }
+    return settled;
+  };
+  const toolsOf = (): readonly ToolDef[] => (surfaceNow().preset === FACADE_PRESET ? FACADE_TOOLS : ALL_TOOLS);
   const timeoutText = process.env.GORTEX_MCP_TOOL_TIMEOUT;
   const timeoutMs = timeoutText === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(timeoutText, 'GORTEX_MCP_TOOL_TIMEOUT');
   const concurrencyText = process.env.GORTEX_MCP_MAX_CONCURRENT_DISPATCHES;
@@ -96,22 +122,30 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
         'before changing it. Rows carry provenance tiers; heed caveats. tools_search finds tools not listed yet.',
     },
   );
-  const allNames = new Set(ALL_TOOLS.map((t) => t.name));
+  const namesOf = (tools: readonly ToolDef[]): Set<string> => new Set(tools.map((t) => t.name));
   const session: SessionSurface = {
-    preset: surface.preset,
-    mode: surface.mode,
-    live: () => surface.live,
-    allowed: () => (surface.mode === 'defer' ? allNames : surface.live),
+    get preset() {
+      return surfaceNow().preset;
+    },
+    get mode() {
+      return surfaceNow().mode;
+    },
+    live: () => surfaceNow().live,
+    allowed: () => (surfaceNow().mode === 'defer' ? namesOf(toolsOf()) : surfaceNow().live),
     promote: (names) => {
-      const added = names.filter((n) => allNames.has(n) && !surface.live.has(n));
-      for (const n of added) surface.live.add(n);
+      const known = namesOf(toolsOf());
+      const live = surfaceNow().live;
+      const added = names.filter((n) => known.has(n) && !live.has(n));
+      for (const n of added) live.add(n);
       if (added.length > 0) void server.sendToolListChanged().catch(() => undefined);
       return added;
     },
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: ALL_TOOLS.filter((t) => surface.live.has(t.name)).map(listing),
+    tools: toolsOf()
+      .filter((t) => surfaceNow().live.has(t.name))
+      .map(listing),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
@@ -119,13 +153,17 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
       isError: true,
       content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
     });
-    if (allNames.has(name) && !session.allowed().has(name)) {
-      return fail(new ToolCallError('not_available', `${name} is hidden by the "${surface.preset}" tool preset (mode hide); start gortex mcp with --tools to allow it`));
+    const tools = toolsOf();
+    const everyName = namesOf([...ALL_TOOLS, ...FACADE_TOOLS]);
+    if (everyName.has(name) && !session.allowed().has(name)) {
+      return fail(
+        new ToolCallError('not_available', `${name} is not on the "${surfaceNow().preset}" tool surface (mode hide); start gortex mcp with --tools to choose another`),
+      );
     }
     const work = gate.run(async () => {
       const delay = testDelay(name);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      return callTool({ ...(await context()), session }, name, args ?? {});
+      return callTool({ ...(await context()), session }, name, args ?? {}, tools);
     });
     let timer: NodeJS.Timeout | undefined;
     const bounded =
@@ -143,12 +181,14 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
     // An abandoned call keeps running; its late failure must not become an unhandled rejection.
     work.catch(() => undefined);
     try {
-      const result = await bounded;
+      const answer = await bounded;
+      const result = answer instanceof ResultWithMeta ? answer.result : answer;
       const text = JSON.stringify(result);
       const advisory = securityAdvisory(args, text);
+      const meta = { ...(answer instanceof ResultWithMeta ? answer.meta : {}), ...(advisory ? { gortex_security: advisory } : {}) };
       return {
         content: [{ type: 'text' as const, text }],
-        ...(advisory ? { _meta: { gortex_security: advisory } } : {}),
+        ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
       };
     } catch (error) {
       return fail(error instanceof ToolCallError ? error : new ToolCallError('internal', error instanceof Error ? error.message : String(error)));

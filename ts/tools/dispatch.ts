@@ -1,7 +1,7 @@
 /** Calling a tool by name: validation, dispatch, and one error shape for every failure. */
 import { QueryError } from '../engine/query';
 import { ALL_TOOLS, findTool } from './index';
-import { parseToolArgs, ToolInputError, type ToolContext } from './registry';
+import { parseToolArgs, ResultWithMeta, ToolInputError, type ToolContext, type ToolDef } from './registry';
 
 /** A failed call: a stable code and a message saying what to fix. */
 export class ToolCallError extends Error {
@@ -14,20 +14,28 @@ export class ToolCallError extends Error {
   }
 }
 
-/** Runs tool `name` with raw (unvalidated) arguments. Throws `ToolCallError` on any failure. */
-export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown): Promise<unknown> {
-  const tool = findTool(name);
+/**
+ * Runs tool `name` (from `tools`, default the registry) with raw (unvalidated) arguments. The
+ * answer may be a `ResultWithMeta` (transports attach its meta). Throws `ToolCallError` on any failure.
+ */
+export async function callTool(
+  ctx: ToolContext,
+  name: string,
+  rawArgs: unknown,
+  tools: readonly ToolDef[] = ALL_TOOLS,
+): Promise<unknown> {
+  const tool = tools === ALL_TOOLS ? findTool(name) : tools.find((t) => t.name === name);
   if (!tool) {
-    throw new ToolCallError('invalid_argument', `unknown tool "${name}"; tools: ${ALL_TOOLS.map((t) => t.name).join(', ')}`);
+    throw new ToolCallError('invalid_argument', `unknown tool "${name}"; tools: ${tools.map((t) => t.name).join(', ')}`);
   }
   try {
     const { args, ignored } = parseToolArgs(tool, rawArgs);
-    const result = await tool.handler(ctx, args);
-    if (ignored.length > 0 && typeof result === 'object' && result !== null && !Array.isArray(result)) {
-      // Reported, not fatal: a misspelt option must be visible in the answer it did not shape.
-      return { ...result, _ignored_options: ignored };
-    }
-    return result;
+    const answer = await tool.handler(ctx, args);
+    if (ignored.length === 0) return answer;
+    // Reported, not fatal: a misspelt option must be visible in the answer it did not shape.
+    const withIgnored = (result: unknown): unknown =>
+      typeof result === 'object' && result !== null && !Array.isArray(result) ? { ...result, _ignored_options: ignored } : result;
+    return answer instanceof ResultWithMeta ? new ResultWithMeta(withIgnored(answer.result), answer.meta) : withIgnored(answer);
   } catch (error) {
     if (error instanceof ToolCallError) throw error;
     if (error instanceof ToolInputError || error instanceof QueryError) throw new ToolCallError(error.code, error.message);

@@ -2,7 +2,8 @@
  * Tool presets: which tools a session lists (live), which it keeps deferred (reachable through
  * `tools_search`), and which it hides. A spec is `"preset,+add,-remove"` or a bare allow-list;
  * precedence is `GORTEX_TOOLS` > `--tools` > the server default (`core`, defer). Presets name only
- * tools that exist: a preset's tools that are not built yet are simply absent.
+ * tools that exist: a preset's tools that are not built yet are simply absent. `facade-v1`
+ * (`compact`) is the closed 21-tool domain surface of `facade.ts`.
  */
 
 /** How tools outside the allowed set are treated. */
@@ -67,13 +68,15 @@ const PRESETS: Record<string, PresetDef> = {
   },
 };
 
-/** Preset names the original has that this build does not serve yet, with the reason. */
-const NOT_BUILT: Record<string, string> = {
-  'facade-v1': 'the compact 21-tool surface is not built yet',
-  compact: 'the compact 21-tool surface is not built yet',
-  facade: 'the compact 21-tool surface is not built yet',
-  'agent-v2': 'the compact 21-tool surface is not built yet',
-};
+/** The compact surface and its aliases: a closed set of 21 domain tools (allow/deny ignored). */
+export const FACADE_PRESET = 'facade-v1';
+const FACADE_ALIASES = ['facade-v1', 'compact', 'facade', 'agent-v2'];
+
+/** Whether a spec selects the compact surface. */
+export function isFacadeSpec(spec: string | undefined): boolean {
+  const first = (spec ?? '').split(',')[0]!.replace(/:(defer|hide)$/, '').trim().toLowerCase();
+  return FACADE_ALIASES.includes(first);
+}
 
 /** The canonical preset name for a name or alias, or undefined. */
 export function presetName(name: string): string | undefined {
@@ -84,7 +87,10 @@ export function presetName(name: string): string | undefined {
 
 /** Every preset with its aliases and default mode. */
 export function listPresets(): { name: string; aliases: readonly string[]; mode: PresetMode }[] {
-  return Object.entries(PRESETS).map(([name, p]) => ({ name, aliases: p.aliases, mode: p.mode }));
+  return [
+    { name: FACADE_PRESET, aliases: FACADE_ALIASES.slice(1), mode: 'hide' as PresetMode },
+    ...Object.entries(PRESETS).map(([name, p]) => ({ name, aliases: p.aliases, mode: p.mode })),
+  ];
 }
 
 /** A resolved tool surface. */
@@ -111,7 +117,12 @@ export function resolveSurface(
   spec: string | undefined,
   tools: readonly { name: string; effect: string }[],
   source = spec === undefined ? 'default' : 'spec',
+  facade: readonly { name: string }[] = [],
 ): ToolSurface {
+  if (isFacadeSpec(spec)) {
+    // Closed: exactly the domain tools, whatever else the spec says.
+    return { preset: FACADE_PRESET, mode: 'hide', live: new Set(facade.map((t) => t.name)), source };
+  }
   const known = new Set(tools.map((t) => t.name));
   let text = (spec ?? 'core').trim();
   let modeOverride: PresetMode | undefined;
@@ -130,9 +141,6 @@ export function resolveSurface(
   let mode: PresetMode = 'hide';
   const live = new Set<string>();
   const canonical = !first.startsWith('+') && !first.startsWith('-') ? presetName(first) : undefined;
-  if (NOT_BUILT[first.toLowerCase()]) {
-    throw new PresetError(`preset "${first}" is not available: ${NOT_BUILT[first.toLowerCase()]}; use ${Object.keys(PRESETS).join(', ')}`);
-  }
   if (canonical) {
     const def = PRESETS[canonical]!;
     preset = canonical;

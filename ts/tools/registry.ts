@@ -45,6 +45,14 @@ export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   handler: (ctx: ToolContext, args: z.infer<z.ZodObject<S>>) => unknown | Promise<unknown>;
 }
 
+/** A result plus MCP `_meta` entries a transport should attach (e.g. the facade's routing record). */
+export class ResultWithMeta {
+  constructor(
+    readonly result: unknown,
+    readonly meta: Record<string, unknown>,
+  ) {}
+}
+
 /** Declares a tool with its argument types inferred from the shape. */
 export function defineTool<S extends z.ZodRawShape>(def: ToolDef<S>): ToolDef<S> {
   return def;

@@ -62,7 +62,9 @@ export default class CallCommand extends GortexCommand {
     const { callTool, ToolCallError } = await import('../../tools/dispatch');
     const repo = await openEmbedded(flags.repo, { watch: false });
     try {
-      this.log(JSON.stringify(await callTool(await repo.context(), args.tool, toolArgs), null, 2));
+      const { ResultWithMeta } = await import('../../tools/registry');
+      const answer = await callTool(await repo.context(), args.tool, toolArgs);
+      this.log(JSON.stringify(answer instanceof ResultWithMeta ? answer.result : answer, null, 2));
     } catch (error) {
       if (error instanceof ToolCallError && error.code !== 'internal') throw new CliUsageError(`${error.code}: ${error.message}`);
       throw error;

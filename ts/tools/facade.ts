@@ -1,0 +1,271 @@
+/**
+ * The compact surface (`facade-v1`): exactly 21 domain tools with small stable schemas. Each call
+ * names an `operation` that maps onto one registry tool; `fixed` arguments are applied after the
+ * caller's and cannot be overridden. Operations whose tool is not built are reported
+ * `available: false` by `capabilities` and refused with `not_available` — never faked.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { inputSchema } from './meta';
+import { ResultWithMeta, ToolInputError, type ToolDef, type ToolEffect } from './registry';
+
+/** The surface version clients may cache by. */
+export const FACADE_VERSION = 'facade-v1';
+
+/** How a facade's arguments become the underlying tool's arguments. */
+type Shape = 'query' | 'target' | 'target_to' | 'task' | 'arguments' | 'capabilities';
+
+interface Operation {
+  tool: string;
+  fixed?: Record<string, unknown>;
+}
+
+interface Facade {
+  name: string;
+  effect: ToolEffect;
+  shape: Shape;
+  summary: string;
+  operations: Record<string, Operation>;
+  /** Operation used when none is given. */
+  default?: string;
+}
+
+/** The 21 domains and their operation → tool map (the original's names; our tools). */
+const FACADES: Facade[] = [
+  {
+    name: 'explore',
+    effect: 'read',
+    shape: 'task',
+    summary: 'Start here: a task or bug report → ranked code to read, or a repository outline.',
+    default: 'task',
+    operations: {
+      task: { tool: 'explore' },
+      localize: { tool: 'explore' },
+      context: { tool: 'smart_context' },
+      closure: { tool: 'context_closure' },
+      outline: { tool: 'get_repo_outline' },
+      plan: { tool: 'plan_turn' },
+      prefetch: { tool: 'prefetch_context' },
+    },
+  },
+  {
+    name: 'search',
+    effect: 'read',
+    shape: 'query',
+    summary: 'Find symbols, text, files.',
+    default: 'symbols',
+    operations: {
+      symbols: { tool: 'search_symbols' },
+      text: { tool: 'search_text' },
+      files: { tool: 'find_files' },
+      winnow: { tool: 'winnow_symbols' },
+      ast: { tool: 'search_ast' },
+    },
+  },
+  {
+    name: 'read',
+    effect: 'read',
+    shape: 'target',
+    summary: 'Read a file, a symbol’s source, several symbols, a file summary or editing context.',
+    default: 'source',
+    operations: {
+      file: { tool: 'read_file' },
+      source: { tool: 'get_symbol_source' },
+      symbol: { tool: 'get_symbol_source' },
+      symbols: { tool: 'batch_symbols' },
+      summary: { tool: 'get_file_summary' },
+      editing_context: { tool: 'get_editing_context' },
+      metadata: { tool: 'get_symbol' },
+    },
+  },
+  {
+    name: 'relations',
+    effect: 'read',
+    shape: 'target_to',
+    summary: 'Who uses or depends on a symbol, what it depends on, implementations, overrides, hierarchy.',
+    default: 'usages',
+    operations: {
+      usages: { tool: 'find_usages' },
+      callers: { tool: 'get_callers' },
+      dependencies: { tool: 'get_dependencies' },
+      dependents: { tool: 'get_dependents' },
+      implementations: { tool: 'find_implementations' },
+      overrides: { tool: 'find_overrides' },
+      hierarchy: { tool: 'get_class_hierarchy' },
+      cluster: { tool: 'get_cluster' },
+      declaration: { tool: 'find_declaration' },
+      import_path: { tool: 'find_import_path' },
+    },
+  },
+  {
+    name: 'trace',
+    effect: 'read',
+    shape: 'target_to',
+    summary: 'Follow calls forward, walk the graph, find call paths, run graph queries.',
+    default: 'call_chain',
+    operations: {
+      call_chain: { tool: 'get_call_chain' },
+      walk: { tool: 'walk_graph' },
+      path: { tool: 'trace_path' },
+      graph: { tool: 'graph_query' },
+      flow: { tool: 'flow_between' },
+      taint: { tool: 'taint_paths' },
+    },
+  },
+  { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
+  { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
+  { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' } } },
+  { name: 'edit', effect: 'local_write', shape: 'arguments', summary: 'Edit files and symbols.', operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' } } },
+  { name: 'refactor', effect: 'local_write', shape: 'arguments', summary: 'Rename, move, inline, delete symbols.', operations: { rename: { tool: 'rename_symbol' }, move: { tool: 'move_symbol' }, delete: { tool: 'safe_delete_symbol' } } },
+  { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, diff_context: { tool: 'diff_context' } } },
+  { name: 'publish_review', effect: 'external_write', shape: 'arguments', summary: 'Post a review.', operations: { post: { tool: 'post_review' } } },
+  { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' } } },
+  { name: 'recall', effect: 'read', shape: 'arguments', summary: 'Recall memories and notes.', operations: { memories: { tool: 'surface_memories' }, notes: { tool: 'list_notes' } } },
+  { name: 'remember', effect: 'session_write', shape: 'arguments', summary: 'Store memories and notes.', operations: { memory: { tool: 'store_memory' }, note: { tool: 'save_note' } } },
+  {
+    name: 'workspace',
+    effect: 'read',
+    shape: 'arguments',
+    summary: 'Index health and graph statistics of the repository.',
+    operations: { index: { tool: 'index_health' }, graph: { tool: 'graph_stats' }, repos: { tool: 'list_repos' }, info: { tool: 'workspace_info' } },
+  },
+  { name: 'workspace_admin', effect: 'control_write', shape: 'arguments', summary: 'Track, untrack, re-index repositories.', operations: { track: { tool: 'track_repository' }, reindex: { tool: 'reindex_repository' } } },
+  { name: 'overlay', effect: 'session_write', shape: 'arguments', summary: 'Speculative edit overlays.', operations: { register: { tool: 'overlay_register' } } },
+  { name: 'session', effect: 'session_write', shape: 'arguments', summary: 'Session cursor and subscriptions.', operations: { cursor: { tool: 'nav' } } },
+  { name: 'response', effect: 'read', shape: 'arguments', summary: 'Re-cut large earlier responses.', operations: { stats: { tool: 'ctx_stats' }, grep: { tool: 'ctx_grep' }, slice: { tool: 'ctx_slice' }, peek: { tool: 'ctx_peek' } } },
+  { name: 'capabilities', effect: 'read', shape: 'capabilities', summary: 'What each domain can do here: summaries, or one operation’s exact schema.', operations: {} },
+];
+
+const target = z
+  .object({
+    file: z.string().optional(),
+    symbol: z.string().optional(),
+    symbols: z.array(z.string()).optional(),
+    query: z.string().optional(),
+  })
+  .describe('Exactly one of file, symbol, symbols, query');
+const options = z.record(z.string(), z.unknown()).optional().describe('Arguments of the underlying operation (see capabilities)');
+const operation = (f: Facade): z.ZodOptional<z.ZodString> =>
+  z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')}${f.default ? ` (default ${f.default})` : ''}`);
+
+function shapeOf(f: Facade): z.ZodRawShape {
+  switch (f.shape) {
+    case 'query':
+      return { operation: operation(f), query: z.string().optional(), options };
+    case 'target':
+      return { operation: operation(f), target: target.optional(), options };
+    case 'target_to':
+      return { operation: operation(f), target: target.optional(), to: target.optional(), options };
+    case 'task':
+      return { operation: operation(f), task: z.string().optional(), path: z.string().optional(), options };
+    case 'arguments':
+      return { operation: operation(f), arguments: options };
+    case 'capabilities':
+      return {
+        domain: z.string().optional().describe('A domain (tool name); all when omitted'),
+        operation: z.string().optional(),
+        detail: z.enum(['summary', 'schema']).optional(),
+      };
+  }
+}
+
+/** The single value of a `target` object, refusing zero or several keys. */
+function single(t: Record<string, unknown> | undefined, what: string): [string, unknown] {
+  const entries = Object.entries(t ?? {}).filter(([, v]) => v !== undefined);
+  if (entries.length !== 1) {
+    throw new ToolInputError('invalid_argument', `${what} must carry exactly one of file, symbol, symbols, query; got ${entries.length === 0 ? 'none' : entries.map(([k]) => k).join(', ')}`);
+  }
+  return entries[0]!;
+}
+
+/** The underlying tool's arguments for a facade call (before `fixed`). */
+function translate(f: Facade, op: string, a: Record<string, any>): Record<string, unknown> {
+  const opts = (a.options ?? {}) as Record<string, unknown>;
+  switch (f.shape) {
+    case 'query':
+      return a.query === undefined ? { ...opts } : { ...opts, query: a.query };
+    case 'task':
+      return { ...opts, ...(a.task === undefined ? {} : { task: a.task }), ...(a.path === undefined ? {} : { path: a.path }) };
+    case 'arguments':
+      return { ...opts };
+    case 'target':
+    case 'target_to': {
+      if (a.target === undefined) return { ...opts };
+      const [key, value] = single(a.target, 'target');
+      if (op === 'import_path' || op === 'path') {
+        const [, to] = single(a.to, 'to');
+        return { ...opts, from: value, to };
+      }
+      if (key === 'query') return { ...opts, query: value };
+      if (key === 'symbols') return { ...opts, ids: value };
+      if (key === 'file') return op === 'file' || op === 'summary' ? { ...opts, path: value } : { ...opts, id: value };
+      return { ...opts, id: value };
+    }
+    default:
+      return { ...opts };
+  }
+}
+
+/** The 21 compact tools over `registry` (`call` runs a registry tool by name). */
+export function facadeTools(
+  registry: () => readonly ToolDef[],
+  call: (ctx: Parameters<ToolDef['handler']>[0], tool: string, args: Record<string, unknown>) => Promise<unknown>,
+): ToolDef[] {
+  const has = (tool: string): boolean => registry().some((t) => t.name === tool);
+  const describeOp = (f: Facade, op: string, detail: 'summary' | 'schema'): Record<string, unknown> => {
+    const spec = f.operations[op]!;
+    const tool = registry().find((t) => t.name === spec.tool);
+    const base: Record<string, unknown> = { domain: f.name, operation: op, canonical_tool: spec.tool, effect: f.effect, available: tool !== undefined };
+    if (detail === 'summary' || !tool) return { ...base, ...(tool ? { description: tool.description } : { reason: `${spec.tool} is not built yet` }) };
+    const schema = inputSchema(tool);
+    return {
+      ...base,
+      description: tool.description,
+      input_schema: schema,
+      request_shape: f.shape,
+      fixed_arguments: spec.fixed ?? {},
+      schema_hash: createHash('sha256').update(JSON.stringify({ schema, fixed: spec.fixed ?? {}, shape: f.shape })).digest('hex').slice(0, 16),
+    };
+  };
+  return FACADES.map((f): ToolDef => {
+    const available = Object.keys(f.operations).filter((op) => has(f.operations[op]!.tool));
+    const description =
+      f.shape === 'capabilities'
+        ? f.summary
+        : `${f.summary} Operations here: ${available.length > 0 ? available.join(', ') : 'none yet (see capabilities)'}. Pass the operation's own arguments in options.`;
+    return {
+      name: f.name,
+      category: 'nav',
+      effect: f.effect,
+      description,
+      input: shapeOf(f),
+      handler: async (ctx, args: Record<string, any>) => {
+        if (f.shape === 'capabilities') {
+          const detail = (args.detail ?? 'summary') as 'summary' | 'schema';
+          const domains = args.domain === undefined ? FACADES.filter((d) => d.shape !== 'capabilities') : FACADES.filter((d) => d.name === args.domain);
+          if (domains.length === 0) throw new ToolInputError('invalid_argument', `unknown domain "${args.domain}"; domains: ${FACADES.map((d) => d.name).join(', ')}`);
+          if (args.operation !== undefined) {
+            const d = domains[0]!;
+            if (!d.operations[args.operation]) throw new ToolInputError('invalid_argument', `unknown operation "${args.operation}" of ${d.name}; operations: ${Object.keys(d.operations).join(', ')}`);
+            return { surface_version: FACADE_VERSION, ...describeOp(d, args.operation, detail) };
+          }
+          return {
+            surface_version: FACADE_VERSION,
+            domains: domains.map((d) => ({ domain: d.name, effect: d.effect, operations: Object.keys(d.operations).map((op) => describeOp(d, op, detail)) })),
+          };
+        }
+        const op = (args.operation ?? f.default) as string | undefined;
+        if (op === undefined) throw new ToolInputError('invalid_argument', `${f.name} needs an operation: ${Object.keys(f.operations).join(', ')}`);
+        const spec = f.operations[op];
+        if (!spec) throw new ToolInputError('invalid_argument', `unknown operation "${op}" of ${f.name}; operations: ${Object.keys(f.operations).join(', ')}`);
+        if (!has(spec.tool)) throw new ToolInputError('not_available', `${f.name}.${op} is not available in this build (${spec.tool} is not built yet)`);
+        const toolArgs = { ...translate(f, op, args), ...(spec.fixed ?? {}) };
+        const result = await call(ctx, spec.tool, toolArgs);
+        const inner = result instanceof ResultWithMeta ? result.result : result;
+        return new ResultWithMeta(inner, {
+          gortex_facade: { surface_version: FACADE_VERSION, facade: f.name, operation: op, canonical_tool: spec.tool },
+        });
+      },
+    };
+  });
+}
