@@ -15,6 +15,8 @@ const IGNORED = /(^|[\\/])(\.git|node_modules|target|dist|build|\.gortex)([\\/]|
 export interface EmbeddedRepo {
   /** The current context; awaits a refresh that is under way so answers see the latest files. */
   context(): Promise<ToolContext>;
+  /** Registers a listener called after each watcher-driven re-index that changed the graph. */
+  onReindexed(listener: () => void): void;
   /** Stops watching. */
   close(): void;
 }
@@ -31,6 +33,7 @@ export async function openEmbedded(
   let refreshing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let dirty = false;
+  const listeners: (() => void)[] = [];
 
   const refresh = (): void => {
     timer = undefined;
@@ -39,7 +42,16 @@ export async function openEmbedded(
       dirty = false;
       try {
         const report = await engine.indexRepo(root);
-        if (report.mode !== 'unchanged') log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
+        if (report.mode !== 'unchanged') {
+          log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
+          for (const listener of listeners) {
+            try {
+              listener();
+            } catch (error) {
+              log(`a re-index listener failed: ${error instanceof Error ? error.message : String(error)}`);
+            }
+          }
+        }
       } catch (error) {
         log(`re-index of ${root} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -71,6 +83,7 @@ export async function openEmbedded(
       await refreshing;
       return ctx;
     },
+    onReindexed: (listener) => void listeners.push(listener),
     close: () => {
       if (timer) clearTimeout(timer);
       watcher?.close();
