@@ -1,0 +1,586 @@
+/**
+ * MCP resources and prompts through the SDK's own Client, in process: a low-level `Server` with
+ * `registerResources` / `registerPrompts` over a real Engine on temp copies of the `query/app-ts`
+ * fixture, linked by `InMemoryTransport` (server.ts does not wire them yet).
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Engine } from '../ts/engine/engine';
+import { registerPrompts } from '../ts/mcp/prompts';
+import { registerResources, type ResourceHost } from '../ts/mcp/resources';
+import { ALL_TOOLS } from '../ts/tools/index';
+import { PACKAGE_ROOT } from './helpers/cli';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+/** A linked client/server pair over one engine, with the re-index hook exposed. */
+interface Session {
+  client: Client;
+  engine: Engine;
+  root: string;
+  /** Fires every `onReindexed` listener, as the embedded watcher does after a refresh. */
+  reindexed(): void;
+  updates: string[];
+}
+
+async function open(root: string): Promise<Session> {
+  const engine = new Engine({ home: tempHome(), threads: 2 });
+  const report = await engine.indexRepo(root);
+  expect(report.failures).toEqual([]);
+  const listeners: (() => void)[] = [];
+  const host: ResourceHost = {
+    context: async () => ({ engine, repo: root, root }),
+    onReindexed: (listener) => listeners.push(listener),
+  };
+  const server = new Server({ name: 'gortex', version: 'test' }, { capabilities: {} });
+  registerResources(server, host);
+  registerPrompts(server, host);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'gortex-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  const updates: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updates.push(n.params.uri);
+  });
+  return { client, engine, root, reindexed: () => listeners.forEach((l) => l()), updates };
+}
+
+/** The single text content of a resource. */
+async function readText(s: Session, uri: string): Promise<{ mimeType: string | undefined; text: string }> {
+  const { contents } = await s.client.readResource({ uri });
+  expect(contents).toHaveLength(1);
+  expect(contents[0]!.uri).toBe(uri);
+  return { mimeType: contents[0]!.mimeType, text: (contents[0] as { text: string }).text };
+}
+
+async function readJson(s: Session, uri: string): Promise<any> {
+  const { mimeType, text } = await readText(s, uri);
+  expect(mimeType).toBe('application/json');
+  return JSON.parse(text);
+}
+
+async function promptText(s: Session, name: string, args?: Record<string, string>): Promise<string> {
+  const result = await s.client.getPrompt(args ? { name, arguments: args } : { name });
+  expect(result.messages).toHaveLength(1);
+  expect(result.messages[0]!.role).toBe('user');
+  const content = result.messages[0]!.content as { type: string; text: string };
+  expect(content.type).toBe('text');
+  return content.text;
+}
+
+const STATIC_URIS = [
+  'session', 'stats', 'schema', 'guide', 'index-health', 'workspace', 'repos', 'active-project',
+  'communities', 'processes', 'report', 'god-nodes', 'surprises', 'audit', 'questions',
+].map((n) => `gortex://${n}`);
+
+describe('MCP resources and prompts (in-process, app-ts copy)', () => {
+  const root = fixtureCopy('query/app-ts', 'resapp');
+  const id = (rest: string): string => `resapp/${rest}`;
+  let s: Session;
+
+  beforeAll(async () => {
+    // Tagged comments for the questions rollup (the string literal must not count), and agent
+    // instructions with live and stale references for the audit.
+    fs.writeFileSync(
+      path.join(root, 'src/notes.ts'),
+      '// TODO(alice): split this\nexport function todoish(): number {\n  /* FIXME: off by one */\n' +
+        "  const s = 'TODO not a comment';\n  return 1; // XXX why\n}\n",
+    );
+    fs.writeFileSync(
+      path.join(root, 'CLAUDE.md'),
+      '# Notes\nStart at `src/render.ts` and `summarize()`; settings live in `src/settings.ts`.\n' +
+        'Call `Renderer.draw` or `drawAll`. Run `npm test`; `GORTEX_HOME`, `package.json`, `shapes.ts`, `gone.ts`.\n' +
+        '```\n`fencedAway` `src/fenced.ts`\n```\n',
+    );
+    s = await open(root);
+  });
+
+  afterAll(async () => {
+    await s.client.close();
+  });
+
+  test('lists the 15 static resources and 3 templates with their MIME types', async () => {
+    const { resources } = await s.client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(STATIC_URIS);
+    for (const r of resources) {
+      expect(r.mimeType).toBe(r.uri === 'gortex://guide' ? 'text/markdown' : 'application/json');
+      expect(r.description!.length).toBeGreaterThan(20);
+    }
+    const { resourceTemplates } = await s.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
+      ['gortex://guide/{topic}', 'text/markdown'],
+      ['gortex://community/{id}', 'application/json'],
+      ['gortex://process/{id}', 'application/json'],
+    ]);
+  });
+
+  test('stats, schema, session, repos, active project, workspace and index health come from the engine', async () => {
+    const stats = await readJson(s, 'gortex://stats');
+    expect(stats).toEqual(s.engine.stats(root));
+    expect(stats).toMatchObject({
+      name: 'resapp',
+      files: 9,
+      nodes: 52,
+      edges: 132,
+      unresolved: 3,
+      nodes_by_kind: { constant: 2, field: 4, file: 9, function: 14, interface: 2, method: 14, type: 7 },
+      edges_by_origin: { ast_resolved: 129, text_matched: 3 },
+    });
+
+    const schema = await readJson(s, 'gortex://schema');
+    const nodeKinds = Object.fromEntries(schema.node_kinds.map((k: any) => [k.kind, k.count]));
+    expect(nodeKinds).toEqual({
+      file: 9, package: 0, module: 0, function: 14, method: 14, type: 7, interface: 2, field: 4,
+      constant: 2, variable: 0, enum_member: 0, import: 0,
+    });
+    const edgeKinds = Object.fromEntries(schema.edge_kinds.map((k: any) => [k.kind, k.count]));
+    expect(edgeKinds).toEqual({
+      defines: 43, contains: 19, member_of: 18, imports: 17, re_exports: 0, calls: 16, references: 2,
+      instantiates: 4, extends: 2, implements: 3, overrides: 0, typed_as: 5, returns: 1, tests: 2,
+    });
+    expect([...schema.node_kinds, ...schema.edge_kinds].every((k: any) => typeof k.description === 'string')).toBe(true);
+    expect(schema.tiers.map((t: any) => [t.origin, t.rank, t.produced, t.count])).toEqual([
+      ['lsp_resolved', 6, false, 0],
+      ['lsp_dispatch', 5, false, 0],
+      ['ast_resolved', 4, true, 129],
+      ['ast_inferred', 3, true, 0],
+      ['text_matched', 2, true, 3],
+      ['speculative', 1, false, 0],
+    ]);
+    expect(Object.keys(schema.caveats)).toEqual(['likely_unused', 'possible_extraction_gap', 'coverage_incomplete']);
+    expect(schema.unresolved_references).toBe(3);
+
+    const session = await readJson(s, 'gortex://session');
+    const version = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(session).toMatchObject({ server: 'gortex', version, repo: 'resapp', root, reindexes: 0, last_reindex_at: null, subscriptions: [] });
+    expect(Date.parse(session.started_at)).not.toBeNaN();
+
+    const repos = await readJson(s, 'gortex://repos');
+    expect(repos.active).toBe('resapp');
+    expect(repos.repos.map((r: any) => [r.name, r.root, r.files])).toEqual([['resapp', root, 9]]);
+
+    expect(await readJson(s, 'gortex://active-project')).toEqual({
+      project: 'resapp',
+      repos: [{ name: 'resapp', root }],
+      missing: ['switching projects: a session is bound to the one repository it was started in'],
+    });
+
+    const workspace = await readJson(s, 'gortex://workspace');
+    expect(workspace).toMatchObject({ root, repo: 'resapp', mode: 'single_repository', git: { is_repo: false } });
+    expect(workspace.members).toEqual([{ name: 'resapp', root, files: 9, nodes: 52, edges: 132 }]);
+
+    const health = await readJson(s, 'gortex://index-health');
+    expect(health).toMatchObject({
+      status: 'healthy',
+      reasons: [],
+      fresh: true,
+      files: 9,
+      stale: { modified: 0, added: 0, deleted: 0, examples: [] },
+      failures: [],
+      skipped: { total: 0 },
+      resolution: { unresolved: 3, unresolved_ratio: 0.0222 },
+    });
+  });
+
+  test('index health reports files that changed on disk since the snapshot', async () => {
+    const file = path.join(root, 'src/empty.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, `${before}// touched\n`);
+    try {
+      const health = await readJson(s, 'gortex://index-health');
+      expect(health.status).toBe('stale');
+      expect(health.fresh).toBe(false);
+      expect(health.stale).toEqual({ modified: 1, added: 0, deleted: 0, examples: ['src/empty.ts'] });
+      expect(health.reasons).toEqual(['1 file(s) differ from the saved snapshot (size or modification time)']);
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+  });
+
+  test('the guide is markdown, served whole and by topic, and names only real tools', async () => {
+    const whole = await readText(s, 'gortex://guide');
+    expect(whole.mimeType).toBe('text/markdown');
+    const topics = ['search', 'navigation', 'tiers-and-caveats', 'editing-workflow'];
+    for (const topic of topics) {
+      const section = await readText(s, `gortex://guide/${topic}`);
+      expect(section.mimeType).toBe('text/markdown');
+      expect(section.text.startsWith('## ')).toBe(true);
+      expect(whole.text).toContain(section.text.trim());
+      expect(whole.text).toContain(`gortex://guide/${topic}`);
+    }
+    expect((await readText(s, 'gortex://guide/search')).text.split('\n')[0]).toBe('## Finding code');
+    const tools = new Set(ALL_TOOLS.map((t) => t.name));
+    const mentioned = [...whole.text.matchAll(/`((?:get|find|search|winnow|walk|graph|trace|read)_[a-z_]+)`/g)].map((m) => m[1]!);
+    expect(mentioned.length).toBeGreaterThan(20);
+    expect(mentioned.filter((name) => !tools.has(name))).toEqual([]);
+  });
+
+  test('god nodes: the top symbols by fan-in, exactly', async () => {
+    const god = await readJson(s, 'gortex://god-nodes');
+    expect(god.kinds).toEqual(['function', 'method', 'type', 'interface']);
+    expect(god.candidates).toBe(17);
+    expect(god.nodes.map((n: any) => [n.id, n.fan_in, n.fan_out])).toEqual([
+      [id('src/config.ts::Config'), 5, 0],
+      [id('src/shapes.ts::Shape'), 5, 0],
+      [id('src/render.ts::summarize'), 3, 4],
+      [id('src/shapes.ts::Circle'), 3, 1],
+      [id('src/format.ts::formatLabel'), 3, 0],
+      [id('src/config.ts::loadConfig'), 2, 2],
+      [id('src/format.ts::shout'), 2, 0],
+      [id('src/shapes.ts::Shape.name'), 2, 0],
+      [id('src/render.ts::Renderer.draw'), 1, 3],
+      [id('src/config.ts::applyConfig'), 1, 1],
+      [id('src/shapes.ts::Solid'), 1, 1],
+      [id('src/shapes.ts::Square'), 1, 1],
+      [id('src/format.ts::padLabel'), 1, 0],
+      [id('src/render.ts::Renderer'), 1, 0],
+      [id('src/render.ts::decorate'), 1, 0],
+      [id('src/shapes.ts::Shape.area'), 1, 0],
+      [id('src/shapes.ts::Square.area'), 1, 0],
+    ]);
+    expect(god.nodes[0]).toEqual({
+      id: id('src/config.ts::Config'), kind: 'type', name: 'Config', qualified: 'Config', path: 'src/config.ts', line: 2,
+      fan_in: 5, fan_out: 0, exported: true,
+    });
+  });
+
+  test('questions: tagged comments by tag and assignee, string literals left out', async () => {
+    const q = await readJson(s, 'gortex://questions');
+    expect(q).toMatchObject({ total: 3, truncated: false, by_tag: { TODO: 1, FIXME: 1, XXX: 1 }, by_assignee: { alice: 1, unassigned: 2 } });
+    expect(q.items).toEqual([
+      { tag: 'TODO', assignee: 'alice', path: 'src/notes.ts', line: 1, note: 'split this', symbol_id: id('src/notes.ts') },
+      { tag: 'FIXME', path: 'src/notes.ts', line: 3, note: 'off by one', symbol_id: id('src/notes.ts::todoish') },
+      { tag: 'XXX', path: 'src/notes.ts', line: 5, note: 'why', symbol_id: id('src/notes.ts::todoish') },
+    ]);
+  });
+
+  test('report: size, languages, hotspots, entry points, TODO counts, and what is missing', async () => {
+    const r = await readJson(s, 'gortex://report');
+    expect(r.repo).toBe('resapp');
+    expect(r.size).toEqual({ files: 9, nodes: 52, edges: 132, unresolved: 3 });
+    expect(r.languages).toEqual([{ language: 'typescript', files: 9, bytes: expect.any(Number) }]);
+    expect(r.node_kinds[0]).toEqual({ kind: 'function', count: 14 });
+    expect(r.edge_kinds[0]).toEqual({ kind: 'defines', count: 43 });
+    expect(r.hotspots.top.map((n: any) => n.id)).toEqual([
+      id('src/config.ts::Config'), id('src/shapes.ts::Shape'), id('src/render.ts::summarize'), id('src/shapes.ts::Circle'), id('src/format.ts::formatLabel'),
+    ]);
+    expect(r.entry_point_candidates).toEqual([
+      { id: id('src/render.ts::main'), name: 'main', path: 'src/render.ts', line: 24, fan_out: 7 },
+      { id: id('src/legacy.ts::legacyBanner'), name: 'legacyBanner', path: 'src/legacy.ts', line: 1, fan_out: 3 },
+      { id: id('src/cli.ts::cli'), name: 'cli', path: 'src/cli.ts', line: 3, fan_out: 1 },
+    ]);
+    expect(r.todos).toMatchObject({ total: 3, by_tag: { TODO: 1, FIXME: 1, XXX: 1 } });
+    expect(r.missing).toEqual(['communities', 'processes', 'dead_code', 'cycles']);
+  });
+
+  test('audit: dead paths and unknown symbols in agent instructions, fenced blocks skipped', async () => {
+    const a = await readJson(s, 'gortex://audit');
+    expect(a.files).toHaveLength(1);
+    expect(a.files[0]).toMatchObject({
+      path: 'CLAUDE.md',
+      large: false,
+      paths_checked: 5,
+      symbols_checked: 3,
+      dead_paths: [
+        { ref: 'src/settings.ts', line: 2 },
+        { ref: 'gone.ts', line: 3 },
+      ],
+      unknown_symbols: [{ ref: 'drawAll', line: 3 }],
+    });
+    expect(a.summary).toEqual({ files: 1, dead_paths: 2, unknown_symbols: 1, large_files: 0 });
+  });
+
+  test('analyses that are not built yet say so instead of inventing rows', async () => {
+    expect(await readJson(s, 'gortex://communities')).toMatchObject({ available: false, communities: [] });
+    expect(await readJson(s, 'gortex://processes')).toMatchObject({ available: false, processes: [] });
+    const surprises = await readJson(s, 'gortex://surprises');
+    expect(surprises).toMatchObject({ available: false, cycles: null, dead_code: null, cross_community_hubs: null });
+    expect(surprises.missing).toHaveLength(3);
+    const community = await readJson(s, 'gortex://community/7');
+    expect(community).toEqual({ id: '7', available: false, missing: [expect.stringContaining('not built yet')] });
+    const processRes = await readJson(s, 'gortex://process/checkout%20flow');
+    expect(processRes).toMatchObject({ id: 'checkout flow', available: false });
+  });
+
+  test('unknown URIs are "resource not found" errors naming what exists', async () => {
+    const cases: [string, RegExp][] = [
+      ['gortex://nope', /Resource not found: gortex:\/\/nope \(resources: gortex:\/\/session, /],
+      ['https://example.com/stats', /gortex serves only gortex:\/\/ URIs/],
+      ['gortex://guide/nope', /unknown guide topic "nope"; topics: search, navigation, tiers-and-caveats, editing-workflow/],
+      ['gortex://community/', /takes exactly one non-empty segment/],
+      ['gortex://stats/extra', /templates: gortex:\/\/guide\/\{…\}/],
+      ['gortex://toString', /Resource not found/],
+    ];
+    for (const [uri, message] of cases) {
+      const error = await s.client.readResource({ uri }).then(
+        () => undefined,
+        (e: unknown) => e as { code: number; message: string },
+      );
+      expect(error).toBeDefined();
+      expect(error!.code).toBe(-32002);
+      expect(error!.message).toMatch(message);
+    }
+  });
+
+  test('prompts are listed with their arguments', async () => {
+    const { prompts } = await s.client.listPrompts();
+    expect(prompts.map((p) => [p.name, p.arguments])).toEqual([
+      ['orientation', []],
+      ['safe_to_change', [{ name: 'ids', description: 'Symbol ids or names, comma-separated (at most 20)', required: true }]],
+      ['pre_commit', [{ name: 'scope', description: 'Only changed files under this repository-relative path prefix', required: false }]],
+    ]);
+  });
+
+  test('orientation briefs from real data', async () => {
+    const text = await promptText(s, 'orientation');
+    expect(text.split('\n')[0]).toBe('# Orientation: resapp');
+    expect(text).toContain('- Size: 9 files, 52 nodes, 132 edges, 3 unresolved references\n');
+    expect(text).toContain('- Symbols: function 14 · method 14 · type 7 · field 4 · constant 2 · interface 2\n');
+    expect(text).toContain('## Layout\n- `src/` — 9 files\n');
+    expect(text).toContain(`1. \`${id('src/config.ts::Config')}\` (type, src/config.ts:2) — fan-in 5, fan-out 0\n`);
+    expect(text).toContain(`10. \`${id('src/config.ts::applyConfig')}\` (function, src/config.ts:14) — fan-in 1, fan-out 1\n`);
+    expect(text).toContain(
+      `- \`${id('src/render.ts::main')}\` (src/render.ts:24) — calls 7 repository symbols\n` +
+        `- \`${id('src/legacy.ts::legacyBanner')}\` (src/legacy.ts:1) — calls 3 repository symbols\n` +
+        `- \`${id('src/cli.ts::cli')}\` (src/cli.ts:3) — calls 1 repository symbol\n`,
+    );
+    expect(text).toContain('3 tagged comments: FIXME 1 · TODO 1 · XXX 1');
+    expect(text).toContain('## Not available yet');
+  });
+
+  test('safe_to_change: blast radius, tests and risk per id; unresolved ids explained', async () => {
+    const text = await promptText(s, 'safe_to_change', { ids: 'summarize, Square.name,Shape, nope, area, summarize' });
+    expect(text.split('\n')[0]).toBe('# Is it safe to change `summarize`, `Square.name`, `Shape`, `nope`, `area`?');
+    expect(text).toContain('**Overall risk: medium** (2 ids not resolved)');
+
+    const section = (heading: string): string => {
+      const start = text.indexOf(`### \`${heading}\``);
+      expect(start).toBeGreaterThanOrEqual(0);
+      const end = text.indexOf('\n### ', start + 1);
+      return text.slice(start, end < 0 ? text.indexOf('\n## ', start) : end);
+    };
+    expect(section(id('src/render.ts::summarize'))).toBe(
+      [
+        `### \`${id('src/render.ts::summarize')}\` — function at src/render.ts:15–18`,
+        '`function summarize(s: Shape): string` · exported',
+        '',
+        '**Risk: low**',
+        '- [low] small blast radius: 4 dependents within 2 levels (3 direct)',
+        '- [low] exported: users outside this repository are invisible to the graph',
+        '',
+        '**Dependents** (4; depth 1: 3, depth 2: 1; 2 direct callers):',
+        `- depth 1: \`${id('src/render.test.ts')}\` (file, src/render.test.ts:1) — imports [ast_resolved] · test`,
+        `- depth 1: \`${id('src/render.test.ts::render.summarizes')}\` (function, src/render.test.ts:6) — calls [ast_resolved] · test`,
+        `- depth 1: \`${id('src/render.ts::Renderer.draw')}\` (method, src/render.ts:11) — calls [ast_resolved]`,
+        `- depth 2: \`${id('src/render.ts::main')}\` (function, src/render.ts:26) — calls [ast_resolved] via \`${id('src/render.ts::Renderer.draw')}\``,
+        '',
+        '**Tests** (2):',
+        `- \`${id('src/render.test.ts')}\` (src/render.test.ts:1) — depends on it (imports)`,
+        `- \`${id('src/render.test.ts::render.summarizes')}\` (src/render.test.ts:5) — calls it directly (tests edge)`,
+        '',
+      ].join('\n'),
+    );
+    const square = section(id('src/shapes.ts::Square.name'));
+    expect(square).toContain('**Risk: medium**');
+    expect(square).toContain('- [medium] coverage_incomplete: ');
+    expect(square).toContain(`- [medium] overrides \`${id('src/shapes.ts::Shape.name')}\``);
+    expect(square).toContain('- [medium] overridden by 1 method');
+    expect(square).toContain('- [medium] no test reaches it');
+    const shape = section(id('src/shapes.ts::Shape'));
+    expect(shape).toContain('- [medium] blast radius: 11 dependents within 2 levels (6 direct)');
+    expect(shape).toContain('- [medium] 3 types implement it: changing a member changes all of them');
+    expect(section('nope')).toContain('not_found: no node matches "nope"');
+    expect(section('area')).toContain(`ambiguous: "area" matches 3 symbols; pass one of these ids: ${id('src/shapes.ts::Circle.area')}`);
+    expect(text).toContain('## Tests to run\n- src/render.test.ts\n');
+  });
+
+  test('safe_to_change on a file walks its importers; a value read only through an import carries its caveat', async () => {
+    const text = await promptText(s, 'safe_to_change', { ids: 'src/format.ts,VERSION' });
+    expect(text).toContain(
+      [
+        `### \`${id('src/format.ts')}\` — file at src/format.ts:1–19`,
+        '',
+        '**Risk: low**',
+        '- [low] small blast radius: 3 dependents within 2 levels (2 direct)',
+        '- [low] 1 name-only row hidden because stronger evidence exists (get_dependents with min_tier "text_matched" shows them)',
+        '',
+        '**Dependents** (3; depth 1: 2, depth 2: 1):',
+        `- depth 1: \`${id('src/cli.ts')}\` (file, src/cli.ts:1) — imports, calls [ast_resolved]`,
+      ].join('\n'),
+    );
+    expect(text).toContain(`- \`${id('src/render.test.ts')}\` (src/render.test.ts:1) — depends on it (imports, calls)`);
+    expect(text).toContain('- [medium] coverage_incomplete: no resolved usage found, but 1 import of the symbol');
+    expect(text).toContain('**Dependents** (1; depth 1: 1; 0 direct callers):');
+  });
+
+  test('bad prompt requests are invalid-params errors', async () => {
+    const cases: [string, Record<string, string> | undefined, RegExp][] = [
+      ['safe_to_change', undefined, /safe_to_change: ids is required/],
+      ['safe_to_change', { ids: '  ' }, /safe_to_change: ids is required/],
+      ['safe_to_change', { ids: ' , ,' }, /ids: give at least one symbol id or name/],
+      ['safe_to_change', { ids: Array.from({ length: 21 }, (_, i) => `s${i}`).join(',') }, /at most 20 ids per prompt, got 21/],
+      ['safe_to_change', { ids: 'summarize', depth: '3' }, /unknown argument depth; accepted: ids/],
+      ['orientation', { verbose: 'yes' }, /orientation: unknown argument verbose; it takes no arguments/],
+      ['pre_commit', { scope: '../outside' }, /scope: "..\/outside" must be a repository-relative path prefix/],
+      ['pre_commit', { scope: '/etc' }, /must be a repository-relative path prefix/],
+      ['pre_comit', undefined, /unknown prompt "pre_comit"; prompts: orientation, safe_to_change, pre_commit/],
+    ];
+    for (const [name, args, message] of cases) {
+      const error = await s.client.getPrompt(args ? { name, arguments: args } : { name }).then(
+        () => undefined,
+        (e: unknown) => e as { code: number; message: string },
+      );
+      expect(error).toBeDefined();
+      expect(error!.code).toBe(-32602);
+      expect(error!.message).toMatch(message);
+    }
+  });
+
+  test('pre_commit outside git says so', async () => {
+    const text = await promptText(s, 'pre_commit');
+    expect(text).toContain(`${root} is not a git repository`);
+    expect(text).toContain('cannot be listed from version control');
+  });
+
+  // Last: it changes the repository.
+  test('subscriptions: updated notifications after each re-index, for subscribed URIs only', async () => {
+    await s.client.subscribeResource({ uri: 'gortex://stats' });
+    await s.client.subscribeResource({ uri: 'gortex://guide/search' });
+    await expect(s.client.subscribeResource({ uri: 'gortex://nope' })).rejects.toMatchObject({ code: -32002 });
+    await expect(s.client.subscribeResource({ uri: 'gortex://guide/nope' })).rejects.toMatchObject({ code: -32002 });
+    expect((await readJson(s, 'gortex://session')).subscriptions).toEqual(['gortex://guide/search', 'gortex://stats']);
+
+    fs.writeFileSync(path.join(root, 'src/fresh.ts'), 'export function freshlyWritten(): number {\n  return 42;\n}\n');
+    await s.engine.indexRepo(root);
+    s.reindexed();
+    for (let i = 0; i < 100 && s.updates.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect([...s.updates].sort()).toEqual(['gortex://guide/search', 'gortex://stats']);
+    expect((await readJson(s, 'gortex://stats')).files).toBe(10);
+    const session = await readJson(s, 'gortex://session');
+    expect(session.reindexes).toBe(1);
+    expect(Date.parse(session.last_reindex_at)).not.toBeNaN();
+
+    await s.client.unsubscribeResource({ uri: 'gortex://guide/search' });
+    await s.client.unsubscribeResource({ uri: 'gortex://never-subscribed' });
+    s.updates.length = 0;
+    s.reindexed();
+    for (let i = 0; i < 100 && s.updates.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await s.client.ping(); // a round trip after the notifications were sent: nothing else is in flight
+    expect(s.updates).toEqual(['gortex://stats']);
+  });
+});
+
+describe('pre_commit on a git repository', () => {
+  const root = fixtureCopy('query/app-ts', 'gitapp');
+  const id = (rest: string): string => `gitapp/${rest}`;
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=gortex test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+  let s: Session;
+
+  beforeAll(async () => {
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'init');
+    // One changed function body, one new file, one deleted file, one non-source change.
+    const render = path.join(root, 'src/render.ts');
+    fs.writeFileSync(render, fs.readFileSync(render, 'utf8').replace('return s.name() + s.area();', 'return s.name() + ":" + s.area();'));
+    fs.writeFileSync(path.join(root, 'src/extra.ts'), 'import { shout } from "./format";\nexport function extra(): string {\n  return shout("x");\n}\n');
+    fs.rmSync(path.join(root, 'src/legacy.ts'));
+    fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "app-ts", "version": "1.0.1", "private": true }\n');
+    s = await open(root);
+  });
+
+  afterAll(async () => {
+    await s.client.close();
+  });
+
+  test('workspace reports the git state', async () => {
+    const w = await readJson(s, 'gortex://workspace');
+    expect(w.git).toEqual({ is_repo: true, top_level: fs.realpathSync(root), branch: 'main', head: git('rev-parse', 'HEAD').trim() });
+  });
+
+  test('changed files, the symbols the diff touches, their dependents and the tests to run', async () => {
+    const text = await promptText(s, 'pre_commit');
+    expect(text).toContain('4 changed files (git diff against HEAD plus untracked files).');
+    expect(text).toContain('**Overall risk: medium**');
+    expect(text).toContain(
+      [
+        '### `src/extra.ts` — untracked',
+        'Imported by no other file.',
+        'New symbols (1):',
+        `- \`${id('src/extra.ts::extra')}\` (function, line 2) — risk medium; 0 direct dependents; 0 tests; caveat likely_unused`,
+      ].join('\n'),
+    );
+    expect(text).toContain(
+      [
+        '### `src/render.ts` — modified',
+        'Imported by 1 file: `src/render.test.ts`',
+        'Changed symbols (1):',
+        `- \`${id('src/render.ts::summarize')}\` (function, line 15) — risk low; 3 direct dependents: \`src/render.test.ts\`, \`render.summarizes\`, \`Renderer.draw\`; 2 tests`,
+      ].join('\n'),
+    );
+    expect(text).toContain('### `src/legacy.ts` — deleted\nIts symbols are gone from the graph.');
+    expect(text).toContain('Not in the graph (not a source file gortex parses, or skipped): `package.json`');
+    expect(text).toContain('## Tests to run\n- src/render.test.ts\n');
+  });
+
+  test('scope narrows the review; a scope without changes says so', async () => {
+    const scoped = await promptText(s, 'pre_commit', { scope: './src/render.ts' });
+    expect(scoped.split('\n')[0]).toBe('# Pre-commit review of `src/render.ts`');
+    expect(scoped).toContain('1 changed file (git diff against HEAD plus untracked files).');
+    expect(scoped).not.toContain('src/extra.ts` — untracked');
+    const empty = await promptText(s, 'pre_commit', { scope: 'lib/' });
+    expect(empty).toContain('No uncommitted changes under `lib` (4 changed files elsewhere).');
+  });
+
+  test('a clean work tree has nothing to review', async () => {
+    git('add', '-A');
+    git('commit', '-q', '-m', 'second');
+    const text = await promptText(s, 'pre_commit');
+    expect(text).toContain('No uncommitted changes: the work tree matches HEAD and there are no untracked files.');
+  });
+});
+
+describe('god nodes above the winnow_symbols row cap', () => {
+  // 1100 leaves called once each (fan-in 1) and 25 popular functions, pop<k> called by leaf0..leaf<3k>
+  // (fan-in 3k + 1): 1125 candidates, more than one winnow answer holds.
+  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-test-')), 'many');
+  let s: Session;
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+    const lines: string[] = [];
+    for (let k = 1; k <= 25; k++) lines.push(`export function pop${k}(): number { return ${k}; }`);
+    for (let n = 0; n < 1100; n++) {
+      const calls = Array.from({ length: 25 }, (_, i) => i + 1)
+        .filter((k) => n <= 3 * k)
+        .map((k) => `pop${k}();`)
+        .join(' ');
+      lines.push(`function leaf${n}(): void { ${calls} }`);
+    }
+    lines.push(`export function callAll(): void {\n${Array.from({ length: 1100 }, (_, n) => `  leaf${n}();`).join('\n')}\n}`);
+    fs.writeFileSync(path.join(root, 'src/many.ts'), `${lines.join('\n')}\n`);
+    s = await open(root);
+  });
+
+  afterAll(async () => {
+    await s.client.close();
+  });
+
+  test('the top 20 by fan-in are exact', async () => {
+    const god = await readJson(s, 'gortex://god-nodes');
+    expect(god.candidates).toBe(1125);
+    expect(god.nodes.map((n: any) => [n.name, n.fan_in])).toEqual(
+      Array.from({ length: 20 }, (_, i) => 25 - i).map((k) => [`pop${k}`, 3 * k + 1]),
+    );
+  });
+});
