@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { decodeGcx, gcxToObjects } from '../ts/wire/gcx';
 import { PACKAGE_ROOT } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
@@ -16,7 +17,7 @@ interface TextResult {
 const home = tempHome();
 
 /** Starts `gortex mcp` on `root` with extra CLI args and env, connected to an SDK client. */
-async function start(root: string, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<Client> {
+async function start(root: string, args: string[] = [], extraEnv: Record<string, string> = {}, clientName = 'gortex-test'): Promise<Client> {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_THREADS: '2', ...extraEnv };
   delete env.NODE_ENV;
   const transport = new StdioClientTransport({
@@ -25,7 +26,7 @@ async function start(root: string, args: string[] = [], extraEnv: Record<string,
     env,
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'gortex-test', version: '1.0.0' });
+  const client = new Client({ name: clientName, version: '1.0.0' });
   await client.connect(transport);
   return client;
 }
@@ -280,5 +281,60 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     expect(badOp.content[0]!.text).toMatch(/unknown operation "everything" of search/);
     const legacy = await call('get_callers', { id: 'summarize' });
     expect(legacy.content[0]!.text).toMatch(/^not_available: get_callers is not on the "facade-v1" tool surface/);
+  });
+});
+
+describe('gortex mcp resources, prompts and wire formats over stdio', () => {
+  const root = fixtureCopy('query/app-ts', 'resapp');
+
+  test('resources read real data and subscriptions fire after a re-index', async () => {
+    const client = await start(root, ['--tools', 'full']);
+    try {
+      const listed = await client.listResources();
+      expect(listed.resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['gortex://stats', 'gortex://god-nodes', 'gortex://communities']));
+      const read = async (uri: string): Promise<any> =>
+        JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+      const stats = await read('gortex://stats');
+      expect(stats.nodes_by_kind.interface).toBe(2);
+      const communities = await read('gortex://communities');
+      expect(communities.available).toBe(false);
+      const updated = new Promise<string>((resolve) =>
+        client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+      );
+      await client.subscribeResource({ uri: 'gortex://stats' });
+      fs.writeFileSync(path.join(root, 'src/later.ts'), 'export function addedLater() { return 1; }\n');
+      expect(await updated).toBe('gortex://stats');
+      const prompts = await client.listPrompts();
+      expect(prompts.prompts.map((p) => p.name).sort()).toEqual(['orientation', 'pre_commit', 'safe_to_change']);
+      const safe = await client.getPrompt({ name: 'safe_to_change', arguments: { ids: 'summarize' } });
+      expect(JSON.stringify(safe.messages)).toMatch(/Renderer\.draw/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('known coding clients get GCX1 by default; format: "json" wins; format: "gcx" works for anyone', async () => {
+    const coding = await start(root, ['--tools', 'full'], {}, 'claude-code');
+    try {
+      const r = (await coding.callTool({ name: 'search_symbols', arguments: { query: 'summarize', limit: 2 } })) as TextResult;
+      const [section] = decodeGcx(r.content[0]!.text);
+      expect(section!.name).toBe('search_symbols');
+      expect(gcxToObjects(section!)[0]!.id).toBe('resapp/src/render.ts::summarize');
+      const json = (await coding.callTool({ name: 'search_symbols', arguments: { query: 'summarize', format: 'json' } })) as TextResult;
+      expect(JSON.parse(json.content[0]!.text).results[0].id).toBe('resapp/src/render.ts::summarize');
+    } finally {
+      await coding.close();
+    }
+    const other = await start(root, ['--tools', 'full']);
+    try {
+      const plain = (await other.callTool({ name: 'get_callers', arguments: { id: 'summarize' } })) as TextResult;
+      expect(JSON.parse(plain.content[0]!.text).target.id).toBe('resapp/src/render.ts::summarize');
+      const asked = (await other.callTool({ name: 'get_callers', arguments: { id: 'summarize', format: 'gcx' } })) as TextResult;
+      expect(asked.content[0]!.text.startsWith('GCX1 tool=get_callers')).toBe(true);
+      const bad = (await other.callTool({ name: 'get_callers', arguments: { id: 'summarize', format: 'xml' } })) as TextResult;
+      expect(bad.content[0]!.text).toMatch(/^invalid_argument: format must be "json" or "gcx"/);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -13,7 +13,19 @@ import { facadeTools } from '../tools/facade';
 import { inputSchema } from '../tools/meta';
 import { FACADE_PRESET, resolveSurface, type ToolSurface } from '../tools/presets';
 import { ResultWithMeta, type SessionSurface, type ToolContext, type ToolDef } from '../tools/registry';
+import { encodeGcx } from '../wire/gcx';
+import { registerPrompts } from './prompts';
+import { registerResources, type ResourceHost } from './resources';
 import { securityAdvisory } from './screening';
+
+/** Clients that get GCX1 unless a call asks for JSON (names normalised: lowercase, `-` for spaces). */
+const GCX_CLIENTS = ['claude-code', 'cursor', 'vscode', 'visual-studio-code', 'zed', 'aider', 'kilocode', 'opencode', 'openclaw', 'codex', 'omp-coding-agent', 'pi'];
+
+/** Whether a client's self-reported name is a known coding client. */
+export function isGcxClient(name: string | undefined): boolean {
+  const n = (name ?? '').trim().toLowerCase().replace(/\s+/g, '-');
+  return n !== '' && GCX_CLIENTS.some((c) => n === c || n.startsWith(`${c}-`));
+}
 
 /** Default bound of one tool call. */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -85,7 +97,8 @@ const FACADE_TOOLS: readonly ToolDef[] = facadeTools(
  * `GORTEX_TOOLS` > `options.tools` > client-aware default (a client that names itself gets the
  * compact surface) > `core` (defer); it is settled on the first list or call, after `initialize`.
  */
-export function createMcpServer(context: () => Promise<ToolContext>, options: McpServerOptions = {}): Server {
+export function createMcpServer(host: ResourceHost, options: McpServerOptions = {}): Server {
+  const context = (): Promise<ToolContext> => host.context();
   const envSpec = process.env.GORTEX_TOOLS?.trim() ? process.env.GORTEX_TOOLS : undefined;
   const explicit = envSpec ?? options.tools;
   // Validate an explicit spec now so a typo fails at start-up, not on the first request.
@@ -119,7 +132,8 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
       instructions:
         'gortex answers code questions from a graph of this repository: search_symbols / search_text / ' +
         'find_files to locate code, get_symbol_source to read it, get_callers / find_usages / get_dependents ' +
-        'before changing it. Rows carry provenance tiers; heed caveats. tools_search finds tools not listed yet.',
+        'before changing it. Rows carry provenance tiers; heed caveats. tools_search finds tools not listed yet. ' +
+        'Every tool also takes format: "json" | "gcx" (GCX1: tab-separated rows under a GCX1 header, ~40% fewer tokens).',
     },
   );
   const namesOf = (tools: readonly ToolDef[]): Set<string> => new Set(tools.map((t) => t.name));
@@ -148,7 +162,16 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
       .map(listing),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: args } = request.params;
+    const { name } = request.params;
+    // `format` is a transport option every tool accepts: `json` or `gcx` (GCX1).
+    const { format, ...args } = (request.params.arguments ?? {}) as Record<string, unknown>;
+    if (format !== undefined && format !== 'json' && format !== 'gcx') {
+      return {
+        isError: true,
+        content: [{ type: 'text' as const, text: `invalid_argument: format must be "json" or "gcx", got ${JSON.stringify(format)}` }],
+      };
+    }
+    const gcx = format === 'gcx' || (format === undefined && isGcxClient(server.getClientVersion()?.name));
     const fail = (error: ToolCallError): { isError: true; content: { type: 'text'; text: string }[] } => ({
       isError: true,
       content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
@@ -163,7 +186,7 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
     const work = gate.run(async () => {
       const delay = testDelay(name);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      return callTool({ ...(await context()), session }, name, args ?? {}, tools);
+      return callTool({ ...(await context()), session }, name, args, tools);
     });
     let timer: NodeJS.Timeout | undefined;
     const bounded =
@@ -183,7 +206,8 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
     try {
       const answer = await bounded;
       const result = answer instanceof ResultWithMeta ? answer.result : answer;
-      const text = JSON.stringify(result);
+      const facade = answer instanceof ResultWithMeta ? (answer.meta.gortex_facade as { canonical_tool?: string } | undefined) : undefined;
+      const text = gcx ? encodeGcx(facade?.canonical_tool ?? name, result) : JSON.stringify(result);
       const advisory = securityAdvisory(args, text);
       const meta = { ...(answer instanceof ResultWithMeta ? answer.meta : {}), ...(advisory ? { gortex_security: advisory } : {}) };
       return {
@@ -196,5 +220,7 @@ export function createMcpServer(context: () => Promise<ToolContext>, options: Mc
       if (timer) clearTimeout(timer);
     }
   });
+  registerResources(server, host);
+  registerPrompts(server, host);
   return server;
 }

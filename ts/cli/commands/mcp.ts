@@ -37,7 +37,7 @@ export default class McpCommand extends GortexCommand {
     const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });
     const { createMcpServer } = await import('../../mcp/server');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    const server = createMcpServer(() => repo.context(), flags.tools === undefined ? {} : { tools: flags.tools });
+    const server = createMcpServer(repo, flags.tools === undefined ? {} : { tools: flags.tools });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
