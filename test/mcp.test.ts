@@ -60,7 +60,9 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'get_symbol', 'get_file_summary', 'get_dependencies', 'get_dependents', 'get_callers', 'get_call_chain',
       'find_usages', 'find_implementations', 'find_overrides', 'get_class_hierarchy', 'get_cluster',
       'walk_graph', 'graph_query', 'trace_path', 'find_import_path', 'graph_stats',
-      'read_file', 'get_symbol_source', 'tool_profile', 'tools_search',
+      'read_file', 'get_symbol_source',
+      'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
+      'tool_profile', 'tools_search',
     ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
@@ -145,7 +147,8 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       expect(names).toEqual([
         'search_symbols', 'search_text', 'find_files', 'get_symbol', 'get_file_summary', 'get_dependencies',
         'get_dependents', 'get_callers', 'get_call_chain', 'find_usages', 'find_implementations', 'graph_stats',
-        'read_file', 'get_symbol_source', 'tool_profile', 'tools_search',
+        'read_file', 'get_symbol_source', 'index_health', 'get_repo_outline', 'explore', 'get_editing_context',
+        'get_test_targets', 'tool_profile', 'tools_search',
       ]);
       const profile = await ok('tool_profile', {});
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer' });
@@ -258,6 +261,10 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     const pathFound = await ok('trace', { operation: 'path', target: { symbol: 'main' }, to: { symbol: 'formatLabel' } });
     expect(pathFound.paths.length).toBeGreaterThan(0);
     expect((await ok('workspace', { operation: 'graph' })).nodes).toBeGreaterThan(20);
+    const explored = await call('explore', { task: 'summarize prints the shape name twice' });
+    expect(explored._meta?.gortex_facade.canonical_tool).toBe('explore');
+    expect(JSON.stringify(JSON.parse(explored.content[0]!.text))).toContain('summarize');
+    expect((await ok('explore', { operation: 'outline' })).languages).toBeDefined();
   });
 
   test('capabilities: summaries, exact schemas with a hash, and unbuilt operations marked unavailable', async () => {

@@ -1,4 +1,5 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
+import { contextTools } from './context';
 import { graphTools } from './graph';
 import { metaTools } from './meta';
 import { navigationTools } from './navigation';
@@ -12,6 +13,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...navigationTools,
   ...graphTools,
   ...sourceTools,
+  ...contextTools,
   ...metaTools(() => ALL_TOOLS),
 ] as ToolDef[];
 

@@ -1,0 +1,118 @@
+/**
+ * Agent-facing context tools, composed in TypeScript over the engine's query tools: orientation
+ * (`index_health`, `get_repo_outline`), localisation (`explore`), reading (`batch_symbols`,
+ * `get_editing_context`) and verification (`get_test_targets`).
+ */
+import { z } from 'zod';
+import { byteBudget, ContextReader } from './context-common';
+import { EXPLORE_BUDGET, EXPLORE_SYMBOLS, explore } from './context-explore';
+import { indexHealth, repoOutline } from './context-outline';
+import { batchSymbols, editingContext } from './context-symbols';
+import { findTestTargets, testTargetOf } from './context-tests';
+import { target } from './common';
+import { defineTool, ToolInputError } from './registry';
+
+/** Largest byte budget any context tool accepts (1 MiB). */
+const MAX_BYTES = 1024 * 1024;
+/** `batch_symbols` source budget when `max_bytes` is not given. */
+const BATCH_DEFAULT_BYTES = 64 * 1024;
+/** `get_editing_context` budget when neither `max_bytes` nor `max_tokens` is given (8000 tokens). */
+const EDITING_DEFAULT_BYTES = 32_000;
+
+/** The context family. */
+export const contextTools = [
+  defineTool({
+    name: 'index_health',
+    category: 'admin',
+    effect: 'read',
+    description:
+      'Is the index complete and current? Indexed files and symbols by language, skipped and failed files with reasons, snapshot freshness against the disk, unresolved-reference share and edges by provenance tier, with a one-line verdict.',
+    input: {
+      max_items: z.number().int().min(1).max(1000).optional().describe('Most skipped, failed and changed files listed (default 20)'),
+    },
+    handler: (ctx, args) => indexHealth(new ContextReader(ctx), args.max_items ?? 20),
+  }),
+  defineTool({
+    name: 'get_repo_outline',
+    category: 'nav',
+    effect: 'read',
+    description:
+      'One-call repository overview: languages (files, symbols), top directories by symbol count, most-imported files and packages, entry points (main functions, CLI/bin files, exported handlers), highest fan-in symbols and the share of test code.',
+    input: {
+      max_items: z.number().int().min(1).max(100).optional().describe('Rows per list (default 10)'),
+    },
+    handler: (ctx, args) => repoOutline(new ContextReader(ctx), args.max_items ?? 10),
+  }),
+  defineTool({
+    name: 'explore',
+    category: 'nav',
+    effect: 'read',
+    description:
+      'The opening move for a task: free text (bug report, stack trace, feature request) in, ranked symbols out, with why each ranked, source for the top five, callers/callees names, a file map and a completeness cue, packed under token_budget.',
+    input: {
+      task: z.string().min(1).max(20000).describe('The task in your own words, or the bug report / stack trace as pasted'),
+      token_budget: z
+        .number()
+        .int()
+        .min(EXPLORE_BUDGET.min)
+        .max(EXPLORE_BUDGET.max)
+        .optional()
+        .describe(`Estimated tokens of the answer, ${EXPLORE_BUDGET.min}–${EXPLORE_BUDGET.max} (default ${EXPLORE_BUDGET.default}); bodies demote to signatures first`),
+      max_symbols: z.number().int().min(1).max(EXPLORE_SYMBOLS.max).optional().describe(`Ranked rows, 1–${EXPLORE_SYMBOLS.max} (default ${EXPLORE_SYMBOLS.default})`),
+      path: z.string().optional().describe('Only symbols under this repository path prefix (src/payments/)'),
+    },
+    handler: (ctx, args) => {
+      if (args.task.trim() === '') throw new ToolInputError('invalid_argument', 'explore: task must not be blank; describe the task or paste the bug report');
+      return explore(new ContextReader(ctx), {
+        task: args.task,
+        token_budget: args.token_budget ?? EXPLORE_BUDGET.default,
+        max_symbols: args.max_symbols ?? EXPLORE_SYMBOLS.default,
+        ...(args.path === undefined ? {} : { path: args.path }),
+      });
+    },
+  }),
+  defineTool({
+    name: 'batch_symbols',
+    category: 'read',
+    effect: 'read',
+    description: 'Several symbols in one call (get_symbol for each, optionally with source lines); an unknown or ambiguous id fails its own row with a code and message, not the call.',
+    input: {
+      ids: z.array(z.string().min(1)).min(1).max(50).describe('1–50 targets: ids, ids without the repo prefix, Owner.name or bare names'),
+      include_source: z.boolean().optional().describe('Add each symbol’s source lines (default false)'),
+      max_bytes: z.number().int().min(1).max(MAX_BYTES).optional().describe(`Source bytes across all rows (default ${BATCH_DEFAULT_BYTES})`),
+    },
+    handler: (ctx, args) => batchSymbols(new ContextReader(ctx), args.ids, args.include_source ?? false, args.max_bytes ?? BATCH_DEFAULT_BYTES),
+  }),
+  defineTool({
+    name: 'get_editing_context',
+    category: 'read',
+    effect: 'read',
+    description:
+      'Before editing a symbol: its signature and source, direct callers and callees with tiers, the tests that exercise it (and how to run them), and its file’s imports, packed under max_bytes/max_tokens with what was cut reported.',
+    input: {
+      id: target,
+      max_bytes: z.number().int().min(256).max(MAX_BYTES).optional().describe('Byte budget of the answer (the tighter of max_bytes and max_tokens wins)'),
+      max_tokens: z.number().int().min(64).max(MAX_BYTES / 4).optional().describe(`Token budget (≈ bytes/4; default ${EDITING_DEFAULT_BYTES / 4} when neither is given)`),
+      include_source: z.boolean().optional().describe('Include the symbol’s source (default true)'),
+    },
+    handler: (ctx, args) =>
+      editingContext(new ContextReader(ctx), args.id, byteBudget(args.max_bytes, args.max_tokens, EDITING_DEFAULT_BYTES), args.include_source ?? true),
+  }),
+  defineTool({
+    name: 'get_test_targets',
+    category: 'analysis',
+    effect: 'read',
+    description:
+      'Tests covering a symbol (id) or a file (path): test code calling it within two hops and test files depending on its file, with the runner and a suggested command per runner.',
+    input: {
+      id: target.optional(),
+      path: z.string().optional().describe('A repository-relative file path (instead of id)'),
+    },
+    handler: (ctx, args) => {
+      const reader = new ContextReader(ctx);
+      const of = testTargetOf(reader, args);
+      const shown = 'symbol' in of ? { id: of.symbol.id, qualified: of.symbol.qualified, kind: of.symbol.kind, path: of.symbol.path, line: of.symbol.line } : { path: of.path };
+      return { target: shown, ...findTestTargets(reader, of) };
+    },
+  }),
+];
