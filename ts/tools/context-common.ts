@@ -228,3 +228,19 @@ export function byteBudget(maxBytes: number | undefined, maxTokens: number | und
   );
   return candidates.length === 0 ? defaultBytes : Math.min(...candidates);
 }
+
+/** The summary form of a full node (file symbols come back as `NodeJson`). */
+export function summaryOf(n: NodeJson): NodeSummary {
+  return {
+    id: n.id,
+    kind: n.kind as NodeSummary['kind'],
+    name: n.name,
+    qualified: n.qualified,
+    path: n.path,
+    line: n.start_line,
+    end_line: n.end_line,
+    ...(n.language ? { language: n.language as NodeSummary['language'] } : {}),
+    ...(n.signature ? { signature: n.signature } : {}),
+    ...(n.is_test ? { is_test: true } : {}),
+  };
+}

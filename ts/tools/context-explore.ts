@@ -12,7 +12,7 @@ import type {
   SearchTextResult,
 } from '../engine/engine';
 import { QueryError } from '../engine/query';
-import { BYTES_PER_TOKEN, ContextReader, estimateTokens, lineRange } from './context-common';
+import { BYTES_PER_TOKEN, ContextReader, estimateTokens, lineRange, summaryOf } from './context-common';
 
 /** `token_budget` default and bounds (the original's defaults). */
 export const EXPLORE_BUDGET = { default: 1600, min: 1000, max: 24000 } as const;
@@ -306,21 +306,6 @@ export interface ExploreResult {
   truncated: boolean;
   /** What was cut to fit the budget (absent when nothing was): bodies, relation lists, sub-query lines, rows. */
   cut?: { bodies: number; relations: number; queries: number; rows: number };
-}
-
-/** The summary form of a full node (file symbols come back as `NodeJson`). */
-function summaryOf(n: NodeJson): NodeSummary {
-  return {
-    id: n.id,
-    kind: n.kind as NodeSummary['kind'],
-    name: n.name,
-    qualified: n.qualified,
-    path: n.path,
-    line: n.start_line,
-    end_line: n.end_line,
-    ...(n.signature ? { signature: n.signature } : {}),
-    ...(n.is_test ? { is_test: true } : {}),
-  };
 }
 
 /** Kinds a symbol cue may land on (files, modules and imports are not answers). */

@@ -15,7 +15,7 @@ import type {
   SkippedFile,
   WinnowSymbolsResult,
 } from '../engine/engine';
-import { ContextReader } from './context-common';
+import { ContextReader, summaryOf } from './context-common';
 
 /** Node kinds that count as symbols (files, packages, modules and imports do not). */
 const SYMBOL_KINDS = 'function,method,type,interface,field,constant,variable,enum_member';
@@ -47,21 +47,6 @@ export interface FileListing {
   files: NodeSummary[];
   /** Present (true) when the disk walk hit `MAX_WALK_ENTRIES` and some files are missing. */
   partial?: boolean;
-}
-
-/** The summary form of a full node. */
-function summaryOf(n: NodeJson): NodeSummary {
-  return {
-    id: n.id,
-    kind: n.kind as NodeSummary['kind'],
-    name: n.name,
-    qualified: n.qualified,
-    path: n.path,
-    line: n.start_line,
-    end_line: n.end_line,
-    language: n.language as NodeSummary['language'],
-    ...(n.is_test ? { is_test: true } : {}),
-  };
 }
 
 /**

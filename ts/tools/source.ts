@@ -29,7 +29,8 @@ function resolveInside(root: string, rel: string): string {
   return real;
 }
 
-interface Slice {
+/** What `read_file` returns (and `get_symbol_source`, with the symbol added). */
+export interface ReadFileResult {
   path: string;
   start_line: number;
   end_line: number;
@@ -39,7 +40,7 @@ interface Slice {
 }
 
 /** Lines `start..=end` (1-based, clamped to the file) of a file, cut at `maxBytes`. */
-function readLines(ctx: ToolContext, rel: string, start: number | undefined, end: number | undefined, maxBytes: number): Slice {
+function readLines(ctx: ToolContext, rel: string, start: number | undefined, end: number | undefined, maxBytes: number): ReadFileResult {
   const file = resolveInside(ctx.root, rel);
   const bytes = fs.readFileSync(file);
   if (bytes.subarray(0, 8192).includes(0)) {

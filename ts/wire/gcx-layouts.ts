@@ -52,6 +52,7 @@ import type {
 } from '../engine/query-types';
 import type { GraphStats } from '../engine/types';
 import { byCodeUnit, isGcxToken, type GcxSection } from './gcx-codec';
+import type { ReadFileResult } from '../tools/source';
 
 /** The text of one cell (see the module doc). */
 export function gcxCell(value: unknown): string {
@@ -670,15 +671,7 @@ const findImportPath = layout<FindImportPathResult>(
   },
 );
 
-/** What `read_file` returns (`ts/tools/source.ts`). */
-export interface ReadFileResult {
-  path: string;
-  start_line: number;
-  end_line: number;
-  total_lines: number;
-  text: string;
-  truncated: boolean;
-}
+export type { ReadFileResult };
 
 /** What `get_symbol_source` returns: the symbol and the slice of its file. */
 export interface SymbolSourceResult extends ReadFileResult {
