@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 macro_rules! string_enum {
     ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
+        // Serde uses the wire names too, so JSON and `as_str` never disagree (`gotest`, `node-test`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum $name { $($variant),+ }
+        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
 
         impl $name {
             /// Every variant, in declaration order.
@@ -155,5 +155,31 @@ impl EdgeKind {
     /// Structural edges created by extraction itself rather than by resolution.
     pub fn is_structural(self) -> bool {
         matches!(self, EdgeKind::Defines | EdgeKind::Contains | EdgeKind::MemberOf)
+    }
+}
+
+#[cfg(test)]
+mod wire_names {
+    use super::*;
+
+    /// JSON must spell every value exactly as `as_str` does (TS types and CLI filters use those).
+    fn check<T: Serialize + Copy>(all: &[T], name: impl Fn(T) -> &'static str) {
+        for &v in all {
+            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::json!(name(v)));
+        }
+    }
+
+    #[test]
+    fn serde_names_are_the_wire_names() {
+        check(NodeKind::ALL, NodeKind::as_str);
+        check(TypeFlavor::ALL, TypeFlavor::as_str);
+        check(EdgeKind::ALL, EdgeKind::as_str);
+        check(Visibility::ALL, Visibility::as_str);
+        check(TestRole::ALL, TestRole::as_str);
+        check(TestRunner::ALL, TestRunner::as_str);
+        assert_eq!(
+            serde_json::to_value(TestRunner::GoTest).unwrap(),
+            serde_json::json!("gotest")
+        );
     }
 }
