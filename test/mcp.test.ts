@@ -125,6 +125,40 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     expect((await ok('get_symbol', { id: 'summarize' })).symbol.name).toBe('summarize');
   });
 
+  test('budgets page the main list with cursors; etags make unchanged answers cheap', async () => {
+    const full = await ok('find_files', { glob: '**/*.ts' });
+    expect(full.results.length).toBeGreaterThan(6);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await ok('find_files', { glob: '**/*.ts', max_bytes: 600, ...(cursor ? { cursor } : {}) });
+      expect(page._page.offset).toBe(seen.length);
+      expect(page._page.total).toBe(full.results.length);
+      seen.push(...page.results.map((r: any) => r.path));
+      cursor = page._page.next_cursor;
+      pages++;
+    } while (cursor && pages < 50);
+    expect(pages).toBeGreaterThan(1);
+    expect(seen).toEqual(full.results.map((r: any) => r.path));
+
+    const first = await call('get_symbol', { id: 'summarize' });
+    const etag = first._meta?.etag as string;
+    expect(etag).toMatch(/^[0-9a-f]{16}$/);
+    const again = await call('get_symbol', { id: 'summarize', if_none_match: etag });
+    expect(JSON.parse(again.content[0]!.text)).toEqual({ not_modified: true, etag });
+    const stale = await call('get_symbol', { id: 'summarize', if_none_match: 'deadbeefdeadbeef' });
+    expect(JSON.parse(stale.content[0]!.text).symbol.name).toBe('summarize');
+
+    const otherCall = await ok('find_files', { glob: '**/*.ts', max_bytes: 600 });
+    const misuse = await call('find_files', { query: 'render', cursor: otherCall._page.next_cursor });
+    expect(misuse.content[0]!.text).toMatch(/^invalid_argument: cursor belongs to another call/);
+    const garbage = await call('find_files', { query: 'render', cursor: '!!' });
+    expect(garbage.content[0]!.text).toMatch(/^invalid_argument: cursor /);
+    const zero = await call('find_files', { query: 'render', max_tokens: 0 });
+    expect(zero.content[0]!.text).toMatch(/^invalid_argument: max_tokens must be a positive integer/);
+  });
+
   test('edits on disk are indexed while the session runs', async () => {
     fs.writeFileSync(path.join(root, 'src/fresh.ts'), 'export function freshlyWritten(): number {\n  return 42;\n}\n');
     let found: any[] = [];

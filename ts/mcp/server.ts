@@ -17,6 +17,7 @@ import { encodeGcx } from '../wire/gcx';
 import { registerPrompts } from './prompts';
 import { registerResources, type ResourceHost } from './resources';
 import { securityAdvisory } from './screening';
+import { callKey, etagOf, shape, ShapingError, SHAPING_KEYS, type ShapingOptions } from './shaping';
 
 /** Clients that get GCX1 unless a call asks for JSON (names normalised: lowercase, `-` for spaces). */
 const GCX_CLIENTS = ['claude-code', 'cursor', 'vscode', 'visual-studio-code', 'zed', 'aider', 'kilocode', 'opencode', 'openclaw', 'codex', 'omp-coding-agent', 'pi'];
@@ -133,7 +134,9 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
         'gortex answers code questions from a graph of this repository: search_symbols / search_text / ' +
         'find_files to locate code, get_symbol_source to read it, get_callers / find_usages / get_dependents ' +
         'before changing it. Rows carry provenance tiers; heed caveats. tools_search finds tools not listed yet. ' +
-        'Every tool also takes format: "json" | "gcx" (GCX1: tab-separated rows under a GCX1 header, ~40% fewer tokens).',
+        'Every tool also takes format: "json" | "gcx" (GCX1: tab-separated rows under a GCX1 header, ~40% fewer tokens), ' +
+        'max_bytes / max_tokens (the main list is paged; _page.next_cursor fetches more with cursor), and ' +
+        'if_none_match (the etag in _meta of an earlier answer; unchanged answers say not_modified).',
     },
   );
   const namesOf = (tools: readonly ToolDef[]): Set<string> => new Set(tools.map((t) => t.name));
@@ -164,7 +167,14 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     // `format` is a transport option every tool accepts: `json` or `gcx` (GCX1).
-    const { format, ...args } = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const { format, ...rest } = (request.params.arguments ?? {}) as Record<string, unknown>;
+    // Budgets, cursors and ETags apply to every tool's answer, not to the tool itself.
+    const shaping: ShapingOptions = {};
+    const args: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(rest)) {
+      if ((SHAPING_KEYS as readonly string[]).includes(k)) (shaping as Record<string, unknown>)[k] = v;
+      else args[k] = v;
+    }
     if (format !== undefined && format !== 'json' && format !== 'gcx') {
       return {
         isError: true,
@@ -205,16 +215,21 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     work.catch(() => undefined);
     try {
       const answer = await bounded;
-      const result = answer instanceof ResultWithMeta ? answer.result : answer;
+      const result = shape(answer instanceof ResultWithMeta ? answer.result : answer, shaping, callKey(name, args));
       const facade = answer instanceof ResultWithMeta ? (answer.meta.gortex_facade as { canonical_tool?: string } | undefined) : undefined;
       const text = gcx ? encodeGcx(facade?.canonical_tool ?? name, result) : JSON.stringify(result);
+      const etag = etagOf(text);
+      if (shaping.if_none_match !== undefined && shaping.if_none_match === etag) {
+        return { content: [{ type: 'text' as const, text: JSON.stringify({ not_modified: true, etag }) }], _meta: { etag } };
+      }
       const advisory = securityAdvisory(args, text);
-      const meta = { ...(answer instanceof ResultWithMeta ? answer.meta : {}), ...(advisory ? { gortex_security: advisory } : {}) };
+      const meta = { ...(answer instanceof ResultWithMeta ? answer.meta : {}), etag, ...(advisory ? { gortex_security: advisory } : {}) };
       return {
         content: [{ type: 'text' as const, text }],
         ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
       };
     } catch (error) {
+      if (error instanceof ShapingError) return fail(new ToolCallError('invalid_argument', error.message));
       return fail(error instanceof ToolCallError ? error : new ToolCallError('internal', error instanceof Error ? error.message : String(error)));
     } finally {
       if (timer) clearTimeout(timer);
