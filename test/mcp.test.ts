@@ -62,11 +62,13 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'walk_graph', 'graph_query', 'trace_path', 'find_import_path', 'graph_stats',
       'read_file', 'get_symbol_source',
       'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
+      'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
+      'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'feedback',
       'tool_profile', 'tools_search',
     ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
-      expect(t.annotations?.readOnlyHint).toBe(t.name !== 'tools_search');
+      expect(t.annotations?.readOnlyHint).toBe(!['tools_search', 'nav', 'feedback'].includes(t.name));
       expect(t.description!.length).toBeGreaterThan(20);
     }
     const callers = tools.find((t) => t.name === 'get_callers')!;
@@ -159,6 +161,18 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     expect(zero.content[0]!.text).toMatch(/^invalid_argument: max_tokens must be a positive integer/);
   });
 
+  test('large answers get a handle and can be re-cut; nav keeps a cursor per session', async () => {
+    const big = await call('get_file_summary', { path: 'src/render.ts' });
+    const handle = big._meta?.response_handle as string;
+    expect(handle).toMatch(/^r\d+$/);
+    const grep = await ok('ctx_grep', { handle, pattern: 'summarize' });
+    expect(grep.matches.length).toBeGreaterThan(0);
+    const stats = await ok('ctx_stats', {});
+    expect(stats.responses.map((r: any) => r.handle)).toContain(handle);
+    expect((await ok('nav', { action: 'goto', id: 'main' })).position.qualified).toBe('main');
+    expect((await ok('nav', { action: 'where' })).position.qualified).toBe('main');
+  });
+
   test('edits on disk are indexed while the session runs', async () => {
     fs.writeFileSync(path.join(root, 'src/fresh.ts'), 'export function freshlyWritten(): number {\n  return 42;\n}\n');
     let found: any[] = [];
@@ -182,7 +196,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
         'search_symbols', 'search_text', 'find_files', 'get_symbol', 'get_file_summary', 'get_dependencies',
         'get_dependents', 'get_callers', 'get_call_chain', 'find_usages', 'find_implementations', 'graph_stats',
         'read_file', 'get_symbol_source', 'index_health', 'get_repo_outline', 'explore', 'get_editing_context',
-        'get_test_targets', 'tool_profile', 'tools_search',
+        'get_test_targets', 'smart_context', 'tool_profile', 'tools_search',
       ]);
       const profile = await ok('tool_profile', {});
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer' });

@@ -17,6 +17,7 @@ import { encodeGcx } from '../wire/gcx';
 import { registerPrompts } from './prompts';
 import { registerResources, type ResourceHost } from './resources';
 import { securityAdvisory } from './screening';
+import { SessionStore } from './session-store';
 import { callKey, etagOf, shape, ShapingError, SHAPING_KEYS, type ShapingOptions } from './shaping';
 
 /** Clients that get GCX1 unless a call asks for JSON (names normalised: lowercase, `-` for spaces). */
@@ -140,7 +141,9 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     },
   );
   const namesOf = (tools: readonly ToolDef[]): Set<string> => new Set(tools.map((t) => t.name));
+  const store = new SessionStore();
   const session: SessionSurface = {
+    store,
     get preset() {
       return surfaceNow().preset;
     },
@@ -223,7 +226,14 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
         return { content: [{ type: 'text' as const, text: JSON.stringify({ not_modified: true, etag }) }], _meta: { etag } };
       }
       const advisory = securityAdvisory(args, text);
-      const meta = { ...(answer instanceof ResultWithMeta ? answer.meta : {}), etag, ...(advisory ? { gortex_security: advisory } : {}) };
+      // Large answers stay re-cuttable (ctx_grep, ctx_slice, …) by the handle in _meta.
+      const handle = store.record(name, args, text);
+      const meta = {
+        ...(answer instanceof ResultWithMeta ? answer.meta : {}),
+        etag,
+        ...(handle ? { response_handle: handle } : {}),
+        ...(advisory ? { gortex_security: advisory } : {}),
+      };
       return {
         content: [{ type: 'text' as const, text }],
         ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),

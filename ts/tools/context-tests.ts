@@ -92,7 +92,7 @@ function testCallers(reader: ContextReader, targetId: string, out: Map<string, T
 }
 
 /** Test files depending on a file (file-level: imports, calls, references into it). */
-function testDependentFiles(reader: ContextReader, rel: string): { paths: Map<string, 'imports' | 'calls'>; error?: RowError } {
+export function testDependentFiles(reader: ContextReader, rel: string): { paths: Map<string, 'imports' | 'calls'>; error?: RowError } {
   const paths = new Map<string, 'imports' | 'calls'>();
   try {
     const deps = reader.query<GetDependentsResult>('get_dependents', { id: rel, depth: 1, limit: 1000 });

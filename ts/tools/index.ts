@@ -1,10 +1,12 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
 import { contextTools } from './context';
+import { smartTools } from './context-smart';
 import { graphTools } from './graph';
 import { metaTools } from './meta';
 import { navigationTools } from './navigation';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
+import { sessionTools } from './session-tools';
 import { sourceTools } from './source';
 
 /** All tools, in a stable order. */
@@ -14,6 +16,8 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...graphTools,
   ...sourceTools,
   ...contextTools,
+  ...smartTools,
+  ...sessionTools(),
   ...metaTools(() => ALL_TOOLS),
 ] as ToolDef[];
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Engine } from '../engine/engine';
+import type { SessionStore } from '../mcp/session-store';
 
 /** What calling a tool may change. */
 export type ToolEffect = 'read' | 'local_write' | 'session_write' | 'control_write' | 'external_write';
@@ -21,6 +22,8 @@ export interface SessionSurface {
   allowed(): ReadonlySet<string>;
   /** Adds tools to the live set and tells the client its list changed. */
   promote(names: readonly string[]): string[];
+  /** The session's response ring, navigation cursor and feedback log (absent outside MCP). */
+  store?: SessionStore;
 }
 
 /** What a handler works on: the engine and the repository the session is bound to. */

@@ -1,0 +1,491 @@
+/**
+ * The per-session store (`ts/mcp/session-store.ts`) on its own, and the session tools
+ * (`ts/tools/session-tools.ts`) through the registry's door (`callTool`: validation, dispatch,
+ * error codes) with a session holding a store, over a real `Engine` on a temp copy of
+ * `query/app-ts`.
+ */
+import { Engine } from '../ts/engine/engine';
+import { SessionStore } from '../ts/mcp/session-store';
+import { callTool, ToolCallError } from '../ts/tools/dispatch';
+import type { SessionSurface, ToolContext } from '../ts/tools/registry';
+import { sessionTools } from '../ts/tools/session-tools';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+const TOOLS = sessionTools();
+
+/** Calls one session tool as any door would. */
+async function call<T = any>(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<T> {
+  return (await callTool(ctx, name, args, TOOLS)) as T;
+}
+
+/** The `{code, message}` of a refused call. */
+async function refusal(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await call(ctx, name, args);
+  } catch (error) {
+    if (error instanceof ToolCallError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error(`${name} accepted ${JSON.stringify(args)}`);
+}
+
+/** `n` bytes of text with no newline. */
+const blob = (n: number): string => 'x'.repeat(n);
+
+describe('SessionStore', () => {
+  test('keeps only responses over the size threshold, with handles never reused', () => {
+    const s = new SessionStore();
+    expect(s.record('search_text', {}, blob(2048))).toBeUndefined();
+    expect(s.record('search_text', { query: 'a' }, blob(2049))).toBe('r1');
+    expect(s.record('search_text', { query: 'b' }, blob(3000))).toBe('r2');
+    expect(s.responses().map((r) => [r.handle, r.args, r.bytes, r.lines.length])).toEqual([
+      ['r1', '{"query":"a"}', 2049, 1],
+      ['r2', '{"query":"b"}', 3000, 1],
+    ]);
+    expect(s.response()?.handle).toBe('r2');
+    expect(s.response('r1')?.bytes).toBe(2049);
+    expect(s.response('r3')).toBeUndefined();
+  });
+
+  test('evicts the oldest past the response count', () => {
+    const s = new SessionStore({ maxResponses: 3, minBytes: 0 });
+    for (let i = 0; i < 5; i++) s.record('t', { i }, `${i}`);
+    expect(s.responses().map((r) => r.handle)).toEqual(['r3', 'r4', 'r5']);
+    expect(s.storedBytes()).toBe(3);
+  });
+
+  test('evicts the oldest past the byte budget; a response alone over it is not kept', () => {
+    const s = new SessionStore({ minBytes: 10, maxTotalBytes: 10_000 });
+    expect(s.record('t', {}, blob(4000))).toBe('r1');
+    expect(s.record('t', {}, blob(4000))).toBe('r2');
+    expect(s.record('t', {}, blob(4000))).toBe('r3');
+    expect(s.responses().map((r) => r.handle)).toEqual(['r2', 'r3']);
+    expect(s.storedBytes()).toBe(8000);
+    expect(s.record('t', {}, blob(10_001))).toBeUndefined();
+    expect(s.responses().map((r) => r.handle)).toEqual(['r2', 'r3']);
+    expect(s.record('t', {}, blob(10_000))).toBe('r4');
+    expect(s.responses().map((r) => r.handle)).toEqual(['r4']);
+    expect(s.storedBytes()).toBe(10_000);
+  });
+
+  test('JSON is stored pretty-printed (2 spaces) with its shape; the budget counts the rendering', () => {
+    const s = new SessionStore({ minBytes: 0 });
+    const text = '{"a":[1,2],"b":{"c":1},"d":null,"e":"x"}';
+    s.record('t', undefined, text);
+    const r = s.response()!;
+    expect(r.json).toBe(true);
+    expect(r.args).toBe('{}');
+    expect(r.lines).toEqual(['{', '  "a": [', '    1,', '    2', '  ],', '  "b": {', '    "c": 1', '  },', '  "d": null,', '  "e": "x"', '}']);
+    expect(r.shape).toEqual({
+      type: 'object',
+      keys: [
+        { key: 'a', type: 'array', rows: 2 },
+        { key: 'b', type: 'object', keys: 1 },
+        { key: 'd', type: 'null' },
+        { key: 'e', type: 'string' },
+      ],
+    });
+    expect(r.bytes).toBe(text.length);
+    expect(r.stored_bytes).toBe(r.lines.join('\n').length);
+    expect(s.storedBytes()).toBe(r.stored_bytes);
+    // Bracketed text that is not JSON stays as it was.
+    s.record('t', {}, '[not json\nline 2\n');
+    expect(s.response()).toMatchObject({ json: false, shape: { type: 'text' }, lines: ['[not json', 'line 2'] });
+  });
+
+  test("the re-cut tools' own answers are never recorded; long arguments are cut", () => {
+    const s = new SessionStore({ minBytes: 0 });
+    for (const tool of ['ctx_grep', 'ctx_slice', 'nav', 'feedback']) expect(s.record(tool, {}, blob(5000))).toBeUndefined();
+    expect(s.record('t', { q: blob(300) }, 'x')).toBe('r1');
+    expect(s.response()!.args).toBe(`{"q":"${blob(194)}…`);
+  });
+
+  test('the cursor back stack is bounded; back pops to the previous positions', () => {
+    const s = new SessionStore({ maxBackStack: 3 });
+    expect(s.cursor()).toBeUndefined();
+    for (const id of ['a', 'b', 'c', 'd', 'e']) s.moveCursor(id);
+    expect(s.cursor()).toBe('e');
+    expect(s.backStack()).toEqual(['b', 'c', 'd']);
+    expect(s.backCursor()).toBe('d');
+    expect(s.backCursor()).toBe('c');
+    expect(s.backCursor()).toBe('b');
+    expect(s.backCursor()).toBeUndefined();
+    expect(s.cursor()).toBe('b');
+  });
+
+  test('the feedback log is bounded and counts every entry', () => {
+    let t = 100;
+    const s = new SessionStore({ maxFeedback: 2, now: () => t++ });
+    expect(s.addFeedback({ tool: 'a', rating: 'useful' })).toBe(1);
+    expect(s.addFeedback({ tool: 'b', rating: 'wrong' })).toBe(2);
+    expect(s.addFeedback({ tool: 'c', rating: 'not_useful', note: 'n' })).toBe(3);
+    expect(s.feedback()).toEqual([
+      { tool: 'b', rating: 'wrong', at: 101 },
+      { tool: 'c', rating: 'not_useful', note: 'n', at: 102 },
+    ]);
+  });
+
+  test('refuses nonsense bounds', () => {
+    expect(() => new SessionStore({ maxResponses: 0 })).toThrow('SessionStore: maxResponses must be a positive integer, got 0');
+    expect(() => new SessionStore({ maxTotalBytes: 1.5 })).toThrow(RangeError);
+    expect(() => new SessionStore({ minBytes: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('session tools', () => {
+  let engine: Engine;
+  let root: string;
+  let base: ToolContext;
+  /** The summary of src/render.ts as compact JSON (3.5 KB): a realistic large answer. */
+  let summaryText: string;
+
+  /** A fresh session with its own store (clock pinned at 10 000 ms). */
+  const session = (store = new SessionStore({ now: () => 10_000 })): { ctx: ToolContext; store: SessionStore } => ({
+    ctx: { ...base, session: { store } as unknown as SessionSurface },
+    store,
+  });
+
+  /** 150 lines `line N: even|odd` (over 2 KB). */
+  const numbered = Array.from({ length: 150 }, (_, i) => `line ${i + 1}: ${(i + 1) % 2 === 0 ? 'even' : 'odd'}`).join('\n');
+
+  beforeAll(async () => {
+    root = fixtureCopy('query/app-ts', 'sess-app');
+    engine = new Engine({ home: tempHome(), threads: 2 });
+    const report = await engine.indexRepo(root);
+    expect(report.failures).toEqual([]);
+    base = { engine, repo: root, root };
+    summaryText = JSON.stringify(engine.query('get_file_summary', { path: 'src/render.ts' }, { repo: root }));
+  });
+
+  test('the family: names, categories, effects', () => {
+    expect(TOOLS.map((t) => [t.name, t.category, t.effect])).toEqual([
+      ['ctx_stats', 'read', 'read'],
+      ['ctx_grep', 'read', 'read'],
+      ['grep_results', 'read', 'read'],
+      ['ctx_slice', 'read', 'read'],
+      ['ctx_peek', 'read', 'read'],
+      ['head_results', 'read', 'read'],
+      ['nav', 'nav', 'session_write'],
+      ['feedback', 'admin', 'session_write'],
+    ]);
+    expect(TOOLS.find((t) => t.name === 'feedback')!.description).toContain('not used for ranking yet');
+  });
+
+  test('every tool refuses without an MCP session', async () => {
+    const args: Record<string, Record<string, unknown>> = {
+      ctx_stats: {},
+      ctx_grep: { pattern: 'x' },
+      grep_results: { pattern: 'x' },
+      ctx_slice: { start_line: 1, end_line: 2 },
+      ctx_peek: {},
+      head_results: {},
+      nav: { action: 'where' },
+      feedback: { tool: 'x', rating: 'useful' },
+    };
+    for (const t of TOOLS) {
+      expect(await refusal(base, t.name, args[t.name])).toEqual({ code: 'unavailable', message: 'this tool needs an MCP session' });
+    }
+  });
+
+  describe('re-cutting', () => {
+    let ctx: ToolContext;
+
+    beforeAll(() => {
+      const s = session();
+      ctx = s.ctx;
+      expect(s.store.record('get_file_summary', { path: 'src/render.ts' }, summaryText)).toBe('r1');
+      expect(s.store.record('search_text', { query: 'line' }, numbered)).toBe('r2');
+      expect(s.store.record('get_symbol', { id: 'main' }, '{"small":true}')).toBeUndefined();
+    });
+
+    test('an empty store says nothing is stored yet', async () => {
+      const { ctx: empty } = session();
+      expect(await refusal(empty, 'ctx_grep', { pattern: 'x' })).toEqual({
+        code: 'not_found',
+        message: 'no stored responses yet: only answers over 2048 bytes are kept',
+      });
+      expect(await call(empty, 'ctx_stats', {})).toMatchObject({ responses: [], count: 0, stored_bytes: 0, latest: null });
+    });
+
+    test('ctx_stats lists the ring', async () => {
+      const stats = await call(ctx, 'ctx_stats', {});
+      expect(stats.count).toBe(2);
+      expect(stats.latest).toBe('r2');
+      expect(stats.responses).toEqual([
+        { handle: 'r1', tool: 'get_file_summary', args: '{"path":"src/render.ts"}', bytes: summaryText.length, stored_bytes: 4314, lines: 173, json: true, age_ms: 0 },
+        { handle: 'r2', tool: 'search_text', args: '{"query":"line"}', bytes: 2066, stored_bytes: 2066, lines: 150, json: false, age_ms: 0 },
+      ]);
+      expect(stats.stored_bytes).toBe(4314 + 2066);
+      // The rendering is exactly JSON.stringify's 2-space form.
+      const pretty = JSON.stringify(JSON.parse(summaryText), null, 2);
+      expect([pretty.split('\n').length, Buffer.byteLength(pretty)]).toEqual([173, 4314]);
+      expect(stats.limits).toEqual({ max_responses: 16, min_bytes: 2048, max_total_bytes: 8 * 1024 * 1024 });
+    });
+
+    test('ctx_grep: literal search of the latest response, with a limit and context', async () => {
+      const g = await call(ctx, 'ctx_grep', { pattern: 'line 1', limit: 3 });
+      expect(g).toEqual({
+        handle: 'r2',
+        tool: 'search_text',
+        total_lines: 150,
+        matches: [
+          { line: 1, text: 'line 1: odd' },
+          { line: 10, text: 'line 10: even' },
+          { line: 11, text: 'line 11: odd' },
+        ],
+        total: 62,
+        truncated: true,
+        block: '1:line 1: odd\n10:line 10: even\n11:line 11: odd',
+      });
+      const c = await call(ctx, 'grep_results', { pattern: 'line 14', context_lines: 1 });
+      expect(c.total).toBe(11);
+      expect(c.block.split('\n').slice(0, 8)).toEqual(['13-line 13: odd', '14:line 14: even', '15-line 15: odd', '--', '139-line 139: odd', '140:line 140: even', '141:line 141: odd', '142:line 142: even']);
+    });
+
+    test('ctx_grep: a regex over the pretty-printed JSON of an older response', async () => {
+      const g = await call(ctx, 'ctx_grep', { handle: 'r1', pattern: '"qualified": "Renderer\\.\\w+"', regex: true });
+      expect(g.matches).toEqual([
+        { line: 93, text: '        "qualified": "Renderer.config",' },
+        { line: 108, text: '        "qualified": "Renderer.constructor",' },
+        { line: 123, text: '        "qualified": "Renderer.draw",' },
+      ]);
+      expect(g.total).toBe(3);
+      expect(g.truncated).toBe(false);
+      const pretty = JSON.stringify(JSON.parse(summaryText), null, 2).split('\n');
+      expect(pretty.indexOf('        "qualified": "Renderer.draw",') + 1).toBe(123);
+      // The literal default does not interpret the pattern.
+      expect((await call(ctx, 'ctx_grep', { handle: 'r1', pattern: 'Renderer\\.\\w+' })).total).toBe(0);
+    });
+
+    test('ctx_grep: bad input', async () => {
+      expect(await refusal(ctx, 'ctx_grep', { pattern: '(', regex: true })).toEqual({
+        code: 'invalid_argument',
+        message: 'invalid regular expression "(": Invalid regular expression: /(/: Unterminated group',
+      });
+      expect(await refusal(ctx, 'ctx_grep', { handle: 'r9', pattern: 'x' })).toEqual({
+        code: 'not_found',
+        message: 'no stored response "r9"; stored: r1, r2 (older ones were evicted)',
+      });
+      expect((await refusal(ctx, 'ctx_grep', { pattern: '' })).code).toBe('invalid_argument');
+      expect((await refusal(ctx, 'ctx_grep', { pattern: 'x', context_lines: 21 })).code).toBe('invalid_argument');
+    });
+
+    test('ctx_slice: a line range, clamped at the end; bad ranges refused', async () => {
+      expect(await call(ctx, 'ctx_slice', { handle: 'r1', start_line: 1, end_line: 3 })).toEqual({
+        handle: 'r1',
+        tool: 'get_file_summary',
+        start_line: 1,
+        end_line: 3,
+        total_lines: 173,
+        text: '{\n  "counts": {\n    "by_kind": {\n',
+        truncated: false,
+      });
+      expect(await call(ctx, 'ctx_slice', { start_line: 149, end_line: 500 })).toMatchObject({
+        handle: 'r2',
+        start_line: 149,
+        end_line: 150,
+        text: 'line 149: odd\nline 150: even\n',
+      });
+      expect(await refusal(ctx, 'ctx_slice', { start_line: 151, end_line: 160 })).toEqual({
+        code: 'invalid_argument',
+        message: 'start_line 151 is past the end of r2 (150 lines)',
+      });
+      expect(await refusal(ctx, 'ctx_slice', { start_line: 5, end_line: 4 })).toEqual({
+        code: 'invalid_argument',
+        message: 'end_line 4 is before start_line 5',
+      });
+      expect((await refusal(ctx, 'ctx_slice', { start_line: 0, end_line: 4 })).code).toBe('invalid_argument');
+    });
+
+    test('ctx_peek: the first bytes and the JSON shape', async () => {
+      expect(await call(ctx, 'ctx_peek', { handle: 'r1', bytes: 26 })).toEqual({
+        handle: 'r1',
+        tool: 'get_file_summary',
+        bytes: summaryText.length,
+        stored_bytes: 4314,
+        total_lines: 173,
+        json: true,
+        shape: {
+          type: 'object',
+          keys: [
+            { key: 'counts', type: 'object', keys: 5 },
+            { key: 'file', type: 'object', keys: 8 },
+            { key: 'imports', type: 'array', rows: 3 },
+            { key: 'symbols', type: 'array', rows: 7 },
+          ],
+        },
+        head: '{\n  "counts": {\n    "by_ki',
+        truncated: true,
+      });
+      const text = await call(ctx, 'ctx_peek', {});
+      expect(text).toMatchObject({ handle: 'r2', json: false, shape: { type: 'text' }, truncated: true });
+      expect(text.head.length).toBe(1024);
+      expect((await refusal(ctx, 'ctx_peek', { bytes: 0 })).code).toBe('invalid_argument');
+    });
+
+    test('ctx_peek cuts on a character boundary', async () => {
+      const { ctx: own, store } = session();
+      store.record('read_file', {}, 'é'.repeat(1500));
+      const p = await call(own, 'ctx_peek', { bytes: 5 });
+      expect([p.head, p.bytes, p.truncated]).toEqual(['éé', 3000, true]);
+    });
+
+    test('head_results: the first lines', async () => {
+      expect(await call(ctx, 'head_results', { lines: 2 })).toEqual({
+        handle: 'r2',
+        tool: 'search_text',
+        start_line: 1,
+        end_line: 2,
+        total_lines: 150,
+        text: 'line 1: odd\nline 2: even\n',
+        truncated: true,
+      });
+      expect((await call(ctx, 'head_results', { handle: 'r2', lines: 1000 })).end_line).toBe(150);
+      expect((await call(ctx, 'head_results', {})).end_line).toBe(20);
+      expect((await refusal(ctx, 'head_results', { handle: 'r0' })).code).toBe('not_found');
+    });
+  });
+
+  describe('nav', () => {
+    const id = (rel: string): string => `sess-app/${rel}`;
+    /** `[index, qualified]` of a preview list. */
+    const names = (list: { rows: { index: number; qualified: string }[] }): [number, string][] => list.rows.map((r) => [r.index, r.qualified]);
+
+    test('walks the graph and previews every position', async () => {
+      const { ctx, store } = session();
+      expect(await refusal(ctx, 'nav', { action: 'where' })).toEqual({
+        code: 'invalid_argument',
+        message: 'no cursor yet: call nav with action "goto" and an id first',
+      });
+
+      const at = await call(ctx, 'nav', { action: 'goto', id: 'main' });
+      expect(at.position.id).toBe(id('src/render.ts::main'));
+      expect(at.previous).toBeUndefined();
+      expect(at.back_depth).toBe(0);
+      expect(at.adjacency.callers).toEqual({ total: 0, rows: [] });
+      expect(at.adjacency.callees.total).toBe(5);
+      expect(at.adjacency.callees.rows.map((r: { qualified: string; edge: string }) => [r.qualified, r.edge])).toEqual([
+        ['Renderer', 'instantiates'],
+        ['Renderer.draw', 'calls'],
+        ['Circle', 'instantiates'],
+        ['applyConfig', 'calls'],
+        ['decorate', 'calls'],
+      ]);
+      expect(at.adjacency.callees.rows[3]).toEqual({
+        index: 3,
+        id: id('src/config.ts::applyConfig'),
+        name: 'applyConfig',
+        qualified: 'applyConfig',
+        kind: 'function',
+        path: 'src/config.ts',
+        line: 14,
+        edge: 'calls',
+      });
+      expect(names(at.adjacency.siblings)).toEqual([
+        [0, 'Renderer'],
+        [1, 'summarize'],
+        [2, 'decorate'],
+      ]);
+
+      const draw = await call(ctx, 'nav', { action: 'into', index: 1 });
+      expect(draw.position.qualified).toBe('Renderer.draw');
+      expect(draw.owner.id).toBe(id('src/render.ts::Renderer'));
+      expect(draw.previous).toBe(id('src/render.ts::main'));
+      expect(draw.back_depth).toBe(1);
+      expect(names(draw.adjacency.callers)).toEqual([[0, 'main']]);
+      expect(names(draw.adjacency.callees)).toEqual([
+        [0, 'formatLabel'],
+        [1, 'summarize'],
+      ]);
+      expect(names(draw.adjacency.siblings)).toEqual([
+        [0, 'Renderer.config'],
+        [1, 'Renderer.constructor'],
+      ]);
+
+      const summarize = await call(ctx, 'nav', { action: 'into', index: 1 });
+      expect(summarize.position.qualified).toBe('summarize');
+      expect(names(summarize.adjacency.callers)).toEqual([
+        [0, 'render.summarizes'],
+        [1, 'Renderer.draw'],
+      ]);
+      const tester = await call(ctx, 'nav', { action: 'up' });
+      expect(tester.position.id).toBe(id('src/render.test.ts::render.summarizes'));
+      const sib = await call(ctx, 'nav', { action: 'back' });
+      expect(sib.position.qualified).toBe('summarize');
+      expect(sib.previous).toBe(id('src/render.test.ts::render.summarizes'));
+      const ctor = await call(ctx, 'nav', { action: 'back' }).then(() => call(ctx, 'nav', { action: 'sibling', index: 1 }));
+      expect(ctor.position.qualified).toBe('Renderer.constructor');
+      expect(ctor.adjacency.callees.rows.map((r: { qualified: string }) => r.qualified)).toEqual(['loadConfig']);
+      expect(store.backStack()).toEqual([id('src/render.ts::main'), id('src/render.ts::Renderer.draw')]);
+
+      const where = await call(ctx, 'nav', { action: 'where' });
+      expect(where.position.qualified).toBe('Renderer.constructor');
+      expect(where.previous).toBeUndefined();
+      expect(where.back_depth).toBe(2);
+
+      const read = await call(ctx, 'nav', { action: 'read' });
+      expect(read.source).toEqual({
+        path: 'src/render.ts',
+        start_line: 7,
+        end_line: 9,
+        text: '  constructor() {\n    this.config = loadConfig();\n  }\n',
+        truncated: false,
+      });
+      expect(store.cursor()).toBe(id('src/render.ts::Renderer.constructor'));
+    });
+
+    test('refused moves leave the cursor where it was', async () => {
+      const { ctx, store } = session();
+      expect(await refusal(ctx, 'nav', { action: 'goto' })).toEqual({ code: 'invalid_argument', message: 'action "goto" needs an id' });
+      expect((await refusal(ctx, 'nav', { action: 'goto', id: 'noSuchSymbolAnywhere' })).code).toBe('not_found');
+      expect(store.cursor()).toBeUndefined();
+      await call(ctx, 'nav', { action: 'goto', id: 'unusedHelper' });
+      expect(await refusal(ctx, 'nav', { action: 'back' })).toEqual({
+        code: 'invalid_argument',
+        message: `nothing to go back to: the cursor is at its first position (${id('src/config.ts::unusedHelper')})`,
+      });
+      expect(await refusal(ctx, 'nav', { action: 'up' })).toEqual({ code: 'not_found', message: `${id('src/config.ts::unusedHelper')} has no callers` });
+      expect(await refusal(ctx, 'nav', { action: 'sibling', index: 5 })).toEqual({
+        code: 'invalid_argument',
+        message: `index 5 is out of range: ${id('src/config.ts::unusedHelper')} has 5 siblings (0–4)`,
+      });
+      expect(await refusal(ctx, 'nav', { action: 'where', id: 'main' })).toEqual({
+        code: 'invalid_argument',
+        message: 'id is only taken by action "goto" (got action "where")',
+      });
+      expect(await refusal(ctx, 'nav', { action: 'read', index: 0 })).toEqual({
+        code: 'invalid_argument',
+        message: 'index is only taken by actions into, up and sibling (got action "read")',
+      });
+      const bad = await refusal(ctx, 'nav', { action: 'jump' });
+      expect(bad.code).toBe('invalid_argument');
+      expect(bad.message).toContain('nav: action:');
+      expect((await refusal(ctx, 'nav', { action: 'into', index: -1 })).code).toBe('invalid_argument');
+      expect(store.cursor()).toBe(id('src/config.ts::unusedHelper'));
+      expect(store.backStack()).toEqual([]);
+    });
+  });
+
+  test('feedback is logged per session and counted', async () => {
+    const { ctx, store } = session();
+    expect(await call(ctx, 'feedback', { tool: 'get_callers', rating: 'useful', ids: ['main'] })).toEqual({
+      recorded: 1,
+      kept: 1,
+      by_rating: { useful: 1 },
+      influences_ranking: false,
+    });
+    expect(await call(ctx, 'feedback', { tool: 'explore', rating: 'wrong', note: 'missed summarize' })).toEqual({
+      recorded: 2,
+      kept: 2,
+      by_rating: { useful: 1, wrong: 1 },
+      influences_ranking: false,
+    });
+    expect(store.feedback()).toEqual([
+      { tool: 'get_callers', rating: 'useful', ids: ['main'], at: 10_000 },
+      { tool: 'explore', rating: 'wrong', note: 'missed summarize', at: 10_000 },
+    ]);
+    expect((await refusal(ctx, 'feedback', { tool: 'x', rating: 'great' })).code).toBe('invalid_argument');
+    expect((await refusal(ctx, 'feedback', { tool: '', rating: 'useful' })).code).toBe('invalid_argument');
+    expect(store.feedback()).toHaveLength(2);
+  });
+});

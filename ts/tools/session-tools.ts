@@ -1,0 +1,407 @@
+/**
+ * Session tools: re-cutting large responses the session already received (`ctx_*`,
+ * `head_results`), a per-session graph cursor (`nav`) and agent feedback. They work on the
+ * session's `SessionStore` and refuse to run outside an MCP session (`gortex call` has none).
+ */
+import { z } from 'zod';
+import type { GetCallChainResult, GetCallersResult, GetFileSummaryResult, GetSymbolResult, NodeSummary } from '../engine/query-types';
+import type { SessionStore, StoredResponse } from '../mcp/session-store';
+import { target } from './common';
+import { defineTool, ToolInputError, type ToolContext, type ToolDef } from './registry';
+import { sourceTools } from './source';
+
+/** Most bytes of text a slice / head / peek returns; re-cutting exists to keep answers small. */
+const MAX_TEXT_BYTES = 64 * 1024;
+/** Matched or context lines longer than this are cut (minified payloads would otherwise flood the answer). */
+const MAX_LINE_CHARS = 500;
+/** Rows per direction in a nav adjacency preview. */
+const PREVIEW_ROWS = 5;
+/** Rows fetched when a nav move picks the N-th neighbour. */
+const NEIGHBOUR_LIMIT = 1000;
+
+/** The session's store, or a refusal saying why there is none. */
+function storeOf(ctx: ToolContext): SessionStore {
+  // The lead adds `store` to SessionSurface; until then it is read structurally.
+  const store = ctx.session?.store;
+  if (!store) throw new ToolInputError('unavailable', 'this tool needs an MCP session');
+  return store;
+}
+
+/** The stored response `handle` (default: the latest), or a refusal listing what is stored. */
+function responseOf(store: SessionStore, handle: string | undefined): StoredResponse {
+  const found = store.response(handle);
+  if (found) return found;
+  const handles = store.responses().map((r) => r.handle);
+  if (handles.length === 0) {
+    throw new ToolInputError('not_found', `no stored responses yet: only answers over ${store.limits.minBytes} bytes are kept`);
+  }
+  throw new ToolInputError('not_found', `no stored response ${JSON.stringify(handle)}; stored: ${handles.join(', ')} (older ones were evicted)`);
+}
+
+/** A line cut to `MAX_LINE_CHARS`. */
+const clip = (line: string): string => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line);
+
+/** Lines `from..=to` (1-based) joined, stopping before `MAX_TEXT_BYTES`; returns the last line included. */
+function joinLines(lines: readonly string[], from: number, to: number): { text: string; last: number; truncated: boolean } {
+  let text = '';
+  let size = 0;
+  let last = from - 1;
+  for (let i = from; i <= to; i++) {
+    const line = `${lines[i - 1]}\n`;
+    const n = Buffer.byteLength(line);
+    if (size + n > MAX_TEXT_BYTES) return { text, last, truncated: true };
+    text += line;
+    size += n;
+    last = i;
+  }
+  return { text, last, truncated: false };
+}
+
+/** Which response a re-cut came from. */
+const origin = (r: StoredResponse): { handle: string; tool: string } => ({ handle: r.handle, tool: r.tool });
+
+const handleArg = z.string().optional().describe('Response handle (r1, r2, …; default: the latest stored response)');
+
+const grepInput = {
+  handle: handleArg,
+  pattern: z.string().min(1).describe('Text to find (literal, case-sensitive) or a JavaScript regular expression with regex=true'),
+  regex: z.boolean().optional().describe('Treat pattern as a regular expression (default false)'),
+  context_lines: z.number().int().min(0).max(20).optional().describe('Lines shown before and after each match (default 0)'),
+  limit: z.number().int().min(1).max(1000).optional().describe('At most this many matches (default 50)'),
+};
+
+/** `ctx_grep`: matching lines of a stored response, as rows and as a grep-style block. */
+function grep(ctx: ToolContext, args: { handle?: string; pattern: string; regex?: boolean; context_lines?: number; limit?: number }): unknown {
+  const r = responseOf(storeOf(ctx), args.handle);
+  let test: (line: string) => boolean;
+  if (args.regex) {
+    let re: RegExp;
+    try {
+      re = new RegExp(args.pattern);
+    } catch (error) {
+      throw new ToolInputError('invalid_argument', `invalid regular expression ${JSON.stringify(args.pattern)}: ${(error as Error).message}`);
+    }
+    test = (line) => re.test(line);
+  } else {
+    test = (line) => line.includes(args.pattern);
+  }
+  const limit = args.limit ?? 50;
+  const around = args.context_lines ?? 0;
+  const hits: number[] = [];
+  let total = 0;
+  r.lines.forEach((line, i) => {
+    if (!test(line)) return;
+    total++;
+    if (hits.length < limit) hits.push(i + 1);
+  });
+  // grep -n style: "N:line" for matches, "N-line" for context and, as grep does only when context
+  // is asked for, "--" between groups that do not touch.
+  const hitSet = new Set(hits);
+  const block: string[] = [];
+  let shownUpTo = 0;
+  for (const line of hits) {
+    const from = Math.max(1, line - around, shownUpTo + 1);
+    const to = Math.min(r.lines.length, line + around);
+    if (around > 0 && shownUpTo > 0 && from > shownUpTo + 1) block.push('--');
+    for (let i = from; i <= to; i++) block.push(`${i}${hitSet.has(i) ? ':' : '-'}${clip(r.lines[i - 1])}`);
+    shownUpTo = Math.max(shownUpTo, to);
+  }
+  return {
+    ...origin(r),
+    total_lines: r.lines.length,
+    matches: hits.map((line) => ({ line, text: clip(r.lines[line - 1]) })),
+    total,
+    truncated: total > hits.length,
+    block: block.join('\n'),
+  };
+}
+
+// ---- nav ----------------------------------------------------------------------------------------
+
+/** A neighbour row in a preview or pick list. */
+interface Neighbour {
+  index: number;
+  id: string;
+  name: string;
+  qualified: string;
+  kind: string;
+  path: string;
+  line: number;
+  /** How it is linked (`calls` / `instantiates`) for callers and callees. */
+  edge?: string;
+}
+
+/** A neighbour list cut for the preview. */
+interface PreviewList {
+  total: number;
+  rows: Neighbour[];
+}
+
+const row = (index: number, n: NodeSummary, edge?: string): Neighbour => ({
+  index,
+  id: n.id,
+  name: n.name,
+  qualified: n.qualified,
+  kind: n.kind,
+  path: n.path,
+  line: n.line,
+  ...(edge ? { edge } : {}),
+});
+
+/** Direct callees of `id` in call-site order, each once. */
+function callees(ctx: ToolContext, id: string): Neighbour[] {
+  const chain = ctx.engine.query<GetCallChainResult>('get_call_chain', { id, depth: 1, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo });
+  const nodes = new Map(chain.nodes.map((n) => [n.node.id, n.node]));
+  const seen = new Set<string>();
+  const out: Neighbour[] = [];
+  for (const call of chain.calls) {
+    const node = nodes.get(call.to);
+    if (call.depth !== 1 || seen.has(call.to) || !node) continue;
+    seen.add(call.to);
+    out.push(row(out.length, node, call.kind));
+  }
+  return out;
+}
+
+/** Direct callers of `id`, in the engine's order. */
+function callers(ctx: ToolContext, id: string): Neighbour[] {
+  const found = ctx.engine.query<GetCallersResult>('get_callers', { id, depth: 1, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo });
+  return found.callers.map((c, i) => row(i, c.caller, c.kind));
+}
+
+/** Other symbols with the same owner (the enclosing type, or the file for top-level symbols), in source order. */
+function siblings(ctx: ToolContext, symbol: GetSymbolResult): Neighbour[] {
+  const s = symbol.symbol;
+  if (s.kind === 'file' || !s.path || s.external) return [];
+  const summary = ctx.engine.query<GetFileSummaryResult>('get_file_summary', { path: s.path, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo });
+  const owner = symbol.parent && symbol.parent.kind !== 'file' ? symbol.parent.id : undefined;
+  const out: Neighbour[] = [];
+  for (const f of summary.symbols) {
+    if (f.symbol.id === s.id || f.parent !== owner) continue;
+    out.push(row(out.length, f.symbol));
+  }
+  return out;
+}
+
+const preview = (all: Neighbour[]): PreviewList => ({ total: all.length, rows: all.slice(0, PREVIEW_ROWS) });
+
+/** Picks row `index` of `list`, or refuses naming how many there are. */
+function pick(list: Neighbour[], index: number, what: string, from: string): string {
+  if (list.length === 0) throw new ToolInputError('not_found', `${from} has no ${what}`);
+  if (index >= list.length) {
+    throw new ToolInputError('invalid_argument', `index ${index} is out of range: ${from} has ${list.length} ${what} (0–${list.length - 1})`);
+  }
+  return list[index].id;
+}
+
+const NAV_ACTIONS = ['goto', 'into', 'up', 'sibling', 'back', 'where', 'read'] as const;
+
+/** `nav`: moves or reads the session cursor and answers with the new position's neighbourhood. */
+async function nav(ctx: ToolContext, args: { action: (typeof NAV_ACTIONS)[number]; id?: string; index?: number }): Promise<unknown> {
+  const store = storeOf(ctx);
+  const { action } = args;
+  if (args.id !== undefined && action !== 'goto') {
+    throw new ToolInputError('invalid_argument', `id is only taken by action "goto" (got action "${action}")`);
+  }
+  if (args.index !== undefined && action !== 'into' && action !== 'up' && action !== 'sibling') {
+    throw new ToolInputError('invalid_argument', `index is only taken by actions into, up and sibling (got action "${action}")`);
+  }
+  const index = args.index ?? 0;
+  const get = (id: string): GetSymbolResult => ctx.engine.query<GetSymbolResult>('get_symbol', { id }, { repo: ctx.repo });
+
+  let here: GetSymbolResult;
+  let previous: string | undefined;
+  if (action === 'goto') {
+    if (args.id === undefined) throw new ToolInputError('invalid_argument', 'action "goto" needs an id');
+    here = get(args.id);
+    previous = store.cursor();
+    store.moveCursor(here.symbol.id);
+  } else {
+    const current = store.cursor();
+    if (current === undefined) throw new ToolInputError('invalid_argument', 'no cursor yet: call nav with action "goto" and an id first');
+    if (action === 'back') {
+      if (store.backStack().length === 0) throw new ToolInputError('invalid_argument', `nothing to go back to: the cursor is at its first position (${current})`);
+      here = get(store.backStack()[store.backStack().length - 1]);
+      store.backCursor();
+      previous = current;
+    } else if (action === 'into' || action === 'up' || action === 'sibling') {
+      // Resolve the target before moving so a refused move leaves the cursor where it was.
+      const list = action === 'into' ? callees(ctx, current) : action === 'up' ? callers(ctx, current) : siblings(ctx, get(current));
+      const what = action === 'into' ? 'callees' : action === 'up' ? 'callers' : 'siblings';
+      here = get(pick(list, index, what, current));
+      previous = current;
+      store.moveCursor(here.symbol.id);
+    } else {
+      here = get(current);
+    }
+  }
+
+  const id = here.symbol.id;
+  const answer: Record<string, unknown> = {
+    action,
+    position: here.symbol,
+    ...(here.parent ? { owner: here.parent } : {}),
+    ...(previous !== undefined ? { previous } : {}),
+    back_depth: store.backStack().length,
+    adjacency: {
+      callers: preview(here.symbol.kind === 'file' ? [] : callers(ctx, id)),
+      callees: preview(here.symbol.kind === 'file' ? [] : callees(ctx, id)),
+      siblings: preview(siblings(ctx, here)),
+    },
+  };
+  if (action === 'read') {
+    if (!here.symbol.path || here.symbol.line === 0) throw new ToolInputError('invalid_argument', `${id} has no source in this repository (external or file-less)`);
+    const source = sourceTools.find((t) => t.name === 'get_symbol_source') as ToolDef | undefined;
+    if (!source) throw new Error('get_symbol_source is not registered');
+    const read = (await source.handler(ctx, { id })) as { start_line: number; end_line: number; total_lines: number; text: string; truncated: boolean };
+    answer.source = { path: here.symbol.path, start_line: read.start_line, end_line: read.end_line, text: read.text, truncated: read.truncated };
+  }
+  return answer;
+}
+
+/** The session family: response re-cutting, the nav cursor and feedback. */
+export function sessionTools(): ToolDef[] {
+  const grepDef = (name: string, description: string): ToolDef =>
+    defineTool({ name, category: 'read', effect: 'read', description, input: grepInput, handler: grep }) as unknown as ToolDef;
+  const tools = [
+    defineTool({
+      name: 'ctx_stats',
+      category: 'read',
+      effect: 'read',
+      description:
+        "Lists this session's stored large responses (large answers, newest kept within the session's count and byte bounds): handle, tool, arguments, bytes, line count and age — handles for ctx_grep, ctx_slice, ctx_peek and head_results.",
+      input: {},
+      handler: (ctx) => {
+        const store = storeOf(ctx);
+        const now = store.clock();
+        return {
+          responses: store.responses().map((r) => ({
+            handle: r.handle,
+            tool: r.tool,
+            args: r.args,
+            bytes: r.bytes,
+            stored_bytes: r.stored_bytes,
+            lines: r.lines.length,
+            json: r.json,
+            age_ms: Math.max(0, now - r.at),
+          })),
+          count: store.responses().length,
+          stored_bytes: store.storedBytes(),
+          latest: store.response()?.handle ?? null,
+          limits: { max_responses: store.limits.maxResponses, min_bytes: store.limits.minBytes, max_total_bytes: store.limits.maxTotalBytes },
+        };
+      },
+    }),
+    grepDef(
+      'ctx_grep',
+      'Searches one stored response (default: the latest) for a literal or regex, returning matching line numbers and a grep-style block with optional context lines; JSON responses are searched pretty-printed.',
+    ),
+    grepDef('grep_results', 'Alias of ctx_grep: searches a stored response for a literal or regex, with line numbers and optional context lines.'),
+    defineTool({
+      name: 'ctx_slice',
+      category: 'read',
+      effect: 'read',
+      description: 'Lines start_line..end_line (1-based, inclusive) of a stored response (JSON is pretty-printed with 2-space indentation), up to 64 KB.',
+      input: {
+        handle: handleArg,
+        start_line: z.number().int().min(1),
+        end_line: z.number().int().min(1).describe('Clamped to the last line'),
+      },
+      handler: (ctx, args) => {
+        const r = responseOf(storeOf(ctx), args.handle);
+        const total = r.lines.length;
+        if (args.start_line > total) {
+          throw new ToolInputError('invalid_argument', `start_line ${args.start_line} is past the end of ${r.handle} (${total} lines)`);
+        }
+        if (args.end_line < args.start_line) {
+          throw new ToolInputError('invalid_argument', `end_line ${args.end_line} is before start_line ${args.start_line}`);
+        }
+        const cut = joinLines(r.lines, args.start_line, Math.min(total, args.end_line));
+        return { ...origin(r), start_line: args.start_line, end_line: cut.last, total_lines: total, text: cut.text, truncated: cut.truncated };
+      },
+    }),
+    defineTool({
+      name: 'ctx_peek',
+      category: 'read',
+      effect: 'read',
+      description: "The first bytes of a stored response plus its shape (JSON: top-level keys with types and array row counts) — to decide how to grep or slice it.",
+      input: {
+        handle: handleArg,
+        bytes: z.number().int().min(1).max(MAX_TEXT_BYTES).optional().describe('How many bytes of the start to show (default 1024)'),
+      },
+      handler: (ctx, args) => {
+        const r = responseOf(storeOf(ctx), args.handle);
+        const want = args.bytes ?? 1024;
+        const view = Buffer.from(r.lines.join('\n'));
+        // Cut on a character boundary: back off over UTF-8 continuation bytes.
+        let end = Math.min(want, view.length);
+        while (end < view.length && end > 0 && (view[end] & 0xc0) === 0x80) end--;
+        return {
+          ...origin(r),
+          bytes: r.bytes,
+          stored_bytes: r.stored_bytes,
+          total_lines: r.lines.length,
+          json: r.json,
+          shape: r.shape,
+          head: view.subarray(0, end).toString('utf8'),
+          truncated: end < view.length,
+        };
+      },
+    }),
+    defineTool({
+      name: 'head_results',
+      category: 'read',
+      effect: 'read',
+      description: 'The first N lines (default 20) of a stored response (JSON pretty-printed), up to 64 KB.',
+      input: {
+        handle: handleArg,
+        lines: z.number().int().min(1).max(10000).optional().describe('How many lines (default 20)'),
+      },
+      handler: (ctx, args) => {
+        const r = responseOf(storeOf(ctx), args.handle);
+        const total = r.lines.length;
+        const cut = joinLines(r.lines, 1, Math.min(total, args.lines ?? 20));
+        return { ...origin(r), start_line: 1, end_line: cut.last, total_lines: total, text: cut.text, truncated: cut.last < total };
+      },
+    }),
+    defineTool({
+      name: 'nav',
+      category: 'nav',
+      effect: 'session_write',
+      description:
+        'A per-session cursor over the graph: goto (id), into (index-th callee), up (index-th caller), sibling (index-th symbol of the same owner/file), back, where, read (source). Every answer previews up to 5 callers, callees and siblings with the index to pass.',
+      input: {
+        action: z.enum(NAV_ACTIONS),
+        id: target.optional().describe('For goto: symbol id, id without the repo prefix, Owner.name or bare name'),
+        index: z.number().int().min(0).optional().describe('For into/up/sibling: 0-based row of the preview list (default 0)'),
+      },
+      handler: nav,
+    }),
+    defineTool({
+      name: 'feedback',
+      category: 'admin',
+      effect: 'session_write',
+      description:
+        "Records whether a tool's answer was useful, not useful or wrong (optionally with a note and symbol ids) in this session's log; kept in memory only and not used for ranking yet.",
+      input: {
+        tool: z.string().min(1).describe('The tool the feedback is about'),
+        rating: z.enum(['useful', 'not_useful', 'wrong']),
+        note: z.string().max(2000).optional(),
+        ids: z.array(z.string().min(1)).max(100).optional().describe('Symbol ids the feedback concerns'),
+      },
+      handler: (ctx, args) => {
+        const store = storeOf(ctx);
+        const recorded = store.addFeedback({
+          tool: args.tool,
+          rating: args.rating,
+          ...(args.note !== undefined ? { note: args.note } : {}),
+          ...(args.ids !== undefined ? { ids: args.ids } : {}),
+        });
+        const byRating: Record<string, number> = {};
+        for (const f of store.feedback()) byRating[f.rating] = (byRating[f.rating] ?? 0) + 1;
+        return { recorded, kept: store.feedback().length, by_rating: byRating, influences_ranking: false };
+      },
+    }),
+  ];
+  return tools as unknown as ToolDef[];
+}
