@@ -60,3 +60,37 @@ export function writeSection(file: string, heading: string, body: string): void 
   }
   fs.writeFileSync(file, text);
 }
+
+/** What `benchMain` needs from one benchmark. */
+export interface BenchSpec<O extends { out: string; fromJson?: string }> {
+  /** The BENCHMARKS.md section it owns (`## <heading>`). */
+  heading: string;
+  /** Raw results go to `benches/results/<rawPrefix>-<date>.json`. */
+  rawPrefix: string;
+  options: O;
+  run: (options: O) => Promise<Json>;
+  section: (result: Json, machine: Json, rawName: string) => string;
+}
+
+/**
+ * The shared main of a benchmark: measure (or, with `--from-json`, re-render saved results),
+ * save the raw JSON, and write its BENCHMARKS.md section.
+ */
+export async function benchMain<O extends { out: string; fromJson?: string }>(spec: BenchSpec<O>): Promise<void> {
+  const o = spec.options;
+  if (o.fromJson) {
+    const raw = JSON.parse(fs.readFileSync(o.fromJson, 'utf8')) as Json;
+    const body = spec.section(raw.result, raw.machine, path.relative(ROOT, o.fromJson));
+    writeSection(o.out, spec.heading, body);
+    process.stdout.write(body);
+    return;
+  }
+  const m = machine();
+  const result = await spec.run(o);
+  const rawName = path.join('benches', 'results', `${spec.rawPrefix}-${m.date.slice(0, 10)}.json`);
+  fs.mkdirSync(path.join(ROOT, 'benches', 'results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, rawName), JSON.stringify({ machine: m, options: o, result }, null, 2) + '\n');
+  const body = spec.section(result, m, rawName);
+  writeSection(o.out, spec.heading, body);
+  process.stdout.write(body);
+}

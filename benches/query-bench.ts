@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine, QueryError, type NodeJson } from '../ts/engine/engine';
-import { fetchCorpora, machine, ROOT, writeSection, type Json } from './common';
+import { benchMain, fetchCorpora, ROOT, type Json } from './common';
 
 const CORPORA: Record<string, { source: string; key: string }> = {
   'ts-full': { source: 'ts', key: 'ts-full' },
@@ -298,22 +298,7 @@ function section(r: Json, m: Json, rawName: string): string {
 }
 
 async function main(): Promise<void> {
-  const o = parseArgs(process.argv.slice(2));
-  if (o.fromJson) {
-    const raw = JSON.parse(fs.readFileSync(o.fromJson, 'utf8')) as Json;
-    const body = section(raw.result, raw.machine, path.relative(ROOT, o.fromJson));
-    writeSection(o.out, 'Queries', body);
-    process.stdout.write(body);
-    return;
-  }
-  const m = machine();
-  const result = await run(o);
-  const rawName = path.join('benches', 'results', `query-${m.date.slice(0, 10)}.json`);
-  fs.mkdirSync(path.join(ROOT, 'benches', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, rawName), JSON.stringify({ machine: m, options: o, result }, null, 2) + '\n');
-  const body = section(result, m, rawName);
-  writeSection(o.out, 'Queries', body);
-  process.stdout.write(body);
+  await benchMain({ heading: 'Queries', rawPrefix: 'query', options: parseArgs(process.argv.slice(2)), run, section });
 }
 
 main().catch((error: unknown) => {

@@ -24,7 +24,7 @@ import { Engine } from '../ts/engine/engine';
 import { callTool, ToolCallError } from '../ts/tools/dispatch';
 import { ResultWithMeta, type ToolContext } from '../ts/tools/registry';
 import { encodeGcx } from '../ts/wire/gcx';
-import { fetchCorpora, machine, ROOT, writeSection, type Json } from './common';
+import { benchMain, fetchCorpora, ROOT, type Json } from './common';
 
 /** The token budgets recall is measured at. */
 export const BUDGETS = [2000, 10000] as const;
@@ -418,22 +418,7 @@ function section(r: Json, m: Json, rawName: string): string {
 }
 
 async function main(): Promise<void> {
-  const o = parseArgs(process.argv.slice(2));
-  if (o.fromJson) {
-    const raw = JSON.parse(fs.readFileSync(o.fromJson, 'utf8')) as Json;
-    const body = section(raw.result, raw.machine, path.relative(ROOT, o.fromJson));
-    writeSection(o.out, 'Tokens', body);
-    process.stdout.write(body);
-    return;
-  }
-  const m = machine();
-  const result = await run(o);
-  const rawName = path.join('benches', 'results', `tokens-${m.date.slice(0, 10)}.json`);
-  fs.mkdirSync(path.join(ROOT, 'benches', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, rawName), JSON.stringify({ machine: m, options: o, result }, null, 2) + '\n');
-  const body = section(result, m, rawName);
-  writeSection(o.out, 'Tokens', body);
-  process.stdout.write(body);
+  await benchMain({ heading: 'Tokens', rawPrefix: 'tokens', options: parseArgs(process.argv.slice(2)), run, section });
 }
 
 if (require.main === module) {

@@ -6,28 +6,13 @@
  */
 import { Engine } from '../ts/engine/engine';
 import { SessionStore } from '../ts/mcp/session-store';
-import { callTool, ToolCallError } from '../ts/tools/dispatch';
 import type { SessionSurface, ToolContext } from '../ts/tools/registry';
 import { sessionTools } from '../ts/tools/session-tools';
 import { fixtureCopy, tempHome } from './helpers/repo';
+import { toolCaller } from './helpers/tools';
 
 const TOOLS = sessionTools();
-
-/** Calls one session tool as any door would. */
-async function call<T = any>(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<T> {
-  return (await callTool(ctx, name, args, TOOLS)) as T;
-}
-
-/** The `{code, message}` of a refused call. */
-async function refusal(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await call(ctx, name, args);
-  } catch (error) {
-    if (error instanceof ToolCallError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error(`${name} accepted ${JSON.stringify(args)}`);
-}
+const { call, refusal } = toolCaller(TOOLS);
 
 /** `n` bytes of text with no newline. */
 const blob = (n: number): string => 'x'.repeat(n);

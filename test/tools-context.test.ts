@@ -6,36 +6,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Engine } from '../ts/engine/engine';
 import { contextTools } from '../ts/tools/context';
 import { extractCues, searchTokens, stem, type ExploreResult } from '../ts/tools/context-explore';
-import { callTool, ToolCallError } from '../ts/tools/dispatch';
 import type { ToolContext, ToolDef } from '../ts/tools/registry';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { fixtureCopy } from './helpers/repo';
+import { openToolContext as open, toolCaller } from './helpers/tools';
 
-/** Indexes `root` with a fresh engine and returns the context the tools run in. */
-async function open(root: string): Promise<ToolContext> {
-  const engine = new Engine({ home: tempHome(), threads: 2 });
-  const report = await engine.indexRepo(root);
-  expect(report.failures).toEqual([]);
-  return { engine, repo: root, root };
-}
-
-/** Calls one context tool as any door would. */
-async function call<T = any>(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<T> {
-  return (await callTool(ctx, name, args, contextTools as readonly ToolDef[])) as T;
-}
-
-/** The `{code, message}` of a refused call. */
-async function refusal(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await call(ctx, name, args);
-  } catch (error) {
-    if (error instanceof ToolCallError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error(`${name} accepted ${JSON.stringify(args)}`);
-}
+const { call, refusal } = toolCaller(contextTools as readonly ToolDef[]);
 
 /** Rank (1-based) of `id` among explore rows, 0 when absent. */
 const rankOf = (r: ExploreResult, id: string): number => r.results.findIndex((row) => row.id === id) + 1;

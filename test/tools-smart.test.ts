@@ -3,36 +3,13 @@
  * (`callTool` with the family: validation, dispatch, error codes) on a real `Engine` that indexed
  * temp copies of the `query/app-ts` and `query/search-app` fixtures.
  */
-import { Engine } from '../ts/engine/engine';
 import { smartTools } from '../ts/tools/context-smart';
 import { etagOf } from '../ts/tools/context-smart-pack';
-import { callTool, ToolCallError } from '../ts/tools/dispatch';
 import type { ToolContext, ToolDef } from '../ts/tools/registry';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { fixtureCopy } from './helpers/repo';
+import { openToolContext as open, toolCaller } from './helpers/tools';
 
-/** Indexes `root` with a fresh engine and returns the context the tools run in. */
-async function open(root: string): Promise<ToolContext> {
-  const engine = new Engine({ home: tempHome(), threads: 2 });
-  const report = await engine.indexRepo(root);
-  expect(report.failures).toEqual([]);
-  return { engine, repo: root, root };
-}
-
-/** Calls one tool of the family as any door would. */
-async function call(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<any> {
-  return callTool(ctx, name, args, smartTools as readonly ToolDef[]);
-}
-
-/** The `{code, message}` of a refused call. */
-async function refusal(ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await call(ctx, name, args);
-  } catch (error) {
-    if (error instanceof ToolCallError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error(`${name} accepted ${JSON.stringify(args)}`);
-}
+const { call, refusal } = toolCaller(smartTools as readonly ToolDef[]);
 
 /** Qualified names of a smart_context working set, in rank order. */
 const workingSet = (r: any): string[] => r.working_set.flatMap((f: any) => f.symbols.map((s: any) => s.qualified));
