@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { GetSymbolResult } from '../engine/engine';
 import { target } from './common';
 import { defineTool, ToolInputError, type ToolContext } from './registry';
+import { compressBodies, salientLines } from './source-shape';
 
 /** Largest slice returned by default. */
 const DEFAULT_MAX_BYTES = 64 * 1024;
@@ -94,6 +95,17 @@ export const sourceTools = [
     input: {
       id: target,
       context_lines: z.number().int().min(0).max(50).optional().describe('Extra lines before and after (default 0)'),
+      compress_bodies: z
+        .boolean()
+        .optional()
+        .describe('Stub function and method bodies down to their signatures (docs and fields stay)'),
+      max_lines: z
+        .number()
+        .int()
+        .min(3)
+        .max(10_000)
+        .optional()
+        .describe('Keep at most this many lines, the most telling ones (returns, throws, branches, calls)'),
       max_bytes: maxBytes,
     },
     handler: (ctx, args) => {
@@ -102,7 +114,26 @@ export const sourceTools = [
       if (!s.path || s.line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
       const extra = args.context_lines ?? 0;
       const slice = readLines(ctx, s.path, Math.max(1, s.line - extra), s.end_line + extra, args.max_bytes ?? DEFAULT_MAX_BYTES);
-      return { symbol: s, ...slice };
+      if (!args.compress_bodies && args.max_lines === undefined) return { symbol: s, ...slice };
+      const original = slice.text.split('\n');
+      if (original[original.length - 1] === '') original.pop();
+      let shaped = original;
+      if (args.compress_bodies) {
+        const all = [...Array(slice.start_line - 1).fill(''), ...original];
+        shaped = compressBodies(all, slice.start_line, slice.end_line, ctx.engine.fileSymbols(ctx.repo, s.path));
+      }
+      let omitted = 0;
+      if (args.max_lines !== undefined) ({ lines: shaped, omitted } = salientLines(shaped, args.max_lines));
+      const text = shaped.map((l) => `${l}\n`).join('');
+      return {
+        symbol: s,
+        ...slice,
+        text,
+        ...(args.compress_bodies ? { compressed: true } : {}),
+        ...(omitted > 0 ? { lines_omitted: omitted } : {}),
+        // Estimated at four bytes per token, like every budget here.
+        tokens_saved: Math.max(0, Math.round((Buffer.byteLength(slice.text) - Buffer.byteLength(text)) / 4)),
+      };
     },
   }),
 ];

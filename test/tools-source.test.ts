@@ -1,0 +1,51 @@
+/** `read_file` / `get_symbol_source` shaping: body compression and salient-line truncation. */
+import { ALL_TOOLS } from '../ts/tools/index';
+import { fixtureCopy } from './helpers/repo';
+import { openToolContext, toolCaller } from './helpers/tools';
+import type { ToolContext } from '../ts/tools/registry';
+
+const { call, refusal } = toolCaller(ALL_TOOLS);
+
+describe('get_symbol_source shaping', () => {
+  let ts: ToolContext;
+  let py: ToolContext;
+  beforeAll(async () => {
+    ts = await openToolContext(fixtureCopy('query/app-ts', 'src-ts'));
+    py = await openToolContext(fixtureCopy('query/app-py', 'src-py'));
+  });
+
+  test('compress_bodies stubs methods to their signatures and keeps fields', async () => {
+    const r = await call(ts, 'get_symbol_source', { id: 'Square', compress_bodies: true });
+    expect(r.text).toBe(
+      'export class Square implements Shape {\n  side: number = 1;\n  area(): number { … }\n  name(): string { … }\n}\n',
+    );
+    expect(r.compressed).toBe(true);
+    expect(r.tokens_saved).toBeGreaterThan(5);
+    const full = await call(ts, 'get_symbol_source', { id: 'Square' });
+    expect(full.tokens_saved).toBeUndefined();
+    expect(full.text).toContain('return this.side * this.side;');
+  });
+
+  test('Python bodies become an ellipsis under the signature', async () => {
+    const r = await call(py, 'get_symbol_source', { id: 'MemoryStore', compress_bodies: true });
+    expect(r.text).toBe(
+      'class MemoryStore(Store):\n    def __init__(self) -> None:\n        ...\n\n    def save(self, item: str) -> None:\n        ...\n',
+    );
+  });
+
+  test('max_lines keeps the first and last lines and the most telling ones, marking gaps', async () => {
+    const r = await call(ts, 'get_symbol_source', { id: 'Renderer', max_lines: 6 });
+    expect(r.text).toBe(
+      'export class Renderer {\n  … 4 lines omitted …\n  draw(shape: Shape): string {\n    return formatLabel(summarize(shape));\n  }\n}\n',
+    );
+    expect(r.lines_omitted).toBe(4);
+    const short = await call(ts, 'get_symbol_source', { id: 'summarize', max_lines: 50 });
+    expect(short.lines_omitted).toBeUndefined();
+    expect(short.tokens_saved).toBe(0);
+  });
+
+  test('bad shaping arguments are refused by name', async () => {
+    expect((await refusal(ts, 'get_symbol_source', { id: 'Square', max_lines: 2 })).message).toMatch(/max_lines/);
+    expect((await refusal(ts, 'get_symbol_source', { id: 'Square', compress_bodies: 'yes' })).message).toMatch(/compress_bodies/);
+  });
+});
