@@ -157,6 +157,10 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     expect(misuse.content[0]!.text).toMatch(/^invalid_argument: cursor belongs to another call/);
     const garbage = await call('find_files', { query: 'render', cursor: '!!' });
     expect(garbage.content[0]!.text).toMatch(/^invalid_argument: cursor /);
+    // A tool with its own max_bytes keeps it (no paging on top).
+    const cut = await ok('read_file', { path: 'src/shapes.ts', max_bytes: 40 });
+    expect(cut.truncated).toBe(true);
+    expect(cut._page).toBeUndefined();
     const zero = await call('find_files', { query: 'render', max_tokens: 0 });
     expect(zero.content[0]!.text).toMatch(/^invalid_argument: max_tokens must be a positive integer/);
   });

@@ -48,4 +48,22 @@ describe('get_symbol_source shaping', () => {
     expect((await refusal(ts, 'get_symbol_source', { id: 'Square', max_lines: 2 })).message).toMatch(/max_lines/);
     expect((await refusal(ts, 'get_symbol_source', { id: 'Square', compress_bodies: 'yes' })).message).toMatch(/compress_bodies/);
   });
+
+  test('get_editing_context honours compress_bodies and fidelity_globs', async () => {
+    const compressed = await call(ts, 'get_editing_context', { id: 'Square', compress_bodies: true });
+    expect(compressed.source_fidelity).toBe('compress');
+    expect(compressed.source.text).toContain('area(): number { … }');
+    const omitted = await call(ts, 'get_editing_context', { id: 'Square', fidelity_globs: 'src/shapes.ts:omit' });
+    expect(omitted.source).toBeUndefined();
+    expect(omitted.source_fidelity).toBe('omit');
+    const all = await call(ts, 'get_editing_context', { id: 'summarize' });
+    const noTests = await call(ts, 'get_editing_context', { id: 'summarize', fidelity_globs: '*.test.ts:omit,src/**:full' });
+    expect(all.callers.map((c: any) => c.path)).toContain('src/render.test.ts');
+    expect(noTests.callers.map((c: any) => c.path)).not.toContain('src/render.test.ts');
+    expect(noTests.fidelity_omitted_rows).toBe(all.callers.length - noTests.callers.length);
+    expect(noTests.source.text).toContain('return s.name() + s.area();');
+    expect((await refusal(ts, 'get_editing_context', { id: 'summarize', fidelity_globs: 'src/**:tiny' })).message).toMatch(
+      /fidelity_globs entry "src\/\*\*:tiny" must be glob:tier/,
+    );
+  });
 });

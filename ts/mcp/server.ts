@@ -174,8 +174,10 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     // Budgets, cursors and ETags apply to every tool's answer, not to the tool itself.
     const shaping: ShapingOptions = {};
     const args: Record<string, unknown> = {};
+    // A tool that takes one of these options itself (read_file's max_bytes) keeps it.
+    const own = new Set(Object.keys(toolsOf().find((t) => t.name === name)?.input ?? {}));
     for (const [k, v] of Object.entries(rest)) {
-      if ((SHAPING_KEYS as readonly string[]).includes(k)) (shaping as Record<string, unknown>)[k] = v;
+      if ((SHAPING_KEYS as readonly string[]).includes(k) && !own.has(k)) (shaping as Record<string, unknown>)[k] = v;
       else args[k] = v;
     }
     if (format !== undefined && format !== 'json' && format !== 'gcx') {

@@ -6,6 +6,7 @@ import type { GetCallChainResult, GetCallersResult, GetSymbolResult, NodeSummary
 import { ContextReader, jsonBytes, rowError, type RowError, type SourceSlice } from './context-common';
 import { findTestTargets, type TestTargets } from './context-tests';
 import { ToolInputError } from './registry';
+import { compressBodies, fidelityOf, type Fidelity, type FidelityRule } from './source-shape';
 
 /** One `batch_symbols` row: the `get_symbol` answer (flattened in), or why it could not be read. */
 export interface BatchRow extends Partial<GetSymbolResult> {
@@ -99,6 +100,10 @@ export interface EditingContext {
   /** Qualified name of the enclosing symbol. */
   parent?: string;
   source?: SourceSlice;
+  /** How the source was shaped when not in full: `compress` (bodies stubbed) or `omit`. */
+  source_fidelity?: Fidelity;
+  /** Caller/callee rows dropped because their files matched an `omit` fidelity glob. */
+  fidelity_omitted_rows?: number;
   callers: EditCaller[];
   /** Callers before any cut. */
   callers_total: number;
@@ -140,7 +145,13 @@ function cutSlice(slice: SourceSlice, bytes: number): SourceSlice | null {
  * budget: the symbol itself always; its source (which may take at least 60% of the budget, cut
  * at a line); then callers, tests, callees and the file's imports, row by row.
  */
-export function editingContext(reader: ContextReader, id: string, budget: number, includeSource: boolean): EditingContext {
+export function editingContext(
+  reader: ContextReader,
+  id: string,
+  budget: number,
+  includeSource: boolean,
+  fidelity: { compress: boolean; rules: readonly FidelityRule[] } = { compress: false, rules: [] },
+): EditingContext {
   const found = reader.symbol(id);
   const s = found.symbol;
   if (s.kind === 'file' || s.kind === 'package' || s.kind === 'module') {
@@ -178,7 +189,21 @@ export function editingContext(reader: ContextReader, id: string, budget: number
       ...(i.symbols && i.symbols.length > 0 ? { names: i.symbols.map((x) => x.slice(x.lastIndexOf('::') + 2)) } : {}),
     }));
   }
-  const fullSource = includeSource ? reader.symbolSource(s, 64 * 1024 * 1024) : null;
+  // Fidelity: `omit` drops the source and rows from matching files; `compress` stubs bodies.
+  const tierOf = (p: string): Fidelity => fidelityOf(fidelity.rules, p, fidelity.compress ? 'compress' : 'full');
+  const sourceTier = s.path ? tierOf(s.path) : 'full';
+  let fullSource = includeSource && sourceTier !== 'omit' ? reader.symbolSource(s, 64 * 1024 * 1024) : null;
+  if (fullSource && sourceTier === 'compress') {
+    const lines = fullSource.text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    const padded = [...Array(fullSource.start_line - 1).fill(''), ...lines];
+    const text = compressBodies(padded, fullSource.start_line, fullSource.end_line, reader.fileSymbols(s.path)).map((l) => `${l}\n`).join('');
+    fullSource = { ...fullSource, text };
+  }
+  const kept = <T extends { path: string }>(rows: T[]): T[] => rows.filter((r) => !r.path || tierOf(r.path) !== 'omit');
+  const fidelityOmitted = allCallers.length + allCallees.length - kept(allCallers).length - kept(allCallees).length;
+  allCallers.splice(0, allCallers.length, ...kept(allCallers));
+  allCallees.splice(0, allCallees.length, ...kept(allCallees));
 
   const out: EditingContext = {
     symbol: s,
@@ -195,6 +220,8 @@ export function editingContext(reader: ContextReader, id: string, budget: number
     ...(unresolved.length > 0 ? { unresolved_calls: unresolved } : {}),
     tests: { tests: [], test_files: [], commands: targets.commands, ...(targets.note ? { note: targets.note } : {}) },
     imports: [],
+    ...(sourceTier !== 'full' ? { source_fidelity: sourceTier } : {}),
+    ...(fidelityOmitted > 0 ? { fidelity_omitted_rows: fidelityOmitted } : {}),
     max_bytes: budget,
     used_bytes: 0,
     truncated: false,

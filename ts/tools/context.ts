@@ -11,6 +11,7 @@ import { batchSymbols, editingContext } from './context-symbols';
 import { findTestTargets, testTargetOf } from './context-tests';
 import { target } from './common';
 import { defineTool, ToolInputError } from './registry';
+import { parseFidelityGlobs, type FidelityRule } from './source-shape';
 
 /** Largest byte budget any context tool accepts (1 MiB). */
 const MAX_BYTES = 1024 * 1024;
@@ -94,9 +95,29 @@ export const contextTools = [
       max_bytes: z.number().int().min(256).max(MAX_BYTES).optional().describe('Byte budget of the answer (the tighter of max_bytes and max_tokens wins)'),
       max_tokens: z.number().int().min(64).max(MAX_BYTES / 4).optional().describe(`Token budget (≈ bytes/4; default ${EDITING_DEFAULT_BYTES / 4} when neither is given)`),
       include_source: z.boolean().optional().describe('Include the symbol’s source (default true)'),
+      compress_bodies: z.boolean().optional().describe('Stub method bodies in the source down to their signatures'),
+      fidelity_globs: z
+        .string()
+        .optional()
+        .describe('Per-path tiers, first match wins: "src/**:full,*_test.go:omit,vendor/**:compress" (omit also drops caller/callee rows)'),
     },
-    handler: (ctx, args) =>
-      editingContext(new ContextReader(ctx), args.id, byteBudget(args.max_bytes, args.max_tokens, EDITING_DEFAULT_BYTES), args.include_source ?? true),
+    handler: (ctx, args) => {
+      let rules: FidelityRule[] = [];
+      if (args.fidelity_globs !== undefined) {
+        try {
+          rules = parseFidelityGlobs(args.fidelity_globs);
+        } catch (error) {
+          throw new ToolInputError('invalid_argument', `get_editing_context: ${(error as Error).message}`);
+        }
+      }
+      return editingContext(
+        new ContextReader(ctx),
+        args.id,
+        byteBudget(args.max_bytes, args.max_tokens, EDITING_DEFAULT_BYTES),
+        args.include_source ?? true,
+        { compress: args.compress_bodies ?? false, rules },
+      );
+    },
   }),
   defineTool({
     name: 'get_test_targets',

@@ -88,3 +88,50 @@ export function salientLines(lines: readonly string[], max: number): { lines: st
   }
   return { lines: render(), omitted: lines.length - keep.size };
 }
+
+/** How much of a file's source a response carries. */
+export type Fidelity = 'full' | 'compress' | 'omit';
+
+/** One `glob:tier` rule of a `fidelity_globs` spec. */
+export interface FidelityRule {
+  glob: string;
+  tier: Fidelity;
+  pattern: RegExp;
+}
+
+/** A glob as a RegExp over repository-relative paths; a glob without `/` matches base names anywhere. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(glob.includes('/') ? `^${re}$` : `(?:^|/)${re}$`);
+}
+
+/** Parses `"src/**:full,*_test.go:omit,vendor/**:compress"`; the first matching rule wins. */
+export function parseFidelityGlobs(spec: string): FidelityRule[] {
+  const rules: FidelityRule[] = [];
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const at = part.lastIndexOf(':');
+    const glob = at > 0 ? part.slice(0, at).trim() : '';
+    const tier = at > 0 ? part.slice(at + 1).trim() : '';
+    if (glob === '' || !['full', 'compress', 'omit'].includes(tier)) {
+      throw new Error(`fidelity_globs entry ${JSON.stringify(part)} must be glob:tier with tier full, compress or omit`);
+    }
+    rules.push({ glob, tier: tier as Fidelity, pattern: globToRegExp(glob) });
+  }
+  if (rules.length === 0) throw new Error('fidelity_globs is empty; pass entries like src/**:full,*_test.go:omit');
+  return rules;
+}
+
+/** The tier of a path under `rules` (`fallback` when none matches). */
+export function fidelityOf(rules: readonly FidelityRule[], path: string, fallback: Fidelity): Fidelity {
+  return rules.find((r) => r.pattern.test(path))?.tier ?? fallback;
+}
