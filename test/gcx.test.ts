@@ -638,7 +638,6 @@ describe('GCX1 round trips of real tool results', () => {
   let root: string;
   let engine: Engine;
   let ctx: ToolContext;
-  const ratios: string[] = [];
 
   beforeAll(async () => {
     root = fixtureCopy('query/app-ts', 'gcx-app');
@@ -648,11 +647,6 @@ describe('GCX1 round trips of real tool results', () => {
     const report = await engine.indexRepo(root);
     expect(report.failures).toEqual([]);
     ctx = { engine, repo: root, root };
-  });
-
-  afterAll(() => {
-    // The byte ratios are reported, not asserted (see the brief); jest shows this once.
-    if (ratios.length > 0) console.log(`GCX/JSON bytes:\n${ratios.join('\n')}`);
   });
 
   test('every tool with a layout is exercised here', () => {
@@ -667,7 +661,6 @@ describe('GCX1 round trips of real tool results', () => {
     if (LIST_SHAPED.includes(tool) && CALLS.find(([t]) => t === tool)![1] === args) {
       const gcx = Buffer.byteLength(text);
       const json = Buffer.byteLength(JSON.stringify(result));
-      ratios.push(`${tool.padEnd(22)} ${String(gcx).padStart(5)} / ${String(json).padStart(5)} = ${(gcx / json).toFixed(2)}`);
       expect(gcx).toBeLessThan(json);
     }
   });
