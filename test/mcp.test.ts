@@ -206,6 +206,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer' });
       expect(profile.deferred).toContain('trace_path');
       expect(profile.categories.nav).toContain('get_callers');
+      expect(profile.presets.map((p: any) => p.name)).toEqual(['facade-v1', 'core', 'agent', 'full', 'readonly', 'edit', 'nav', 'localization']);
 
       const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
       const found = await ok('tools_search', { query: 'shortest call path' });

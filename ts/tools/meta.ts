@@ -1,5 +1,6 @@
 /** Tools about the tool surface itself: what is live, what is deferred, and finding the rest. */
 import { z } from 'zod';
+import { listPresets } from './presets';
 import { defineTool, type SessionSurface, type ToolDef } from './registry';
 
 /** The JSON Schema an MCP client sees for a tool's input. */
@@ -45,7 +46,8 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
       name: 'tool_profile',
       category: 'admin',
       effect: 'read',
-      description: 'The active tool preset and mode, the live and deferred tools, and every tool grouped by category.',
+      description:
+        'The active tool preset and mode, the live and deferred tools, every tool grouped by category, and the presets a session can start with (--tools / GORTEX_TOOLS).',
       input: {},
       handler: (ctx) => {
         const s = surfaceOf(ctx.session);
@@ -60,6 +62,7 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
           deferred: all().map((t) => t.name).filter((n) => allowed.has(n) && !live.has(n)).sort(),
           hidden: all().map((t) => t.name).filter((n) => !allowed.has(n)).sort(),
           categories,
+          presets: listPresets(),
         };
       },
     }),
