@@ -5,6 +5,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes, formatCounts } from '../cli/format';
 import type { Caveat, DependencyRow, FileSymbol, NodeSummary } from '../engine/engine';
 import type { ToolContext } from '../tools/registry';
 import {
@@ -52,21 +53,8 @@ const invalid = (message: string): McpError => new McpError(ErrorCode.InvalidPar
 // ---------------------------------------------------------------------------------------------
 
 const code = (text: string): string => `\`${text}\``;
-const where = (n: NodeSummary): string => (n.line > 0 ? `${n.path}:${n.line}` : n.path || 'external');
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function counts(record: Record<string, number>): string {
-  return Object.entries(record)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .map(([k, n]) => `${k} ${n}`)
-    .join(' · ');
-}
 
 /** Runs an engine query, turning a refusal into `{ error }` so one bad id does not sink a whole prompt. */
 function attempt<T>(fn: () => T): { value: T } | { error: string } {
@@ -257,7 +245,7 @@ function orientation(ctx: ToolContext): string {
   const todos = todoRollup(ctx, 0);
   const languages = Object.entries(status.languages)
     .sort((a, b) => b[1].files - a[1].files || (a[0] < b[0] ? -1 : 1))
-    .map(([lang, c]) => `${lang} ${plural(c.files, 'file')} (${bytes(c.bytes)})`)
+    .map(([lang, c]) => `${lang} ${plural(c.files, 'file')} (${formatBytes(c.bytes)})`)
     .join(' · ');
   const out = [
     `# Orientation: ${stats.name}`,
@@ -267,9 +255,9 @@ function orientation(ctx: ToolContext): string {
     '',
     `- Size: ${plural(stats.files, 'file')}, ${plural(stats.nodes, 'node')}, ${plural(stats.edges, 'edge')}, ${plural(stats.unresolved, 'unresolved reference')}`,
     `- Languages: ${languages || 'none'}`,
-    `- Symbols: ${counts(Object.fromEntries(Object.entries(stats.nodes_by_kind).filter(([k]) => k !== 'file')))}`,
-    `- Edges: ${counts(stats.edges_by_kind)}`,
-    `- Provenance: ${counts(stats.edges_by_origin)}`,
+    `- Symbols: ${formatCounts(Object.fromEntries(Object.entries(stats.nodes_by_kind).filter(([k]) => k !== 'file')))}`,
+    `- Edges: ${formatCounts(stats.edges_by_kind)}`,
+    `- Provenance: ${formatCounts(stats.edges_by_origin)}`,
     '',
     '## Layout',
     ...renderOutline(layout.dirs),
@@ -289,7 +277,7 @@ function orientation(ctx: ToolContext): string {
     '## Open questions',
     todos.total === 0
       ? 'No TODO / FIXME / XXX / HACK / QUESTION comments.'
-      : `${plural(todos.total, 'tagged comment')}${todos.truncated ? ' (at least)' : ''}: ${counts(todos.by_tag as Record<string, number>)} — read ${code(`${URI_SCHEME}questions`)}.`,
+      : `${plural(todos.total, 'tagged comment')}${todos.truncated ? ' (at least)' : ''}: ${formatCounts(todos.by_tag as Record<string, number>)} — read ${code(`${URI_SCHEME}questions`)}.`,
     '',
     '## Not available yet',
     'Communities (clusters) and execution flows are not computed yet; use `get_cluster` around a symbol and `get_call_chain` from an entry point instead.',

@@ -54,22 +54,6 @@ export interface SourceSlice {
   truncated?: boolean;
 }
 
-/** Test runner names as the engine spells them, folded onto one spelling each. */
-const RUNNER_ALIASES: Record<string, string> = {
-  go_test: 'gotest',
-  gotest: 'gotest',
-  cargo_test: 'cargo-test',
-  'cargo-test': 'cargo-test',
-  node_test: 'node-test',
-  'node-test': 'node-test',
-};
-
-/** One spelling per runner (`go_test` and `gotest` are the same runner). */
-export function normalizeRunner(runner: string | undefined): string | undefined {
-  if (runner === undefined) return undefined;
-  return RUNNER_ALIASES[runner] ?? runner;
-}
-
 /**
  * Engine lookups for one tool call, memoised: the context tools ask for the same symbol, file
  * or caller list from several angles, and every native call parses a JSON string.

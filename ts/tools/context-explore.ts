@@ -6,7 +6,6 @@
  */
 import type {
   FindFilesResult,
-  NodeJson,
   NodeSummary,
   SearchSymbolsResult,
   SearchTextResult,

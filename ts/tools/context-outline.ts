@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import type {
   GraphQueryResult,
   LanguageCount,
-  NodeJson,
   NodeSummary,
   ParseFailure,
   SearchTextResult,

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import type { GetDependentsResult, NodeJson, NodeSummary, Origin } from '../engine/engine';
-import { ContextReader, normalizeRunner, rowError, type RowError } from './context-common';
+import { ContextReader, rowError, type RowError } from './context-common';
 import { ToolInputError } from './registry';
 
 /** Caller hops walked from the target: a test → helper → target chain is two. */
@@ -75,7 +75,7 @@ function testCallers(reader: ContextReader, targetId: string, out: Map<string, T
     const prior = out.get(c.id);
     if (prior && prior.depth <= row.depth) continue;
     const full = reader.node(c.id);
-    const runner = normalizeRunner(full?.test_runner);
+    const runner = full?.test_runner;
     out.set(c.id, {
       id: c.id,
       qualified: c.qualified,
@@ -106,11 +106,11 @@ export function testDependentFiles(reader: ContextReader, rel: string): { paths:
   }
 }
 
-/** Runners of the tests a file declares, normalised and sorted. */
+/** Runners of the tests a file declares, sorted. */
 function fileRunners(syms: readonly NodeJson[]): string[] {
   const runners = new Set<string>();
   for (const s of syms) {
-    const r = normalizeRunner(s.test_runner);
+    const r = s.test_runner;
     if (r) runners.add(r);
   }
   return [...runners].sort();
@@ -199,7 +199,7 @@ function commandsFor(reader: ContextReader, tests: readonly TestSymbolRow[], fil
 
 /** The row of a test that is itself the target (or declared in the target file). */
 function selfRow(full: NodeJson | null, id: string, qualified: string, file: string, line: number): TestSymbolRow {
-  const runner = normalizeRunner(full?.test_runner);
+  const runner = full?.test_runner;
   return { id, qualified, path: file, line, depth: 0, origin: 'ast_resolved', covers: id, ...(runner ? { runner } : {}), is_test: true };
 }
 

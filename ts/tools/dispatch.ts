@@ -1,6 +1,6 @@
 /** Calling a tool by name: validation, dispatch, and one error shape for every failure. */
 import { QueryError } from '../engine/query';
-import { ALL_TOOLS, findTool } from './index';
+import { ALL_TOOLS } from './index';
 import { parseToolArgs, ResultWithMeta, ToolInputError, type ToolContext, type ToolDef } from './registry';
 
 /** A failed call: a stable code and a message saying what to fix. */
@@ -24,7 +24,7 @@ export async function callTool(
   rawArgs: unknown,
   tools: readonly ToolDef[] = ALL_TOOLS,
 ): Promise<unknown> {
-  const tool = tools === ALL_TOOLS ? findTool(name) : tools.find((t) => t.name === name);
+  const tool = tools.find((t) => t.name === name);
   if (!tool) {
     throw new ToolCallError('invalid_argument', `unknown tool "${name}"; tools: ${tools.map((t) => t.name).join(', ')}`);
   }

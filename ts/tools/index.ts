@@ -21,9 +21,4 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...metaTools(() => ALL_TOOLS),
 ] as ToolDef[];
 
-/** A tool by name. */
-export function findTool(name: string): ToolDef | undefined {
-  return ALL_TOOLS.find((t) => t.name === name);
-}
-
 export * from './registry';
