@@ -203,7 +203,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
         'get_test_targets', 'smart_context', 'tool_profile', 'tools_search',
       ]);
       const profile = await ok('tool_profile', {});
-      expect(profile).toMatchObject({ preset: 'core', mode: 'defer' });
+      expect(profile).toMatchObject({ preset: 'core', mode: 'defer', source: '--tools' });
       expect(profile.deferred).toContain('trace_path');
       expect(profile.categories.nav).toContain('get_callers');
       expect(profile.presets.map((p: any) => p.name)).toEqual(['facade-v1', 'core', 'agent', 'full', 'readonly', 'edit', 'nav', 'localization']);

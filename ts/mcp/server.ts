@@ -94,6 +94,10 @@ const FACADE_TOOLS: readonly ToolDef[] = facadeTools(
   (ctx, tool, args) => callTool(ctx, tool, args),
 );
 
+/** Tool names of the two tool sets a surface draws from. */
+const REGISTRY_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.map((t) => t.name));
+const FACADE_NAMES: ReadonlySet<string> = new Set(FACADE_TOOLS.map((t) => t.name));
+
 /**
  * An MCP server answering registry tools against `context()` (called per request). The surface is
  * `GORTEX_TOOLS` > `options.tools` > client-aware default (a client that names itself gets the
@@ -117,7 +121,9 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     }
     return settled;
   };
-  const toolsOf = (): readonly ToolDef[] => (surfaceNow().preset === FACADE_PRESET ? FACADE_TOOLS : ALL_TOOLS);
+  const facadeNow = (): boolean => surfaceNow().preset === FACADE_PRESET;
+  const toolsOf = (): readonly ToolDef[] => (facadeNow() ? FACADE_TOOLS : ALL_TOOLS);
+  const namesNow = (): ReadonlySet<string> => (facadeNow() ? FACADE_NAMES : REGISTRY_NAMES);
   const timeoutText = process.env.GORTEX_MCP_TOOL_TIMEOUT;
   const timeoutMs = timeoutText === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(timeoutText, 'GORTEX_MCP_TOOL_TIMEOUT');
   const concurrencyText = process.env.GORTEX_MCP_MAX_CONCURRENT_DISPATCHES;
@@ -140,7 +146,6 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
         'if_none_match (the etag in _meta of an earlier answer; unchanged answers say not_modified).',
     },
   );
-  const namesOf = (tools: readonly ToolDef[]): Set<string> => new Set(tools.map((t) => t.name));
   const store = new SessionStore();
   const session: SessionSurface = {
     store,
@@ -151,9 +156,12 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
       return surfaceNow().mode;
     },
     live: () => surfaceNow().live,
-    allowed: () => (surfaceNow().mode === 'defer' ? namesOf(toolsOf()) : surfaceNow().live),
+    get source() {
+      return surfaceNow().source;
+    },
+    allowed: () => (surfaceNow().mode === 'defer' ? namesNow() : surfaceNow().live),
     promote: (names) => {
-      const known = namesOf(toolsOf());
+      const known = namesNow();
       const live = surfaceNow().live;
       const added = names.filter((n) => known.has(n) && !live.has(n));
       for (const n of added) live.add(n);
@@ -192,8 +200,7 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
       content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
     });
     const tools = toolsOf();
-    const everyName = namesOf([...ALL_TOOLS, ...FACADE_TOOLS]);
-    if (everyName.has(name) && !session.allowed().has(name)) {
+    if ((REGISTRY_NAMES.has(name) || FACADE_NAMES.has(name)) && !session.allowed().has(name)) {
       return fail(
         new ToolCallError('not_available', `${name} is not on the "${surfaceNow().preset}" tool surface (mode hide); start gortex mcp with --tools to choose another`),
       );

@@ -37,6 +37,7 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
     session ?? {
       preset: 'full',
       mode: 'hide',
+      source: 'gortex call',
       live: () => new Set(all().map((t) => t.name)),
       allowed: () => new Set(all().map((t) => t.name)),
       promote: () => [],
@@ -58,6 +59,7 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
         return {
           preset: s.preset,
           mode: s.mode,
+          source: s.source,
           live: [...live].sort(),
           deferred: all().map((t) => t.name).filter((n) => allowed.has(n) && !live.has(n)).sort(),
           hidden: all().map((t) => t.name).filter((n) => !allowed.has(n)).sort(),

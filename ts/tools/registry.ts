@@ -16,6 +16,8 @@ export type ToolCategory = 'nav' | 'read' | 'analysis' | 'admin';
 export interface SessionSurface {
   preset: string;
   mode: 'defer' | 'hide';
+  /** Where the surface came from: `GORTEX_TOOLS`, `--tools`, `client-aware default` or `default`. */
+  source: string;
   /** Names listed in `tools/list` right now. */
   live(): ReadonlySet<string>;
   /** Names this session may call (hide mode: the live set; defer mode: everything). */
