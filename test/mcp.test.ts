@@ -243,6 +243,12 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
     const bad = runCli(['mcp', '--repo', root, '--tools', 'core,+no_such_tool'], { env: { GORTEX_HOME: home } });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown tool "no_such_tool"/);
+    const badTimeout = runCli(['mcp', '--repo', root], { env: { GORTEX_HOME: home, GORTEX_MCP_TOOL_TIMEOUT: 'soon' } });
+    expect(badTimeout.status).toBe(2);
+    expect(badTimeout.stderr).toMatch(/GORTEX_MCP_TOOL_TIMEOUT must be a duration/);
+    const badLimit = runCli(['mcp', '--repo', root], { env: { GORTEX_HOME: home, GORTEX_MCP_MAX_CONCURRENT_DISPATCHES: '0' } });
+    expect(badLimit.status).toBe(2);
+    expect(badLimit.stderr).toMatch(/GORTEX_MCP_MAX_CONCURRENT_DISPATCHES must be 1\.\.64, got "0"/);
   });
 
   test('a call over the time bound is abandoned with a timeout error; the session keeps serving', async () => {

@@ -94,6 +94,30 @@ const FACADE_TOOLS: readonly ToolDef[] = facadeTools(
   (ctx, tool, args) => callTool(ctx, tool, args),
 );
 
+/** A server setting from the environment that cannot be honoured. */
+export class ServerConfigError extends Error {
+  override name = 'ServerConfigError';
+}
+
+/** The call bound (`GORTEX_MCP_TOOL_TIMEOUT`; undefined = none) and dispatch limit, checked. */
+export function serverLimits(): { timeoutMs: number | undefined; concurrency: number } {
+  const timeoutText = process.env.GORTEX_MCP_TOOL_TIMEOUT;
+  let timeoutMs: number | undefined = DEFAULT_TIMEOUT_MS;
+  if (timeoutText !== undefined) {
+    try {
+      timeoutMs = parseDuration(timeoutText, 'GORTEX_MCP_TOOL_TIMEOUT');
+    } catch (error) {
+      throw new ServerConfigError((error as Error).message);
+    }
+  }
+  const concurrencyText = process.env.GORTEX_MCP_MAX_CONCURRENT_DISPATCHES;
+  const concurrency = concurrencyText === undefined ? DEFAULT_CONCURRENCY : Number(concurrencyText);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new ServerConfigError(`GORTEX_MCP_MAX_CONCURRENT_DISPATCHES must be 1..${MAX_CONCURRENCY}, got ${JSON.stringify(concurrencyText)}`);
+  }
+  return { timeoutMs, concurrency };
+}
+
 /** Tool names of the two tool sets a surface draws from. */
 const REGISTRY_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.map((t) => t.name));
 const FACADE_NAMES: ReadonlySet<string> = new Set(FACADE_TOOLS.map((t) => t.name));
@@ -124,13 +148,7 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
   const facadeNow = (): boolean => surfaceNow().preset === FACADE_PRESET;
   const toolsOf = (): readonly ToolDef[] => (facadeNow() ? FACADE_TOOLS : ALL_TOOLS);
   const namesNow = (): ReadonlySet<string> => (facadeNow() ? FACADE_NAMES : REGISTRY_NAMES);
-  const timeoutText = process.env.GORTEX_MCP_TOOL_TIMEOUT;
-  const timeoutMs = timeoutText === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(timeoutText, 'GORTEX_MCP_TOOL_TIMEOUT');
-  const concurrencyText = process.env.GORTEX_MCP_MAX_CONCURRENT_DISPATCHES;
-  const concurrency = concurrencyText === undefined ? DEFAULT_CONCURRENCY : Number.parseInt(concurrencyText, 10);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new Error(`GORTEX_MCP_MAX_CONCURRENT_DISPATCHES must be 1..${MAX_CONCURRENCY}, got ${concurrencyText}`);
-  }
+  const { timeoutMs, concurrency } = serverLimits();
   const gate = new Gate(concurrency);
 
   const server = new Server(

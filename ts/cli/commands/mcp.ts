@@ -24,18 +24,19 @@ export default class McpCommand extends GortexCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(McpCommand);
     const log = (message: string): void => void process.stderr.write(`gortex mcp: ${message}\n`);
-    // Check the tool spec before indexing, so a typo fails fast.
+    // Check the tool spec and the server settings before indexing, so a typo fails fast.
     const { resolveSurface, PresetError } = await import('../../tools/presets');
     const { ALL_TOOLS } = await import('../../tools/index');
+    const { createMcpServer, serverLimits, ServerConfigError } = await import('../../mcp/server');
     try {
       resolveSurface(process.env.GORTEX_TOOLS?.trim() ? process.env.GORTEX_TOOLS : flags.tools, ALL_TOOLS);
+      serverLimits();
     } catch (error) {
-      if (error instanceof PresetError) throw new CliUsageError(error.message);
+      if (error instanceof PresetError || error instanceof ServerConfigError) throw new CliUsageError(error.message);
       throw error;
     }
     const { openEmbedded } = await import('../../mcp/embedded');
     const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });
-    const { createMcpServer } = await import('../../mcp/server');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const server = createMcpServer(repo, flags.tools === undefined ? {} : { tools: flags.tools });
     const transport = new StdioServerTransport();
