@@ -41,6 +41,7 @@ const TOOLS = {
   graph_query: true,
   trace_path: true,
   find_import_path: true,
+  analyze: true,
 } satisfies Record<QueryToolName, true>;
 
 describe('Engine.query (typed)', () => {

@@ -18,6 +18,7 @@ import type {
 
 export type * from './types';
 export type * from './query-types';
+export type * from './analysis-types';
 export { QueryError, type QueryErrorCode } from './query';
 
 /** Options for one `Engine` (one per process is the norm). */

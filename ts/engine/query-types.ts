@@ -5,6 +5,7 @@
  * argument is optional, enums as string-literal unions. The `repo` option is not an argument of
  * any tool here: pass it in `Engine.query`'s options object.
  */
+import type { AnalyzeArgs, AnalyzeResult } from './analysis-types';
 import type { EdgeDirection } from './types';
 
 // ---------------------------------------------------------------------------------------------
@@ -1172,6 +1173,7 @@ export interface QueryToolMap {
   graph_query: { args: GraphQueryArgs; result: GraphQueryResult };
   trace_path: { args: TracePathArgs; result: TracePathResult };
   find_import_path: { args: FindImportPathArgs; result: FindImportPathResult };
+  analyze: { args: AnalyzeArgs; result: AnalyzeResult };
 }
 
 /** Name of a query tool `Engine.query` accepts. */

@@ -4,6 +4,7 @@
 //! only files whose content changed (in parallel on a pool of its own), resolves, and saves a
 //! new snapshot atomically. [`RepoIndex::update_paths`] does the same for a known set of paths.
 
+pub mod analyze;
 mod classify;
 pub mod query;
 pub mod snapshot;

@@ -71,6 +71,10 @@ pub const TOOLS: &[(&str, &str)] = &[
         "Shortest call paths from one symbol to another, or why there is none",
     ),
     ("find_import_path", "Shortest import chain between two files"),
+    (
+        "analyze",
+        "Whole-repository analyses by kind (see `analyze_kinds`): routes, env vars, TODOs, …",
+    ),
 ];
 
 /// Search indexes derived from the current graph, built on first use.
@@ -101,11 +105,11 @@ pub struct SearchMemory {
     pub text_docs: Option<usize>,
 }
 
-fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, QueryError> {
+pub(crate) fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, QueryError> {
     serde_json::from_value(args).map_err(|e| QueryError::invalid(format!("{tool}: {e}")))
 }
 
-fn out<R: Serialize>(result: Result<R, QueryError>) -> Result<Value, QueryError> {
+pub(crate) fn out<R: Serialize>(result: Result<R, QueryError>) -> Result<Value, QueryError> {
     let value = result?;
     serde_json::to_value(value).map_err(|e| QueryError {
         code: "internal",
@@ -172,6 +176,7 @@ impl RepoIndex {
             "graph_query" => out(q::graph_query(g, &parse(tool, args)?)),
             "trace_path" => out(q::trace_path(g, &parse(tool, args)?)),
             "find_import_path" => out(q::find_import_path(g, &parse(tool, args)?)),
+            "analyze" => self.analyze(args),
             other => {
                 let names: Vec<&str> = TOOLS.iter().map(|(n, _)| *n).collect();
                 Err(QueryError::invalid(format!(
@@ -197,7 +202,7 @@ impl RepoIndex {
 
     /// Runs `f` over the trigram index, first building it or re-reading the files that changed
     /// since it was last synchronised.
-    fn with_text<R>(&self, f: impl FnOnce(&TextIndex) -> R) -> R {
+    pub(crate) fn with_text<R>(&self, f: impl FnOnce(&TextIndex) -> R) -> R {
         let fresh = |state: &TextState| {
             state.index.is_some() && state.synced.upgrade().is_some_and(|g| Arc::ptr_eq(&g, &self.graph))
         };

@@ -1,0 +1,65 @@
+//! `analyze`: one dispatcher over the whole-graph analyses (`gortex-analysis`), clone detection
+//! (`gortex-clones`) and the text-sourced sweeps (`gortex_search::sites`). The `kind` argument
+//! picks the analysis; the remaining arguments belong to it and are checked by it.
+
+use crate::query::{out, parse};
+use crate::RepoIndex;
+use gortex_core::QueryError;
+use serde_json::Value;
+
+/// Every `analyze` kind with a one-line description, in a stable order.
+pub const ANALYZE_KINDS: &[(&str, &str)] = &[
+    ("todos", "TODO / FIXME / HACK / XXX / BUG marker comments with their enclosing symbol"),
+    (
+        "env_var_users",
+        "Environment variables read in code (process.env, os.environ, os.Getenv, env::var, System.getenv), grouped by variable",
+    ),
+    (
+        "routes",
+        "HTTP routes of Express, FastAPI, Flask, Gin, net/http and Spring with their handlers",
+    ),
+];
+
+impl RepoIndex {
+    /// Runs `analyze`: `args.kind` names the analysis, the other keys are its arguments.
+    pub(crate) fn analyze(&self, mut args: Value) -> Result<Value, QueryError> {
+        let kind = match args.as_object_mut().and_then(|m| m.remove("kind")) {
+            Some(Value::String(k)) => k,
+            Some(other) => {
+                return Err(QueryError::invalid(format!(
+                    "analyze: kind must be a string, got {other}"
+                )))
+            }
+            None => {
+                return Err(QueryError::invalid(format!(
+                    "analyze: kind is required; one of {}",
+                    kind_names()
+                )))
+            }
+        };
+        let g = &*self.graph;
+        let tool = format!("analyze kind={kind}");
+        match kind.as_str() {
+            "todos" => {
+                let a = parse(&tool, args)?;
+                self.with_text(|t| out(gortex_search::todos(t, g, &a)))
+            }
+            "env_var_users" => {
+                let a = parse(&tool, args)?;
+                self.with_text(|t| out(gortex_search::env_var_users(t, g, &a)))
+            }
+            "routes" => {
+                let a = parse(&tool, args)?;
+                self.with_text(|t| out(gortex_search::routes(t, g, &a)))
+            }
+            other => Err(QueryError::invalid(format!(
+                "analyze: unknown kind \"{other}\"; kinds: {}",
+                kind_names()
+            ))),
+        }
+    }
+}
+
+fn kind_names() -> String {
+    ANALYZE_KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,91 @@
+/**
+ * Argument and result shapes of `analyze` (one kind per analysis) and of the analysis tools,
+ * mirroring the Rust serde structs (`crates/gortex-search/src/sites.rs`,
+ * `crates/gortex-analysis`, `crates/gortex-clones`) field for field.
+ */
+import type { NodeSummary } from './query-types';
+
+// ---------------------------------------------------------------------------------------------
+// Text-sourced kinds (routes, env_var_users, todos)
+// ---------------------------------------------------------------------------------------------
+
+/** Arguments of `analyze kind=todos`. */
+export interface TodosArgs {
+  path?: string;
+  /** Tags to report (default TODO, FIXME, HACK, XXX, BUG). */
+  tags?: string[];
+  limit?: number;
+}
+
+/** Result of `analyze kind=todos`. */
+export interface TodosResult {
+  total: number;
+  by_tag: Record<string, number>;
+  todos: { tag: string; text: string; path: string; line: number; symbol?: NodeSummary }[];
+  truncated: boolean;
+  evidence: 'text';
+}
+
+/** Arguments of `analyze kind=env_var_users`. */
+export interface EnvVarUsersArgs {
+  /** Only this variable. */
+  name?: string;
+  path?: string;
+  limit?: number;
+}
+
+/** Result of `analyze kind=env_var_users`. */
+export interface EnvVarUsersResult {
+  total_variables: number;
+  total_reads: number;
+  variables: { name: string; reads: number; files: number; sites: { path: string; line: number; symbol?: NodeSummary }[] }[];
+  truncated: boolean;
+  evidence: 'text';
+}
+
+/** Arguments of `analyze kind=routes`. */
+export interface RoutesArgs {
+  path?: string;
+  /** Only this HTTP method. */
+  method?: string;
+  /** Only routes whose path contains this text. */
+  route?: string;
+  limit?: number;
+}
+
+/** Result of `analyze kind=routes`. */
+export interface RoutesResult {
+  total: number;
+  by_framework: Record<string, number>;
+  routes: {
+    method: string;
+    route: string;
+    framework: 'express' | 'fastapi/flask' | 'gin' | 'net/http' | 'spring';
+    path: string;
+    line: number;
+    handler?: NodeSummary;
+    registered_in?: NodeSummary;
+  }[];
+  truncated: boolean;
+  evidence: 'text';
+}
+
+// ---------------------------------------------------------------------------------------------
+// analyze
+// ---------------------------------------------------------------------------------------------
+
+/** Each `analyze` kind's arguments and result. */
+export interface AnalyzeKindMap {
+  todos: { args: TodosArgs; result: TodosResult };
+  env_var_users: { args: EnvVarUsersArgs; result: EnvVarUsersResult };
+  routes: { args: RoutesArgs; result: RoutesResult };
+}
+
+/** An `analyze` kind. */
+export type AnalyzeKind = keyof AnalyzeKindMap;
+
+/** Arguments of `analyze`: the kind plus that kind's own arguments. */
+export type AnalyzeArgs = { [K in AnalyzeKind]: { kind: K } & AnalyzeKindMap[K]['args'] }[AnalyzeKind];
+
+/** Result of `analyze` (the chosen kind's result). */
+export type AnalyzeResult = AnalyzeKindMap[AnalyzeKind]['result'];
