@@ -29,3 +29,5 @@ pub struct ProcessMap {
     /// Name per process id (the entry point's qualified name).
     pub names: Vec<String>,
 }
+
+pub mod coverage;

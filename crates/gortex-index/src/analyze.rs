@@ -15,6 +15,10 @@ pub const ANALYZE_KINDS: &[(&str, &str)] = &[
         "Environment variables read in code (process.env, os.environ, os.Getenv, env::var, System.getenv), grouped by variable",
     ),
     (
+        "coverage_gaps",
+        "Functions and methods no test reaches (graph evidence: test callers within two hops, test files depending on the file); alias untested",
+    ),
+    (
         "routes",
         "HTTP routes of Express, FastAPI, Flask, Gin, net/http and Spring with their handlers",
     ),
@@ -52,6 +56,7 @@ impl RepoIndex {
                 let a = parse(&tool, args)?;
                 self.with_text(|t| out(gortex_search::routes(t, g, &a)))
             }
+            "coverage_gaps" | "untested" => out(gortex_analysis::coverage::coverage_gaps(g, &parse(&tool, args)?)),
             other => Err(QueryError::invalid(format!(
                 "analyze: unknown kind \"{other}\"; kinds: {}",
                 kind_names()

@@ -1,6 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { GortexCommand } from '../base-command';
 import { CliUsageError } from '../repo-root';
+import { runToolEmbedded } from '../run-tool';
+import { toolArgsFromFlags } from '../tool-args';
 
 /** `gortex call <tool>`: one tool call through the registry, as an agent would make it. */
 export default class CallCommand extends GortexCommand {
@@ -33,43 +35,8 @@ export default class CallCommand extends GortexCommand {
       for (const t of ALL_TOOLS) this.log(`${t.name.padEnd(22)} ${t.description}`);
       return;
     }
-    const toolArgs: Record<string, unknown> = {};
-    if (flags['json-args'] !== undefined) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(flags['json-args']);
-      } catch (error) {
-        throw new CliUsageError(`--json-args is not valid JSON: ${(error as Error).message}`);
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new CliUsageError('--json-args must be a JSON object, e.g. {"id":"Store.save"}');
-      }
-      Object.assign(toolArgs, parsed);
-    }
-    for (const pair of flags.arg ?? []) {
-      const eq = pair.indexOf('=');
-      if (eq <= 0) throw new CliUsageError(`--arg ${JSON.stringify(pair)} must look like key=value`);
-      const raw = pair.slice(eq + 1);
-      let value: unknown = raw;
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        /* a plain string */
-      }
-      toolArgs[pair.slice(0, eq)] = value;
-    }
-    const { openEmbedded } = await import('../../mcp/embedded');
-    const { callTool, ToolCallError } = await import('../../tools/dispatch');
-    const repo = await openEmbedded(flags.repo, { watch: false });
-    try {
-      const { ResultWithMeta } = await import('../../tools/registry');
-      const answer = await callTool(await repo.context(), args.tool, toolArgs);
-      this.log(JSON.stringify(answer instanceof ResultWithMeta ? answer.result : answer, null, 2));
-    } catch (error) {
-      if (error instanceof ToolCallError && error.code !== 'internal') throw new CliUsageError(`${error.code}: ${error.message}`);
-      throw error;
-    } finally {
-      repo.close();
-    }
+    const toolArgs = toolArgsFromFlags(flags['json-args'], flags.arg);
+    const answer = await runToolEmbedded(flags.repo, args.tool, toolArgs);
+    this.log(JSON.stringify(answer, null, 2));
   }
 }
