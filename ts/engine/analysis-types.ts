@@ -71,6 +71,29 @@ export interface RoutesResult {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Graph-sourced kinds
+// ---------------------------------------------------------------------------------------------
+
+/** Arguments of `analyze kind=coverage_gaps` (alias `untested`). */
+export interface CoverageGapsArgs {
+  path?: string;
+  symbol_kind?: 'function' | 'method';
+  exported_only?: boolean;
+  limit?: number;
+}
+
+/** Result of `analyze kind=coverage_gaps`: functions and methods no test reaches, riskiest first. */
+export interface CoverageGapsResult {
+  symbols: (NodeSummary & { fan_in: number })[];
+  total: number;
+  examined: number;
+  /** Share of examined symbols some test reaches (0–1). */
+  tested_ratio: number;
+  truncated: boolean;
+  evidence: 'graph';
+}
+
+// ---------------------------------------------------------------------------------------------
 // analyze
 // ---------------------------------------------------------------------------------------------
 
@@ -79,6 +102,8 @@ export interface AnalyzeKindMap {
   todos: { args: TodosArgs; result: TodosResult };
   env_var_users: { args: EnvVarUsersArgs; result: EnvVarUsersResult };
   routes: { args: RoutesArgs; result: RoutesResult };
+  coverage_gaps: { args: CoverageGapsArgs; result: CoverageGapsResult };
+  untested: { args: CoverageGapsArgs; result: CoverageGapsResult };
 }
 
 /** An `analyze` kind. */

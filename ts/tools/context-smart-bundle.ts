@@ -3,10 +3,9 @@
  * (a self-contained markdown or JSON briefing to hand to another agent) and
  * `get_untested_symbols` (functions and methods no test reaches, riskiest first).
  */
-import type { FindFilesResult, NodeJson, NodeSummary } from '../engine/engine';
+import type { CoverageGapsResult, NodeSummary } from '../engine/engine';
 import { ContextReader, estimateTokens, rowError, summaryOf, type RowError } from './context-common';
 import { packRows, rankedForTask, resolveIds, symbolRow, withTokens, type PackCut, type SymbolRow } from './context-smart-pack';
-import { testDependentFiles } from './context-tests';
 
 /** Budget bounds of the bundle tools (tokens). */
 export const BUNDLE_BUDGET = { min: 200, max: 24000, prefetch: 2000, export: 6000 } as const;
@@ -194,73 +193,26 @@ export interface UntestedResult {
   /** Functions and methods examined (non-test, matching the filters). */
   examined: number;
   truncated: boolean;
-  errors?: RowError[];
 }
 
-/** Caller hops within which a test caller counts as coverage (test → helper → symbol). */
-const TEST_HOPS = 2;
-/** Files listed when enumerating the repository (the engine's row cap). */
-const FILE_LIMIT = 1000;
-
 /**
- * Functions and methods with no test caller within two hops and no test file depending on their
- * file, excluding test code, ranked by fan-in (then path and line).
+ * `get_untested_symbols` rows from the engine's `analyze kind=coverage_gaps` (functions and methods
+ * with no test caller within two hops and no test file depending on their file, riskiest first).
  */
-export function untestedSymbols(
-  reader: ContextReader,
-  args: { path?: string; kind?: 'function' | 'method'; limit: number; exported_only: boolean },
-): UntestedResult {
-  const prefix = args.path?.replace(/^\.\//, '');
-  const files = reader.query<FindFilesResult>('find_files', { glob: '**', limit: FILE_LIMIT, ...(prefix ? { path: prefix } : {}) });
-  const errors: RowError[] = [];
-  const rows: UntestedRow[] = [];
-  let examined = 0;
-  const kinds = new Set(args.kind ? [args.kind] : ['function', 'method']);
-  for (const f of [...files.results].sort((a, b) => a.path.localeCompare(b.path))) {
-    if (reader.isTestFile(f.path)) continue;
-    const all = reader.fileSymbols(f.path);
-    // A method is as visible as its type: the engine marks the exported class, not its members.
-    const exportedIds = new Set(all.filter((s) => s.exported).map((s) => s.id));
-    const isExported = (s: NodeJson): boolean => s.exported || (s.kind === 'method' && exportedIds.has(s.id.slice(0, s.id.lastIndexOf('.'))));
-    const syms = all.filter((s) => kinds.has(s.kind) && !reader.isTestCode(s) && (!args.exported_only || isExported(s)));
-    if (syms.length === 0) continue;
-    // A test file depending on the file covers every symbol in it.
-    const deps = testDependentFiles(reader, f.path);
-    if (deps.error) errors.push(deps.error);
-    if (deps.paths.size > 0) {
-      examined += syms.length;
-      continue;
-    }
-    for (const s of syms) {
-      examined++;
-      let callers;
-      try {
-        callers = reader.callers(s.id, TEST_HOPS, 1000).callers;
-      } catch (error) {
-        errors.push(rowError(error));
-        continue;
-      }
-      if (callers.some((c) => reader.isTestCode(c.caller))) continue;
-      const direct = new Set(callers.filter((c) => c.depth === 1).map((c) => c.caller.id));
-      const n = summaryOf(s);
-      rows.push({
-        id: n.id,
-        qualified: n.qualified,
-        kind: n.kind,
-        path: n.path,
-        line: n.line,
-        fan_in: direct.size,
-        exported: isExported(s),
-        ...(n.signature ? { signature: n.signature } : {}),
-      });
-    }
-  }
-  rows.sort((a, b) => b.fan_in - a.fan_in || a.path.localeCompare(b.path) || a.line - b.line || a.id.localeCompare(b.id));
+export function untestedRows(r: CoverageGapsResult): UntestedResult {
   return {
-    symbols: rows.slice(0, args.limit),
-    total: rows.length,
-    examined,
-    truncated: rows.length > args.limit || files.truncated,
-    ...(errors.length > 0 ? { errors } : {}),
+    symbols: r.symbols.map((s) => ({
+      id: s.id,
+      qualified: s.qualified,
+      kind: s.kind,
+      path: s.path,
+      line: s.line,
+      fan_in: s.fan_in,
+      exported: s.exported === true,
+      ...(s.signature ? { signature: s.signature } : {}),
+    })),
+    total: r.total,
+    examined: r.examined,
+    truncated: r.truncated,
   };
 }

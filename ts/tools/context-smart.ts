@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { ContextReader } from './context-common';
-import { BUNDLE_BUDGET, exportContext, prefetch, untestedSymbols } from './context-smart-bundle';
+import type { CoverageGapsResult } from '../engine/analysis-types';
+import { BUNDLE_BUDGET, exportContext, prefetch, untestedRows } from './context-smart-bundle';
 import { oneOfIdsOrTask, requireTask } from './context-smart-pack';
 import { planTurn, SMART_BUDGET, smartContext } from './context-smart-task';
 import { defineTool, ToolInputError } from './registry';
@@ -95,12 +96,18 @@ export const smartTools = [
     },
     handler: (ctx, args) => {
       if (args.path !== undefined && args.path.trim() === '') throw new ToolInputError('invalid_argument', 'get_untested_symbols: path must not be blank');
-      return untestedSymbols(new ContextReader(ctx), {
-        ...(args.path === undefined ? {} : { path: args.path }),
-        ...(args.kind === undefined ? {} : { kind: args.kind }),
-        limit: args.limit ?? 50,
-        exported_only: args.exported_only ?? false,
-      });
+      const r = ctx.engine.query(
+        'analyze',
+        {
+          kind: 'coverage_gaps',
+          ...(args.path === undefined ? {} : { path: args.path }),
+          ...(args.kind === undefined ? {} : { symbol_kind: args.kind }),
+          limit: args.limit ?? 50,
+          exported_only: args.exported_only ?? false,
+        },
+        { repo: ctx.repo },
+      );
+      return untestedRows(r as CoverageGapsResult);
     },
   }),
   defineTool({

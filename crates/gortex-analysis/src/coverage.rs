@@ -34,7 +34,8 @@ pub struct CoverageGapsArgs {
 pub struct UntestedRow {
     #[serde(flatten)]
     pub node: NodeSummary,
-    /// Distinct direct callers (calls, instantiations, test calls).
+    /// Distinct direct callers (calls, instantiations, test calls); name-only (text_matched)
+    /// callers count only when no stronger caller exists, as in `get_callers`.
     pub fan_in: usize,
 }
 
@@ -168,9 +169,15 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
         .par_iter()
         .filter(|&&i| !covered_files.contains(&*g.nodes[i as usize].path) && !reached_by_test(g, i, &test_code))
         .map(|&i| {
-            let callers: FxHashSet<NodeIndex> = g
+            // As get_callers counts them: name-only callers only when nothing stronger exists.
+            let edges: Vec<_> = g
                 .in_edges(i)
                 .filter(|e| is_caller_edge(e.kind, e.origin) && e.from != i)
+                .collect();
+            let strong = edges.iter().any(|e| !e.origin.is_weak());
+            let callers: FxHashSet<NodeIndex> = edges
+                .iter()
+                .filter(|e| !strong || !e.origin.is_weak())
                 .map(|e| e.from)
                 .collect();
             let mut node = NodeSummary::at(g, i);
