@@ -11,7 +11,8 @@ import type { NodeSummary } from './query-types';
 
 /** Arguments of `analyze kind=todos`. */
 export interface TodosArgs {
-  path?: string;
+  /** Path prefix (or glob for the text-sourced kinds). */
+  path_prefix?: string;
   /** Tags to report (default TODO, FIXME, HACK, XXX, BUG). */
   tags?: string[];
   limit?: number;
@@ -30,7 +31,8 @@ export interface TodosResult {
 export interface EnvVarUsersArgs {
   /** Only this variable. */
   name?: string;
-  path?: string;
+  /** Path prefix (or glob for the text-sourced kinds). */
+  path_prefix?: string;
   limit?: number;
 }
 
@@ -45,7 +47,8 @@ export interface EnvVarUsersResult {
 
 /** Arguments of `analyze kind=routes`. */
 export interface RoutesArgs {
-  path?: string;
+  /** Path prefix (or glob for the text-sourced kinds). */
+  path_prefix?: string;
   /** Only this HTTP method. */
   method?: string;
   /** Only routes whose path contains this text. */
@@ -76,7 +79,8 @@ export interface RoutesResult {
 
 /** Arguments of `analyze kind=coverage_gaps` (alias `untested`). */
 export interface CoverageGapsArgs {
-  path?: string;
+  /** Path prefix (or glob for the text-sourced kinds). */
+  path_prefix?: string;
   symbol_kind?: 'function' | 'method';
   exported_only?: boolean;
   limit?: number;

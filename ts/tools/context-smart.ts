@@ -100,7 +100,7 @@ export const smartTools = [
         'analyze',
         {
           kind: 'coverage_gaps',
-          ...(args.path === undefined ? {} : { path: args.path }),
+          ...(args.path === undefined ? {} : { path_prefix: args.path }),
           ...(args.kind === undefined ? {} : { symbol_kind: args.kind }),
           limit: args.limit ?? 50,
           exported_only: args.exported_only ?? false,

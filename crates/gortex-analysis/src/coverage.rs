@@ -20,7 +20,7 @@ pub const TEST_HOPS: usize = 2;
 #[serde(deny_unknown_fields)]
 pub struct CoverageGapsArgs {
     /// Only files under this repository path prefix.
-    pub path: Option<String>,
+    pub path_prefix: Option<String>,
     /// `function` or `method` (default both).
     pub symbol_kind: Option<String>,
     /// Only exported symbols (a method is as visible as its type).
@@ -134,10 +134,10 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
             )))
         }
     };
-    let prefix = match args.path.as_deref().map(|p| p.trim().trim_start_matches("./")) {
+    let prefix = match args.path_prefix.as_deref().map(|p| p.trim().trim_start_matches("./")) {
         Some("") => {
             return Err(QueryError::invalid(
-                "path must not be blank; omit it for the whole repository",
+                "path_prefix must not be blank; omit it for the whole repository",
             ))
         }
         other => other,

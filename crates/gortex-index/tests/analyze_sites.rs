@@ -60,6 +60,10 @@ fn routes_of_every_framework_with_handlers() {
     assert_eq!(r["routes"][8]["registered_in"]["name"], "mount");
     let only_post = run("routes", json!({ "method": "post" }));
     assert_eq!(only_post["total"], 2);
+    let go_only = run("routes", json!({ "path_prefix": "svc/" }));
+    assert_eq!(go_only["total"], 2);
+    let globbed = run("routes", json!({ "path_prefix": "**/*.py" }));
+    assert_eq!(globbed["by_framework"], json!({ "fastapi/flask": 2 }));
 }
 
 #[test]

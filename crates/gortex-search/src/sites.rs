@@ -29,7 +29,7 @@ struct Site {
 
 /// Scans every line matching `pattern` (regex) under `path`, up to [`MAX_SITES`].
 fn sites(idx: &TextIndex, pattern: &str, path: Option<&str>) -> Result<(Vec<Site>, bool), QueryError> {
-    let filter = PathFilter::parse("path", path)?;
+    let filter = PathFilter::parse("path_prefix", path)?;
     let pattern = Pattern::new(pattern, true, true)?;
     let found = scan(idx, &pattern, &filter, MAX_SITES, &|m| Site {
         path: m.path.to_string(),
@@ -62,7 +62,7 @@ fn trimmed(text: &str, max: usize) -> String {
 #[serde(deny_unknown_fields)]
 pub struct TodosArgs {
     /// Path prefix or glob.
-    pub path: Option<String>,
+    pub path_prefix: Option<String>,
     /// Tags to report (default TODO, FIXME, HACK, XXX, BUG).
     pub tags: Option<Vec<String>>,
     pub limit: Option<usize>,
@@ -110,7 +110,7 @@ pub fn todos(idx: &TextIndex, g: &Graph, args: &TodosArgs) -> Result<TodosResult
         }
     };
     let pattern = format!(r"(?://|#|/\*|^\s*\*|--|<!--).*?\b({})\b", tags.join("|"));
-    let (found, truncated) = sites(idx, &pattern, args.path.as_deref())?;
+    let (found, truncated) = sites(idx, &pattern, args.path_prefix.as_deref())?;
     let re = Regex::new(&pattern).expect("checked by Pattern::new");
     let mut by_tag = BTreeMap::new();
     let mut rows = Vec::new();
@@ -152,7 +152,8 @@ pub fn todos(idx: &TextIndex, g: &Graph, args: &TodosArgs) -> Result<TodosResult
 pub struct EnvVarUsersArgs {
     /// Only this variable (exact name).
     pub name: Option<String>,
-    pub path: Option<String>,
+    /// Path prefix or glob.
+    pub path_prefix: Option<String>,
     pub limit: Option<usize>,
 }
 
@@ -215,7 +216,7 @@ pub fn env_var_users(idx: &TextIndex, g: &Graph, args: &EnvVarUsersArgs) -> Resu
     let (found, truncated) = sites(
         idx,
         r"process\.env|import\.meta\.env|os\.environ|os\.getenv|os\.Getenv|os\.LookupEnv|env::var|System\.getenv",
-        args.path.as_deref(),
+        args.path_prefix.as_deref(),
     )?;
     let mut by_name: FxHashMap<String, Vec<(String, u32)>> = FxHashMap::default();
     for s in &found {
@@ -276,7 +277,8 @@ pub fn env_var_users(idx: &TextIndex, g: &Graph, args: &EnvVarUsersArgs) -> Resu
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoutesArgs {
-    pub path: Option<String>,
+    /// Path prefix or glob.
+    pub path_prefix: Option<String>,
     /// Only this HTTP method (GET, POST, …).
     pub method: Option<String>,
     /// Only routes whose path contains this text.
@@ -418,7 +420,7 @@ pub fn routes(idx: &TextIndex, g: &Graph, args: &RoutesArgs) -> Result<RoutesRes
         other => other.map(str::to_ascii_uppercase),
     };
     let prefilter = r"Mapping|@\s*[A-Za-z_][\w.]*\.(?:get|post|put|delete|patch|head|options|route|api_route)\(|\.\s*(?:get|post|put|delete|patch|all|head|options|GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Any|Get|Post|Put|Delete|Patch)\(|Handle(?:Func)?\(";
-    let (found, truncated) = sites(idx, prefilter, args.path.as_deref())?;
+    let (found, truncated) = sites(idx, prefilter, args.path_prefix.as_deref())?;
     struct Raw {
         method: String,
         route: String,
