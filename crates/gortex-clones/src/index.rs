@@ -1,0 +1,416 @@
+//! [`CloneIndex`]: per-file shingle sets and MinHash signatures of every function and method body,
+//! kept in step with the indexed file list. Only files whose content hash (or whose set of bodies
+//! in the graph) changed are read and tokenised again.
+
+use crate::minhash::{shingles, signature, Signature, MIN_TOKENS, NUM_HASHES};
+use crate::tokenize::{has_block, lex};
+use gortex_core::{EdgeKind, Language, NodeKind, Span};
+use gortex_graph::Graph;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+/// Bytes inspected for a NUL when deciding that a file is binary.
+const BINARY_PROBE: usize = 8192;
+/// Skipped files listed by name in [`SyncStats::skipped`]; the rest are only counted.
+const MAX_LISTED_SKIPS: usize = 100;
+
+/// One function or method body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    /// The graph node id (shared with the graph that was synchronised).
+    pub id: Arc<str>,
+    /// The node's span when the body was read.
+    pub span: Span,
+    /// Normalised tokens in the body.
+    pub tokens: u32,
+    /// A declaration without a body: an interface, trait or abstract member, an overload or
+    /// `declare` signature. Never eligible: identical signatures are not duplicated code.
+    pub declaration_only: bool,
+    /// Sorted, deduplicated shingle hashes; empty unless the body is eligible.
+    pub shingles: Box<[u32]>,
+    /// MinHash signature of `shingles`; `None` unless the body is eligible (at least
+    /// [`MIN_TOKENS`] tokens and not `declaration_only`).
+    pub signature: Option<Box<Signature>>,
+}
+
+impl Body {
+    /// True when the body has enough tokens to take part in clone detection.
+    pub fn eligible(&self) -> bool {
+        self.signature.is_some()
+    }
+}
+
+#[derive(Debug, Clone)]
+struct FileEntry {
+    hash: u64,
+    /// Fingerprint of the graph's body ids and spans for this file.
+    shape: u64,
+    bodies: Vec<Body>,
+}
+
+/// Why a file was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// Absolute, empty or escaping (`..`) path.
+    InvalidPath,
+    /// The file could not be read (vanished, permissions); retried on the next sync.
+    Unreadable,
+    /// NUL byte in the first 8 KiB.
+    Binary,
+    /// Not valid UTF-8.
+    NotUtf8,
+    /// Neither the path nor the graph names a language.
+    UnknownLanguage,
+}
+
+/// One file the sync did not read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyncSkip {
+    pub path: String,
+    pub reason: SkipReason,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// What one [`CloneIndex::sync`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SyncStats {
+    /// Files listed by the caller.
+    pub files: usize,
+    /// Files kept as they were (same content hash and bodies).
+    pub unchanged: usize,
+    /// Files read from disk and tokenised.
+    pub read: usize,
+    /// New or changed files with no function or method, recorded without reading them.
+    pub without_bodies: usize,
+    /// Files dropped because they are no longer listed.
+    pub removed: usize,
+    /// Files skipped in this sync (all of them counted here).
+    pub skipped_files: usize,
+    /// The first skipped files with their reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SyncSkip>,
+    /// Bodies in the index after the sync.
+    pub bodies: usize,
+    /// Eligible bodies after the sync (at least [`MIN_TOKENS`] tokens, not declaration-only).
+    pub eligible: usize,
+}
+
+/// Shingle sets and signatures of every function/method body in a repository, per file.
+#[derive(Debug, Clone, Default)]
+pub struct CloneIndex {
+    root: Option<PathBuf>,
+    /// By repository-relative path; a `BTreeMap` so iteration (and every result) is ordered.
+    files: BTreeMap<Arc<str>, FileEntry>,
+    bodies: usize,
+    eligible: usize,
+    generation: u64,
+}
+
+/// What the graph says about one body.
+struct Spec {
+    id: Arc<str>,
+    span: Span,
+    /// Abstract, or a member of a TypeScript/JavaScript interface: no body whatever the tokens say.
+    declaration: bool,
+}
+
+/// The graph's bodies of one file, in source order.
+type Specs = Vec<Spec>;
+
+fn body_specs(g: &Graph, path: &str) -> (Specs, Option<Language>) {
+    let mut language = None;
+    let specs = g
+        .file_nodes(path)
+        .iter()
+        .map(|&i| (i, &g.nodes[i as usize]))
+        .filter(|(_, n)| matches!(n.kind, NodeKind::Function | NodeKind::Method) && !n.external)
+        .filter(|(_, n)| {
+            n.span.start_line > 0 && (n.span.end_line, n.span.end_col) > (n.span.start_line, n.span.start_col)
+        })
+        .map(|(i, n)| {
+            language = language.or(n.language);
+            let interface_member = n.language.is_some_and(|l| l.is_ecmascript())
+                && g.out_edges(i)
+                    .any(|e| e.kind == EdgeKind::MemberOf && g.nodes[e.to as usize].kind == NodeKind::Interface);
+            Spec {
+                id: n.id.clone(),
+                span: n.span,
+                declaration: n.is_abstract || interface_member,
+            }
+        })
+        .collect();
+    (specs, language)
+}
+
+fn shape_of(specs: &Specs) -> u64 {
+    specs.iter().fold(specs.len() as u64, |h, spec| {
+        let (id, s) = (&spec.id, &spec.span);
+        let span = [
+            s.start_line,
+            s.start_col,
+            s.end_line,
+            s.end_col + ((spec.declaration as u32) << 31),
+        ];
+        let mut bytes = [0u8; 16];
+        for (k, v) in span.iter().enumerate() {
+            bytes[k * 4..k * 4 + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, xxhash_rust::xxh3::xxh3_64_with_seed(id.as_bytes(), h))
+    })
+}
+
+fn valid_relative(path: &str) -> bool {
+    !path.is_empty()
+        && Path::new(path)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+/// Byte offset of a 1-based line and 0-based byte column, clamped to the text.
+fn offset(line_starts: &[usize], len: usize, line: u32, col: u32) -> usize {
+    match line_starts.get((line as usize).wrapping_sub(1)) {
+        Some(&start) => (start + col as usize).min(len),
+        None if line == 0 => 0,
+        None => len,
+    }
+}
+
+fn read_bodies(root: &Path, path: &str, language: Language, specs: &Specs) -> Result<Vec<Body>, SyncSkip> {
+    let skip = |reason, detail: Option<String>| SyncSkip {
+        path: path.to_string(),
+        reason,
+        detail,
+    };
+    let bytes = std::fs::read(root.join(path)).map_err(|e| skip(SkipReason::Unreadable, Some(e.to_string())))?;
+    if bytes[..bytes.len().min(BINARY_PROBE)].contains(&0) {
+        return Err(skip(SkipReason::Binary, None));
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|e| skip(SkipReason::NotUtf8, Some(e.to_string())))?;
+    let lexed = lex(text, language);
+    let mut line_starts = vec![0usize];
+    line_starts.extend(
+        text.bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(|(i, _)| i + 1),
+    );
+    Ok(specs
+        .iter()
+        .map(|spec| {
+            let span = &spec.span;
+            let start = offset(&line_starts, text.len(), span.start_line, span.start_col);
+            let end = offset(&line_starts, text.len(), span.end_line, span.end_col);
+            let tokens = lexed.slice(start, end.max(start));
+            // Python bodies have no braces; everywhere else a body needs a block or an arrow.
+            let declaration_only = spec.declaration || (language != Language::Python && !has_block(tokens));
+            let (shingles, signature) = if tokens.len() >= MIN_TOKENS && !declaration_only {
+                let set = shingles(tokens);
+                let sig = signature(&set);
+                (set.into_boxed_slice(), Some(Box::new(sig)))
+            } else {
+                (Box::default(), None)
+            };
+            Body {
+                id: spec.id.clone(),
+                span: *span,
+                tokens: tokens.len() as u32,
+                declaration_only,
+                shingles,
+                signature,
+            }
+        })
+        .collect())
+}
+
+fn skip(stats: &mut SyncStats, s: SyncSkip) {
+    stats.skipped_files += 1;
+    if stats.skipped.len() < MAX_LISTED_SKIPS {
+        stats.skipped.push(s);
+    }
+}
+
+impl CloneIndex {
+    /// An empty index.
+    pub fn new() -> CloneIndex {
+        CloneIndex::default()
+    }
+
+    /// Brings the index in line with `files` (repository-relative path, content hash) and the
+    /// graph built from them: drops files no longer listed, and reads and tokenises (in
+    /// parallel) only files that are new, whose hash changed, or whose function/method ids or
+    /// spans in `g` changed. Files without functions or methods are recorded without reading.
+    /// Unreadable, binary and non-UTF-8 files are skipped and reported; unreadable ones are
+    /// retried on the next sync. A different `root` than the previous sync's starts afresh.
+    pub fn sync(&mut self, root: &Path, g: &Graph, files: &[(String, u64)]) -> SyncStats {
+        let mut stats = SyncStats {
+            files: files.len(),
+            ..SyncStats::default()
+        };
+        if self.root.as_deref() != Some(root) {
+            if !self.files.is_empty() {
+                self.generation += 1;
+            }
+            self.files.clear();
+            self.root = Some(root.to_path_buf());
+        }
+
+        let mut wanted: FxHashMap<&str, u64> = FxHashMap::default();
+        for (path, hash) in files {
+            if valid_relative(path) {
+                wanted.insert(path.as_str(), *hash);
+            } else {
+                skip(
+                    &mut stats,
+                    SyncSkip {
+                        path: path.clone(),
+                        reason: SkipReason::InvalidPath,
+                        detail: Some("paths must be relative and stay under the root".into()),
+                    },
+                );
+            }
+        }
+        let before = self.files.len();
+        self.files.retain(|path, _| wanted.contains_key(&**path));
+        stats.removed = before - self.files.len();
+
+        let mut paths: Vec<(&str, u64)> = wanted.into_iter().collect();
+        paths.sort_unstable();
+        let plans: Vec<(&str, u64, Specs, u64, Option<Language>)> = paths
+            .par_iter()
+            .map(|&(path, hash)| {
+                let (specs, lang) = body_specs(g, path);
+                let shape = shape_of(&specs);
+                (path, hash, specs, shape, lang)
+            })
+            .collect();
+
+        let mut work = Vec::new();
+        for (path, hash, specs, shape, lang) in plans {
+            if self.files.get(path).is_some_and(|e| e.hash == hash && e.shape == shape) {
+                stats.unchanged += 1;
+            } else if specs.is_empty() {
+                stats.without_bodies += 1;
+                self.files.insert(
+                    path.into(),
+                    FileEntry {
+                        hash,
+                        shape,
+                        bodies: Vec::new(),
+                    },
+                );
+            } else {
+                work.push((path, hash, specs, shape, Language::from_path(path).or(lang)));
+            }
+        }
+
+        let results: Vec<Result<Vec<Body>, SyncSkip>> = work
+            .par_iter()
+            .map(|(path, _, specs, _, lang)| match lang {
+                Some(lang) => read_bodies(root, path, *lang, specs),
+                None => Err(SyncSkip {
+                    path: path.to_string(),
+                    reason: SkipReason::UnknownLanguage,
+                    detail: None,
+                }),
+            })
+            .collect();
+        for ((path, hash, _, shape, _), result) in work.into_iter().zip(results) {
+            match result {
+                Ok(bodies) => {
+                    stats.read += 1;
+                    self.files.insert(path.into(), FileEntry { hash, shape, bodies });
+                }
+                Err(s) => {
+                    // Content-determined skips are remembered so the file is not re-read until it
+                    // changes; an I/O failure is forgotten so the next sync retries it.
+                    if s.reason == SkipReason::Unreadable {
+                        self.files.remove(path);
+                    } else {
+                        self.files.insert(
+                            path.into(),
+                            FileEntry {
+                                hash,
+                                shape,
+                                bodies: Vec::new(),
+                            },
+                        );
+                    }
+                    skip(&mut stats, s);
+                }
+            }
+        }
+
+        if stats.removed + stats.read + stats.without_bodies + stats.skipped_files > 0 {
+            self.generation += 1;
+        }
+        self.bodies = self.files.values().map(|f| f.bodies.len()).sum();
+        self.eligible = self
+            .files
+            .values()
+            .flat_map(|f| &f.bodies)
+            .filter(|b| b.eligible())
+            .count();
+        stats.bodies = self.bodies;
+        stats.eligible = self.eligible;
+        stats
+    }
+
+    /// Every body with its file path, ordered by path, then source order.
+    pub fn bodies(&self) -> impl Iterator<Item = (&Arc<str>, &Body)> + '_ {
+        self.files
+            .iter()
+            .flat_map(|(p, f)| f.bodies.iter().map(move |b| (p, b)))
+    }
+
+    /// The stored body of a node id, with its file path.
+    pub fn body(&self, id: &str) -> Option<(&Arc<str>, &Body)> {
+        self.bodies().find(|(_, b)| &*b.id == id)
+    }
+
+    /// Function and method bodies held.
+    pub fn body_count(&self) -> usize {
+        self.bodies
+    }
+
+    /// Bodies taking part in clone detection: at least [`MIN_TOKENS`] tokens, not declaration-only.
+    pub fn eligible_count(&self) -> usize {
+        self.eligible
+    }
+
+    /// Files held (including files without bodies).
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Increases whenever a sync changed the contents; callers can cache results per generation.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Approximate heap bytes held (ids counted in full, although they share the graph's).
+    pub fn memory_bytes(&self) -> usize {
+        // A B-tree entry: key, value and a share of the node.
+        let entry = std::mem::size_of::<(Arc<str>, FileEntry)>() + 16;
+        self.files
+            .iter()
+            .map(|(path, f)| {
+                entry
+                    + path.len()
+                    + 16
+                    + f.bodies.capacity() * std::mem::size_of::<Body>()
+                    + f.bodies
+                        .iter()
+                        .map(|b| {
+                            b.id.len() + 16 + b.shingles.len() * 4 + b.signature.as_ref().map_or(0, |_| NUM_HASHES * 4)
+                        })
+                        .sum::<usize>()
+            })
+            .sum()
+    }
+}
