@@ -4,8 +4,36 @@
 
 use crate::query::{out, parse};
 use crate::RepoIndex;
+use gortex_clones::CloneIndex;
 use gortex_core::QueryError;
+use gortex_graph::Graph;
 use serde_json::Value;
+use std::sync::{Arc, Mutex, Weak};
+
+/// Analysis state derived from the current graph, built by the first query that needs it and
+/// refreshed when the graph is replaced (the clone index re-reads only files that changed).
+#[derive(Default)]
+pub struct AnalysisCaches {
+    clones: Mutex<CloneState>,
+}
+
+#[derive(Default)]
+struct CloneState {
+    index: CloneIndex,
+    /// The graph version the clone index was last synchronised with.
+    synced: Weak<Graph>,
+}
+
+impl std::fmt::Debug for AnalysisCaches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnalysisCaches").finish_non_exhaustive()
+    }
+}
+
+/// True when `weak` points at `current`.
+fn same_graph(weak: &Weak<Graph>, current: &Arc<Graph>) -> bool {
+    weak.upgrade().is_some_and(|g| Arc::ptr_eq(&g, current))
+}
 
 /// Every `analyze` kind with a one-line description, in a stable order.
 pub const ANALYZE_KINDS: &[(&str, &str)] = &[
@@ -25,6 +53,24 @@ pub const ANALYZE_KINDS: &[(&str, &str)] = &[
 ];
 
 impl RepoIndex {
+    /// Runs `f` over the clone index, first synchronising it with the current graph and files.
+    pub(crate) fn with_clones<R>(&self, f: impl FnOnce(&CloneIndex) -> R) -> R {
+        let mut state = self.analysis.clones.lock().unwrap_or_else(|p| p.into_inner());
+        if !same_graph(&state.synced, &self.graph) {
+            let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.clone(), r.hash)).collect();
+            state.index.sync(&self.root, &self.graph, &files);
+            state.synced = Arc::downgrade(&self.graph);
+        }
+        f(&state.index)
+    }
+
+    /// Runs `find_clones`; `dead_only` is answered with the dead-code set of the current graph.
+    pub(crate) fn find_clones(&self, args: Value) -> Result<Value, QueryError> {
+        let a: gortex_clones::FindClonesArgs = parse("find_clones", args)?;
+        let g = &*self.graph;
+        self.with_clones(|idx| out(gortex_clones::find_clones(g, idx, &a, None)))
+    }
+
     /// Runs `analyze`: `args.kind` names the analysis, the other keys are its arguments.
     pub(crate) fn analyze(&self, mut args: Value) -> Result<Value, QueryError> {
         let kind = match args.as_object_mut().and_then(|m| m.remove("kind")) {

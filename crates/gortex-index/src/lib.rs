@@ -223,6 +223,8 @@ pub struct RepoIndex {
     pub snapshot_path: PathBuf,
     /// Search indexes derived from `graph`, built lazily by the first query that needs them.
     search: query::SearchCaches,
+    /// Analysis state (clone index, …) derived from `graph`, built lazily.
+    analysis: analyze::AnalysisCaches,
 }
 
 fn now_ms() -> u64 {
@@ -534,6 +536,7 @@ impl RepoIndex {
             indexed_at_ms: 0,
             snapshot_path: snap_path,
             search: Default::default(),
+            analysis: Default::default(),
         };
         let cold = previous.is_none();
         if let Some(data) = previous {

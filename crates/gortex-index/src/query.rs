@@ -72,6 +72,10 @@ pub const TOOLS: &[(&str, &str)] = &[
     ),
     ("find_import_path", "Shortest import chain between two files"),
     (
+        "find_clones",
+        "Near-duplicate function/method clusters (MinHash + LSH, verified Jaccard)",
+    ),
+    (
         "analyze",
         "Whole-repository analyses by kind (see `analyze_kinds`): routes, env vars, TODOs, …",
     ),
@@ -176,6 +180,7 @@ impl RepoIndex {
             "graph_query" => out(q::graph_query(g, &parse(tool, args)?)),
             "trace_path" => out(q::trace_path(g, &parse(tool, args)?)),
             "find_import_path" => out(q::find_import_path(g, &parse(tool, args)?)),
+            "find_clones" => self.find_clones(args),
             "analyze" => self.analyze(args),
             other => {
                 let names: Vec<&str> = TOOLS.iter().map(|(n, _)| *n).collect();

@@ -48,6 +48,7 @@ fn every_listed_tool_dispatches() {
             "find_import_path",
             json!({ "from": "src/cli.ts", "to": "src/shapes.ts" }),
         ),
+        ("find_clones", json!({})),
         ("analyze", json!({ "kind": "todos" })),
     ];
     let listed: Vec<&str> = gortex_index::query::TOOLS.iter().map(|(n, _)| *n).collect();
