@@ -2,6 +2,22 @@
 //! dead code, hotspots, cycles, reach and change impact. Each analysis is a pure function of the
 //! graph; callers cache results per graph version.
 
+pub mod adjacency;
+pub mod communities;
+pub mod hotspots;
+mod leiden;
+mod louvain;
+pub mod processes;
+#[cfg(test)]
+mod testutil;
+
+pub use communities::{
+    clusters, detect_communities, get_communities, Algorithm, ClustersArgs, ClustersResult, Communities, Community,
+    GetCommunitiesArgs, GetCommunitiesResult,
+};
+pub use hotspots::{god_nodes, hotspots, Hotspot, HotspotsArgs, HotspotsResult};
+pub use processes::{discover_processes, get_processes, GetProcessesArgs, GetProcessesResult, Process, Processes};
+
 use gortex_graph::NodeIndex;
 use rustc_hash::FxHashMap;
 
@@ -19,6 +35,11 @@ impl CommunityMap {
     pub fn of(&self, node: NodeIndex) -> Option<u32> {
         self.of_node.get(node as usize).copied().flatten()
     }
+
+    /// The label of a community id.
+    pub fn label(&self, id: u32) -> Option<&str> {
+        self.labels.get(id as usize).map(String::as_str)
+    }
 }
 
 /// The execution flows each node takes part in, as impact analysis consumes them.
@@ -28,6 +49,13 @@ pub struct ProcessMap {
     pub by_node: FxHashMap<NodeIndex, Vec<u32>>,
     /// Name per process id (the entry point's qualified name).
     pub names: Vec<String>,
+}
+
+impl ProcessMap {
+    /// The processes a node takes part in (ascending ids; empty when none).
+    pub fn of(&self, node: NodeIndex) -> &[u32] {
+        self.by_node.get(&node).map(Vec::as_slice).unwrap_or(&[])
+    }
 }
 
 pub mod coverage;
