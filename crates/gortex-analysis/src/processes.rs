@@ -31,8 +31,9 @@
 //! **Trace:** depth-first over `calls` edges (tiers ≥ `text_matched`; speculative skipped) to
 //! in-repository symbols, callees in call-site order; every node appears once per trace, a repeat
 //! is a `revisit` step that is not expanded. Limits per kind: 50 processes, depth 15, 2048 steps
-//! per process, 16,384 steps in total; cut traces report `step_limit`/`depth_limit`, cut lists
-//! `process_limit`/`step_limit`.
+//! per process, 16,384 steps in total; each trace gets at most a fair share of the steps left
+//! (left ÷ processes still to trace), so every chosen entry is traced even when early traces are
+//! huge. Cut traces report `step_limit`/`depth_limit`, cut lists `process_limit`/`step_limit`.
 
 use crate::communities::{round, IdOrName};
 use crate::ProcessMap;
@@ -235,7 +236,8 @@ pub fn discover_processes(g: &Graph) -> Processes {
             truncated.push(PROCESS_LIMIT);
         }
         let mut budget = MAX_STEPS_TOTAL;
-        for (score, entry, stamp) in list.iter().take(MAX_PROCESSES) {
+        let chosen = list.len().min(MAX_PROCESSES);
+        for (i, (score, entry, stamp)) in list.iter().take(MAX_PROCESSES).enumerate() {
             if budget == 0 {
                 if !truncated.contains(&STEP_LIMIT) {
                     truncated.push(STEP_LIMIT);
@@ -243,7 +245,9 @@ pub fn discover_processes(g: &Graph) -> Processes {
                 break;
             }
             epoch += 1;
-            let (steps, depth, cut) = trace(&ctx, *entry, kind == ProcessKind::Test, budget, &mut visited, epoch);
+            // A fair share of what is left, so a few huge traces cannot starve the later entries.
+            let share = (budget / (chosen - i)).max(1);
+            let (steps, depth, cut) = trace(&ctx, *entry, kind == ProcessKind::Test, share, &mut visited, epoch);
             budget -= steps.len();
             if cut.contains(&STEP_LIMIT) && budget == 0 && !truncated.contains(&STEP_LIMIT) {
                 truncated.push(STEP_LIMIT);

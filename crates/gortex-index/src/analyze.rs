@@ -4,6 +4,7 @@
 
 use crate::query::{out, parse};
 use crate::RepoIndex;
+use gortex_analysis::{Algorithm, Communities, Processes};
 use gortex_clones::CloneIndex;
 use gortex_core::QueryError;
 use gortex_graph::Graph;
@@ -15,6 +16,24 @@ use std::sync::{Arc, Mutex, Weak};
 #[derive(Default)]
 pub struct AnalysisCaches {
     clones: Mutex<CloneState>,
+    communities: GraphSlot<Communities>,
+    processes: GraphSlot<Processes>,
+}
+
+/// A value derived from one graph version, rebuilt when the graph is replaced.
+pub(crate) type GraphSlot<T> = Mutex<Option<(Weak<Graph>, Arc<T>)>>;
+
+/// The value in `slot` for `graph`, built now by `build` when missing or made for another version.
+pub(crate) fn cached<T>(slot: &GraphSlot<T>, graph: &Arc<Graph>, build: impl FnOnce(&Graph) -> T) -> Arc<T> {
+    let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((weak, value)) = slot.as_ref() {
+        if same_graph(weak, graph) {
+            return value.clone();
+        }
+    }
+    let value = Arc::new(build(graph));
+    *slot = Some((Arc::downgrade(graph), value.clone()));
+    value
 }
 
 #[derive(Default)]
@@ -37,6 +56,14 @@ fn same_graph(weak: &Weak<Graph>, current: &Arc<Graph>) -> bool {
 
 /// Every `analyze` kind with a one-line description, in a stable order.
 pub const ANALYZE_KINDS: &[(&str, &str)] = &[
+    (
+        "hotspots",
+        "Functions and methods scored by fan-in, fan-out, community crossings and betweenness (0–100; default threshold mean + 2σ)",
+    ),
+    (
+        "clusters",
+        "Community detection with a chosen algorithm (leiden, louvain) and its modularity",
+    ),
     ("todos", "TODO / FIXME / HACK / XXX / BUG marker comments with their enclosing symbol"),
     (
         "env_var_users",
@@ -62,6 +89,22 @@ impl RepoIndex {
             state.synced = Arc::downgrade(&self.graph);
         }
         f(&state.index)
+    }
+
+    /// Leiden communities of the current graph (computed once per graph version).
+    pub fn communities(&self) -> Arc<Communities> {
+        cached(&self.analysis.communities, &self.graph, |g| {
+            gortex_analysis::detect_communities(g, Algorithm::Leiden)
+        })
+    }
+
+    /// Execution flows of the current graph (computed once per graph version).
+    pub fn processes(&self) -> Arc<Processes> {
+        cached(
+            &self.analysis.processes,
+            &self.graph,
+            gortex_analysis::discover_processes,
+        )
     }
 
     /// Runs `find_clones`; `dead_only` is answered with the dead-code set of the current graph.
@@ -102,6 +145,11 @@ impl RepoIndex {
                 let a = parse(&tool, args)?;
                 self.with_text(|t| out(gortex_search::routes(t, g, &a)))
             }
+            "hotspots" => {
+                let a = parse(&tool, args)?;
+                out(gortex_analysis::hotspots(g, &self.communities().map, &a))
+            }
+            "clusters" => out(gortex_analysis::clusters(g, &parse(&tool, args)?)),
             "coverage_gaps" | "untested" => out(gortex_analysis::coverage::coverage_gaps(g, &parse(&tool, args)?)),
             other => Err(QueryError::invalid(format!(
                 "analyze: unknown kind \"{other}\"; kinds: {}",

@@ -11,7 +11,7 @@ use gortex_search::{SymbolIndex, TextIndex};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::sync::{Arc, RwLock, Weak};
 
 /// Default memory budget of the trigram index (`GORTEX_TRIGRAM_MAX_MB` overrides it).
 const TEXT_BUDGET_MB: usize = 256;
@@ -72,6 +72,14 @@ pub const TOOLS: &[(&str, &str)] = &[
     ),
     ("find_import_path", "Shortest import chain between two files"),
     (
+        "get_communities",
+        "Functional clusters (Leiden): list, or one community's members, files and neighbours",
+    ),
+    (
+        "get_processes",
+        "Execution flows from scored entry points: list, or one flow's call-tree trace",
+    ),
+    (
         "find_clones",
         "Near-duplicate function/method clusters (MinHash + LSH, verified Jaccard)",
     ),
@@ -84,7 +92,7 @@ pub const TOOLS: &[(&str, &str)] = &[
 /// Search indexes derived from the current graph, built on first use.
 #[derive(Default)]
 pub struct SearchCaches {
-    symbols: Mutex<Option<(Weak<Graph>, Arc<SymbolIndex>)>>,
+    symbols: crate::analyze::GraphSlot<SymbolIndex>,
     text: RwLock<TextState>,
 }
 
@@ -180,6 +188,14 @@ impl RepoIndex {
             "graph_query" => out(q::graph_query(g, &parse(tool, args)?)),
             "trace_path" => out(q::trace_path(g, &parse(tool, args)?)),
             "find_import_path" => out(q::find_import_path(g, &parse(tool, args)?)),
+            "get_communities" => {
+                let a = parse(tool, args)?;
+                out(gortex_analysis::get_communities(g, &self.communities(), &a))
+            }
+            "get_processes" => {
+                let a = parse(tool, args)?;
+                out(gortex_analysis::get_processes(g, &self.processes(), &a))
+            }
             "find_clones" => self.find_clones(args),
             "analyze" => self.analyze(args),
             other => {
@@ -194,15 +210,7 @@ impl RepoIndex {
 
     /// The symbol index of the current graph, built now if the graph changed since.
     pub fn symbol_index(&self) -> Arc<SymbolIndex> {
-        let mut slot = self.search.symbols.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((graph, index)) = slot.as_ref() {
-            if graph.upgrade().is_some_and(|g| Arc::ptr_eq(&g, &self.graph)) {
-                return index.clone();
-            }
-        }
-        let index = Arc::new(SymbolIndex::build(&self.graph));
-        *slot = Some((Arc::downgrade(&self.graph), index.clone()));
-        index
+        crate::analyze::cached(&self.search.symbols, &self.graph, SymbolIndex::build)
     }
 
     /// Runs `f` over the trigram index, first building it or re-reading the files that changed

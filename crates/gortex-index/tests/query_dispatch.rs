@@ -48,6 +48,8 @@ fn every_listed_tool_dispatches() {
             "find_import_path",
             json!({ "from": "src/cli.ts", "to": "src/shapes.ts" }),
         ),
+        ("get_communities", json!({})),
+        ("get_processes", json!({})),
         ("find_clones", json!({})),
         ("analyze", json!({ "kind": "todos" })),
     ];
