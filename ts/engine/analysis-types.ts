@@ -13,7 +13,7 @@ import type { NodeSummary } from './query-types';
 export interface TodosArgs {
   /** Path prefix (or glob for the text-sourced kinds). */
   path_prefix?: string;
-  /** Tags to report (default TODO, FIXME, HACK, XXX, BUG). */
+  /** Tags to report (default TODO, FIXME, HACK, XXX, BUG, QUESTION). */
   tags?: string[];
   limit?: number;
 }
@@ -22,8 +22,11 @@ export interface TodosArgs {
 export interface TodosResult {
   total: number;
   by_tag: Record<string, number>;
-  todos: { tag: string; text: string; path: string; line: number; symbol?: NodeSummary }[];
+  by_assignee: Record<string, number>;
+  todos: { tag: string; assignee?: string; text: string; path: string; line: number; symbol?: NodeSummary }[];
   truncated: boolean;
+  /** The scan stopped at 50,000 matching lines; totals are lower bounds. */
+  counts_capped?: true;
   evidence: 'text';
 }
 
@@ -42,6 +45,8 @@ export interface EnvVarUsersResult {
   total_reads: number;
   variables: { name: string; reads: number; files: number; sites: { path: string; line: number; symbol?: NodeSummary }[] }[];
   truncated: boolean;
+  /** The scan stopped at 50,000 matching lines; totals are lower bounds. */
+  counts_capped?: true;
   evidence: 'text';
 }
 
@@ -70,6 +75,8 @@ export interface RoutesResult {
     registered_in?: NodeSummary;
   }[];
   truncated: boolean;
+  /** The scan stopped at 50,000 matching lines; totals are lower bounds. */
+  counts_capped?: true;
   evidence: 'text';
 }
 

@@ -4,6 +4,7 @@
  */
 import { loadNative, type NativeEngine, type NativeIndexOptions } from './native';
 import { QueryError } from './query';
+import type { AnalyzeKind, AnalyzeKindMap } from './analysis-types';
 import type { QueryToolMap, QueryToolName } from './query-types';
 import type {
   EdgeDirection,
@@ -186,6 +187,11 @@ export class Engine {
       throw QueryError.fromNative(error);
     }
     return JSON.parse(json) as T;
+  }
+
+  /** Runs one `analyze` kind, typed by the kind (`query('analyze', …)` types the result as the union of every kind's). */
+  analyze<K extends AnalyzeKind>(kind: K, args: AnalyzeKindMap[K]['args'], options: { repo?: string } = {}): AnalyzeKindMap[K]['result'] {
+    return this.query<AnalyzeKindMap[K]['result']>('analyze', { ...args, kind }, options);
   }
 
   /** The query tools `query` accepts, with one-line descriptions. */

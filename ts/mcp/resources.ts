@@ -195,13 +195,7 @@ export function entryPointCandidates(ctx: ToolContext, count = 10): { candidates
 
 /** Comment tags the questions rollup looks for. */
 export const TODO_TAGS = ['TODO', 'FIXME', 'XXX', 'HACK', 'QUESTION'] as const;
-/** The `search_text` regex (Rust syntax): a tag right after a comment marker, so strings do not count. */
-export const TODO_PATTERN = `(?://|#|/\\*|\\*|--)\\s*(?:${TODO_TAGS.join('|')})\\b`;
-/** The same in JavaScript syntax, capturing the tag, an optional `(assignee)` or `@assignee`, and the note. */
-const TODO_PARSE = new RegExp(`(?://|#|/\\*|\\*|--)\\s*(${TODO_TAGS.join('|')})\\b(?:\\(([^)]*)\\)|\\s+@([\\w.-]+))?:?\\s*(.*)$`);
-/** `search_text` answers at most this many hits. */
-const TEXT_MAX = 1000;
-/** Items listed in full by the questions resource (counts cover every hit). */
+/** Items listed in full by the questions resource (counts cover every marker). */
 const TODO_ITEMS = 200;
 
 /** One tagged comment. */
@@ -210,7 +204,7 @@ export interface TodoItem {
   assignee?: string;
   path: string;
   line: number;
-  /** The comment text after the tag (cut by `search_text` on very long lines). */
+  /** The comment text after the tag and assignee. */
   note: string;
   /** Innermost symbol holding the comment (the file when none does). */
   symbol_id?: string;
@@ -219,7 +213,7 @@ export interface TodoItem {
 /** TODO / FIXME / XXX / HACK / QUESTION comments, counted by tag and assignee. */
 export interface TodoRollup {
   total: number;
-  /** More than 1000 tagged lines exist; counts are then lower bounds. */
+  /** The scan stopped early (more than 50,000 candidate lines); counts are then lower bounds. */
   truncated: boolean;
   by_tag: Partial<Record<(typeof TODO_TAGS)[number], number>>;
   /** Assignees from `TAG(name)` or `TAG @name`; untagged ones count under `unassigned`. */
@@ -227,28 +221,24 @@ export interface TodoRollup {
   items: TodoItem[];
 }
 
-function todoItem(hit: TextHit): TodoItem | undefined {
-  const m = TODO_PARSE.exec(hit.text);
-  if (!m) return undefined;
-  const item: TodoItem = { tag: m[1] as TodoItem['tag'], path: hit.path, line: hit.line, note: (m[4] ?? '').replace(/\s*\*\/\s*$/, '').trim() };
-  const assignee = (m[2] ?? m[3] ?? '').trim();
-  if (assignee) item.assignee = assignee;
-  if (hit.symbol_id) item.symbol_id = hit.symbol_id;
-  return item;
-}
-
-/** Every tagged comment through the trigram text index, in path and line order. */
+/** Tagged comments from the engine's `analyze kind=todos`, counted by tag and assignee. */
 export function todoRollup(ctx: ToolContext, maxItems = TODO_ITEMS): TodoRollup {
-  const r = ctx.engine.query('search_text', { query: TODO_PATTERN, regexp: true, limit: TEXT_MAX }, { repo: ctx.repo });
-  const items = r.hits.map(todoItem).filter((i): i is TodoItem => i !== undefined);
-  const byTag: TodoRollup['by_tag'] = {};
-  const byAssignee: Record<string, number> = {};
-  for (const item of items) {
-    byTag[item.tag] = (byTag[item.tag] ?? 0) + 1;
-    const who = item.assignee ?? 'unassigned';
-    byAssignee[who] = (byAssignee[who] ?? 0) + 1;
-  }
-  return { total: items.length, truncated: r.truncated, by_tag: byTag, by_assignee: byAssignee, items: items.slice(0, maxItems) };
+  const r = ctx.engine.analyze('todos', { tags: [...TODO_TAGS], limit: Math.max(1, maxItems) }, { repo: ctx.repo });
+  const items: TodoItem[] = r.todos.slice(0, maxItems).map((t) => ({
+    tag: t.tag as TodoItem['tag'],
+    ...(t.assignee ? { assignee: t.assignee } : {}),
+    path: t.path,
+    line: t.line,
+    note: t.text,
+    ...(t.symbol ? { symbol_id: t.symbol.id } : {}),
+  }));
+  return {
+    total: r.total,
+    truncated: r.counts_capped === true,
+    by_tag: r.by_tag as TodoRollup['by_tag'],
+    by_assignee: r.by_assignee,
+    items,
+  };
 }
 
 /** Indexed files under one directory. */
@@ -924,7 +914,7 @@ const STATIC_RESOURCES: Readonly<Record<string, StaticResource>> = {
     title: 'Open questions',
     description: 'TODO / FIXME / XXX / HACK / QUESTION comments grouped by tag and assignee.',
     mimeType: JSON_MIME,
-    read: (ctx) => ({ pattern: TODO_PATTERN, ...todoRollup(ctx) }),
+    read: (ctx) => ({ tags: [...TODO_TAGS], rule: 'a tag right after a comment opener (//, #, /*, *, --, <!--); strings and prose do not count', ...todoRollup(ctx) }),
   },
 };
 

@@ -118,9 +118,15 @@ fn todos_are_comment_markers_only() {
             "FIXME api/main.py:13 item lookups ignore soft-deleted rows",
             "HACK svc/main.go:22 the port should come from flags",
             "TODO web/server.ts:11 validate the payload before saving",
+            "QUESTION web/server.ts:25 should retries be configurable?",
+            "TODO web/server.ts:26 read from config",
         ]
     );
     assert_eq!(r["todos"][2]["symbol"]["name"], "createUser");
+    assert_eq!(r["todos"][3]["assignee"], "bob");
+    assert_eq!(r["todos"][4]["assignee"], "alice");
+    assert_eq!(r["by_assignee"], json!({ "alice": 1, "bob": 1, "unassigned": 3 }));
+    assert_eq!(r["by_tag"], json!({ "FIXME": 1, "HACK": 1, "QUESTION": 1, "TODO": 2 }));
     let only = run("todos", json!({ "tags": ["HACK"] }));
     assert_eq!(only["total"], 1);
 }

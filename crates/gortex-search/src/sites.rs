@@ -39,7 +39,7 @@ fn sites(idx: &TextIndex, pattern: &str, path: Option<&str>) -> Result<(Vec<Site
     Ok((found.hits, found.truncated))
 }
 
-/// The innermost symbol around a line, if any (the file node otherwise).
+/// The innermost symbol around a line, or the file node when no symbol holds it.
 fn enclosing(g: &Graph, path: &str, line: u32) -> Option<NodeIndex> {
     enclosing_chain(g, path, line).first().copied()
 }
@@ -63,7 +63,7 @@ fn trimmed(text: &str, max: usize) -> String {
 pub struct TodosArgs {
     /// Path prefix or glob.
     pub path_prefix: Option<String>,
-    /// Tags to report (default TODO, FIXME, HACK, XXX, BUG).
+    /// Tags to report (default TODO, FIXME, HACK, XXX, BUG, QUESTION).
     pub tags: Option<Vec<String>>,
     pub limit: Option<usize>,
 }
@@ -72,9 +72,13 @@ pub struct TodosArgs {
 #[derive(Debug, Serialize)]
 pub struct TodoRow {
     pub tag: String,
+    /// From `TAG(name)` or `TAG @name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assignee: Option<String>,
     pub text: String,
     pub path: String,
     pub line: u32,
+    /// The innermost symbol holding the comment (the file when none does).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<NodeSummary>,
 }
@@ -82,17 +86,23 @@ pub struct TodoRow {
 /// Result of `analyze kind=todos`.
 #[derive(Debug, Serialize)]
 pub struct TodosResult {
+    /// The scan stopped at 50,000 matching lines; totals are lower bounds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub counts_capped: bool,
     pub total: usize,
     pub by_tag: BTreeMap<String, usize>,
+    /// Markers per assignee; those without one count under `unassigned`.
+    pub by_assignee: BTreeMap<String, usize>,
     pub todos: Vec<TodoRow>,
     pub truncated: bool,
     pub evidence: &'static str,
 }
 
-const DEFAULT_TAGS: &[&str] = &["TODO", "FIXME", "HACK", "XXX", "BUG"];
+const DEFAULT_TAGS: &[&str] = &["TODO", "FIXME", "HACK", "XXX", "BUG", "QUESTION"];
 
-/// Marker comments: a tag word after a comment opener on the same line (`//`, `#`, `/*`, `*`,
-/// `--`, `<!--`), so identifiers such as `todoList` or strings mentioning TODO in code do not count.
+/// Marker comments: a tag word right after a comment opener (`//`, `#`, `/*`, a leading `*`, `--`,
+/// `<!--`), so identifiers such as `todoList`, strings mentioning TODO, and prose that merely
+/// mentions a tag ("// see the TODO list") do not count.
 pub fn todos(idx: &TextIndex, g: &Graph, args: &TodosArgs) -> Result<TodosResult, QueryError> {
     let limit = check_limit(args.limit, DEFAULT_LIMIT)?;
     let tags: Vec<String> = match &args.tags {
@@ -109,10 +119,12 @@ pub fn todos(idx: &TextIndex, g: &Graph, args: &TodosArgs) -> Result<TodosResult
             t.clone()
         }
     };
-    let pattern = format!(r"(?://|#|/\*|^\s*\*|--|<!--).*?\b({})\b", tags.join("|"));
+    let pattern = format!(r"(?://|#|/\*|^\s*\*|--|<!--)\s*\b({})\b", tags.join("|"));
     let (found, truncated) = sites(idx, &pattern, args.path_prefix.as_deref())?;
     let re = Regex::new(&pattern).expect("checked by Pattern::new");
+    let assignee_re = assignee_pattern();
     let mut by_tag = BTreeMap::new();
+    let mut by_assignee = BTreeMap::new();
     let mut rows = Vec::new();
     let mut total = 0;
     for s in &found {
@@ -120,27 +132,50 @@ pub fn todos(idx: &TextIndex, g: &Graph, args: &TodosArgs) -> Result<TodosResult
         let tag = c.get(1).expect("group 1 always matches");
         total += 1;
         *by_tag.entry(tag.as_str().to_string()).or_insert(0) += 1;
+        let mut rest = &s.text[tag.end()..];
+        let mut assignee = None;
+        if let Some(a) = assignee_re.captures(rest) {
+            let name = a.get(1).or(a.get(2)).expect("one group matches").as_str().trim();
+            if !name.is_empty() {
+                assignee = Some(name.to_string());
+            }
+            rest = &rest[a.get(0).expect("whole match").end()..];
+        }
+        *by_assignee
+            .entry(assignee.clone().unwrap_or_else(|| "unassigned".to_string()))
+            .or_insert(0) += 1;
         if rows.len() < limit {
-            let rest = s.text[tag.end()..].trim_start_matches([':', '(', ')', ' ', '-']);
-            let rest = rest.trim_end_matches("*/").trim_end_matches("-->");
+            let rest = rest.trim_start_matches([':', ' ', '-']);
+            let rest = rest
+                .trim_end()
+                .trim_end_matches("*/")
+                .trim_end_matches("-->")
+                .trim_end();
             rows.push(TodoRow {
                 tag: tag.as_str().to_string(),
+                assignee,
                 text: trimmed(rest, 200),
                 path: s.path.clone(),
                 line: s.line,
-                symbol: enclosing(g, &s.path, s.line)
-                    .filter(|&i| g.nodes[i as usize].kind != NodeKind::File)
-                    .map(|i| NodeSummary::at(g, i)),
+                symbol: enclosing(g, &s.path, s.line).map(|i| NodeSummary::at(g, i)),
             });
         }
     }
     Ok(TodosResult {
         total,
         by_tag,
+        by_assignee,
+        counts_capped: truncated,
         truncated: truncated || total > rows.len(),
         todos: rows,
         evidence: "text",
     })
+}
+
+/// `(name)` or ` @name` right after a tag.
+fn assignee_pattern() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| Regex::new(r"^(?:\(([^)]*)\)|\s+@([\w.-]+))").expect("static pattern"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,6 +213,9 @@ pub struct EnvVarRow {
 /// Result of `analyze kind=env_var_users`.
 #[derive(Debug, Serialize)]
 pub struct EnvVarUsersResult {
+    /// The scan stopped at 50,000 matching lines; totals are lower bounds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub counts_capped: bool,
     pub total_variables: usize,
     pub total_reads: usize,
     pub variables: Vec<EnvVarRow>,
@@ -249,9 +287,7 @@ pub fn env_var_users(idx: &TextIndex, g: &Graph, args: &EnvVarUsersArgs) -> Resu
                     .map(|(path, line)| EnvVarSite {
                         path: path.clone(),
                         line: *line,
-                        symbol: enclosing(g, path, *line)
-                            .filter(|&i| g.nodes[i as usize].kind != NodeKind::File)
-                            .map(|i| NodeSummary::at(g, i)),
+                        symbol: enclosing(g, path, *line).map(|i| NodeSummary::at(g, i)),
                     })
                     .collect(),
                 name,
@@ -264,6 +300,7 @@ pub fn env_var_users(idx: &TextIndex, g: &Graph, args: &EnvVarUsersArgs) -> Resu
     Ok(EnvVarUsersResult {
         total_variables,
         total_reads,
+        counts_capped: truncated,
         truncated: truncated || total_variables > rows.len(),
         variables: rows,
         evidence: "text",
@@ -305,6 +342,9 @@ pub struct RouteRow {
 /// Result of `analyze kind=routes`.
 #[derive(Debug, Serialize)]
 pub struct RoutesResult {
+    /// The scan stopped at 50,000 matching lines; totals are lower bounds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub counts_capped: bool,
     pub total: usize,
     pub by_framework: BTreeMap<&'static str, usize>,
     pub routes: Vec<RouteRow>,
@@ -528,6 +568,7 @@ pub fn routes(idx: &TextIndex, g: &Graph, args: &RoutesArgs) -> Result<RoutesRes
     Ok(RoutesResult {
         total,
         by_framework,
+        counts_capped: truncated,
         truncated: truncated || total > out.len(),
         routes: out,
         evidence: "text",
