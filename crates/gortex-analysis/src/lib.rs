@@ -2,6 +2,12 @@
 //! dead code, hotspots, cycles, reach and change impact. Each analysis is a pure function of the
 //! graph; callers cache results per graph version.
 
+pub mod cycles;
+pub mod deadcode;
+pub mod external;
+pub mod impact;
+pub mod reach;
+
 use gortex_graph::NodeIndex;
 use rustc_hash::FxHashMap;
 
