@@ -4,10 +4,15 @@
 
 pub mod adjacency;
 pub mod communities;
+pub mod cycles;
+pub mod deadcode;
+pub mod external;
 pub mod hotspots;
+pub mod impact;
 mod leiden;
 mod louvain;
 pub mod processes;
+pub mod reach;
 #[cfg(test)]
 mod testutil;
 
