@@ -7,6 +7,7 @@ pub mod communities;
 pub mod cycles;
 pub mod deadcode;
 pub mod external;
+pub mod health;
 pub mod hotspots;
 pub mod impact;
 mod leiden;

@@ -4,6 +4,7 @@
 
 use crate::query::{out, parse};
 use crate::RepoIndex;
+use gortex_analysis::reach::ReachCache;
 use gortex_analysis::{Algorithm, Communities, Processes};
 use gortex_clones::CloneIndex;
 use gortex_core::QueryError;
@@ -18,6 +19,8 @@ pub struct AnalysisCaches {
     clones: Mutex<CloneState>,
     communities: GraphSlot<Communities>,
     processes: GraphSlot<Processes>,
+    /// Reach sets per seed, computed lazily; one cache per graph version.
+    reach: GraphSlot<ReachCache>,
 }
 
 /// A value derived from one graph version, rebuilt when the graph is replaced.
@@ -57,25 +60,52 @@ fn same_graph(weak: &Weak<Graph>, current: &Arc<Graph>) -> bool {
 /// Every `analyze` kind with a one-line description, in a stable order.
 pub const ANALYZE_KINDS: &[(&str, &str)] = &[
     (
+        "dead_code",
+        "Symbols nothing uses (entry points, exports, tests, constructors and interface methods excepted), with a confidence each",
+    ),
+    (
         "hotspots",
         "Functions and methods scored by fan-in, fan-out, community crossings and betweenness (0–100; default threshold mean + 2σ)",
     ),
     (
+        "cycles",
+        "Import cycles between files/packages and call cycles (mutual recursion), each with a closed path and a severity",
+    ),
+    (
+        "would_create_cycle",
+        "Whether a new import (file → file) or call (symbol → symbol) would close a cycle, with the path it would close",
+    ),
+    (
+        "impact",
+        "Composite 0–100 change risk (centrality, reach, complexity, community span) for a target's blast radius or the whole repository",
+    ),
+    (
         "clusters",
         "Community detection with a chosen algorithm (leiden, louvain) and its modularity",
-    ),
-    ("todos", "TODO / FIXME / HACK / XXX / BUG marker comments with their enclosing symbol"),
-    (
-        "env_var_users",
-        "Environment variables read in code (process.env, os.environ, os.Getenv, env::var, System.getenv), grouped by variable",
     ),
     (
         "coverage_gaps",
         "Functions and methods no test reaches (graph evidence: test callers within two hops, test files depending on the file); alias untested",
     ),
     (
+        "external_calls",
+        "Calls and references leaving the repository, grouped by external target with callers and files",
+    ),
+    (
         "routes",
         "HTTP routes of Express, FastAPI, Flask, Gin, net/http and Spring with their handlers",
+    ),
+    (
+        "env_var_users",
+        "Environment variables read in code (process.env, os.environ, os.Getenv, env::var, System.getenv), grouped by variable",
+    ),
+    (
+        "todos",
+        "TODO / FIXME / HACK / XXX / BUG / QUESTION marker comments with assignees and their enclosing symbol",
+    ),
+    (
+        "health_score",
+        "One 0–100 score and grade from test reach, dead code, cycles, structure and resolution, with each component",
     ),
 ];
 
@@ -107,11 +137,31 @@ impl RepoIndex {
         )
     }
 
+    /// The reach cache of the current graph (a new, empty one after the graph changed).
+    pub fn reach(&self) -> Arc<ReachCache> {
+        let graph = self.graph.clone();
+        cached(&self.analysis.reach, &self.graph, move |_| ReachCache::new(graph))
+    }
+
     /// Runs `find_clones`; `dead_only` is answered with the dead-code set of the current graph.
     pub(crate) fn find_clones(&self, args: Value) -> Result<Value, QueryError> {
         let a: gortex_clones::FindClonesArgs = parse("find_clones", args)?;
         let g = &*self.graph;
-        self.with_clones(|idx| out(gortex_clones::find_clones(g, idx, &a, None)))
+        let dead = a.dead_only.then(|| gortex_analysis::deadcode::dead_set(g));
+        self.with_clones(|idx| out(gortex_clones::find_clones(g, idx, &a, dead.as_ref())))
+    }
+
+    /// Runs `explain_change_impact` with the communities and flows of the current graph.
+    pub(crate) fn explain_change_impact(&self, args: Value) -> Result<Value, QueryError> {
+        let a = parse("explain_change_impact", args)?;
+        let (communities, processes) = (self.communities(), self.processes());
+        out(gortex_analysis::impact::explain_change_impact(
+            &self.graph,
+            &self.reach(),
+            Some(&communities.map),
+            Some(&processes.map),
+            &a,
+        ))
     }
 
     /// Runs `analyze`: `args.kind` names the analysis, the other keys are its arguments.
@@ -150,6 +200,33 @@ impl RepoIndex {
                 out(gortex_analysis::hotspots(g, &self.communities().map, &a))
             }
             "clusters" => out(gortex_analysis::clusters(g, &parse(&tool, args)?)),
+            "dead_code" => out(gortex_analysis::deadcode::dead_code(g, &parse(&tool, args)?)),
+            "cycles" => out(gortex_analysis::cycles::cycles(g, &parse(&tool, args)?)),
+            "would_create_cycle" => out(gortex_analysis::cycles::would_create_cycle(g, &parse(&tool, args)?)),
+            "impact" => {
+                let a = parse(&tool, args)?;
+                let communities = self.communities();
+                out(gortex_analysis::impact::impact(
+                    g,
+                    &self.reach(),
+                    Some(&communities.map),
+                    &a,
+                ))
+            }
+            "external_calls" => out(gortex_analysis::external::external_calls(g, &parse(&tool, args)?)),
+            "health_score" => {
+                let a = parse(&tool, args)?;
+                out(gortex_analysis::health::health_score(g, &self.communities(), &a))
+            }
+            "kinds" => {
+                parse::<NoArgs>(&tool, args)?;
+                Ok(serde_json::json!({
+                    "kinds": ANALYZE_KINDS
+                        .iter()
+                        .map(|(kind, description)| serde_json::json!({ "kind": kind, "description": description }))
+                        .collect::<Vec<_>>()
+                }))
+            }
             "coverage_gaps" | "untested" => out(gortex_analysis::coverage::coverage_gaps(g, &parse(&tool, args)?)),
             other => Err(QueryError::invalid(format!(
                 "analyze: unknown kind \"{other}\"; kinds: {}",
@@ -158,6 +235,11 @@ impl RepoIndex {
         }
     }
 }
+
+/// Arguments of a kind that takes none.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoArgs {}
 
 fn kind_names() -> String {
     ANALYZE_KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")

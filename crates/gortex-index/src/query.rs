@@ -80,6 +80,10 @@ pub const TOOLS: &[(&str, &str)] = &[
         "Execution flows from scored entry points: list, or one flow's call-tree trace",
     ),
     (
+        "explain_change_impact",
+        "Risk-tiered blast radius of a change: dependents per depth, tests, flows, communities",
+    ),
+    (
         "find_clones",
         "Near-duplicate function/method clusters (MinHash + LSH, verified Jaccard)",
     ),
@@ -196,6 +200,7 @@ impl RepoIndex {
                 let a = parse(tool, args)?;
                 out(gortex_analysis::get_processes(g, &self.processes(), &a))
             }
+            "explain_change_impact" => self.explain_change_impact(args),
             "find_clones" => self.find_clones(args),
             "analyze" => self.analyze(args),
             other => {

@@ -50,6 +50,7 @@ fn every_listed_tool_dispatches() {
         ),
         ("get_communities", json!({})),
         ("get_processes", json!({})),
+        ("explain_change_impact", json!({ "id": id })),
         ("find_clones", json!({})),
         ("analyze", json!({ "kind": "todos" })),
     ];
