@@ -41,6 +41,10 @@ const TOOLS = {
   graph_query: true,
   trace_path: true,
   find_import_path: true,
+  get_communities: true,
+  get_processes: true,
+  explain_change_impact: true,
+  find_clones: true,
   analyze: true,
 } satisfies Record<QueryToolName, true>;
 

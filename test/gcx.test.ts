@@ -616,6 +616,29 @@ describe('GCX1 grammar', () => {
     expect(encodeGcx('t', null)).toBe('GCX1 tool=t rows=1 fields=value\n\\\n');
   });
 
+  test('generic fallback: a record of row lists becomes one section per list, nested objects spread one level', () => {
+    const result = {
+      total: 2,
+      note: 'two words',
+      dead: [
+        { symbol: { id: 'r/a.ts::f', line: 3 }, confidence: 'high' },
+        { symbol: { id: 'r/b.ts::g', line: 9 }, confidence: 'medium', tags: ['x'] },
+      ],
+      by_kind: { function: 2 },
+      extra: [{ k: 1 }],
+    };
+    const text = encodeGcx('analyze', result);
+    expect(text).toBe(
+      'GCX1 tool=analyze of=dead rows=2 total=2 fields=confidence,symbol.id,symbol.line,tags\n' +
+        'high\tr/a.ts::f\t3\n' +
+        'medium\tr/b.ts::g\t9\t["x"]\n' +
+        'GCX1 tool=analyze.extra of=extra rows=1 fields=k\n1\n' +
+        'GCX1 tool=analyze.meta rows=2 fields=key,value\nby_kind\t{"function":2}\nnote\ttwo words\n',
+    );
+    const [dead] = decodeGcx(text);
+    expect(dead!.fields).toEqual(['confidence', 'symbol.id', 'symbol.line', 'tags']);
+  });
+
   test('a result that does not fit its layout falls back to the generic form', () => {
     expect(encodeGcx('search_symbols', { oops: 'no results key' })).toBe('GCX1 tool=search_symbols rows=1 fields=oops\nno results key\n');
     expect(encodeGcx('read_file', [1])).toBe('GCX1 tool=read_file rows=1 fields=value\n1\n');

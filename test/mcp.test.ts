@@ -63,6 +63,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'read_file', 'get_symbol_source',
       'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
+      'analyze', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
       'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'feedback',
       'tool_profile', 'tools_search',
     ]);
@@ -200,7 +201,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
         'search_symbols', 'search_text', 'find_files', 'get_symbol', 'get_file_summary', 'get_dependencies',
         'get_dependents', 'get_callers', 'get_call_chain', 'find_usages', 'find_implementations', 'graph_stats',
         'read_file', 'get_symbol_source', 'index_health', 'get_repo_outline', 'explore', 'get_editing_context',
-        'get_test_targets', 'smart_context', 'tool_profile', 'tools_search',
+        'get_test_targets', 'smart_context', 'analyze', 'tool_profile', 'tools_search',
       ]);
       const profile = await ok('tool_profile', {});
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer', source: '--tools' });

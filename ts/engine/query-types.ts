@@ -1,11 +1,23 @@
 /**
- * Argument and result shapes of the 20 query tools `Engine.query` runs, mirroring the Rust
- * serde structs (`crates/gortex-graph/src/query/*.rs`, `crates/gortex-search/src/*.rs`) field for
- * field: snake_case names, `?` where Rust omits a field (`skip_serializing_if`) or where an
- * argument is optional, enums as string-literal unions. The `repo` option is not an argument of
- * any tool here: pass it in `Engine.query`'s options object.
+ * Argument and result shapes of the 25 query tools `Engine.query` runs, mirroring the Rust
+ * serde structs (`crates/gortex-graph/src/query/*.rs`, `crates/gortex-search/src/*.rs`; the
+ * analysis tools' shapes live in `analysis-types.ts`) field for field: snake_case names, `?` where
+ * Rust omits a field (`skip_serializing_if`) or where an argument is optional, enums as
+ * string-literal unions. The `repo` option is not an argument of any tool here: pass it in
+ * `Engine.query`'s options object.
  */
-import type { AnalyzeArgs, AnalyzeResult } from './analysis-types';
+import type {
+  AnalyzeArgs,
+  AnalyzeResult,
+  ExplainChangeImpactArgs,
+  ExplainChangeImpactResult,
+  FindClonesArgs,
+  FindClonesResult,
+  GetCommunitiesArgs,
+  GetCommunitiesResult,
+  GetProcessesArgs,
+  GetProcessesResult,
+} from './analysis-types';
 import type { EdgeDirection } from './types';
 
 // ---------------------------------------------------------------------------------------------
@@ -1173,6 +1185,10 @@ export interface QueryToolMap {
   graph_query: { args: GraphQueryArgs; result: GraphQueryResult };
   trace_path: { args: TracePathArgs; result: TracePathResult };
   find_import_path: { args: FindImportPathArgs; result: FindImportPathResult };
+  get_communities: { args: GetCommunitiesArgs; result: GetCommunitiesResult };
+  get_processes: { args: GetProcessesArgs; result: GetProcessesResult };
+  explain_change_impact: { args: ExplainChangeImpactArgs; result: ExplainChangeImpactResult };
+  find_clones: { args: FindClonesArgs; result: FindClonesResult };
   analyze: { args: AnalyzeArgs; result: AnalyzeResult };
 }
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { engineTool, limit, minTier, oneOrMany, target } from './common';
 
-/** Every `analyze` kind, in the engine's order (a test checks it against `analyze kind=kinds`). */
+/** Every `analyze` kind in the engine's order (a test checks it against `kind=kinds`), then the `untested` alias and `kinds`. */
 export const ANALYZE_KINDS = [
   'dead_code',
   'hotspots',
@@ -15,12 +15,12 @@ export const ANALYZE_KINDS = [
   'impact',
   'clusters',
   'coverage_gaps',
-  'untested',
   'external_calls',
   'routes',
   'env_var_users',
   'todos',
   'health_score',
+  'untested',
   'kinds',
 ] as const;
 

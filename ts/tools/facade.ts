@@ -112,7 +112,7 @@ const FACADES: Facade[] = [
       taint: { tool: 'taint_paths' },
     },
   },
-  { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
+  { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, would_create_cycle: { tool: 'analyze', fixed: { kind: 'would_create_cycle' } }, impact: { tool: 'analyze', fixed: { kind: 'impact' } }, clusters: { tool: 'analyze', fixed: { kind: 'clusters' } }, coverage_gaps: { tool: 'analyze', fixed: { kind: 'coverage_gaps' } }, external_calls: { tool: 'analyze', fixed: { kind: 'external_calls' } }, routes: { tool: 'analyze', fixed: { kind: 'routes' } }, env_var_users: { tool: 'analyze', fixed: { kind: 'env_var_users' } }, todos: { tool: 'analyze', fixed: { kind: 'todos' } }, health_score: { tool: 'analyze', fixed: { kind: 'health_score' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
   { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
   { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' } } },
   { name: 'edit', effect: 'local_write', shape: 'arguments', summary: 'Edit files and symbols.', operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' } } },
@@ -187,7 +187,8 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
     case 'task':
       return { ...opts, ...(a.task === undefined ? {} : { task: a.task }), ...(a.path === undefined ? {} : { path: a.path }) };
     case 'arguments':
-      return { ...opts };
+      // This shape names its option object `arguments` (see shapeOf).
+      return { ...((a.arguments ?? {}) as Record<string, unknown>) };
     case 'target':
     case 'target_to': {
       if (a.target === undefined) return { ...opts };

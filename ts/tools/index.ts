@@ -1,4 +1,5 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
+import { analysisTools } from './analysis';
 import { contextTools } from './context';
 import { smartTools } from './context-smart';
 import { graphTools } from './graph';
@@ -17,6 +18,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...sourceTools,
   ...contextTools,
   ...smartTools,
+  ...analysisTools,
   ...sessionTools(),
   ...metaTools(() => ALL_TOOLS),
 ] as ToolDef[];

@@ -30,7 +30,7 @@ const PRESETS: Record<string, PresetDef> = {
       'search_symbols', 'search_text', 'find_files', 'find_usages', 'find_implementations', 'get_callers',
       'get_call_chain', 'get_dependencies', 'get_dependents',
       'read_file', 'get_symbol', 'get_symbol_source', 'get_file_summary', 'get_editing_context',
-      'get_test_targets',
+      'get_test_targets', 'analyze',
     ],
   },
   agent: {

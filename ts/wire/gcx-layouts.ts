@@ -813,10 +813,11 @@ function fits(layoutDef: Layout, result: unknown): result is Record<string, unkn
 }
 
 /**
- * The generic fallback: an object is one row (fields = its sorted keys), an array of objects one
- * row per element (fields = the sorted union of keys), anything else field `value` (one row per
- * array element). Keys that cannot be field names, and empty objects, make the whole value one
- * JSON `value` cell instead.
+ * The generic fallback: an object holding lists of row objects becomes one section per list
+ * (see `recordSections`); any other object is one row (fields = its sorted keys), an array of
+ * objects one row per element (fields = the sorted union of keys), anything else field `value`
+ * (one row per array element). Keys that cannot be field names, and empty objects, make the whole
+ * value one JSON `value` cell instead.
  */
 export function genericSections(tool: string, result: unknown): GcxSection[] {
   const asJson = (): GcxSection[] => [table(tool, [result], [['value', (v) => v]])];
@@ -831,9 +832,66 @@ export function genericSections(tool: string, result: unknown): GcxSection[] {
   if (isPlainObject(result)) {
     const keys = Object.keys(result).sort(byCodeUnit);
     if (keys.length === 0 || !keys.every(isGcxToken)) return asJson();
+    const record = recordSections(tool, result, keys);
+    if (record) return record;
     return [table(tool, [result], keys.map((k) => [k, (o: Record<string, unknown>) => o[k]] as const))];
   }
   return asJson();
+}
+
+/** A row object's columns: its keys, with one level of nested objects spread as `key.sub`. */
+function rowColumns(rows: readonly Record<string, unknown>[]): Col<Record<string, unknown>>[] | undefined {
+  const cols = new Map<string, (o: Record<string, unknown>) => unknown>();
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row)) {
+      if (isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).every(isGcxToken)) {
+        for (const sub of Object.keys(value)) {
+          const name = `${key}.${sub}`;
+          if (!cols.has(name)) cols.set(name, (o) => (isPlainObject(o[key]) ? (o[key] as Record<string, unknown>)[sub] : undefined));
+        }
+      } else if (!cols.has(key)) {
+        cols.set(key, (o) => (isPlainObject(o[key]) ? undefined : o[key]));
+      }
+    }
+  }
+  const names = [...cols.keys()];
+  if (!names.every(isGcxToken) || new Set(names).size !== names.length) return undefined;
+  return names.sort(byCodeUnit).map((name) => [name, cols.get(name)!] as const);
+}
+
+/**
+ * A record holding lists of row objects (most analysis results): each such list becomes a section
+ * (the first named after the tool, the others `tool.<key>`, each with `of=<key>`), row objects
+ * spread one level of nesting into `key.sub` columns, and the remaining fields become meta
+ * (values with whitespace or structure go to the `.meta` section as JSON). Undefined when the
+ * record has no list of row objects.
+ */
+function recordSections(tool: string, result: Record<string, unknown>, keys: readonly string[]): GcxSection[] | undefined {
+  const lists = keys.filter((k) => {
+    const v = result[k];
+    return Array.isArray(v) && v.length > 0 && v.every(isPlainObject);
+  });
+  if (lists.length === 0) return undefined;
+  const sections: GcxSection[] = [];
+  for (const key of lists) {
+    const rows = result[key] as Record<string, unknown>[];
+    const cols = rowColumns(rows);
+    if (!cols) return undefined;
+    const section = table(sections.length === 0 ? tool : `${tool}.${key}`, rows, cols);
+    section.meta.of = key;
+    sections.push(section);
+  }
+  const overflow: [string, string][] = [];
+  for (const key of keys) {
+    if (lists.includes(key)) continue;
+    const value = result[key];
+    if (value === undefined || value === null) continue;
+    const text = gcxCell(value);
+    if (RESERVED_META.has(key) || key === 'of' || /\s/.test(text) || typeof value === 'object') overflow.push([key, text]);
+    else sections[0]!.meta[key] = text;
+  }
+  if (overflow.length > 0) sections.push(table(`${tool}.meta`, overflow, [['key', (kv) => kv[0]], ['value', (kv) => kv[1]]]));
+  return sections;
 }
 
 /** Sections for `tool`'s result: its layout when it has one and the result fits it, else the generic fallback. */

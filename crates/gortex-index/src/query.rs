@@ -89,7 +89,7 @@ pub const TOOLS: &[(&str, &str)] = &[
     ),
     (
         "analyze",
-        "Whole-repository analyses by kind (see `analyze_kinds`): routes, env vars, TODOs, …",
+        "Whole-repository analyses by kind (`kind: \"kinds\"` lists them): dead code, hotspots, cycles, impact, routes, …",
     ),
 ];
 

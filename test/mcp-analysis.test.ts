@@ -1,0 +1,163 @@
+/**
+ * The analysis tools over the real `gortex mcp` stdio server, on one temp repository holding every
+ * `test/fixtures/analysis/*` fixture (planted dead code, cycles, clone families, two subsystems,
+ * entry points, routes): `analyze` kinds, `find_clones`, `get_communities`, `get_processes`,
+ * `explain_change_impact`, the compact surface's operations, GCX, and bad input.
+ */
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ANALYZE_KINDS } from '../ts/tools/analysis';
+import { decodeGcx } from '../ts/wire/gcx';
+import { PACKAGE_ROOT } from './helpers/cli';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+interface TextResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+async function start(root: string, tools: string): Promise<Client> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+  delete env.NODE_ENV;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--repo', root, '--tools', tools],
+    env,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'gortex-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+describe('analysis tools over gortex mcp (stdio)', () => {
+  const root = fixtureCopy('analysis', 'ana');
+  let client: Client;
+  let compact: Client;
+  beforeAll(async () => {
+    client = await start(root, 'full');
+    compact = await start(root, 'compact');
+  });
+  afterAll(async () => {
+    await client.close();
+    await compact.close();
+  });
+  const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<TextResult> =>
+    (await c.callTool({ name, arguments: args })) as TextResult;
+  const ok = async (name: string, args: Record<string, unknown>, c: Client = client): Promise<any> => {
+    const r = await call(c, name, args);
+    if (r.isError) throw new Error(`${name} failed: ${r.content[0]?.text}`);
+    return JSON.parse(r.content[0]!.text);
+  };
+  const refusal = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const r = await call(client, name, args);
+    expect(r.isError).toBe(true);
+    return r.content[0]!.text;
+  };
+
+  test('analyze kind=kinds lists exactly the kinds the tool schema offers', async () => {
+    const r = await ok('analyze', { kind: 'kinds' });
+    expect(r.kinds.map((k: any) => k.kind)).toEqual(ANALYZE_KINDS.filter((k) => k !== 'untested' && k !== 'kinds'));
+    expect(r.kinds.every((k: any) => k.description.length > 20)).toBe(true);
+  });
+
+  test('dead_code: the planted dead symbols, live and framework code left alone', async () => {
+    const r = await ok('analyze', { kind: 'dead_code', path_prefix: 'quality/', limit: 100 });
+    const high = r.dead.filter((d: any) => d.confidence === 'high').map((d: any) => d.symbol.qualified).sort();
+    expect(high).toEqual(['MemoryStore.unusedPrivate', 'Orphan', 'Repo._unused_method', '_InternalType', '_countdown', '_unused_helper', 'unusedHelper']);
+    const all = r.dead.map((d: any) => d.symbol.qualified);
+    for (const live of ['main', 'Repo.add', 'MemoryStore.save', 'twice']) expect(all).not.toContain(live);
+    expect(r.blind_spots).toMatch(/not indexed/);
+  });
+
+  test('cycles: the planted import cycle a → b → c → a with its closed path', async () => {
+    const r = await ok('analyze', { kind: 'cycles', scope: 'imports', path_prefix: 'quality/ts/' });
+    expect(r.cycles).toHaveLength(1);
+    const cycle = r.cycles[0];
+    expect(cycle.members.map((m: any) => m.path)).toEqual(['quality/ts/cycle/a.ts', 'quality/ts/cycle/b.ts', 'quality/ts/cycle/c.ts']);
+    expect(cycle.path.map((s: any) => `${s.from}>${s.to}`)).toHaveLength(3);
+    expect(cycle.path[0].from).toBe(cycle.path[2].to);
+    const would = await ok('analyze', { kind: 'would_create_cycle', from: 'quality/ts/clean/math.ts', to: 'quality/ts/clean/main.ts' });
+    expect(would.would_create_cycle).toBe(true);
+    const wouldNot = await ok('analyze', { kind: 'would_create_cycle', from: 'quality/ts/clean/main.ts', to: 'quality/ts/clean/math.ts' });
+    expect(wouldNot.already_exists || !wouldNot.would_create_cycle).toBe(true);
+  });
+
+  test('find_clones: the three planted families, nothing else', async () => {
+    const r = await ok('find_clones', {});
+    const families = r.clusters.map((c: any) => c.members.map((m: any) => m.qualified).sort().join(' + ')).sort();
+    expect(families).toEqual(['Report.averageAtLeast + Stats.meanAbove', 'plan_restock + schedule_reorders', 'summarizeOrders + tallyInvoices']);
+    for (const c of r.clusters) expect(c.min_similarity).toBeGreaterThanOrEqual(0.82);
+  });
+
+  test('communities: the two subsystems come out with directory + hub labels', async () => {
+    const list = await ok('get_communities', { path_prefix: 'structure/' });
+    expect(list.communities.map((c: any) => c.label)).toEqual(['structure/src/auth · auditLog', 'structure/src/billing · totalFor']);
+    const one = await ok('get_communities', { id: list.communities[1].id });
+    expect(one.community.members.every((m: any) => m.path.startsWith('structure/src/billing/'))).toBe(true);
+    expect(one.community.neighbours.map((n: any) => n.label)).toContain('structure/src/auth · auditLog');
+  });
+
+  test('processes: main in structure/ traces its call tree; one trace by id', async () => {
+    const list = await ok('get_processes', { limit: 100 });
+    const main = list.processes.find((p: any) => p.name === 'main' && p.entry.path === 'structure/src/main.ts');
+    expect(main).toBeDefined();
+    const trace = await ok('get_processes', { id: main.id });
+    expect(trace.process.steps[0]).toMatchObject({ depth: 0 });
+    expect(trace.process.steps[0].node.qualified).toBe('main');
+    expect(trace.process.steps.map((s: any) => s.node.qualified)).toEqual(expect.arrayContaining(['login', 'auditLog', 'issueToken']));
+    expect(list.processes.every((p: any) => p.kind === 'product')).toBe(true);
+  });
+
+  test('explain_change_impact: dependents by depth, the covering test, flows and communities', async () => {
+    const r = await ok('explain_change_impact', { id: 'currentUser' });
+    expect(r.risk).toMatch(/^(low|medium|high|critical)$/);
+    expect(r.levels[0].depth).toBe(1);
+    expect(r.affected_tests.map((t: any) => t.qualified ?? t.id)).toEqual(expect.arrayContaining([expect.stringMatching(/session/)]));
+    expect(r.affected_processes.map((p: any) => p.name)).toContain('main');
+    expect(r.communities_touched).toBeGreaterThanOrEqual(1);
+  });
+
+  test('routes, env vars, todos and health_score answer from the same repository', async () => {
+    const routes = await ok('analyze', { kind: 'routes', path_prefix: 'sites/' });
+    expect(routes.total).toBe(9);
+    const env = await ok('analyze', { kind: 'env_var_users', name: 'PORT' });
+    expect(env.variables[0].reads).toBe(2);
+    const todos = await ok('analyze', { kind: 'todos', path_prefix: 'sites/' });
+    expect(todos.by_assignee).toMatchObject({ alice: 1, bob: 1 });
+    const health = await ok('analyze', { kind: 'health_score' });
+    expect(health.components.map((c: any) => c.name)).toEqual(['test_reach', 'dead_code', 'cycles', 'structure', 'resolution']);
+    expect(health.grade).toMatch(/^[A-F]$/);
+  });
+
+  test('the compact surface reaches the analyses as operations', async () => {
+    const dead = await ok('analyze', { operation: 'dead_code', arguments: { path_prefix: 'quality/ts/' } }, compact);
+    expect(dead.dead.map((d: any) => d.symbol.qualified)).toContain('unusedHelper');
+    const clones = await ok('analyze', { operation: 'clones', arguments: { path_prefix: 'clones/src/' } }, compact);
+    expect(clones.clusters.map((c: any) => c.members.map((m: any) => m.qualified).sort())).toEqual([['summarizeOrders', 'tallyInvoices']]);
+    const impact = await ok('change', { operation: 'impact', arguments: { id: 'currentUser' } }, compact);
+    expect(impact.levels.length).toBeGreaterThan(0);
+  });
+
+  test('GCX: analysis results encode smaller than JSON and decode', async () => {
+    const r = await call(client, 'analyze', { kind: 'dead_code', format: 'gcx' });
+    expect(r.isError).toBeFalsy();
+    const text = r.content[0]!.text;
+    expect(text.startsWith('GCX1')).toBe(true);
+    const json = JSON.stringify(await ok('analyze', { kind: 'dead_code' }));
+    expect(Buffer.byteLength(text)).toBeLessThan(Buffer.byteLength(json));
+    expect(() => decodeGcx(text)).not.toThrow();
+  });
+
+  test('bad input is refused with what was wrong, and the session keeps serving', async () => {
+    expect(await refusal('analyze', { kind: 'nope' })).toMatch(/kind/);
+    expect(await refusal('analyze', { kind: 'cycles', scope: 'files' })).toMatch(/scope/);
+    expect(await refusal('find_clones', { min_similarity: 0.3 })).toMatch(/min_similarity/);
+    expect(await refusal('get_communities', { id: 999 })).toMatch(/999/);
+    expect(await refusal('analyze', { kind: 'clusters', algorithm: 'spectral' })).toMatch(/spectral/);
+    expect(await refusal('analyze', { kind: 'impact', target: { symbol: 'noSuchThing' } })).toMatch(/noSuchThing/);
+    expect(await refusal('explain_change_impact', { id: 'currentUser', depth: 4 })).toMatch(/depth/);
+    expect((await ok('analyze', { kind: 'hotspots' })).hotspots).toBeDefined();
+  });
+});
