@@ -364,7 +364,8 @@ describe('gortex mcp resources, prompts and wire formats over stdio', () => {
       const stats = await read('gortex://stats');
       expect(stats.nodes_by_kind.interface).toBe(2);
       const communities = await read('gortex://communities');
-      expect(communities.available).toBe(false);
+      expect(communities.algorithm).toBe('leiden');
+      expect(communities.communities.length).toBeGreaterThan(0);
       const updated = new Promise<string>((resolve) =>
         client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
       );

@@ -6,16 +6,16 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes, formatCounts } from '../cli/format';
-import type { Caveat, DependencyRow, FileSymbol, NodeSummary } from '../engine/engine';
+import type { Caveat, CommunityList, DependencyRow, FileSymbol, NodeSummary } from '../engine/engine';
 import type { ToolContext } from '../tools/registry';
 import {
-  entryPointCandidates,
   git,
   gitInfo,
   godNodes,
   outline,
   OUTLINE_MAX_SUBDIRS,
   todoRollup,
+  topProcesses,
   URI_SCHEME,
   type OutlineDir,
   type ResourceHost,
@@ -241,7 +241,8 @@ function orientation(ctx: ToolContext): string {
   const status = ctx.engine.status(ctx.root, { name: stats.name });
   const layout = outline(ctx);
   const hot = godNodes(ctx, 10);
-  const entries = entryPointCandidates(ctx, 10);
+  const flows = topProcesses(ctx, 10);
+  const communities = ctx.engine.query('get_communities', { limit: 10 }, { repo: ctx.repo }) as CommunityList;
   const todos = todoRollup(ctx, 0);
   const languages = Object.entries(status.languages)
     .sort((a, b) => b[1].files - a[1].files || (a[0] < b[0] ? -1 : 1))
@@ -264,14 +265,20 @@ function orientation(ctx: ToolContext): string {
     ...(layout.root_files > 0 ? [`- ${plural(layout.root_files, 'file')} at the repository root`] : []),
     ...(layout.truncated ? [`- (directories with more than ${OUTLINE_MAX_SUBDIRS} subdirectories were counted only in part)`] : []),
     '',
-    '## Most-used symbols (highest fan-in)',
+    '## Hotspots (fan-in, fan-out, community crossings, betweenness)',
   ];
-  if (hot.nodes.length === 0) out.push('- nothing in the repository is used by anything else yet');
-  hot.nodes.forEach((n, i) => out.push(`${i + 1}. ${code(n.id)} (${n.kind}, ${n.path}:${n.line}) — fan-in ${n.fan_in}, fan-out ${n.fan_out}`));
-  out.push('', '## Entry-point candidates', 'Exported functions (or `main`) that nothing in the repository calls and that call into it:');
-  if (entries.candidates.length === 0) out.push('- none found');
-  for (const e of entries.candidates) out.push(`- ${code(e.id)} (${e.path}:${e.line}) — calls ${plural(e.fan_out, 'repository symbol')}`);
-  if (entries.total > entries.candidates.length) out.push(`- … ${entries.total - entries.candidates.length} more`);
+  if (hot.hotspots.length === 0) out.push('- no function or method is called by anything else yet');
+  hot.hotspots.forEach((h, i) =>
+    out.push(`${i + 1}. ${code(h.node.id)} (${h.node.kind}, ${h.node.path}:${h.node.line}) — score ${h.score}, fan-in ${h.fan_in}, fan-out ${h.fan_out}`),
+  );
+  out.push('', `## Communities (${plural(communities.count, 'cluster')} of code that calls each other; modularity ${communities.modularity})`);
+  if (communities.communities.length === 0) out.push('- none: too few calls between symbols');
+  for (const c of communities.communities) out.push(`- #${c.id} ${code(c.label)} — ${plural(c.size, 'symbol')}, cohesion ${c.cohesion}`);
+  if (communities.total > communities.communities.length) out.push(`- … ${communities.total - communities.communities.length} more in ${code(`${URI_SCHEME}communities`)}`);
+  out.push('', '## Execution flows (scored entry points and their call trees)');
+  if (flows.processes.length === 0) out.push('- none found');
+  for (const p of flows.processes) out.push(`- #${p.id} ${code(p.entry.id)} (${p.entry.path}:${p.entry.line}) — ${plural(p.steps, 'step')}, depth ${p.depth}`);
+  if (flows.total > flows.processes.length) out.push(`- … ${flows.total - flows.processes.length} more in ${code(`${URI_SCHEME}processes`)}`);
   out.push(
     '',
     '## Open questions',
@@ -279,13 +286,10 @@ function orientation(ctx: ToolContext): string {
       ? 'No TODO / FIXME / XXX / HACK / QUESTION comments.'
       : `${plural(todos.total, 'tagged comment')}${todos.truncated ? ' (at least)' : ''}: ${formatCounts(todos.by_tag as Record<string, number>)} — read ${code(`${URI_SCHEME}questions`)}.`,
     '',
-    '## Not available yet',
-    'Communities (clusters) and execution flows are not computed yet; use `get_cluster` around a symbol and `get_call_chain` from an entry point instead.',
-    '',
     '## How to proceed',
     `1. Read ${code(`${URI_SCHEME}guide`)} once: which tool answers which question, and how far to trust each answer.`,
-    '2. For the top entry points, run `get_call_chain` (depth 2) to see the main flows.',
-    '3. For the most-used symbols, run `get_symbol` and skim `get_symbol_source`: they are the vocabulary the rest of the code speaks.',
+    '2. For the top execution flows, read the trace (`get_processes` with its id) to see how the main paths run.',
+    '3. For the hotspots, run `get_symbol` and skim `get_symbol_source`: they are the vocabulary the rest of the code speaks.',
     '4. Run `get_file_summary` on one or two files of the largest directories.',
     '5. Summarise the architecture in a few sentences (layers, main flows, where tests live) before planning a change.',
   );

@@ -1,9 +1,9 @@
 /**
  * MCP resources: read-only, URI-addressed views of the session's repository (`gortex://stats`,
  * `gortex://guide/{topic}`, …) built from the engine on every read, plus subscriptions that are
- * told (`notifications/resources/updated`) after each watcher-driven re-index. Analyses that do
- * not exist yet (communities, processes, cycles, dead code) answer `available: false` with what is
- * missing instead of invented rows.
+ * told (`notifications/resources/updated`) after each watcher-driven re-index. Communities,
+ * processes, god nodes, surprises and the report come from the engine's analyses
+ * (`gortex-analysis`), cached per graph version.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,7 +18,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { EdgeKind, GraphStats, NodeKind, Origin, TextHit, TypeFlavor, WinnowHit } from '../engine/engine';
+import type { CommunityList, EdgeKind, GraphStats, HotspotsResult, NodeKind, Origin, ProcessList, TextHit, TypeFlavor, WinnowHit } from '../engine/engine';
 import { packageVersion } from '../package-root';
 import type { ToolContext } from '../tools/registry';
 
@@ -99,97 +99,37 @@ export async function gitInfo(root: string): Promise<GitInfo> {
   return info;
 }
 
-/** Node kinds that can be hotspots: code that is called, instantiated or implemented. */
-const HOTSPOT_KINDS = 'function,method,type,interface';
-/** `winnow_symbols` answers at most this many rows. */
-const WINNOW_MAX = 1000;
-
-/** A symbol ranked by how much of the repository uses it. */
-export interface GodNode {
-  id: string;
-  kind: NodeKind;
-  name: string;
-  qualified: string;
-  path: string;
-  line: number;
-  /** Incoming usage edges (calls, references, instantiations, type uses, inheritance, tests). */
-  fan_in: number;
-  /** Outgoing usage edges. */
-  fan_out: number;
-  exported?: boolean;
+/** The `count` highest-scoring hotspots (fan-in, fan-out, community crossings, betweenness), whatever the threshold. */
+export function godNodes(ctx: ToolContext, count = 20): HotspotsResult {
+  return ctx.engine.analyze('hotspots', { threshold: 0, limit: count }, { repo: ctx.repo });
 }
 
-function godNode(hit: WinnowHit): GodNode {
-  const node: GodNode = {
-    id: hit.id,
-    kind: hit.kind,
-    name: hit.name,
-    qualified: hit.qualified,
-    path: hit.path,
-    line: hit.line,
-    fan_in: hit.fan_in,
-    fan_out: hit.fan_out,
-  };
-  if (hit.exported) node.exported = true;
-  return node;
+/** The `count` best-scored product execution flows (entry point, score, steps). */
+export function topProcesses(ctx: ToolContext, count = 10): ProcessList {
+  return ctx.engine.query('get_processes', { limit: count }, { repo: ctx.repo }) as ProcessList;
 }
 
-/**
- * The `count` functions, methods, types and interfaces with the highest fan-in (ties: higher
- * fan-out, then id). `winnow_symbols` ranks by a blended score and caps rows at 1000, so the
- * fan-in floor is raised until every symbol above it fits in one answer: the top is then exact.
- */
-export function godNodes(ctx: ToolContext, count = 20): { nodes: GodNode[]; candidates: number } {
-  const run = (minFanIn: number) =>
-    ctx.engine.query('winnow_symbols', { kind: HOTSPOT_KINDS, min_fan_in: minFanIn, limit: WINNOW_MAX }, { repo: ctx.repo });
-  const first = run(1);
-  let rows = first.results;
-  if (first.total > WINNOW_MAX) {
-    // Smallest floor whose answer is complete: double to bracket it, then bisect.
-    let low = 1;
-    let high = 2;
-    while (run(high).total > WINNOW_MAX) {
-      low = high;
-      high *= 2;
-    }
-    while (high - low > 1) {
-      const mid = Math.floor((low + high) / 2);
-      if (run(mid).total > WINNOW_MAX) low = mid;
-      else high = mid;
-    }
-    const complete = run(high).results;
-    // Fewer than `count` above the floor: ties just below it fill the rest.
-    rows = complete.length >= count ? complete : [...complete, ...run(low).results];
-  }
-  const seen = new Set<string>();
-  const unique = rows.filter((r) => !seen.has(r.id) && seen.add(r.id));
-  unique.sort((a, b) => b.fan_in - a.fan_in || b.fan_out - a.fan_out || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { nodes: unique.slice(0, count).map(godNode), candidates: first.total };
+/** The community list (Leiden), largest first. */
+function communityList(ctx: ToolContext, count = 100): CommunityList {
+  return ctx.engine.query('get_communities', { limit: count }, { repo: ctx.repo }) as CommunityList;
 }
 
-/** A function nothing in the repository calls that calls into it: a likely entry point. */
-export interface EntryPointCandidate {
-  id: string;
-  name: string;
-  path: string;
-  line: number;
-  fan_out: number;
-}
-
-/**
- * Functions (not methods: those are often reached through dispatch the graph cannot see) that are
- * exported or named `main`, have no incoming usage and call at least one repository symbol,
- * most outgoing calls first. Tests are left out.
- */
-export function entryPointCandidates(ctx: ToolContext, count = 10): { candidates: EntryPointCandidate[]; total: number; truncated: boolean } {
-  const r = ctx.engine.query('winnow_symbols', { kind: 'function', min_fan_out: 1, include_tests: false, limit: WINNOW_MAX }, { repo: ctx.repo });
-  const rows = r.results
-    .filter((h) => h.fan_in === 0 && !h.is_test && (h.exported === true || h.name === 'main'))
-    .sort((a, b) => b.fan_out - a.fan_out || (a.id < b.id ? -1 : 1));
+/** Cycles, dead code and the hotspots with the most calls into other communities. */
+function surprises(ctx: ToolContext): unknown {
+  const cycles = ctx.engine.analyze('cycles', { limit: 20 }, { repo: ctx.repo });
+  const dead = ctx.engine.analyze('dead_code', { limit: 20 }, { repo: ctx.repo });
+  const hot = ctx.engine.analyze('hotspots', { threshold: 0, limit: 200 }, { repo: ctx.repo });
+  const hubs = hot.hotspots
+    .filter((h) => h.crossings > 0)
+    .sort((a, b) => b.crossings - a.crossings || b.score - a.score || (a.node.id < b.node.id ? -1 : 1))
+    .slice(0, 10);
   return {
-    candidates: rows.slice(0, count).map((h) => ({ id: h.id, name: h.name, path: h.path, line: h.line, fan_out: h.fan_out })),
-    total: rows.length,
-    truncated: r.truncated,
+    cycles: { total: cycles.total, by_kind: cycles.by_kind, by_severity: cycles.by_severity, cycles: cycles.cycles, truncated: cycles.truncated },
+    dead_code: { total: dead.total, by_confidence: dead.by_confidence, dead: dead.dead, truncated: dead.truncated, blind_spots: dead.blind_spots },
+    cross_community_hubs: {
+      criterion: 'functions and methods with calls/references into other communities, most crossings first (of the 200 top hotspots)',
+      hubs,
+    },
   };
 }
 
@@ -692,8 +632,6 @@ interface TemplateResource {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-const COMMUNITIES_MISSING = 'community detection (clustering the calls/references graph) is not built yet';
-const PROCESSES_MISSING = 'execution-flow tracing from scored entry points is not built yet';
 
 async function workspace(ctx: ToolContext): Promise<unknown> {
   const stats = ctx.engine.stats(ctx.repo);
@@ -752,7 +690,11 @@ function report(ctx: ToolContext): unknown {
       .map(([k, n]) => ({ [key]: k, count: n }));
   const todos = todoRollup(ctx, 0);
   const hot = godNodes(ctx, 5);
-  const entries = entryPointCandidates(ctx, 5);
+  const flows = topProcesses(ctx, 5);
+  const communities = communityList(ctx, 5);
+  const dead = ctx.engine.analyze('dead_code', { limit: 1 }, { repo: ctx.repo });
+  const cycles = ctx.engine.analyze('cycles', { limit: 1 }, { repo: ctx.repo });
+  const health = ctx.engine.analyze('health_score', {}, { repo: ctx.repo });
   return {
     repo: stats.name,
     root: stats.root,
@@ -764,11 +706,22 @@ function report(ctx: ToolContext): unknown {
     node_kinds: ranked(stats.nodes_by_kind, 'kind'),
     edge_kinds: ranked(stats.edges_by_kind, 'kind'),
     provenance: stats.edges_by_origin,
-    hotspots: { top: hot.nodes, see: `${URI_SCHEME}god-nodes` },
-    entry_point_candidates: entries.candidates,
+    health: { score: health.score, grade: health.grade, components: Object.fromEntries(health.components.map((c) => [c.name, c.score])) },
+    hotspots: { top: hot.hotspots.map((h) => ({ ...h.node, score: h.score })), see: `${URI_SCHEME}god-nodes` },
+    communities: {
+      count: communities.count,
+      modularity: communities.modularity,
+      largest: communities.communities.map((c) => ({ id: c.id, label: c.label, size: c.size })),
+      see: `${URI_SCHEME}communities`,
+    },
+    processes: {
+      total: flows.total,
+      top: flows.processes.map((p) => ({ id: p.id, name: p.name, path: p.entry.path, steps: p.steps })),
+      see: `${URI_SCHEME}processes`,
+    },
+    dead_code: { total: dead.total, by_confidence: dead.by_confidence, see: `${URI_SCHEME}surprises` },
+    cycles: { total: cycles.total, by_kind: cycles.by_kind, by_severity: cycles.by_severity, see: `${URI_SCHEME}surprises` },
     todos: { total: todos.total, truncated: todos.truncated, by_tag: todos.by_tag, see: `${URI_SCHEME}questions` },
-    missing: ['communities', 'processes', 'dead_code', 'cycles'],
-    missing_reason: 'these analyses are not built yet; no counts are reported for them',
   };
 }
 
@@ -852,16 +805,16 @@ const STATIC_RESOURCES: Readonly<Record<string, StaticResource>> = {
   communities: {
     name: 'communities',
     title: 'Communities',
-    description: 'Clusters of code that call each other. Not available yet: says so.',
+    description: 'Functional clusters (Leiden over calls and references): label, size, cohesion, hub and top files of each, largest first.',
     mimeType: JSON_MIME,
-    read: () => ({ available: false, communities: [], missing: [COMMUNITIES_MISSING], instead: 'get_cluster gives the usage neighbourhood of one symbol' }),
+    read: (ctx) => communityList(ctx),
   },
   processes: {
     name: 'processes',
     title: 'Processes',
-    description: 'Execution flows from entry points. Not available yet: says so.',
+    description: 'Execution flows from scored entry points (mains, handlers, commands), best first; test flows kept apart.',
     mimeType: JSON_MIME,
-    read: () => ({ available: false, processes: [], missing: [PROCESSES_MISSING], instead: 'get_call_chain gives the forward call graph below one symbol' }),
+    read: (ctx) => topProcesses(ctx, 50),
   },
   report: {
     name: 'report',
@@ -873,34 +826,25 @@ const STATIC_RESOURCES: Readonly<Record<string, StaticResource>> = {
   'god-nodes': {
     name: 'god-nodes',
     title: 'God nodes',
-    description: 'The 20 functions, methods, types and interfaces with the highest fan-in.',
+    description: 'The 20 functions and methods with the highest hotspot score (fan-in, fan-out, community crossings, betweenness).',
     mimeType: JSON_MIME,
     read: (ctx) => {
-      const { nodes, candidates } = godNodes(ctx, 20);
+      const r = godNodes(ctx, 20);
       return {
-        criterion: 'incoming usage edges (fan_in), then fan_out, then id',
-        kinds: HOTSPOT_KINDS.split(','),
-        candidates,
-        nodes,
+        criterion: 'hotspot score = fan_in×2 + fan_out×1.5 + community_crossings×3 + betweenness×0.4, normalised to 0–100',
+        candidates: r.candidates,
+        mean: r.mean,
+        stddev: r.stddev,
+        nodes: r.hotspots,
       };
     },
   },
   surprises: {
     name: 'surprises',
     title: 'Surprises',
-    description: 'Cycles, dead code and cross-community hubs. Not available yet: says so.',
+    description: 'Import and call cycles, dead code, and the hotspots calling most into other communities.',
     mimeType: JSON_MIME,
-    read: () => ({
-      available: false,
-      cycles: null,
-      dead_code: null,
-      cross_community_hubs: null,
-      missing: [
-        'cycle detection is not built yet',
-        'dead-code analysis is not built yet (per symbol, get_callers and find_usages report a likely_unused caveat)',
-        `cross-community hubs need community detection, which is not built yet`,
-      ],
-    }),
+    read: (ctx) => surprises(ctx),
   },
   audit: {
     name: 'audit',
@@ -930,18 +874,18 @@ const TEMPLATES: Readonly<Record<string, TemplateResource>> = {
   community: {
     name: 'community',
     title: 'Community',
-    description: 'One community by id. Not available yet: says so.',
+    description: 'One community by id or label: members, files, cohesion and neighbouring communities.',
     mimeType: JSON_MIME,
-    check: () => undefined,
-    read: (_ctx, id) => ({ id, available: false, missing: [COMMUNITIES_MISSING] }),
+    check: (id) => (id.trim() === '' ? 'a community id (a number from gortex://communities) or label is required' : undefined),
+    read: (ctx, id) => ctx.engine.query('get_communities', { id: /^\d+$/.test(id) ? Number(id) : id }, { repo: ctx.repo }),
   },
   process: {
     name: 'process',
     title: 'Process',
-    description: 'One execution flow by id. Not available yet: says so.',
+    description: 'One execution flow by id or entry name: its call-tree trace step by step.',
     mimeType: JSON_MIME,
-    check: () => undefined,
-    read: (_ctx, id) => ({ id, available: false, missing: [PROCESSES_MISSING] }),
+    check: (id) => (id.trim() === '' ? 'a process id (a number from gortex://processes) or entry name is required' : undefined),
+    read: (ctx, id) => ctx.engine.query('get_processes', { id: /^\d+$/.test(id) ? Number(id) : id }, { repo: ctx.repo }),
   },
 };
 
