@@ -28,10 +28,109 @@ export function renderClones(r: Json): string {
   }
   if (clusters.length === 0) lines.push(`No clones at similarity ≥ ${r.min_similarity}.`, '');
   lines.push(
-    `${formatCount(r.clusters_total)} clusters from ${formatCount(r.verified_pairs)} verified pairs; ${formatCount(r.eligible)} of ${formatCount(r.bodies)} bodies compared` +
-      (r.tests_excluded ? ` (${formatCount(r.tests_excluded)} test bodies left out; --include-tests compares them)` : ''),
+    `${formatCount(r.clusters_total)} clusters from ${formatCount(r.verified_pairs)} verified pairs; ${formatCount(r.eligible)} of ${formatCount(r.bodies)} bodies compared`,
   );
   if (r.truncated) lines.push(`… showing ${clusters.length}; raise --limit to see more`);
   for (const note of r.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
+}
+
+/** `path:line` of a node summary. */
+function at(n: Json): string {
+  return n.line ? `${n.path}:${n.line}` : n.path || '(external)';
+}
+
+function table(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+}
+
+function more(shown: number, total: number): string[] {
+  return total > shown ? [`… ${formatCount(total)} in all; raise --limit to see more`] : [];
+}
+
+function counts(map: Record<string, number> | undefined): string {
+  return Object.entries(map ?? {})
+    .map(([k, n]) => `${k} ${formatCount(n)}`)
+    .join(' · ');
+}
+
+/** One renderer per `analyze` kind; kinds without one print their JSON. */
+const RENDERERS: Record<string, (r: Json) => string[]> = {
+  dead_code: (r) => [
+    ...table((r.dead as Json[]).map((d) => [d.confidence, String(d.symbol.kind), d.symbol.qualified, at(d.symbol), d.reason])),
+    ...more(r.dead.length, r.total),
+    `${formatCount(r.total)} dead (${counts(r.by_confidence)})`,
+    `note: ${r.blind_spots}`,
+  ],
+  hotspots: (r) => [
+    ...table([
+      ['score', 'fan-in', 'fan-out', 'crossings', 'symbol', 'at'],
+      ...(r.hotspots as Json[]).map((h) => [String(h.score), String(h.fan_in), String(h.fan_out), String(h.crossings), h.node.qualified, at(h.node)]),
+    ]),
+    ...more(r.hotspots.length, r.total),
+    `threshold ${r.threshold} (mean ${r.mean}, σ ${r.stddev}) over ${formatCount(r.candidates)} functions and methods`,
+  ],
+  cycles: (r) => [
+    ...(r.cycles as Json[]).flatMap((c) => [
+      `${c.severity} ${c.kind} cycle of ${c.size}: ${[...(c.path as Json[]).map((s) => `${s.path}:${s.line}`), c.path[0]?.path ?? ''].join(' → ')}`,
+    ]),
+    ...more(r.cycles.length, r.total),
+    r.total === 0 ? 'No cycles.' : `${formatCount(r.total)} cycles (${counts(r.by_kind)}; ${counts(r.by_severity)})`,
+  ],
+  would_create_cycle: (r) => [
+    r.would_create_cycle
+      ? `yes: ${r.from.qualified} → ${r.to.qualified} would close ${(r.path as Json[]).map((s) => `${s.path}:${s.line}`).join(' → ')}`
+      : `no: ${r.from.qualified} → ${r.to.qualified} closes no ${r.edge} cycle`,
+    ...(r.note ? [`note: ${r.note}`] : []),
+  ],
+  impact: (r) => [
+    ...table([
+      ['score', 'depth', 'symbol', 'at'],
+      ...(r.rows as Json[]).map((x) => [String(x.score), x.depth === undefined ? '' : String(x.depth), x.node.qualified, at(x.node)]),
+    ]),
+    ...more(r.rows.length, r.total),
+    ...(r.note ? [`note: ${r.note}`] : []),
+  ],
+  clusters: (r) => [
+    ...table((r.communities as Json[]).map((c) => [`#${c.id}`, c.label, `${c.size} symbols`, `cohesion ${c.cohesion}`])),
+    ...more(r.communities.length, r.total),
+    `${r.algorithm}: ${formatCount(r.count)} communities, modularity ${r.modularity}`,
+  ],
+  coverage_gaps: (r) => [
+    ...table((r.symbols as Json[]).map((x) => [`fan-in ${x.fan_in}`, String(x.kind), x.qualified, at(x)])),
+    ...more(r.symbols.length, r.total),
+    `${formatCount(r.total)} of ${formatCount(r.examined)} functions and methods untested (${Math.round(r.tested_ratio * 100)} % reached by a test)`,
+  ],
+  external_calls: (r) => [
+    ...table((r.targets as Json[]).map((t) => [`${t.uses} uses`, `${t.callers} callers`, t.module ? `${t.module}.${t.name}` : t.name])),
+    ...more(r.targets.length, r.total),
+  ],
+  routes: (r) => [
+    ...table((r.routes as Json[]).map((x) => [x.method, x.route, x.framework, `${x.path}:${x.line}`, x.handler ? x.handler.qualified : ''])),
+    ...more(r.routes.length, r.total),
+  ],
+  env_var_users: (r) => [
+    ...table((r.variables as Json[]).map((v) => [v.name, `${v.reads} reads`, `${v.files} files`])),
+    ...more(r.variables.length, r.total_variables),
+  ],
+  todos: (r) => [
+    ...(r.todos as Json[]).map((t) => `${t.path}:${t.line}: ${t.tag}${t.assignee ? `(${t.assignee})` : ''} ${t.text}`),
+    ...more(r.todos.length, r.total),
+    `${formatCount(r.total)} markers (${counts(r.by_tag)})`,
+  ],
+  health_score: (r) => [
+    `health ${r.score} (${r.grade})`,
+    ...table((r.components as Json[]).map((c) => [c.name, String(c.score), `weight ${c.weight}`])),
+    ...(r.left_out as string[] | undefined ?? []).map((l) => `left out: ${l}`),
+  ],
+  kinds: (r) => table((r.kinds as Json[]).map((k) => [k.kind, k.description])),
+};
+RENDERERS.untested = RENDERERS.coverage_gaps!;
+
+/** `gortex analyze --kind K`. */
+export function renderAnalysis(kind: string, result: Json): string {
+  const render = RENDERERS[kind];
+  return render ? render(result).join('\n') : JSON.stringify(result, null, 2);
 }

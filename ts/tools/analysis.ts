@@ -51,7 +51,7 @@ export const analysisTools = [
         .strict()
         .optional()
         .describe('impact: rank this symbol’s or file’s blast radius instead of the whole repository'),
-      algorithm: z.enum(['leiden', 'louvain', 'spectral']).optional().describe('clusters: community algorithm (default leiden; spectral is not built)'),
+      algorithm: z.enum(['leiden', 'louvain']).optional().describe('clusters: community algorithm (default leiden)'),
       min_size: z.number().int().optional().describe('clusters: smallest community listed (default 2)'),
       symbol_kind: z.enum(['function', 'method']).optional().describe('coverage_gaps: only functions or only methods'),
       exported_only: z.boolean().optional().describe('coverage_gaps: only exported symbols'),

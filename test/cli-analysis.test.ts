@@ -1,0 +1,64 @@
+/** `gortex clones` and `gortex analyze` end to end: the built CLI on a temp copy of the analysis fixtures. */
+import { runCli } from './helpers/cli';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+describe('gortex clones / analyze', () => {
+  const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+  const root = fixtureCopy('analysis', 'cliana');
+  const run = (args: string[]) => runCli([...args, '--repo', root], { env });
+  const json = (args: string[]): any => {
+    const r = run([...args, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+
+  test('clones: clusters with locations as text, the same clusters as JSON', () => {
+    const text = run(['clones', '--path-prefix', 'clones/src/']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^Cluster 1: 2 bodies, similarity 0\.913\n/);
+    expect(text.stdout).toContain('function tallyInvoices  clones/src/invoices.ts:11-31  (159 tokens)');
+    expect(text.stdout).toContain('function summarizeOrders  clones/src/orders.ts:18-38  (151 tokens)');
+    const all = json(['clones', '--min-similarity', '0.95']);
+    expect(all.clusters.map((c: any) => c.max_similarity)).toEqual([0.98, 0.959]);
+    expect(json(['clones', '--include-tests']).clusters[0].size).toBe(3);
+  });
+
+  test('clones: a bad similarity is a usage error naming the flag or the range', () => {
+    const notNumber = run(['clones', '--min-similarity', 'high']);
+    expect(notNumber.status).toBe(2);
+    expect(notNumber.stderr).toContain('--min-similarity must be a number');
+    const low = run(['clones', '--min-similarity', '0.3']);
+    expect(low.status).toBe(2);
+    expect(low.stderr).toMatch(/min_similarity/);
+  });
+
+  test('analyze kinds lists every kind; analyze --kind prints a table or JSON', () => {
+    const kinds = run(['analyze', 'kinds']);
+    expect(kinds.status).toBe(0);
+    for (const k of ['dead_code', 'hotspots', 'cycles', 'impact', 'health_score', 'routes']) expect(kinds.stdout).toMatch(new RegExp(`^${k}\\s`, 'm'));
+    const cycles = run(['analyze', '--kind', 'cycles', '--arg', 'scope=imports', '--path-prefix', 'quality/ts/']);
+    expect(cycles.stdout).toContain('medium imports cycle of 3: quality/ts/cycle/a.ts:1 → quality/ts/cycle/b.ts:1 → quality/ts/cycle/c.ts:1 → quality/ts/cycle/a.ts');
+    const dead = json(['analyze', '--kind', 'dead_code', '--path-prefix', 'quality/ts/', '--limit', '3']);
+    expect(dead.dead).toHaveLength(3);
+    expect(dead.truncated).toBe(true);
+    const would = json(['analyze', '--kind', 'would_create_cycle', '--arg', 'from=quality/ts/clean/math.ts', '--arg', 'to=quality/ts/clean/main.ts']);
+    expect(would.would_create_cycle).toBe(true);
+    const impact = json(['analyze', '--kind', 'impact', '--json-args', '{"target":{"symbol":"currentUser"}}']);
+    expect(impact.rows[0].node.qualified).toBe('currentUser');
+    const health = run(['analyze', '--kind', 'health_score']);
+    expect(health.stdout).toMatch(/^health \d+(\.\d)? \([A-F]\)\n/);
+  });
+
+  test('analyze: an unknown kind or option is a usage error that names the fix', () => {
+    const unknown = run(['analyze', '--kind', 'nope']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown kind "nope"');
+    const option = run(['analyze', '--kind', 'cycles', '--arg', 'depth=2']);
+    expect(option.status).toBe(2);
+    expect(option.stderr).toContain('unknown field `depth`');
+    const malformed = run(['analyze', '--kind', 'cycles', '--arg', 'scope']);
+    expect(malformed.status).toBe(2);
+    expect(malformed.stderr).toContain('must look like key=value');
+  });
+});
