@@ -110,7 +110,14 @@ export interface GraphStats extends RepoSummary {
   edges_by_origin: Record<string, number>;
   unresolved: number;
   /** Memory of the lazily built search indexes (null until the first query that builds one). */
-  search_memory: { symbols_bytes: number | null; text_bytes: number | null; text_docs: number | null };
+  search_memory: {
+    symbols_bytes: number | null;
+    text_bytes: number | null;
+    text_docs: number | null;
+    /** The clone index (signatures and shingle sets of every function body), once built. */
+    clones_bytes: number | null;
+    clones_bodies: number | null;
+  };
 }
 
 /** One graph node (symbol, file, import, ...). */

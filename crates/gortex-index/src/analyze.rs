@@ -121,6 +121,13 @@ impl RepoIndex {
         f(&state.index)
     }
 
+    /// Bytes and bodies held by the clone index, once a query has built it.
+    pub(crate) fn clone_memory(&self) -> Option<(usize, usize)> {
+        let state = self.analysis.clones.lock().unwrap_or_else(|p| p.into_inner());
+        (state.synced.strong_count() > 0 || state.index.body_count() > 0)
+            .then(|| (state.index.memory_bytes(), state.index.body_count()))
+    }
+
     /// Leiden communities of the current graph (computed once per graph version).
     pub fn communities(&self) -> Arc<Communities> {
         cached(&self.analysis.communities, &self.graph, |g| {

@@ -119,6 +119,9 @@ pub struct SearchMemory {
     pub symbols_bytes: Option<usize>,
     pub text_bytes: Option<usize>,
     pub text_docs: Option<usize>,
+    /// The clone index (MinHash signatures and shingle sets of every function body).
+    pub clones_bytes: Option<usize>,
+    pub clones_bodies: Option<usize>,
 }
 
 pub(crate) fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, QueryError> {
@@ -249,10 +252,13 @@ impl RepoIndex {
     pub fn search_memory(&self) -> SearchMemory {
         let symbols = self.search.symbols.lock().unwrap_or_else(|p| p.into_inner());
         let text = self.search.text.read().unwrap_or_else(|p| p.into_inner());
+        let clones = self.clone_memory();
         SearchMemory {
             symbols_bytes: symbols.as_ref().map(|(_, i)| i.memory_bytes()),
             text_bytes: text.index.as_ref().map(|i| i.memory_bytes()),
             text_docs: text.index.as_ref().map(|i| i.doc_count()),
+            clones_bytes: clones.map(|(bytes, _)| bytes),
+            clones_bodies: clones.map(|(_, bodies)| bodies),
         }
     }
 }
