@@ -50,6 +50,20 @@ describe('gortex clones / analyze', () => {
     expect(health.stdout).toMatch(/^health \d+(\.\d)? \([A-F]\)\n/);
   });
 
+  test('flow and taint: paths as readable chains, findings as JSON', () => {
+    const flow = run(['flow', '--from', 'start#seed', '--to', 'finish#z']);
+    expect(flow.status).toBe(0);
+    expect(flow.stdout).toMatch(/^Path 1: 6 hops, confidence 0\.\d+\n  param seed in start \(dataflow\/flow\/chain\.ts:1\)\n/);
+    expect(flow.stdout).toContain('—arg_of 0.7→ param z in finish');
+    const taint = json(['taint', '--path-prefix', 'dataflow/']);
+    expect(taint.total).toBe(4);
+    const text = run(['taint', '--path-prefix', 'dataflow/web/']);
+    expect(text.stdout).toMatch(/^Finding 1 \[sql\]: req\.query → query\(\) in getUser/);
+    const bad = run(['flow', '--from', 'start#nope', '--to', 'finish']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('has no variable');
+  });
+
   test('analyze: an unknown kind or option is a usage error that names the fix', () => {
     const unknown = run(['analyze', '--kind', 'nope']);
     expect(unknown.status).toBe(2);

@@ -44,6 +44,8 @@ const TOOLS = {
   get_communities: true,
   get_processes: true,
   explain_change_impact: true,
+  flow_between: true,
+  taint_paths: true,
   find_clones: true,
   analyze: true,
 } satisfies Record<QueryToolName, true>;

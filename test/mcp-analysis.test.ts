@@ -131,6 +131,24 @@ describe('analysis tools over gortex mcp (stdio)', () => {
     expect(health.grade).toMatch(/^[A-F]$/);
   });
 
+  test('dataflow: request input reaches SQL in every language; values flow across three functions', async () => {
+    const taint = await ok('taint_paths', { path_prefix: 'dataflow/' });
+    expect(taint.findings.map((f: any) => `${f.sink.function}:${f.sink.name}`).sort()).toEqual([
+      'OrderServlet.find:executeQuery',
+      'getUser:query',
+      'lookup:Query',
+      'search:execute',
+    ]);
+    expect(taint.findings.every((f: any) => f.category === 'sql')).toBe(true);
+    const flow = await ok('flow_between', { source: 'start#seed', sink: 'finish#z' });
+    expect(flow.paths[0].hops.map((h: any) => h.kind)).toEqual(['value_flow', 'value_flow', 'arg_of', 'value_flow', 'value_flow', 'arg_of']);
+    const none = await ok('flow_between', { source: 'unrelated', sink: 'finish' });
+    expect(none.paths).toEqual([]);
+    expect(none.diagnosis).toBeDefined();
+    const viaFacade = await ok('trace', { operation: 'flow', target: { symbol: 'start#seed' }, to: { symbol: 'finish#z' } }, compact);
+    expect(viaFacade.paths.length).toBeGreaterThan(0);
+  });
+
   test('the compact surface reaches the analyses as operations', async () => {
     const dead = await ok('analyze', { operation: 'dead_code', arguments: { path_prefix: 'quality/ts/' } }, compact);
     expect(dead.dead.map((d: any) => d.symbol.qualified)).toContain('unusedHelper');

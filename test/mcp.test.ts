@@ -63,7 +63,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'read_file', 'get_symbol_source',
       'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
-      'analyze', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
+      'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
       'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'feedback',
       'tool_profile', 'tools_search',
     ]);

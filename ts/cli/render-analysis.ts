@@ -134,3 +134,44 @@ export function renderAnalysis(kind: string, result: Json): string {
   const render = RENDERERS[kind];
   return render ? render(result).join('\n') : JSON.stringify(result, null, 2);
 }
+
+/** One flow node: `name (kind in function, path:line)`. */
+function flowNode(n: Json): string {
+  const what = n.kind === 'argument' ? `argument ${n.arg} of ${n.name}()` : n.kind === 'result' ? `result of ${n.name}()` : n.kind === 'return' ? 'return value' : `${n.kind} ${n.name}`;
+  return `${what} in ${n.function} (${n.path}:${n.line})`;
+}
+
+/** A path as an indented chain of hops. */
+function flowPath(p: Json): string[] {
+  return [
+    `  ${flowNode(p.source)}`,
+    ...(p.hops as Json[]).map((h) => `    —${h.kind} ${h.confidence}→ ${flowNode(h.to)}`),
+  ];
+}
+
+/** `gortex flow`. */
+export function renderFlow(r: Json): string {
+  const paths: Json[] = r.paths ?? [];
+  if (paths.length === 0) return `No dataflow path. ${r.diagnosis ?? ''}`.trim();
+  const lines = paths.flatMap((p, i) => [`Path ${i + 1}: ${p.length} hops, confidence ${p.confidence}`, ...flowPath(p), '']);
+  if (r.truncated) lines.push('… more paths exist; raise --max-paths to see them');
+  lines.push('(flow-insensitive: a path means the value can travel there, not that it does on every run)');
+  return lines.join('\n');
+}
+
+/** `gortex taint`. */
+export function renderTaint(r: Json): string {
+  const findings: Json[] = r.findings ?? [];
+  const lines = findings.flatMap((f, i) => [
+    `Finding ${i + 1}${f.category ? ` [${f.category}]` : ''}: ${f.source.name} → ${f.sink.name}() in ${f.sink.function} (${f.sink.path}:${f.sink.line}), confidence ${f.confidence}`,
+    ...flowPath(f),
+    '',
+  ]);
+  if (findings.length === 0) lines.push('No source reaches a sink.');
+  lines.push(
+    `${formatCount(r.total)} findings from ${formatCount(r.sources)} sources (${r.source_set}) and ${formatCount(r.sinks)} sinks (${r.sink_set})` +
+      (r.candidates_capped ? '; a side had more than 100 candidates and was capped' : ''),
+  );
+  if (r.truncated) lines.push('… raise --limit to see more');
+  return lines.join('\n');
+}

@@ -867,3 +867,95 @@ export type AnalyzeArgs = { [K in AnalyzeKind]: { kind: K } & AnalyzeKindMap[K][
 
 /** Result of `analyze` (the chosen kind's result). */
 export type AnalyzeResult = AnalyzeKindMap[AnalyzeKind]['result'];
+
+// ---------------------------------------------------------------------------------------------
+// Dataflow (flow_between, taint_paths)
+// ---------------------------------------------------------------------------------------------
+
+/** What a dataflow node stands for. */
+export type FlowNodeKind = 'param' | 'variable' | 'return' | 'argument' | 'result';
+
+/** The kind of a dataflow edge. */
+export type FlowEdgeKind = 'value_flow' | 'arg_of' | 'returns_to';
+
+/** A dataflow node: a parameter, variable/access path, return value, call argument or call result of one function. */
+export interface FlowNodeRow {
+  /** `<function id>#<name>`, `#return`, `#call<i>:<callee>@L<line>[/arg<k>]`. */
+  id: string;
+  kind: FlowNodeKind;
+  /** Variable or access path; the callee for arguments and results. */
+  name: string;
+  /** Argument position (arguments only). */
+  arg?: number;
+  /** Qualified name of the function it belongs to. */
+  function: string;
+  path: string;
+  line: number;
+}
+
+/** One hop of a dataflow path. */
+export interface FlowHop {
+  to: FlowNodeRow;
+  kind: FlowEdgeKind;
+  confidence: number;
+  tier: Origin;
+}
+
+/** One dataflow path; confidence is the product of its hops'. */
+export interface FlowPath {
+  source: FlowNodeRow;
+  sink: FlowNodeRow;
+  length: number;
+  confidence: number;
+  hops: FlowHop[];
+  /** Built-in sink category. */
+  category?: 'sql' | 'exec' | 'filesystem';
+}
+
+/** Arguments of `flow_between`. */
+export interface FlowBetweenArgs {
+  /** A function/method, field/variable, or `Symbol#variable` (`getUser#req.query.id`, `f#return`). */
+  source: string;
+  sink: string;
+  /** Most hops per path, 1–16 (default 8). */
+  max_depth?: number;
+  /** Most paths, 1–100 (default 10). */
+  max_paths?: number;
+  min_tier?: string;
+}
+
+/** Result of `flow_between`. */
+export interface FlowBetweenResult {
+  sources: number;
+  sinks: number;
+  paths: FlowPath[];
+  truncated: boolean;
+  /** Why no path was found, when none was. */
+  diagnosis?: string;
+  flow_sensitive: false;
+}
+
+/** Arguments of `taint_paths`. */
+export interface TaintPathsArgs {
+  /** Clauses (`word`, `exact:Name`, `path:dir/`, `kind:K`); omitted → built-in request inputs. */
+  source_pattern?: string;
+  /** Clauses; omitted → built-in SQL, command and filesystem sinks. */
+  sink_pattern?: string;
+  max_depth?: number;
+  limit?: number;
+  min_tier?: string;
+  path_prefix?: string;
+}
+
+/** Result of `taint_paths`: one finding per sink (its best path). */
+export interface TaintPathsResult {
+  sources: number;
+  sinks: number;
+  candidates_capped?: true;
+  findings: FlowPath[];
+  total: number;
+  truncated: boolean;
+  source_set: 'builtin' | 'pattern';
+  sink_set: 'builtin' | 'pattern';
+  flow_sensitive: false;
+}

@@ -13,10 +13,14 @@ import type {
   ExplainChangeImpactResult,
   FindClonesArgs,
   FindClonesResult,
+  FlowBetweenArgs,
+  FlowBetweenResult,
   GetCommunitiesArgs,
   GetCommunitiesResult,
   GetProcessesArgs,
   GetProcessesResult,
+  TaintPathsArgs,
+  TaintPathsResult,
 } from './analysis-types';
 import type { EdgeDirection } from './types';
 
@@ -1188,6 +1192,8 @@ export interface QueryToolMap {
   get_communities: { args: GetCommunitiesArgs; result: GetCommunitiesResult };
   get_processes: { args: GetProcessesArgs; result: GetProcessesResult };
   explain_change_impact: { args: ExplainChangeImpactArgs; result: ExplainChangeImpactResult };
+  flow_between: { args: FlowBetweenArgs; result: FlowBetweenResult };
+  taint_paths: { args: TaintPathsArgs; result: TaintPathsResult };
   find_clones: { args: FindClonesArgs; result: FindClonesResult };
   analyze: { args: AnalyzeArgs; result: AnalyzeResult };
 }

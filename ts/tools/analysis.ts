@@ -1,7 +1,8 @@
 /**
  * The analysis family: `analyze` (one dispatcher over every whole-repository analysis kind),
- * `find_clones`, `get_communities`, `get_processes` and `explain_change_impact`. All of them are
- * answered by the Rust engine (`gortex-analysis`, `gortex-clones`, `gortex_search::sites`).
+ * `flow_between`, `taint_paths`, `find_clones`, `get_communities`, `get_processes` and
+ * `explain_change_impact`. All of them are answered by the Rust engine (`gortex-analysis`,
+ * `gortex-dataflow`, `gortex-clones`, `gortex_search::sites`).
  */
 import { z } from 'zod';
 import { engineTool, limit, minTier, oneOrMany, target } from './common';
@@ -59,6 +60,31 @@ export const analysisTools = [
       name: z.string().optional().describe('env_var_users: only this variable'),
       method: z.string().optional().describe('routes: only this HTTP method'),
       route: z.string().optional().describe('routes: only routes whose path contains this text'),
+    },
+  ),
+  engineTool(
+    'flow_between',
+    'analysis',
+    'Ranked dataflow paths from a source to a sink (value_flow inside functions, arg_of into callee parameters, returns_to back to callers), each hop with its confidence. Endpoints: a function (its parameters and return), a field, or Symbol#variable such as getUser#req.query.id.',
+    {
+      source: z.string().describe('Function, field, or Symbol#variable (Symbol#return for a return value)'),
+      sink: z.string().describe('Function (its parameters and the arguments of calls to it), field, or Symbol#variable'),
+      max_depth: z.number().int().optional().describe('Most hops per path, 1–16 (default 8)'),
+      max_paths: z.number().int().optional().describe('Most paths, 1–100 (default 10)'),
+      min_tier: minTier,
+    },
+  ),
+  engineTool(
+    'taint_paths',
+    'analysis',
+    'Source → sink dataflow sweep. Without patterns: request input (req.query, request.args, r.URL, getParameter, …) reaching SQL, command or filesystem calls, one finding per sink with its best path. Patterns: words (substring), exact:Name, path:dir/, kind:param|variable|argument|result|return|function|method, space-separated (all must hold).',
+    {
+      source_pattern: z.string().optional().describe('Source clauses; omit for the built-in request inputs'),
+      sink_pattern: z.string().optional().describe('Sink clauses; omit for the built-in SQL / exec / filesystem sinks'),
+      max_depth: z.number().int().optional().describe('Most hops per path, 1–16 (default 8)'),
+      path_prefix: pathPrefix,
+      limit,
+      min_tier: minTier,
     },
   ),
   engineTool(

@@ -197,6 +197,10 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
         const [, to] = single(a.to, 'to');
         return { ...opts, from: value, to };
       }
+      if (op === 'flow') {
+        const [, to] = single(a.to, 'to');
+        return { ...opts, source: value, sink: to };
+      }
       if (key === 'query') return { ...opts, query: value };
       if (key === 'symbols') return { ...opts, ids: value };
       if (key === 'file') return op === 'file' || op === 'summary' ? { ...opts, path: value } : { ...opts, id: value };

@@ -26,9 +26,11 @@
 //!   function: their bodies' facts belong to it and their parameters are ordinary locals; a nested
 //!   named function declaration is also reported as its own [`FnFlow`] (the graph has a node for
 //!   it), so its facts appear twice by design. Top-level code outside any function is not reported.
-//! - **Positions.** Lines are 1-based. `line`/`end_line` of a function are those of the whole
-//!   declaration node (decorators/annotations excluded when the grammar puts them outside), so the
-//!   layer can match the graph node that has the same name and start line.
+//! - **Positions.** Lines are 1-based. `line`/`end_line` of a function are those of the node the
+//!   graph's extractor (`gortex-lang`) spans for it — e.g. a TypeScript class member starts at its
+//!   first decorator, a Python `def` excludes its decorators, a Java method includes its
+//!   annotations — so the layer can match the graph node with the same name and start line. Each
+//!   extractor has a test that compares its (name, line) set with the graph extractor's.
 
 use serde::Serialize;
 

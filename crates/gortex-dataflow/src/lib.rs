@@ -7,6 +7,8 @@
 
 pub mod extract;
 pub mod facts;
+pub mod layer;
+pub mod query;
 
 pub use extract::{extract, DATAFLOW_LANGUAGES};
 pub use facts::{Assign, Call, FnFlow, Return, Value};

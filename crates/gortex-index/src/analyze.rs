@@ -8,6 +8,7 @@ use gortex_analysis::reach::ReachCache;
 use gortex_analysis::{Algorithm, Communities, Processes};
 use gortex_clones::CloneIndex;
 use gortex_core::QueryError;
+use gortex_dataflow::layer::{DataflowIndex, FlowGraph};
 use gortex_graph::Graph;
 use serde_json::Value;
 use std::sync::{Arc, Mutex, Weak};
@@ -21,6 +22,14 @@ pub struct AnalysisCaches {
     processes: GraphSlot<Processes>,
     /// Reach sets per seed, computed lazily; one cache per graph version.
     reach: GraphSlot<ReachCache>,
+    dataflow: Mutex<DataflowState>,
+}
+
+#[derive(Default)]
+struct DataflowState {
+    index: DataflowIndex,
+    /// The flow graph linked over the graph version the facts were last synchronised with.
+    linked: Option<(Weak<Graph>, Arc<FlowGraph>)>,
 }
 
 /// A value derived from one graph version, rebuilt when the graph is replaced.
@@ -156,6 +165,26 @@ impl RepoIndex {
         let g = &*self.graph;
         let dead = a.dead_only.then(|| gortex_analysis::deadcode::dead_set(g));
         self.with_clones(|idx| out(gortex_clones::find_clones(g, idx, &a, dead.as_ref())))
+    }
+
+    /// The dataflow graph of the current graph version: facts re-extracted for changed files,
+    /// then linked through the current graph's calls.
+    pub fn flow_graph(&self) -> Arc<FlowGraph> {
+        let mut state = self.analysis.dataflow.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((weak, fg)) = &state.linked {
+            if same_graph(weak, &self.graph) {
+                return fg.clone();
+            }
+        }
+        let files: Vec<(String, u64, gortex_core::Language)> = self
+            .files
+            .iter()
+            .map(|r| (r.path.clone(), r.hash, r.language))
+            .collect();
+        state.index.sync(&self.root, &files);
+        let fg = Arc::new(state.index.link(&self.graph));
+        state.linked = Some((Arc::downgrade(&self.graph), fg.clone()));
+        fg
     }
 
     /// Runs `explain_change_impact` with the communities and flows of the current graph.

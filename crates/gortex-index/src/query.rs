@@ -84,6 +84,14 @@ pub const TOOLS: &[(&str, &str)] = &[
         "Risk-tiered blast radius of a change: dependents per depth, tests, flows, communities",
     ),
     (
+        "flow_between",
+        "Ranked dataflow paths between two symbols (value_flow, arg_of, returns_to)",
+    ),
+    (
+        "taint_paths",
+        "Source → sink dataflow sweep: request input → SQL / command / filesystem by default",
+    ),
+    (
         "find_clones",
         "Near-duplicate function/method clusters (MinHash + LSH, verified Jaccard)",
     ),
@@ -204,6 +212,14 @@ impl RepoIndex {
                 out(gortex_analysis::get_processes(g, &self.processes(), &a))
             }
             "explain_change_impact" => self.explain_change_impact(args),
+            "flow_between" => {
+                let a = parse(tool, args)?;
+                out(gortex_dataflow::query::flow_between(g, &self.flow_graph(), &a))
+            }
+            "taint_paths" => {
+                let a = parse(tool, args)?;
+                out(gortex_dataflow::query::taint_paths(g, &self.flow_graph(), &a))
+            }
             "find_clones" => self.find_clones(args),
             "analyze" => self.analyze(args),
             other => {

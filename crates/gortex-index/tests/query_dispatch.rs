@@ -51,6 +51,8 @@ fn every_listed_tool_dispatches() {
         ("get_communities", json!({})),
         ("get_processes", json!({})),
         ("explain_change_impact", json!({ "id": id })),
+        ("flow_between", json!({ "source": "main", "sink": "summarize" })),
+        ("taint_paths", json!({})),
         ("find_clones", json!({})),
         ("analyze", json!({ "kind": "todos" })),
     ];
