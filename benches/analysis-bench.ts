@@ -109,6 +109,21 @@ async function measure(corpus: string, root: string, seeds: number): Promise<Jso
   out.hotspots = { ms: round(hotspots.ms), above_threshold: hotspots.value.total };
   out.health = { ms: round(health.ms), score: health.value.score, grade: health.value.grade };
 
+  log(`${corpus}: dataflow`);
+  const taintCold = timed(() => engine.query('taint_paths', {}, repo));
+  const taintWarm = timed(() => engine.query('taint_paths', {}, repo));
+  out.dataflow = {
+    cold_ms: round(taintCold.ms),
+    warm_ms: round(taintWarm.ms),
+    functions: taintCold.value.flow_graph.functions,
+    unmatched: taintCold.value.flow_graph.unmatched,
+    nodes: taintCold.value.flow_graph.nodes,
+    edges: taintCold.value.flow_graph.edges,
+    sources: taintCold.value.sources,
+    sinks: taintCold.value.sinks,
+    findings: taintCold.value.total,
+  };
+
   log(`${corpus}: explain_change_impact on ${seeds} seeds`);
   // Seeds: functions and methods spread over the repository, most-used first (the expensive ones).
   const candidates = engine.query('winnow_symbols', { kind: 'function,method', include_tests: false, limit: 1000 }, repo).results;
@@ -168,6 +183,13 @@ function section(result: Json, m: Json, rawName: string): string {
     ['cycles', (r: Json) => `${r.cycles.ms} ms, ${r.cycles.total}`],
     ['hotspots', (r: Json) => `${r.hotspots.ms} ms, ${r.hotspots.above_threshold} above threshold`],
     ['health_score (analyses cached)', (r: Json) => `${r.health.ms} ms, ${r.health.score} (${r.health.grade})`],
+    ['dataflow: facts + linking + built-in taint sweep (cold)', (r: Json) => (r.dataflow ? `${r.dataflow.cold_ms} ms` : 'n/a')],
+    ['dataflow: taint sweep (warm)', (r: Json) => (r.dataflow ? `${r.dataflow.warm_ms} ms` : 'n/a')],
+    [
+      'dataflow: functions / flow nodes / flow edges',
+      (r: Json) => (r.dataflow ? `${r.dataflow.functions.toLocaleString('en-US')} / ${r.dataflow.nodes.toLocaleString('en-US')} / ${r.dataflow.edges.toLocaleString('en-US')}` : 'n/a'),
+    ],
+    ['dataflow: built-in sources → sinks, findings', (r: Json) => (r.dataflow ? `${r.dataflow.sources} → ${r.dataflow.sinks}, ${r.dataflow.findings}` : 'n/a')],
     ['explain_change_impact p50 / p95, cold', (r: Json) => `${r.impact.cold_p50_ms} / ${r.impact.cold_p95_ms} ms`],
     ['explain_change_impact p50 / p95, cached', (r: Json) => `${r.impact.cached_p50_ms} / ${r.impact.cached_p95_ms} ms`],
     ['RSS growth over the analyses', (r: Json) => `${r.rss_growth_mib} MiB`],

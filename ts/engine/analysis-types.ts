@@ -957,5 +957,7 @@ export interface TaintPathsResult {
   truncated: boolean;
   source_set: 'builtin' | 'pattern';
   sink_set: 'builtin' | 'pattern';
+  /** How much of the repository the flow graph covers. */
+  flow_graph: { functions: number; unmatched: number; nodes: number; edges: number };
   flow_sensitive: false;
 }

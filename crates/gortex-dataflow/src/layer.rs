@@ -450,10 +450,10 @@ fn link(g: &Graph, files: &FxHashMap<String, FileFacts>) -> FlowGraph {
 
     // Call boundaries.
     for &(func, f) in &matched {
-        let callers = callers_within(g, func);
+        let sites = call_sites(g, &callers_within(g, func));
         for (ci, c) in f.calls.iter().enumerate() {
             let (args, res) = per_fn[&func].calls[ci].clone();
-            let callees = resolve_call(g, &callers, c.line, &c.callee);
+            let callees = sites.get(&(c.line, c.callee.as_str())).cloned().unwrap_or_default();
             let mut linked = false;
             for (callee, origin) in callees {
                 let Some(target) = constructor_or_self(g, callee, &facts_of) else {
@@ -548,21 +548,25 @@ fn callers_within(g: &Graph, func: NodeIndex) -> Vec<NodeIndex> {
     out
 }
 
-/// Graph targets of the call named `callee` on `line` from any of `callers`, with the edge tier.
-fn resolve_call(g: &Graph, callers: &[NodeIndex], line: u32, callee: &str) -> Vec<(NodeIndex, Origin)> {
-    let mut out: Vec<(NodeIndex, Origin)> = Vec::new();
+/// The graph's resolved call sites of `callers`: (line, callee name) → targets with the edge tier.
+/// Built once per function so linking stays linear in its calls (a function holding thousands of
+/// nested functions has thousands of callers and tens of thousands of calls).
+fn call_sites<'g>(g: &'g Graph, callers: &[NodeIndex]) -> FxHashMap<(u32, &'g str), Vec<(NodeIndex, Origin)>> {
+    let mut out: FxHashMap<(u32, &'g str), Vec<(NodeIndex, Origin)>> = FxHashMap::default();
     for &c in callers {
         for e in g.out_edges(c) {
-            if e.line != line || !matches!(e.kind, EdgeKind::Calls | EdgeKind::Instantiates) {
+            if !matches!(e.kind, EdgeKind::Calls | EdgeKind::Instantiates) {
                 continue;
             }
-            let to = &g.nodes[e.to as usize];
-            if to.name == callee && !out.iter().any(|(t, _)| *t == e.to) {
-                out.push((e.to, e.origin));
+            let targets = out.entry((e.line, g.nodes[e.to as usize].name.as_str())).or_default();
+            if !targets.iter().any(|(t, _)| *t == e.to) {
+                targets.push((e.to, e.origin));
             }
         }
     }
-    out.sort_by_key(|&(t, _)| t);
+    for targets in out.values_mut() {
+        targets.sort_by_key(|&(t, _)| t);
+    }
     out
 }
 

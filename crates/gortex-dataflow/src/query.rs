@@ -600,6 +600,29 @@ pub struct TaintPathsArgs {
     pub path_prefix: Option<String>,
 }
 
+/// Size of the flow graph a sweep ran over (how much of the repository dataflow covers).
+#[derive(Debug, Serialize)]
+pub struct FlowGraphSize {
+    /// Graph functions and methods with dataflow facts.
+    pub functions: usize,
+    /// Extracted functions that matched no graph node (not linked).
+    pub unmatched: usize,
+    pub nodes: usize,
+    pub edges: usize,
+}
+
+impl FlowGraphSize {
+    /// The size of `fg`.
+    pub fn of(fg: &FlowGraph) -> FlowGraphSize {
+        FlowGraphSize {
+            functions: fg.functions,
+            unmatched: fg.unmatched,
+            nodes: fg.nodes.len(),
+            edges: fg.edge_count(),
+        }
+    }
+}
+
 /// Result of `taint_paths`.
 #[derive(Debug, Serialize)]
 pub struct TaintPathsResult {
@@ -614,6 +637,7 @@ pub struct TaintPathsResult {
     /// `builtin` when a side used the built-in set.
     pub source_set: &'static str,
     pub sink_set: &'static str,
+    pub flow_graph: FlowGraphSize,
     pub flow_sensitive: bool,
 }
 
@@ -703,6 +727,7 @@ pub fn taint_paths(g: &Graph, fg: &FlowGraph, args: &TaintPathsArgs) -> Result<T
         } else {
             "builtin"
         },
+        flow_graph: FlowGraphSize::of(fg),
         flow_sensitive: false,
     })
 }

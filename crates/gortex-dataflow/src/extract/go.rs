@@ -660,6 +660,7 @@ fn function<'t>(decl: Node<'t>, src: &[u8], packages: &FxHashSet<String>) -> Opt
 
 #[cfg(test)]
 mod tests {
+    use super::super::testkit::*;
     use super::*;
     use gortex_core::{Language, NodeKind};
 
@@ -671,39 +672,6 @@ mod tests {
         let mut all = flows(src);
         assert_eq!(all.len(), 1, "{all:#?}");
         all.remove(0)
-    }
-
-    fn v(s: &str) -> Value {
-        Value::Var(s.to_string())
-    }
-
-    fn c(i: u32) -> Value {
-        Value::Call(i)
-    }
-
-    fn a(target: &str, sources: Vec<Value>, line: u32) -> Assign {
-        Assign {
-            target: target.to_string(),
-            sources,
-            line,
-        }
-    }
-
-    fn call(callee: &str, receiver: Vec<Value>, args: Vec<Vec<Value>>, line: u32) -> Call {
-        Call {
-            callee: callee.to_string(),
-            receiver,
-            args,
-            line,
-        }
-    }
-
-    fn ret(sources: Vec<Value>, line: u32) -> Return {
-        Return { sources, line }
-    }
-
-    fn strs(xs: &[&str]) -> Vec<String> {
-        xs.iter().map(|x| x.to_string()).collect()
     }
 
     #[test]

@@ -504,6 +504,7 @@ fn function<'t>(decl: Node<'t>, src: &[u8]) -> Option<FnFlow> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testkit::*;
     use super::*;
     use gortex_core::{Language, NodeKind};
 
@@ -516,39 +517,6 @@ mod tests {
         let mut hits: Vec<FnFlow> = all.iter().filter(|f| f.name == name).cloned().collect();
         assert_eq!(hits.len(), 1, "{all:#?}");
         hits.remove(0)
-    }
-
-    fn v(s: &str) -> Value {
-        Value::Var(s.to_string())
-    }
-
-    fn c(i: u32) -> Value {
-        Value::Call(i)
-    }
-
-    fn a(target: &str, sources: Vec<Value>, line: u32) -> Assign {
-        Assign {
-            target: target.to_string(),
-            sources,
-            line,
-        }
-    }
-
-    fn call(callee: &str, receiver: Vec<Value>, args: Vec<Vec<Value>>, line: u32) -> Call {
-        Call {
-            callee: callee.to_string(),
-            receiver,
-            args,
-            line,
-        }
-    }
-
-    fn ret(sources: Vec<Value>, line: u32) -> Return {
-        Return { sources, line }
-    }
-
-    fn strs(xs: &[&str]) -> Vec<String> {
-        xs.iter().map(|x| x.to_string()).collect()
     }
 
     #[test]

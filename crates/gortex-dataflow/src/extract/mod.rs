@@ -8,6 +8,9 @@ mod ecmascript;
 mod go;
 mod java;
 mod python;
+mod slots;
+#[cfg(test)]
+mod testkit;
 
 /// Languages with a dataflow extractor.
 pub const DATAFLOW_LANGUAGES: &[Language] = &[

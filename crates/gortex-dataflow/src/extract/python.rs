@@ -17,8 +17,9 @@
 //! flattened down to [`MAX_FLATTEN`] levels (output would otherwise be quadratic on
 //! pathologically nested named functions).
 
-use crate::facts::{Assign, Call, FnFlow, Return, Value};
-use rustc_hash::{FxHashMap, FxHashSet};
+use super::slots::{finish_flow, FlowParts, PendingCall};
+use crate::facts::{FnFlow, Value};
+use rustc_hash::FxHashMap;
 use tree_sitter::{Node, Tree};
 
 /// The dataflow facts of every function in the tree, in source order.
@@ -225,15 +226,6 @@ const DROP: usize = 0;
 /// Flattening every level would make the output quadratic on pathologically nested files, since
 /// each nested named function's facts also appear in all of its ancestors.
 const MAX_FLATTEN: u32 = 32;
-
-struct PendingCall {
-    callee: String,
-    receiver: usize,
-    args: Vec<usize>,
-    line: u32,
-    /// Byte offset of the opening parenthesis: calls are numbered in this order.
-    order: usize,
-}
 
 enum Task<'t> {
     /// Evaluate the node: what it reads goes into the slot; its assignments, calls and returns are
@@ -640,99 +632,29 @@ impl<'s, 't> Builder<'s, 't> {
         self.schedule(later);
     }
 
-    /// Numbers calls by their opening parenthesis and materialises slots (first occurrence kept).
+    /// Numbers the calls and materialises the slots (see [`finish_flow`]).
     fn finish(self, name: String, line: u32, end_line: u32, params: Vec<String>) -> FnFlow {
-        let Builder {
-            slots,
-            assigns,
-            calls,
-            returns,
-            ..
-        } = self;
-        let mut order: Vec<usize> = (0..calls.len()).collect();
-        order.sort_by_key(|&i| calls[i].order);
-        let mut remap = vec![0u32; calls.len()];
-        for (new, &old) in order.iter().enumerate() {
-            remap[old] = new as u32;
-        }
-        let values = |slot: usize| -> Vec<Value> {
-            let mut seen: FxHashSet<&Value> = FxHashSet::default();
-            let mut out = Vec::new();
-            for v in &slots[slot] {
-                if seen.insert(v) {
-                    out.push(match v {
-                        Value::Call(i) => Value::Call(remap[*i as usize]),
-                        v => v.clone(),
-                    });
-                }
-            }
-            out
-        };
-        let mut pending: Vec<Option<PendingCall>> = calls.into_iter().map(Some).collect();
-        let calls = order
-            .iter()
-            .filter_map(|&i| pending[i].take())
-            .map(|c| Call {
-                callee: c.callee,
-                receiver: values(c.receiver),
-                args: c.args.iter().map(|&s| values(s)).collect(),
-                line: c.line,
-            })
-            .collect();
-        FnFlow {
+        finish_flow(
+            FlowParts {
+                slots: self.slots,
+                assigns: self.assigns,
+                calls: self.calls,
+                returns: self.returns,
+            },
             name,
             line,
             end_line,
             params,
-            assigns: assigns
-                .into_iter()
-                .map(|(target, s, line)| Assign {
-                    target,
-                    sources: values(s),
-                    line,
-                })
-                .collect(),
-            calls,
-            returns: returns
-                .into_iter()
-                .map(|(s, line)| Return {
-                    sources: values(s),
-                    line,
-                })
-                .collect(),
-        }
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::facts::{Assign, Call, FnFlow, Return, Value};
+    use super::super::testkit::*;
+    use crate::facts::FnFlow;
     use gortex_core::{Language, NodeKind};
 
-    fn v(s: &str) -> Value {
-        Value::Var(s.to_string())
-    }
-    fn c(i: u32) -> Value {
-        Value::Call(i)
-    }
-    fn assign(target: &str, sources: Vec<Value>, line: u32) -> Assign {
-        Assign {
-            target: target.to_string(),
-            sources,
-            line,
-        }
-    }
-    fn call(callee: &str, receiver: Vec<Value>, args: Vec<Vec<Value>>, line: u32) -> Call {
-        Call {
-            callee: callee.to_string(),
-            receiver,
-            args,
-            line,
-        }
-    }
-    fn ret(sources: Vec<Value>, line: u32) -> Return {
-        Return { sources, line }
-    }
     fn py(src: &str) -> Vec<FnFlow> {
         crate::extract::extract(Language::Python, src).expect("python is a dataflow language")
     }
