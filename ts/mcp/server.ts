@@ -11,7 +11,8 @@ import { callTool, ToolCallError } from '../tools/dispatch';
 import { ALL_TOOLS } from '../tools/index';
 import { facadeTools } from '../tools/facade';
 import { inputSchema } from '../tools/meta';
-import { FACADE_PRESET, resolveSurface, type ToolSurface } from '../tools/presets';
+import type { ConfigTools } from '../config/config';
+import { FACADE_PRESET, PresetError, resolveSurface, type ToolSurface } from '../tools/presets';
 import { ResultWithMeta, type SessionSurface, type ToolContext, type ToolDef } from '../tools/registry';
 import { encodeGcx } from '../wire/gcx';
 import { registerPrompts } from './prompts';
@@ -37,8 +38,39 @@ const MAX_CONCURRENCY = 64;
 
 /** Options of one server. */
 export interface McpServerOptions {
-  /** Tool spec (`"preset,+add,-remove"` or an allow-list); `GORTEX_TOOLS` wins over it. */
+  /** Tool spec (`"preset,+add,-remove"` or an allow-list) from `--tools`; `GORTEX_TOOLS` wins over it. */
   tools?: string;
+  /** `--tools-mode`: the mode of whichever spec is chosen; `GORTEX_TOOLS_MODE` wins over it. */
+  toolsMode?: string;
+  /** `mcp.tools` from `.gortex.yaml` or the global config, below the env and the flag. */
+  config?: ConfigTools;
+}
+
+/** A spec with its `:defer`/`:hide` suffix replaced by `mode` (when one is given). */
+export function withMode(spec: string | undefined, mode: string | undefined): string | undefined {
+  if (mode === undefined) return spec;
+  if (mode !== 'defer' && mode !== 'hide') throw new PresetError(`tools mode must be defer or hide, got ${JSON.stringify(mode)}`);
+  return `${(spec ?? 'core').replace(/:(defer|hide)$/, '')}:${mode}`;
+}
+
+/**
+ * The tool spec a server starts from and where it came from: `GORTEX_TOOLS` > `--tools` >
+ * config `mcp.tools`; undefined when none is set (the client-aware or server default applies).
+ * `GORTEX_TOOLS_MODE` > `--tools-mode` then sets its mode.
+ */
+export function chosenSpec(options: McpServerOptions, env: NodeJS.ProcessEnv = process.env): { spec: string; source: string } | undefined {
+  const mode = env.GORTEX_TOOLS_MODE?.trim() ? env.GORTEX_TOOLS_MODE.trim() : options.toolsMode;
+  const envSpec = env.GORTEX_TOOLS?.trim() ? env.GORTEX_TOOLS : undefined;
+  const picked =
+    envSpec !== undefined
+      ? { spec: envSpec, source: 'GORTEX_TOOLS' }
+      : options.tools !== undefined
+        ? { spec: options.tools, source: '--tools' }
+        : options.config
+          ? { spec: options.config.spec, source: options.config.source }
+          : undefined;
+  if (mode === undefined) return picked;
+  return { spec: withMode(picked?.spec, mode)!, source: picked ? `${picked.source} + mode ${mode}` : `default + mode ${mode}` };
 }
 
 /** `60s`, `1500ms`, `2m`, a bare number of milliseconds, or `off` (no bound). */
@@ -124,20 +156,20 @@ const FACADE_NAMES: ReadonlySet<string> = new Set(FACADE_TOOLS.map((t) => t.name
 
 /**
  * An MCP server answering registry tools against `context()` (called per request). The surface is
- * `GORTEX_TOOLS` > `options.tools` > client-aware default (a client that names itself gets the
- * compact surface) > `core` (defer); it is settled on the first list or call, after `initialize`.
+ * `GORTEX_TOOLS` > `--tools` > config `mcp.tools` > client-aware default (a client that names
+ * itself gets the compact surface) > `core` (defer), with `GORTEX_TOOLS_MODE` > `--tools-mode`
+ * setting the mode; it is settled on the first list or call, after `initialize`.
  */
 export function createMcpServer(host: ResourceHost, options: McpServerOptions = {}): Server {
   const context = (): Promise<ToolContext> => host.context();
-  const envSpec = process.env.GORTEX_TOOLS?.trim() ? process.env.GORTEX_TOOLS : undefined;
-  const explicit = envSpec ?? options.tools;
+  const explicit = chosenSpec(options);
   // Validate an explicit spec now so a typo fails at start-up, not on the first request.
-  if (explicit !== undefined) resolveSurface(explicit, ALL_TOOLS, 'check', FACADE_TOOLS);
+  if (explicit !== undefined) resolveSurface(explicit.spec, ALL_TOOLS, 'check', FACADE_TOOLS);
   let settled: ToolSurface | undefined;
   const surfaceNow = (): ToolSurface => {
     if (settled) return settled;
     if (explicit !== undefined) {
-      settled = resolveSurface(explicit, ALL_TOOLS, envSpec !== undefined ? 'GORTEX_TOOLS' : '--tools', FACADE_TOOLS);
+      settled = resolveSurface(explicit.spec, ALL_TOOLS, explicit.source, FACADE_TOOLS);
     } else if (server.getClientVersion()?.name?.trim()) {
       settled = resolveSurface(FACADE_PRESET, ALL_TOOLS, 'client-aware default', FACADE_TOOLS);
     } else {

@@ -1,0 +1,155 @@
+/**
+ * Configuration files: `loadConfig` on real files in temp dirs (repository `.gortex.yaml`, global
+ * `config.yaml` under XDG_CONFIG_HOME or HOME), and `gortex mcp` honouring `mcp.tools` below the env
+ * and the flag, warning about unknown and unused keys, and refusing a broken file before indexing.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ConfigError, globalConfigPath, loadConfig } from '../ts/config/config';
+import { chosenSpec } from '../ts/mcp/server';
+import { PACKAGE_ROOT, runCli } from './helpers/cli';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-config-'));
+
+describe('loadConfig', () => {
+  const noGlobal = { HOME: tmp() };
+
+  test('mcp.tools as a mapping becomes a spec; other known keys are accepted with a warning', () => {
+    const root = tmp();
+    fs.writeFileSync(
+      path.join(root, '.gortex.yaml'),
+      'exclude: [dist/]\nmcp:\n  tools:\n    preset: edit\n    mode: defer\n    allow: [analyze, find_clones]\n    deny: [graph_stats]\n',
+    );
+    const c = loadConfig(root, noGlobal);
+    expect(c.tools).toEqual({ spec: 'edit,+analyze,+find_clones,-graph_stats:defer', source: `${path.join(root, '.gortex.yaml')}:3 (mcp.tools)` });
+    expect(c.files).toEqual([path.join(root, '.gortex.yaml')]);
+    expect(c.warnings).toEqual([`${path.join(root, '.gortex.yaml')}:1: "exclude" is not used by this version of gortex (ignored)`]);
+  });
+
+  test('unknown keys are warned about with their line and the known keys', () => {
+    const root = tmp();
+    fs.writeFileSync(path.join(root, '.gortex.yml'), 'mcp:\n  tools: core\n  toolz: x\nfrobnicate: true\n');
+    const c = loadConfig(root, noGlobal);
+    expect(c.tools?.spec).toBe('core');
+    expect(c.warnings).toEqual([
+      expect.stringMatching(/\.gortex\.yml:4: unknown key "frobnicate"; known keys here: exclude, include, .* \(ignored\)$/),
+      expect.stringMatching(/\.gortex\.yml:3: unknown key "mcp\.toolz"; known keys here: tools \(ignored\)$/),
+    ]);
+  });
+
+  test('the global config lives under an absolute XDG_CONFIG_HOME, else ~/.gortex; the repository file wins', () => {
+    const xdg = tmp();
+    const home = tmp();
+    expect(globalConfigPath({ XDG_CONFIG_HOME: xdg, HOME: home })).toBe(path.join(xdg, 'gortex', 'config.yaml'));
+    expect(globalConfigPath({ XDG_CONFIG_HOME: 'relative/dir', HOME: home })).toBe(path.join(home, '.gortex', 'config.yaml'));
+    fs.mkdirSync(path.join(xdg, 'gortex'));
+    fs.writeFileSync(path.join(xdg, 'gortex', 'config.yaml'), 'mcp:\n  tools: full\n  allow_embedded: true\nrepos: []\n');
+    const bare = tmp();
+    const fromGlobal = loadConfig(bare, { XDG_CONFIG_HOME: xdg, HOME: home });
+    expect(fromGlobal.tools?.spec).toBe('full');
+    expect(fromGlobal.warnings).toHaveLength(2);
+    const repo = tmp();
+    fs.writeFileSync(path.join(repo, '.gortex.yaml'), 'mcp:\n  tools: nav\n');
+    expect(loadConfig(repo, { XDG_CONFIG_HOME: xdg, HOME: home }).tools?.spec).toBe('nav');
+  });
+
+  test('broken files are errors naming the file, the line and the fix', () => {
+    const root = tmp();
+    const file = path.join(root, '.gortex.yaml');
+    fs.writeFileSync(file, 'mcp:\n  tools: [unclosed\n');
+    expect(() => loadConfig(root, noGlobal)).toThrow(ConfigError);
+    expect(() => loadConfig(root, noGlobal)).toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: not valid YAML`));
+    fs.writeFileSync(file, 'mcp:\n  tools:\n    mode: sometimes\n');
+    expect(() => loadConfig(root, noGlobal)).toThrow(/:3: mcp\.tools\.mode must be defer or hide, got "sometimes"/);
+    fs.writeFileSync(file, 'mcp:\n  tools:\n    allow: 3\n');
+    expect(() => loadConfig(root, noGlobal)).toThrow(/mcp\.tools\.allow must be a list of tool names/);
+    fs.writeFileSync(file, '- just\n- a list\n');
+    expect(() => loadConfig(root, noGlobal)).toThrow(/the top level must be a mapping/);
+    fs.writeFileSync(file, '');
+    expect(loadConfig(root, noGlobal)).toEqual({ files: [file], warnings: [] });
+  });
+
+  test('precedence: GORTEX_TOOLS > --tools > config; GORTEX_TOOLS_MODE > --tools-mode sets the mode', () => {
+    const config = { spec: 'edit', source: '.gortex.yaml:2 (mcp.tools)' };
+    expect(chosenSpec({ config }, {})).toEqual(config);
+    expect(chosenSpec({ config, tools: 'nav' }, {})).toEqual({ spec: 'nav', source: '--tools' });
+    expect(chosenSpec({ config, tools: 'nav' }, { GORTEX_TOOLS: 'full' })).toEqual({ spec: 'full', source: 'GORTEX_TOOLS' });
+    expect(chosenSpec({ config, toolsMode: 'hide' }, {})).toEqual({ spec: 'edit:hide', source: '.gortex.yaml:2 (mcp.tools) + mode hide' });
+    expect(chosenSpec({ toolsMode: 'hide' }, { GORTEX_TOOLS_MODE: 'defer' })).toEqual({ spec: 'core:defer', source: 'default + mode defer' });
+    expect(chosenSpec({}, {})).toBeUndefined();
+  });
+});
+
+describe('gortex mcp with a .gortex.yaml', () => {
+  const root = fixtureCopy('query/app-ts', 'cfgapp');
+  fs.writeFileSync(path.join(root, '.gortex.yaml'), 'mcp:\n  tools:\n    preset: edit\n    allow: [analyze, tool_profile]\n    deny: [graph_stats]\nguards:\n  rules: []\n');
+  const home = tempHome();
+  const env = (extra: Record<string, string> = {}): Record<string, string> => {
+    const e: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_THREADS: '2', HOME: tmp() };
+    for (const k of ['NODE_ENV', 'GORTEX_TOOLS', 'GORTEX_TOOLS_MODE', 'XDG_CONFIG_HOME']) delete e[k];
+    return { ...e, ...extra };
+  };
+  const start = async (args: string[], extra: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--repo', root, '--no-watch', ...args],
+      env: env(extra),
+      stderr: 'pipe',
+    });
+    let err = '';
+    transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const client = new Client({ name: '', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, stderr: () => err };
+  };
+
+  test('mcp.tools picks the surface; the source and the warnings say where it came from', async () => {
+    const { client, stderr } = await start([]);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('analyze');
+      expect(names).toContain('get_editing_context');
+      expect(names).not.toContain('graph_stats');
+      expect(names).not.toContain('walk_graph');
+      const profile = JSON.parse(((await client.callTool({ name: 'tool_profile', arguments: {} })) as any).content[0].text);
+      expect(profile.preset).toBe('edit');
+      expect(profile.source).toMatch(/\.gortex\.yaml:2 \(mcp\.tools\)$/);
+      expect(stderr()).toMatch(/config: .*\.gortex\.yaml:6: "guards" is not used by this version of gortex \(ignored\)/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('--tools and GORTEX_TOOLS override the file', async () => {
+    const flag = await start(['--tools', 'nav']);
+    try {
+      expect((await flag.client.listTools()).tools.map((t) => t.name)).toContain('walk_graph');
+    } finally {
+      await flag.client.close();
+    }
+    const envWins = await start(['--tools', 'nav'], { GORTEX_TOOLS: 'get_symbol,tool_profile' });
+    try {
+      expect((await envWins.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_symbol', 'tool_profile']);
+    } finally {
+      await envWins.client.close();
+    }
+  });
+
+  test('a broken config or an unknown tool in it stops gortex mcp before indexing, with the file and line', () => {
+    const broken = fixtureCopy('query/app-ts', 'brokencfg');
+    fs.writeFileSync(path.join(broken, '.gortex.yaml'), 'mcp:\n  tools:\n    mode: sometimes\n');
+    // oclif wraps long messages: join the lines back.
+    const unwrap = (text: string): string => text.replace(/\s*\n\s*›\s+/g, ' ');
+    const r = runCli(['mcp', '--repo', broken], { env: env() });
+    expect(r.status).toBe(2);
+    expect(unwrap(r.stderr)).toMatch(/\.gortex\.yaml:3: mcp\.tools\.mode must be defer or hide/);
+    fs.writeFileSync(path.join(broken, '.gortex.yaml'), 'mcp:\n  tools:\n    preset: core\n    allow: [no_such_tool]\n');
+    const unknown = runCli(['mcp', '--repo', broken], { env: env() });
+    expect(unknown.status).toBe(2);
+    expect(unwrap(unknown.stderr)).toMatch(/\.gortex\.yaml:2 \(mcp\.tools\): unknown tool "no_such_tool"/);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Configuration files: `.gortex.yaml` (or `.gortex.yml`) at the repository root and the user's
+ * global `config.yaml` (`$XDG_CONFIG_HOME/gortex/config.yaml` when `XDG_CONFIG_HOME` is an absolute
+ * path, else `~/.gortex/config.yaml`). Both are optional. This version acts on `mcp.tools` (the
+ * tool surface: the repository's file wins over the global one); every other key the original's
+ * schema knows is accepted with a warning that it is not used yet, and unknown keys are warned
+ * about with the known ones listed. A file that is not valid YAML, or a value of the wrong type
+ * under a key that is used, is an error naming the file, the key and the fix.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+
+/** A configuration problem the user has to fix (exit code 2 at the CLI). */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Top-level keys of `.gortex.yaml`. */
+const REPO_KEYS = [
+  'exclude', 'include', 'rule_files', 'respect_gitignore', 'workspace', 'project', 'projects', 'cross_workspace_deps',
+  'index', 'watch', 'query', 'scope', 'search', 'embedding', 'mcp', 'guards', 'federation', 'architecture', 'events',
+  'artifacts', 'queries', 'semantic', 'llm', 'review',
+] as const;
+/** Top-level keys of the global `config.yaml`. */
+const GLOBAL_KEYS = ['repos', 'projects', 'active_project', 'exclude', 'llm', 'embedding', 'daemon', 'mcp', 'review'] as const;
+/** Keys under `mcp` (`allow_embedded` is user-level only in the original). */
+const MCP_KEYS = ['tools', 'allow_embedded'] as const;
+/** Keys under `mcp.tools`. */
+const TOOLS_KEYS = ['preset', 'mode', 'allow', 'deny'] as const;
+/** Keys this version acts on. */
+const USED = new Set(['mcp', 'mcp.tools']);
+
+/** The tool surface a config file asks for. */
+export interface ConfigTools {
+  /** A tool spec in `"preset,+add,-remove[:mode]"` form. */
+  spec: string;
+  /** The file (and key) it came from, for `tool_profile`. */
+  source: string;
+}
+
+/** Both configuration files, read and checked. */
+export interface LoadedConfig {
+  /** Files that exist and were read. */
+  files: string[];
+  warnings: string[];
+  /** `mcp.tools`, from the repository's file, else the global one. */
+  tools?: ConfigTools;
+}
+
+/** The global config file's path for an environment. */
+export function globalConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'gortex', 'config.yaml');
+  return path.join(env.HOME ?? os.homedir(), '.gortex', 'config.yaml');
+}
+
+/** The repository config file under `root`, if one exists (`.gortex.yaml` before `.gortex.yml`). */
+export function repoConfigPath(root: string): string | undefined {
+  for (const name of ['.gortex.yaml', '.gortex.yml']) {
+    const p = path.join(root, name);
+    if (fs.existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** Reads both files; throws `ConfigError` for YAML errors and wrong types under used keys. */
+export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const out: LoadedConfig = { files: [], warnings: [] };
+  const repoFile = root === undefined ? undefined : repoConfigPath(root);
+  const globalFile = globalConfigPath(env);
+  const repo = repoFile === undefined ? undefined : readYaml(repoFile);
+  const global = fs.existsSync(globalFile) ? readYaml(globalFile) : undefined;
+  let repoTools: ConfigTools | undefined;
+  let globalTools: ConfigTools | undefined;
+  if (repo) {
+    out.files.push(repo.file);
+    repoTools = check(repo, REPO_KEYS, out.warnings, 'repository');
+  }
+  if (global) {
+    out.files.push(global.file);
+    globalTools = check(global, GLOBAL_KEYS, out.warnings, 'global');
+  }
+  const tools = repoTools ?? globalTools;
+  if (tools) out.tools = tools;
+  return out;
+}
+
+interface YamlFile {
+  file: string;
+  data: Record<string, unknown>;
+  doc: Document;
+  lines: LineCounter;
+}
+
+function readYaml(file: string): YamlFile | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot be read (${(error as Error).message}); fix its permissions or remove it`);
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const at = lines.linePos(e.pos[0]);
+    throw new ConfigError(`${file}:${at.line}:${at.col}: not valid YAML: ${e.message.split('\n')[0]}`);
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined) return { file, data: {}, doc, lines };
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new ConfigError(`${file}: the top level must be a mapping of keys (like "mcp:"), got ${Array.isArray(data) ? 'a list' : typeof data}`);
+  }
+  return { file, data: data as Record<string, unknown>, doc, lines };
+}
+
+/** `file:line` of a key (the line the key is written on), for messages. */
+function where(y: YamlFile, keys: string[]): string {
+  const parent = (keys.length === 1 ? y.doc.contents : y.doc.getIn(keys.slice(0, -1), true)) as
+    | { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] }
+    | null
+    | undefined;
+  const pair = parent?.items?.find((p) => p.key?.value === keys[keys.length - 1]);
+  const pos = pair?.key?.range?.[0];
+  return pos === undefined ? y.file : `${y.file}:${y.lines.linePos(pos).line}`;
+}
+
+function warnKeys(y: YamlFile, obj: Record<string, unknown>, known: readonly string[], prefix: string[], warnings: string[]): void {
+  for (const key of Object.keys(obj)) {
+    const keyPath = [...prefix, key].join('.');
+    if (!known.includes(key)) {
+      warnings.push(`${where(y, [...prefix, key])}: unknown key "${keyPath}"; known keys here: ${known.join(', ')} (ignored)`);
+    } else if (!USED.has(keyPath)) {
+      warnings.push(`${where(y, [...prefix, key])}: "${keyPath}" is not used by this version of gortex (ignored)`);
+    }
+  }
+}
+
+function stringList(y: YamlFile, value: unknown, keys: string[]): string[] {
+  const list = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string')) {
+    throw new ConfigError(`${where(y, keys)}: ${keys.join('.')} must be a list of tool names, like [find_files, analyze]`);
+  }
+  return list.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/** Warns about keys, checks `mcp.tools`, and returns the spec it asks for. */
+function check(y: YamlFile, known: readonly string[], warnings: string[], scope: 'repository' | 'global'): ConfigTools | undefined {
+  warnKeys(y, y.data, known, [], warnings);
+  const mcp = y.data.mcp;
+  if (mcp === undefined || mcp === null) return undefined;
+  if (typeof mcp !== 'object' || Array.isArray(mcp)) throw new ConfigError(`${where(y, ['mcp'])}: mcp must be a mapping, like "mcp:\\n  tools: core"`);
+  const mcpObj = mcp as Record<string, unknown>;
+  warnKeys(y, mcpObj, scope === 'repository' ? MCP_KEYS.filter((k) => k !== 'allow_embedded') : MCP_KEYS, ['mcp'], warnings);
+  const tools = mcpObj.tools;
+  if (tools === undefined || tools === null) return undefined;
+  const source = `${where(y, ['mcp', 'tools'])} (mcp.tools)`;
+  if (typeof tools === 'string') {
+    if (tools.trim() === '') throw new ConfigError(`${where(y, ['mcp', 'tools'])}: mcp.tools is empty; give a preset such as core, or remove the key`);
+    return { spec: tools.trim(), source };
+  }
+  if (typeof tools !== 'object' || Array.isArray(tools)) {
+    throw new ConfigError(`${where(y, ['mcp', 'tools'])}: mcp.tools must be a preset name ("core") or a mapping with preset, mode, allow, deny`);
+  }
+  const t = tools as Record<string, unknown>;
+  for (const key of Object.keys(t)) {
+    if (!(TOOLS_KEYS as readonly string[]).includes(key)) {
+      warnings.push(`${where(y, ['mcp', 'tools', key])}: unknown key "mcp.tools.${key}"; known keys here: ${TOOLS_KEYS.join(', ')} (ignored)`);
+    }
+  }
+  if (t.preset !== undefined && (typeof t.preset !== 'string' || t.preset.trim() === '')) {
+    throw new ConfigError(`${where(y, ['mcp', 'tools', 'preset'])}: mcp.tools.preset must be a preset name such as core, agent, full, readonly, edit, nav or compact`);
+  }
+  if (t.mode !== undefined && t.mode !== 'defer' && t.mode !== 'hide') {
+    throw new ConfigError(`${where(y, ['mcp', 'tools', 'mode'])}: mcp.tools.mode must be defer or hide, got ${JSON.stringify(t.mode)}`);
+  }
+  const allow = t.allow === undefined ? [] : stringList(y, t.allow, ['mcp', 'tools', 'allow']);
+  const deny = t.deny === undefined ? [] : stringList(y, t.deny, ['mcp', 'tools', 'deny']);
+  const preset = typeof t.preset === 'string' ? t.preset.trim() : 'core';
+  const spec = [preset, ...allow.map((n) => `+${n}`), ...deny.map((n) => `-${n}`)].join(',') + (t.mode ? `:${t.mode}` : '');
+  return { spec, source };
+}
