@@ -26,6 +26,11 @@ export declare class Engine {
    * rewritten (a stale snapshot is safe); call `persist` to write it.
    */
   updateFiles(repo: string, paths: Array<string>): string
+  /**
+   * Checks gitignore-style exclude patterns for `root`: the message naming the first invalid
+   * one, or null when all parse (config loaders call this to fail before indexing).
+   */
+  checkExclude(root: string, patterns: Array<string>): string | null
   /** Writes the repository's snapshot now (atomically); returns its size in bytes. */
   persist(repo: string): number
   /** Reads the snapshot of `root` and compares it with the disk (no parsing). StatusReport JSON. */
@@ -76,4 +81,8 @@ export interface IndexRepoOptions {
   excludeDirs?: Array<string>
   /** Keep the built-in excluded directories (`node_modules`, `target`, `dist`, …); default true. */
   defaultExcludes?: boolean
+  /** Gitignore-style patterns relative to the root to leave out (`.gortex.yaml` `exclude`). */
+  exclude?: Array<string>
+  /** Honour `.gitignore` files and git's excludes; default true. */
+  respectGitignore?: boolean
 }

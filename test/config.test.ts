@@ -22,12 +22,12 @@ describe('loadConfig', () => {
     const root = tmp();
     fs.writeFileSync(
       path.join(root, '.gortex.yaml'),
-      'exclude: [dist/]\nmcp:\n  tools:\n    preset: edit\n    mode: defer\n    allow: [analyze, find_clones]\n    deny: [graph_stats]\n',
+      'federation: {}\nmcp:\n  tools:\n    preset: edit\n    mode: defer\n    allow: [analyze, find_clones]\n    deny: [graph_stats]\n',
     );
     const c = loadConfig(root, noGlobal);
     expect(c.tools).toEqual({ spec: 'edit,+analyze,+find_clones,-graph_stats:defer', source: `${path.join(root, '.gortex.yaml')}:3 (mcp.tools)` });
     expect(c.files).toEqual([path.join(root, '.gortex.yaml')]);
-    expect(c.warnings).toEqual([`${path.join(root, '.gortex.yaml')}:1: "exclude" is not used by this version of gortex (ignored)`]);
+    expect(c.warnings).toEqual([`${path.join(root, '.gortex.yaml')}:1: "federation" is not used by this version of gortex (ignored)`]);
   });
 
   test('unknown keys are warned about with their line and the known keys', () => {
@@ -70,7 +70,25 @@ describe('loadConfig', () => {
     fs.writeFileSync(file, '- just\n- a list\n');
     expect(() => loadConfig(root, noGlobal)).toThrow(/the top level must be a mapping/);
     fs.writeFileSync(file, '');
-    expect(loadConfig(root, noGlobal)).toEqual({ files: [file], warnings: [] });
+    expect(loadConfig(root, noGlobal)).toEqual({ files: [file], warnings: [], index: { exclude: [] } });
+  });
+
+  test('index settings: exclude lists of both files add up; the repository wins on scalars; wrong types are errors', () => {
+    const xdg = tmp();
+    fs.mkdirSync(path.join(xdg, 'gortex'));
+    fs.writeFileSync(path.join(xdg, 'gortex', 'config.yaml'), 'exclude: [vendor/]\n');
+    const root = tmp();
+    const file = path.join(root, '.gortex.yaml');
+    fs.writeFileSync(file, 'exclude: "*.gen.ts"\nrespect_gitignore: false\nindex:\n  exclude: [dist/]\n  max_file_size: 1000\n  workers: 4\n');
+    const c = loadConfig(root, { XDG_CONFIG_HOME: xdg, HOME: tmp() });
+    expect(c.index).toEqual({ exclude: ['vendor/', '*.gen.ts', 'dist/'], respectGitignore: false, maxFileSize: 1000 });
+    expect(c.warnings).toEqual([`${file}:6: "index.workers" is not used by this version of gortex (ignored)`]);
+    fs.writeFileSync(file, 'index:\n  max_file_size: big\n');
+    expect(() => loadConfig(root, noGlobal)).toThrow(/:2: index\.max_file_size must be a byte count/);
+    fs.writeFileSync(file, 'exclude: {a: 1}\n');
+    expect(() => loadConfig(root, noGlobal)).toThrow(/:1: exclude must be a list of gitignore-style patterns/);
+    fs.writeFileSync(file, 'respect_gitignore: sometimes\n');
+    expect(() => loadConfig(root, noGlobal)).toThrow(/respect_gitignore must be true or false/);
   });
 
   test('precedence: GORTEX_TOOLS > --tools > config; GORTEX_TOOLS_MODE > --tools-mode sets the mode', () => {
@@ -137,6 +155,20 @@ describe('gortex mcp with a .gortex.yaml', () => {
     } finally {
       await envWins.client.close();
     }
+  });
+
+  test('exclude in .gortex.yaml keeps files out of the index; a bad pattern is a usage error', () => {
+    const repo = fixtureCopy('query/app-ts', 'excludecfg');
+    const query = (): ReturnType<typeof runCli> => runCli(['query', 'symbol', 'legacyBanner', '--repo', repo, '--json'], { env: env() });
+    expect(query().status).toBe(0);
+    fs.writeFileSync(path.join(repo, '.gortex.yaml'), 'exclude: [src/legacy.ts]\n');
+    const gone = query();
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toMatch(/legacyBanner/);
+    fs.writeFileSync(path.join(repo, '.gortex.yaml'), 'exclude: ["src/[z-a].ts"]\n');
+    const bad = runCli(['index', repo], { env: env() });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.replace(/\s*\n\s*›\s+/g, ' ')).toMatch(/\.gortex\.yaml: exclude pattern "src\/\[z-a\]\.ts" is not a valid gitignore-style pattern/);
   });
 
   test('a broken config or an unknown tool in it stops gortex mcp before indexing, with the file and line', () => {

@@ -45,6 +45,10 @@ pub struct IndexRepoOptions {
     pub exclude_dirs: Option<Vec<String>>,
     /// Keep the built-in excluded directories (`node_modules`, `target`, `dist`, …); default true.
     pub default_excludes: Option<bool>,
+    /// Gitignore-style patterns relative to the root to leave out (`.gortex.yaml` `exclude`).
+    pub exclude: Option<Vec<String>>,
+    /// Honour `.gitignore` files and git's excludes; default true.
+    pub respect_gitignore: Option<bool>,
 }
 
 fn to_napi_error(message: impl std::fmt::Display) -> Error {
@@ -128,6 +132,7 @@ impl Task for IndexTask {
         let result = guarded("indexRepo", move || {
             let _pass = gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let (canonical, _) = gortex_index::resolve_root(&root, options.name.as_deref()).map_err(to_napi_error)?;
+            options.check(&canonical).map_err(to_napi_error)?;
             let existing = repos
                 .lock()
                 .map_err(|_| to_napi_error("engine state poisoned"))?
@@ -212,6 +217,10 @@ impl Engine {
                     opts.excluded_dirs.push(dir);
                 }
             }
+            opts.exclude = o.exclude.unwrap_or_default();
+            if let Some(r) = o.respect_gitignore {
+                opts.respect_gitignore = r;
+            }
         }
         AsyncTask::new(IndexTask {
             gate: self.index_gate.clone(),
@@ -243,6 +252,13 @@ impl Engine {
             let report = guard.update_paths(&paths, &opts).map_err(to_napi_error)?;
             serde_json::to_string(&report).map_err(to_napi_error)
         })
+    }
+
+    /// Checks gitignore-style exclude patterns for `root`: the message naming the first invalid
+    /// one, or null when all parse (config loaders call this to fail before indexing).
+    #[napi]
+    pub fn check_exclude(&self, root: String, patterns: Vec<String>) -> Option<String> {
+        gortex_index::walk::exclude_matcher(Path::new(&root), &patterns).err()
     }
 
     /// Writes the repository's snapshot now (atomically); returns its size in bytes.

@@ -1,5 +1,5 @@
 /** Opening the repository a query command works on: its snapshot, brought up to date first. */
-import type { Engine, IndexReport } from '../engine/engine';
+import type { Engine, IndexReport, IndexRepoOptions } from '../engine/engine';
 
 /** An engine holding one freshly refreshed repository. */
 export interface OpenRepo {
@@ -8,6 +8,8 @@ export interface OpenRepo {
   repo: string;
   root: string;
   report: IndexReport;
+  /** The config-derived index options, for later refreshes of the same repository. */
+  indexOptions: IndexRepoOptions;
 }
 
 /**
@@ -21,18 +23,39 @@ export async function openRepo(pathArg: string | undefined): Promise<OpenRepo> {
   const { Engine } = await import('../engine/engine');
   const { ProgressLine } = await import('./progress-line');
   const engine = new Engine();
+  const indexOptions = await configIndexOptions(root, engine);
   const progress = process.stderr.isTTY ? new ProgressLine(process.stderr) : undefined;
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();
   process.once('SIGINT', onSigint);
   try {
     const report = await engine.indexRepo(root, {
+      ...indexOptions,
       signal: controller.signal,
       ...(progress ? { onProgress: (event) => progress.update(event) } : {}),
     });
-    return { engine, repo: report.repo, root, report };
+    return { engine, repo: report.repo, root, report, indexOptions };
   } finally {
     progress?.clear();
     process.off('SIGINT', onSigint);
+  }
+}
+
+/**
+ * The index options `.gortex.yaml` and the global config ask for (excludes, gitignore, size cap).
+ * Config warnings go to stderr; a broken config is a usage error naming the file and line.
+ */
+export async function configIndexOptions(root: string, engine: Engine): Promise<IndexRepoOptions> {
+  const { loadConfig, indexOptionsOf, ConfigError } = await import('../config/config');
+  const { CliUsageError } = await import('./repo-root');
+  try {
+    const config = loadConfig(root);
+    for (const warning of config.warnings) process.stderr.write(`gortex: config: ${warning}\n`);
+    const bad = engine.checkExclude(root, config.index.exclude);
+    if (bad !== undefined) throw new CliUsageError(`${config.files.join(', ')}: ${bad}`);
+    return indexOptionsOf(config);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliUsageError(error.message);
+    throw error;
   }
 }

@@ -2,9 +2,10 @@
  * Configuration files: `.gortex.yaml` (or `.gortex.yml`) at the repository root and the user's
  * global `config.yaml` (`$XDG_CONFIG_HOME/gortex/config.yaml` when `XDG_CONFIG_HOME` is an absolute
  * path, else `~/.gortex/config.yaml`). Both are optional. This version acts on `mcp.tools` (the
- * tool surface: the repository's file wins over the global one); every other key the original's
- * schema knows is accepted with a warning that it is not used yet, and unknown keys are warned
- * about with the known ones listed. A file that is not valid YAML, or a value of the wrong type
+ * tool surface: the repository's file wins over the global one), `exclude` / `index.exclude`
+ * (gitignore-style patterns; both files add up), `respect_gitignore` and `index.max_file_size`;
+ * every other key the original's schema knows is accepted with a warning that it is not used yet,
+ * and unknown keys are warned about with the known ones listed. A file that is not valid YAML, or a value of the wrong type
  * under a key that is used, is an error naming the file, the key and the fix.
  */
 import * as fs from 'node:fs';
@@ -29,8 +30,24 @@ const GLOBAL_KEYS = ['repos', 'projects', 'active_project', 'exclude', 'llm', 'e
 const MCP_KEYS = ['tools', 'allow_embedded'] as const;
 /** Keys under `mcp.tools`. */
 const TOOLS_KEYS = ['preset', 'mode', 'allow', 'deny'] as const;
+/** Keys under `index` (the original's schema). */
+const INDEX_KEYS = [
+  'languages', 'exclude', 'workers', 'max_file_size', 'max_parse_bytes_in_flight', 'index_minified', 'index_generated_parsers',
+  'crash_isolation', 'merkle', 'max_extract_millis', 'synthesize_external_calls', 'synthesize_speculative_dispatch',
+  'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
+] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size']);
+
+/** What indexing takes from the config files. */
+export interface ConfigIndex {
+  /** Gitignore-style patterns: top-level `exclude` and `index.exclude` of both files. */
+  exclude: string[];
+  /** `respect_gitignore` (the repository's file wins). */
+  respectGitignore?: boolean;
+  /** `index.max_file_size` in bytes (the repository's file wins). */
+  maxFileSize?: number;
+}
 
 /** The tool surface a config file asks for. */
 export interface ConfigTools {
@@ -47,6 +64,7 @@ export interface LoadedConfig {
   warnings: string[];
   /** `mcp.tools`, from the repository's file, else the global one. */
   tools?: ConfigTools;
+  index: ConfigIndex;
 }
 
 /** The global config file's path for an environment. */
@@ -67,20 +85,23 @@ export function repoConfigPath(root: string): string | undefined {
 
 /** Reads both files; throws `ConfigError` for YAML errors and wrong types under used keys. */
 export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  const out: LoadedConfig = { files: [], warnings: [] };
+  const out: LoadedConfig = { files: [], warnings: [], index: { exclude: [] } };
   const repoFile = root === undefined ? undefined : repoConfigPath(root);
   const globalFile = globalConfigPath(env);
   const repo = repoFile === undefined ? undefined : readYaml(repoFile);
   const global = fs.existsSync(globalFile) ? readYaml(globalFile) : undefined;
   let repoTools: ConfigTools | undefined;
   let globalTools: ConfigTools | undefined;
-  if (repo) {
-    out.files.push(repo.file);
-    repoTools = check(repo, REPO_KEYS, out.warnings, 'repository');
-  }
+  // Global first, so the repository's scalar settings override it; exclude lists add up.
   if (global) {
     out.files.push(global.file);
     globalTools = check(global, GLOBAL_KEYS, out.warnings, 'global');
+    indexSettings(global, out.index, out.warnings);
+  }
+  if (repo) {
+    out.files.unshift(repo.file);
+    repoTools = check(repo, REPO_KEYS, out.warnings, 'repository');
+    indexSettings(repo, out.index, out.warnings);
   }
   const tools = repoTools ?? globalTools;
   if (tools) out.tools = tools;
@@ -144,6 +165,46 @@ function stringList(y: YamlFile, value: unknown, keys: string[]): string[] {
     throw new ConfigError(`${where(y, keys)}: ${keys.join('.')} must be a list of tool names, like [find_files, analyze]`);
   }
   return list.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/** Reads `exclude`, `respect_gitignore` and `index.{exclude,max_file_size}` into `into`. */
+function indexSettings(y: YamlFile, into: ConfigIndex, warnings: string[]): void {
+  const patterns = (value: unknown, keys: string[]): string[] => {
+    const list = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
+      throw new ConfigError(`${where(y, keys)}: ${keys.join('.')} must be a list of gitignore-style patterns, like [dist/, "*.gen.ts"]`);
+    }
+    return list.map((p) => p.trim()).filter((p) => p !== '');
+  };
+  if (y.data.exclude !== undefined && y.data.exclude !== null) into.exclude.push(...patterns(y.data.exclude, ['exclude']));
+  if (y.data.respect_gitignore !== undefined) {
+    if (typeof y.data.respect_gitignore !== 'boolean') {
+      throw new ConfigError(`${where(y, ['respect_gitignore'])}: respect_gitignore must be true or false`);
+    }
+    into.respectGitignore = y.data.respect_gitignore;
+  }
+  const index = y.data.index;
+  if (index === undefined || index === null) return;
+  if (typeof index !== 'object' || Array.isArray(index)) throw new ConfigError(`${where(y, ['index'])}: index must be a mapping, like "index:\n  exclude: [dist/]"`);
+  const ix = index as Record<string, unknown>;
+  warnKeys(y, ix, INDEX_KEYS, ['index'], warnings);
+  if (ix.exclude !== undefined && ix.exclude !== null) into.exclude.push(...patterns(ix.exclude, ['index', 'exclude']));
+  if (ix.max_file_size !== undefined) {
+    const n = ix.max_file_size;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 4_294_967_295) {
+      throw new ConfigError(`${where(y, ['index', 'max_file_size'])}: index.max_file_size must be a byte count between 1 and 4294967295, got ${JSON.stringify(n)}`);
+    }
+    into.maxFileSize = n;
+  }
+}
+
+/** The `indexRepo` options the config files ask for. */
+export function indexOptionsOf(config: LoadedConfig): { exclude?: string[]; respectGitignore?: boolean; maxFileSize?: number } {
+  const out: { exclude?: string[]; respectGitignore?: boolean; maxFileSize?: number } = {};
+  if (config.index.exclude.length > 0) out.exclude = [...config.index.exclude];
+  if (config.index.respectGitignore !== undefined) out.respectGitignore = config.index.respectGitignore;
+  if (config.index.maxFileSize !== undefined) out.maxFileSize = config.index.maxFileSize;
+  return out;
 }
 
 /** Warns about keys, checks `mcp.tools`, and returns the spec it asks for. */

@@ -44,6 +44,10 @@ export interface IndexRepoOptions {
   excludeDirs?: readonly string[];
   /** Keep the built-in excluded directories (`node_modules`, `target`, `dist`, …); default true. */
   defaultExcludes?: boolean;
+  /** Gitignore-style patterns relative to the root to leave out (`.gortex.yaml` `exclude`); an invalid one rejects. */
+  exclude?: readonly string[];
+  /** Honour `.gitignore` files and git's excludes; default true. */
+  respectGitignore?: boolean;
   /** Called on the JS thread for each progress tick. */
   onProgress?: (event: ProgressEvent) => void;
   /** Aborting it cancels the pass; the promise then rejects with `IndexCancelledError`. */
@@ -106,6 +110,8 @@ export class Engine {
     if (options.indexGenerated !== undefined) nativeOptions.indexGenerated = options.indexGenerated;
     if (options.excludeDirs !== undefined) nativeOptions.excludeDirs = [...options.excludeDirs];
     if (options.defaultExcludes !== undefined) nativeOptions.defaultExcludes = options.defaultExcludes;
+    if (options.exclude !== undefined) nativeOptions.exclude = [...options.exclude];
+    if (options.respectGitignore !== undefined) nativeOptions.respectGitignore = options.respectGitignore;
     const onAbort = (): void => this.native.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     let reportJson: string;
@@ -136,6 +142,11 @@ export class Engine {
   /** Writes the repo's snapshot now (updates do not); returns its size in bytes. */
   persist(repo: string): number {
     return this.native.persist(repo);
+  }
+
+  /** The message naming the first invalid gitignore-style exclude pattern, or undefined when all parse. */
+  checkExclude(root: string, patterns: readonly string[]): string | undefined {
+    return this.native.checkExclude(root, [...patterns]) ?? undefined;
   }
 
   /** What is indexed for the repo at `root` and whether it still matches the disk (no parsing). */

@@ -20,6 +20,8 @@ export interface NativeIndexOptions {
   indexGenerated?: boolean;
   excludeDirs?: string[];
   defaultExcludes?: boolean;
+  exclude?: string[];
+  respectGitignore?: boolean;
 }
 
 /** The native `Engine` class as napi exposes it; every result is a JSON string. */
@@ -32,6 +34,7 @@ export interface NativeEngine {
   cancel(): void;
   updateFiles(repo: string, paths: string[]): string;
   persist(repo: string): number;
+  checkExclude(root: string, patterns: string[]): string | null;
   status(root: string, name?: string | null): string;
   repos(): string;
   stats(repo: string): string;

@@ -27,7 +27,7 @@ export async function openEmbedded(
   options: { watch: boolean; log?: (message: string) => void },
 ): Promise<EmbeddedRepo> {
   const { openRepo } = await import('../cli/open-repo');
-  const { engine, root } = await openRepo(pathArg);
+  const { engine, root, indexOptions } = await openRepo(pathArg);
   const ctx: ToolContext = { engine, repo: root, root };
   const log = options.log ?? ((): void => {});
   let refreshing: Promise<void> = Promise.resolve();
@@ -41,7 +41,7 @@ export async function openEmbedded(
       if (!dirty) return;
       dirty = false;
       try {
-        const report = await engine.indexRepo(root);
+        const report = await engine.indexRepo(root, indexOptions);
         if (report.mode !== 'unchanged') {
           log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
           for (const listener of listeners) {

@@ -90,6 +90,8 @@ pub struct IndexOptions {
     pub threads: usize,
     pub max_file_size: u64,
     pub excluded_dirs: Vec<String>,
+    /// Gitignore-style patterns relative to the root (`.gortex.yaml` `exclude`); see [`IndexOptions::check`].
+    pub exclude: Vec<String>,
     pub respect_gitignore: bool,
     /// Parse files that announce they are generated (`Code generated … DO NOT EDIT`).
     pub index_generated: bool,
@@ -101,6 +103,11 @@ pub struct IndexOptions {
 }
 
 impl IndexOptions {
+    /// Checks what the walk cannot report itself: every `exclude` pattern must parse.
+    pub fn check(&self, root: &Path) -> Result<(), String> {
+        walk::exclude_matcher(root, &self.exclude).map(|_| ())
+    }
+
     /// Defaults: 4 MiB file cap (large enough for hand-written giants such as TypeScript's checker.ts), built-in excludes, gitignore honoured, snapshots persisted.
     pub fn new(home: PathBuf) -> IndexOptions {
         IndexOptions {
@@ -109,6 +116,7 @@ impl IndexOptions {
             threads: 0,
             max_file_size: 4 * 1024 * 1024,
             excluded_dirs: DEFAULT_EXCLUDED_DIRS.iter().map(|s| s.to_string()).collect(),
+            exclude: Vec::new(),
             respect_gitignore: true,
             index_generated: false,
             parse_budget: gortex_lang::DEFAULT_PARSE_BUDGET,
@@ -593,6 +601,7 @@ impl RepoIndex {
         let t = Instant::now();
         let walk_options = walk::WalkOptions {
             excluded_dirs: options.excluded_dirs.clone(),
+            exclude: options.exclude.clone(),
             max_file_size: options.max_file_size,
             respect_gitignore: options.respect_gitignore,
         };
@@ -991,6 +1000,7 @@ impl RepoIndex {
     pub fn staleness(&self, options: &IndexOptions) -> Staleness {
         let walk_options = walk::WalkOptions {
             excluded_dirs: options.excluded_dirs.clone(),
+            exclude: options.exclude.clone(),
             max_file_size: options.max_file_size,
             respect_gitignore: options.respect_gitignore,
         };
@@ -1055,6 +1065,7 @@ pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, Index
     let path = snapshot_path(&options.home, &name, &root);
     let walk_options = walk::WalkOptions {
         excluded_dirs: options.excluded_dirs.clone(),
+        exclude: options.exclude.clone(),
         max_file_size: options.max_file_size,
         respect_gitignore: options.respect_gitignore,
     };

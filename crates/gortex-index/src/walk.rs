@@ -58,6 +58,8 @@ pub struct Candidate {
 #[derive(Debug, Clone)]
 pub struct WalkOptions {
     pub excluded_dirs: Vec<String>,
+    /// Gitignore-style patterns relative to the root (`.gortex.yaml` `exclude`).
+    pub exclude: Vec<String>,
     pub max_file_size: u64,
     pub respect_gitignore: bool,
 }
@@ -81,12 +83,31 @@ pub fn relative(root: &Path, path: &Path) -> Option<String> {
     (!s.is_empty()).then(|| s.join("/"))
 }
 
+/// A matcher for gitignore-style exclude patterns relative to `root`; an invalid pattern is an
+/// error naming it.
+pub fn exclude_matcher(root: &Path, patterns: &[String]) -> Result<ignore::gitignore::Gitignore, String> {
+    let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
+    for p in patterns {
+        let p = p.trim();
+        if p.is_empty() {
+            continue;
+        }
+        builder
+            .add_line(None, p)
+            .map_err(|e| format!("exclude pattern {p:?} is not a valid gitignore-style pattern: {e}"))?;
+    }
+    builder.build().map_err(|e| format!("exclude patterns: {e}"))
+}
+
 /// Walks `root` honouring `.gitignore` (nested), `.ignore`, `.gortexignore`, global git
-/// excludes and the built-in excluded directories. Symlinks are not followed (they could leave
-/// the repository or loop); they are reported as skipped.
+/// excludes, the built-in excluded directories and the `exclude` patterns. Symlinks are not
+/// followed (they could leave the repository or loop); they are reported as skipped.
 pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
     let mut result = WalkResult::default();
     let excluded: std::collections::HashSet<String> = options.excluded_dirs.iter().cloned().collect();
+    // Patterns were checked when the options were made (`IndexOptions::check`); a bad one here
+    // excludes nothing rather than failing the walk.
+    let patterns = exclude_matcher(root, &options.exclude).unwrap_or_else(|_| ignore::gitignore::Gitignore::empty());
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .hidden(false)
@@ -101,7 +122,11 @@ pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(move |entry| {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            !(is_dir && entry.depth() > 0 && excluded.contains(entry.file_name().to_string_lossy().as_ref()))
+            if entry.depth() == 0 {
+                return true;
+            }
+            let excluded_dir = is_dir && excluded.contains(entry.file_name().to_string_lossy().as_ref());
+            !(excluded_dir || patterns.matched(entry.path(), is_dir).is_ignore())
         });
     for item in builder.build() {
         let entry = match item {

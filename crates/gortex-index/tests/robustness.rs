@@ -137,3 +137,28 @@ fn ignore_rules_and_builtin_excludes_apply() {
     let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, vec!["kept.ts", "sub/ok.ts"]);
 }
+
+#[test]
+fn exclude_patterns_leave_files_out_and_bad_patterns_are_named() {
+    let repo = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    write(root, "src/app.ts", b"export const a = 1;\n");
+    write(root, "src/legacy.ts", b"export const b = 1;\n");
+    write(root, "generated/api/client.ts", b"export const c = 1;\n");
+    write(root, "lib/util.gen.ts", b"export const d = 1;\n");
+    write(root, "lib/util.ts", b"export const e = 1;\n");
+    let mut opts = options(home.path());
+    opts.exclude = vec!["src/legacy.ts".into(), "generated/".into(), "*.gen.ts".into()];
+    opts.check(root).expect("valid patterns");
+    let (first, _) = index(root, &opts);
+    let paths: Vec<&str> = first.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, vec!["lib/util.ts", "src/app.ts"]);
+    // Dropping a pattern brings its files back on the next pass.
+    opts.exclude = vec!["generated/".into()];
+    let (again, _) = index(root, &opts);
+    assert_eq!(again.files.len(), 4);
+    opts.exclude = vec!["src/[z-a].ts".into()];
+    let err = opts.check(root).unwrap_err();
+    assert!(err.contains("\"src/[z-a].ts\""), "{err}");
+}

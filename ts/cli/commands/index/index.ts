@@ -49,6 +49,8 @@ export default class IndexCommand extends GortexCommand {
     const { Engine } = await import('../../../engine/engine');
     const { ProgressLine } = await import('../../progress-line');
     const engine = new Engine(flags.threads === undefined ? {} : { threads: flags.threads });
+    const { configIndexOptions } = await import('../../open-repo');
+    const fromConfig = await configIndexOptions(root, engine);
 
     const progress = process.stderr.isTTY ? new ProgressLine(process.stderr) : undefined;
     const controller = new AbortController();
@@ -57,6 +59,7 @@ export default class IndexCommand extends GortexCommand {
     let report;
     try {
       report = await engine.indexRepo(root, {
+        ...fromConfig,
         ...(flags.name === undefined ? {} : { name: flags.name }),
         force: flags.force,
         defaultExcludes: flags['default-excludes'],
