@@ -186,6 +186,10 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       found = (await ok('search_symbols', { query: 'freshlyWritten' })).results.filter((r: any) => r.name === 'freshlyWritten');
     }
     expect(found.map((r) => r.id)).toEqual(['mcpapp/src/fresh.ts::freshlyWritten']);
+    // index_health reports the watcher's pass that picked the file up.
+    const health = await ok('index_health', {});
+    expect(health.last_pass).toMatchObject({ mode: 'incremental', failures: 0 });
+    expect(health.last_pass.files.parsed).toBeGreaterThanOrEqual(1);
   });
 });
 

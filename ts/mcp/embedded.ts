@@ -27,8 +27,8 @@ export async function openEmbedded(
   options: { watch: boolean; log?: (message: string) => void },
 ): Promise<EmbeddedRepo> {
   const { openRepo } = await import('../cli/open-repo');
-  const { engine, root, indexOptions } = await openRepo(pathArg);
-  const ctx: ToolContext = { engine, repo: root, root };
+  const { engine, root, indexOptions, report: opened } = await openRepo(pathArg);
+  const ctx: ToolContext = { engine, repo: root, root, lastIndex: opened };
   const log = options.log ?? ((): void => {});
   let refreshing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -42,6 +42,7 @@ export async function openEmbedded(
       dirty = false;
       try {
         const report = await engine.indexRepo(root, indexOptions);
+        ctx.lastIndex = report;
         if (report.mode !== 'unchanged') {
           log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
           for (const listener of listeners) {

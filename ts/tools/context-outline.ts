@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type {
   GraphQueryResult,
+  IndexReport,
   LanguageCount,
   NodeSummary,
   ParseFailure,
@@ -110,6 +111,15 @@ function symbolsByLanguage(reader: ContextReader, languages: readonly string[]):
 
 /** The `index_health` report. */
 export interface IndexHealth {
+  /** The latest index pass in this process (opening or a watcher refresh); absent when unknown. */
+  last_pass?: {
+    mode: IndexReport['mode'];
+    wall_ms: number;
+    files: IndexReport['files'];
+    failures: number;
+    skipped: number;
+    snapshot: string;
+  };
   repo: string;
   root: string;
   /** `healthy`: nothing to report; `degraded`: answers may miss something; `unhealthy`: the index cannot be trusted. */
@@ -213,6 +223,19 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
     },
     references: { usage_edges: usage, unresolved: stats.unresolved, unresolved_share: unresolvedShare },
     tiers,
+    ...(reader.ctx.lastIndex ? { last_pass: lastPass(reader.ctx.lastIndex) } : {}),
+  };
+}
+
+/** The latest index pass of this process, as `index_health` reports it. */
+function lastPass(r: IndexReport): IndexHealth['last_pass'] & object {
+  return {
+    mode: r.mode,
+    wall_ms: Math.round(r.wall_ms),
+    files: r.files,
+    failures: r.failures.length,
+    skipped: r.skipped.length,
+    snapshot: r.snapshot.loaded ? 'loaded' : r.snapshot.rebuilt_reason ? `rebuilt: ${r.snapshot.rebuilt_reason}` : 'written',
   };
 }
 

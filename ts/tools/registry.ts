@@ -3,7 +3,7 @@
  * every door — MCP, `gortex call`, later HTTP and the daemon — dispatches through it.
  */
 import { z } from 'zod';
-import type { Engine } from '../engine/engine';
+import type { Engine, IndexReport } from '../engine/engine';
 import type { SessionStore } from '../mcp/session-store';
 
 /** What calling a tool may change. */
@@ -37,6 +37,8 @@ export interface ToolContext {
   root: string;
   /** The calling MCP session's surface (absent for `gortex call`). */
   session?: SessionSurface;
+  /** The latest index pass of this repository in this process (open or watcher refresh), when known. */
+  lastIndex?: IndexReport;
 }
 
 /** One tool. `input` is a zod object shape; handlers receive the parsed arguments. */

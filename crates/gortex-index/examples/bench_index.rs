@@ -135,6 +135,7 @@ fn parse_only(args: &Args) -> Value {
     let defaults = IndexOptions::new(PathBuf::new());
     let walk_options = walk::WalkOptions {
         excluded_dirs: defaults.excluded_dirs.clone(),
+        exclude: defaults.exclude.clone(),
         max_file_size: defaults.max_file_size,
         respect_gitignore: defaults.respect_gitignore,
     };

@@ -17,6 +17,7 @@ fn main() {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        exclude: Vec::new(),
         max_file_size: 4 << 20,
         respect_gitignore: true,
     };

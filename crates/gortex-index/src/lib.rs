@@ -1017,18 +1017,24 @@ pub struct Staleness {
     pub deleted: Vec<String>,
 }
 
+/// Files that differ from the snapshot. Size and mtime decide, except that a file whose size is
+/// unchanged but whose mtime moved (touched, checked out again, restored by a build tool) is read
+/// and compared by content hash, so it is not reported modified when its bytes are the same.
 fn staleness_of(files: &[FileRecord], skipped_stats: &[(String, u64, u64)], walked: &walk::WalkResult) -> Staleness {
-    let known: HashMap<&str, (u64, u64)> = files
+    let known: HashMap<&str, (u64, u64, Option<u64>)> = files
         .iter()
-        .map(|r| (r.path.as_str(), (r.size, r.mtime_ns)))
-        .chain(skipped_stats.iter().map(|(p, s, m)| (p.as_str(), (*s, *m))))
+        .map(|r| (r.path.as_str(), (r.size, r.mtime_ns, Some(r.hash))))
+        .chain(skipped_stats.iter().map(|(p, s, m)| (p.as_str(), (*s, *m, None))))
         .collect();
     let mut out = Staleness::default();
     let mut seen = std::collections::HashSet::new();
     for c in &walked.sources {
         seen.insert(c.rel.as_str());
         match known.get(c.rel.as_str()) {
-            Some(&(size, mtime)) if size == c.size && mtime == c.mtime_ns => {}
+            Some(&(size, mtime, _)) if size == c.size && mtime == c.mtime_ns => {}
+            Some(&(size, _, Some(hash)))
+                if size == c.size
+                    && std::fs::read(&c.abs).is_ok_and(|bytes| xxhash_rust::xxh3::xxh3_64(&bytes) == hash) => {}
             Some(_) => out.modified.push(c.rel.clone()),
             None => out.added.push(c.rel.clone()),
         }

@@ -177,3 +177,31 @@ fn update_paths_refuses_paths_outside_the_repository_and_changes_nothing() {
         .node(&format!("{}/src/lib/util.ts::more", index.name))
         .is_some());
 }
+
+#[test]
+fn a_touched_file_with_the_same_bytes_is_not_stale_but_a_same_size_edit_is() {
+    let (repo, home) = setup();
+    let opts = options(home.path());
+    index(repo.path(), &opts);
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+    let touch = |rel: &str| {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(repo.path().join(rel))
+            .unwrap();
+        f.set_modified(later).unwrap();
+    };
+    // Same bytes, new mtime (a checkout or a build tool rewriting it).
+    touch("src/lib/index.ts");
+    // Same size, different bytes.
+    let util = repo.path().join("src/lib/util.ts");
+    let text = std::fs::read_to_string(&util).unwrap();
+    let flipped: String = text.chars().map(|c| if c == 'h' { 'H' } else { c }).collect();
+    assert_eq!(flipped.len(), text.len());
+    assert_ne!(flipped, text);
+    std::fs::write(&util, flipped).unwrap();
+    touch("src/lib/util.ts");
+    let status = gortex_index::status(repo.path(), &opts).unwrap();
+    assert_eq!(status.stale.modified, vec!["src/lib/util.ts"], "{status:#?}");
+    assert!(status.stale.added.is_empty() && status.stale.deleted.is_empty());
+}

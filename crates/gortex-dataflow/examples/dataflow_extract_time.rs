@@ -1,5 +1,5 @@
 //! Times dataflow fact extraction over a source tree (no graph, no linking) and lists the
-//! slowest files: `cargo run --release -p gortex-dataflow --example extract_time -- DIR`.
+//! slowest files: `cargo run --release -p gortex-dataflow --example dataflow_extract_time -- DIR`.
 
 use gortex_core::Language;
 use rayon::prelude::*;
@@ -37,7 +37,7 @@ fn files(root: &Path) -> Vec<(PathBuf, Language)> {
 }
 
 fn main() {
-    let root = PathBuf::from(std::env::args().nth(1).expect("usage: extract_time DIR"));
+    let root = PathBuf::from(std::env::args().nth(1).expect("usage: dataflow_extract_time DIR"));
     let all = files(&root);
     let started = Instant::now();
     let mut timed: Vec<(f64, usize, usize, String)> = all
