@@ -105,6 +105,11 @@ describe('context tools', () => {
         { path: 'src/cli.ts', reason: 'cli file' },
         { path: 'src/render.ts', symbol: 'main', line: 24, reason: 'main function' },
       ]);
+      expect(o.communities.total).toBeGreaterThanOrEqual(2);
+      expect(o.communities.top).toHaveLength(3);
+      expect(o.communities.top[0].label).toMatch(/^src · /);
+      expect(o.hotspots).toHaveLength(3);
+      expect(o.hotspots[0]).toMatchObject({ qualified: 'Renderer.draw', score: 100 });
       expect(o.hubs.map((h: { qualified: string; fan_in: number }) => [h.qualified, h.fan_in])).toEqual([
         ['Config', 5],
         ['Shape', 5],

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type {
+  CommunityList,
   GraphQueryResult,
   IndexReport,
   LanguageCount,
@@ -286,6 +287,10 @@ export interface RepoOutline {
   most_imported: ImportedRow[];
   entry_points: EntryPoint[];
   hubs: HubRow[];
+  /** The largest functional clusters (Leiden communities), with their modularity. */
+  communities: { modularity: number; total: number; top: { id: number; label: string; size: number; cohesion: number }[] };
+  /** The highest-scoring hotspots (fan-in, fan-out, community crossings, betweenness). */
+  hotspots: { qualified: string; kind: string; path: string; line: number; score: number }[];
   tests: { test_files: number; file_share: number; test_symbols: number; symbol_share: number };
 }
 
@@ -425,6 +430,16 @@ function hubs(reader: ContextReader, maxItems: number): HubRow[] {
     .slice(0, maxItems);
 }
 
+/** The largest communities, from the engine's cached Leiden partition. */
+function communitiesOf(reader: ContextReader, maxItems: number): RepoOutline['communities'] {
+  const list = reader.query<CommunityList>('get_communities', { limit: maxItems });
+  return {
+    modularity: list.modularity,
+    total: list.count,
+    top: list.communities.map((c) => ({ id: c.id, label: c.label, size: c.size, cohesion: c.cohesion })),
+  };
+}
+
 /** The repository outline. */
 export function repoOutline(reader: ContextReader, maxItems: number): RepoOutline {
   const stats = reader.ctx.engine.stats(reader.ctx.repo);
@@ -453,6 +468,10 @@ export function repoOutline(reader: ContextReader, maxItems: number): RepoOutlin
     most_imported: mostImported(reader, files, maxItems),
     entry_points: entryPoints(reader, files, byLang.has('python'), maxItems),
     hubs: hubs(reader, maxItems),
+    communities: communitiesOf(reader, maxItems),
+    hotspots: reader.ctx.engine
+      .analyze('hotspots', { threshold: 0, limit: maxItems }, { repo: reader.ctx.repo })
+      .hotspots.map((h) => ({ qualified: h.node.qualified, kind: h.node.kind, path: h.node.path, line: h.node.line, score: h.score })),
     tests: {
       test_files: testFiles,
       file_share: share(testFiles, files.length),

@@ -38,7 +38,7 @@ export const contextTools = [
     category: 'nav',
     effect: 'read',
     description:
-      'One-call repository overview: languages (files, symbols), top directories by symbol count, most-imported files and packages, entry points (main functions, CLI/bin files, exported handlers), highest fan-in symbols and the share of test code.',
+      'One-call repository overview: languages (files, symbols), top directories by symbol count, most-imported files and packages, entry points (main functions, CLI/bin files, exported handlers), highest fan-in symbols, the largest communities, the top hotspots and the share of test code.',
     input: {
       max_items: z.number().int().min(1).max(100).optional().describe('Rows per list (default 10)'),
     },
