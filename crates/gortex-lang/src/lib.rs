@@ -5,6 +5,7 @@
 //! [`FileFacts`]; it never looks at other files.
 
 mod languages;
+pub mod names;
 pub mod util;
 
 use gortex_core::{FileFacts, Language};

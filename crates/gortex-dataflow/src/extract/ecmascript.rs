@@ -35,8 +35,11 @@
 //! flattened down to [`MAX_FLATTEN`] levels (output would otherwise be quadratic on
 //! pathologically nested named functions).
 
-use super::slots::{finish_flow, FlowParts, PendingCall};
+use super::named_children;
+use super::slots::{PendingCall, Task, Walk, DROP, MAX_FLATTEN};
 use crate::facts::{FnFlow, Value};
+use gortex_lang::names::{js_member_name as member_name, js_string_value as string_value};
+use gortex_lang::util::line;
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::{Node, Tree};
 
@@ -58,19 +61,8 @@ fn text(node: Node<'_>, src: &[u8]) -> String {
     String::from_utf8_lossy(&src[start..end]).into_owned()
 }
 
-fn line(node: Node<'_>) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
 fn end_line(node: Node<'_>) -> u32 {
     node.end_position().row as u32 + 1
-}
-
-fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
-        .collect()
 }
 
 fn is_function_value(kind: &str) -> bool {
@@ -78,25 +70,6 @@ fn is_function_value(kind: &str) -> bool {
         kind,
         "arrow_function" | "function_expression" | "function" | "generator_function"
     )
-}
-
-/// The string literal's contents without quotes.
-fn string_value(node: Node<'_>, src: &[u8]) -> String {
-    let t = text(node, src);
-    let t = t.trim();
-    let t = t.strip_prefix(['\'', '"', '`']).unwrap_or(t);
-    let t = t.strip_suffix(['\'', '"', '`']).unwrap_or(t);
-    t.to_string()
-}
-
-/// A member/property name as the graph names it: `#x` → `x`, `'a-b'` → `a-b`; computed → none.
-fn member_name(node: Node<'_>, src: &[u8]) -> Option<String> {
-    match node.kind() {
-        "property_identifier" | "identifier" | "type_identifier" | "number" => Some(text(node, src)),
-        "private_property_identifier" => Some(text(node, src).trim_start_matches('#').to_string()),
-        "string" => Some(string_value(node, src)),
-        _ => None,
-    }
 }
 
 /// Kinds that never read a value: types, names that are not variables, declarations of types.
@@ -399,70 +372,33 @@ fn class_members<'t>(
 // Facts of one function
 // ---------------------------------------------------------------------------------------------
 
-/// Values are collected into slots (slot 0 discards); assigns, calls and returns name their slots,
-/// which are materialised (call indices renumbered, duplicates dropped) at the end.
-const DROP: usize = 0;
-
-/// Nested functions are flattened into the reported function down to this many levels; deeper
-/// ones are left out of it (they still get their own flow when the graph has a node for them).
-/// Flattening every level would make the output quadratic on pathologically nested files, since
-/// each nested named function's facts also appear in all of its ancestors.
-const MAX_FLATTEN: u32 = 32;
-
-enum Task<'t> {
-    /// Evaluate the node: what it reads goes into the slot; its assignments, calls and returns are
-    /// recorded. The depth counts the nested functions around the node inside the reported one.
-    Eval(Node<'t>, usize, u32),
-    /// Append what the first slot read to the second (scheduled after the first is filled).
-    Copy(usize, usize),
-}
-
+/// One function's walk: the shared [`Walk`] plus the source it reads names from.
 struct Builder<'s, 't> {
     src: &'s [u8],
-    slots: Vec<Vec<Value>>,
-    assigns: Vec<(String, usize, u32)>,
-    calls: Vec<PendingCall>,
-    returns: Vec<(usize, u32)>,
-    stack: Vec<Task<'t>>,
-    /// Nesting depth of the task being visited (see [`MAX_FLATTEN`]).
-    depth: u32,
+    w: Walk<'t>,
+}
+
+impl<'t> std::ops::Deref for Builder<'_, 't> {
+    type Target = Walk<'t>;
+    fn deref(&self) -> &Walk<'t> {
+        &self.w
+    }
+}
+
+impl<'t> std::ops::DerefMut for Builder<'_, 't> {
+    fn deref_mut(&mut self) -> &mut Walk<'t> {
+        &mut self.w
+    }
 }
 
 fn flow_of(site: Site<'_>, src: &[u8]) -> FnFlow {
-    let mut b = Builder {
-        src,
-        slots: vec![Vec::new()],
-        assigns: Vec::new(),
-        calls: Vec::new(),
-        returns: Vec::new(),
-        stack: Vec::new(),
-        depth: 0,
-    };
+    let mut b = Builder { src, w: Walk::new() };
     let params = b.function(site.func);
     b.run();
-    b.finish(site.name, site.line, site.end_line, params)
+    b.w.finish(site.name, site.line, site.end_line, params)
 }
 
 impl<'s, 't> Builder<'s, 't> {
-    fn slot(&mut self) -> usize {
-        self.slots.push(Vec::new());
-        self.slots.len() - 1
-    }
-
-    fn put(&mut self, slot: usize, value: Value) {
-        if slot != DROP {
-            self.slots[slot].push(value);
-        }
-    }
-
-    fn task(&self, node: Node<'t>, slot: usize) -> Task<'t> {
-        Task::Eval(node, slot, self.depth)
-    }
-
-    fn eval(&mut self, node: Node<'t>, slot: usize) {
-        self.stack.push(self.task(node, slot));
-    }
-
     /// Schedules evaluation of `nodes` so they run in source order.
     fn eval_all(&mut self, nodes: &[Node<'t>], slot: usize) {
         for n in nodes.iter().rev() {
@@ -644,19 +580,8 @@ impl<'s, 't> Builder<'s, 't> {
     }
 
     fn run(&mut self) {
-        while let Some(task) = self.stack.pop() {
-            match task {
-                Task::Eval(node, slot, depth) => {
-                    self.depth = depth;
-                    self.visit(node, slot)
-                }
-                Task::Copy(from, to) => {
-                    if to != DROP && from != to {
-                        let values = self.slots[from].clone();
-                        self.slots[to].extend(values);
-                    }
-                }
-            }
+        while let Some((node, slot)) = self.next() {
+            self.visit(node, slot);
         }
     }
 
@@ -873,21 +798,6 @@ impl<'s, 't> Builder<'s, 't> {
             order,
         });
         self.schedule(evals);
-    }
-
-    fn finish(self, name: String, line: u32, end_line: u32, params: Vec<String>) -> FnFlow {
-        finish_flow(
-            FlowParts {
-                slots: self.slots,
-                assigns: self.assigns,
-                calls: self.calls,
-                returns: self.returns,
-            },
-            name,
-            line,
-            end_line,
-            params,
-        )
     }
 }
 

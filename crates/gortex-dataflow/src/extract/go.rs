@@ -36,6 +36,7 @@
 //! - Not covered: `x++`/`x--` (a self-flow), flows through pointers/aliasing, labels, goto.
 
 use crate::facts::{Assign, Call, FnFlow, Return, Value};
+use gortex_lang::util::line;
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::Node;
 
@@ -61,10 +62,6 @@ pub(crate) fn extract(tree: &tree_sitter::Tree, src: &[u8]) -> Vec<FnFlow> {
 
 fn text<'s>(node: Node<'_>, src: &'s [u8]) -> &'s str {
     node.utf8_text(src).unwrap_or("")
-}
-
-fn line(node: Node<'_>) -> u32 {
-    node.start_position().row as u32 + 1
 }
 
 /// Push the named children of `node` (comments excluded) so that they pop in source order.
@@ -128,34 +125,6 @@ fn imported_packages(root: Node<'_>, src: &[u8]) -> FxHashSet<String> {
         }
     }
     out
-}
-
-/// Go's predeclared types: `T(x)` with one of them is a conversion.
-fn is_builtin_type(name: &str) -> bool {
-    matches!(
-        name,
-        "bool"
-            | "byte"
-            | "complex64"
-            | "complex128"
-            | "error"
-            | "float32"
-            | "float64"
-            | "int"
-            | "int8"
-            | "int16"
-            | "int32"
-            | "int64"
-            | "rune"
-            | "string"
-            | "uint"
-            | "uint8"
-            | "uint16"
-            | "uint32"
-            | "uint64"
-            | "uintptr"
-            | "any"
-    )
 }
 
 /// Type syntax: never a value.
@@ -226,7 +195,7 @@ fn is_conversion(call: Node<'_>, src: &[u8]) -> bool {
     }
     let kind = f.kind();
     is_type_kind(kind)
-        || (kind == "identifier" && is_builtin_type(text(f, src)))
+        || (kind == "identifier" && gortex_lang::names::go_builtin_type(text(f, src)))
         // `(*T)(p)`: a pointer conversion (calling through `(*fp)(x)` is rare).
         || (parenthesized
             && kind == "unary_expression"

@@ -37,6 +37,7 @@
 //!   and initializer blocks, flows through fields between methods (the layer's job).
 
 use crate::facts::{Assign, Call, FnFlow, Return, Value};
+use gortex_lang::util::line;
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::Node;
 
@@ -77,10 +78,6 @@ fn is_comment(kind: &str) -> bool {
 
 fn text<'s>(node: Node<'_>, src: &'s [u8]) -> &'s str {
     node.utf8_text(src).unwrap_or("")
-}
-
-fn line(node: Node<'_>) -> u32 {
-    node.start_position().row as u32 + 1
 }
 
 /// Named children without comments.

@@ -40,3 +40,11 @@ pub fn extract(language: Language, source: &str) -> Option<Vec<FnFlow>> {
         _ => ecmascript::extract(&tree, src),
     })
 }
+
+/// Named children of a node, comments left out.
+fn named_children(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}

@@ -17,8 +17,10 @@
 //! flattened down to [`MAX_FLATTEN`] levels (output would otherwise be quadratic on
 //! pathologically nested named functions).
 
-use super::slots::{finish_flow, FlowParts, PendingCall};
+use super::named_children;
+use super::slots::{PendingCall, Task, Walk, DROP, MAX_FLATTEN};
 use crate::facts::{FnFlow, Value};
+use gortex_lang::util::line;
 use rustc_hash::FxHashMap;
 use tree_sitter::{Node, Tree};
 
@@ -38,17 +40,6 @@ fn text(node: Node<'_>, src: &[u8]) -> String {
     let end = node.end_byte().min(src.len());
     let start = node.start_byte().min(end);
     String::from_utf8_lossy(&src[start..end]).into_owned()
-}
-
-fn line(node: Node<'_>) -> u32 {
-    node.start_position().row as u32 + 1
-}
-
-fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
-        .collect()
 }
 
 /// Kinds that never read a value.
@@ -217,52 +208,34 @@ fn discover<'t>(root: Node<'t>, src: &[u8]) -> Vec<Site<'t>> {
 // Facts of one function
 // ---------------------------------------------------------------------------------------------
 
-/// Values are collected into slots (slot 0 discards); assigns, calls and returns name their slots,
-/// which are materialised (call indices renumbered, duplicates dropped) at the end.
-const DROP: usize = 0;
-
-/// Nested functions are flattened into the reported function down to this many levels; deeper
-/// ones are left out of it (they still get their own flow when the graph has a node for them).
-/// Flattening every level would make the output quadratic on pathologically nested files, since
-/// each nested named function's facts also appear in all of its ancestors.
-const MAX_FLATTEN: u32 = 32;
-
-enum Task<'t> {
-    /// Evaluate the node: what it reads goes into the slot; its assignments, calls and returns are
-    /// recorded. The depth counts the nested functions around the node inside the reported one.
-    Eval(Node<'t>, usize, u32),
-    /// Append what the first slot read to the second (scheduled to run after the first is filled).
-    Copy(usize, usize),
-}
-
+/// One function's walk: the shared [`Walk`] plus the source it reads names from.
 struct Builder<'s, 't> {
     src: &'s [u8],
-    slots: Vec<Vec<Value>>,
-    assigns: Vec<(String, usize, u32)>,
-    calls: Vec<PendingCall>,
-    returns: Vec<(usize, u32)>,
-    stack: Vec<Task<'t>>,
-    /// Nesting depth of the task being visited (see [`MAX_FLATTEN`]).
-    depth: u32,
+    w: Walk<'t>,
+}
+
+impl<'t> std::ops::Deref for Builder<'_, 't> {
+    type Target = Walk<'t>;
+    fn deref(&self) -> &Walk<'t> {
+        &self.w
+    }
+}
+
+impl<'t> std::ops::DerefMut for Builder<'_, 't> {
+    fn deref_mut(&mut self) -> &mut Walk<'t> {
+        &mut self.w
+    }
 }
 
 fn flow_of(site: Site<'_>, src: &[u8]) -> FnFlow {
-    let mut b = Builder {
-        src,
-        slots: vec![Vec::new()],
-        assigns: Vec::new(),
-        calls: Vec::new(),
-        returns: Vec::new(),
-        stack: Vec::new(),
-        depth: 0,
-    };
+    let mut b = Builder { src, w: Walk::new() };
     let mut params = b.function(site.func);
     if site.has_receiver && params.first().is_some_and(|(_, plain)| *plain) {
         params.remove(0);
     }
     b.run();
     let node = site.func;
-    b.finish(
+    b.w.finish(
         site.name,
         line(node),
         node.end_position().row as u32 + 1,
@@ -271,25 +244,6 @@ fn flow_of(site: Site<'_>, src: &[u8]) -> FnFlow {
 }
 
 impl<'s, 't> Builder<'s, 't> {
-    fn slot(&mut self) -> usize {
-        self.slots.push(Vec::new());
-        self.slots.len() - 1
-    }
-
-    fn put(&mut self, slot: usize, value: Value) {
-        if slot != DROP {
-            self.slots[slot].push(value);
-        }
-    }
-
-    fn task(&self, node: Node<'t>, slot: usize) -> Task<'t> {
-        Task::Eval(node, slot, self.depth)
-    }
-
-    fn eval(&mut self, node: Node<'t>, slot: usize) {
-        self.stack.push(self.task(node, slot));
-    }
-
     /// Schedules `later` to run in its order (the stack is LIFO).
     fn schedule(&mut self, later: Vec<(Node<'t>, usize)>) {
         for (n, s) in later.into_iter().rev() {
@@ -403,19 +357,8 @@ impl<'s, 't> Builder<'s, 't> {
     }
 
     fn run(&mut self) {
-        while let Some(task) = self.stack.pop() {
-            match task {
-                Task::Eval(node, slot, depth) => {
-                    self.depth = depth;
-                    self.visit(node, slot)
-                }
-                Task::Copy(from, to) => {
-                    if to != DROP && from != to {
-                        let values = self.slots[from].clone();
-                        self.slots[to].extend(values);
-                    }
-                }
-            }
+        while let Some((node, slot)) = self.next() {
+            self.visit(node, slot);
         }
     }
 
@@ -630,22 +573,6 @@ impl<'s, 't> Builder<'s, 't> {
             order,
         });
         self.schedule(later);
-    }
-
-    /// Numbers the calls and materialises the slots (see [`finish_flow`]).
-    fn finish(self, name: String, line: u32, end_line: u32, params: Vec<String>) -> FnFlow {
-        finish_flow(
-            FlowParts {
-                slots: self.slots,
-                assigns: self.assigns,
-                calls: self.calls,
-                returns: self.returns,
-            },
-            name,
-            line,
-            end_line,
-            params,
-        )
     }
 }
 

@@ -21,6 +21,7 @@
 //! - Type parameters are collected per file and never reported as type references.
 //! - `return_type` unwraps `Promise<T>` to `T`, so `await x.load()` bindings resolve.
 
+use crate::names::{js_member_name as member_name, js_string_value as string_value};
 use crate::util::{self, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
@@ -282,25 +283,6 @@ pub(crate) fn javascript() -> &'static dyn Extractor {
 
 fn txt(node: Node<'_>, src: &[u8]) -> String {
     util::text(node, src).into_owned()
-}
-
-/// The string literal's contents without quotes.
-fn string_value(node: Node<'_>, src: &[u8]) -> String {
-    let t = util::text(node, src);
-    let t = t.trim();
-    let t = t.strip_prefix(['\'', '"', '`']).unwrap_or(t);
-    let t = t.strip_suffix(['\'', '"', '`']).unwrap_or(t);
-    t.to_string()
-}
-
-/// A member/property name as a plain identifier: `#x` → `x`, `'a-b'` → `a-b`.
-fn member_name(node: Node<'_>, src: &[u8]) -> Option<String> {
-    match node.kind() {
-        "property_identifier" | "identifier" | "type_identifier" | "number" => Some(txt(node, src)),
-        "private_property_identifier" => Some(txt(node, src).trim_start_matches('#').to_string()),
-        "string" => Some(string_value(node, src)),
-        _ => None,
-    }
 }
 
 /// Does `node` have an anonymous child token with this text (`static`, `async`, `default`, …)?

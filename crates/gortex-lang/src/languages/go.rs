@@ -84,35 +84,6 @@ fn queries() -> &'static Queries {
     })
 }
 
-/// Go's predeclared types: never reported as refs.
-fn is_builtin_type(name: &str) -> bool {
-    matches!(
-        name,
-        "bool"
-            | "byte"
-            | "complex64"
-            | "complex128"
-            | "error"
-            | "float32"
-            | "float64"
-            | "int"
-            | "int8"
-            | "int16"
-            | "int32"
-            | "int64"
-            | "rune"
-            | "string"
-            | "uint"
-            | "uint8"
-            | "uint16"
-            | "uint32"
-            | "uint64"
-            | "uintptr"
-            | "any"
-            | "comparable"
-    )
-}
-
 /// Go's predeclared functions: calls to them are not reported.
 fn is_builtin_func(name: &str) -> bool {
     matches!(
@@ -414,7 +385,7 @@ fn binding_value(expr: Node<'_>, src: &[u8], recv: Option<&str>) -> Option<Bindi
                             "identifier" => Some(txt(arg, src)),
                             _ => type_head(arg, src).map(|(n, _, _)| n),
                         }?;
-                        return (!is_builtin_type(&ty)).then_some(BindingValue::Type { name: ty });
+                        return (!crate::names::go_builtin_type(&ty)).then_some(BindingValue::Type { name: ty });
                     }
                     if is_builtin_func(&name) {
                         return None;
@@ -439,7 +410,7 @@ fn binding_value(expr: Node<'_>, src: &[u8], recv: Option<&str>) -> Option<Bindi
 /// A binding-worthy declared type: a named type, possibly behind a pointer or generic.
 fn declared_binding_type(ty: Node<'_>, src: &[u8], generics: &Generics) -> Option<String> {
     let (name, _, node) = type_head(ty, src)?;
-    if is_builtin_type(&name) || generics.declares(node.start_byte(), &name) {
+    if crate::names::go_builtin_type(&name) || generics.declares(node.start_byte(), &name) {
         return None;
     }
     Some(name)
@@ -787,7 +758,7 @@ impl<'a, 't> Ctx<'a, 't> {
                             "identifier" => Some((txt(arg, src), None)),
                             _ => type_head(arg, src).map(|(n, p, _)| (n, p)),
                         };
-                        if let Some((n, pkg)) = head.filter(|(n, _)| !is_builtin_type(n)) {
+                        if let Some((n, pkg)) = head.filter(|(n, _)| !crate::names::go_builtin_type(n)) {
                             let receiver = pkg.map(Receiver::Name).unwrap_or(Receiver::None);
                             self.add_ref(EdgeKind::Instantiates, n, receiver, arg, false);
                         }
@@ -849,7 +820,7 @@ impl<'a, 't> Ctx<'a, 't> {
             return;
         };
         if let Some((name, pkg, node)) = type_head(ty, self.src) {
-            if is_builtin_type(&name) || generics.declares(node.start_byte(), &name) {
+            if crate::names::go_builtin_type(&name) || generics.declares(node.start_byte(), &name) {
                 return;
             }
             let receiver = pkg.map(Receiver::Name).unwrap_or(Receiver::None);
@@ -861,7 +832,7 @@ impl<'a, 't> Ctx<'a, 't> {
     fn type_ref(&mut self, ident: Node<'t>, generics: &Generics) {
         let src = self.src;
         let name = txt(ident, src);
-        if is_builtin_type(&name) || generics.declares(ident.start_byte(), &name) {
+        if crate::names::go_builtin_type(&name) || generics.declares(ident.start_byte(), &name) {
             return;
         }
         let mut receiver = Receiver::None;
