@@ -18,7 +18,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CommunityList, EdgeKind, GraphStats, HotspotsResult, NodeKind, Origin, ProcessList, TextHit, TypeFlavor, WinnowHit } from '../engine/engine';
+import type { CommunityList, EdgeKind, GraphStats, HealthMeasures, HotspotsResult, NodeKind, Origin, ProcessList, TextHit, TypeFlavor, WinnowHit } from '../engine/engine';
 import { packageVersion } from '../package-root';
 import type { ToolContext } from '../tools/registry';
 
@@ -692,9 +692,12 @@ function report(ctx: ToolContext): unknown {
   const hot = godNodes(ctx, 5);
   const flows = topProcesses(ctx, 5);
   const communities = communityList(ctx, 5);
-  const dead = ctx.engine.analyze('dead_code', { limit: 1 }, { repo: ctx.repo });
-  const cycles = ctx.engine.analyze('cycles', { limit: 1 }, { repo: ctx.repo });
+  // The health score already ran dead code and cycles: read their counts from its components.
   const health = ctx.engine.analyze('health_score', {}, { repo: ctx.repo });
+  const measure = <N extends keyof HealthMeasures>(name: N): HealthMeasures[N] =>
+    health.components.find((c) => c.name === name)!.measure as HealthMeasures[N];
+  const dead = measure('dead_code');
+  const cycles = measure('cycles');
   return {
     repo: stats.name,
     root: stats.root,
@@ -719,8 +722,16 @@ function report(ctx: ToolContext): unknown {
       top: flows.processes.map((p) => ({ id: p.id, name: p.name, path: p.entry.path, steps: p.steps })),
       see: `${URI_SCHEME}processes`,
     },
-    dead_code: { total: dead.total, by_confidence: dead.by_confidence, see: `${URI_SCHEME}surprises` },
-    cycles: { total: cycles.total, by_kind: cycles.by_kind, by_severity: cycles.by_severity, see: `${URI_SCHEME}surprises` },
+    dead_code: {
+      total: dead.dead_high_confidence + dead.dead_medium_confidence,
+      by_confidence: { high: dead.dead_high_confidence, medium: dead.dead_medium_confidence },
+      see: `${URI_SCHEME}surprises`,
+    },
+    cycles: {
+      total: cycles.import_cycles + cycles.call_cycles,
+      by_kind: { imports: cycles.import_cycles, calls: cycles.call_cycles },
+      see: `${URI_SCHEME}surprises`,
+    },
     todos: { total: todos.total, truncated: todos.truncated, by_tag: todos.by_tag, see: `${URI_SCHEME}questions` },
   };
 }
