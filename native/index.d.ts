@@ -39,6 +39,13 @@ export declare class Engine {
   repos(): string
   /** Graph counts of one repository (by root path or name). */
   stats(repo: string): string
+  /**
+   * A brief dump of the whole graph for viewers: nodes (`id`, `kind`, `name`, `path`, `line`,
+   * `end_line`, `language`) and the edges between the nodes kept (`from`, `to`, `kind`,
+   * `origin`). At most `max_nodes` nodes (default 50,000), files and symbols in id order;
+   * `truncated` says when nodes were left out.
+   */
+  graphDump(repo: string, maxNodes?: number | undefined | null): string
   /** One node by id (NodeJson), or null when no node has that id. */
   getNode(repo: string, id: string): string | null
   /** The symbols a file declares (NodeJson[] in source order; the file node first). */

@@ -114,7 +114,7 @@ describe('gortex mcp with a .gortex.yaml', () => {
   const start = async (args: string[], extra: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--repo', root, '--no-watch', ...args],
+      args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, '--no-watch', ...args],
       env: env(extra),
       stderr: 'pipe',
     });

@@ -22,7 +22,7 @@ async function start(root: string, tools: string): Promise<Client> {
   delete env.NODE_ENV;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--repo', root, '--tools', tools],
+    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, '--tools', tools],
     env,
     stderr: 'pipe',
   });

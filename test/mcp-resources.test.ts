@@ -35,7 +35,10 @@ async function open(root: string): Promise<Session> {
   const listeners: (() => void)[] = [];
   const host: ResourceHost = {
     context: async () => ({ engine, repo: root, root }),
-    onReindexed: (listener) => listeners.push(listener),
+    onReindexed: (listener) => {
+      listeners.push(listener);
+      return () => undefined;
+    },
   };
   const server = new Server({ name: 'gortex', version: 'test' }, { capabilities: {} });
   registerResources(server, host);

@@ -22,7 +22,7 @@ async function start(root: string, args: string[] = [], extraEnv: Record<string,
   delete env.NODE_ENV;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--repo', root, ...args],
+    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, ...args],
     env,
     stderr: 'pipe',
   });

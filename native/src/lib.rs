@@ -323,6 +323,65 @@ impl Engine {
         })
     }
 
+    /// A brief dump of the whole graph for viewers: nodes (`id`, `kind`, `name`, `path`, `line`,
+    /// `end_line`, `language`) and the edges between the nodes kept (`from`, `to`, `kind`,
+    /// `origin`). At most `max_nodes` nodes (default 50,000), files and symbols in id order;
+    /// `truncated` says when nodes were left out.
+    #[napi]
+    pub fn graph_dump(&self, repo: String, max_nodes: Option<u32>) -> Result<String> {
+        guarded("graphDump", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let g = &guard.graph;
+            let cap = max_nodes.unwrap_or(50_000) as usize;
+            let mut order: Vec<usize> = (0..g.nodes.len()).collect();
+            order.sort_by(|&a, &b| g.nodes[a].id.cmp(&g.nodes[b].id));
+            order.truncate(cap);
+            let mut kept = vec![false; g.nodes.len()];
+            for &i in &order {
+                kept[i] = true;
+            }
+            let nodes: Vec<Value> = order
+                .iter()
+                .map(|&i| {
+                    let n = &g.nodes[i];
+                    json!({
+                        "id": n.id.to_string(),
+                        "kind": n.kind.as_str(),
+                        "name": n.name,
+                        "path": &*n.path,
+                        "line": n.span.start_line,
+                        "end_line": n.span.end_line,
+                        "language": n.language.map(|l| l.as_str()),
+                    })
+                })
+                .collect();
+            let edges: Vec<Value> = g
+                .edges
+                .iter()
+                .filter(|e| kept[e.from as usize] && kept[e.to as usize])
+                .map(|e| {
+                    json!({
+                        "from": g.nodes[e.from as usize].id.to_string(),
+                        "to": g.nodes[e.to as usize].id.to_string(),
+                        "kind": e.kind.as_str(),
+                        "origin": e.origin.as_str(),
+                    })
+                })
+                .collect();
+            Ok(json!({
+                "repo": guard.name,
+                "root": guard.root.display().to_string(),
+                "total_nodes": g.nodes.len(),
+                "total_edges": g.edges.len(),
+                "truncated": nodes.len() < g.nodes.len(),
+                "nodes": nodes,
+                "edges": edges,
+            })
+            .to_string())
+        })
+    }
+
     /// One node by id (NodeJson), or null when no node has that id.
     #[napi]
     pub fn get_node(&self, repo: String, id: String) -> Result<Option<String>> {

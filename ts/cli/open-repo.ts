@@ -1,5 +1,5 @@
 /** Opening the repository a query command works on: its snapshot, brought up to date first. */
-import type { Engine, IndexReport, IndexRepoOptions } from '../engine/engine';
+import type { Engine, IndexReport, IndexRepoOptions, ProgressEvent } from '../engine/engine';
 
 /** An engine holding one freshly refreshed repository. */
 export interface OpenRepo {
@@ -17,14 +17,14 @@ export interface OpenRepo {
  * what changed on disk since, and returns the engine. Progress goes to stderr on a terminal only,
  * so stdout stays clean for `--json`.
  */
-export async function openRepo(pathArg: string | undefined): Promise<OpenRepo> {
+export async function openRepo(pathArg: string | undefined, options: { onProgress?: (event: ProgressEvent) => void } = {}): Promise<OpenRepo> {
   const { resolveRepoRoot } = await import('./repo-root');
   const root = resolveRepoRoot(pathArg);
   const { Engine } = await import('../engine/engine');
   const { ProgressLine } = await import('./progress-line');
   const engine = new Engine();
   const indexOptions = await configIndexOptions(root, engine);
-  const progress = process.stderr.isTTY ? new ProgressLine(process.stderr) : undefined;
+  const progress = process.stderr.isTTY && !options.onProgress ? new ProgressLine(process.stderr) : undefined;
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();
   process.once('SIGINT', onSigint);
@@ -32,7 +32,14 @@ export async function openRepo(pathArg: string | undefined): Promise<OpenRepo> {
     const report = await engine.indexRepo(root, {
       ...indexOptions,
       signal: controller.signal,
-      ...(progress ? { onProgress: (event) => progress.update(event) } : {}),
+      ...(progress || options.onProgress
+        ? {
+            onProgress: (event: ProgressEvent) => {
+              progress?.update(event);
+              options.onProgress?.(event);
+            },
+          }
+        : {}),
     });
     return { engine, repo: report.repo, root, report, indexOptions };
   } finally {

@@ -9,6 +9,7 @@ import type { QueryToolMap, QueryToolName } from './query-types';
 import type {
   EdgeDirection,
   EdgeJson,
+  GraphDump,
   GraphStats,
   IndexReport,
   NodeJson,
@@ -162,6 +163,11 @@ export class Engine {
   /** Graph counts for an indexed repo. */
   stats(repo: string): GraphStats {
     return JSON.parse(this.native.stats(repo)) as GraphStats;
+  }
+
+  /** A brief dump of the graph (nodes and the edges among them), capped at `maxNodes` (default 50,000). */
+  graphDump(repo: string, options: { maxNodes?: number } = {}): GraphDump {
+    return JSON.parse(this.native.graphDump(repo, options.maxNodes)) as GraphDump;
   }
 
   /** One node by id, or `null` when there is none. */

@@ -120,6 +120,18 @@ export interface GraphStats extends RepoSummary {
   };
 }
 
+/** `Engine.graphDump`: the graph in brief, for viewers. */
+export interface GraphDump {
+  repo: string;
+  root: string;
+  total_nodes: number;
+  total_edges: number;
+  /** True when nodes (and the edges touching them) were left out by the cap. */
+  truncated: boolean;
+  nodes: { id: string; kind: string; name: string; path: string; line: number; end_line: number; language: string | null }[];
+  edges: { from: string; to: string; kind: string; origin: string }[];
+}
+
 /** One graph node (symbol, file, import, ...). */
 export interface NodeJson {
   id: string;

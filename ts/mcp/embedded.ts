@@ -4,50 +4,124 @@
  * are debounced into one incremental refresh.
  */
 import * as fs from 'node:fs';
+import type { IndexReport, ProgressEvent } from '../engine/engine';
 import type { ToolContext } from '../tools/registry';
 
 /** Quiet time after the last file event before the index is refreshed. */
 const DEBOUNCE_MS = 250;
+/** Events within one quiet window that make it a storm (checkout, codegen): wait longer, refresh once. */
+const STORM_EVENTS = 200;
+const STORM_DEBOUNCE_MS = 1000;
+/** Longest a stream of events may postpone a refresh. */
+const MAX_DEFER_MS = 3000;
 /** Directory names whose events never trigger a refresh (VCS internals, dependencies, builds). */
 const IGNORED = /(^|[\\/])(\.git|node_modules|target|dist|build|\.gortex)([\\/]|$)/;
+
+/** One watcher-driven re-index that changed the graph. */
+export interface RepoChange {
+  /** The repository's root directory. */
+  root: string;
+  /** Repo-relative paths the watcher saw change (capped at 1,000; `files_truncated` says so). */
+  files: string[];
+  files_truncated: boolean;
+  /** Node and edge totals before and after the pass. */
+  nodes_before: number;
+  nodes_after: number;
+  edges_before: number;
+  edges_after: number;
+  /** The pass itself. */
+  report: IndexReport;
+  /** Epoch milliseconds when the pass finished. */
+  timestamp: number;
+}
+
+/** Most changed paths one `RepoChange` lists. */
+const MAX_CHANGE_FILES = 1000;
 
 /** A repository held open for tool calls. */
 export interface EmbeddedRepo {
   /** The current context; awaits a refresh that is under way so answers see the latest files. */
   context(): Promise<ToolContext>;
-  /** Registers a listener called after each watcher-driven re-index that changed the graph. */
-  onReindexed(listener: () => void): void;
+  /** Registers a listener called after each watcher-driven re-index that changed the graph; returns its removal. */
+  onReindexed(listener: (change: RepoChange) => void): () => void;
+  /** Re-scans the repository now (whatever the watcher saw) and returns the pass. */
+  reindex(): Promise<IndexReport | undefined>;
+  /** Watcher state, for status reports. */
+  watchState(): WatchState;
   /** Stops watching. */
   close(): void;
+}
+
+/** What the watcher of an embedded repository is doing. */
+export interface WatchState {
+  watching: boolean;
+  /** Why watching stopped or never started, when it did. */
+  error?: string;
+  /** Watcher-driven refreshes that changed the graph, and when the last one finished (epoch ms). */
+  reindexes: number;
+  last_reindex_at: number | null;
+  /** Storms seen (bursts of STORM_EVENTS or more events) and reconciles run. */
+  storms: number;
+  reconciles: number;
 }
 
 /** Opens (indexes) the repository around `pathArg` and watches it when `watch` is set. */
 export async function openEmbedded(
   pathArg: string | undefined,
-  options: { watch: boolean; log?: (message: string) => void },
+  options: {
+    watch: boolean;
+    log?: (message: string) => void;
+    onProgress?: (event: ProgressEvent) => void;
+    /** Re-scan the whole repository this often even without events (catches missed events); off by default. */
+    reconcileMs?: number;
+  },
 ): Promise<EmbeddedRepo> {
   const { openRepo } = await import('../cli/open-repo');
-  const { engine, root, indexOptions, report: opened } = await openRepo(pathArg);
+  const { engine, root, indexOptions, report: opened } = await openRepo(pathArg, options.onProgress ? { onProgress: options.onProgress } : {});
   const ctx: ToolContext = { engine, repo: root, root, lastIndex: opened };
   const log = options.log ?? ((): void => {});
   let refreshing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let dirty = false;
-  const listeners: (() => void)[] = [];
+  const changed = new Set<string>();
+  let changedTruncated = false;
+  const listeners: ((change: RepoChange) => void)[] = [];
+  const state: WatchState = { watching: false, reindexes: 0, last_reindex_at: null, storms: 0, reconciles: 0 };
+  let burstEvents = 0;
+  let burstStart = 0;
 
   const refresh = (): void => {
     timer = undefined;
+    burstEvents = 0;
     refreshing = refreshing.then(async () => {
       if (!dirty) return;
       dirty = false;
+      const files = [...changed].sort();
+      const truncated = changedTruncated;
+      changed.clear();
+      changedTruncated = false;
+      const before = ctx.lastIndex;
       try {
         const report = await engine.indexRepo(root, indexOptions);
         ctx.lastIndex = report;
         if (report.mode !== 'unchanged') {
           log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
+          state.reindexes++;
+          state.last_reindex_at = Date.now();
+          const change: RepoChange = {
+            root,
+            files,
+            files_truncated: truncated,
+            nodes_before: before?.nodes.total ?? 0,
+            nodes_after: report.nodes.total,
+            edges_before: before?.edges.total ?? 0,
+            edges_after: report.edges.total,
+            report,
+            timestamp: Date.now(),
+          };
           for (const listener of listeners) {
             try {
-              listener();
+              listener(change);
             } catch (error) {
               log(`a re-index listener failed: ${error instanceof Error ? error.message : String(error)}`);
             }
@@ -59,20 +133,52 @@ export async function openEmbedded(
     });
   };
 
+  /** Debounces one file event: quiet time, longer in a storm, never postponed past MAX_DEFER_MS. */
+  const schedule = (): void => {
+    const now = Date.now();
+    if (burstEvents === 0) burstStart = now;
+    burstEvents++;
+    if (burstEvents === STORM_EVENTS) {
+      state.storms++;
+      log(`storm of file events in ${root}: waiting for it to settle`);
+    }
+    if (timer) clearTimeout(timer);
+    const quiet = burstEvents >= STORM_EVENTS ? STORM_DEBOUNCE_MS : DEBOUNCE_MS;
+    timer = setTimeout(refresh, Math.max(0, Math.min(quiet, burstStart + MAX_DEFER_MS - now)));
+  };
+
   let watcher: fs.FSWatcher | undefined;
   if (options.watch) {
     try {
       watcher = fs.watch(root, { recursive: true }, (_event, file) => {
         if (file && IGNORED.test(String(file))) return;
         dirty = true;
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(refresh, DEBOUNCE_MS);
+        if (file) {
+          if (changed.size < MAX_CHANGE_FILES) changed.add(String(file).split('\\').join('/'));
+          else changedTruncated = true;
+        }
+        schedule();
       });
-      watcher.on('error', (error) => log(`file watching stopped: ${error.message}`));
+      state.watching = true;
+      watcher.on('error', (error) => {
+        state.watching = false;
+        state.error = error.message;
+        log(`file watching stopped: ${error.message}`);
+      });
     } catch (error) {
-      log(`cannot watch ${root} (${error instanceof Error ? error.message : String(error)}); answers use the index as opened`);
+      state.error = error instanceof Error ? error.message : String(error);
+      log(`cannot watch ${root} (${state.error}); answers use the index as opened`);
     }
   }
+  // A periodic full re-scan catches what the watcher missed (overflowed queues, network mounts).
+  const reconciler =
+    options.watch && options.reconcileMs !== undefined && options.reconcileMs > 0
+      ? setInterval(() => {
+          state.reconciles++;
+          dirty = true;
+          if (!timer) refresh();
+        }, options.reconcileMs).unref()
+      : undefined;
 
   return {
     context: async () => {
@@ -84,9 +190,25 @@ export async function openEmbedded(
       await refreshing;
       return ctx;
     },
-    onReindexed: (listener) => void listeners.push(listener),
+    onReindexed: (listener) => {
+      listeners.push(listener);
+      return () => {
+        const at = listeners.indexOf(listener);
+        if (at >= 0) listeners.splice(at, 1);
+      };
+    },
+    reindex: async () => {
+      if (timer) clearTimeout(timer);
+      dirty = true;
+      refresh();
+      await refreshing;
+      return ctx.lastIndex;
+    },
+    watchState: () => ({ ...state }),
     close: () => {
       if (timer) clearTimeout(timer);
+      if (reconciler) clearInterval(reconciler);
+      state.watching = false;
       watcher?.close();
     },
   };

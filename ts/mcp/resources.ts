@@ -26,8 +26,8 @@ import type { ToolContext } from '../tools/registry';
 export interface ResourceHost {
   /** The current context; awaits a refresh under way so reads see the latest files. */
   context(): Promise<ToolContext>;
-  /** Registers `listener`, called after each watcher-driven re-index of the repository. */
-  onReindexed(listener: () => void): void;
+  /** Registers `listener`, called after each watcher-driven re-index of the repository; returns its removal. */
+  onReindexed(listener: () => void): () => void;
 }
 
 /** JSON-RPC error code MCP assigns to "resource not found". */
@@ -943,7 +943,7 @@ export function registerResources(server: Server, repo: ResourceHost): void {
   server.registerCapabilities({ resources: { subscribe: true, listChanged: false } });
   const state: SessionState = { startedAt: Date.now(), reindexes: 0, lastReindexAt: null, subscriptions: new Set() };
 
-  repo.onReindexed(() => {
+  const unsubscribe = repo.onReindexed(() => {
     state.reindexes++;
     state.lastReindexAt = Date.now();
     for (const uri of state.subscriptions) {
@@ -951,6 +951,12 @@ export function registerResources(server: Server, repo: ResourceHost): void {
       server.sendResourceUpdated({ uri }).catch(() => {});
     }
   });
+  // A daemon serves many sessions from one repository: a closed session must stop listening.
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    unsubscribe();
+    previousOnClose?.();
+  };
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: Object.entries(STATIC_RESOURCES).map(([key, r]) => ({

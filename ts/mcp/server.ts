@@ -13,13 +13,11 @@ import { facadeTools } from '../tools/facade';
 import { inputSchema } from '../tools/meta';
 import type { ConfigTools } from '../config/config';
 import { FACADE_PRESET, PresetError, resolveSurface, type ToolSurface } from '../tools/presets';
-import { ResultWithMeta, type SessionSurface, type ToolContext, type ToolDef } from '../tools/registry';
-import { encodeGcx } from '../wire/gcx';
+import type { SessionSurface, ToolContext, ToolDef } from '../tools/registry';
 import { registerPrompts } from './prompts';
 import { registerResources, type ResourceHost } from './resources';
-import { securityAdvisory } from './screening';
 import { SessionStore } from './session-store';
-import { callKey, etagOf, shape, ShapingError, SHAPING_KEYS, type ShapingOptions } from './shaping';
+import { answerToolCall, failedCall, Gate } from './tool-call';
 
 /** Clients that get GCX1 unless a call asks for JSON (names normalised: lowercase, `-` for spaces). */
 const GCX_CLIENTS = ['claude-code', 'cursor', 'vscode', 'visual-studio-code', 'zed', 'aider', 'kilocode', 'opencode', 'openclaw', 'codex', 'omp-coding-agent', 'pi'];
@@ -44,6 +42,8 @@ export interface McpServerOptions {
   toolsMode?: string;
   /** `mcp.tools` from `.gortex.yaml` or the global config, below the env and the flag. */
   config?: ConfigTools;
+  /** Where `GORTEX_TOOLS`/`GORTEX_TOOLS_MODE` are read (default `process.env`); a daemon session passes its client's choice instead. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A spec with its `:defer`/`:hide` suffix replaced by `mode` (when one is given). */
@@ -96,30 +96,6 @@ function listing(tool: ToolDef): Record<string, unknown> {
   };
 }
 
-/** A counting semaphore: at most `size` holders; others wait in order. */
-class Gate {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly size: number) {}
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await work();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
-/** The slow-tool test hook (`GORTEX_TEST_HOOKS=1`, `GORTEX_TEST_SLOW_TOOL=name:ms`), off otherwise. */
-function testDelay(tool: string): number {
-  if (process.env.GORTEX_TEST_HOOKS !== '1') return 0;
-  const [name, ms] = (process.env.GORTEX_TEST_SLOW_TOOL ?? '').split(':');
-  return name === tool ? Number(ms) || 0 : 0;
-}
-
 /** The compact domain tools, dispatching to the registry. */
 const FACADE_TOOLS: readonly ToolDef[] = facadeTools(
   () => ALL_TOOLS,
@@ -162,7 +138,7 @@ const FACADE_NAMES: ReadonlySet<string> = new Set(FACADE_TOOLS.map((t) => t.name
  */
 export function createMcpServer(host: ResourceHost, options: McpServerOptions = {}): Server {
   const context = (): Promise<ToolContext> => host.context();
-  const explicit = chosenSpec(options);
+  const explicit = chosenSpec(options, options.env);
   // Validate an explicit spec now so a typo fails at start-up, not on the first request.
   if (explicit !== undefined) resolveSurface(explicit.spec, ALL_TOOLS, 'check', FACADE_TOOLS);
   let settled: ToolSurface | undefined;
@@ -227,82 +203,19 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
-    // `format` is a transport option every tool accepts: `json` or `gcx` (GCX1).
-    const { format, ...rest } = (request.params.arguments ?? {}) as Record<string, unknown>;
-    // Budgets, cursors and ETags apply to every tool's answer, not to the tool itself.
-    const shaping: ShapingOptions = {};
-    const args: Record<string, unknown> = {};
-    // A tool that takes one of these options itself (read_file's max_bytes) keeps it.
-    const own = new Set(Object.keys(toolsOf().find((t) => t.name === name)?.input ?? {}));
-    for (const [k, v] of Object.entries(rest)) {
-      if ((SHAPING_KEYS as readonly string[]).includes(k) && !own.has(k)) (shaping as Record<string, unknown>)[k] = v;
-      else args[k] = v;
-    }
-    if (format !== undefined && format !== 'json' && format !== 'gcx') {
-      return {
-        isError: true,
-        content: [{ type: 'text' as const, text: `invalid_argument: format must be "json" or "gcx", got ${JSON.stringify(format)}` }],
-      };
-    }
-    const gcx = format === 'gcx' || (format === undefined && isGcxClient(server.getClientVersion()?.name));
-    const fail = (error: ToolCallError): { isError: true; content: { type: 'text'; text: string }[] } => ({
-      isError: true,
-      content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
-    });
-    const tools = toolsOf();
     if ((REGISTRY_NAMES.has(name) || FACADE_NAMES.has(name)) && !session.allowed().has(name)) {
-      return fail(
+      return failedCall(
         new ToolCallError('not_available', `${name} is not on the "${surfaceNow().preset}" tool surface (mode hide); start gortex mcp with --tools to choose another`),
       );
     }
-    const work = gate.run(async () => {
-      const delay = testDelay(name);
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      return callTool({ ...(await context()), session }, name, args, tools);
+    return answerToolCall(name, request.params.arguments, {
+      context: async () => ({ ...(await context()), session }),
+      tools: toolsOf(),
+      gcxDefault: isGcxClient(server.getClientVersion()?.name),
+      gate,
+      timeoutMs,
+      store,
     });
-    let timer: NodeJS.Timeout | undefined;
-    const bounded =
-      timeoutMs === undefined
-        ? work
-        : Promise.race([
-            work,
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(
-                () => reject(new ToolCallError('timeout', `${name} did not finish within ${timeoutMs} ms and was abandoned; the session keeps serving (GORTEX_MCP_TOOL_TIMEOUT raises the bound)`)),
-                timeoutMs,
-              );
-            }),
-          ]);
-    // An abandoned call keeps running; its late failure must not become an unhandled rejection.
-    work.catch(() => undefined);
-    try {
-      const answer = await bounded;
-      const result = shape(answer instanceof ResultWithMeta ? answer.result : answer, shaping, callKey(name, args));
-      const facade = answer instanceof ResultWithMeta ? (answer.meta.gortex_facade as { canonical_tool?: string } | undefined) : undefined;
-      const text = gcx ? encodeGcx(facade?.canonical_tool ?? name, result) : JSON.stringify(result);
-      const etag = etagOf(text);
-      if (shaping.if_none_match !== undefined && shaping.if_none_match === etag) {
-        return { content: [{ type: 'text' as const, text: JSON.stringify({ not_modified: true, etag }) }], _meta: { etag } };
-      }
-      const advisory = securityAdvisory(args, text);
-      // Large answers stay re-cuttable (ctx_grep, ctx_slice, …) by the handle in _meta.
-      const handle = store.record(name, args, text);
-      const meta = {
-        ...(answer instanceof ResultWithMeta ? answer.meta : {}),
-        etag,
-        ...(handle ? { response_handle: handle } : {}),
-        ...(advisory ? { gortex_security: advisory } : {}),
-      };
-      return {
-        content: [{ type: 'text' as const, text }],
-        ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
-      };
-    } catch (error) {
-      if (error instanceof ShapingError) return fail(new ToolCallError('invalid_argument', error.message));
-      return fail(error instanceof ToolCallError ? error : new ToolCallError('internal', error instanceof Error ? error.message : String(error)));
-    } finally {
-      if (timer) clearTimeout(timer);
-    }
   });
   registerResources(server, host);
   registerPrompts(server, host);

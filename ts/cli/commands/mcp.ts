@@ -3,18 +3,21 @@ import { GortexCommand } from '../base-command';
 import type { McpServerOptions } from '../../mcp/server';
 import { CliUsageError } from '../repo-root';
 
-/** `gortex mcp`: the MCP server over stdio, embedded in this process. */
+/** `gortex mcp`: MCP over stdio, through the shared daemon (started on demand) or embedded. */
 export default class McpCommand extends GortexCommand {
   static override summary = 'Serve the code graph to an AI agent over MCP (stdio).';
   static override description =
-    'Indexes the repository containing the working directory (or --repo; the saved snapshot makes this ' +
-    'quick), then answers MCP requests on stdin/stdout with every gortex tool. Files are watched while ' +
-    'the session runs and re-indexed incrementally, so answers follow your edits. Logs go to stderr.';
-  static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --repo ../service --no-watch'];
+    'Connects stdin/stdout to the gortex daemon, starting one if none runs (exactly one, however many clients ' +
+    'start at once), so every editor and agent shares one warm, watched graph of the repository containing the ' +
+    'working directory (or --repo). It serves embedded, in this process, with --embedded, when ' +
+    'GORTEX_AUTOSTART=0 and no daemon runs, or when no daemon can start (it says so on stderr). Embedded, the ' +
+    'snapshot makes opening quick and files are watched while the session runs. Logs go to stderr.';
+  static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --repo ../service', '<%= config.bin %> mcp --embedded --no-watch'];
 
   static override flags = {
     repo: Flags.string({ description: 'A folder inside the repository to serve (default: the current directory)' }),
-    watch: Flags.boolean({ description: 'Re-index files as they change on disk', default: true, allowNo: true }),
+    embedded: Flags.boolean({ description: 'Serve in this process instead of through the daemon' }),
+    watch: Flags.boolean({ description: 'Embedded: re-index files as they change on disk (the daemon always watches)', default: true, allowNo: true }),
     tools: Flags.string({
       description:
         'Tool surface: a preset (core, agent, full, readonly, edit, nav, localization), optionally "preset,+tool,-tool" ' +
@@ -34,13 +37,14 @@ export default class McpCommand extends GortexCommand {
     const { loadConfig, ConfigError } = await import('../../config/config');
     const { resolveRepoRoot } = await import('../repo-root');
     const options: McpServerOptions = {};
+    let chosen: { spec: string; source: string } | undefined;
     if (flags.tools !== undefined) options.tools = flags.tools;
     if (flags['tools-mode'] !== undefined) options.toolsMode = flags['tools-mode'];
     try {
       const config = loadConfig(resolveRepoRoot(flags.repo));
       for (const warning of config.warnings) log(`config: ${warning}`);
       if (config.tools) options.config = config.tools;
-      const chosen = chosenSpec(options);
+      chosen = chosenSpec(options);
       if (chosen) {
         try {
           resolveSurface(chosen.spec, ALL_TOOLS, 'check');
@@ -53,6 +57,12 @@ export default class McpCommand extends GortexCommand {
     } catch (error) {
       if (error instanceof PresetError || error instanceof ServerConfigError || error instanceof ConfigError) throw new CliUsageError(error.message);
       throw error;
+    }
+    if (!flags.embedded) {
+      const { proxyToDaemon } = await import('../mcp-proxy');
+      const root = resolveRepoRoot(flags.repo);
+      const outcome = await proxyToDaemon(root, chosen?.spec, log);
+      if (outcome === 'served') return;
     }
     const { openEmbedded } = await import('../../mcp/embedded');
     const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });

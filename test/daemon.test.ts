@@ -1,0 +1,307 @@
+/**
+ * The daemon with real processes: `gortex daemon start/stop/restart/status/logs`, `track`/
+ * `untrack`/`repos`, `gortex mcp` as a proxy (autostart, exactly one daemon for ten clients,
+ * embedded fallback), the socket protocol's refusals, edits and branch switches followed by the
+ * watcher, and a killed daemon restarted warm.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { PACKAGE_ROOT, runCli } from './helpers/cli';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+interface TextResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+/** A private daemon world: its own home and socket, nothing shared with the user's daemon. */
+function world(): { home: string; socket: string; env: Record<string, string> } {
+  const home = tempHome();
+  const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'd.sock');
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_DAEMON_SOCKET: socket, GORTEX_THREADS: '2' };
+  delete env.NODE_ENV;
+  delete env.XDG_RUNTIME_DIR;
+  delete env.GORTEX_AUTOSTART;
+  delete env.GORTEX_TOOLS;
+  return { home, socket, env };
+}
+
+/** A fixture copy that is a git work tree with one commit. */
+function gitRepo(fixture: string, name: string): string {
+  const root = fixtureCopy(fixture, name);
+  const git = (...args: string[]): void => void execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '-A');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'fixture');
+  return root;
+}
+
+/** `gortex mcp` (the proxy unless `--embedded` is among `args`) connected to an SDK client. */
+async function mcpClient(env: Record<string, string>, repo: string, args: string[] = [], stderr?: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--repo', repo, '--tools', 'full', ...args],
+    env,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr?.push(chunk.toString()));
+  const client = new Client({ name: 'gortex-daemon-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+  const result = (await client.callTool({ name, arguments: { format: 'json', ...args } })) as TextResult;
+  if (result.isError) throw new Error(`${name} failed: ${result.content[0]?.text}`);
+  return JSON.parse(result.content[0]!.text);
+}
+
+function statusOf(env: Record<string, string>): any {
+  const r = runCli(['daemon', 'status', '--json'], { env });
+  if (r.status !== 0) throw new Error(`daemon status failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** The status once every tracked repository has finished warming up. */
+async function readyStatus(env: Record<string, string>): Promise<any> {
+  return eventually(async () => {
+    const status = statusOf(env);
+    return status.repos.length > 0 && status.repos.every((r: any) => r.phase === 'ready') ? status : undefined;
+  }, 'every tracked repository ready');
+}
+
+/** Polls `probe` until it holds (the watcher works asynchronously); fails after `tries`. */
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string, tries = 100): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+/** One raw handshake on the socket; returns the ack line. */
+function rawHandshake(socketPath: string, line: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(socketPath, () => socket.write(line));
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk.toString();
+      const at = data.indexOf('\n');
+      if (at >= 0) {
+        socket.destroy();
+        resolve(JSON.parse(data.slice(0, at)));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** oclif's error text as one line (it wraps long messages under ` › ` markers). */
+function unwrap(text: string): string {
+  return text.replace(/·?\s*\n\s*›\s+/g, ' ');
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('gortex daemon: lifecycle, sessions, tracking, watching', () => {
+  const w = world();
+  const repo = gitRepo('query/app-ts', 'daemonapp');
+  const other = gitRepo('query/app-py', 'otherapp');
+  const clients: Client[] = [];
+  afterAll(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    runCli(['daemon', 'stop'], { env: w.env });
+  });
+
+  test('start --detach tracks the repository it runs in and reports it ready', async () => {
+    const started = runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: repo });
+    expect(started.stderr).toBe('');
+    expect(started.stdout).toMatch(/^gortex daemon started \(pid \d+, socket .*d\.sock, log .*daemon\.log\)/);
+    const again = runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: repo });
+    expect(again.stdout).toMatch(/already running/);
+    const status = await readyStatus(w.env);
+    expect(status.socket).toBe(w.socket);
+    expect(status.repos.map((r: any) => [r.name, r.root, r.phase])).toEqual([['daemonapp', fs.realpathSync(repo), 'ready']]);
+    expect(status.repos[0].nodes).toBeGreaterThan(10);
+    expect(status.repos[0].watch.watching).toBe(true);
+    expect(fs.readFileSync(path.join(w.home, 'daemon.pid'), 'utf8').trim()).toBe(String(status.pid));
+    expect((fs.statSync(w.socket).mode & 0o777).toString(8)).toBe('600');
+    const text = runCli(['daemon', 'status'], { env: w.env });
+    expect(text.stdout).toMatch(/daemonapp {2}.*daemonapp {2}ready {2}\d+ files, \d+ nodes/);
+  });
+
+  test('gortex mcp proxies a session to the daemon and answers from its graph', async () => {
+    const stderr: string[] = [];
+    const client = await mcpClient(w.env, repo, [], stderr);
+    clients.push(client);
+    const found = await ok(client, 'search_symbols', { query: 'formatLabel' });
+    expect(found.results[0]).toMatchObject({ name: 'formatLabel', path: 'src/format.ts' });
+    expect(stderr.join('')).toMatch(/connected to the gortex daemon \(session [0-9a-f-]{36}, .*daemonapp\)/);
+    const status = statusOf(w.env);
+    expect(status.sessions).toBe(1);
+    expect(status.session_list[0]).toMatchObject({ client: 'gortex-mcp', repo: fs.realpathSync(repo) });
+  });
+
+  test('a file edited on disk is visible to the next queries', async () => {
+    const client = clients[0]!;
+    fs.appendFileSync(path.join(repo, 'src', 'format.ts'), '\nexport function freshlyWritten(): number {\n  return 42;\n}\n');
+    const hit = await eventually(async () => {
+      const found = await ok(client, 'search_symbols', { query: 'freshlyWritten' });
+      return found.results.find((r: any) => r.name === 'freshlyWritten');
+    }, 'the new function is searchable');
+    expect(hit).toMatchObject({ path: 'src/format.ts', kind: 'function' });
+    const status = statusOf(w.env);
+    expect(status.repos[0].watch.reindexes).toBeGreaterThanOrEqual(1);
+  });
+
+  test('a branch switch is followed', async () => {
+    const client = clients[0]!;
+    const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'ignore' });
+    git('checkout', '-q', '-b', 'feature');
+    fs.writeFileSync(path.join(repo, 'src', 'feature.ts'), 'export function onlyOnFeature(): string {\n  return "f";\n}\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'feature');
+    await eventually(async () => ((await ok(client, 'find_files', { query: 'feature.ts' })).results.length > 0 ? true : undefined), 'feature.ts indexed');
+    git('checkout', '-q', 'main');
+    const gone = await eventually(async () => {
+      const files = await ok(client, 'find_files', { query: 'feature.ts' });
+      return files.results.length === 0 ? true : undefined;
+    }, 'feature.ts gone after switching back to main');
+    expect(gone).toBe(true);
+    const symbols = await ok(client, 'search_symbols', { query: 'onlyOnFeature' });
+    expect(symbols.results.filter((r: any) => r.name === 'onlyOnFeature')).toEqual([]);
+  });
+
+  test('track, repos and untrack manage the served set', () => {
+    const tracked = runCli(['track', other, '--name', 'py', '--project', 'shop'], { env: w.env });
+    expect(tracked.stderr).toBe('');
+    expect(tracked.stdout).toMatch(/^tracking py \[shop\] {2}.*otherapp {2}ready {2}\d+ files/);
+    const clash = runCli(['track', repo, '--name', 'py'], { env: w.env });
+    expect(clash.status).toBe(2);
+    expect(unwrap(clash.stderr)).toMatch(/the name "py" is already used by \S*otherapp/);
+    const repos = JSON.parse(runCli(['repos', '--json'], { env: w.env }).stdout);
+    expect(repos.map((r: any) => [r.name, r.project ?? null, r.phase]).sort()).toEqual([['daemonapp', null, 'ready'], ['py', 'shop', 'ready']]);
+    const persisted = JSON.parse(fs.readFileSync(path.join(w.home, 'daemon-repos.json'), 'utf8'));
+    expect(persisted.repos.map((r: any) => r.name).sort()).toEqual(['daemonapp', 'py']);
+    const missing = runCli(['untrack', 'no-such-repo'], { env: w.env });
+    expect(missing.status).toBe(2);
+    expect(unwrap(missing.stderr)).toMatch(/no tracked repository matches "no-such-repo"; tracked:[\s\S]*daemonapp[\s\S]*py/);
+    const untracked = runCli(['untrack', 'py'], { env: w.env });
+    expect(untracked.stdout.trim()).toBe(`untracked ${fs.realpathSync(other)}`);
+    expect(statusOf(w.env).repos.map((r: any) => r.name)).toEqual(['daemonapp']);
+  });
+
+  test('the socket refuses a wrong protocol version, an unknown mode and garbage, and keeps serving', async () => {
+    const mismatch = await rawHandshake(w.socket, '{"version":99,"mode":"mcp","cwd":"/","client":"t","pid":1}\n');
+    expect(mismatch).toMatchObject({ ok: false, error_code: 'protocol_mismatch' });
+    expect(mismatch.error_msg).toMatch(/speaks protocol 1, the client 99/);
+    const mode = await rawHandshake(w.socket, '{"version":1,"mode":"telnet","cwd":"/","client":"t","pid":1}\n');
+    expect(mode).toMatchObject({ ok: false, error_code: 'unsupported_mode' });
+    const garbage = await rawHandshake(w.socket, 'hello there\n');
+    expect(garbage).toMatchObject({ ok: false, error_code: 'bad_request' });
+    const missingRepo = await rawHandshake(w.socket, `{"version":1,"mode":"mcp","cwd":${JSON.stringify(path.join(w.home, 'nope'))},"client":"t","pid":1}\n`);
+    expect(missingRepo).toMatchObject({ ok: false, error_code: 'repo_not_tracked' });
+    expect(missingRepo.error_msg).toMatch(/Path does not exist/);
+    expect((await ok(clients[0]!, 'graph_stats', {})).nodes).toBeGreaterThan(0);
+  });
+
+  test('logs prints the daemon log; stop is graceful and status then fails', async () => {
+    const logs = runCli(['daemon', 'logs', '-n', '200'], { env: w.env });
+    expect(logs.stdout).toMatch(/listening on .*d\.sock/);
+    expect(logs.stdout).toMatch(/daemonapp: ready/);
+    const pid = statusOf(w.env).pid as number;
+    for (const c of clients.splice(0)) await c.close();
+    const stopped = runCli(['daemon', 'stop'], { env: w.env });
+    expect(stopped.stdout.trim()).toBe(`gortex daemon stopped (pid ${pid})`);
+    expect(pidAlive(pid)).toBe(false);
+    expect(fs.existsSync(w.socket)).toBe(false);
+    expect(fs.existsSync(path.join(w.home, 'daemon.pid'))).toBe(false);
+    const status = runCli(['daemon', 'status'], { env: w.env });
+    expect(status.status).toBe(1);
+    expect(status.stderr).toMatch(/no gortex daemon is running/);
+    expect(runCli(['daemon', 'stop'], { env: w.env }).stdout.trim()).toBe('gortex daemon is not running');
+  });
+
+  test('a killed daemon leaves a stale socket that the next start cleans up, and the restart is warm', async () => {
+    runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: repo });
+    const pid = statusOf(w.env).pid as number;
+    process.kill(pid, 'SIGKILL');
+    execFileSync('sh', ['-c', `while kill -0 ${pid} 2>/dev/null; do sleep 0.05; done`]);
+    expect(fs.existsSync(w.socket)).toBe(true);
+    const started = runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: os.tmpdir() });
+    expect(started.stdout).toMatch(/gortex daemon started/);
+    const status = await readyStatus(w.env);
+    expect(status.pid).not.toBe(pid);
+    // Served again from the recorded list and its snapshot: nothing re-parsed.
+    expect(status.repos.map((r: any) => r.name)).toEqual(['daemonapp']);
+    expect(status.repos[0].opened).toMatchObject({ snapshot_loaded: true, files_parsed: 0 });
+    expect(runCli(['daemon', 'logs', '-n', '50'], { env: w.env }).stdout).toMatch(/removing the stale socket/);
+    const restarted = runCli(['daemon', 'restart'], { env: w.env });
+    expect(restarted.stdout).toMatch(new RegExp(`gortex daemon stopped \\(pid ${status.pid}\\)\\ngortex daemon started`));
+    expect((await readyStatus(w.env)).repos[0]).toMatchObject({ name: 'daemonapp', phase: 'ready', opened: { snapshot_loaded: true, files_parsed: 0 } });
+  });
+});
+
+describe('gortex mcp autostart', () => {
+  test('ten clients starting at once share exactly one autostarted daemon', async () => {
+    const w = world();
+    const repo = gitRepo('query/app-ts', 'autoapp');
+    const clients = await Promise.all(Array.from({ length: 10 }, () => mcpClient(w.env, repo)));
+    try {
+      const answers = await Promise.all(clients.map((c) => ok(c, 'search_symbols', { query: 'formatLabel' })));
+      for (const a of answers) expect(a.results[0]).toMatchObject({ name: 'formatLabel' });
+      const status = statusOf(w.env);
+      expect(status.sessions).toBe(10);
+      expect(status.repos.map((r: any) => r.name)).toEqual(['autoapp']);
+      const log = fs.readFileSync(path.join(w.home, 'daemon.log'), 'utf8');
+      expect(log.match(/listening on/g)).toHaveLength(1);
+      expect(fs.existsSync(path.join(w.home, 'daemon.spawn.lock'))).toBe(false);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      runCli(['daemon', 'stop'], { env: w.env });
+    }
+  });
+
+  test('GORTEX_AUTOSTART=0 without a daemon serves embedded and says so', async () => {
+    const w = world();
+    const repo = gitRepo('query/app-ts', 'embedapp');
+    const stderr: string[] = [];
+    const client = await mcpClient({ ...w.env, GORTEX_AUTOSTART: '0' }, repo, [], stderr);
+    try {
+      expect((await ok(client, 'search_symbols', { query: 'formatLabel' })).results[0]).toMatchObject({ name: 'formatLabel' });
+      expect(stderr.join('')).toMatch(/GORTEX_AUTOSTART=0 and no daemon is running; serving embedded/);
+      expect(fs.existsSync(w.socket)).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a daemon that cannot start falls back to embedded with the reason', async () => {
+    const w = world();
+    const repo = gitRepo('query/app-ts', 'failapp');
+    // The socket's folder is a file: no daemon can bind there.
+    const blocked = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'not-a-dir');
+    fs.writeFileSync(blocked, '');
+    const stderr: string[] = [];
+    const client = await mcpClient({ ...w.env, GORTEX_DAEMON_SOCKET: path.join(blocked, 'd.sock'), GORTEX_DAEMON_START_TIMEOUT: '20000' }, repo, [], stderr);
+    try {
+      expect((await ok(client, 'search_symbols', { query: 'formatLabel' })).results[0]).toMatchObject({ name: 'formatLabel' });
+      expect(stderr.join('')).toMatch(/no daemon could start \(the daemon exited \(code \d+\) before listening.*; serving embedded/s);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,47 @@
+/** `gortex mcp` as a thin stdio ↔ daemon-socket proxy. */
+
+/**
+ * Connects stdin/stdout to an MCP session of the daemon (starting one when needed) for the
+ * repository at `root`, with the client's tool spec. Returns `'served'` when the session ran and
+ * ended, or `'embedded'` when no daemon is available and the caller should serve in-process.
+ */
+export async function proxyToDaemon(root: string, toolSpec: string | undefined, log: (message: string) => void): Promise<'served' | 'embedded'> {
+  const { daemonPaths } = await import('../daemon/paths');
+  const { connectDaemon, ensureDaemon, DaemonUnavailableError, HandshakeError } = await import('../daemon/client');
+  const paths = daemonPaths();
+  let available: boolean;
+  try {
+    available = await ensureDaemon(paths, log);
+  } catch (error) {
+    log(`no daemon could start (${(error as Error).message}); serving embedded`);
+    return 'embedded';
+  }
+  if (!available) {
+    log('GORTEX_AUTOSTART=0 and no daemon is running; serving embedded');
+    return 'embedded';
+  }
+  let connection;
+  try {
+    connection = await connectDaemon(paths, { mode: 'mcp', cwd: root, client: 'gortex-mcp', ...(toolSpec !== undefined ? { tools: toolSpec } : {}) });
+  } catch (error) {
+    if (error instanceof HandshakeError) throw new Error(`the daemon refused the session: ${error.code}: ${error.message}`);
+    if (error instanceof DaemonUnavailableError) {
+      log(`${error.message}; serving embedded`);
+      return 'embedded';
+    }
+    throw error;
+  }
+  const { socket, ack } = connection;
+  log(`connected to the gortex daemon (session ${ack.session_id}, ${ack.default_repo}${ack.warming ? `, warming up: ${ack.warmup_phase}` : ''})`);
+  let stdinEnded = false;
+  process.stdin.once('end', () => {
+    stdinEnded = true;
+    socket.end();
+  });
+  process.stdin.pipe(socket, { end: false });
+  socket.pipe(process.stdout, { end: false });
+  socket.resume();
+  await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  if (!stdinEnded) throw new Error('the daemon closed the session (it stopped or restarted); reconnect to continue');
+  return 'served';
+}

@@ -1,0 +1,362 @@
+/**
+ * The daemon: one process holding every tracked repository warm, serving MCP sessions and control
+ * requests on a Unix socket (see `protocol.ts`), and optionally the HTTP surface. Many editor
+ * windows and agents share its graphs; its watchers keep them following the disk.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as readline from 'node:readline';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { createMcpServer } from '../mcp/server';
+import { packageVersion } from '../package-root';
+import type { DaemonPaths } from './paths';
+import {
+  CONTROL_KINDS,
+  PROTOCOL_VERSION,
+  readLine,
+  writeLine,
+  type ControlRequest,
+  type ControlResponse,
+  type DaemonErrorCode,
+  type Handshake,
+  type HandshakeAck,
+} from './protocol';
+import { NotTrackedError, RepoSet, TrackConflictError, type TrackedRepo } from './repos';
+
+/** How a daemon runs. */
+export interface DaemonOptions {
+  paths: DaemonPaths;
+  log: (message: string) => void;
+  /** The default tool spec for MCP sessions whose client sent none (`daemon start --tools`). */
+  tools?: string;
+  toolsMode?: string;
+  /** Track the repository containing this folder at start (the folder `daemon start` ran in). */
+  trackCwd?: string;
+  /** Full re-scan interval of every tracked repository (ms); `GORTEX_RECONCILE_INTERVAL`. */
+  reconcileMs?: number;
+  /** Starts the HTTP surface over the daemon's repositories, if asked for; returns its URL and closer. */
+  startHttp?: (daemon: Daemon) => Promise<{ url: string; close(): Promise<void> }>;
+}
+
+/** Another daemon already answers on the socket. */
+export class DaemonRunningError extends Error {
+  override name = 'DaemonRunningError';
+}
+
+/** One connected MCP session. */
+interface Session {
+  id: string;
+  client: string;
+  pid: number;
+  cwd: string;
+  repo: TrackedRepo;
+  startedAt: number;
+  server: Server;
+  socket: net.Socket;
+}
+
+/** Whether something accepts connections on `socketPath` (within `timeoutMs`). */
+export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(socketPath);
+    const done = (answer: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** A running daemon. */
+export class Daemon {
+  readonly instance = randomUUID();
+  readonly startedAt = Date.now();
+  readonly repos: RepoSet;
+  private readonly sessions = new Map<string, Session>();
+  private readonly controls = new Set<net.Socket>();
+  private server: net.Server | undefined;
+  private http: { url: string; close(): Promise<void> } | undefined;
+  private stopping: Promise<void> | undefined;
+  private resolveStopped!: () => void;
+  /** Settles when the daemon has shut down. */
+  readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
+
+  constructor(private readonly options: DaemonOptions) {
+    this.repos = new RepoSet(options.paths.repos, {
+      log: options.log,
+      ...(options.reconcileMs !== undefined ? { reconcileMs: options.reconcileMs } : {}),
+    });
+  }
+
+  /** The HTTP surface's URL, when one is up. */
+  get httpUrl(): string | undefined {
+    return this.http?.url;
+  }
+
+  /** Binds the socket (cleaning up a stale one), writes the pid file, restores the tracked repositories. */
+  async start(): Promise<void> {
+    const { paths, log } = this.options;
+    fs.mkdirSync(paths.home, { recursive: true });
+    if (fs.existsSync(paths.socket)) {
+      if (await socketAnswers(paths.socket)) {
+        throw new DaemonRunningError(`a gortex daemon already answers on ${paths.socket} (pid ${readPid(paths.pid) ?? 'unknown'}); gortex daemon stop stops it`);
+      }
+      // Nobody answers: a daemon that died without cleaning up.
+      log(`removing the stale socket ${paths.socket}`);
+      fs.rmSync(paths.socket, { force: true });
+    }
+    const server = net.createServer((socket) => void this.accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(paths.socket, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    // The socket gives whoever reaches it the user's files: keep it the user's alone.
+    fs.chmodSync(paths.socket, 0o600);
+    fs.writeFileSync(paths.pid, `${process.pid}\n`);
+    this.repos.restore();
+    if (this.options.trackCwd !== undefined) {
+      try {
+        // Only a git work tree: a daemon started from a home folder must not index all of it.
+        const { resolveRepoRoot } = await import('../cli/repo-root');
+        const root = resolveRepoRoot(this.options.trackCwd);
+        if (fs.existsSync(`${root}/.git`)) await this.repos.track(root);
+      } catch (error) {
+        log(`not tracking ${this.options.trackCwd}: ${(error as Error).message}`);
+      }
+    }
+    if (this.options.startHttp) this.http = await this.options.startHttp(this);
+    log(`daemon ${packageVersion()} (pid ${process.pid}) listening on ${paths.socket}${this.http ? ` and ${this.http.url}` : ''}`);
+  }
+
+  private async accept(socket: net.Socket): Promise<void> {
+    // A client that vanishes mid-write must not take the daemon down.
+    socket.on('error', () => undefined);
+    let handshake: Handshake;
+    try {
+      handshake = JSON.parse(await readLine(socket)) as Handshake;
+    } catch (error) {
+      this.refuse(socket, 'bad_request', `the first line must be a JSON handshake: ${(error as Error).message}`);
+      return;
+    }
+    if (handshake.version !== PROTOCOL_VERSION) {
+      this.refuse(socket, 'protocol_mismatch', `this daemon speaks protocol ${PROTOCOL_VERSION}, the client ${JSON.stringify(handshake.version)}; restart the daemon (gortex daemon restart) after upgrading`);
+      return;
+    }
+    if (this.stopping) {
+      this.refuse(socket, 'shutting_down', 'the daemon is shutting down');
+      return;
+    }
+    if (handshake.mode === 'control') return this.serveControl(socket);
+    if (handshake.mode === 'mcp') return this.serveMcp(socket, handshake);
+    this.refuse(socket, 'unsupported_mode', `mode must be "mcp" or "control", got ${JSON.stringify(handshake.mode)}`);
+  }
+
+  private ack(fields: Partial<HandshakeAck> & { ok: boolean }): HandshakeAck {
+    return { daemon_version: packageVersion(), daemon_instance: this.instance, warming: false, ...fields };
+  }
+
+  private refuse(socket: net.Socket, code: DaemonErrorCode, message: string): void {
+    socket.end(`${JSON.stringify(this.ack({ ok: false, error_code: code, error_msg: message }))}\n`);
+  }
+
+  private async serveMcp(socket: net.Socket, handshake: Handshake): Promise<void> {
+    let tracked: TrackedRepo;
+    try {
+      tracked = await this.repos.forClient(handshake.cwd);
+    } catch (error) {
+      this.refuse(socket, 'repo_not_tracked', `cannot serve ${handshake.cwd}: ${(error as Error).message}`);
+      return;
+    }
+    const id = randomUUID();
+    // The client's own tool choice, never the daemon's environment, decides its surface.
+    const server = createMcpServer(tracked, {
+      env: {},
+      ...(handshake.tools !== undefined ? { tools: handshake.tools } : this.options.tools !== undefined ? { tools: this.options.tools } : {}),
+      ...(handshake.tools_mode !== undefined ? { toolsMode: handshake.tools_mode } : this.options.toolsMode !== undefined ? { toolsMode: this.options.toolsMode } : {}),
+    });
+    writeLine(
+      socket,
+      this.ack({ ok: true, session_id: id, default_repo: tracked.entry.root, warming: tracked.warming, warmup_phase: tracked.phase }),
+    );
+    const session: Session = {
+      id,
+      client: String(handshake.client ?? 'unknown'),
+      pid: Number(handshake.pid) || 0,
+      cwd: handshake.cwd,
+      repo: tracked,
+      startedAt: Date.now(),
+      server,
+      socket,
+    };
+    this.sessions.set(id, session);
+    socket.once('close', () => {
+      this.sessions.delete(id);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(new StdioServerTransport(socket, socket));
+    // readLine paused the socket after the handshake; the transport reads from here on.
+    socket.resume();
+  }
+
+  private serveControl(socket: net.Socket): void {
+    this.controls.add(socket);
+    socket.once('close', () => this.controls.delete(socket));
+    writeLine(socket, this.ack({ ok: true }));
+    const lines = readline.createInterface({ input: socket, crlfDelay: Infinity });
+    // Requests are answered in order: each waits for the previous answer.
+    let queue = Promise.resolve();
+    lines.on('line', (line) => {
+      queue = queue.then(async () => {
+        const response = await this.control(line);
+        if (!socket.destroyed) writeLine(socket, response);
+        if (response.ok && (JSON.parse(line) as ControlRequest).kind === 'shutdown') void this.shutdown('a shutdown request');
+      });
+    });
+  }
+
+  /** Answers one control line. */
+  private async control(line: string): Promise<ControlResponse> {
+    let request: ControlRequest;
+    try {
+      request = JSON.parse(line) as ControlRequest;
+    } catch (error) {
+      return { ok: false, error_code: 'bad_request', error_msg: `not JSON: ${(error as Error).message}` };
+    }
+    if (!CONTROL_KINDS.includes(request.kind)) {
+      return { ok: false, error_code: 'bad_request', error_msg: `unknown control kind ${JSON.stringify(request.kind)}; kinds: ${CONTROL_KINDS.join(', ')}` };
+    }
+    try {
+      switch (request.kind) {
+        case 'probe':
+          return { ok: true, result: this.probe() };
+        case 'status':
+          return { ok: true, result: this.status() };
+        case 'track': {
+          const params = request.params ?? ({} as { path?: string });
+          if (typeof params.path !== 'string' || params.path === '') {
+            return { ok: false, error_code: 'invalid_argument', error_msg: 'track needs params.path (a folder inside the repository)' };
+          }
+          const tracked = await this.repos.track(params.path, {
+            ...(typeof params.name === 'string' ? { name: params.name } : {}),
+            ...(typeof params.project === 'string' ? { project: params.project } : {}),
+          });
+          // Answer when the repository is ready, so the caller's next query sees it.
+          await tracked.ready.catch(() => undefined);
+          return tracked.phase === 'failed'
+            ? { ok: false, error_code: 'internal', error_msg: `cannot index ${tracked.entry.root}: ${tracked.error}` }
+            : { ok: true, result: tracked.info() };
+        }
+        case 'untrack': {
+          const target = request.params?.path_or_name;
+          if (typeof target !== 'string' || target === '') {
+            return { ok: false, error_code: 'invalid_argument', error_msg: 'untrack needs params.path_or_name' };
+          }
+          return { ok: true, result: { untracked: this.repos.untrack(target) } };
+        }
+        case 'reload': {
+          const passes = await Promise.all(
+            this.repos.all().map(async (tracked) => {
+              const report = await (await tracked.ready).reindex();
+              return { name: tracked.entry.name, root: tracked.entry.root, mode: report?.mode ?? null, files_parsed: report?.files.parsed ?? 0 };
+            }),
+          );
+          return { ok: true, result: { repos: passes } };
+        }
+        case 'shutdown':
+          return { ok: true, result: { pid: process.pid } };
+      }
+    } catch (error) {
+      if (error instanceof NotTrackedError) return { ok: false, error_code: 'not_found', error_msg: error.message };
+      if (error instanceof TrackConflictError || (error as Error).name === 'CliUsageError') return { ok: false, error_code: 'invalid_argument', error_msg: (error as Error).message };
+      return { ok: false, error_code: 'internal', error_msg: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Cheap liveness facts; reads no graph. */
+  probe(): Record<string, unknown> {
+    const repos = this.repos.all();
+    return {
+      version: packageVersion(),
+      instance: this.instance,
+      pid: process.pid,
+      uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
+      ready: repos.every((r) => !r.warming),
+      repos: repos.map((r) => ({ ...r.entry, phase: r.phase })),
+      sessions: this.sessions.size,
+    };
+  }
+
+  /** Everything `gortex daemon status` shows. */
+  status(): Record<string, unknown> {
+    const memory = process.memoryUsage();
+    return {
+      ...this.probe(),
+      socket: this.options.paths.socket,
+      started_at: new Date(this.startedAt).toISOString(),
+      http: this.http ? { url: this.http.url } : null,
+      memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
+      repos: this.repos.all().map((r) => r.info()),
+      session_list: [...this.sessions.values()].map((s) => ({
+        id: s.id,
+        client: s.client,
+        pid: s.pid,
+        cwd: s.cwd,
+        repo: s.repo.entry.root,
+        started_at: new Date(s.startedAt).toISOString(),
+      })),
+    };
+  }
+
+  /**
+   * Graceful stop: refuse new connections, end the sessions, let index refreshes under way finish
+   * (their snapshots are written), close the HTTP surface, remove the socket and pid file.
+   */
+  shutdown(reason: string): Promise<void> {
+    this.stopping ??= (async () => {
+      const { paths, log } = this.options;
+      log(`shutting down (${reason})`);
+      this.server?.close();
+      for (const session of this.sessions.values()) {
+        session.socket.end();
+        await session.server.close().catch(() => undefined);
+      }
+      await this.http?.close().catch((error: unknown) => log(`closing HTTP: ${(error as Error).message}`));
+      await this.repos.close();
+      for (const socket of this.controls) socket.end();
+      fs.rmSync(paths.socket, { force: true });
+      if (readPid(paths.pid) === process.pid) fs.rmSync(paths.pid, { force: true });
+      log('stopped');
+      this.resolveStopped();
+    })();
+    return this.stopping;
+  }
+}
+
+/** The pid in a pid file, if it holds one. */
+export function readPid(pidFile: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether process `pid` is alive. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,317 @@
+/**
+ * The repositories a daemon serves: each opened in-process (snapshot first, so a restart is warm),
+ * watched, and listed in `<home>/daemon-repos.json` so the next daemon serves them again.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { IndexReport } from '../engine/engine';
+import type { EmbeddedRepo, RepoChange, WatchState } from '../mcp/embedded';
+import type { ResourceHost } from '../mcp/resources';
+import type { ToolContext } from '../tools/registry';
+import type { WarmupPhase } from './protocol';
+
+/** One entry of the persisted list. */
+export interface TrackedEntry {
+  root: string;
+  name: string;
+  project?: string;
+}
+
+/** A tracked repository as status reports show it. */
+export interface TrackedInfo extends TrackedEntry {
+  phase: WarmupPhase;
+  error?: string;
+  tracked_at: string;
+  /** Milliseconds from tracking to ready (null while warming). */
+  warmup_ms: number | null;
+  files: number | null;
+  nodes: number | null;
+  edges: number | null;
+  /** When the graph last changed (the open or a watcher refresh), epoch ms. */
+  indexed_at_ms: number | null;
+  watch: WatchState | null;
+  /** The pass that opened it: `unchanged`/`incremental` from a snapshot means a warm start. */
+  opened: { mode: string; snapshot_loaded: boolean; files_parsed: number; wall_ms: number } | null;
+}
+
+/** A tracked repository: its entry, its warm-up, and once open the embedded repository. */
+export class TrackedRepo implements ResourceHost {
+  phase: WarmupPhase = 'queued';
+  error: string | undefined;
+  readonly trackedAt = Date.now();
+  readyAt: number | undefined;
+  repo: EmbeddedRepo | undefined;
+  /** The context without waiting (set once open), for status counts. */
+  syncContext: ToolContext | undefined;
+  /** The index pass that opened the repository. */
+  openReport: IndexReport | undefined;
+  /** Settles when the repository is open (or failed to open). */
+  readonly ready: Promise<EmbeddedRepo>;
+  private readonly listeners = new Set<(change: RepoChange) => void>();
+
+  constructor(
+    readonly entry: TrackedEntry,
+    open: (tracked: TrackedRepo) => Promise<EmbeddedRepo>,
+  ) {
+    this.ready = open(this).then(
+      (repo) => {
+        this.repo = repo;
+        this.phase = 'ready';
+        this.readyAt = Date.now();
+        repo.onReindexed((change) => {
+          for (const listener of this.listeners) listener(change);
+        });
+        return repo;
+      },
+      (error: unknown) => {
+        this.phase = 'failed';
+        this.error = error instanceof Error ? error.message : String(error);
+        throw error;
+      },
+    );
+    // A failed open is reported through status and to callers of context(); never unhandled.
+    this.ready.catch(() => undefined);
+  }
+
+  /** Whether the repository is still warming up. */
+  get warming(): boolean {
+    return this.phase !== 'ready' && this.phase !== 'failed';
+  }
+
+  /** The tool context, once the repository is open. */
+  async context(): Promise<ToolContext> {
+    return (await this.ready).context();
+  }
+
+  /** Listens for watcher-driven re-indexes; returns the removal. */
+  onReindexed(listener: (change: RepoChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Status row. */
+  info(): TrackedInfo {
+    const last = this.repo ? this.lastIndex() : undefined;
+    return {
+      ...this.entry,
+      phase: this.phase,
+      ...(this.error ? { error: this.error } : {}),
+      tracked_at: new Date(this.trackedAt).toISOString(),
+      warmup_ms: this.readyAt === undefined ? null : this.readyAt - this.trackedAt,
+      files: last?.files ?? null,
+      nodes: last?.nodes ?? null,
+      edges: last?.edges ?? null,
+      indexed_at_ms: last?.indexed_at_ms ?? null,
+      watch: this.repo ? this.repo.watchState() : null,
+      opened: this.openReport
+        ? { mode: this.openReport.mode, snapshot_loaded: this.openReport.snapshot.loaded, files_parsed: this.openReport.files.parsed, wall_ms: this.openReport.wall_ms }
+        : null,
+    };
+  }
+
+  private lastIndex(): { files: number; nodes: number; edges: number; indexed_at_ms: number | null } | undefined {
+    const summary = this.syncContext?.engine.repos().find((r) => r.root === this.entry.root);
+    return summary ? { files: summary.files, nodes: summary.nodes, edges: summary.edges, indexed_at_ms: summary.indexed_at_ms } : undefined;
+  }
+}
+
+/** A path, name or prefix that matched no tracked repository. */
+export class NotTrackedError extends Error {
+  override name = 'NotTrackedError';
+}
+
+/** A track request that conflicts with what is tracked (a name already in use). */
+export class TrackConflictError extends Error {
+  override name = 'TrackConflictError';
+}
+
+/** The set of tracked repositories of one daemon. */
+export class RepoSet {
+  private readonly repos = new Map<string, TrackedRepo>();
+  private readonly changeListeners = new Set<(tracked: TrackedRepo, change: RepoChange) => void>();
+
+  constructor(
+    private readonly listFile: string,
+    private readonly options: { log: (message: string) => void; reconcileMs?: number },
+  ) {}
+
+  /** The persisted list (empty when there is none or it cannot be read; a broken file is logged). */
+  static readList(listFile: string, log?: (message: string) => void): TrackedEntry[] {
+    let text: string;
+    try {
+      text = fs.readFileSync(listFile, 'utf8');
+    } catch {
+      return [];
+    }
+    try {
+      const parsed = JSON.parse(text) as { repos?: TrackedEntry[] };
+      return (parsed.repos ?? []).filter((e) => typeof e.root === 'string' && typeof e.name === 'string');
+    } catch (error) {
+      log?.(`${listFile} is not valid JSON (${(error as Error).message}); starting with no tracked repositories`);
+      return [];
+    }
+  }
+
+  /** Writes `entries` as the persisted list (atomically: temp file + rename). */
+  static writeList(listFile: string, entries: TrackedEntry[]): void {
+    fs.mkdirSync(path.dirname(listFile), { recursive: true });
+    const temp = `${listFile}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify({ repos: entries }, null, 2)}\n`);
+    fs.renameSync(temp, listFile);
+  }
+
+  /** Tracks every repository of the persisted list (their snapshots make this warm). */
+  restore(): void {
+    for (const entry of RepoSet.readList(this.listFile, this.options.log)) {
+      if (!fs.existsSync(entry.root)) {
+        this.options.log(`tracked repository ${entry.root} no longer exists; skipped (gortex untrack removes it)`);
+        continue;
+      }
+      this.start(entry);
+    }
+  }
+
+  /** Tracks the repository containing `dir` (idempotent); name defaults to the folder name. */
+  async track(dir: string, options: { name?: string; project?: string } = {}): Promise<TrackedRepo> {
+    const { resolveRepoRoot } = await import('../cli/repo-root');
+    const root = resolveRepoRoot(dir);
+    const existing = this.repos.get(root);
+    const name = options.name ?? existing?.entry.name ?? path.basename(root);
+    const clash = [...this.repos.values()].find((r) => r.entry.name === name && r.entry.root !== root);
+    if (clash) throw new TrackConflictError(`the name "${name}" is already used by ${clash.entry.root}; pass --name to choose another`);
+    if (existing) {
+      let changed = false;
+      if (options.name !== undefined && options.name !== existing.entry.name) {
+        existing.entry.name = options.name;
+        changed = true;
+      }
+      if (options.project !== undefined && options.project !== existing.entry.project) {
+        existing.entry.project = options.project;
+        changed = true;
+      }
+      if (changed) this.persist();
+      return existing;
+    }
+    const tracked = this.start({ root, name, ...(options.project !== undefined ? { project: options.project } : {}) });
+    this.persist();
+    return tracked;
+  }
+
+  private start(entry: TrackedEntry): TrackedRepo {
+    const tracked = new TrackedRepo(entry, async (t) => {
+      const { openEmbedded } = await import('../mcp/embedded');
+      t.phase = 'snapshot_loaded';
+      const repo = await openEmbedded(entry.root, {
+        watch: true,
+        log: (message) => this.options.log(`${entry.name}: ${message}`),
+        onProgress: (event) => {
+          // Progress ticks arrive asynchronously and may trail the pass itself: never step back.
+          if ((event.phase === 'parse' || event.phase === 'resolve') && (t.phase === 'snapshot_loaded' || t.phase === 'parse')) t.phase = event.phase;
+        },
+        ...(this.options.reconcileMs !== undefined ? { reconcileMs: this.options.reconcileMs } : {}),
+      });
+      t.phase = 'watcher_started';
+      t.syncContext = await repo.context();
+      t.openReport = t.syncContext.lastIndex;
+      this.options.log(`${entry.name}: ready (${entry.root})`);
+      return repo;
+    });
+    tracked.onReindexed((change) => {
+      for (const listener of this.changeListeners) listener(tracked, change);
+    });
+    tracked.ready.catch((error: unknown) => this.options.log(`${entry.name}: cannot open ${entry.root}: ${error instanceof Error ? error.message : String(error)}`));
+    this.repos.set(entry.root, tracked);
+    return tracked;
+  }
+
+  /** Stops serving the repository with this root, name or path prefix; returns the roots removed. */
+  untrack(pathOrName: string): string[] {
+    const absolute = path.resolve(pathOrName);
+    const matches = [...this.repos.values()].filter(
+      (r) => r.entry.name === pathOrName || r.entry.root === absolute || r.entry.root.startsWith(absolute + path.sep),
+    );
+    if (matches.length === 0) {
+      throw new NotTrackedError(`no tracked repository matches "${pathOrName}"; tracked: ${[...this.repos.values()].map((r) => `${r.entry.name} (${r.entry.root})`).join(', ') || 'none'}`);
+    }
+    for (const tracked of matches) {
+      this.repos.delete(tracked.entry.root);
+      tracked.ready.then((repo) => repo.close(), () => undefined);
+    }
+    this.persist();
+    return matches.map((m) => m.entry.root);
+  }
+
+  /**
+   * The repository a client working in `cwd` is served: the tracked one with the same repository
+   * root; for a folder outside any git work tree, the tracked repository containing it; otherwise
+   * its repository is tracked now (the cwd's repo auto-tracks).
+   */
+  async forClient(cwd: string): Promise<TrackedRepo> {
+    const { resolveRepoRoot } = await import('../cli/repo-root');
+    const root = resolveRepoRoot(cwd);
+    const exact = this.repos.get(root);
+    if (exact) return exact;
+    // A nested git repository is its own repository, even inside a tracked one.
+    if (!fs.existsSync(path.join(root, '.git'))) {
+      const around = this.containing(cwd);
+      if (around) return around;
+    }
+    return this.track(root);
+  }
+
+  /** The tracked repository containing `dir` (the deepest root), if any. */
+  containing(dir: string): TrackedRepo | undefined {
+    let real: string;
+    try {
+      real = fs.realpathSync(dir);
+    } catch {
+      real = path.resolve(dir);
+    }
+    let best: TrackedRepo | undefined;
+    for (const tracked of this.repos.values()) {
+      const root = tracked.entry.root;
+      if ((real === root || real.startsWith(root + path.sep)) && (!best || root.length > best.entry.root.length)) best = tracked;
+    }
+    return best;
+  }
+
+  /** The repository named `nameOrRoot` (name, root path or a path inside it). */
+  find(nameOrRoot: string): TrackedRepo | undefined {
+    for (const tracked of this.repos.values()) if (tracked.entry.name === nameOrRoot || tracked.entry.root === nameOrRoot) return tracked;
+    return path.isAbsolute(nameOrRoot) ? this.containing(nameOrRoot) : undefined;
+  }
+
+  /** Listens for re-indexes of any tracked repository (present or future); returns the removal. */
+  onChange(listener: (tracked: TrackedRepo, change: RepoChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => void this.changeListeners.delete(listener);
+  }
+
+  /** Every tracked repository, by root. */
+  all(): TrackedRepo[] {
+    return [...this.repos.values()].sort((a, b) => a.entry.root.localeCompare(b.entry.root));
+  }
+
+  /** Closes every watcher after the refreshes under way have finished. */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.all().map(async (tracked) => {
+        try {
+          const repo = await tracked.ready;
+          await repo.context();
+          repo.close();
+        } catch {
+          /* a repository that never opened has nothing to close */
+        }
+      }),
+    );
+  }
+
+  private persist(): void {
+    try {
+      RepoSet.writeList(this.listFile, this.all().map((r) => r.entry));
+    } catch (error) {
+      this.options.log(`cannot save the tracked repositories to ${this.listFile}: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * The HTTP surface as one express app: `/healthz`, the `/v1/*` JSON API over an `HttpHost`, and
+ * MCP Streamable HTTP on `/mcp`, behind the Origin guard and bearer auth of `security.ts`.
+ * `startHttpServer` binds it (refusing an unauthenticated non-loopback bind) and can close it,
+ * streams and sessions included.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { McpServerOptions } from '../mcp/server';
+import { ScopeError, type HttpHost, type Scope } from './host';
+import { checkBind, currentToken, guard } from './security';
+import { MemorySessionStore, type McpSessionStore } from './session-state';
+import { openSse, type SseChannel } from './sse';
+import { MCP_BODY_LIMIT, sessionIdleTtl, StreamableMcp } from './streamable';
+
+/** Largest `POST /v1/tools/{name}` body. */
+export const TOOL_BODY_LIMIT = 1024 * 1024;
+/** Default interval of SSE keep-alive comments. */
+export const DEFAULT_KEEPALIVE_MS = 15_000;
+
+/** Options of the HTTP surface (everything but the address). */
+export interface HttpAppOptions {
+  /** `--http-auth-token`; without it `GORTEX_DAEMON_HTTP_TOKEN` is read on every request. */
+  authToken?: string;
+  /** Browser origins allowed to call the API (`--http-allowed-origin`). */
+  allowedOrigins: string[];
+  /** `--cors-origin`: which allowed origin gets CORS response headers (`*`: every allowed one). */
+  corsOrigin?: string;
+  /** Interval of SSE keep-alive comments (default 15 s). */
+  keepAliveMs?: number;
+  /** Tool surface of new MCP sessions. */
+  mcp?: McpServerOptions;
+  /** Where MCP sessions are kept (default: in memory, owned and closed by the app). */
+  sessionStore?: McpSessionStore;
+  /** Session idle TTL in ms (negative disables); default `GORTEX_MCP_SESSION_IDLE_TTL`, else 30 m. */
+  sessionIdleTtlMs?: number;
+}
+
+/** Options of `startHttpServer`. */
+export interface HttpServerOptions extends HttpAppOptions {
+  /** `host:port` (`[::1]:0` for IPv6; port 0 picks a free one; an empty host means every interface). */
+  addr: string;
+}
+
+/** The express app plus what shutting it down needs. */
+export type GortexHttpApp = Express & {
+  /** Ends SSE streams, closes this process's MCP sessions and the default session store. */
+  shutdown(): Promise<void>;
+  /** MCP sessions with a live server in this process. */
+  readonly liveMcpSessions: number;
+};
+
+/** A running server. */
+export interface RunningHttpServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** A request failure with an HTTP status and a JSON body. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Every `/v1` route, for the 404 answer. */
+const V1_ROUTES = [
+  'GET /v1/health',
+  'GET /v1/tools',
+  'POST /v1/tools/{name}',
+  'GET /v1/stats',
+  'GET /v1/graph',
+  'GET /v1/events',
+];
+
+/** HTTP status of a tool error code (`code: message` answers). */
+export function statusOfToolError(code: string): number {
+  switch (code) {
+    case 'invalid_argument':
+    case 'ambiguous':
+    case 'bad_input':
+    case 'bad_request':
+      return 400;
+    case 'not_found':
+      return 404;
+    // `unavailable`: the tool cannot run in this context (a session tool outside an MCP session).
+    case 'not_available':
+    case 'unavailable':
+      return 409;
+    case 'timeout':
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+/** Splits `host:port`; throws naming the problem. */
+export function parseAddr(addr: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d+)$/.exec(addr.trim());
+  if (!m) throw new Error(`invalid HTTP address ${JSON.stringify(addr)}: expected host:port, e.g. 127.0.0.1:7411 or [::1]:7411`);
+  const port = Number(m[3]);
+  if (!Number.isInteger(port) || port > 65535) throw new Error(`invalid HTTP address ${JSON.stringify(addr)}: port must be 0..65535`);
+  return { host: m[1] ?? m[2] ?? '', port };
+}
+
+/** `?repo=` / `?project=` of a request; each may be given once. */
+function scopeOf(req: Request): Scope {
+  const scope: Scope = {};
+  for (const key of ['repo', 'project'] as const) {
+    const value = req.query[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new HttpError(400, 'invalid_scope', `?${key}= must be given once, as a plain value`);
+    scope[key] = value;
+  }
+  return scope;
+}
+
+/** A JSON object that is not an array. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `json` / `gcx`, or a 400 naming where the bad value came from. */
+function checkFormat(value: unknown, where: string): 'json' | 'gcx' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'json' || value === 'gcx') return value;
+  throw new HttpError(400, 'invalid_format', `${where} must be "json" or "gcx", got ${JSON.stringify(value)}`);
+}
+
+/** The tool arguments and format of a `POST /v1/tools/{name}` body (wrapped or raw). */
+export function toolRequest(body: Buffer | undefined, queryFormat: unknown): { args: Record<string, unknown>; format: 'json' | 'gcx' } {
+  const fromQuery = checkFormat(typeof queryFormat === 'string' || queryFormat === undefined ? queryFormat : String(queryFormat), '?format=');
+  const text = body?.toString('utf8') ?? '';
+  let parsed: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new HttpError(400, 'invalid_json', `the request body is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  if (!isPlainObject(parsed)) {
+    throw new HttpError(400, 'invalid_body', `the request body must be a JSON object (the tool's arguments, or {"arguments": {…}, "format": "json"|"gcx"}), got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`);
+  }
+  const keys = Object.keys(parsed);
+  // Only a body made of `arguments`/`format` alone is the wrapped form; anything else is the arguments.
+  const wrapped = keys.length > 0 && keys.every((k) => k === 'arguments' || k === 'format');
+  let args: Record<string, unknown>;
+  if (wrapped) {
+    const inner = parsed.arguments ?? {};
+    if (!isPlainObject(inner)) throw new HttpError(400, 'invalid_body', `"arguments" must be a JSON object, got ${Array.isArray(inner) ? 'an array' : inner === null ? 'null' : typeof inner}`);
+    args = { ...inner };
+  } else {
+    args = { ...parsed };
+  }
+  const bodyFormat = checkFormat(wrapped ? parsed.format : args.format, 'the body\'s "format"');
+  delete args.format;
+  return { args, format: fromQuery ?? bodyFormat ?? 'json' };
+}
+
+/** Reads a raw body up to `limit` bytes (empty when there is none); a larger one rejects with status 413. */
+function readBody(req: Request, res: Response, limit: number): Promise<Buffer> {
+  const parser = express.raw({ type: () => true, limit });
+  return new Promise((resolve, reject) => {
+    parser(req, res, (error?: unknown) => {
+      if (error) reject(error);
+      else resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    });
+  });
+}
+
+/** `1 MiB`-style size text. */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/** The express app of the HTTP surface over `host`. Throws on an invalid session TTL setting. */
+export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHttpApp {
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS;
+  const idleTtlMs = sessionIdleTtl(options.sessionIdleTtlMs);
+  const ownStore = options.sessionStore === undefined;
+  const store = options.sessionStore ?? new MemorySessionStore();
+  const mcp = new StreamableMcp({ host, mcp: options.mcp, store, idleTtlMs, keepAliveMs });
+  const streams = new Set<{ channel: SseChannel; stop(): void }>();
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Answers carry their own ETag (GCX) or none; express's body hashing would only cost time.
+  app.set('etag', false);
+
+  // Liveness probes carry no token.
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.use(['/mcp', '/v1'], guard({ authToken: options.authToken, allowedOrigins: options.allowedOrigins, corsOrigin: options.corsOrigin }));
+
+  app.post('/mcp', async (req, res) => {
+    await mcp.post(req, res, () => readBody(req, res, MCP_BODY_LIMIT));
+  });
+  app.get('/mcp', async (req, res) => {
+    await mcp.get(req, res);
+  });
+  app.delete('/mcp', async (req, res) => {
+    await mcp.delete(req, res);
+  });
+  app.all('/mcp', (_req, res) => {
+    res.status(405).set('Allow', 'GET, POST, DELETE, OPTIONS').json({ error: 'method_not_allowed', message: '/mcp takes POST, GET, DELETE and OPTIONS' });
+  });
+
+  const v1 = express.Router();
+  v1.get('/health', async (_req, res) => {
+    res.json(await host.health());
+  });
+  v1.get('/tools', (_req, res) => {
+    res.json({ tools: host.tools() });
+  });
+  v1.post('/tools/:name', async (req, res) => {
+    const name = req.params.name as string;
+    const scope = scopeOf(req);
+    const body = await readBody(req, res, TOOL_BODY_LIMIT);
+    const { args, format } = toolRequest(body, req.query.format);
+    const answer = await host.callTool(name, args, { ...scope, gcx: format === 'gcx' });
+    if (answer === undefined) {
+      const available = host.tools().map((t) => t.name);
+      throw new HttpError(404, 'tool_not_found', `no tool named ${JSON.stringify(name)}; GET /v1/tools lists them`, { available_tools: available });
+    }
+    const text = answer.content.map((c) => c.text).join('');
+    if (answer.isError) {
+      const m = /^([a-z_]+): ([\s\S]*)$/.exec(text);
+      const code = m ? m[1]! : 'internal';
+      res.status(statusOfToolError(code)).json({ ok: false, tool: name, error: { code, message: m ? m[2]! : text } });
+      return;
+    }
+    const meta = answer._meta ?? {};
+    if (format === 'gcx') {
+      if (typeof meta.etag === 'string') res.set('ETag', `"${meta.etag}"`);
+      res.status(200).type('text/plain; charset=utf-8').send(text);
+      return;
+    }
+    res.status(200).json({ ok: true, tool: name, result: JSON.parse(text) as unknown, meta });
+  });
+  v1.get('/stats', async (req, res) => {
+    res.json(await host.stats(scopeOf(req)));
+  });
+  v1.get('/graph', async (req, res) => {
+    res.json(await host.graph(scopeOf(req)));
+  });
+  v1.get('/events', (req, res) => {
+    let channel: SseChannel | undefined;
+    const unsubscribe = host.subscribe((event) => channel?.event('graph_change', JSON.stringify(event), String(event.timestamp)));
+    if (!unsubscribe) {
+      const once = openSse(res);
+      once.comment('watch mode not active');
+      once.end();
+      return;
+    }
+    const open = openSse(res);
+    channel = open;
+    const keepAlive = setInterval(() => open.comment('keepalive'), keepAliveMs);
+    keepAlive.unref();
+    let stopped = false;
+    const entry = {
+      channel: open,
+      stop: (): void => {
+        if (stopped) return;
+        stopped = true;
+        clearInterval(keepAlive);
+        unsubscribe();
+        open.end();
+        streams.delete(entry);
+      },
+    };
+    streams.add(entry);
+    res.on('close', entry.stop);
+  });
+  v1.use((req, res) => {
+    res.status(404).json({ error: 'not_found', message: `no route ${req.method} ${req.baseUrl}${req.path}`, routes: V1_ROUTES });
+  });
+  app.use('/v1', v1);
+
+  app.use((req, res) => {
+    res.status(404).json({ error: 'not_found', message: `no route ${req.method} ${req.path}; the API is under /v1 and MCP at /mcp`, routes: ['GET /healthz', ...V1_ROUTES, 'POST|GET|DELETE /mcp'] });
+  });
+
+  // Every failure is a JSON body with `error` and `message`; stacks stay on the server.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const limit = req.path.startsWith('/mcp') ? MCP_BODY_LIMIT : TOOL_BODY_LIMIT;
+    const e = error as { status?: unknown; type?: unknown; message?: unknown; expose?: unknown };
+    if (error instanceof HttpError) {
+      res.status(error.status).json({ error: error.code, message: error.message, ...error.extra });
+    } else if (error instanceof ScopeError) {
+      res.status(404).json({ error: 'scope_not_found', message: error.message, available: error.available });
+    } else if (e?.type === 'entity.too.large') {
+      res.status(413).json({ error: 'payload_too_large', message: `the request body exceeds the ${sizeText(limit)} limit` });
+    } else if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+      res.status(e.status).json({ error: 'bad_request', message: e.expose === true && typeof e.message === 'string' ? e.message : 'the request could not be read' });
+    } else {
+      res.status(500).json({ error: 'internal', message: `internal error: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  });
+
+  return Object.assign(app, {
+    async shutdown(): Promise<void> {
+      for (const entry of [...streams]) entry.stop();
+      await mcp.close();
+      if (ownStore) await store.close();
+    },
+    get liveMcpSessions(): number {
+      return mcp.liveSessions;
+    },
+  });
+}
+
+/** Binds the HTTP surface on `options.addr`; rejects an unauthenticated non-loopback bind before listening. */
+export async function startHttpServer(host: HttpHost, options: HttpServerOptions): Promise<RunningHttpServer> {
+  const { host: bindHost, port } = parseAddr(options.addr);
+  checkBind(bindHost === '' ? '0.0.0.0' : bindHost, currentToken(options.authToken));
+  const app = createHttpApp(host, options);
+  const server = http.createServer(app);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, bindHost === '' ? undefined : bindHost, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await app.shutdown();
+    throw error;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  const urlHost = bindHost === '' ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${bound}`,
+    port: bound,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        await app.shutdown();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // Connections still busy after a grace period are cut rather than awaited forever.
+          setTimeout(() => server.closeAllConnections(), 2000).unref();
+        });
+      })();
+      return closing;
+    },
+  };
+}

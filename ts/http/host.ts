@@ -1,0 +1,177 @@
+/**
+ * What the HTTP surface (`/v1/*`, `/mcp`) serves from: one interface over the repositories a
+ * process holds. The daemon implements it over every tracked repository; `repoHost` implements it
+ * over one embedded repository (tests, one-shot servers).
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { GraphDump } from '../engine/engine';
+import type { EmbeddedRepo, RepoChange } from '../mcp/embedded';
+import { createMcpServer, serverLimits, type McpServerOptions } from '../mcp/server';
+import { answerToolCall, Gate, type ToolCallAnswer } from '../mcp/tool-call';
+import { facadeTools } from '../tools/facade';
+import { callTool } from '../tools/dispatch';
+import { ALL_TOOLS } from '../tools/index';
+import { inputSchema } from '../tools/meta';
+import type { ToolDef } from '../tools/registry';
+import { packageVersion } from '../package-root';
+
+/** A graph-change event as `/v1/events` streams it (`event: graph_change`). */
+export interface GraphChangeEvent {
+  /** The repository's name and root. */
+  repo: string;
+  root: string;
+  /** `modified` for an incremental pass; `reindexed` when the whole repository was rebuilt. */
+  kind: 'modified' | 'reindexed';
+  /** Repo-relative paths the watcher saw change. */
+  files: string[];
+  files_truncated: boolean;
+  nodes_added: number;
+  nodes_removed: number;
+  edges_added: number;
+  edges_removed: number;
+  files_parsed: number;
+  files_deleted: number;
+  /** Epoch milliseconds, and how long the pass took. */
+  timestamp: number;
+  duration_ms: number;
+}
+
+/** A request named a repository or project the host does not serve. */
+export class ScopeError extends Error {
+  override name = 'ScopeError';
+  constructor(
+    message: string,
+    /** What the host does serve, for the error body. */
+    readonly available: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** Which repository a request is about (both optional; absent = the host's default). */
+export interface Scope {
+  repo?: string;
+  project?: string;
+}
+
+/** One tool as `GET /v1/tools` lists it. */
+export interface ToolListing {
+  name: string;
+  description: string;
+  category: string;
+  effect: string;
+  inputSchema: unknown;
+}
+
+/** Everything the HTTP layer needs from the process that serves it. */
+export interface HttpHost {
+  /** A stable id of this server process and when it started (ISO 8601). */
+  readonly serverId: string;
+  readonly startedAt: string;
+  /** Status, node/edge totals, uptime, repositories. */
+  health(): Promise<Record<string, unknown>>;
+  /** Graph statistics by kind and language per repository, plus `server_id` and `started_at`. */
+  stats(scope: Scope): Promise<Record<string, unknown>>;
+  /** The brief graph dump(s) of the scoped repositories. Throws `ScopeError` for an unknown scope. */
+  graph(scope: Scope): Promise<{ repos: GraphDump[] }>;
+  /** Every tool callable over `/v1/tools/{name}`. */
+  tools(): ToolListing[];
+  /** Runs a tool; `undefined` when no tool has that name. Throws `ScopeError` for an unknown scope. */
+  callTool(name: string, args: Record<string, unknown>, options: Scope & { gcx: boolean }): Promise<ToolCallAnswer | undefined>;
+  /** Subscribes to graph changes; returns the unsubscribe, or `undefined` when nothing is watched. */
+  subscribe(listener: (event: GraphChangeEvent) => void): (() => void) | undefined;
+  /** A fresh MCP server for a new Streamable HTTP session (tool surface per `options`). */
+  newMcpServer(options?: McpServerOptions): Server;
+}
+
+/** The registry tools plus the compact domain tools: everything `/v1/tools/{name}` may call. */
+const HTTP_TOOLS: readonly ToolDef[] = [...ALL_TOOLS, ...facadeTools(() => ALL_TOOLS, (ctx, tool, args) => callTool(ctx, tool, args))];
+
+/** `GET /v1/tools` rows of `HTTP_TOOLS`. */
+export function toolListings(): ToolListing[] {
+  return HTTP_TOOLS.map((t) => ({ name: t.name, description: t.description, category: t.category, effect: t.effect, inputSchema: inputSchema(t) }));
+}
+
+/** A `GraphChangeEvent` from a watcher-driven re-index. */
+export function changeEvent(name: string, change: RepoChange): GraphChangeEvent {
+  const nodeDelta = change.nodes_after - change.nodes_before;
+  const edgeDelta = change.edges_after - change.edges_before;
+  return {
+    repo: name,
+    root: change.root,
+    kind: change.report.mode === 'cold' ? 'reindexed' : 'modified',
+    files: change.files,
+    files_truncated: change.files_truncated,
+    nodes_added: Math.max(nodeDelta, 0),
+    nodes_removed: Math.max(-nodeDelta, 0),
+    edges_added: Math.max(edgeDelta, 0),
+    edges_removed: Math.max(-edgeDelta, 0),
+    files_parsed: change.report.files.parsed,
+    files_deleted: change.report.files.deleted,
+    timestamp: change.timestamp,
+    duration_ms: change.report.wall_ms,
+  };
+}
+
+/** An `HttpHost` over one embedded repository. */
+export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?: McpServerOptions }): HttpHost {
+  const startedAt = new Date();
+  const serverId = `gortex-${process.pid}-${startedAt.getTime().toString(36)}`;
+  const { timeoutMs, concurrency } = serverLimits();
+  const gate = new Gate(concurrency);
+  const checkScope = async (scope: Scope): Promise<void> => {
+    const ctx = await repo.context();
+    const name = ctx.lastIndex?.repo ?? ctx.repo;
+    if (scope.repo !== undefined && scope.repo !== name && scope.repo !== ctx.root) {
+      throw new ScopeError(`repository "${scope.repo}" is not served here`, [name]);
+    }
+    if (scope.project !== undefined) throw new ScopeError(`project "${scope.project}" is not served here (no projects are defined)`, []);
+  };
+  return {
+    serverId,
+    startedAt: startedAt.toISOString(),
+    async health() {
+      const ctx = await repo.context();
+      const stats = ctx.engine.stats(ctx.repo);
+      return {
+        status: 'ok',
+        version: packageVersion(),
+        server_id: serverId,
+        uptime_s: Math.round((Date.now() - startedAt.getTime()) / 1000),
+        nodes: stats.nodes,
+        edges: stats.edges,
+        repos: [{ name: stats.name, root: stats.root, files: stats.files, nodes: stats.nodes, edges: stats.edges }],
+      };
+    },
+    async stats(scope) {
+      await checkScope(scope);
+      const ctx = await repo.context();
+      const stats = ctx.engine.stats(ctx.repo);
+      return {
+        server_id: serverId,
+        started_at: startedAt.toISOString(),
+        nodes: stats.nodes,
+        edges: stats.edges,
+        repos: [{ ...stats, languages: ctx.lastIndex?.languages ?? {} }],
+      };
+    },
+    async graph(scope) {
+      await checkScope(scope);
+      const ctx = await repo.context();
+      return { repos: [ctx.engine.graphDump(ctx.repo)] };
+    },
+    tools: toolListings,
+    async callTool(name, args, scope) {
+      await checkScope(scope);
+      if (!HTTP_TOOLS.some((t) => t.name === name)) return undefined;
+      return answerToolCall(name, args, { context: () => repo.context(), tools: HTTP_TOOLS, gcxDefault: scope.gcx, gate, timeoutMs });
+    },
+    subscribe(listener) {
+      if (!options.watching) return undefined;
+      return repo.onReindexed((change) => listener(changeEvent(change.report.repo, change)));
+    },
+    newMcpServer(mcpOptions) {
+      return createMcpServer(repo, mcpOptions ?? options.mcp ?? {});
+    },
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * Who may talk to the HTTP surface: the bind rule (only loopback may run without a token), bearer
+ * auth on `/mcp` and `/v1/*`, the browser Origin guard and the CORS response headers. The checks
+ * are pure functions so they can be tested alone; the middleware wires them into express.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** The environment variable holding the HTTP bearer token (re-read per request, so it can rotate). */
+export const TOKEN_ENV = 'GORTEX_DAEMON_HTTP_TOKEN';
+
+/** CORS: the methods a permitted browser page may use. */
+export const CORS_ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
+/** CORS: the request headers it may send. */
+export const CORS_ALLOW_HEADERS = 'Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+/** CORS: the response headers its scripts may read. */
+export const CORS_EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Session-Idle-Ttl, Mcp-Protocol-Version';
+/** CORS: how long a browser may cache a preflight answer. */
+export const CORS_MAX_AGE_S = 86400;
+
+/** Whether `host` (a name or an address, brackets allowed) only reaches this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIPv4(h)) return h.startsWith('127.');
+  if (isIPv6(h)) {
+    if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+    // An IPv4-mapped loopback (`::ffff:127.0.0.1`) is loopback too.
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+    return mapped !== null && mapped[1]!.startsWith('127.');
+  }
+  return false;
+}
+
+/** Refuses a non-loopback bind without a token: anything else could reach the tools unauthenticated. */
+export function checkBind(host: string, token: string | undefined): void {
+  if (isLoopbackHost(host) || (token !== undefined && token !== '')) return;
+  throw new Error(
+    `refusing to serve HTTP on ${host || 'all interfaces'} without an auth token: only loopback addresses may run unauthenticated; ` +
+      `pass --http-auth-token <token> or set ${TOKEN_ENV}`,
+  );
+}
+
+/** The token in force: the configured one, else `GORTEX_DAEMON_HTTP_TOKEN` as it is right now. */
+export function currentToken(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (configured !== undefined && configured !== '') return configured;
+  const fromEnv = env[TOKEN_ENV]?.trim();
+  return fromEnv ? fromEnv : undefined;
+}
+
+/** Constant-time token comparison; hashing first makes both sides 32 bytes, so length never leaks. */
+export function tokensEqual(presented: string, expected: string): boolean {
+  const a = createHash('sha256').update(presented, 'utf8').digest();
+  const b = createHash('sha256').update(expected, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if there is one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m ? m[1] : undefined;
+}
+
+/** An origin in the form it is compared in (case-insensitive scheme and host, no trailing slash). */
+export function normalizeOrigin(origin: string): string {
+  return origin.trim().replace(/\/+$/, '').toLowerCase();
+}
+
+/** Whether a browser page at `origin` may call the API (`--http-allowed-origin`); `*` never matches. */
+export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  const o = normalizeOrigin(origin);
+  return allowed.some((a) => a !== '*' && normalizeOrigin(a) === o);
+}
+
+/**
+ * The CORS headers for a request from `origin`, or none. Headers are sent only to an origin that
+ * is on the allow-list AND is the `--cors-origin` (or any allowed origin when that is `*`): CORS
+ * only lets a browser read what the Origin guard already admitted, it never admits anything.
+ */
+export function corsHeaders(origin: string | undefined, corsOrigin: string | undefined, allowed: readonly string[]): Record<string, string> | undefined {
+  if (origin === undefined || corsOrigin === undefined || corsOrigin === '') return undefined;
+  if (!originAllowed(origin, allowed)) return undefined;
+  if (corsOrigin !== '*' && normalizeOrigin(corsOrigin) !== normalizeOrigin(origin)) return undefined;
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Methods': CORS_ALLOW_METHODS,
+    'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
+    'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS,
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_S),
+    Vary: 'Origin',
+  };
+}
+
+/** What the guard middleware needs. */
+export interface GuardOptions {
+  /** `--http-auth-token`; `GORTEX_DAEMON_HTTP_TOKEN` is read per request when absent. */
+  authToken?: string;
+  /** `--http-allowed-origin` values. */
+  allowedOrigins: readonly string[];
+  /** `--cors-origin`. */
+  corsOrigin?: string;
+}
+
+/** Whether the request may use `?token=` (EventSource cannot set headers; elsewhere URLs leak into logs). */
+function queryTokenRoute(req: Request): boolean {
+  return req.method === 'GET' && req.baseUrl + req.path === '/v1/events';
+}
+
+/**
+ * Guards `/mcp` and `/v1/*`: CORS headers for an admitted browser origin, the Origin guard (403,
+ * preflights included, valid token or not), preflight answers (204, no auth), then bearer auth (401).
+ */
+export function guard(options: GuardOptions): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const origin = req.headers.origin;
+    const cors = corsHeaders(origin, options.corsOrigin, options.allowedOrigins);
+    if (cors) res.set(cors);
+    if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
+      res.status(403).json({
+        error: 'origin_not_allowed',
+        message: `browser origin ${JSON.stringify(origin)} is not allowed; start the server with --http-allowed-origin ${origin} (and --cors-origin ${origin}) to let that page call the API`,
+      });
+      return;
+    }
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    const expected = currentToken(options.authToken);
+    if (expected === undefined) {
+      next();
+      return;
+    }
+    const fromHeader = bearerToken(req.headers.authorization);
+    const fromQuery = queryTokenRoute(req) && typeof req.query.token === 'string' ? req.query.token : undefined;
+    const presented = fromHeader ?? fromQuery;
+    if (presented !== undefined && tokensEqual(presented, expected)) {
+      next();
+      return;
+    }
+    res
+      .status(401)
+      .set('WWW-Authenticate', 'Bearer realm="gortex"')
+      .json({
+        error: 'unauthorized',
+        message: presented === undefined ? 'missing bearer token: send Authorization: Bearer <token>' : 'invalid bearer token',
+      });
+  };
+}

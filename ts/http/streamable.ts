@@ -1,0 +1,523 @@
+/**
+ * MCP Streamable HTTP on `/mcp`, over the SDK `Server` with a small per-session transport (not the
+ * SDK's StreamableHTTPServerTransport, whose session rules differ from the ones promised here):
+ *
+ * - `POST` carries one JSON-RPC frame or a batch; requests get their correlated responses as JSON
+ *   (an array for a batch, in request order), anything else gets 202. A standalone `initialize`
+ *   without `Mcp-Session-Id` mints a session; an unknown or expired id is refused with 404 before
+ *   anything is dispatched.
+ * - `GET` opens the session's one SSE stream for server-initiated messages; `DELETE` ends a
+ *   session (always 204).
+ * - The session store decides whether a session exists; a live SDK server is a per-process cache
+ *   of it, rebuilt from the stored `initialize` when another replica created the session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerOptions } from '../mcp/server';
+import type { HttpHost } from './host';
+import type { McpSessionState, McpSessionStore } from './session-state';
+import { openSse, type SseChannel } from './sse';
+
+/** The default idle horizon of a session. */
+export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60_000;
+/** The environment variable that sets it. */
+export const SESSION_TTL_ENV = 'GORTEX_MCP_SESSION_IDLE_TTL';
+/** Largest `POST /mcp` body. */
+export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+/** JSON-RPC error code of an unknown or expired session. */
+export const SESSION_NOT_FOUND = -32001;
+/** The `_meta` key of the initialize result that advertises the idle horizon. */
+export const TTL_META_KEY = 'gortex/session_idle_ttl_seconds';
+
+const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+const INTERNAL_ERROR = -32603;
+
+/**
+ * A session idle TTL from its text: `30m`, `90s`, `1500ms`, `2h`, a bare number of milliseconds;
+ * a negative value (or `off`, `0`) disables expiry (undefined). Throws naming `what` otherwise.
+ */
+export function parseIdleTtl(text: string, what = SESSION_TTL_ENV): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === 'off') return undefined;
+  const m = /^(-)?(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(t);
+  if (!m) throw new Error(`${what} must be a duration like 30m, 90s or 1500ms (negative disables expiry), got ${JSON.stringify(text)}`);
+  if (m[1] === '-') return undefined;
+  const n = Number(m[2]);
+  const ms = Math.round(m[3] === 'h' ? n * 3_600_000 : m[3] === 'm' ? n * 60_000 : m[3] === 's' ? n * 1000 : n);
+  return ms === 0 ? undefined : ms;
+}
+
+/** The idle TTL in force: the option (negative disables), else `GORTEX_MCP_SESSION_IDLE_TTL`, else 30 m. */
+export function sessionIdleTtl(option: number | undefined, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  if (option !== undefined) return option < 0 || option === 0 ? undefined : option;
+  const text = env[SESSION_TTL_ENV];
+  if (text === undefined || text.trim() === '') return DEFAULT_SESSION_IDLE_TTL_MS;
+  return parseIdleTtl(text);
+}
+
+/** Whole seconds of a TTL as advertised to clients (at least 1). */
+function ttlSeconds(ttlMs: number): number {
+  return Math.max(1, Math.floor(ttlMs / 1000));
+}
+
+/** A JSON-RPC error object with a request id (null when there is none to correlate). */
+function rpcError(id: RequestId | null, code: number, message: string): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** A key for a request id that keeps `1` and `"1"` apart. */
+function idKey(id: RequestId): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+/**
+ * One session's link between the HTTP requests and its SDK server. A request's response is handed
+ * back to the POST that carried it; every other message the server sends (notifications, requests
+ * to the client) goes to the session's SSE stream.
+ */
+export class SessionTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  /** The GET stream, when one is open. */
+  stream: SseChannel | undefined;
+  /** Requests awaiting the server's answer, by id key, with their original id. */
+  private readonly waiting = new Map<string, { id: RequestId; resolve: (message: JSONRPCMessage | undefined) => void }>();
+  private closed = false;
+
+  constructor(readonly sessionId: string) {}
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = (message as { id?: RequestId }).id;
+      const waiter = id === undefined ? undefined : this.waiting.get(idKey(id));
+      if (waiter) {
+        this.waiting.delete(idKey(id!));
+        waiter.resolve(message);
+      }
+      // A response nobody waits for (its request was cancelled) has nowhere to go: responses
+      // never travel on the GET stream.
+      return;
+    }
+    // Server-initiated traffic (tools/list_changed, resources/updated, …) only has the GET
+    // stream to travel on; with no stream open it is dropped, as the transport allows: the
+    // client learns the same by listing again.
+    this.stream?.event('message', JSON.stringify(message));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const waiter of this.waiting.values()) {
+      waiter.resolve(rpcError(waiter.id, SESSION_NOT_FOUND, 'session closed before the request was answered') as JSONRPCMessage);
+    }
+    this.waiting.clear();
+    this.stream?.end();
+    this.stream = undefined;
+    this.onclose?.();
+  }
+
+  /** Whether requests of this session are being answered right now. */
+  get busy(): boolean {
+    return this.waiting.size > 0;
+  }
+
+  /** Whether the transport (and so its server) was closed. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Hands one inbound frame to the server; resolves with the response of a request, or undefined
+   * for notifications, responses and cancelled requests.
+   */
+  dispatch(message: JSONRPCMessage, extra?: MessageExtraInfo): Promise<JSONRPCMessage | undefined> {
+    if (this.closed) {
+      return Promise.resolve(isJSONRPCRequest(message) ? (rpcError(message.id, SESSION_NOT_FOUND, 'session closed') as JSONRPCMessage) : undefined);
+    }
+    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      // The SDK sends nothing for a cancelled request: release the POST that waits for it.
+      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (requestId !== undefined) {
+        const waiter = this.waiting.get(idKey(requestId));
+        this.waiting.delete(idKey(requestId));
+        waiter?.resolve(undefined);
+      }
+    }
+    if (!isJSONRPCRequest(message)) {
+      this.onmessage?.(message, extra);
+      return Promise.resolve(undefined);
+    }
+    const key = idKey(message.id);
+    if (this.waiting.has(key)) {
+      return Promise.resolve(rpcError(message.id, INVALID_REQUEST, `request id ${JSON.stringify(message.id)} is already in flight in this session`) as JSONRPCMessage);
+    }
+    return new Promise((resolve) => {
+      this.waiting.set(key, { id: message.id, resolve });
+      this.onmessage?.(message, extra);
+    });
+  }
+}
+
+/** One session held live in this process. */
+interface LiveSession {
+  id: string;
+  server: Server;
+  transport: SessionTransport;
+  /** Epoch ms of the last request this process saw for the session. */
+  lastSeen: number;
+}
+
+/** What the `/mcp` endpoint is built from. */
+export interface StreamableOptions {
+  host: HttpHost;
+  /** Options of new sessions' servers (the tool surface). */
+  mcp?: McpServerOptions;
+  store: McpSessionStore;
+  /** Idle horizon; undefined disables expiry. */
+  idleTtlMs: number | undefined;
+  /** Interval of keep-alive comments on GET streams. */
+  keepAliveMs: number;
+}
+
+/** A failure that has an HTTP status and a JSON-RPC body ready. */
+class McpHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The `/mcp` endpoint: session lifecycle, dispatch and server-initiated streams. */
+export class StreamableMcp {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly rebuilding = new Map<string, Promise<LiveSession>>();
+  private readonly sweeper: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(private readonly options: StreamableOptions) {
+    const ttl = options.idleTtlMs;
+    if (ttl !== undefined) {
+      this.sweeper = setInterval(() => void this.sweep(), Math.min(60_000, Math.max(100, ttl)));
+      this.sweeper.unref();
+    }
+  }
+
+  /** How many sessions have a live server in this process. */
+  get liveSessions(): number {
+    return this.live.size;
+  }
+
+  /** Headers every POST answer carries: the idle horizon and the protocol version. */
+  private commonHeaders(req: Request, res: Response): void {
+    if (this.options.idleTtlMs !== undefined) res.set('Mcp-Session-Idle-Ttl', String(ttlSeconds(this.options.idleTtlMs)));
+    const version = req.get('mcp-protocol-version');
+    res.set('Mcp-Protocol-Version', version && version.trim() !== '' ? version.trim() : LATEST_PROTOCOL_VERSION);
+  }
+
+  /** `POST /mcp`; `readBody` reads the raw body within the size cap (rejecting with status 413 beyond it). */
+  async post(req: Request, res: Response, readBody: () => Promise<Buffer>): Promise<void> {
+    this.commonHeaders(req, res);
+    // Checked on the header itself: `req.is` cannot tell a wrong type from a missing body.
+    if (!/^application\/(?:json|[\w.+-]+\+json)\s*(?:;|$)/i.test(req.get('content-type') ?? '')) {
+      res.status(415).json(rpcError(null, INVALID_REQUEST, `Content-Type must be application/json, got ${JSON.stringify(req.get('content-type') ?? '(none)')}`));
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody();
+    } catch (error) {
+      const e = error as { type?: unknown; status?: unknown };
+      if (e?.type === 'entity.too.large') {
+        res.status(413).json(rpcError(null, INVALID_REQUEST, `the request body exceeds the ${MCP_BODY_LIMIT / (1024 * 1024)} MiB limit`));
+      } else {
+        res.status(typeof e?.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 400).json(rpcError(null, PARSE_ERROR, 'the request body could not be read'));
+      }
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch (error) {
+      res.status(400).json(rpcError(null, PARSE_ERROR, `Parse error: the body is not valid JSON (${(error as Error).message})`));
+      return;
+    }
+    const batch = Array.isArray(parsed);
+    const frames = (batch ? parsed : [parsed]) as unknown[];
+    if (frames.length === 0) {
+      res.status(400).json(rpcError(null, INVALID_REQUEST, 'Invalid Request: an empty batch'));
+      return;
+    }
+    const messages: JSONRPCMessage[] = [];
+    for (const [i, frame] of frames.entries()) {
+      const checked = JSONRPCMessageSchema.safeParse(frame);
+      if (!checked.success) {
+        res.status(400).json(rpcError(null, INVALID_REQUEST, `Invalid Request: ${batch ? `frame ${i} is` : 'the body is'} not a JSON-RPC 2.0 request, notification or response`));
+        return;
+      }
+      messages.push(checked.data as JSONRPCMessage);
+    }
+    const requests = messages.filter(isJSONRPCRequest);
+    const sessionId = req.get('mcp-session-id');
+    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
+
+    let session: LiveSession;
+    try {
+      if (sessionId === undefined || sessionId === '') {
+        const init = !batch && requests.length === 1 && requests[0]!.method === 'initialize' ? requests[0]! : undefined;
+        if (!init) {
+          res.status(400).json(rpcError(null, INVALID_REQUEST, 'Bad Request: no Mcp-Session-Id header; send a standalone initialize request (without Mcp-Session-Id) first to start a session'));
+          return;
+        }
+        const created = await this.create(init, extra);
+        if (!created.session) {
+          // Initialize failed: nothing was kept, so no session id goes back.
+          res.status(200).json(created.answer);
+          return;
+        }
+        res.set('Mcp-Session-Id', created.session.id);
+        res.status(200).json(this.withTtlMeta(init, created.answer));
+        return;
+      }
+      const found = await this.resolve(sessionId);
+      if (!found) {
+        this.notFound(res, requests, batch);
+        return;
+      }
+      session = found;
+    } catch (error) {
+      this.failed(res, error);
+      return;
+    }
+
+    const answers = await Promise.all(messages.map((m) => session.transport.dispatch(m, extra)));
+    session.lastSeen = Date.now();
+    const replies: JSONRPCMessage[] = [];
+    messages.forEach((m, i) => {
+      const answer = answers[i];
+      if (isJSONRPCRequest(m) && answer !== undefined) replies.push(m.method === 'initialize' ? this.withTtlMeta(m, answer) : answer);
+    });
+    if (replies.length === 0) {
+      res.status(202).end();
+      return;
+    }
+    res.status(200).json(batch ? replies : replies[0]);
+  }
+
+  /** `GET /mcp`: the session's stream of server-initiated messages (one per session; a new one replaces the old). */
+  async get(req: Request, res: Response): Promise<void> {
+    if (!(req.get('accept') ?? '').toLowerCase().includes('text/event-stream')) {
+      res.status(406).json(rpcError(null, INVALID_REQUEST, 'Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream'));
+      return;
+    }
+    const sessionId = req.get('mcp-session-id');
+    if (sessionId === undefined || sessionId === '') {
+      res.status(400).json(rpcError(null, INVALID_REQUEST, 'Bad Request: GET /mcp needs the Mcp-Session-Id of an initialized session'));
+      return;
+    }
+    let session: LiveSession | undefined;
+    try {
+      session = await this.resolve(sessionId);
+    } catch (error) {
+      this.failed(res, error);
+      return;
+    }
+    if (!session) {
+      res.status(404).json(rpcError(null, SESSION_NOT_FOUND, 'session not found: the Mcp-Session-Id is unknown or expired; initialize a new session'));
+      return;
+    }
+    const { transport } = session;
+    transport.stream?.end();
+    const channel = openSse(res, { 'Mcp-Session-Id': session.id });
+    transport.stream = channel;
+    const keepAlive = setInterval(() => channel.comment('keepalive'), this.options.keepAliveMs);
+    keepAlive.unref();
+    let stopped = false;
+    const done = (): void => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(keepAlive);
+      channel.end();
+      if (transport.stream === channel) transport.stream = undefined;
+    };
+    res.on('close', done);
+  }
+
+  /** `DELETE /mcp`: ends the session everywhere (204 whether or not it existed). */
+  async delete(req: Request, res: Response): Promise<void> {
+    const sessionId = req.get('mcp-session-id');
+    if (sessionId) {
+      await this.evict(sessionId);
+      try {
+        await this.options.store.delete(sessionId);
+      } catch (error) {
+        this.failed(res, error);
+        return;
+      }
+    }
+    res.status(204).end();
+  }
+
+  /** Closes every live server and stream of this process; stored sessions stay for other replicas. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    await Promise.allSettled([...this.rebuilding.values()]);
+    await Promise.all([...this.live.keys()].map((id) => this.evict(id)));
+  }
+
+  /** A fresh session from a standalone `initialize`: its answer, and the session when it succeeded. */
+  private async create(init: JSONRPCRequest, extra: MessageExtraInfo): Promise<{ answer: JSONRPCMessage; session?: LiveSession }> {
+    const id = randomUUID();
+    const tools = this.options.mcp?.tools;
+    const session = await this.start(id, tools);
+    const answer = (await session.transport.dispatch(init, extra))!;
+    if (!isJSONRPCResultResponse(answer)) {
+      await session.server.close();
+      return { answer };
+    }
+    const state: McpSessionState = { id, created_at: new Date().toISOString(), initialize: (init.params ?? {}) as Record<string, unknown>, ...(tools !== undefined ? { tools } : {}) };
+    try {
+      await this.options.store.put(id, state, this.options.idleTtlMs);
+    } catch (error) {
+      await session.server.close();
+      throw error;
+    }
+    this.live.set(id, session);
+    return { answer, session };
+  }
+
+  /** A connected server and transport for session `id`. */
+  private async start(id: string, tools: string | undefined): Promise<LiveSession> {
+    if (this.closing) throw new McpHttpError(503, INTERNAL_ERROR, 'the server is shutting down');
+    const base = this.options.mcp;
+    // A session made by a replica with another tool spec keeps its own spec here.
+    const mcpOptions = tools !== undefined && tools !== base?.tools ? { ...(base ?? {}), tools } : base;
+    const server = this.options.host.newMcpServer(mcpOptions);
+    const transport = new SessionTransport(id);
+    await server.connect(transport);
+    return { id, server, transport, lastSeen: Date.now() };
+  }
+
+  /**
+   * The live session for `id` after restarting its idle clock, rebuilt from the store when this
+   * process has no server for it; undefined (and any local server closed) when the store does not
+   * know it.
+   */
+  private async resolve(id: string): Promise<LiveSession | undefined> {
+    const exists = await this.options.store.touch(id, this.options.idleTtlMs);
+    if (!exists) {
+      await this.evict(id);
+      return undefined;
+    }
+    const local = this.live.get(id);
+    if (local && !local.transport.isClosed) {
+      local.lastSeen = Date.now();
+      return local;
+    }
+    let pending = this.rebuilding.get(id);
+    if (!pending) {
+      pending = this.rebuild(id).finally(() => this.rebuilding.delete(id));
+      this.rebuilding.set(id, pending);
+    }
+    try {
+      return await pending;
+    } catch (error) {
+      if (error instanceof SessionGone) return undefined;
+      throw error;
+    }
+  }
+
+  /** Re-creates a session another replica (or an earlier server here) made: replay initialize and initialized. */
+  private async rebuild(id: string): Promise<LiveSession> {
+    const state = await this.options.store.get(id);
+    if (!state) throw new SessionGone();
+    const session = await this.start(id, state.tools);
+    const replayed = await session.transport.dispatch({ jsonrpc: '2.0', id: `gortex-replay-${randomUUID()}`, method: 'initialize', params: state.initialize } as JSONRPCMessage);
+    if (!replayed || !isJSONRPCResultResponse(replayed)) {
+      await session.server.close();
+      const reason = replayed && isJSONRPCErrorResponse(replayed) ? replayed.error.message : 'no answer';
+      throw new McpHttpError(500, INTERNAL_ERROR, `the stored session could not be rebuilt: initialize failed (${reason})`);
+    }
+    await session.transport.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+    this.live.set(id, session);
+    return session;
+  }
+
+  /** Closes this process's server of session `id` (its stream too); the stored state is left alone. */
+  private async evict(id: string): Promise<void> {
+    const session = this.live.get(id);
+    if (!session) return;
+    this.live.delete(id);
+    // Server.close() closes the transport, whose onclose runs the server's cleanup (resource subscriptions).
+    await session.server.close().catch(() => undefined);
+  }
+
+  /** Drops idle local servers; one with an open stream stays while the store still has its session. */
+  private async sweep(): Promise<void> {
+    const ttl = this.options.idleTtlMs;
+    if (ttl === undefined) return;
+    const now = Date.now();
+    for (const session of [...this.live.values()]) {
+      // A call still running is activity: its session is not idle.
+      if (session.lastSeen + ttl > now || session.transport.busy) continue;
+      if (session.transport.stream && !session.transport.stream.closed) {
+        const state = await this.options.store.get(session.id).catch(() => undefined);
+        if (state) continue;
+      }
+      await this.evict(session.id);
+    }
+  }
+
+  /** 404 before dispatch: requests get `-32001` (an array for a batch), other frames no reply, and no session id header. */
+  private notFound(res: Response, requests: JSONRPCRequest[], batch: boolean): void {
+    res.removeHeader('Mcp-Session-Id');
+    const message = 'session not found: the Mcp-Session-Id is unknown or expired; initialize a new session (without Mcp-Session-Id) and retry';
+    const bodies = requests.map((r) => rpcError(r.id, SESSION_NOT_FOUND, message));
+    if (bodies.length === 0) {
+      res.status(404).end();
+      return;
+    }
+    res.status(404).json(batch ? bodies : bodies[0]);
+  }
+
+  /** A failure outside JSON-RPC dispatch (the store is down, a rebuild failed): JSON-RPC error body, no stack. */
+  private failed(res: Response, error: unknown): void {
+    if (error instanceof McpHttpError) {
+      res.status(error.status).json(rpcError(null, error.code, error.message));
+      return;
+    }
+    res.status(503).json(rpcError(null, INTERNAL_ERROR, `session store unavailable: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** An initialize answer with the idle horizon added to its result's `_meta`. */
+  private withTtlMeta(request: JSONRPCRequest, answer: JSONRPCMessage): JSONRPCMessage {
+    const ttl = this.options.idleTtlMs;
+    if (request.method !== 'initialize' || ttl === undefined || !isJSONRPCResultResponse(answer)) return answer;
+    const result = answer.result as Record<string, unknown> & { _meta?: Record<string, unknown> };
+    return { ...answer, result: { ...result, _meta: { ...(result._meta ?? {}), [TTL_META_KEY]: ttlSeconds(ttl) } } } as JSONRPCMessage;
+  }
+}
+
+/** The store no longer has a session being rebuilt. */
+class SessionGone extends Error {}
