@@ -57,6 +57,18 @@ describe('loadConfig', () => {
     expect(loadConfig(repo, { XDG_CONFIG_HOME: xdg, HOME: home }).tools?.spec).toBe('nav');
   });
 
+  test('daemon.http_addr of the global config is read and checked; other daemon keys are warned about', () => {
+    const xdg = tmp();
+    fs.mkdirSync(path.join(xdg, 'gortex'));
+    const file = path.join(xdg, 'gortex', 'config.yaml');
+    fs.writeFileSync(file, 'daemon:\n  http_addr: 127.0.0.1:7411\n  memory_limit: 2GiB\n');
+    const loaded = loadConfig(undefined, { XDG_CONFIG_HOME: xdg });
+    expect(loaded.daemonHttpAddr).toBe('127.0.0.1:7411');
+    expect(loaded.warnings).toEqual([`${file}:3: "daemon.memory_limit" is not used by this version of gortex (ignored)`]);
+    fs.writeFileSync(file, 'daemon:\n  http_addr: 7411\n');
+    expect(() => loadConfig(undefined, { XDG_CONFIG_HOME: xdg })).toThrow(`${file}:2: daemon.http_addr must be host:port, like 127.0.0.1:7411, got 7411`);
+  });
+
   test('broken files are errors naming the file, the line and the fix', () => {
     const root = tmp();
     const file = path.join(root, '.gortex.yaml');

@@ -305,3 +305,84 @@ describe('gortex mcp autostart', () => {
     }
   });
 });
+
+describe('gortex daemon with --http-addr', () => {
+  const w = world();
+  const repo = gitRepo('query/app-ts', 'httpapp');
+  const other = gitRepo('query/app-py', 'httpother');
+  let url: string;
+  beforeAll(async () => {
+    const started = runCli(['daemon', 'start', '--detach', '--http-addr', '127.0.0.1:0'], { env: w.env, cwd: repo });
+    expect(started.status).toBe(0);
+    url = (await readyStatus(w.env)).http.url;
+  });
+  afterAll(() => {
+    runCli(['daemon', 'stop'], { env: w.env });
+  });
+
+  test('a non-localhost address without a token is refused before anything starts', () => {
+    const ww = world();
+    const refused = runCli(['daemon', 'start', '--http-addr', '0.0.0.0:0'], { env: ww.env, cwd: repo });
+    expect(refused.status).toBe(2);
+    expect(unwrap(refused.stderr)).toMatch(/--http-addr 0\.0\.0\.0:0: refusing to serve HTTP on 0\.0\.0\.0 without an auth token/);
+    expect(fs.existsSync(ww.socket)).toBe(false);
+    const orphan = runCli(['daemon', 'start', '--cors-origin', 'https://ui.example'], { env: ww.env, cwd: repo });
+    expect(orphan.status).toBe(2);
+    expect(unwrap(orphan.stderr)).toMatch(/--cors-origin needs --http-addr/);
+  });
+
+  test('/v1 serves the tracked repositories, scoped by ?repo= once there are several', async () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await (await fetch(`${url}/v1/health`)).json();
+    expect(health).toMatchObject({ status: 'ok', repos: [{ name: 'httpapp', phase: 'ready' }] });
+    const call = async (query: string): Promise<Response> =>
+      fetch(`${url}/v1/tools/search_symbols${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'formatLabel' }) });
+    const one = await (await call('')).json();
+    expect(one.result.results[0]).toMatchObject({ name: 'formatLabel', path: 'src/format.ts' });
+    expect(runCli(['track', other], { env: w.env }).status).toBe(0);
+    const ambiguous = await call('');
+    expect(ambiguous.status).toBe(404);
+    expect(await ambiguous.json()).toMatchObject({ error: 'scope_not_found', message: '2 repositories are tracked; pass ?repo=NAME to pick one', available: ['httpapp', 'httpother'] });
+    const scoped = await (await call('?repo=httpapp')).json();
+    expect(scoped.result.results[0]).toMatchObject({ name: 'formatLabel' });
+    const stats = await (await fetch(`${url}/v1/stats`)).json();
+    expect(stats.repos.map((r: any) => r.name)).toEqual(['httpapp', 'httpother']);
+    const graph = await (await fetch(`${url}/v1/graph?repo=httpother`)).json();
+    expect(graph.repos).toHaveLength(1);
+    expect(graph.repos[0].repo).toBe('httpother');
+    expect(graph.repos[0].nodes.some((n: any) => n.path.endsWith('.py'))).toBe(true);
+  });
+
+  test('/v1/events streams a graph_change when a tracked file changes', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${url}/v1/events`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    fs.appendFileSync(path.join(repo, 'src', 'format.ts'), '\nexport function viaEvents(): void {}\n');
+    let text = '';
+    while (!/event: graph_change\nid: \d+\ndata: .*\n\n/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    const data = JSON.parse(/event: graph_change\nid: \d+\ndata: (.*)\n\n/.exec(text)![1]!);
+    expect(data).toMatchObject({ repo: 'httpapp', kind: 'modified', files: ['src/format.ts'] });
+    expect(data.nodes_added).toBeGreaterThanOrEqual(1);
+  });
+
+  test('/mcp serves an MCP session over Streamable HTTP from the daemon', async () => {
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const client = new Client({ name: 'gortex-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    try {
+      // A named client gets the compact surface by default.
+      const { tools } = await client.listTools();
+      expect(tools.length).toBe(21);
+      const found = (await client.callTool({ name: 'search', arguments: { operation: 'symbols', query: 'viaEvents', format: 'json' } })) as TextResult;
+      expect(found.isError).toBeUndefined();
+      expect(JSON.parse(found.content[0]!.text).results[0]).toMatchObject({ name: 'viaEvents' });
+    } finally {
+      await client.close();
+    }
+  });
+});

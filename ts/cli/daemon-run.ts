@@ -7,6 +7,13 @@ import { CliUsageError } from './repo-root';
 export const daemonStartFlags = {
   // An autostarted daemon serves whatever its clients ask for, not the folder it was spawned from.
   autostarted: Flags.boolean({ hidden: true, description: 'Started by a client: do not track the working directory' }),
+  'http-addr': Flags.string({
+    description: 'Also serve HTTP (/v1/* and MCP Streamable HTTP /mcp) on host:port; GORTEX_DAEMON_HTTP_ADDR and daemon.http_addr of the global config are the fallbacks',
+  }),
+  'http-auth-token': Flags.string({ description: 'Require "Authorization: Bearer TOKEN" on /v1 and /mcp (else GORTEX_DAEMON_HTTP_TOKEN); required for a non-localhost address' }),
+  'http-allowed-origin': Flags.string({ description: 'A browser Origin allowed to call the HTTP API (repeatable; every other Origin is refused)', multiple: true }),
+  'cors-origin': Flags.string({ description: 'Send CORS headers to this allowed Origin ("*": to every allowed one; never grants access by itself)' }),
+  'http-session-redis': Flags.string({ description: 'Keep /mcp sessions in Redis (redis://host:port/db) so replicas share them; GORTEX_MCP_SESSION_REDIS_URL is the fallback' }),
   tools: Flags.string({ description: 'Default tool surface for MCP sessions whose client names none (a preset or spec, as for gortex mcp --tools)' }),
   'tools-mode': Flags.string({ description: 'defer or hide: the mode of that default surface', options: ['defer', 'hide'] }),
 };
@@ -57,7 +64,16 @@ export function startArgs(flags: Record<string, unknown>): string[] {
  * Runs a daemon in this process until it is stopped (a shutdown request or SIGTERM/SIGINT), then
  * exits. Refuses when another daemon answers on the socket.
  */
-export async function runDaemonForeground(flags: { tools?: string; 'tools-mode'?: string; autostarted?: boolean }): Promise<void> {
+export async function runDaemonForeground(flags: {
+  tools?: string;
+  'tools-mode'?: string;
+  autostarted?: boolean;
+  'http-addr'?: string;
+  'http-auth-token'?: string;
+  'http-allowed-origin'?: string[];
+  'cors-origin'?: string;
+  'http-session-redis'?: string;
+}): Promise<void> {
   const { daemonPaths } = await import('../daemon/paths');
   const { Daemon, DaemonRunningError } = await import('../daemon/daemon');
   const paths = daemonPaths();
@@ -74,8 +90,10 @@ export async function runDaemonForeground(flags: { tools?: string; 'tools-mode'?
       throw error;
     }
   }
+  const startHttp = await httpStarter(flags);
   const daemon = new Daemon({
     paths,
+    ...(startHttp ? { startHttp } : {}),
     log: daemonLog,
     ...(flags.autostarted ? {} : { trackCwd: process.cwd() }),
     ...(reconcileMs !== undefined ? { reconcileMs } : {}),
@@ -86,6 +104,8 @@ export async function runDaemonForeground(flags: { tools?: string; 'tools-mode'?
     await daemon.start();
   } catch (error) {
     if (error instanceof DaemonRunningError) throw new CliUsageError(error.message);
+    // A half-started daemon (HTTP refused to bind) must not leave its socket behind.
+    await daemon.shutdown(`start failed: ${(error as Error).message}`);
     throw error;
   }
   const onSignal = (signal: NodeJS.Signals): void => void daemon.shutdown(signal);
@@ -94,4 +114,72 @@ export async function runDaemonForeground(flags: { tools?: string; 'tools-mode'?
   await daemon.stopped;
   // Native worker threads and watchers must not keep a stopped daemon alive.
   process.exit(0);
+}
+
+/**
+ * The HTTP surface the flags ask for (flag > `GORTEX_DAEMON_HTTP_ADDR` > `daemon.http_addr`), checked
+ * now so a bad address or a non-localhost bind without a token fails before the daemon starts.
+ */
+async function httpStarter(flags: {
+  'http-addr'?: string;
+  'http-auth-token'?: string;
+  'http-allowed-origin'?: string[];
+  'cors-origin'?: string;
+  'http-session-redis'?: string;
+}): Promise<((daemon: import('../daemon/daemon').Daemon) => Promise<{ url: string; close(): Promise<void> }>) | undefined> {
+  let addr = flags['http-addr'] ?? (process.env.GORTEX_DAEMON_HTTP_ADDR?.trim() || undefined);
+  if (addr === undefined) {
+    const { loadConfig, ConfigError } = await import('../config/config');
+    try {
+      addr = loadConfig(undefined).daemonHttpAddr;
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliUsageError(error.message);
+      throw error;
+    }
+  }
+  if (addr === undefined) {
+    for (const flag of ['http-auth-token', 'http-allowed-origin', 'cors-origin', 'http-session-redis'] as const) {
+      if (flags[flag] !== undefined) throw new CliUsageError(`--${flag} needs --http-addr (or GORTEX_DAEMON_HTTP_ADDR, or daemon.http_addr in the global config)`);
+    }
+    return undefined;
+  }
+  const { parseAddr } = await import('../http/app');
+  const { checkBind, currentToken } = await import('../http/security');
+  const { sessionIdleTtl } = await import('../http/streamable');
+  try {
+    const { host } = parseAddr(addr);
+    checkBind(host === '' ? '0.0.0.0' : host, currentToken(flags['http-auth-token']));
+    sessionIdleTtl(undefined);
+  } catch (error) {
+    throw new CliUsageError(`--http-addr ${addr}: ${(error as Error).message}`);
+  }
+  const redisUrl = flags['http-session-redis'] ?? (process.env.GORTEX_MCP_SESSION_REDIS_URL?.trim() || undefined);
+  if (redisUrl !== undefined) {
+    const { parseRedisUrl } = await import('../http/resp');
+    try {
+      parseRedisUrl(redisUrl);
+    } catch (error) {
+      throw new CliUsageError(`--http-session-redis: ${(error as Error).message}`);
+    }
+  }
+  return async (daemon) => {
+    const { startHttpServer } = await import('../http/app');
+    const { daemonHttpHost } = await import('../daemon/http-host');
+    const { RedisSessionStore } = await import('../http/session-state');
+    const store = redisUrl !== undefined ? new RedisSessionStore(redisUrl) : undefined;
+    const server = await startHttpServer(daemonHttpHost(daemon, () => daemon.defaultRepo()), {
+      addr,
+      allowedOrigins: flags['http-allowed-origin'] ?? [],
+      ...(flags['http-auth-token'] !== undefined ? { authToken: flags['http-auth-token'] } : {}),
+      ...(flags['cors-origin'] !== undefined ? { corsOrigin: flags['cors-origin'] } : {}),
+      ...(store ? { sessionStore: store } : {}),
+    });
+    return {
+      url: server.url,
+      close: async () => {
+        await server.close();
+        await store?.close();
+      },
+    };
+  };
 }

@@ -37,7 +37,9 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr']);
+/** Keys under `daemon` (global config). */
+const DAEMON_KEYS = ['http_addr', 'memory_limit', 'socket'] as const;
 
 /** What indexing takes from the config files. */
 export interface ConfigIndex {
@@ -65,6 +67,8 @@ export interface LoadedConfig {
   /** `mcp.tools`, from the repository's file, else the global one. */
   tools?: ConfigTools;
   index: ConfigIndex;
+  /** `daemon.http_addr` of the global config: where the daemon serves HTTP when no flag or env says. */
+  daemonHttpAddr?: string;
 }
 
 /** The global config file's path for an environment. */
@@ -97,6 +101,8 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     out.files.push(global.file);
     globalTools = check(global, GLOBAL_KEYS, out.warnings, 'global');
     indexSettings(global, out.index, out.warnings);
+    const httpAddr = daemonSettings(global, out.warnings);
+    if (httpAddr !== undefined) out.daemonHttpAddr = httpAddr;
   }
   if (repo) {
     out.files.unshift(repo.file);
@@ -196,6 +202,20 @@ function indexSettings(y: YamlFile, into: ConfigIndex, warnings: string[]): void
     }
     into.maxFileSize = n;
   }
+}
+
+/** Reads `daemon.http_addr` (and warns about the other `daemon` keys). */
+function daemonSettings(y: YamlFile, warnings: string[]): string | undefined {
+  const daemon = y.data.daemon;
+  if (daemon === undefined || daemon === null) return undefined;
+  if (typeof daemon !== 'object' || Array.isArray(daemon)) throw new ConfigError(`${where(y, ['daemon'])}: daemon must be a mapping, like "daemon:\n  http_addr: 127.0.0.1:7411"`);
+  const d = daemon as Record<string, unknown>;
+  warnKeys(y, d, DAEMON_KEYS, ['daemon'], warnings);
+  if (d.http_addr === undefined || d.http_addr === null) return undefined;
+  if (typeof d.http_addr !== 'string' || !/^\S*:\d+$/.test(d.http_addr.trim())) {
+    throw new ConfigError(`${where(y, ['daemon', 'http_addr'])}: daemon.http_addr must be host:port, like 127.0.0.1:7411, got ${JSON.stringify(d.http_addr)}`);
+  }
+  return d.http_addr.trim();
 }
 
 /** The `indexRepo` options the config files ask for. */

@@ -82,6 +82,8 @@ export class Daemon {
   private server: net.Server | undefined;
   private http: { url: string; close(): Promise<void> } | undefined;
   private stopping: Promise<void> | undefined;
+  /** The repository tracked from the folder the daemon started in, if any. */
+  private primaryRoot: string | undefined;
   private resolveStopped!: () => void;
   /** Settles when the daemon has shut down. */
   readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
@@ -128,7 +130,7 @@ export class Daemon {
         // Only a git work tree: a daemon started from a home folder must not index all of it.
         const { resolveRepoRoot } = await import('../cli/repo-root');
         const root = resolveRepoRoot(this.options.trackCwd);
-        if (fs.existsSync(`${root}/.git`)) await this.repos.track(root);
+        if (fs.existsSync(`${root}/.git`)) this.primaryRoot = (await this.repos.track(root)).entry.root;
       } catch (error) {
         log(`not tracking ${this.options.trackCwd}: ${(error as Error).message}`);
       }
@@ -279,6 +281,14 @@ export class Daemon {
       if (error instanceof TrackConflictError || (error as Error).name === 'CliUsageError') return { ok: false, error_code: 'invalid_argument', error_msg: (error as Error).message };
       return { ok: false, error_code: 'internal', error_msg: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /**
+   * The repository sessions without a working directory (HTTP MCP clients) are served: the one
+   * tracked from the daemon's starting folder, else the first tracked.
+   */
+  defaultRepo(): TrackedRepo | undefined {
+    return (this.primaryRoot !== undefined ? this.repos.find(this.primaryRoot) : undefined) ?? this.repos.all()[0];
   }
 
   /** Cheap liveness facts; reads no graph. */

@@ -85,7 +85,7 @@ export interface HttpHost {
 }
 
 /** The registry tools plus the compact domain tools: everything `/v1/tools/{name}` may call. */
-const HTTP_TOOLS: readonly ToolDef[] = [...ALL_TOOLS, ...facadeTools(() => ALL_TOOLS, (ctx, tool, args) => callTool(ctx, tool, args))];
+export const HTTP_TOOLS: readonly ToolDef[] = [...ALL_TOOLS, ...facadeTools(() => ALL_TOOLS, (ctx, tool, args) => callTool(ctx, tool, args))];
 
 /** `GET /v1/tools` rows of `HTTP_TOOLS`. */
 export function toolListings(): ToolListing[] {

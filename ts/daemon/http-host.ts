@@ -1,0 +1,117 @@
+/**
+ * The daemon's `HttpHost`: `/v1/*` and `/mcp` over every tracked repository. `?repo=` (name or
+ * root) and `?project=` narrow a request; without them a tool call goes to the only tracked
+ * repository, and statistics and graphs cover all of them.
+ */
+import { createMcpServer, serverLimits } from '../mcp/server';
+import { answerToolCall, Gate } from '../mcp/tool-call';
+import { changeEvent, HTTP_TOOLS, ScopeError, toolListings, type HttpHost, type Scope } from '../http/host';
+import type { ResourceHost } from '../mcp/resources';
+import type { ToolContext } from '../tools/registry';
+import { packageVersion } from '../package-root';
+import type { Daemon } from './daemon';
+import type { TrackedRepo } from './repos';
+
+/** An `HttpHost` over a daemon's tracked repositories. */
+export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | undefined): HttpHost {
+  const startedAt = new Date(daemon.startedAt);
+  const serverId = `gortex-${daemon.instance}`;
+  const { timeoutMs, concurrency } = serverLimits();
+  const gate = new Gate(concurrency);
+  const names = (): string[] => daemon.repos.all().map((r) => r.entry.name);
+
+  /** The repositories a scope covers (all of them without one). */
+  const scoped = (scope: Scope): TrackedRepo[] => {
+    let repos = daemon.repos.all();
+    if (scope.project !== undefined) {
+      repos = repos.filter((r) => r.entry.project === scope.project);
+      if (repos.length === 0) {
+        const projects = [...new Set(daemon.repos.all().flatMap((r) => (r.entry.project ? [r.entry.project] : [])))];
+        throw new ScopeError(`no tracked repository belongs to project "${scope.project}"`, projects);
+      }
+    }
+    if (scope.repo !== undefined) {
+      const found = daemon.repos.find(scope.repo);
+      if (!found || !repos.includes(found)) throw new ScopeError(`repository "${scope.repo}" is not tracked${scope.project ? ` in project "${scope.project}"` : ''}`, repos.map((r) => r.entry.name));
+      repos = [found];
+    }
+    return repos;
+  };
+  /** The one repository a tool call runs against. */
+  const single = (scope: Scope): TrackedRepo => {
+    const repos = scoped(scope);
+    if (repos.length === 1) return repos[0]!;
+    if (repos.length === 0) throw new ScopeError('no repository is tracked (gortex track PATH adds one)', []);
+    throw new ScopeError(`${repos.length} repositories are tracked; pass ?repo=NAME to pick one`, repos.map((r) => r.entry.name));
+  };
+  const ready = async (repos: TrackedRepo[]): Promise<{ tracked: TrackedRepo; ctx: ToolContext }[]> => {
+    const out: { tracked: TrackedRepo; ctx: ToolContext }[] = [];
+    for (const tracked of repos) {
+      try {
+        out.push({ tracked, ctx: await tracked.context() });
+      } catch {
+        /* a repository that failed to open is reported by health, not counted */
+      }
+    }
+    return out;
+  };
+
+  return {
+    serverId,
+    startedAt: startedAt.toISOString(),
+    async health() {
+      const repos = daemon.repos.all();
+      const infos = repos.map((r) => r.info());
+      return {
+        status: repos.some((r) => r.warming) ? 'warming' : 'ok',
+        version: packageVersion(),
+        server_id: serverId,
+        uptime_s: Math.round((Date.now() - daemon.startedAt) / 1000),
+        nodes: infos.reduce((n, r) => n + (r.nodes ?? 0), 0),
+        edges: infos.reduce((n, r) => n + (r.edges ?? 0), 0),
+        repos: infos.map((r) => ({ name: r.name, root: r.root, project: r.project ?? null, phase: r.phase, files: r.files, nodes: r.nodes, edges: r.edges })),
+      };
+    },
+    async stats(scope) {
+      const open = await ready(scoped(scope));
+      const repos = open.map(({ tracked, ctx }) => ({
+        ...ctx.engine.stats(ctx.repo),
+        name: tracked.entry.name,
+        project: tracked.entry.project ?? null,
+        languages: ctx.lastIndex?.languages ?? {},
+      }));
+      return {
+        server_id: serverId,
+        started_at: startedAt.toISOString(),
+        nodes: repos.reduce((n, r) => n + r.nodes, 0),
+        edges: repos.reduce((n, r) => n + r.edges, 0),
+        repos,
+      };
+    },
+    async graph(scope) {
+      const open = await ready(scoped(scope));
+      return { repos: open.map(({ tracked, ctx }) => ({ ...ctx.engine.graphDump(ctx.repo), repo: tracked.entry.name })) };
+    },
+    tools: toolListings,
+    async callTool(name, args, scope) {
+      const tracked = single(scope);
+      if (!HTTP_TOOLS.some((t) => t.name === name)) return undefined;
+      return answerToolCall(name, args, { context: () => tracked.context(), tools: HTTP_TOOLS, gcxDefault: scope.gcx, gate, timeoutMs });
+    },
+    subscribe(listener) {
+      return daemon.repos.onChange((tracked, change) => listener(changeEvent(tracked.entry.name, change)));
+    },
+    newMcpServer(options) {
+      // An HTTP client has no working directory: its session serves the default repository.
+      const host: ResourceHost = {
+        context: async () => {
+          const tracked = defaultRepo();
+          if (!tracked) throw new Error('no repository is tracked by this daemon (gortex track PATH adds one)');
+          return tracked.context();
+        },
+        onReindexed: (listener) => daemon.repos.onChange((tracked) => (tracked === defaultRepo() ? listener() : undefined)),
+      };
+      return createMcpServer(host, { env: {}, ...(options ?? {}) });
+    },
+  };
+}
