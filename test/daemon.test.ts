@@ -333,21 +333,21 @@ describe('gortex daemon with --http-addr', () => {
 
   test('/v1 serves the tracked repositories, scoped by ?repo= once there are several', async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const health = await (await fetch(`${url}/v1/health`)).json();
+    const health: any = await (await fetch(`${url}/v1/health`)).json();
     expect(health).toMatchObject({ status: 'ok', repos: [{ name: 'httpapp', phase: 'ready' }] });
     const call = async (query: string): Promise<Response> =>
       fetch(`${url}/v1/tools/search_symbols${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'formatLabel' }) });
-    const one = await (await call('')).json();
+    const one: any = await (await call('')).json();
     expect(one.result.results[0]).toMatchObject({ name: 'formatLabel', path: 'src/format.ts' });
     expect(runCli(['track', other], { env: w.env }).status).toBe(0);
     const ambiguous = await call('');
     expect(ambiguous.status).toBe(404);
     expect(await ambiguous.json()).toMatchObject({ error: 'scope_not_found', message: '2 repositories are tracked; pass ?repo=NAME to pick one', available: ['httpapp', 'httpother'] });
-    const scoped = await (await call('?repo=httpapp')).json();
+    const scoped: any = await (await call('?repo=httpapp')).json();
     expect(scoped.result.results[0]).toMatchObject({ name: 'formatLabel' });
-    const stats = await (await fetch(`${url}/v1/stats`)).json();
+    const stats: any = await (await fetch(`${url}/v1/stats`)).json();
     expect(stats.repos.map((r: any) => r.name)).toEqual(['httpapp', 'httpother']);
-    const graph = await (await fetch(`${url}/v1/graph?repo=httpother`)).json();
+    const graph: any = await (await fetch(`${url}/v1/graph?repo=httpother`)).json();
     expect(graph.repos).toHaveLength(1);
     expect(graph.repos[0].repo).toBe('httpother');
     expect(graph.repos[0].nodes.some((n: any) => n.path.endsWith('.py'))).toBe(true);
@@ -384,5 +384,90 @@ describe('gortex daemon with --http-addr', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('multi-repo tools over the daemon', () => {
+  const w = world();
+  const app = gitRepo('query/app-ts', 'wsapp');
+  const shopPy = gitRepo('query/app-py', 'shoppy');
+  const shopMixed = gitRepo('query/search-app', 'shopmixed');
+  let client: Client;
+  beforeAll(async () => {
+    expect(runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: app }).status).toBe(0);
+    client = await mcpClient(w.env, app);
+  });
+  afterAll(async () => {
+    await client.close();
+    runCli(['daemon', 'stop'], { env: w.env });
+  });
+  const refusal = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const result = (await client.callTool({ name, arguments: { format: 'json', ...args } })) as TextResult;
+    expect(result.isError).toBe(true);
+    return result.content[0]!.text;
+  };
+
+  test('track_repository adds repositories; list_repos and workspace_info describe the workspace', async () => {
+    expect((await ok(client, 'list_repos', {})).repos.map((r: any) => r.name)).toEqual(['wsapp']);
+    const tracked = await ok(client, 'track_repository', { path: shopPy, project: 'shop' });
+    expect(tracked.tracked).toMatchObject({ name: 'shoppy', project: 'shop', phase: 'ready' });
+    expect(tracked.tracked.nodes).toBeGreaterThan(0);
+    await ok(client, 'track_repository', { path: shopMixed, project: 'shop' });
+    expect(await refusal('track_repository', { path: shopMixed, name: 'wsapp' })).toMatch(/^invalid_argument: the name "wsapp" is already used by/);
+    const repos = await ok(client, 'list_repos', {});
+    expect(repos.mode).toBe('daemon');
+    expect(repos.projects).toEqual({ shop: ['shopmixed', 'shoppy'] });
+    const info = await ok(client, 'workspace_info', {});
+    expect(info).toMatchObject({ mode: 'daemon', root: fs.realpathSync(app), repo: 'wsapp', projects: ['shop'], active_project: null });
+    expect(info.members.map((m: any) => m.name)).toEqual(['shopmixed', 'shoppy', 'wsapp']);
+  });
+
+  test('repo narrows one call; an active project fans every query out and merges with a repo column', async () => {
+    const py = await ok(client, 'search_symbols', { query: 'MemoryStore', repo: 'shoppy' });
+    expect(py.results[0]).toMatchObject({ name: 'MemoryStore', path: 'shop/store.py' });
+    expect(await refusal('search_symbols', { query: 'x', repo: 'nope' })).toBe('not_found: repository "nope" is not in this workspace; repositories: shopmixed, shoppy, wsapp');
+    expect(await refusal('set_active_project', { project: 'nope' })).toBe('not_found: no repository belongs to project "nope"; projects: shop');
+    expect(await ok(client, 'set_active_project', { project: 'shop' })).toEqual({ active_project: 'shop', repos: ['shopmixed', 'shoppy'] });
+    expect(await ok(client, 'get_active_project', {})).toEqual({ active_project: 'shop', repos: ['shopmixed', 'shoppy'] });
+    const merged = await ok(client, 'search_symbols', { query: 'Store' });
+    expect(merged.scope_applied).toBe('repos:2');
+    const byRepo = new Set(merged.results.map((r: any) => r.repo));
+    expect(byRepo).toEqual(new Set(['shoppy', 'shopmixed']));
+    const scores = merged.results.map((r: any) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // query_project looks elsewhere without switching.
+    const other = await ok(client, 'query_project', { repo: 'wsapp', query: 'formatLabel' });
+    expect(other.results[0]).toMatchObject({ name: 'formatLabel', path: 'src/format.ts' });
+    expect(await refusal('query_project', { query: 'x' })).toBe('invalid_argument: give exactly one of project or repo');
+    expect(await ok(client, 'set_active_project', { project: '' })).toEqual({ active_project: null });
+    expect((await ok(client, 'search_symbols', { query: 'formatLabel' })).results[0]).toMatchObject({ name: 'formatLabel' });
+  });
+
+  test('saved scopes narrow queries by name and persist in the gortex home', async () => {
+    expect(await ok(client, 'save_scope', { name: 'pair', repos: ['wsapp', 'shoppy'] })).toEqual({ saved: 'pair', repos: ['wsapp', 'shoppy'] });
+    expect((await ok(client, 'list_scopes', {})).scopes).toEqual([{ name: 'pair', repos: ['wsapp', 'shoppy'], created_at: expect.any(String) }]);
+    expect(JSON.parse(fs.readFileSync(path.join(w.home, 'scopes.json'), 'utf8')).scopes.pair.repos).toEqual(['wsapp', 'shoppy']);
+    const scoped = await ok(client, 'find_files', { query: 'store', scope: 'pair' });
+    expect(scoped.scope_applied).toBe('repos:2');
+    expect(scoped.results.map((r: any) => `${r.repo}:${r.path}`)).toContain('shoppy:shop/store.py');
+    expect(scoped.results.every((r: any) => r.repo !== 'shopmixed')).toBe(true);
+    expect(await refusal('search_symbols', { query: 'x', scope: 'nope' })).toBe('not_found: no saved scope "nope"; scopes: pair');
+    expect(await ok(client, 'delete_scope', { name: 'pair' })).toEqual({ deleted: 'pair' });
+    expect(await refusal('delete_scope', { name: 'pair' })).toBe('not_found: no saved scope "pair"; scopes: none');
+  });
+
+  test('get_recent_changes lists files the watchers re-indexed; reindex_repository and untrack_repository work', async () => {
+    fs.appendFileSync(path.join(shopPy, 'shop', 'store.py'), '\n\ndef recently_added() -> int:\n    return 1\n');
+    await eventually(async () => ((await ok(client, 'search_symbols', { query: 'recently_added', repo: 'shoppy' })).results.length > 0 ? true : undefined), 'the edit indexed');
+    const changes = await ok(client, 'get_recent_changes', { since: '10m' });
+    expect(changes.changes[0]).toMatchObject({ repo: 'shoppy', path: 'shop/store.py', exists: true });
+    expect(changes.changes[0].symbols).toContain('recently_added');
+    expect((await ok(client, 'get_recent_changes', { since: '10m', repo: 'wsapp' })).changes).toEqual([]);
+    expect(await refusal('get_recent_changes', { since: 'yesterday-ish' })).toMatch(/^invalid_argument: since must be epoch milliseconds, an ISO time or a duration/);
+    const reindexed = await ok(client, 'reindex_repository', { repo: 'shoppy' });
+    expect(reindexed).toMatchObject({ repo: 'shoppy', mode: 'unchanged' });
+    expect(await ok(client, 'untrack_repository', { path_or_name: 'shopmixed' })).toEqual({ untracked: [fs.realpathSync(shopMixed)] });
+    expect(await refusal('untrack_repository', { path_or_name: 'shopmixed' })).toMatch(/^not_found: no tracked repository matches "shopmixed"/);
+    expect((await ok(client, 'list_repos', {})).repos.map((r: any) => r.name)).toEqual(['shoppy', 'wsapp']);
   });
 });

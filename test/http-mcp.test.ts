@@ -256,6 +256,59 @@ describe('raw /mcp requests', () => {
   });
 });
 
+describe('transport rules found by the MCP conformance run (benches/conformance.sh)', () => {
+  test('an unsupported Mcp-Protocol-Version is 400 on POST and GET, after the session check; a supported one is echoed', async () => {
+    const id = await rawSession(main);
+    for (const version of ['2099-01-01', '2000-01-01', 'invalid-protocol-version']) {
+      const refused = await post(main, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': id, 'mcp-protocol-version': version });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(`unsupported Mcp-Protocol-Version "${version}"`) } });
+      // An unsupported value is not echoed back as if it were in force.
+      expect(refused.headers.get('mcp-protocol-version')).toBe(LATEST_PROTOCOL_VERSION);
+    }
+    const supported = await post(main, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' });
+    expect(supported.status).toBe(200);
+    expect(supported.headers.get('mcp-protocol-version')).toBe('2025-03-26');
+    expect(supported.body).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    // The session is checked first: an unknown one stays 404 whatever the header says.
+    const unknown = await post(main, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': randomUUID(), 'mcp-protocol-version': '2099-01-01' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe(-32001);
+    // A standalone initialize negotiates the version in its body, so the header does not gate it.
+    const init = await post(main, initialize(), { 'mcp-protocol-version': '2099-01-01' });
+    expect(init.status).toBe(200);
+    expect(init.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(init.headers.get('mcp-protocol-version')).toBe(LATEST_PROTOCOL_VERSION);
+
+    const badGet = await fetch(`${main.url}/mcp`, { headers: { 'mcp-session-id': id, accept: 'text/event-stream', 'mcp-protocol-version': '2099-01-01' } });
+    expect(badGet.status).toBe(400);
+    expect(((await badGet.json()) as { error: { message: string } }).error.message).toContain('unsupported Mcp-Protocol-Version');
+    const controller = new AbortController();
+    const goodGet = await fetch(`${main.url}/mcp`, { headers: { 'mcp-session-id': id, accept: 'text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }, signal: controller.signal });
+    expect(goodGet.status).toBe(200);
+    controller.abort();
+  });
+
+  test('HEAD /mcp is 405 and does not replace the session stream', async () => {
+    const id = await rawSession(main);
+    const controller = new AbortController();
+    const stream = await fetch(`${main.url}/mcp`, { headers: { 'mcp-session-id': id, accept: 'text/event-stream' }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const head = await fetch(`${main.url}/mcp`, { method: 'HEAD', headers: { 'mcp-session-id': id, accept: 'text/event-stream' } });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET, POST, DELETE, OPTIONS');
+    // The GET stream is still the session's: a server notification still reaches it.
+    await post(
+      main,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tools_search', arguments: { query: 'select:find_clones' } } },
+      { 'mcp-session-id': id },
+    );
+    const text = await readSse(stream, (t) => t.includes('notifications/tools/list_changed'));
+    controller.abort();
+    expect(text).toContain('notifications/tools/list_changed');
+  });
+});
+
 describe('idle expiry', () => {
   test('an idle session expires (server closed, 404) and the client can initialize again', async () => {
     const short = await serve({ sessionIdleTtlMs: 1000 });

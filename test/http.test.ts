@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { changeEvent, repoHost, type HttpHost } from '../ts/http/host';
 import { parseAddr, startHttpServer, statusOfToolError, toolRequest, type HttpServerOptions, type RunningHttpServer } from '../ts/http/app';
-import { checkBind, corsHeaders, isLoopbackHost, tokensEqual } from '../ts/http/security';
+import { checkBind, corsHeaders, hostOf, isLoopbackHost, tokensEqual } from '../ts/http/security';
 import { SseChannel, type SseSink } from '../ts/http/sse';
 import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
 import { fixtureCopy, tempHome } from './helpers/repo';
@@ -285,6 +285,29 @@ describe('auth, origin and CORS', () => {
     expect(ui.headers.get('access-control-allow-origin')).toBe(UI);
     expect(corsHeaders(EVIL, '*', [])).toBeUndefined();
     expect(corsHeaders(UI, 'https://other.example', [UI, 'https://other.example'])).toBeUndefined();
+  });
+
+  test('without a token only loopback Host names are answered (DNS rebinding), with a token any name is', async () => {
+    const http = await import('node:http');
+    const get = (server: RunningHttpServer, host: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const url = new URL(`${server.url}/v1/stats`);
+        const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, headers: { host, ...headers } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const rebound = await get(open, 'evil.example.com:80');
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({ error: 'host_not_allowed' });
+    for (const name of [`localhost:${open.port}`, `127.0.0.1:${open.port}`, `[::1]:${open.port}`, 'localhost']) expect((await get(open, name)).status).toBe(200);
+    expect((await get(authed, 'gortex.internal:7411', bearer)).status).toBe(200);
+    expect(hostOf('[::1]:80')).toBe('::1');
+    expect(hostOf('example.com:8080')).toBe('example.com');
+    expect(hostOf('::1')).toBe('::1');
   });
 
   test('binding: only loopback may run without a token', async () => {

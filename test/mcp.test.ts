@@ -65,11 +65,14 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
       'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'feedback',
+      'list_repos', 'workspace_info', 'track_repository', 'untrack_repository', 'reindex_repository', 'set_active_project',
+      'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
+    const writers = ['tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'set_active_project', 'save_scope', 'delete_scope'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
-      expect(t.annotations?.readOnlyHint).toBe(!['tools_search', 'nav', 'feedback'].includes(t.name));
+      expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));
       expect(t.description!.length).toBeGreaterThan(20);
     }
     const callers = tools.find((t) => t.name === 'get_callers')!;
@@ -106,6 +109,23 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     expect((await ok('read_file', { path: 'src/shapes.ts', start_line: 1, end_line: 2 })).text).toBe('/** Something with an area. */\nexport interface Shape {\n');
     const source = await ok('get_symbol_source', { id: 'Circle.area' });
     expect(source.text).toContain('return 3 * this.r * this.r;');
+  });
+
+  test('an embedded session is a one-repository workspace: tracking more needs the daemon', async () => {
+    const repos = await ok('list_repos', {});
+    expect(repos).toMatchObject({ mode: 'embedded', projects: {}, active_project: null });
+    expect(repos.repos.map((r: any) => [r.name, r.root])).toEqual([['mcpapp', fs.realpathSync(root)]]);
+    expect(await ok('workspace_info', {})).toMatchObject({ mode: 'embedded', repo: 'mcpapp', projects: [] });
+    const refused = await call('track_repository', { path: '..' });
+    expect(refused.content[0]!.text).toMatch(/^not_available: this session serves one repository in-process \(embedded\); tracking more needs the daemon/);
+    expect((await ok('search_symbols', { query: 'summarize', repo: 'mcpapp' })).results[0]).toMatchObject({ name: 'summarize' });
+    expect((await call('search_symbols', { query: 'summarize', repo: 'elsewhere' })).content[0]!.text).toBe(
+      'not_found: repository "elsewhere" is not in this workspace; repositories: mcpapp',
+    );
+    expect((await call('get_callers', { id: 'summarize', project: 'shop' })).content[0]!.text).toBe(
+      'not_found: no repository belongs to project "shop"; projects: none (track with --project)',
+    );
+    expect(await ok('get_recent_changes', { since: '1m' })).toMatchObject({ changes: [], total: 0 });
   });
 
   test('bad calls are tool errors and the session keeps serving', async () => {

@@ -23,6 +23,8 @@ import {
   type Handshake,
   type HandshakeAck,
 } from './protocol';
+import type { Workspace } from '../tools/workspace';
+import { daemonWorkspace } from './workspace';
 import { NotTrackedError, RepoSet, TrackConflictError, type TrackedRepo } from './repos';
 
 /** How a daemon runs. */
@@ -77,6 +79,8 @@ export class Daemon {
   readonly instance = randomUUID();
   readonly startedAt = Date.now();
   readonly repos: RepoSet;
+  /** What every session's multi-repo tools work on. */
+  readonly workspace: Workspace;
   private readonly sessions = new Map<string, Session>();
   private readonly controls = new Set<net.Socket>();
   private server: net.Server | undefined;
@@ -93,6 +97,7 @@ export class Daemon {
       log: options.log,
       ...(options.reconcileMs !== undefined ? { reconcileMs: options.reconcileMs } : {}),
     });
+    this.workspace = daemonWorkspace(this.repos, options.paths.home);
   }
 
   /** The HTTP surface's URL, when one is up. */
@@ -182,6 +187,7 @@ export class Daemon {
     // The client's own tool choice, never the daemon's environment, decides its surface.
     const server = createMcpServer(tracked, {
       env: {},
+      workspace: this.workspace,
       ...(handshake.tools !== undefined ? { tools: handshake.tools } : this.options.tools !== undefined ? { tools: this.options.tools } : {}),
       ...(handshake.tools_mode !== undefined ? { toolsMode: handshake.tools_mode } : this.options.toolsMode !== undefined ? { toolsMode: this.options.toolsMode } : {}),
     });

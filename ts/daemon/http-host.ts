@@ -96,7 +96,13 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
     async callTool(name, args, scope) {
       const tracked = single(scope);
       if (!HTTP_TOOLS.some((t) => t.name === name)) return undefined;
-      return answerToolCall(name, args, { context: () => tracked.context(), tools: HTTP_TOOLS, gcxDefault: scope.gcx, gate, timeoutMs });
+      return answerToolCall(name, args, {
+        context: async () => ({ ...(await tracked.context()), workspace: daemon.workspace }),
+        tools: HTTP_TOOLS,
+        gcxDefault: scope.gcx,
+        gate,
+        timeoutMs,
+      });
     },
     subscribe(listener) {
       return daemon.repos.onChange((tracked, change) => listener(changeEvent(tracked.entry.name, change)));
@@ -111,7 +117,7 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
         },
         onReindexed: (listener) => daemon.repos.onChange((tracked) => (tracked === defaultRepo() ? listener() : undefined)),
       };
-      return createMcpServer(host, { env: {}, ...(options ?? {}) });
+      return createMcpServer(host, { env: {}, workspace: daemon.workspace, ...(options ?? {}) });
     },
   };
 }

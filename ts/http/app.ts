@@ -202,6 +202,12 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
 
   app.use(['/mcp', '/v1'], guard({ authToken: options.authToken, allowedOrigins: options.allowedOrigins, corsOrigin: options.corsOrigin }));
 
+  const mcpMethodNotAllowed = (_req: Request, res: Response): void => {
+    res.status(405).set('Allow', 'GET, POST, DELETE, OPTIONS').json({ error: 'method_not_allowed', message: '/mcp takes POST, GET, DELETE and OPTIONS' });
+  };
+  // Before the GET route, which express would otherwise run for HEAD too: a HEAD must not open
+  // (and so replace) the session's SSE stream.
+  app.head('/mcp', mcpMethodNotAllowed);
   app.post('/mcp', async (req, res) => {
     await mcp.post(req, res, () => readBody(req, res, MCP_BODY_LIMIT));
   });
@@ -211,9 +217,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
   app.delete('/mcp', async (req, res) => {
     await mcp.delete(req, res);
   });
-  app.all('/mcp', (_req, res) => {
-    res.status(405).set('Allow', 'GET, POST, DELETE, OPTIONS').json({ error: 'method_not_allowed', message: '/mcp takes POST, GET, DELETE and OPTIONS' });
-  });
+  app.all('/mcp', mcpMethodNotAllowed);
 
   const v1 = express.Router();
   v1.get('/health', async (_req, res) => {

@@ -9,7 +9,8 @@ import type { EmbeddedRepo, RepoChange } from '../mcp/embedded';
 import { createMcpServer, serverLimits, type McpServerOptions } from '../mcp/server';
 import { answerToolCall, Gate, type ToolCallAnswer } from '../mcp/tool-call';
 import { facadeTools } from '../tools/facade';
-import { callTool } from '../tools/dispatch';
+import { callScoped } from '../tools/workspace';
+import { embeddedWorkspace } from '../mcp/embedded';
 import { ALL_TOOLS } from '../tools/index';
 import { inputSchema } from '../tools/meta';
 import type { ToolDef } from '../tools/registry';
@@ -85,7 +86,7 @@ export interface HttpHost {
 }
 
 /** The registry tools plus the compact domain tools: everything `/v1/tools/{name}` may call. */
-export const HTTP_TOOLS: readonly ToolDef[] = [...ALL_TOOLS, ...facadeTools(() => ALL_TOOLS, (ctx, tool, args) => callTool(ctx, tool, args))];
+export const HTTP_TOOLS: readonly ToolDef[] = [...ALL_TOOLS, ...facadeTools(() => ALL_TOOLS, (ctx, tool, args) => callScoped(ctx, tool, args, ALL_TOOLS))];
 
 /** `GET /v1/tools` rows of `HTTP_TOOLS`. */
 export function toolListings(): ToolListing[] {
@@ -119,6 +120,7 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
   const serverId = `gortex-${process.pid}-${startedAt.getTime().toString(36)}`;
   const { timeoutMs, concurrency } = serverLimits();
   const gate = new Gate(concurrency);
+  const workspace = embeddedWorkspace(repo);
   const checkScope = async (scope: Scope): Promise<void> => {
     const ctx = await repo.context();
     const name = ctx.lastIndex?.repo ?? ctx.repo;
@@ -164,14 +166,14 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
     async callTool(name, args, scope) {
       await checkScope(scope);
       if (!HTTP_TOOLS.some((t) => t.name === name)) return undefined;
-      return answerToolCall(name, args, { context: () => repo.context(), tools: HTTP_TOOLS, gcxDefault: scope.gcx, gate, timeoutMs });
+      return answerToolCall(name, args, { context: async () => ({ ...(await repo.context()), workspace }), tools: HTTP_TOOLS, gcxDefault: scope.gcx, gate, timeoutMs });
     },
     subscribe(listener) {
       if (!options.watching) return undefined;
       return repo.onReindexed((change) => listener(changeEvent(change.report.repo, change)));
     },
     newMcpServer(mcpOptions) {
-      return createMcpServer(repo, mcpOptions ?? options.mcp ?? {});
+      return createMcpServer(repo, { workspace, ...(mcpOptions ?? options.mcp ?? {}) });
     },
   };
 }

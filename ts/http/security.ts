@@ -107,9 +107,19 @@ function queryTokenRoute(req: Request): boolean {
   return req.method === 'GET' && req.baseUrl + req.path === '/v1/events';
 }
 
+/** The host name of a Host header (`name:port`, `[v6]:port`), or undefined when absent. */
+export function hostOf(header: string | undefined): string | undefined {
+  if (header === undefined || header === '') return undefined;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(header);
+  if (bracketed) return bracketed[1]!;
+  const at = header.lastIndexOf(':');
+  return at >= 0 && header.indexOf(':') === at ? header.slice(0, at) : header;
+}
+
 /**
  * Guards `/mcp` and `/v1/*`: CORS headers for an admitted browser origin, the Origin guard (403,
- * preflights included, valid token or not), preflight answers (204, no auth), then bearer auth (401).
+ * preflights included, valid token or not), preflight answers (204, no auth), then bearer auth (401),
+ * or without a token the loopback Host rule (403: DNS rebinding).
  */
 export function guard(options: GuardOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -129,6 +139,16 @@ export function guard(options: GuardOptions): RequestHandler {
     }
     const expected = currentToken(options.authToken);
     if (expected === undefined) {
+      // Without a token the bind is loopback; a page on another name that rebinds its DNS to
+      // 127.0.0.1 sends no Origin on simple GETs but still names itself in Host: refuse it.
+      const hostName = hostOf(req.headers.host);
+      if (hostName !== undefined && !isLoopbackHost(hostName)) {
+        res.status(403).json({
+          error: 'host_not_allowed',
+          message: `Host ${JSON.stringify(req.headers.host)} is not a loopback name; an unauthenticated server answers only localhost, 127.0.0.1 or [::1] (set --http-auth-token to serve other names)`,
+        });
+        return;
+      }
       next();
       return;
     }

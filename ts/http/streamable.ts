@@ -8,6 +8,9 @@
  *   anything is dispatched.
  * - `GET` opens the session's one SSE stream for server-initiated messages; `DELETE` ends a
  *   session (always 204).
+ * - An `Mcp-Protocol-Version` the SDK does not support is refused with 400 on `POST` (except a
+ *   standalone `initialize`, which negotiates the version in its body) and `GET`, after the session
+ *   check, as the transport spec requires; a supported one is echoed.
  * - The session store decides whether a session exists; a live SDK server is a per-process cache
  *   of it, rebuilt from the stored `initialize` when another replica created the session.
  */
@@ -22,6 +25,7 @@ import {
   isJSONRPCResultResponse,
   JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type MessageExtraInfo,
@@ -78,6 +82,25 @@ function ttlSeconds(ttlMs: number): number {
 /** A JSON-RPC error object with a request id (null when there is none to correlate). */
 function rpcError(id: RequestId | null, code: number, message: string): Record<string, unknown> {
   return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** The request's `Mcp-Protocol-Version` when it names a version the SDK supports. */
+function supportedVersion(req: Request): string | undefined {
+  const version = req.get('mcp-protocol-version')?.trim();
+  return version && SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? version : undefined;
+}
+
+/**
+ * A 400 answer when the request carries an `Mcp-Protocol-Version` the SDK does not support (the
+ * transport spec's MUST); false when the header is absent or supported.
+ */
+function refusedVersion(req: Request, res: Response): boolean {
+  const version = req.get('mcp-protocol-version');
+  if (version === undefined || version.trim() === '' || supportedVersion(req) !== undefined) return false;
+  res
+    .status(400)
+    .json(rpcError(null, INVALID_REQUEST, `Bad Request: unsupported Mcp-Protocol-Version ${JSON.stringify(version)}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`));
+  return true;
 }
 
 /** A key for a request id that keeps `1` and `"1"` apart. */
@@ -228,11 +251,10 @@ export class StreamableMcp {
     return this.live.size;
   }
 
-  /** Headers every POST answer carries: the idle horizon and the protocol version. */
+  /** Headers every POST answer carries: the idle horizon and the protocol version (echoed when supported, else the default). */
   private commonHeaders(req: Request, res: Response): void {
     if (this.options.idleTtlMs !== undefined) res.set('Mcp-Session-Idle-Ttl', String(ttlSeconds(this.options.idleTtlMs)));
-    const version = req.get('mcp-protocol-version');
-    res.set('Mcp-Protocol-Version', version && version.trim() !== '' ? version.trim() : LATEST_PROTOCOL_VERSION);
+    res.set('Mcp-Protocol-Version', supportedVersion(req) ?? LATEST_PROTOCOL_VERSION);
   }
 
   /** `POST /mcp`; `readBody` reads the raw body within the size cap (rejecting with status 413 beyond it). */
@@ -304,6 +326,9 @@ export class StreamableMcp {
         this.notFound(res, requests, batch);
         return;
       }
+      // After the session check: an unknown session stays a 404 whatever the header says.
+      const reinit = !batch && requests.length === 1 && requests[0]!.method === 'initialize';
+      if (!reinit && refusedVersion(req, res)) return;
       session = found;
     } catch (error) {
       this.failed(res, error);
@@ -346,6 +371,7 @@ export class StreamableMcp {
       res.status(404).json(rpcError(null, SESSION_NOT_FOUND, 'session not found: the Mcp-Session-Id is unknown or expired; initialize a new session'));
       return;
     }
+    if (refusedVersion(req, res)) return;
     const { transport } = session;
     transport.stream?.end();
     const channel = openSse(res, { 'Mcp-Session-Id': session.id });

@@ -6,6 +6,8 @@
 import * as fs from 'node:fs';
 import type { IndexReport, ProgressEvent } from '../engine/engine';
 import type { ToolContext } from '../tools/registry';
+import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace, type Workspace } from '../tools/workspace';
+import { gortexHome } from '../daemon/paths';
 
 /** Quiet time after the last file event before the index is refreshed. */
 const DEBOUNCE_MS = 250;
@@ -44,6 +46,8 @@ export interface EmbeddedRepo {
   context(): Promise<ToolContext>;
   /** Registers a listener called after each watcher-driven re-index that changed the graph; returns its removal. */
   onReindexed(listener: (change: RepoChange) => void): () => void;
+  /** The context as it is now, without waiting for a refresh under way (for listings). */
+  peek(): ToolContext;
   /** Re-scans the repository now (whatever the watcher saw) and returns the pass. */
   reindex(): Promise<IndexReport | undefined>;
   /** Watcher state, for status reports. */
@@ -197,6 +201,7 @@ export async function openEmbedded(
         if (at >= 0) listeners.splice(at, 1);
       };
     },
+    peek: () => ctx,
     reindex: async () => {
       if (timer) clearTimeout(timer);
       dirty = true;
@@ -212,4 +217,11 @@ export async function openEmbedded(
       watcher?.close();
     },
   };
+}
+
+/** The one-repository workspace of an embedded session: scopes in the gortex home, changes from its watcher. */
+export function embeddedWorkspace(repo: EmbeddedRepo): Workspace {
+  const changes = new ChangeLog();
+  repo.onReindexed((change) => changes.add(change.report.repo, change.files, change.timestamp));
+  return singleRepoWorkspace(() => repo.context(), () => repo.peek(), { scopes: new ScopeStore(scopesFile(gortexHome())), changes });
 }

@@ -7,7 +7,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { packageVersion } from '../package-root';
-import { callTool, ToolCallError } from '../tools/dispatch';
+import { ToolCallError } from '../tools/dispatch';
+import { callScoped, type Workspace } from '../tools/workspace';
 import { ALL_TOOLS } from '../tools/index';
 import { facadeTools } from '../tools/facade';
 import { inputSchema } from '../tools/meta';
@@ -42,6 +43,8 @@ export interface McpServerOptions {
   toolsMode?: string;
   /** `mcp.tools` from `.gortex.yaml` or the global config, below the env and the flag. */
   config?: ConfigTools;
+  /** The repositories the session can reach (multi-repo tools, repo/project/scope narrowing). */
+  workspace?: Workspace;
   /** Where `GORTEX_TOOLS`/`GORTEX_TOOLS_MODE` are read (default `process.env`); a daemon session passes its client's choice instead. */
   env?: NodeJS.ProcessEnv;
 }
@@ -99,7 +102,7 @@ function listing(tool: ToolDef): Record<string, unknown> {
 /** The compact domain tools, dispatching to the registry. */
 const FACADE_TOOLS: readonly ToolDef[] = facadeTools(
   () => ALL_TOOLS,
-  (ctx, tool, args) => callTool(ctx, tool, args),
+  (ctx, tool, args) => callScoped(ctx, tool, args, ALL_TOOLS),
 );
 
 /** A server setting from the environment that cannot be honoured. */
@@ -209,7 +212,7 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
       );
     }
     return answerToolCall(name, request.params.arguments, {
-      context: async () => ({ ...(await context()), session }),
+      context: async () => ({ ...(await context()), session, ...(options.workspace ? { workspace: options.workspace } : {}) }),
       tools: toolsOf(),
       gcxDefault: isGcxClient(server.getClientVersion()?.name),
       gate,

@@ -1,6 +1,6 @@
 /**
  * Per-MCP-session state: a bounded ring of large tool responses that the re-cut tools
- * (`ctx_grep`, `ctx_slice`, …) work on, the `nav` cursor, and the agent feedback log.
+ * (`ctx_grep`, `ctx_slice`, …) work on, the `nav` cursor, the agent feedback log and the active project.
  * Everything lives in memory and dies with the session.
  */
 
@@ -141,6 +141,8 @@ export class SessionStore {
   private readonly back: string[] = [];
   private readonly feedbackLog: FeedbackEntry[] = [];
   private feedbackTotal = 0;
+  /** The project `set_active_project` narrowed this session's queries to. */
+  activeProject: string | undefined;
 
   constructor(options: SessionStoreOptions = {}) {
     this.limits = {

@@ -4,7 +4,8 @@
  * the response ring, and the prompt-injection advisory. MCP `tools/call`, HTTP `POST /v1/tools/…`
  * and the daemon all answer through `answerToolCall`.
  */
-import { callTool, ToolCallError } from '../tools/dispatch';
+import { ToolCallError } from '../tools/dispatch';
+import { callScoped } from '../tools/workspace';
 import { ResultWithMeta, type ToolContext, type ToolDef } from '../tools/registry';
 import { encodeGcx } from '../wire/gcx';
 import { securityAdvisory } from './screening';
@@ -83,7 +84,7 @@ export async function answerToolCall(name: string, rawArgs: Record<string, unkno
   const work = deps.gate.run(async () => {
     const delay = testDelay(name);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    return callTool(await deps.context(), name, args, deps.tools);
+    return callScoped(await deps.context(), name, args, deps.tools);
   });
   const { timeoutMs } = deps;
   let timer: NodeJS.Timeout | undefined;

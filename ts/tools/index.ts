@@ -9,6 +9,7 @@ import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { sessionTools } from './session-tools';
 import { sourceTools } from './source';
+import { workspaceTools } from './workspace';
 
 /** All tools, in a stable order. */
 export const ALL_TOOLS: readonly ToolDef[] = [
@@ -20,6 +21,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...smartTools,
   ...analysisTools,
   ...sessionTools(),
+  ...workspaceTools,
   ...metaTools(() => ALL_TOOLS),
 ] as ToolDef[];
 

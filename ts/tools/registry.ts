@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Engine, IndexReport } from '../engine/engine';
 import type { SessionStore } from '../mcp/session-store';
+import type { Workspace } from './workspace';
 
 /** What calling a tool may change. */
 export type ToolEffect = 'read' | 'local_write' | 'session_write' | 'control_write' | 'external_write';
@@ -39,6 +40,8 @@ export interface ToolContext {
   session?: SessionSurface;
   /** The latest index pass of this repository in this process (open or watcher refresh), when known. */
   lastIndex?: IndexReport;
+  /** The repositories the session can reach (absent for `gortex call`). */
+  workspace?: Workspace;
 }
 
 /** One tool. `input` is a zod object shape; handlers receive the parsed arguments. */

@@ -21,7 +21,6 @@ const NEIGHBOUR_LIMIT = 1000;
 
 /** The session's store, or a refusal saying why there is none. */
 function storeOf(ctx: ToolContext): SessionStore {
-  // The lead adds `store` to SessionSurface; until then it is read structurally.
   const store = ctx.session?.store;
   if (!store) throw new ToolInputError('unavailable', 'this tool needs an MCP session');
   return store;

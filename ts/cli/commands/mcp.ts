@@ -67,7 +67,8 @@ export default class McpCommand extends GortexCommand {
     const { openEmbedded } = await import('../../mcp/embedded');
     const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    const server = createMcpServer(repo, options);
+    const { embeddedWorkspace } = await import('../../mcp/embedded');
+    const server = createMcpServer(repo, { ...options, workspace: embeddedWorkspace(repo) });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
