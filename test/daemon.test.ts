@@ -155,6 +155,21 @@ describe('gortex daemon: lifecycle, sessions, tracking, watching', () => {
     expect(status.session_list[0]).toMatchObject({ client: 'gortex-mcp', repo: fs.realpathSync(repo) });
   });
 
+  test('gortex call and the query verbs are answered by the daemon, exactly as in-process', () => {
+    const call = ['call', 'search_symbols', '--arg', 'query=formatLabel', '--repo', repo];
+    const viaDaemon = runCli(call, { env: w.env });
+    expect(viaDaemon.stderr).toBe('');
+    expect(JSON.parse(viaDaemon.stdout)).toEqual(JSON.parse(runCli([...call, '--embedded'], { env: w.env }).stdout));
+    const callers = ['query', 'callers', 'formatLabel', '--json', '--repo', repo];
+    const queried = runCli(callers, { env: w.env });
+    expect(queried.status).toBe(0);
+    expect(JSON.parse(queried.stdout)).toEqual(JSON.parse(runCli([...callers, '--embedded'], { env: w.env }).stdout));
+    const unknown = runCli(['query', 'callers', 'noSuchThingAnywhere', '--repo', repo], { env: w.env });
+    expect(unknown.status).toBe(2);
+    expect(unwrap(unknown.stderr)).toMatch(/noSuchThingAnywhere/);
+    expect(statusOf(w.env).cli_requests).toEqual({ query: 2, call: 1 });
+  });
+
   test('a file edited on disk is visible to the next queries', async () => {
     const client = clients[0]!;
     fs.appendFileSync(path.join(repo, 'src', 'format.ts'), '\nexport function freshlyWritten(): number {\n  return 42;\n}\n');

@@ -1,6 +1,7 @@
 /** Runs the built CLI (`bin/run.js` over `dist/`) as a child process. */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The package root (this repo). */
@@ -16,6 +17,12 @@ export function runCli(
     throw new Error(`${commands} is missing: run \`npm run build\` (or \`npm install\`) before the tests`);
   }
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  // Verbs that would use the daemon run in-process unless a test brings its own daemon socket:
+  // a test must neither reach the user's daemon nor leave an autostarted one behind.
+  if (options.env?.GORTEX_DAEMON_SOCKET === undefined) {
+    env.GORTEX_DAEMON_SOCKET = path.join(os.tmpdir(), `gortex-no-daemon-${process.pid}.sock`);
+    env.GORTEX_AUTOSTART = '0';
+  }
   // Jest sets NODE_ENV=test; the CLI must behave as it does for a user.
   delete env.NODE_ENV;
   return spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'run.js'), ...args], {

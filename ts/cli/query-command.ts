@@ -7,26 +7,25 @@ import { CliUsageError } from './repo-root';
 export const queryBaseFlags = {
   json: Flags.boolean({ description: 'Print the result as JSON (one payload, unchanged from the engine)' }),
   repo: Flags.string({ description: 'A folder inside the repository to query (default: the current directory)' }),
+  embedded: Flags.boolean({ description: 'Index and query in this process instead of asking the daemon' }),
 };
 
-/** A query verb: opens the repository (refreshing what changed), runs one tool, prints the result. */
+/** A query verb: runs one tool through the daemon (or embedded: opening the repository, refreshing what changed) and prints the result. */
 export abstract class QueryCommand extends GortexCommand {
   /** Runs `tool` on the repository named by `--repo` (or the working directory) and prints it. */
   protected async runTool(
     tool: string,
     args: Record<string, unknown>,
-    flags: { json: boolean; repo?: string | undefined },
+    flags: { json: boolean; repo?: string | undefined; embedded?: boolean | undefined },
     render: (result: any) => string, // eslint-disable-line @typescript-eslint/no-explicit-any
   ): Promise<void> {
-    const { openRepo } = await import('./open-repo');
-    const { engine, root } = await openRepo(flags.repo);
-    const { QueryError } = await import('../engine/query');
+    const { runToolRaw, ToolRefusal } = await import('./run-tool');
     let result: unknown;
     try {
-      result = engine.query(tool, args, { repo: root });
+      result = await runToolRaw(flags.repo, tool, args, { embedded: flags.embedded, door: 'engine' });
     } catch (error) {
       // Bad input (unknown name, invalid regex, …) is the user's to fix: exit code 2, message alone.
-      if (error instanceof QueryError && error.code !== 'internal') throw new CliUsageError(error.message);
+      if (error instanceof ToolRefusal && error.code !== 'internal') throw new CliUsageError(error.message);
       throw error;
     }
     this.log(flags.json ? JSON.stringify(result, null, 2) : render(result));

@@ -86,6 +86,8 @@ export class Daemon {
   private server: net.Server | undefined;
   private http: { url: string; close(): Promise<void> } | undefined;
   private stopping: Promise<void> | undefined;
+  /** One-shot CLI requests answered (`query`, `call`), for status. */
+  private readonly served = { query: 0, call: 0 };
   /** The repository tracked from the folder the daemon started in, if any. */
   private primaryRoot: string | undefined;
   private resolveStopped!: () => void;
@@ -281,6 +283,35 @@ export class Daemon {
         }
         case 'shutdown':
           return { ok: true, result: { pid: process.pid } };
+        case 'query':
+        case 'call': {
+          const params = request.params ?? ({} as { cwd?: string; tool?: string; args?: unknown });
+          if (typeof params.cwd !== 'string' || typeof params.tool !== 'string' || typeof params.args !== 'object' || params.args === null) {
+            return { ok: false, error_code: 'invalid_argument', error_msg: `${request.kind} needs params.cwd, params.tool and params.args (an object)` };
+          }
+          const tracked = await this.repos.forClient(params.cwd);
+          const ctx = { ...(await tracked.context()), workspace: this.workspace };
+          this.served[request.kind]++;
+          if (request.kind === 'query') {
+            const { QueryError } = await import('../engine/query');
+            try {
+              return { ok: true, result: ctx.engine.query(params.tool, params.args, { repo: ctx.repo }) };
+            } catch (error) {
+              if (error instanceof QueryError) return { ok: false, error_code: error.code, error_msg: error.message };
+              throw error;
+            }
+          }
+          const { ALL_TOOLS } = await import('../tools/index');
+          const { callTool, ToolCallError } = await import('../tools/dispatch');
+          const { ResultWithMeta } = await import('../tools/registry');
+          try {
+            const answer = await callTool(ctx, params.tool, params.args, ALL_TOOLS);
+            return { ok: true, result: answer instanceof ResultWithMeta ? answer.result : answer };
+          } catch (error) {
+            if (error instanceof ToolCallError) return { ok: false, error_code: error.code, error_msg: error.message };
+            throw error;
+          }
+        }
       }
     } catch (error) {
       if (error instanceof NotTrackedError) return { ok: false, error_code: 'not_found', error_msg: error.message };
@@ -319,6 +350,7 @@ export class Daemon {
       socket: this.options.paths.socket,
       started_at: new Date(this.startedAt).toISOString(),
       http: this.http ? { url: this.http.url } : null,
+      cli_requests: { ...this.served },
       memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
       repos: this.repos.all().map((r) => r.info()),
       session_list: [...this.sessions.values()].map((s) => ({

@@ -2,7 +2,8 @@
  * The daemon's Unix-socket protocol (version 1): newline-delimited JSON. A client opens with one
  * `Handshake` line and gets one `HandshakeAck` line. In `mcp` mode the connection then carries MCP
  * JSON-RPC both ways, one message per line; in `control` mode each `ControlRequest` line gets one
- * `ControlResponse` line, in order.
+ * `ControlResponse` line, in order. `query` (an engine query tool, as the CLI verbs run it) and `call`
+ * (a registry tool, as `gortex call` runs it) let one-shot CLI commands reuse the daemon's warm graph.
  */
 import type * as net from 'node:net';
 
@@ -63,15 +64,17 @@ export type ControlRequest =
   | { kind: 'reload'; params?: Record<string, never> }
   | { kind: 'status'; params?: Record<string, never> }
   | { kind: 'probe'; params?: Record<string, never> }
-  | { kind: 'shutdown'; params?: Record<string, never> };
+  | { kind: 'shutdown'; params?: Record<string, never> }
+  | { kind: 'query'; params: { cwd: string; tool: string; args: Record<string, unknown> } }
+  | { kind: 'call'; params: { cwd: string; tool: string; args: Record<string, unknown> } };
 
 /** The kinds a control connection accepts. */
-export const CONTROL_KINDS: readonly ControlRequest['kind'][] = ['track', 'untrack', 'reload', 'status', 'probe', 'shutdown'];
+export const CONTROL_KINDS: readonly ControlRequest['kind'][] = ['track', 'untrack', 'reload', 'status', 'probe', 'shutdown', 'query', 'call'];
 
-/** One answer on a control connection. */
+/** One answer on a control connection (`query`/`call` failures carry the tool's own error code). */
 export interface ControlResponse {
   ok: boolean;
-  error_code?: DaemonErrorCode;
+  error_code?: DaemonErrorCode | string;
   error_msg?: string;
   result?: unknown;
 }

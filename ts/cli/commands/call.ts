@@ -9,7 +9,7 @@ export default class CallCommand extends GortexCommand {
   static override summary = 'Call one gortex tool with arguments and print its JSON answer.';
   static override description =
     'Runs a tool exactly as the MCP server would (same validation, same answer) on the repository ' +
-    'containing the working directory (or --repo). Arguments come from --arg key=value (values that ' +
+    'containing the working directory (or --repo), through the daemon when one runs or can start (else in this process; --embedded forces that). Arguments come from --arg key=value (values that ' +
     'parse as JSON are taken as JSON: numbers, booleans, arrays) and/or --json-args. `gortex call --list` ' +
     'lists the tools.';
   static override examples = [
@@ -25,6 +25,7 @@ export default class CallCommand extends GortexCommand {
     'json-args': Flags.string({ description: 'Arguments as one JSON object (merged under --arg)' }),
     repo: Flags.string({ description: 'A folder inside the repository (default: the current directory)' }),
     list: Flags.boolean({ description: 'List the tools with their descriptions' }),
+    embedded: Flags.boolean({ description: 'Index and answer in this process instead of asking the daemon' }),
   };
 
   async run(): Promise<void> {
@@ -36,7 +37,7 @@ export default class CallCommand extends GortexCommand {
       return;
     }
     const toolArgs = toolArgsFromFlags(flags['json-args'], flags.arg);
-    const answer = await runToolEmbedded(flags.repo, args.tool, toolArgs);
+    const answer = await runToolEmbedded(flags.repo, args.tool, toolArgs, { embedded: flags.embedded });
     this.log(JSON.stringify(answer, null, 2));
   }
 }
