@@ -486,3 +486,89 @@ describe('multi-repo tools over the daemon', () => {
     expect((await ok(client, 'list_repos', {})).repos.map((r: any) => r.name)).toEqual(['shoppy', 'wsapp']);
   });
 });
+
+describe('the server roster routes tool calls by workspace', () => {
+  const a = world();
+  const b = world();
+  const c = world();
+  const local = gitRepo('query/app-ts', 'rosterlocal');
+  const pay = gitRepo('query/app-ts', 'rosterpay');
+  fs.writeFileSync(path.join(pay, '.gortex.yaml'), 'workspace: payments\n');
+  const remotePy = gitRepo('query/app-py', 'remotepy');
+  const remoteSearch = gitRepo('query/search-app', 'remotesearch');
+  const envA = { ...a.env, B_TOKEN: 'secret-b' };
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    expect(runCli(['daemon', 'start', '--detach', '--http-addr', '127.0.0.1:0', '--http-auth-token', 'secret-b'], { env: b.env, cwd: remotePy }).status).toBe(0);
+    expect(runCli(['daemon', 'start', '--detach'], { env: c.env, cwd: remoteSearch }).status).toBe(0);
+    const bUrl = (await readyStatus(b.env)).http.url as string;
+    await readyStatus(c.env);
+    const add = (...args: string[]): void => {
+      const r = runCli(['daemon', 'server', 'add', ...args], { env: envA });
+      expect(r.stderr).toBe('');
+    };
+    add('--slug', 'b', '--url', `${bUrl}/v1`, '--workspace', 'payments', '--auth-token-env', 'B_TOKEN');
+    add('--slug', 'c', '--url', `unix://${c.socket}`, '--workspace', 'search');
+    add('--slug', 'keyless', '--url', `${bUrl}/v1`, '--workspace', 'nokey', '--auth-token-env', 'GORTEX_TEST_UNSET_TOKEN');
+    add('--slug', 'self', '--url', `unix://${a.socket}`, '--default');
+    expect(runCli(['daemon', 'start', '--detach'], { env: envA, cwd: local }).status).toBe(0);
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    for (const w of [a, b, c]) runCli(['daemon', 'stop'], { env: w.env });
+  });
+  const callMeta = async (client: Client, name: string, args: Record<string, unknown>): Promise<{ body: any; meta: any; text: string; isError?: boolean }> => {
+    const result = (await client.callTool({ name, arguments: { format: 'json', ...args } })) as TextResult & { _meta?: any };
+    const text = result.content[0]!.text;
+    return { body: result.isError ? undefined : JSON.parse(text), meta: result._meta, text, ...(result.isError ? { isError: true } : {}) };
+  };
+
+  test('server list shows the roster without tokens; status reports it', async () => {
+    const list = JSON.parse(runCli(['daemon', 'server', 'list', '--json'], { env: envA }).stdout);
+    expect(list.map((s: any) => [s.slug, s.default, s.workspaces, s.token])).toEqual([
+      ['b', false, ['payments'], '$B_TOKEN'],
+      ['c', false, ['search'], null],
+      ['keyless', false, ['nokey'], '$GORTEX_TEST_UNSET_TOKEN'],
+      ['self', true, [], null],
+    ]);
+    const roster = (await readyStatus(envA)).roster;
+    expect(roster.find((s: any) => s.slug === 'self')).toMatchObject({ self: true, default: true });
+  });
+
+  test('a call naming a workspace goes to the server that serves it; others are answered locally', async () => {
+    const client = await mcpClient(envA, local);
+    clients.push(client);
+    const viaHttp = await callMeta(client, 'search_symbols', { query: 'MemoryStore', workspace: 'payments' });
+    expect(viaHttp.meta.gortex_routed_to).toBe('b');
+    expect(viaHttp.body.results[0]).toMatchObject({ name: 'MemoryStore', path: 'shop/store.py' });
+    const viaSocket = await callMeta(client, 'search_symbols', { query: 'UserStore', workspace: 'search' });
+    expect(viaSocket.meta.gortex_routed_to).toBe('c');
+    expect(viaSocket.body.results[0]).toMatchObject({ name: 'UserStore' });
+    const here = await callMeta(client, 'search_symbols', { query: 'formatLabel' });
+    expect(here.meta.gortex_routed_to).toBeUndefined();
+    expect(here.body.results[0]).toMatchObject({ name: 'formatLabel' });
+    expect(here.body._ignored_options).toBeUndefined();
+    const keyless = await callMeta(client, 'search_symbols', { query: 'x', workspace: 'nokey' });
+    expect(keyless.text).toBe('unavailable: server "keyless" needs the token in $GORTEX_TEST_UNSET_TOKEN, which is not set in the daemon\'s environment');
+    const remoteError = await callMeta(client, 'get_callers', { id: 'noSuchSymbolAnywhere', workspace: 'payments' });
+    expect(remoteError.isError).toBe(true);
+    expect(remoteError.text).toMatch(/^not_found: /);
+  });
+
+  test("a repository whose .gortex.yaml names a workspace routes its session's calls there", async () => {
+    const client = await mcpClient(envA, pay);
+    clients.push(client);
+    const routed = await callMeta(client, 'search_symbols', { query: 'MemoryStore' });
+    expect(routed.meta.gortex_routed_to).toBe('b');
+    expect(routed.body.results[0]).toMatchObject({ name: 'MemoryStore' });
+  });
+
+  test('a broken roster stops the daemon from starting, naming the file', () => {
+    const w = world();
+    fs.writeFileSync(path.join(w.home, 'servers.toml'), '[[server]]\nslug = "x"\nurl = "ftp://nope"\n');
+    const r = runCli(['daemon', 'start'], { env: w.env, cwd: local });
+    expect(r.status).toBe(2);
+    expect(unwrap(r.stderr)).toMatch(/servers\.toml: server #1 \(x\): url must be unix:\/\/, https:\/\/ or http:\/\/, got ftp:/);
+    expect(fs.existsSync(w.socket)).toBe(false);
+  });
+});

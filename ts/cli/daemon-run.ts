@@ -103,7 +103,7 @@ export async function runDaemonForeground(flags: {
   try {
     await daemon.start();
   } catch (error) {
-    if (error instanceof DaemonRunningError) throw new CliUsageError(error.message);
+    if (error instanceof DaemonRunningError || (error as Error).name === 'RosterError') throw new CliUsageError((error as Error).message);
     // A half-started daemon (HTTP refused to bind) must not leave its socket behind.
     await daemon.shutdown(`start failed: ${(error as Error).message}`);
     throw error;

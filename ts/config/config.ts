@@ -37,7 +37,7 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'workspace']);
 /** Keys under `daemon` (global config). */
 const DAEMON_KEYS = ['http_addr', 'memory_limit', 'socket'] as const;
 
@@ -69,6 +69,8 @@ export interface LoadedConfig {
   index: ConfigIndex;
   /** `daemon.http_addr` of the global config: where the daemon serves HTTP when no flag or env says. */
   daemonHttpAddr?: string;
+  /** `workspace` of the repository's file: the slug the daemon's server roster routes by. */
+  workspace?: string;
 }
 
 /** The global config file's path for an environment. */
@@ -108,6 +110,13 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     out.files.unshift(repo.file);
     repoTools = check(repo, REPO_KEYS, out.warnings, 'repository');
     indexSettings(repo, out.index, out.warnings);
+    const ws = repo.data.workspace;
+    if (ws !== undefined && ws !== null) {
+      if (typeof ws !== 'string' || !/^[\w.-]{1,64}$/.test(ws)) {
+        throw new ConfigError(`${where(repo, ['workspace'])}: workspace must be a slug (letters, digits, _ . -), got ${JSON.stringify(ws)}`);
+      }
+      out.workspace = ws;
+    }
   }
   const tools = repoTools ?? globalTools;
   if (tools) out.tools = tools;

@@ -25,6 +25,7 @@ import {
 } from './protocol';
 import type { Workspace } from '../tools/workspace';
 import { daemonWorkspace } from './workspace';
+import { readRoster, rosterFile, Router } from './roster';
 import { NotTrackedError, RepoSet, TrackConflictError, type TrackedRepo } from './repos';
 
 /** How a daemon runs. */
@@ -86,6 +87,8 @@ export class Daemon {
   private server: net.Server | undefined;
   private http: { url: string; close(): Promise<void> } | undefined;
   private stopping: Promise<void> | undefined;
+  /** Other gortex servers tool calls may be routed to (`servers.toml`, read at start). */
+  private router: Router | undefined;
   /** One-shot CLI requests answered (`query`, `call`), for status. */
   private readonly served = { query: 0, call: 0 };
   /** The repository tracked from the folder the daemon started in, if any. */
@@ -100,6 +103,11 @@ export class Daemon {
       ...(options.reconcileMs !== undefined ? { reconcileMs: options.reconcileMs } : {}),
     });
     this.workspace = daemonWorkspace(this.repos, options.paths.home);
+  }
+
+  /** The roster router (undefined before start). */
+  get roster(): Router | undefined {
+    return this.router;
   }
 
   /** The HTTP surface's URL, when one is up. */
@@ -119,6 +127,8 @@ export class Daemon {
       log(`removing the stale socket ${paths.socket}`);
       fs.rmSync(paths.socket, { force: true });
     }
+    // A broken roster stops the start here, before anything listens.
+    this.router = new Router(readRoster(rosterFile(paths.home)), paths.socket);
     const server = net.createServer((socket) => void this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -187,9 +197,27 @@ export class Daemon {
     }
     const id = randomUUID();
     // The client's own tool choice, never the daemon's environment, decides its surface.
+    const router = this.router;
+    let sessionWorkspace: string | undefined;
+    if (router?.active) {
+      const { loadConfig } = await import('../config/config');
+      try {
+        sessionWorkspace = loadConfig(tracked.entry.root).workspace;
+      } catch {
+        /* a broken .gortex.yaml was reported when the repository was opened; route by the call alone */
+      }
+    }
     const server = createMcpServer(tracked, {
       env: {},
       workspace: this.workspace,
+      ...(router?.active
+        ? {
+            route: async (name: string, args: Record<string, unknown>, workspace: string | undefined, gcx: boolean) => {
+              const target = router.route(workspace ?? sessionWorkspace);
+              return target ? router.forward(target, name, args, gcx) : undefined;
+            },
+          }
+        : {}),
       ...(handshake.tools !== undefined ? { tools: handshake.tools } : this.options.tools !== undefined ? { tools: this.options.tools } : {}),
       ...(handshake.tools_mode !== undefined ? { toolsMode: handshake.tools_mode } : this.options.toolsMode !== undefined ? { toolsMode: this.options.toolsMode } : {}),
     });
@@ -286,10 +314,12 @@ export class Daemon {
         case 'query':
         case 'call': {
           const params = request.params ?? ({} as { cwd?: string; tool?: string; args?: unknown });
-          if (typeof params.cwd !== 'string' || typeof params.tool !== 'string' || typeof params.args !== 'object' || params.args === null) {
-            return { ok: false, error_code: 'invalid_argument', error_msg: `${request.kind} needs params.cwd, params.tool and params.args (an object)` };
+          if ((params.cwd !== undefined && typeof params.cwd !== 'string') || typeof params.tool !== 'string' || typeof params.args !== 'object' || params.args === null) {
+            return { ok: false, error_code: 'invalid_argument', error_msg: `${request.kind} needs params.tool, params.args (an object) and optionally params.cwd` };
           }
-          const tracked = await this.repos.forClient(params.cwd);
+          // Without a working directory (a call routed here from another daemon) the default repository answers.
+          const tracked = params.cwd !== undefined ? await this.repos.forClient(params.cwd) : this.defaultRepo();
+          if (!tracked) return { ok: false, error_code: 'repo_not_tracked', error_msg: 'this daemon tracks no repository (gortex track PATH adds one)' };
           const ctx = { ...(await tracked.context()), workspace: this.workspace };
           this.served[request.kind]++;
           if (request.kind === 'query') {
@@ -351,6 +381,7 @@ export class Daemon {
       started_at: new Date(this.startedAt).toISOString(),
       http: this.http ? { url: this.http.url } : null,
       cli_requests: { ...this.served },
+      roster: this.router?.summary() ?? [],
       memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
       repos: this.repos.all().map((r) => r.info()),
       session_list: [...this.sessions.values()].map((s) => ({
@@ -380,7 +411,8 @@ export class Daemon {
       await this.http?.close().catch((error: unknown) => log(`closing HTTP: ${(error as Error).message}`));
       await this.repos.close();
       for (const socket of this.controls) socket.end();
-      fs.rmSync(paths.socket, { force: true });
+      // Only a daemon that bound the socket owns it (a refused start must not remove another's).
+      if (this.server) fs.rmSync(paths.socket, { force: true });
       if (readPid(paths.pid) === process.pid) fs.rmSync(paths.pid, { force: true });
       log('stopped');
       this.resolveStopped();

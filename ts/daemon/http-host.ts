@@ -93,9 +93,14 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
       return { repos: open.map(({ tracked, ctx }) => ({ ...ctx.engine.graphDump(ctx.repo), repo: tracked.entry.name })) };
     },
     tools: toolListings,
-    async callTool(name, args, scope) {
-      const tracked = single(scope);
+    async callTool(name, rawArgs, scope) {
       if (!HTTP_TOOLS.some((t) => t.name === name)) return undefined;
+      // The roster routes by the call's workspace; the key itself is never a tool argument.
+      const { workspace, ...args } = rawArgs;
+      const router = daemon.roster;
+      const target = router?.active && typeof workspace === 'string' ? router.route(workspace) : undefined;
+      if (router && target) return router.forward(target, name, args, scope.gcx);
+      const tracked = single(scope);
       return answerToolCall(name, args, {
         context: async () => ({ ...(await tracked.context()), workspace: daemon.workspace }),
         tools: HTTP_TOOLS,

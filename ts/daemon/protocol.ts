@@ -65,8 +65,8 @@ export type ControlRequest =
   | { kind: 'status'; params?: Record<string, never> }
   | { kind: 'probe'; params?: Record<string, never> }
   | { kind: 'shutdown'; params?: Record<string, never> }
-  | { kind: 'query'; params: { cwd: string; tool: string; args: Record<string, unknown> } }
-  | { kind: 'call'; params: { cwd: string; tool: string; args: Record<string, unknown> } };
+  | { kind: 'query'; params: { cwd?: string; tool: string; args: Record<string, unknown> } }
+  | { kind: 'call'; params: { cwd?: string; tool: string; args: Record<string, unknown> } };
 
 /** The kinds a control connection accepts. */
 export const CONTROL_KINDS: readonly ControlRequest['kind'][] = ['track', 'untrack', 'reload', 'status', 'probe', 'shutdown', 'query', 'call'];

@@ -18,7 +18,7 @@ import type { SessionSurface, ToolContext, ToolDef } from '../tools/registry';
 import { registerPrompts } from './prompts';
 import { registerResources, type ResourceHost } from './resources';
 import { SessionStore } from './session-store';
-import { answerToolCall, failedCall, Gate } from './tool-call';
+import { answerToolCall, failedCall, Gate, type ToolCallAnswer } from './tool-call';
 
 /** Clients that get GCX1 unless a call asks for JSON (names normalised: lowercase, `-` for spaces). */
 const GCX_CLIENTS = ['claude-code', 'cursor', 'vscode', 'visual-studio-code', 'zed', 'aider', 'kilocode', 'opencode', 'openclaw', 'codex', 'omp-coding-agent', 'pi'];
@@ -45,6 +45,12 @@ export interface McpServerOptions {
   config?: ConfigTools;
   /** The repositories the session can reach (multi-repo tools, repo/project/scope narrowing). */
   workspace?: Workspace;
+  /**
+   * Routes a call to another gortex server (the daemon's roster): an answer, or undefined to answer
+   * here. It receives the arguments with `workspace` (the routing key, never passed to a tool) and
+   * `format` split off.
+   */
+  route?: (name: string, args: Record<string, unknown>, workspace: string | undefined, gcx: boolean) => Promise<ToolCallAnswer | undefined>;
   /** Where `GORTEX_TOOLS`/`GORTEX_TOOLS_MODE` are read (default `process.env`); a daemon session passes its client's choice instead. */
   env?: NodeJS.ProcessEnv;
 }
@@ -211,7 +217,16 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
         new ToolCallError('not_available', `${name} is not on the "${surfaceNow().preset}" tool surface (mode hide); start gortex mcp with --tools to choose another`),
       );
     }
-    return answerToolCall(name, request.params.arguments, {
+    let args = request.params.arguments;
+    if (options.route) {
+      const { workspace, ...rest } = args ?? {};
+      const { format, ...toolArgs } = rest;
+      const gcx = format === 'gcx' || (format === undefined && isGcxClient(server.getClientVersion()?.name));
+      const routed = await options.route(name, toolArgs, typeof workspace === 'string' ? workspace : undefined, gcx);
+      if (routed) return routed;
+      args = rest;
+    }
+    return answerToolCall(name, args, {
       context: async () => ({ ...(await context()), session, ...(options.workspace ? { workspace: options.workspace } : {}) }),
       tools: toolsOf(),
       gcxDefault: isGcxClient(server.getClientVersion()?.name),
