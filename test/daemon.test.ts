@@ -572,3 +572,27 @@ describe('the server roster routes tool calls by workspace', () => {
     expect(fs.existsSync(w.socket)).toBe(false);
   });
 });
+
+describe('warming', () => {
+  test('a call while the repository is still warming is answered with a warming refusal, then served once ready', async () => {
+    const w = world();
+    const repo = gitRepo('query/app-ts', 'warmapp');
+    const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_SLOW_OPEN: '3000', GORTEX_WARMING_WAIT_MS: '100' };
+    expect(runCli(['daemon', 'start', '--detach'], { env, cwd: repo }).status).toBe(0);
+    const stderr: string[] = [];
+    const client = await mcpClient(env, repo, [], stderr);
+    try {
+      expect(stderr.join('')).toMatch(/connected to the gortex daemon \(session [0-9a-f-]+, .*warmapp, warming up: queued\)/);
+      const early = (await client.callTool({ name: 'search_symbols', arguments: { query: 'formatLabel', format: 'json' } })) as TextResult;
+      expect(early.isError).toBe(true);
+      expect(early.content[0]!.text).toMatch(/^warming: repository "warmapp" is still being indexed \(phase queued, \d+ s so far\); answers start when it is ready/);
+      const warming = statusOf(env).repos[0];
+      expect(warming).toMatchObject({ name: 'warmapp', phase: 'queued', warmup_ms: null });
+      await readyStatus(env);
+      expect((await ok(client, 'search_symbols', { query: 'formatLabel' })).results[0]).toMatchObject({ name: 'formatLabel' });
+    } finally {
+      await client.close();
+      runCli(['daemon', 'stop'], { env });
+    }
+  });
+});

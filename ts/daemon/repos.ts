@@ -21,6 +21,8 @@ export interface TrackedEntry {
 export interface TrackedInfo extends TrackedEntry {
   phase: WarmupPhase;
   error?: string;
+  /** While warming: `done` of `total` units of the current phase, when known. */
+  progress: { done: number; total: number } | null;
   tracked_at: string;
   /** Milliseconds from tracking to ready (null while warming). */
   warmup_ms: number | null;
@@ -78,8 +80,31 @@ export class TrackedRepo implements ResourceHost {
     return this.phase !== 'ready' && this.phase !== 'failed';
   }
 
-  /** The tool context, once the repository is open. */
+  /** Progress of the current warm-up phase (`done` of `total` units), when known. */
+  progress: { done: number; total: number } | undefined;
+
+  /**
+   * The tool context once the repository is open. A call that arrives while it is still warming
+   * waits up to `GORTEX_WARMING_WAIT_MS` (default 20 s), then is answered with a `warming` refusal
+   * naming the phase and progress, so an agent retries instead of hanging on a cold index.
+   */
   async context(): Promise<ToolContext> {
+    if (this.warming) {
+      const waitMs = warmingWaitMs();
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
+      const outcome = await Promise.race([this.ready.then(() => 'ready' as const, () => 'ready' as const), timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout' && this.warming) {
+        const { ToolCallError } = await import('../tools/dispatch');
+        const progress = this.progress && this.progress.total > 0 ? `: ${this.progress.done} of ${this.progress.total}` : '';
+        const seconds = Math.round((Date.now() - this.trackedAt) / 1000);
+        throw new ToolCallError(
+          'warming',
+          `repository "${this.entry.name}" is still being indexed (phase ${this.phase}${progress}, ${seconds} s so far); answers start when it is ready — retry in a few seconds`,
+        );
+      }
+    }
     return (await this.ready).context();
   }
 
@@ -96,6 +121,7 @@ export class TrackedRepo implements ResourceHost {
       ...this.entry,
       phase: this.phase,
       ...(this.error ? { error: this.error } : {}),
+      progress: this.warming ? (this.progress ?? null) : null,
       tracked_at: new Date(this.trackedAt).toISOString(),
       warmup_ms: this.readyAt === undefined ? null : this.readyAt - this.trackedAt,
       files: last?.files ?? null,
@@ -113,6 +139,18 @@ export class TrackedRepo implements ResourceHost {
     const summary = this.syncContext?.engine.repos().find((r) => r.root === this.entry.root);
     return summary ? { files: summary.files, nodes: summary.nodes, edges: summary.edges, indexed_at_ms: summary.indexed_at_ms } : undefined;
   }
+}
+
+/** How long a call waits for a warming repository (`GORTEX_WARMING_WAIT_MS`, default 20 s). */
+function warmingWaitMs(): number {
+  const ms = Number(process.env.GORTEX_WARMING_WAIT_MS);
+  return Number.isFinite(ms) && ms >= 0 ? ms : 20_000;
+}
+
+/** The slow-open test hook (`GORTEX_TEST_HOOKS=1`, `GORTEX_TEST_SLOW_OPEN=ms`), off otherwise. */
+function testOpenDelay(): number {
+  if (process.env.GORTEX_TEST_HOOKS !== '1') return 0;
+  return Number(process.env.GORTEX_TEST_SLOW_OPEN) || 0;
 }
 
 /** A path, name or prefix that matched no tracked repository. */
@@ -200,13 +238,18 @@ export class RepoSet {
   private start(entry: TrackedEntry): TrackedRepo {
     const tracked = new TrackedRepo(entry, async (t) => {
       const { openEmbedded } = await import('../mcp/embedded');
+      const hold = testOpenDelay();
+      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
       t.phase = 'snapshot_loaded';
       const repo = await openEmbedded(entry.root, {
         watch: true,
         log: (message) => this.options.log(`${entry.name}: ${message}`),
         onProgress: (event) => {
           // Progress ticks arrive asynchronously and may trail the pass itself: never step back.
-          if ((event.phase === 'parse' || event.phase === 'resolve') && (t.phase === 'snapshot_loaded' || t.phase === 'parse')) t.phase = event.phase;
+          if ((event.phase === 'parse' || event.phase === 'resolve') && (t.phase === 'snapshot_loaded' || t.phase === 'parse' || t.phase === event.phase)) {
+            t.phase = event.phase;
+            t.progress = { done: event.done, total: event.total };
+          }
         },
         ...(this.options.reconcileMs !== undefined ? { reconcileMs: this.options.reconcileMs } : {}),
       });
