@@ -596,3 +596,33 @@ describe('warming', () => {
     }
   });
 });
+
+describe('a session opened at a folder above several tracked repositories', () => {
+  test('spans all of them: queries fan out and rows name their repository', async () => {
+    const w = world();
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-parent-'));
+    const made = [gitRepo('query/app-ts', 'front'), gitRepo('query/app-py', 'back')].map((root) => {
+      const moved = path.join(parent, path.basename(root));
+      fs.cpSync(root, moved, { recursive: true });
+      return moved;
+    });
+    expect(runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: made[0] }).status).toBe(0);
+    expect(runCli(['track', made[1]!], { env: w.env }).status).toBe(0);
+    const stderr: string[] = [];
+    const client = await mcpClient(w.env, parent, [], stderr);
+    try {
+      expect(stderr.join('')).toMatch(/connected to the gortex daemon \(session [0-9a-f-]+, 2 repositories: (front, back|back, front)\)/);
+      const both = await ok(client, 'find_files', { query: 'store' });
+      expect(both.scope_applied).toBe('repos:2');
+      expect(both.results.map((r: any) => r.repo)).toContain('back');
+      const one = await ok(client, 'search_symbols', { query: 'formatLabel', repo: 'front' });
+      expect(one.scope_applied).toBeUndefined();
+      expect(one.results[0]).toMatchObject({ name: 'formatLabel' });
+      // Nothing new was tracked for the parent folder itself.
+      expect(statusOf(w.env).repos.map((r: any) => r.name).sort()).toEqual(['back', 'front']);
+    } finally {
+      await client.close();
+      runCli(['daemon', 'stop'], { env: w.env });
+    }
+  });
+});

@@ -32,7 +32,8 @@ export async function proxyToDaemon(root: string, toolSpec: string | undefined, 
     throw error;
   }
   const { socket, ack } = connection;
-  log(`connected to the gortex daemon (session ${ack.session_id}, ${ack.default_repo}${ack.warming ? `, warming up: ${ack.warmup_phase}` : ''})`);
+  const where = ack.bound_repos ? `${ack.bound_repos.length} repositories: ${ack.bound_repos.join(', ')}` : ack.default_repo;
+  log(`connected to the gortex daemon (session ${ack.session_id}, ${where}${ack.warming ? `, warming up: ${ack.warmup_phase}` : ''})`);
   let stdinEnded = false;
   process.stdin.once('end', () => {
     stdinEnded = true;

@@ -189,8 +189,11 @@ export class Daemon {
 
   private async serveMcp(socket: net.Socket, handshake: Handshake): Promise<void> {
     let tracked: TrackedRepo;
+    let bound: TrackedRepo[] = [];
     try {
-      tracked = await this.repos.forClient(handshake.cwd);
+      // At a folder above several tracked repositories the session spans them all.
+      bound = await this.repos.under(handshake.cwd);
+      tracked = bound[0] ?? (await this.repos.forClient(handshake.cwd));
     } catch (error) {
       this.refuse(socket, 'repo_not_tracked', `cannot serve ${handshake.cwd}: ${(error as Error).message}`);
       return;
@@ -210,6 +213,7 @@ export class Daemon {
     const server = createMcpServer(tracked, {
       env: {},
       workspace: this.workspace,
+      ...(bound.length > 1 ? { boundRepos: bound.map((r) => r.entry.name) } : {}),
       ...(router?.active
         ? {
             route: async (name: string, args: Record<string, unknown>, workspace: string | undefined, gcx: boolean) => {
@@ -223,7 +227,14 @@ export class Daemon {
     });
     writeLine(
       socket,
-      this.ack({ ok: true, session_id: id, default_repo: tracked.entry.root, warming: tracked.warming, warmup_phase: tracked.phase }),
+      this.ack({
+        ok: true,
+        session_id: id,
+        default_repo: tracked.entry.root,
+        ...(bound.length > 1 ? { scope_applied: `repos:${bound.length}`, bound_repos: bound.map((r) => r.entry.name) } : {}),
+        warming: tracked.warming,
+        warmup_phase: tracked.phase,
+      }),
     );
     const session: Session = {
       id,

@@ -46,6 +46,9 @@ export interface HandshakeAck {
   session_id?: string;
   /** The repository root an MCP session is bound to. */
   default_repo?: string;
+  /** A session opened at a folder above several tracked repositories spans them: `repos:N` and their names. */
+  scope_applied?: string;
+  bound_repos?: string[];
   daemon_version: string;
   /** A per-process id: changes when the daemon restarts. */
   daemon_instance: string;

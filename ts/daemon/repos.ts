@@ -302,6 +302,17 @@ export class RepoSet {
     return this.track(root);
   }
 
+  /**
+   * The tracked repositories strictly under `dir` when `dir` is a plain folder above them (not in
+   * any git work tree, not inside a tracked repository); empty otherwise.
+   */
+  async under(dir: string): Promise<TrackedRepo[]> {
+    const { resolveRepoRoot } = await import('../cli/repo-root');
+    const root = resolveRepoRoot(dir);
+    if (fs.existsSync(path.join(root, '.git')) || this.containing(dir)) return [];
+    return this.all().filter((r) => r.entry.root.startsWith(root + path.sep));
+  }
+
   /** The tracked repository containing `dir` (the deepest root), if any. */
   containing(dir: string): TrackedRepo | undefined {
     let real: string;

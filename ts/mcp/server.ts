@@ -45,6 +45,8 @@ export interface McpServerOptions {
   config?: ConfigTools;
   /** The repositories the session can reach (multi-repo tools, repo/project/scope narrowing). */
   workspace?: Workspace;
+  /** Repository names every unnarrowed query fans out over (a session opened at a parent folder). */
+  boundRepos?: string[];
   /**
    * Routes a call to another gortex server (the daemon's roster): an answer, or undefined to answer
    * here. It receives the arguments with `workspace` (the routing key, never passed to a tool) and
@@ -182,6 +184,7 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     },
   );
   const store = new SessionStore();
+  if (options.boundRepos && options.boundRepos.length > 0) store.boundRepos = [...options.boundRepos];
   const session: SessionSurface = {
     store,
     get preset() {

@@ -143,6 +143,8 @@ export class SessionStore {
   private feedbackTotal = 0;
   /** The project `set_active_project` narrowed this session's queries to. */
   activeProject: string | undefined;
+  /** The repositories a session opened at a parent folder spans (queries fan out over them). */
+  boundRepos: string[] | undefined;
 
   constructor(options: SessionStoreOptions = {}) {
     this.limits = {

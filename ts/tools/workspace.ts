@@ -191,6 +191,9 @@ function targets(ws: Workspace, ctx: ToolContext, sel: { repo?: string | undefin
     }
     return names;
   }
+  // A session opened at a folder holding several tracked repositories spans all of them.
+  const bound = ctx.session?.store?.boundRepos?.filter((n) => repos.some((r) => r.name === n));
+  if (bound && bound.length > 1) return bound;
   return undefined;
 }
 
