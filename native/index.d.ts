@@ -46,6 +46,12 @@ export declare class Engine {
    * `truncated` says when nodes were left out.
    */
   graphDump(repo: string, maxNodes?: number | undefined | null): string
+  /**
+   * Every reference from this repository to code outside it (`external::…` stubs): the stub's
+   * id and target, and each incoming edge with the referring node (id, name, kind, path) — what
+   * a multi-repository workspace links against the repositories that define those targets.
+   */
+  externalRefs(repo: string): string
   /** One node by id (NodeJson), or null when no node has that id. */
   getNode(repo: string, id: string): string | null
   /** The symbols a file declares (NodeJson[] in source order; the file node first). */

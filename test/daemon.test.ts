@@ -626,3 +626,37 @@ describe('a session opened at a folder above several tracked repositories', () =
     }
   });
 });
+
+describe('cross-repository edges', () => {
+  test('references that imports prove join repositories: callers and usages across them, counted in workspace_info', async () => {
+    const w = world();
+    const [lib, app, gosvc, gocli] = ['lib', 'app', 'gosvc', 'gocli'].map((n) => gitRepo(`crossrepo/${n}`, n));
+    expect(runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: lib }).status).toBe(0);
+    for (const r of [app, gosvc, gocli]) expect(runCli(['track', r!], { env: w.env }).status).toBe(0);
+    const client = await mcpClient(w.env, lib!);
+    try {
+      const callers = await ok(client, 'get_callers', { id: 'sharedHelper' });
+      expect(callers.cross_repo_refs).toBe(1);
+      expect(callers.callers).toEqual([
+        { caller: { id: 'app/src/main.ts::run', kind: 'function', name: 'run', qualified: 'run', path: 'src/main.ts' }, kind: 'calls', origin: 'ast_resolved', path: 'src/main.ts', lines: [4], depth: 1, repo: 'app', cross_repo: true },
+      ]);
+      const usages = await ok(client, 'find_usages', { id: 'BaseThing' });
+      expect(usages.usages.filter((u: any) => u.cross_repo)).toEqual([
+        { from: { id: 'app/src/main.ts::Impl', kind: 'type', name: 'Impl', qualified: 'Impl', path: 'src/main.ts' }, kind: 'extends', context: 'extends', origin: 'ast_resolved', path: 'src/main.ts', line: 7, repo: 'app', cross_repo: true },
+      ]);
+      const goCallers = await ok(client, 'get_callers', { id: 'Slugify', repo: 'gosvc' });
+      expect(goCallers.callers.map((c: any) => [c.repo ?? 'gosvc', c.caller.id])).toEqual([['gocli', 'gocli/main.go::main']]);
+      const info = await ok(client, 'workspace_info', {});
+      expect(info.cross_repo.edges).toBe(3);
+      expect(info.cross_repo.pairs.map((p: any) => [p.from, p.to, p.edges])).toEqual([
+        ['app', 'lib', 2],
+        ['gocli', 'gosvc', 1],
+      ]);
+      // A function nobody imports has no cross-repository callers.
+      expect((await ok(client, 'get_callers', { id: 'localOnly', repo: 'app' })).cross_repo_refs).toBeUndefined();
+    } finally {
+      await client.close();
+      runCli(['daemon', 'stop'], { env: w.env });
+    }
+  });
+});

@@ -382,6 +382,43 @@ impl Engine {
         })
     }
 
+    /// Every reference from this repository to code outside it (`external::…` stubs): the stub's
+    /// id and target, and each incoming edge with the referring node (id, name, kind, path) — what
+    /// a multi-repository workspace links against the repositories that define those targets.
+    #[napi]
+    pub fn external_refs(&self, repo: String) -> Result<String> {
+        guarded("externalRefs", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let g = &guard.graph;
+            let list: Vec<Value> = g
+                .nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.external)
+                .map(|(i, n)| {
+                    let refs: Vec<Value> = g
+                        .in_edges(i as NodeIndex)
+                        .map(|e| {
+                            let from = &g.nodes[e.from as usize];
+                            json!({
+                                "from": from.id.to_string(),
+                                "from_name": from.qualified,
+                                "from_kind": from.kind.as_str(),
+                                "path": &*from.path,
+                                "kind": e.kind.as_str(),
+                                "origin": e.origin.as_str(),
+                                "line": e.line,
+                            })
+                        })
+                        .collect();
+                    json!({ "id": n.id.to_string(), "target": n.qualified, "kind": n.kind.as_str(), "refs": refs })
+                })
+                .collect();
+            Ok(Value::Array(list).to_string())
+        })
+    }
+
     /// One node by id (NodeJson), or null when no node has that id.
     #[napi]
     pub fn get_node(&self, repo: String, id: String) -> Result<Option<String>> {

@@ -1,6 +1,7 @@
 /** The daemon's `Workspace`: every tracked repository, with a change log fed by all watchers. */
 import { ChangeLog, ScopeStore, scopesFile, type Workspace, type WorkspaceRepo } from '../tools/workspace';
 import { ToolInputError } from '../tools/registry';
+import { linkRepos, type CrossEdge } from './cross-repo';
 import type { RepoSet, TrackedRepo } from './repos';
 
 /** A `WorkspaceRepo` row of a tracked repository. */
@@ -18,8 +19,21 @@ export function daemonWorkspace(repos: RepoSet, home: string): Workspace {
     if (!found) throw new ToolInputError('not_found', `repository "${nameOrRoot}" is not tracked; tracked: ${repos.all().map((r) => r.entry.name).join(', ') || 'none'}`);
     return found;
   };
+  // Cross-repository edges, recomputed when any repository's graph changed.
+  let crossKey = '';
+  let crossCache: CrossEdge[] = [];
+  const crossEdges = (): CrossEdge[] => {
+    const open = repos.all().filter((r) => r.phase === 'ready' && r.syncContext !== undefined);
+    const key = open.map((r) => `${r.entry.name}@${r.syncContext!.engine.repos().find((x) => x.root === r.entry.root)?.indexed_at_ms ?? 0}`).join('|');
+    if (key !== crossKey) {
+      crossCache = open.length < 2 ? [] : linkRepos(open.map((r) => ({ name: r.entry.name, root: r.entry.root, engine: r.syncContext!.engine, key: r.syncContext!.repo })));
+      crossKey = key;
+    }
+    return crossCache;
+  };
   return {
     mode: 'daemon',
+    crossEdges,
     repos: () => repos.all().map(rowOf).sort((a, b) => a.name.localeCompare(b.name)),
     contextOf: async (nameOrRoot) => find(nameOrRoot).context(),
     async track(dir, options) {

@@ -9,6 +9,7 @@ import type { QueryToolMap, QueryToolName } from './query-types';
 import type {
   EdgeDirection,
   EdgeJson,
+  ExternalRef,
   GraphDump,
   GraphStats,
   IndexReport,
@@ -168,6 +169,11 @@ export class Engine {
   /** A brief dump of the graph (nodes and the edges among them), capped at `maxNodes` (default 50,000). */
   graphDump(repo: string, options: { maxNodes?: number } = {}): GraphDump {
     return JSON.parse(this.native.graphDump(repo, options.maxNodes)) as GraphDump;
+  }
+
+  /** Every reference leaving the repository (`external::…` stubs) with the nodes that make it. */
+  externalRefs(repo: string): ExternalRef[] {
+    return JSON.parse(this.native.externalRefs(repo)) as ExternalRef[];
   }
 
   /** One node by id, or `null` when there is none. */

@@ -41,6 +41,7 @@ export interface NativeEngine {
   getNode(repo: string, id: string): string | null;
   fileSymbols(repo: string, path: string): string;
   graphDump(repo: string, maxNodes?: number | null): string;
+  externalRefs(repo: string): string;
   edges(repo: string, id: string, direction: string, kinds?: string[] | null): string;
   query(repo: string | null | undefined, tool: string, argsJson: string): string;
   queryTools(): string;

@@ -120,6 +120,15 @@ export interface GraphStats extends RepoSummary {
   };
 }
 
+/** One `external::…` stub of a graph and the references that reach it (`Engine.externalRefs`). */
+export interface ExternalRef {
+  id: string;
+  /** What it names outside the repository: `<module>[.<member>]`, `<crate>::<path>`, … */
+  target: string;
+  kind: string;
+  refs: { from: string; from_name: string; from_kind: string; path: string; kind: string; origin: string; line: number }[];
+}
+
 /** `Engine.graphDump`: the graph in brief, for viewers. */
 export interface GraphDump {
   repo: string;

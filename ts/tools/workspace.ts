@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { IndexReport } from '../engine/engine';
+import type { CrossEdge } from '../daemon/cross-repo';
 // dispatch.ts imports the registry index, which imports this module: load it at call time.
 type Dispatch = typeof import('./dispatch');
 const dispatch = (): Promise<Dispatch> => import('./dispatch');
@@ -51,6 +52,8 @@ export interface Workspace {
   changes(sinceMs: number): ChangeRow[];
   /** Saved scopes: named sets of repository names. */
   readonly scopes: ScopeStore;
+  /** References between the workspace's repositories that imports prove (daemon only). */
+  crossEdges?(): CrossEdge[];
 }
 
 /** Most change rows a workspace remembers. */
@@ -237,10 +240,13 @@ export async function callScoped(ctx: ToolContext, name: string, rawArgs: unknow
     if (error instanceof ToolInputError) throw new ToolCallError(error.code, error.message);
     throw error;
   }
-  if (names === undefined) return callTool(ctx, name, args, tools);
+  if (names === undefined) return withCrossRepo(ctx, name, await callTool(ctx, name, args, tools));
   const ws = ctx.workspace;
   const contextFor = async (repo: string): Promise<ToolContext> => ({ ...(await ws.contextOf(repo)), ...(ctx.session ? { session: ctx.session } : {}), workspace: ws });
-  if (names.length === 1) return callTool(await contextFor(names[0]!), name, args, tools);
+  if (names.length === 1) {
+    const single = await contextFor(names[0]!);
+    return withCrossRepo(single, name, await callTool(single, name, args, tools));
+  }
   const answers = await Promise.all(
     names.map(async (repo) => {
       try {
@@ -251,6 +257,29 @@ export async function callScoped(ctx: ToolContext, name: string, rawArgs: unknow
     }),
   );
   return mergeAnswers(answers, (args as Record<string, unknown>).limit);
+}
+
+/** Tools whose answers list references to a target, and the list other repositories' references join. */
+const CROSS_LISTS: Record<string, 'callers' | 'usages'> = { get_callers: 'callers', find_usages: 'usages' };
+
+/**
+ * Adds the references other repositories of the workspace make to the answer's target (rows with
+ * `repo` and `cross_repo: true`), counted in `cross_repo_refs`. Other answers pass unchanged.
+ */
+function withCrossRepo(ctx: ToolContext, name: string, answer: unknown): unknown {
+  const list = CROSS_LISTS[name];
+  const edges = list && ctx.workspace?.crossEdges ? ctx.workspace.crossEdges() : undefined;
+  if (!list || !edges || edges.length === 0 || answer === null || typeof answer !== 'object') return answer;
+  const result = answer as { target?: { id?: string }; total?: number } & Record<string, unknown>;
+  const targetId = result.target?.id;
+  const incoming = edges.filter((e) => e.to === targetId && (list === 'usages' || e.kind === 'calls' || e.kind === 'instantiates'));
+  if (targetId === undefined || incoming.length === 0 || !Array.isArray(result[list])) return answer;
+  const summary = (e: CrossEdge): Record<string, unknown> => ({ id: e.from, kind: e.from_kind, name: e.from_name.split('.').pop(), qualified: e.from_name, path: e.path });
+  const rows =
+    list === 'callers'
+      ? incoming.map((e) => ({ caller: summary(e), kind: e.kind, origin: e.origin, path: e.path, lines: [e.line], depth: 1, repo: e.from_repo, cross_repo: true }))
+      : incoming.map((e) => ({ from: summary(e), kind: e.kind, context: e.kind, origin: e.origin, path: e.path, line: e.line, repo: e.from_repo, cross_repo: true }));
+  return { ...result, [list]: [...(result[list] as unknown[]), ...rows], total: (result.total ?? 0) + rows.length, cross_repo_refs: rows.length };
 }
 
 /** Merges per-repository answers (see `callScoped`). */
@@ -283,6 +312,21 @@ function sinceMs(value: string | number | undefined, now: number): number {
   const parsed = Date.parse(value);
   if (Number.isNaN(parsed)) throw new ToolInputError('invalid_argument', `since must be epoch milliseconds, an ISO time or a duration like 10m / 2h / 1d, got ${JSON.stringify(value)}`);
   return parsed;
+}
+
+/** Cross-repository edges counted per (from, to) pair, with a few examples. */
+function crossSummary(ws: Workspace): { edges: number; pairs: { from: string; to: string; edges: number; examples: string[] }[] } | null {
+  if (!ws.crossEdges) return null;
+  const edges = ws.crossEdges();
+  const pairs = new Map<string, { from: string; to: string; edges: number; examples: string[] }>();
+  for (const e of edges) {
+    const key = `${e.from_repo}\0${e.to_repo}`;
+    const pair = pairs.get(key) ?? { from: e.from_repo, to: e.to_repo, edges: 0, examples: [] };
+    pair.edges++;
+    if (pair.examples.length < 5) pair.examples.push(`${e.from_name} -${e.kind}-> ${e.to_repo}:${e.to_name}`);
+    pairs.set(key, pair);
+  }
+  return { edges: edges.length, pairs: [...pairs.values()] };
 }
 
 /** The multi-repo tools. */
@@ -318,6 +362,7 @@ export const workspaceTools: readonly ToolDef[] = [
         members: repos.map((r) => ({ name: r.name, root: r.root, project: r.project, phase: r.phase })),
         projects: [...new Set(repos.flatMap((r) => (r.project ? [r.project] : [])))].sort(),
         active_project: ctx.session?.store?.activeProject ?? null,
+        cross_repo: crossSummary(ws),
       };
     },
   }),
