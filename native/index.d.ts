@@ -52,6 +52,11 @@ export declare class Engine {
    * a multi-repository workspace links against the repositories that define those targets.
    */
   externalRefs(repo: string): string
+  /**
+   * Files and packages of the repository by how many distinct files import (or re-export) them,
+   * most imported first, ties by path: `{id, path, kind, importers}` rows, at most `limit`.
+   */
+  mostImported(repo: string, limit: number): string
   /** One node by id (NodeJson), or null when no node has that id. */
   getNode(repo: string, id: string): string | null
   /** The symbols a file declares (NodeJson[] in source order; the file node first). */

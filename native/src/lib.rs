@@ -419,6 +419,49 @@ impl Engine {
         })
     }
 
+    /// Files and packages of the repository by how many distinct files import (or re-export) them,
+    /// most imported first, ties by path: `{id, path, kind, importers}` rows, at most `limit`.
+    #[napi]
+    pub fn most_imported(&self, repo: String, limit: u32) -> Result<String> {
+        guarded("mostImported", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let g = &guard.graph;
+            let mut importers: HashMap<NodeIndex, std::collections::HashSet<&str>> = HashMap::new();
+            for e in &g.edges {
+                if !matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports) {
+                    continue;
+                }
+                let to = &g.nodes[e.to as usize];
+                if to.external || !matches!(to.kind.as_str(), "file" | "package") {
+                    continue;
+                }
+                importers
+                    .entry(e.to)
+                    .or_default()
+                    .insert(&g.nodes[e.from as usize].path);
+            }
+            let mut rows: Vec<(usize, &str, NodeIndex)> = importers
+                .iter()
+                .map(|(&n, from)| {
+                    let node = &g.nodes[n as usize];
+                    let path: &str = if node.path.is_empty() { &node.id } else { &node.path };
+                    (from.len(), path, n)
+                })
+                .collect();
+            rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+            rows.truncate(limit as usize);
+            let list: Vec<Value> = rows
+                .into_iter()
+                .map(|(count, path, n)| {
+                    let node = &g.nodes[n as usize];
+                    json!({ "id": node.id.to_string(), "path": path, "kind": node.kind.as_str(), "importers": count })
+                })
+                .collect();
+            Ok(Value::Array(list).to_string())
+        })
+    }
+
     /// One node by id (NodeJson), or null when no node has that id.
     #[napi]
     pub fn get_node(&self, repo: String, id: String) -> Result<Option<String>> {

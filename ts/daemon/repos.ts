@@ -341,9 +341,9 @@ export class RepoSet {
     return () => void this.changeListeners.delete(listener);
   }
 
-  /** Every tracked repository, by root. */
+  /** Every tracked repository, by name (then root). */
   all(): TrackedRepo[] {
-    return [...this.repos.values()].sort((a, b) => a.entry.root.localeCompare(b.entry.root));
+    return [...this.repos.values()].sort((a, b) => a.entry.name.localeCompare(b.entry.name) || a.entry.root.localeCompare(b.entry.root));
   }
 
   /** Closes every watcher after the refreshes under way have finished. */

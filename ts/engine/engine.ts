@@ -176,6 +176,11 @@ export class Engine {
     return JSON.parse(this.native.externalRefs(repo)) as ExternalRef[];
   }
 
+  /** Files and packages by how many distinct files import them, most first (at most `limit`). */
+  mostImported(repo: string, limit: number): { id: string; path: string; kind: string; importers: number }[] {
+    return JSON.parse(this.native.mostImported(repo, limit)) as { id: string; path: string; kind: string; importers: number }[];
+  }
+
   /** One node by id, or `null` when there is none. */
   getNode(repo: string, id: string): NodeJson | null {
     const json = this.native.getNode(repo, id);

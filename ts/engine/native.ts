@@ -42,6 +42,7 @@ export interface NativeEngine {
   fileSymbols(repo: string, path: string): string;
   graphDump(repo: string, maxNodes?: number | null): string;
   externalRefs(repo: string): string;
+  mostImported(repo: string, limit: number): string;
   edges(repo: string, id: string, direction: string, kinds?: string[] | null): string;
   query(repo: string | null | undefined, tool: string, argsJson: string): string;
   queryTools(): string;

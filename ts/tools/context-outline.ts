@@ -344,26 +344,9 @@ function topDirectories(reader: ContextReader, files: readonly NodeSummary[], to
 }
 
 /** Files and packages by the number of distinct files importing them (imports and re-exports). */
-function mostImported(reader: ContextReader, files: readonly NodeSummary[], maxItems: number): ImportedRow[] {
-  const rows: ImportedRow[] = [];
-  const count = (id: string): number => {
-    const from = new Set<string>();
-    for (const e of reader.ctx.engine.edges(reader.ctx.repo, id, { direction: 'in', kinds: ['imports', 're_exports'] })) {
-      if (e.resolved) from.add(e.path);
-    }
-    return from.size;
-  };
-  for (const f of files) {
-    const n = count(f.id);
-    if (n > 0) rows.push({ path: f.path, kind: 'file', importers: n });
-  }
-  const packages = reader.query<GraphQueryResult>('graph_query', { query: 'nodes kind=package', limit: PAGE });
-  for (const p of packages.nodes) {
-    if (p.external || p.id.startsWith('external::')) continue;
-    const n = count(p.id);
-    if (n > 0) rows.push({ path: p.path || p.id, kind: 'package', importers: n });
-  }
-  return rows.sort((a, b) => b.importers - a.importers || a.path.localeCompare(b.path)).slice(0, maxItems);
+function mostImported(reader: ContextReader, maxItems: number): ImportedRow[] {
+  // One pass over the import edges in Rust: a per-file edge lookup cost seconds on large repositories.
+  return reader.ctx.engine.mostImported(reader.ctx.repo, maxItems).map((r) => ({ path: r.path, kind: r.kind as ImportedRow['kind'], importers: r.importers }));
 }
 
 /** Basenames that mark a command-line or program entry file. */
@@ -465,7 +448,7 @@ export function repoOutline(reader: ContextReader, maxItems: number): RepoOutlin
       .map((language) => ({ language, files: byLang.get(language)!, symbols: symbolCounts[language] ?? 0 }))
       .sort((a, b) => b.files - a.files || b.symbols - a.symbols || a.language.localeCompare(b.language)),
     directories: topDirectories(reader, files, totalSymbols, maxItems),
-    most_imported: mostImported(reader, files, maxItems),
+    most_imported: mostImported(reader, maxItems),
     entry_points: entryPoints(reader, files, byLang.has('python'), maxItems),
     hubs: hubs(reader, maxItems),
     communities: communitiesOf(reader, maxItems),
