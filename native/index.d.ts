@@ -57,6 +57,11 @@ export declare class Engine {
    * most imported first, ties by path: `{id, path, kind, importers}` rows, at most `limit`.
    */
   mostImported(repo: string, limit: number): string
+  /**
+   * Every file node (NodeJson, in path order), each with `symbols`: how many nodes of the
+   * `count_kinds` it declares. One call for what a per-file lookup did file by file.
+   */
+  fileNodes(repo: string, countKinds: Array<string>): string
   /** One node by id (NodeJson), or null when no node has that id. */
   getNode(repo: string, id: string): string | null
   /** The symbols a file declares (NodeJson[] in source order; the file node first). */

@@ -462,6 +462,31 @@ impl Engine {
         })
     }
 
+    /// Every file node (NodeJson, in path order), each with `symbols`: how many nodes of the
+    /// `count_kinds` it declares. One call for what a per-file lookup did file by file.
+    #[napi]
+    pub fn file_nodes(&self, repo: String, count_kinds: Vec<String>) -> Result<String> {
+        guarded("fileNodes", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let g = &guard.graph;
+            let mut rows: Vec<Value> = Vec::with_capacity(g.files().len());
+            for &f in g.files() {
+                let node = &g.nodes[f as usize];
+                let symbols = g
+                    .file_nodes(&node.path)
+                    .iter()
+                    .filter(|&&n| count_kinds.iter().any(|k| k == g.nodes[n as usize].kind.as_str()))
+                    .count();
+                let mut row = serde_json::to_value(node).map_err(to_napi_error)?;
+                row["symbols"] = json!(symbols);
+                rows.push(row);
+            }
+            rows.sort_by(|a, b| a["path"].as_str().cmp(&b["path"].as_str()));
+            Ok(Value::Array(rows).to_string())
+        })
+    }
+
     /// One node by id (NodeJson), or null when no node has that id.
     #[napi]
     pub fn get_node(&self, repo: String, id: String) -> Result<Option<String>> {

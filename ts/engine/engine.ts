@@ -181,6 +181,11 @@ export class Engine {
     return JSON.parse(this.native.mostImported(repo, limit)) as { id: string; path: string; kind: string; importers: number }[];
   }
 
+  /** Every file node in path order, each with `symbols`: the nodes of `countKinds` it declares. */
+  fileNodes(repo: string, countKinds: readonly string[]): (NodeJson & { symbols: number })[] {
+    return JSON.parse(this.native.fileNodes(repo, [...countKinds])) as (NodeJson & { symbols: number })[];
+  }
+
   /** One node by id, or `null` when there is none. */
   getNode(repo: string, id: string): NodeJson | null {
     const json = this.native.getNode(repo, id);

@@ -43,6 +43,7 @@ export interface NativeEngine {
   graphDump(repo: string, maxNodes?: number | null): string;
   externalRefs(repo: string): string;
   mostImported(repo: string, limit: number): string;
+  fileNodes(repo: string, countKinds: string[]): string;
   edges(repo: string, id: string, direction: string, kinds?: string[] | null): string;
   query(repo: string | null | undefined, tool: string, argsJson: string): string;
   queryTools(): string;

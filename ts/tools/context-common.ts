@@ -95,6 +95,11 @@ export class ContextReader {
     return this.nodes.get(id) ?? null;
   }
 
+  /** Caches nodes fetched in bulk (a file listing), so later lookups of them cost nothing. */
+  rememberNodes(nodes: readonly NodeJson[]): void {
+    for (const n of nodes) this.nodes.set(n.id, n);
+  }
+
   /** The file node of a repository-relative path, or null when the path is not indexed. */
   fileNode(rel: string): NodeJson | null {
     return this.node(`${this.repoName()}/${rel}`);

@@ -22,8 +22,6 @@ import { ContextReader, summaryOf } from './context-common';
 const SYMBOL_KINDS = 'function,method,type,interface,field,constant,variable,enum_member';
 /** Edge kinds that structure the graph rather than record a use. */
 const STRUCTURAL_EDGES = ['defines', 'contains', 'member_of'];
-/** Largest page `graph_query` returns. */
-const PAGE = 1000;
 
 /** A `graph_query` filter value, quoted so paths with spaces or `|` stay one word. */
 function quote(value: string): string {
@@ -35,62 +33,32 @@ function countOf(reader: ContextReader, query: string): number {
   return reader.query<GraphQueryResult>('graph_query', { query, limit: 1 }).count;
 }
 
-/** Directory names the indexer skips by default (`DEFAULT_EXCLUDED_DIRS` in `gortex-index/src/walk.rs`). */
-const DEFAULT_EXCLUDED_DIRS = new Set([
-  '.git', '.hg', '.svn', 'node_modules', 'target', 'dist', 'build', 'out', 'vendor', 'bower_components', '__pycache__',
-  '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', '.next', '.nuxt', '.gradle', 'coverage', '.cache', '.idea', '.vscode',
-]);
-/** Directory entries a file listing visits at most before it gives up (a runaway tree). */
-const MAX_WALK_ENTRIES = 2_000_000;
-
-/** Every indexed file node, and whether the listing stopped early. */
+/** Every indexed file node, in path order, with the symbols each declares. */
 export interface FileListing {
   files: NodeSummary[];
-  /** Present (true) when the disk walk hit `MAX_WALK_ENTRIES` and some files are missing. */
-  partial?: boolean;
+  /** Symbols (of `SYMBOL_KINDS`) declared in each file, by path. */
+  symbols: Map<string, number>;
 }
 
 /**
- * Every indexed file node. One `graph_query` page (1000 nodes) answers small repositories; a
- * larger one is listed by walking the disk and looking each file up in the graph (a hash lookup,
- * where a filtered query scans every node). Directories the indexer skips by default are not
- * entered unless the graph holds files under such a name (an index built without the excludes).
+ * Every indexed file node with its symbol count, in one engine call (listing a large repository
+ * file by file cost a lookup per file). The file nodes are remembered by the reader, so later
+ * test-file checks are free.
  */
 export function listFiles(reader: ContextReader): FileListing {
-  const page = reader.query<GraphQueryResult>('graph_query', { query: 'nodes kind=file', limit: PAGE });
-  if (!page.truncated) return { files: page.nodes };
-  const files: NodeSummary[] = [];
-  const excludedIndexed = new Map<string, boolean>();
-  const enter = (name: string): boolean => {
-    if (!DEFAULT_EXCLUDED_DIRS.has(name)) return true;
-    if (!excludedIndexed.has(name)) excludedIndexed.set(name, countOf(reader, `nodes kind=file path~${quote(`${name}/`)}`) > 0);
-    return excludedIndexed.get(name)!;
-  };
-  const stack = [''];
-  let visited = 0;
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(path.join(reader.root(), dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    const subdirs: string[] = [];
-    for (const e of entries) {
-      if (++visited > MAX_WALK_ENTRIES) return { files, partial: true };
-      const rel = `${dir}${e.name}`;
-      if (e.isDirectory()) {
-        if (enter(e.name)) subdirs.push(`${rel}/`);
-      } else if (e.isFile()) {
-        const n = reader.fileNode(rel);
-        if (n) files.push(summaryOf(n));
-      }
-    }
-    stack.push(...subdirs.sort().reverse());
+  const rows = reader.ctx.engine.fileNodes(reader.ctx.repo, SYMBOL_KINDS.split(','));
+  reader.rememberNodes(rows);
+  return { files: rows.map(summaryOf), symbols: new Map(rows.map((r) => [r.path, r.symbols])) };
+}
+
+/** Symbols of a listing per file language. */
+function symbolsByLanguage(listing: FileListing): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of listing.files) {
+    const lang = f.language ?? 'unknown';
+    out[lang] = (out[lang] ?? 0) + (listing.symbols.get(f.path) ?? 0);
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files };
+  return out;
 }
 
 /** A share rounded to four decimals (0 when the whole is empty). */
@@ -101,13 +69,6 @@ function share(part: number, whole: number): number {
 /** A share as a whole percentage for verdict lines. */
 function pct(part: number, whole: number): string {
   return `${whole === 0 ? 0 : Math.round((part / whole) * 100)}%`;
-}
-
-/** Symbols per language, counted in the graph. */
-function symbolsByLanguage(reader: ContextReader, languages: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const lang of languages) out[lang] = countOf(reader, `nodes kind=${SYMBOL_KINDS} lang=${lang}`);
-  return out;
 }
 
 /** The `index_health` report. */
@@ -168,7 +129,7 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
   const stats = reader.ctx.engine.stats(reader.ctx.repo);
   const status = reader.ctx.engine.status(reader.ctx.root, { name: stats.name });
   const languages = Object.keys(status.languages).sort();
-  const symbols = symbolsByLanguage(reader, languages);
+  const symbols = symbolsByLanguage(listFiles(reader));
   const byLanguage: IndexHealth['files']['by_language'] = {};
   for (const lang of languages) byLanguage[lang] = { ...status.languages[lang]!, symbols: symbols[lang] ?? 0 };
 
@@ -279,8 +240,6 @@ export interface HubRow {
 export interface RepoOutline {
   repo: string;
   files: number;
-  /** Present (true) when the file listing stopped early (a runaway directory tree); counts are then lower bounds. */
-  partial?: boolean;
   symbols: number;
   languages: { language: string; files: number; symbols: number }[];
   directories: DirectoryRow[];
@@ -294,10 +253,6 @@ export interface RepoOutline {
   tests: { test_files: number; file_share: number; test_symbols: number; symbol_share: number };
 }
 
-/** Symbols under a directory prefix (`dir/`). */
-function symbolsUnder(reader: ContextReader, prefix: string): number {
-  return countOf(reader, `nodes kind=${SYMBOL_KINDS} path=${quote(prefix)}`);
-}
 
 /** Share of all symbols above which one directory is split into its subdirectories. */
 const DOMINANT_DIRECTORY = 0.5;
@@ -310,8 +265,15 @@ const MAX_DIRECTORY_DEPTH = 4;
  * lists its subdirectories instead, down to four levels. Files directly inside a listed level
  * are one row (`dir/*`, `./*` at the root); their symbols are the level's minus its subdirectories'.
  */
-function topDirectories(reader: ContextReader, files: readonly NodeSummary[], totalSymbols: number, maxItems: number): DirectoryRow[] {
+function topDirectories(listing: FileListing, totalSymbols: number, maxItems: number): DirectoryRow[] {
+  const { files } = listing;
   const rows: DirectoryRow[] = [];
+  /** Symbols under a directory prefix (`dir/`). */
+  const symbolsUnder = (prefix: string): number => {
+    let n = 0;
+    for (const f of files) if (f.path.startsWith(prefix)) n += listing.symbols.get(f.path) ?? 0;
+    return n;
+  };
   const groupAt = (base: string, baseSymbols: number, depth: number): void => {
     let direct = 0;
     const children = new Map<string, number>();
@@ -324,7 +286,7 @@ function topDirectories(reader: ContextReader, files: readonly NodeSummary[], to
         children.set(child, (children.get(child) ?? 0) + 1);
       }
     }
-    const counted = [...children.entries()].map(([dir, n]) => ({ path: dir, files: n, symbols: symbolsUnder(reader, dir) }));
+    const counted = [...children.entries()].map(([dir, n]) => ({ path: dir, files: n, symbols: symbolsUnder(dir) }));
     if (direct > 0) {
       const inChildren = counted.reduce((sum, r) => sum + r.symbols, 0);
       rows.push({ path: base === '' ? './*' : `${base}*`, files: direct, symbols: Math.max(0, baseSymbols - inChildren) });
@@ -434,7 +396,8 @@ export function repoOutline(reader: ContextReader, maxItems: number): RepoOutlin
     byLang.set(lang, (byLang.get(lang) ?? 0) + 1);
   }
   const languages = [...byLang.keys()].sort();
-  const symbolCounts = symbolsByLanguage(reader, languages.filter((l) => l !== 'unknown'));
+  const symbolCounts = symbolsByLanguage(listing);
+  delete symbolCounts.unknown;
   // Summed per language: external stubs (symbols outside the repository) have none.
   const totalSymbols = Object.values(symbolCounts).reduce((a, b) => a + b, 0);
   const testFiles = files.filter((f) => f.is_test).length;
@@ -442,12 +405,11 @@ export function repoOutline(reader: ContextReader, maxItems: number): RepoOutlin
   return {
     repo: stats.name,
     files: files.length,
-    ...(listing.partial ? { partial: true } : {}),
     symbols: totalSymbols,
     languages: languages
       .map((language) => ({ language, files: byLang.get(language)!, symbols: symbolCounts[language] ?? 0 }))
       .sort((a, b) => b.files - a.files || b.symbols - a.symbols || a.language.localeCompare(b.language)),
-    directories: topDirectories(reader, files, totalSymbols, maxItems),
+    directories: topDirectories(listing, totalSymbols, maxItems),
     most_imported: mostImported(reader, maxItems),
     entry_points: entryPoints(reader, files, byLang.has('python'), maxItems),
     hubs: hubs(reader, maxItems),
