@@ -4,7 +4,11 @@
  * error codes) with a session holding a store, over a real `Engine` on a temp copy of
  * `query/app-ts`.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
+import { callTool } from '../ts/tools/dispatch';
+import { ALL_TOOLS } from '../ts/tools/index';
 import { SessionStore } from '../ts/mcp/session-store';
 import type { SessionSurface, ToolContext } from '../ts/tools/registry';
 import { sessionTools } from '../ts/tools/session-tools';
@@ -133,7 +137,15 @@ describe('session tools', () => {
   /** 150 lines `line N: even|odd` (over 2 KB). */
   const numbered = Array.from({ length: 150 }, (_, i) => `line ${i + 1}: ${(i + 1) % 2 === 0 ? 'even' : 'odd'}`).join('\n');
 
+  const savedHome = process.env.GORTEX_HOME;
+  afterAll(() => {
+    if (savedHome === undefined) delete process.env.GORTEX_HOME;
+    else process.env.GORTEX_HOME = savedHome;
+  });
+
   beforeAll(async () => {
+    // Feedback is kept in the gortex home: a private one, never the user's.
+    process.env.GORTEX_HOME = tempHome();
     root = fixtureCopy('query/app-ts', 'sess-app');
     engine = new Engine({ home: tempHome(), threads: 2 });
     const report = await engine.indexRepo(root);
@@ -153,7 +165,7 @@ describe('session tools', () => {
       ['nav', 'nav', 'session_write'],
       ['feedback', 'admin', 'session_write'],
     ]);
-    expect(TOOLS.find((t) => t.name === 'feedback')!.description).toContain('not used for ranking yet');
+    expect(TOOLS.find((t) => t.name === 'feedback')!.description).toContain('move up (useful) or down (not useful, wrong) in search_symbols');
   });
 
   test('every tool refuses without an MCP session', async () => {
@@ -451,6 +463,28 @@ describe('session tools', () => {
     });
   });
 
+  test('feedback on symbol ids re-ranks search_symbols for every later session of the repository', async () => {
+    const search = async (): Promise<{ results: { name: string; feedback?: unknown }[] }> =>
+      (await callTool(base, 'search_symbols', { query: 'format' }, ALL_TOOLS)) as { results: { name: string; feedback?: unknown }[] };
+    const names = async (): Promise<string[]> => (await search()).results.map((r) => r.name);
+    const before = await names();
+    expect(before[0]).toBe('formatLabel');
+    expect(before).toContain('padLabel');
+    const { ctx } = session();
+    const padLabel = 'sess-app/src/format.ts::padLabel';
+    const rated = (await call(ctx, 'feedback', { tool: 'search_symbols', rating: 'useful', ids: [padLabel, 'sess-app/src/nope.ts::ghost'] })) as Record<string, unknown>;
+    expect(rated).toMatchObject({ influences_ranking: true, ranked: [{ id: padLabel, useful: 1, not_useful: 0, wrong: 0, delta: 1.5 }], unknown_ids: ['sess-app/src/nope.ts::ghost'] });
+    await call(session().ctx, 'feedback', { tool: 'search_symbols', rating: 'useful', ids: [padLabel] });
+    // A different session (no session at all, here) sees it: the board is the repository's.
+    const after = await search();
+    expect(after.results[0]).toMatchObject({ name: 'padLabel', feedback: { useful: 2, not_useful: 0, wrong: 0, delta: 3 } });
+    expect(after.results.map((r) => r.name).sort()).toEqual([...before].sort());
+    await call(ctx, 'feedback', { tool: 'search_symbols', rating: 'wrong', ids: [padLabel] });
+    expect((await names())[0]).toBe('formatLabel');
+    const board = JSON.parse(fs.readFileSync(path.join(process.env.GORTEX_HOME!, 'feedback', 'sess-app.json'), 'utf8'));
+    expect(board.ids[padLabel]).toMatchObject({ useful: 2, not_useful: 0, wrong: 1 });
+  });
+
   test('feedback is logged per session and counted', async () => {
     const { ctx, store } = session();
     expect(await call(ctx, 'feedback', { tool: 'get_callers', rating: 'useful', ids: ['main'] })).toEqual({
@@ -458,6 +492,7 @@ describe('session tools', () => {
       kept: 1,
       by_rating: { useful: 1 },
       influences_ranking: false,
+      unknown_ids: ['main'],
     });
     expect(await call(ctx, 'feedback', { tool: 'explore', rating: 'wrong', note: 'missed summarize' })).toEqual({
       recorded: 2,

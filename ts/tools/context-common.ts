@@ -13,7 +13,8 @@ import type {
   NodeJson,
   NodeSummary,
 } from '../engine/engine';
-import { ToolInputError, type ToolContext } from './registry';
+import { rerankByFeedback } from './feedback-board';
+import { repoNameOf, ToolInputError, type ToolContext } from './registry';
 
 /** Bytes per estimated token (the usual rule of thumb for code and JSON). */
 export const BYTES_PER_TOKEN = 4;
@@ -76,7 +77,9 @@ export class ContextReader {
 
   /** Runs one engine query against this repository (typed by `QueryToolMap`). */
   query<T>(tool: string, args: object): T {
-    return this.ctx.engine.query<T>(tool, args, { repo: this.ctx.repo });
+    const answer = this.ctx.engine.query<T>(tool, args, { repo: this.ctx.repo });
+    // Every context tool searches through here: feedback ranks their candidates too.
+    return tool === 'search_symbols' ? rerankByFeedback(repoNameOf(this.ctx), answer) : answer;
   }
 
   /** `get_symbol`, memoised by the argument and by the resolved id. */

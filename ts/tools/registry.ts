@@ -63,6 +63,11 @@ export class ResultWithMeta {
   ) {}
 }
 
+/** The repository's name (the `<repo>` of its ids) in a context. */
+export function repoNameOf(ctx: ToolContext): string {
+  return ctx.lastIndex?.repo ?? ctx.engine.stats(ctx.repo).name;
+}
+
 /** Declares a tool with its argument types inferred from the shape. */
 export function defineTool<S extends z.ZodRawShape>(def: ToolDef<S>): ToolDef<S> {
   return def;

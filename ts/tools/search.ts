@@ -1,14 +1,18 @@
 /** Finding things: symbols, text, files, declarations. */
 import { z } from 'zod';
 import { engineTool, includeTests, limit } from './common';
+import { rerankByFeedback } from './feedback-board';
+import { defined, defineTool, repoNameOf } from './registry';
 
 /** The search family. */
 export const searchTools = [
-  engineTool(
-    'search_symbols',
-    'nav',
-    'Find symbols by name, Owner.name, words or description (camelCase/snake_case aware, typo tolerant, ranked with graph signals). Inline clauses: kind:function flavor:class lang:go path:src/. Use instead of grep for code.',
-    {
+  defineTool({
+    name: 'search_symbols',
+    category: 'nav',
+    effect: 'read',
+    description:
+      'Find symbols by name, Owner.name, words or description (camelCase/snake_case aware, typo tolerant, ranked with graph signals). Inline clauses: kind:function flavor:class lang:go path:src/. Use instead of grep for code. Symbols agents rated with feedback move up or down.',
+    input: {
       query: z.string().describe('Name, Owner.name or words; may hold kind:/flavor:/lang:/path: clauses'),
       limit,
       max_per_file: z.number().int().optional().describe('At most this many results from one file'),
@@ -19,7 +23,8 @@ export const searchTools = [
       scope: z.array(z.string()).optional().describe('Only symbols under any of these path prefixes'),
       include_tests: includeTests,
     },
-  ),
+    handler: (ctx, args) => rerankByFeedback(repoNameOf(ctx), ctx.engine.query('search_symbols', defined(args as Record<string, unknown>), { repo: ctx.repo })),
+  }),
   engineTool(
     'winnow_symbols',
     'nav',

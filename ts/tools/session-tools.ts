@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { GetCallChainResult, GetCallersResult, GetFileSummaryResult, GetSymbolResult, NodeSummary } from '../engine/query-types';
 import type { SessionStore, StoredResponse } from '../mcp/session-store';
 import { target } from './common';
-import { defineTool, ToolInputError, type ToolContext, type ToolDef } from './registry';
+import { feedbackDelta, recordRating } from './feedback-board';
+import { defineTool, repoNameOf, ToolInputError, type ToolContext, type ToolDef } from './registry';
 import { sourceTools } from './source';
 
 /** Most bytes of text a slice / head / peek returns; re-cutting exists to keep answers small. */
@@ -381,7 +382,7 @@ export function sessionTools(): ToolDef[] {
       category: 'admin',
       effect: 'session_write',
       description:
-        "Records whether a tool's answer was useful, not useful or wrong (optionally with a note and symbol ids) in this session's log; kept in memory only and not used for ranking yet.",
+        "Records whether a tool's answer was useful, not useful or wrong (optionally with a note and symbol ids). Rated ids are remembered for the repository across sessions and move up (useful) or down (not useful, wrong) in search_symbols and every tool that searches (explore, smart_context, …).",
       input: {
         tool: z.string().min(1).describe('The tool the feedback is about'),
         rating: z.enum(['useful', 'not_useful', 'wrong']),
@@ -398,7 +399,17 @@ export function sessionTools(): ToolDef[] {
         });
         const byRating: Record<string, number> = {};
         for (const f of store.feedback()) byRating[f.rating] = (byRating[f.rating] ?? 0) + 1;
-        return { recorded, kept: store.feedback().length, by_rating: byRating, influences_ranking: false };
+        // Only ids the graph knows are ranked (a typo must not leave a phantom entry behind).
+        const known = (args.ids ?? []).filter((id) => ctx.engine.getNode(ctx.repo, id) !== null);
+        const tallies = known.length > 0 ? recordRating(repoNameOf(ctx), known, args.rating) : {};
+        return {
+          recorded,
+          kept: store.feedback().length,
+          by_rating: byRating,
+          influences_ranking: known.length > 0,
+          ...(known.length > 0 ? { ranked: Object.entries(tallies).map(([id, t]) => ({ id, ...t, delta: feedbackDelta(t) })) } : {}),
+          ...(args.ids && known.length < args.ids.length ? { unknown_ids: args.ids.filter((id) => !known.includes(id)) } : {}),
+        };
       },
     }),
   ];
