@@ -1,0 +1,222 @@
+/**
+ * The pinned corpora of `gortex eval parity`: one registry package per language, fetched as a
+ * source archive, checked against a pinned sha256 and unpacked into a cache folder.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** How an archive is unpacked: gzip'd tar (`.tgz`, `.crate`, sdist) or zip (Go module zip, jar). */
+export type ArchiveFormat = 'tgz' | 'zip';
+
+/** One pinned corpus. */
+export interface ParityCorpus {
+  /** The language measured on it (a graph `language`; `tsx` counts as `typescript`). */
+  language: string;
+  /** Package name as its registry spells it. */
+  name: string;
+  version: string;
+  /** Which registry serves it (for the report). */
+  registry: 'npm' | 'PyPI' | 'Go proxy' | 'crates.io' | 'Maven Central';
+  url: string;
+  sha256: string;
+  format: ArchiveFormat;
+  /** The folder inside the archive that holds the package (`package`, `requests-2.32.3`, …); '' for the archive root. */
+  inner: string;
+  /** The sub-folder of the package that is indexed ('' = all of it). */
+  subdir: string;
+  /** Why this package and folder (shown nowhere; kept for whoever changes the pin). */
+  note: string;
+}
+
+/**
+ * The corpus list, one per language. Adding a language means adding a row here and its coverage
+ * to `eval/parity-baseline.json` (`gortex eval parity --lang L --update` prints the merged file).
+ */
+export const PARITY_CORPORA: readonly ParityCorpus[] = [
+  {
+    language: 'typescript',
+    name: 'zod',
+    version: '4.1.12',
+    registry: 'npm',
+    url: 'https://registry.npmjs.org/zod/-/zod-4.1.12.tgz',
+    sha256: '2ef9d7a7d822b059c9bd21f87caa4fdc48220d437353678984df942fb67b43fa',
+    format: 'tgz',
+    inner: 'package',
+    subdir: 'src',
+    note: 'zod 3.x tarballs ship only lib/*.js + .d.ts; 4.x ships its TypeScript sources under src/ (the compiled v4/ and v3/ folders are left out)',
+  },
+  {
+    language: 'javascript',
+    name: 'express',
+    version: '4.21.2',
+    registry: 'npm',
+    url: 'https://registry.npmjs.org/express/-/express-4.21.2.tgz',
+    sha256: 'fc43a91e7dc7affb53c6ad7123a4f35485ed3c45226ae7a3847b7738e783e008',
+    format: 'tgz',
+    inner: 'package',
+    subdir: '',
+    note: 'hand-written CommonJS (require) sources, no build step',
+  },
+  {
+    language: 'python',
+    name: 'requests',
+    version: '2.32.3',
+    registry: 'PyPI',
+    url: 'https://files.pythonhosted.org/packages/63/70/2bf7780ad2d390a8d301ad0b550f1581eadbd9a20f896afe06353c2a2913/requests-2.32.3.tar.gz',
+    sha256: '55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760',
+    format: 'tgz',
+    inner: 'requests-2.32.3',
+    subdir: '',
+    note: 'the sdist: src/requests and tests/',
+  },
+  {
+    language: 'go',
+    name: 'github.com/gin-gonic/gin',
+    version: 'v1.10.0',
+    registry: 'Go proxy',
+    url: 'https://proxy.golang.org/github.com/gin-gonic/gin/@v/v1.10.0.zip',
+    sha256: 'c983efe780ee7c250a287eb26f228e0f7b77667c5ff9f4448cd54f05d28f5e70',
+    format: 'zip',
+    inner: 'github.com/gin-gonic/gin@v1.10.0',
+    subdir: '',
+    note: 'the module zip (the whole module, tests included)',
+  },
+  {
+    language: 'rust',
+    name: 'ripgrep',
+    version: '14.1.1',
+    registry: 'crates.io',
+    url: 'https://static.crates.io/crates/ripgrep/ripgrep-14.1.1.crate',
+    sha256: 'f77b8032dc584527975f34aa5a897d0ef5a785573fda778771a614ff9da501d9',
+    format: 'tgz',
+    inner: 'ripgrep-14.1.1',
+    subdir: '',
+    note: 'the published crate is the binary crate (crates/core), not the whole workspace',
+  },
+  {
+    language: 'java',
+    name: 'com.google.code.gson:gson',
+    version: '2.11.0',
+    registry: 'Maven Central',
+    url: 'https://repo1.maven.org/maven2/com/google/code/gson/gson/2.11.0/gson-2.11.0-sources.jar',
+    sha256: '49a853f71bc874ee1898a4ad5009b57d0c536e5a998b3890253ffbf4b7276ad3',
+    format: 'zip',
+    inner: '',
+    subdir: '',
+    note: 'the sources jar (main sources only, no tests)',
+  },
+];
+
+/** The languages that have a corpus, in list order. */
+export const PARITY_LANGUAGES: readonly string[] = PARITY_CORPORA.map((c) => c.language);
+
+/** `name@version` of a corpus, as the report prints it. */
+export function corpusLabel(corpus: ParityCorpus): string {
+  return `${corpus.name}@${corpus.version}`;
+}
+
+/** The default cache folder: `$XDG_CACHE_HOME/gortex/parity`, else `~/.cache/gortex/parity`. */
+export function defaultParityCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'gortex', 'parity');
+}
+
+/** A download, checksum or unpack failure; its message names the URL and the fix. */
+export class CorpusFetchError extends Error {
+  override name = 'CorpusFetchError';
+}
+
+function sha256Of(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/** The folder-safe `<language>-<name>-<version>` of a corpus (Go and Maven names hold `/` and `:`). */
+function corpusKey(corpus: ParityCorpus): string {
+  return `${corpus.language}-${corpus.name.replace(/[/:]/g, '_')}-${corpus.version}`;
+}
+
+function archiveName(corpus: ParityCorpus): string {
+  // The URL's last segment alone can collide (every Go module zip is `<version>.zip`).
+  return `${corpusKey(corpus)}-${decodeURIComponent(new URL(corpus.url).pathname.split('/').pop()!)}`;
+}
+
+async function download(corpus: ParityCorpus, file: string): Promise<void> {
+  const manual = `or download it by hand to ${file} (sha256 ${corpus.sha256})`;
+  let response: Response;
+  try {
+    response = await fetch(corpus.url, { redirect: 'follow' });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new CorpusFetchError(
+      `Cannot download ${corpus.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}. ` +
+        `Fix: check that ${corpus.registry} is reachable from this machine (proxy, DNS), ${manual}.`,
+    );
+  }
+  if (!response.ok) {
+    throw new CorpusFetchError(
+      `Cannot download ${corpus.url}: HTTP ${response.status}. Fix: the pin ${corpusLabel(corpus)} may have been ` +
+        `withdrawn from ${corpus.registry}; pin another version in ts/eval/parity-corpora.ts, ${manual}.`,
+    );
+  }
+  const body = Buffer.from(await response.arrayBuffer());
+  // Written under a temporary name so an interrupted download never passes as the archive.
+  fs.writeFileSync(`${file}.part`, body);
+  fs.renameSync(`${file}.part`, file);
+}
+
+function unpack(corpus: ParityCorpus, archive: string, into: string): void {
+  const [cmd, args] =
+    corpus.format === 'tgz' ? ['tar', ['-xzf', archive, '-C', into]] : ['unzip', ['-q', '-o', archive, '-d', into]];
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.error) {
+    throw new CorpusFetchError(
+      `Cannot unpack ${archive}: \`${cmd}\` is not available (${r.error.message}). Fix: install it (apt-get install ${cmd}).`,
+    );
+  }
+  if (r.status !== 0) {
+    throw new CorpusFetchError(`Cannot unpack ${archive} with ${cmd}: ${r.stderr.trim()}. Fix: delete it and run again.`);
+  }
+}
+
+/**
+ * The directory to index for `corpus`, fetching, verifying and unpacking it into `cacheDir` when
+ * it is not there yet. A cached archive is checked against the pin again before each unpack.
+ */
+export async function ensureCorpus(corpus: ParityCorpus, cacheDir: string, log: (msg: string) => void = () => {}): Promise<string> {
+  const dest = path.join(cacheDir, corpusKey(corpus));
+  const indexed = path.join(dest, corpus.subdir);
+  // `dest` appears only by the rename below, so its presence means a complete unpack.
+  if (fs.existsSync(dest)) return indexed;
+  const archives = path.join(cacheDir, 'archives');
+  fs.mkdirSync(archives, { recursive: true });
+  const archive = path.join(archives, archiveName(corpus));
+  if (!fs.existsSync(archive)) {
+    log(`downloading ${corpus.url}`);
+    await download(corpus, archive);
+  }
+  const got = sha256Of(archive);
+  if (got !== corpus.sha256) {
+    fs.rmSync(archive, { force: true });
+    throw new CorpusFetchError(
+      `${corpus.url} has sha256 ${got}, expected ${corpus.sha256} (the file was removed). Fix: run again; if it ` +
+        `differs again the registry serves other bytes for ${corpusLabel(corpus)} and the pin needs review.`,
+    );
+  }
+  const tmp = `${dest}.tmp-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp, { recursive: true });
+  try {
+    unpack(corpus, archive, tmp);
+    const inner = path.join(tmp, corpus.inner);
+    if (!fs.existsSync(inner)) {
+      throw new CorpusFetchError(`${archive} has no folder "${corpus.inner}": the pin in ts/eval/parity-corpora.ts is wrong.`);
+    }
+    fs.renameSync(inner, dest);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return indexed;
+}
