@@ -12,14 +12,10 @@ import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from 
 import { repoHost, type HttpHost } from '../ts/http/host';
 import { parseIdleTtl, sessionIdleTtl } from '../ts/http/streamable';
 import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { isolateHttpEnv, readSse } from './helpers/http';
+import { fixtureCopy } from './helpers/repo';
 
-process.env.GORTEX_HOME = tempHome();
-process.env.GORTEX_THREADS = '2';
-delete process.env.GORTEX_DAEMON_HTTP_TOKEN;
-delete process.env.GORTEX_MCP_SESSION_IDLE_TTL;
-delete process.env.GORTEX_TOOLS;
-delete process.env.GORTEX_TOOLS_MODE;
+isolateHttpEnv();
 
 const SUMMARIZE = 'mcpweb/src/render.ts::summarize';
 
@@ -89,19 +85,6 @@ async function rawSession(server: RunningHttpServer): Promise<string> {
   return id;
 }
 
-/** Reads an SSE response until `done(text)` holds or the stream ends. */
-async function readSse(res: Response, done: (text: string) => boolean): Promise<string> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!done(text)) {
-    const { value, done: ended } = await reader.read();
-    if (ended) break;
-    text += decoder.decode(value, { stream: true });
-  }
-  await reader.cancel().catch(() => undefined);
-  return text;
-}
 
 async function connectClient(server: RunningHttpServer): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`));

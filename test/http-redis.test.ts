@@ -11,14 +11,10 @@ import { RespClient, parseRedisUrl } from '../ts/http/resp';
 import { RedisSessionStore } from '../ts/http/session-state';
 import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
 import { startRedis, type TestRedis } from './helpers/redis';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { isolateHttpEnv } from './helpers/http';
+import { fixtureCopy } from './helpers/repo';
 
-process.env.GORTEX_HOME = tempHome();
-process.env.GORTEX_THREADS = '2';
-delete process.env.GORTEX_DAEMON_HTTP_TOKEN;
-delete process.env.GORTEX_MCP_SESSION_IDLE_TTL;
-delete process.env.GORTEX_TOOLS;
-delete process.env.GORTEX_TOOLS_MODE;
+isolateHttpEnv();
 
 let redis: TestRedis;
 let raw: RespClient;

@@ -9,6 +9,7 @@ import { parseAddr, startHttpServer, statusOfToolError, toolRequest, type HttpSe
 import { checkBind, corsHeaders, hostOf, isLoopbackHost, tokensEqual } from '../ts/http/security';
 import { SseChannel, type SseSink } from '../ts/http/sse';
 import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
+import { readSse } from './helpers/http';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
 process.env.GORTEX_HOME = tempHome();
@@ -60,19 +61,6 @@ function postTool(server: RunningHttpServer, tool: string, body: unknown, query 
   });
 }
 
-/** Reads an SSE response until `done(text)` holds or the stream ends; returns all text read. */
-async function readSse(res: Response, done: (text: string) => boolean): Promise<string> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!done(text)) {
-    const { value, done: ended } = await reader.read();
-    if (ended) break;
-    text += decoder.decode(value, { stream: true });
-  }
-  await reader.cancel().catch(() => undefined);
-  return text;
-}
 
 describe('/v1 routes', () => {
   test('/healthz, /v1/health, /v1/tools', async () => {
