@@ -82,6 +82,19 @@ export declare class Engine {
   queryTools(): string
 }
 
+/**
+ * A recursive watch of one repository (`new RepoWatcher(root, ignoredDirs, batchMs, onBatch)`).
+ * `onBatch` receives JSON `{paths, overflow, rescan, errors}`: changed repository-relative paths
+ * (none under a directory named in `ignoredDirs`), whether paths were dropped past the batch
+ * cap, whether the OS asked for a full re-scan (its queue overflowed), and watcher errors.
+ */
+export declare class RepoWatcher {
+  /** Starts watching `root` recursively. */
+  constructor(root: string, ignoredDirs: Array<string>, batchMs: number, onBatch: ((err: Error | null, arg: string) => any))
+  /** Stops watching (idempotent); the batching thread ends when the OS watcher is dropped. */
+  close(): void
+}
+
 /** Options for `new Engine()`. */
 export interface EngineOptions {
   /** GORTEX_HOME: where snapshots are kept (default `~/.gortex`). */

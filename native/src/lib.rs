@@ -2,6 +2,8 @@
 //! TypeScript drives it with coarse calls whose large results cross as JSON strings.
 //! Rust panics are caught here and become JavaScript errors.
 
+mod watch;
+
 use gortex_core::EdgeKind;
 use gortex_graph::{Direction, Graph, NodeIndex};
 use gortex_index::{IndexOptions, IndexReport, Progress, RepoIndex};

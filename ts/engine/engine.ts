@@ -24,6 +24,34 @@ export type * from './query-types';
 export type * from './analysis-types';
 export { QueryError, type QueryErrorCode } from './query';
 
+/** Directory names the indexer skips by default (mirrors `DEFAULT_EXCLUDED_DIRS` in `gortex-index/src/walk.rs`). */
+export const DEFAULT_EXCLUDED_DIRS: ReadonlySet<string> = new Set([
+  '.git', '.hg', '.svn', 'node_modules', 'target', 'dist', 'build', 'out', 'vendor', 'bower_components', '__pycache__',
+  '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', '.next', '.nuxt', '.gradle', 'coverage', '.cache', '.idea', '.vscode',
+]);
+
+/** One batch of a `RepoWatcher`: changed repository-relative paths and what went wrong. */
+export interface WatchBatch {
+  paths: string[];
+  /** Paths were dropped past the batch cap: re-scan. */
+  overflow: boolean;
+  /** The OS lost events (its queue overflowed): re-scan. */
+  rescan: boolean;
+  errors: string[];
+}
+
+/**
+ * Watches a repository with the OS watcher in a native thread; `onBatch` gets the changed paths
+ * (outside `ignoredDirs`) once `batchMs` pass without an event (or a second after the first).
+ */
+export function watchRepo(root: string, ignoredDirs: Iterable<string>, batchMs: number, onBatch: (batch: WatchBatch) => void): { close(): void } {
+  const watcher = new (loadNative().RepoWatcher)(root, [...ignoredDirs], batchMs, (err: Error | null, payload: string) => {
+    if (err !== null) return;
+    onBatch(JSON.parse(payload) as WatchBatch);
+  });
+  return { close: () => watcher.close() };
+}
+
 /** Options for one `Engine` (one per process is the norm). */
 export interface EngineOptions {
   /** Where snapshots and user data live; default `$GORTEX_HOME`, else `~/.gortex` (read natively). */

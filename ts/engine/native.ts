@@ -49,9 +49,15 @@ export interface NativeEngine {
   queryTools(): string;
 }
 
+/** The native `RepoWatcher` class (one recursive OS watch of a repository). */
+export interface NativeRepoWatcher {
+  close(): void;
+}
+
 /** What the addon module exports. */
 export interface NativeBinding {
   Engine: new (options?: NativeEngineOptions | null) => NativeEngine;
+  RepoWatcher: new (root: string, ignoredDirs: string[], batchMs: number, onBatch: (err: Error | null, payload: string) => void) => NativeRepoWatcher;
 }
 
 /** Env var naming another loader (or `.node` file) to load instead of `<package>/native/index.js`. */

@@ -3,8 +3,7 @@
  * this process, and kept current while the session runs by a recursive file watcher whose bursts
  * are debounced into one incremental refresh.
  */
-import * as fs from 'node:fs';
-import type { IndexReport, ProgressEvent } from '../engine/engine';
+import { DEFAULT_EXCLUDED_DIRS, watchRepo, type IndexReport, type ProgressEvent } from '../engine/engine';
 import type { ToolContext } from '../tools/registry';
 import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace, type Workspace } from '../tools/workspace';
 import { gortexHome } from '../daemon/paths';
@@ -16,8 +15,10 @@ const STORM_EVENTS = 200;
 const STORM_DEBOUNCE_MS = 1000;
 /** Longest a stream of events may postpone a refresh. */
 const MAX_DEFER_MS = 3000;
-/** Directory names whose events never trigger a refresh (VCS internals, dependencies, builds). */
-const IGNORED = /(^|[\\/])(\.git|node_modules|target|dist|build|\.gortex)([\\/]|$)/;
+/** Directory names whose events never trigger a refresh: what the indexer skips, and gortex's own. */
+const WATCH_IGNORED_DIRS: readonly string[] = [...DEFAULT_EXCLUDED_DIRS, '.gortex'];
+/** Quiet time the native watcher waits before handing a batch over. */
+const WATCH_BATCH_MS = 50;
 
 /** One watcher-driven re-index that changed the graph. */
 export interface RepoChange {
@@ -137,12 +138,13 @@ export async function openEmbedded(
     });
   };
 
-  /** Debounces one file event: quiet time, longer in a storm, never postponed past MAX_DEFER_MS. */
-  const schedule = (): void => {
+  /** Debounces `count` file events: quiet time, longer in a storm, never postponed past MAX_DEFER_MS. */
+  const schedule = (count: number): void => {
     const now = Date.now();
     if (burstEvents === 0) burstStart = now;
-    burstEvents++;
-    if (burstEvents === STORM_EVENTS) {
+    const wasStorm = burstEvents >= STORM_EVENTS;
+    burstEvents += count;
+    if (!wasStorm && burstEvents >= STORM_EVENTS) {
       state.storms++;
       log(`storm of file events in ${root}: waiting for it to settle`);
     }
@@ -151,24 +153,27 @@ export async function openEmbedded(
     timer = setTimeout(refresh, Math.max(0, Math.min(quiet, burstStart + MAX_DEFER_MS - now)));
   };
 
-  let watcher: fs.FSWatcher | undefined;
+  let watcher: { close(): void } | undefined;
   if (options.watch) {
     try {
-      watcher = fs.watch(root, { recursive: true }, (_event, file) => {
-        if (file && IGNORED.test(String(file))) return;
+      // The OS watcher runs in a native thread and hands over batches of changed paths: Node's
+      // recursive fs.watch on Linux keeps a JavaScript watcher per file and stalls the event loop
+      // on bulk changes.
+      watcher = watchRepo(root, WATCH_IGNORED_DIRS, WATCH_BATCH_MS, (batch) => {
+        for (const message of batch.errors) {
+          state.error = message;
+          log(`file watcher: ${message}`);
+        }
+        if (batch.paths.length === 0 && !batch.overflow && !batch.rescan) return;
         dirty = true;
-        if (file) {
-          if (changed.size < MAX_CHANGE_FILES) changed.add(String(file).split('\\').join('/'));
+        for (const file of batch.paths) {
+          if (changed.size < MAX_CHANGE_FILES) changed.add(file);
           else changedTruncated = true;
         }
-        schedule();
+        if (batch.overflow || batch.rescan) changedTruncated = true;
+        schedule(Math.max(1, batch.paths.length));
       });
       state.watching = true;
-      watcher.on('error', (error) => {
-        state.watching = false;
-        state.error = error.message;
-        log(`file watching stopped: ${error.message}`);
-      });
     } catch (error) {
       state.error = error instanceof Error ? error.message : String(error);
       log(`cannot watch ${root} (${state.error}); answers use the index as opened`);
