@@ -5,8 +5,8 @@ import { CliUsageError } from './repo-root';
 
 /** Flags `daemon start` and `daemon restart` share. */
 export const daemonStartFlags = {
-  // An autostarted daemon serves whatever its clients ask for, not the folder it was spawned from.
-  autostarted: Flags.boolean({ hidden: true, description: 'Started by a client: do not track the working directory' }),
+  // An autostarted or restarted daemon serves the recorded repositories and its clients' folders, not the folder it was spawned from.
+  'serve-only': Flags.boolean({ hidden: true, description: 'Do not track the working directory (autostart, restart)' }),
   'http-addr': Flags.string({
     description: 'Also serve HTTP (/v1/* and MCP Streamable HTTP /mcp) on host:port; GORTEX_DAEMON_HTTP_ADDR and daemon.http_addr of the global config are the fallbacks',
   }),
@@ -67,7 +67,7 @@ export function startArgs(flags: Record<string, unknown>): string[] {
 export async function runDaemonForeground(flags: {
   tools?: string;
   'tools-mode'?: string;
-  autostarted?: boolean;
+  'serve-only'?: boolean;
   'http-addr'?: string;
   'http-auth-token'?: string;
   'http-allowed-origin'?: string[];
@@ -95,7 +95,7 @@ export async function runDaemonForeground(flags: {
     paths,
     ...(startHttp ? { startHttp } : {}),
     log: daemonLog,
-    ...(flags.autostarted ? {} : { trackCwd: process.cwd() }),
+    ...(flags['serve-only'] ? {} : { trackCwd: process.cwd() }),
     ...(reconcileMs !== undefined ? { reconcileMs } : {}),
     ...(flags.tools !== undefined ? { tools: flags.tools } : {}),
     ...(flags['tools-mode'] !== undefined ? { toolsMode: flags['tools-mode'] } : {}),

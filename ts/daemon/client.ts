@@ -35,6 +35,9 @@ function startTimeoutMs(): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 30_000;
 }
 
+/** `daemon start` flag: serve the recorded repositories (and clients' folders), not the working directory (autostart, restart). */
+export const SERVE_ONLY_FLAG = '--serve-only';
+
 /** A spawn lock older than this is a crashed spawner's. */
 const STALE_LOCK_MS = 60_000;
 
@@ -96,8 +99,8 @@ export async function spawnDaemon(paths: DaemonPaths, extraArgs: readonly string
   fs.mkdirSync(paths.home, { recursive: true });
   const logFd = fs.openSync(paths.log, 'a');
   const { command, args } = daemonCommand(extraArgs);
-  // An autostarted daemon runs from the gortex home, so it never pins (or tracks) a client's folder.
-  const cwd = extraArgs.includes('--autostarted') ? paths.home : process.cwd();
+  // A daemon that only serves the recorded repositories runs from the gortex home, so it never pins a client's folder.
+  const cwd = extraArgs.includes(SERVE_ONLY_FLAG) ? paths.home : process.cwd();
   const child = spawn(command, args, { detached: true, stdio: ['ignore', logFd, logFd], cwd, env: process.env });
   fs.closeSync(logFd);
   let exited: number | null | undefined;
@@ -139,7 +142,7 @@ export async function ensureDaemon(paths: DaemonPaths, log: (message: string) =>
         // Someone may have finished spawning between our probe and the lock.
         if (await socketAnswers(paths.socket)) return true;
         log(`starting the gortex daemon (log: ${paths.log})`);
-        await spawnDaemon(paths, ['--autostarted']);
+        await spawnDaemon(paths, [SERVE_ONLY_FLAG]);
         return true;
       } finally {
         fs.closeSync(lock);

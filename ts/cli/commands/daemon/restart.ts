@@ -16,10 +16,13 @@ export default class DaemonRestartCommand extends GortexCommand {
     const { stopDaemon } = await import('../../daemon-stop');
     const { startArgs } = await import('../../daemon-run');
     const { daemonPaths } = await import('../../../daemon/paths');
-    const { spawnDaemon } = await import('../../../daemon/client');
+    const { spawnDaemon, SERVE_ONLY_FLAG } = await import('../../../daemon/client');
     this.log(await stopDaemon());
     const paths = daemonPaths();
-    const pid = await spawnDaemon(paths, startArgs(flags));
+    // The restarted daemon serves what the stopped one served, not the folder restart ran in.
+    const args = startArgs(flags);
+    if (!args.includes(SERVE_ONLY_FLAG)) args.push(SERVE_ONLY_FLAG);
+    const pid = await spawnDaemon(paths, args);
     this.log(`gortex daemon started (pid ${pid}, socket ${paths.socket}, log ${paths.log})`);
   }
 }
