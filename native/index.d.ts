@@ -121,4 +121,9 @@ export interface IndexRepoOptions {
   exclude?: Array<string>
   /** Honour `.gitignore` files and git's excludes; default true. */
   respectGitignore?: boolean
+  /**
+   * Write the snapshot when the pass changed anything; default true. Watcher passes skip it
+   * (a stale snapshot is safe: the next open re-parses what changed) and persist later.
+   */
+  persist?: boolean
 }

@@ -51,6 +51,9 @@ pub struct IndexRepoOptions {
     pub exclude: Option<Vec<String>>,
     /// Honour `.gitignore` files and git's excludes; default true.
     pub respect_gitignore: Option<bool>,
+    /// Write the snapshot when the pass changed anything; default true. Watcher passes skip it
+    /// (a stale snapshot is safe: the next open re-parses what changed) and persist later.
+    pub persist: Option<bool>,
 }
 
 fn to_napi_error(message: impl std::fmt::Display) -> Error {
@@ -222,6 +225,9 @@ impl Engine {
             opts.exclude = o.exclude.unwrap_or_default();
             if let Some(r) = o.respect_gitignore {
                 opts.respect_gitignore = r;
+            }
+            if let Some(p) = o.persist {
+                opts.persist = p;
             }
         }
         AsyncTask::new(IndexTask {

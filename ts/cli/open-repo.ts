@@ -22,7 +22,9 @@ export async function openRepo(pathArg: string | undefined, options: { onProgres
   const root = resolveRepoRoot(pathArg);
   const { Engine } = await import('../engine/engine');
   const { ProgressLine } = await import('./progress-line');
-  const engine = new Engine();
+  const { gortexHome } = await import('../daemon/paths');
+  // The home as this process sees it (a test runner's process.env may not reach native getenv).
+  const engine = new Engine({ home: gortexHome() });
   const indexOptions = await configIndexOptions(root, engine);
   const progress = process.stderr.isTTY && !options.onProgress ? new ProgressLine(process.stderr) : undefined;
   const controller = new AbortController();

@@ -78,6 +78,8 @@ export interface IndexRepoOptions {
   exclude?: readonly string[];
   /** Honour `.gitignore` files and git's excludes; default true. */
   respectGitignore?: boolean;
+  /** Write the snapshot when the pass changed anything (default true); watchers defer it. */
+  persist?: boolean;
   /** Called on the JS thread for each progress tick. */
   onProgress?: (event: ProgressEvent) => void;
   /** Aborting it cancels the pass; the promise then rejects with `IndexCancelledError`. */
@@ -142,6 +144,7 @@ export class Engine {
     if (options.defaultExcludes !== undefined) nativeOptions.defaultExcludes = options.defaultExcludes;
     if (options.exclude !== undefined) nativeOptions.exclude = [...options.exclude];
     if (options.respectGitignore !== undefined) nativeOptions.respectGitignore = options.respectGitignore;
+    if (options.persist !== undefined) nativeOptions.persist = options.persist;
     const onAbort = (): void => this.native.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     let reportJson: string;

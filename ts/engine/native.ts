@@ -22,6 +22,7 @@ export interface NativeIndexOptions {
   defaultExcludes?: boolean;
   exclude?: string[];
   respectGitignore?: boolean;
+  persist?: boolean;
 }
 
 /** The native `Engine` class as napi exposes it; every result is a JSON string. */

@@ -19,6 +19,12 @@ const MAX_DEFER_MS = 3000;
 const WATCH_IGNORED_DIRS: readonly string[] = [...DEFAULT_EXCLUDED_DIRS, '.gortex'];
 /** Quiet time the native watcher waits before handing a batch over. */
 const WATCH_BATCH_MS = 50;
+/**
+ * Watcher passes skip the snapshot write (hundreds of ms on a large repository); it is written this
+ * long after the last change, and on close. A snapshot missed by a crash is only stale, never
+ * wrong: the next open re-parses what changed.
+ */
+const PERSIST_DELAY_MS = 30_000;
 
 /** One watcher-driven re-index that changed the graph. */
 export interface RepoChange {
@@ -107,9 +113,10 @@ export async function openEmbedded(
       changedTruncated = false;
       const before = ctx.lastIndex;
       try {
-        const report = await engine.indexRepo(root, indexOptions);
+        const report = await engine.indexRepo(root, { ...indexOptions, persist: false });
         ctx.lastIndex = report;
         if (report.mode !== 'unchanged') {
+          schedulePersist();
           log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
           state.reindexes++;
           state.last_reindex_at = Date.now();
@@ -136,6 +143,25 @@ export async function openEmbedded(
         log(`re-index of ${root} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     });
+  };
+
+  let unsaved = false;
+  let persistTimer: NodeJS.Timeout | undefined;
+  const persistNow = (): void => {
+    if (persistTimer) clearTimeout(persistTimer);
+    persistTimer = undefined;
+    if (!unsaved) return;
+    unsaved = false;
+    try {
+      engine.persist(root);
+    } catch (error) {
+      log(`saving the snapshot of ${root} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const schedulePersist = (): void => {
+    unsaved = true;
+    if (persistTimer) clearTimeout(persistTimer);
+    persistTimer = setTimeout(persistNow, PERSIST_DELAY_MS).unref();
   };
 
   /** Debounces `count` file events: quiet time, longer in a storm, never postponed past MAX_DEFER_MS. */
@@ -217,6 +243,7 @@ export async function openEmbedded(
     watchState: () => ({ ...state }),
     close: () => {
       if (timer) clearTimeout(timer);
+      persistNow();
       if (reconciler) clearInterval(reconciler);
       state.watching = false;
       watcher?.close();
