@@ -52,7 +52,7 @@ import { createMcpServer, serverLimits } from '../ts/mcp/server';
 import { SessionStore } from '../ts/mcp/session-store';
 import { answerToolCall, Gate, type ToolCallDeps } from '../ts/mcp/tool-call';
 import { ALL_TOOLS } from '../ts/tools/index';
-import { benchMain, fetchCorpora, ROOT, type Json } from './common';
+import { benchMain, fetchCorpora, prng, ROOT, sample, type Json } from './common';
 
 /** Corpus key → the fetch-corpora.sh source that provides it. */
 const SOURCES: Record<string, string> = { 'ts-full': 'ts', 'ts-src': 'ts', rxjs: 'rxjs', k8s: 'k8s', django: 'django', 'x-tools': 'x-tools' };
@@ -119,26 +119,6 @@ function parseArgs(argv: string[]): Options {
 const log = (msg: string): void => void process.stderr.write(`bench:daemon: ${msg}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Mulberry32: a small seeded PRNG so call sets and edited files are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function sample<T>(items: readonly T[], n: number, rand: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, n);
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine, QueryError, type NodeJson } from '../ts/engine/engine';
-import { benchMain, fetchCorpora, ROOT, type Json } from './common';
+import { benchMain, fetchCorpora, prng, ROOT, sample, type Json } from './common';
 
 const CORPORA: Record<string, { source: string; key: string }> = {
   'ts-full': { source: 'ts', key: 'ts-full' },
@@ -47,26 +47,6 @@ function parseArgs(argv: string[]): Options {
 
 const log = (msg: string): void => void process.stderr.write(`bench:query: ${msg}\n`);
 
-/** Mulberry32: a small seeded PRNG so query sets are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function sample<T>(items: readonly T[], n: number, rand: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, n);
-}
 
 function listFiles(root: string): string[] {
   const out: string[] = [];

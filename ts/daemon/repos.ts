@@ -9,6 +9,7 @@ import type { EmbeddedRepo, RepoChange, WatchState } from '../mcp/embedded';
 import type { ResourceHost } from '../mcp/resources';
 import type { ToolContext } from '../tools/registry';
 import type { WarmupPhase } from './protocol';
+import { writeFileAtomic } from '../atomic-write';
 
 /** One entry of the persisted list. */
 export interface TrackedEntry {
@@ -192,10 +193,7 @@ export class RepoSet {
 
   /** Writes `entries` as the persisted list (atomically: temp file + rename). */
   static writeList(listFile: string, entries: TrackedEntry[]): void {
-    fs.mkdirSync(path.dirname(listFile), { recursive: true });
-    const temp = `${listFile}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify({ repos: entries }, null, 2)}\n`);
-    fs.renameSync(temp, listFile);
+    writeFileAtomic(listFile, `${JSON.stringify({ repos: entries }, null, 2)}\n`);
   }
 
   /** Tracks every repository of the persisted list (their snapshots make this warm). */

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, stringify } from 'smol-toml';
 import type { ToolCallAnswer } from '../mcp/tool-call';
+import { writeFileAtomic } from '../atomic-write';
 
 /** One server of the roster. */
 export interface RosterServer {
@@ -105,10 +106,8 @@ export function checkUrl(url: string, what: string): void {
 
 /** Writes the roster. */
 export function writeRoster(file: string, servers: RosterServer[]): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `# gortex server roster: tool calls are routed by workspace (gortex daemon server add/remove)\n${stringify({ server: servers })}\n`, { mode: 0o600 });
-  fs.renameSync(temp, file);
+  // Tokens may be inline: the roster stays the user's alone.
+  writeFileAtomic(file, `# gortex server roster: tool calls are routed by workspace (gortex daemon server add/remove)\n${stringify({ server: servers })}\n`, { mode: 0o600 });
 }
 
 /** Routes tool calls across the roster; `undefined` from `route` means "answer locally". */

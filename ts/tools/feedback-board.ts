@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gortexHome } from '../daemon/paths';
+import { writeFileAtomic } from '../atomic-write';
 
 /** Ratings one symbol received. */
 export interface Tally {
@@ -77,10 +78,7 @@ export function recordRating(repo: string, ids: readonly string[], rating: keyof
     .sort((a, b) => b[1].last_at - a[1].last_at)
     .slice(0, MAX_IDS);
   const file = boardFile(repo, home);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify({ repo, ids: Object.fromEntries(kept) })}\n`);
-  fs.renameSync(temp, file);
+  writeFileAtomic(file, `${JSON.stringify({ repo, ids: Object.fromEntries(kept) })}\n`);
   cache.delete(file);
   return out;
 }

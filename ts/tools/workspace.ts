@@ -14,6 +14,7 @@ import type { CrossEdge } from '../daemon/cross-repo';
 type Dispatch = typeof import('./dispatch');
 const dispatch = (): Promise<Dispatch> => import('./dispatch');
 import { defineTool, ToolInputError, type ToolContext, type ToolDef } from './registry';
+import { writeFileAtomic } from '../atomic-write';
 
 /** One repository of a workspace, as `list_repos` shows it. */
 export interface WorkspaceRepo {
@@ -114,10 +115,7 @@ export class ScopeStore {
   }
 
   private write(scopes: Record<string, unknown>): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify({ scopes }, null, 2)}\n`);
-    fs.renameSync(temp, this.file);
+    writeFileAtomic(this.file, `${JSON.stringify({ scopes }, null, 2)}\n`);
   }
 }
 
