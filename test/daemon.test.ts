@@ -102,6 +102,26 @@ function rawHandshake(socketPath: string, line: string): Promise<any> {
   });
 }
 
+/** A control connection: the handshake, then each request line answered by one line, in order. */
+function rawControl(socketPath: string, requests: string[]): Promise<any[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(socketPath, () => {
+      socket.write(`${JSON.stringify({ version: 1, mode: 'control', cwd: '/', client: 't', pid: 1 })}\n`);
+      for (const r of requests) socket.write(`${r}\n`);
+    });
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk.toString();
+      const lines = data.split('\n').filter(Boolean);
+      if (lines.length >= requests.length + 1) {
+        socket.destroy();
+        resolve(lines.slice(1, requests.length + 1).map((l) => JSON.parse(l)));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
 /** oclif's error text as one line (it wraps long messages under ` › ` markers). */
 function unwrap(text: string): string {
   return text.replace(/·?\s*\n\s*›\s+/g, ' ');
@@ -230,6 +250,26 @@ describe('gortex daemon: lifecycle, sessions, tracking, watching', () => {
     const missingRepo = await rawHandshake(w.socket, `{"version":1,"mode":"mcp","cwd":${JSON.stringify(path.join(w.home, 'nope'))},"client":"t","pid":1}\n`);
     expect(missingRepo).toMatchObject({ ok: false, error_code: 'repo_not_tracked' });
     expect(missingRepo.error_msg).toMatch(/Path does not exist/);
+    const answers = await rawControl(w.socket, [
+      'not json',
+      '{"kind":"dance"}',
+      '{"kind":"track","params":{}}',
+      `{"kind":"track","params":{"path":${JSON.stringify(path.join(w.home, 'nope'))}}}`,
+      '{"kind":"untrack","params":{"path_or_name":"nobody"}}',
+      '{"kind":"call","params":{"tool":"search_symbols"}}',
+      '{"kind":"probe"}',
+    ]);
+    expect(answers.map((a) => [a.ok, a.error_code ?? null])).toEqual([
+      [false, 'bad_request'],
+      [false, 'bad_request'],
+      [false, 'invalid_argument'],
+      [false, 'invalid_argument'],
+      [false, 'not_found'],
+      [false, 'invalid_argument'],
+      [true, null],
+    ]);
+    expect(answers[1].error_msg).toMatch(/unknown control kind "dance"; kinds: track, untrack/);
+    expect(answers[3].error_msg).toMatch(/Path does not exist/);
     expect((await ok(clients[0]!, 'graph_stats', {})).nodes).toBeGreaterThan(0);
   });
 
@@ -432,6 +472,7 @@ describe('multi-repo tools over the daemon', () => {
     expect(tracked.tracked.nodes).toBeGreaterThan(0);
     await ok(client, 'track_repository', { path: shopMixed, project: 'shop' });
     expect(await refusal('track_repository', { path: shopMixed, name: 'wsapp' })).toMatch(/^invalid_argument: the name "wsapp" is already used by/);
+    expect(await refusal('track_repository', { path: path.join(shopMixed, 'no-such-folder') })).toMatch(/^invalid_argument: Path does not exist: /);
     const repos = await ok(client, 'list_repos', {});
     expect(repos.mode).toBe('daemon');
     expect(repos.projects).toEqual({ shop: ['shopmixed', 'shoppy'] });
@@ -564,6 +605,22 @@ describe('the server roster routes tool calls by workspace', () => {
     const routed = await callMeta(client, 'search_symbols', { query: 'MemoryStore' });
     expect(routed.meta.gortex_routed_to).toBe('b');
     expect(routed.body.results[0]).toMatchObject({ name: 'MemoryStore' });
+  });
+
+  test('server add/remove refuse bad input and change nothing; logs without a log says so', () => {
+    const w = world();
+    const bad = (args: string[], message: RegExp): void => {
+      const r = runCli(args, { env: w.env });
+      expect(r.status).toBe(2);
+      expect(unwrap(r.stderr)).toMatch(message);
+    };
+    bad(['daemon', 'server', 'add', '--slug', 'x', '--url', 'ftp://nope'], /--url: url must be unix:\/\/, https:\/\/ or http:\/\/, got ftp:/);
+    bad(['daemon', 'server', 'add', '--slug', 'x', '--url', 'unix://relative.sock'], /needs an absolute socket path/);
+    bad(['daemon', 'server', 'add', '--slug', 'bad slug', '--url', 'https://h/v1'], /--slug must be a short name/);
+    bad(['daemon', 'server', 'add', '--slug', 'x', '--url', 'https://h/v1', '--auth-token', 't', '--auth-token-env', 'T'], /give --auth-token or --auth-token-env, not both/);
+    bad(['daemon', 'server', 'remove', 'ghost'], /no server "ghost" in .*servers\.toml; servers: none/);
+    expect(fs.existsSync(path.join(w.home, 'servers.toml'))).toBe(false);
+    bad(['daemon', 'logs'], /no daemon log at .*daemon\.log yet/);
   });
 
   test('a broken roster stops the daemon from starting, naming the file', () => {
