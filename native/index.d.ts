@@ -126,4 +126,10 @@ export interface IndexRepoOptions {
    * (a stale snapshot is safe: the next open re-parses what changed) and persist later.
    */
   persist?: boolean
+  /**
+   * Repo-relative paths a file watcher saw change: when the repository is already indexed,
+   * only these are re-read (no walk), unless one is an ignore file or a directory, which
+   * takes a whole refresh. The snapshot is not written (as with `persist: false`).
+   */
+  paths?: Array<string>
 }

@@ -32,4 +32,52 @@ describe('embedded repository watcher', () => {
     expect(probe.status(root).stale.modified).toEqual([]);
     expect(repo.watchState().watching).toBe(false);
   });
+
+  test('a batch of files is re-read without walking the tree; ignored files stay out; a deleted folder takes a walk', async () => {
+    const root = fixtureCopy('query/app-ts', 'embpaths');
+    fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
+    const repo = await openEmbedded(root, { watch: true });
+    const next = (): Promise<{ files: string[]; report: { phases_ms: Record<string, number>; files: { parsed: number } } }> =>
+      new Promise((resolve) => {
+        const off = repo.onReindexed((change) => {
+          off();
+          resolve(change);
+        });
+      });
+    const symbols = async (query: string): Promise<string[]> => {
+      const ctx = await repo.context();
+      const found = ctx.engine.query('search_symbols', { query }, { repo: ctx.repo }) as { results: { name: string; path: string }[] };
+      return found.results.map((r) => r.path);
+    };
+    try {
+      let change = next();
+      fs.mkdirSync(path.join(root, 'generated'));
+      fs.writeFileSync(path.join(root, 'generated', 'out.ts'), 'export function ignoredOutput(): number { return 1; }\n');
+      fs.mkdirSync(path.join(root, 'src', 'extra'));
+      fs.writeFileSync(path.join(root, 'src', 'extra', 'more.ts'), 'export function extraHelper(): number { return 2; }\n');
+      // Folders created in the same burst may take a walk; wait until both files are known.
+      await change;
+      for (let i = 0; i < 50 && !(await symbols('extraHelper')).includes('src/extra/more.ts'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await symbols('extraHelper')).toContain('src/extra/more.ts');
+      expect(await symbols('ignoredOutput')).not.toContain('generated/out.ts');
+
+      change = next();
+      fs.appendFileSync(path.join(root, 'src', 'format.ts'), '\nexport function batchOnly(): number {\n  return 3;\n}\n');
+      const edited = await change;
+      expect(edited.files).toEqual(['src/format.ts']);
+      expect(edited.report.phases_ms.walk).toBeUndefined();
+      expect(edited.report.files.parsed).toBe(1);
+      expect(await symbols('batchOnly')).toEqual(['src/format.ts']);
+
+      change = next();
+      fs.rmSync(path.join(root, 'src', 'extra'), { recursive: true });
+      const removed = await change;
+      expect(removed.report.phases_ms.walk).toBeDefined();
+      expect(await symbols('extraHelper')).not.toContain('src/extra/more.ts');
+    } finally {
+      repo.close();
+    }
+  });
 });

@@ -54,6 +54,10 @@ pub struct IndexRepoOptions {
     /// Write the snapshot when the pass changed anything; default true. Watcher passes skip it
     /// (a stale snapshot is safe: the next open re-parses what changed) and persist later.
     pub persist: Option<bool>,
+    /// Repo-relative paths a file watcher saw change: when the repository is already indexed,
+    /// only these are re-read (no walk), unless one is an ignore file or a directory, which
+    /// takes a whole refresh. The snapshot is not written (as with `persist: false`).
+    pub paths: Option<Vec<String>>,
 }
 
 fn to_napi_error(message: impl std::fmt::Display) -> Error {
@@ -112,6 +116,7 @@ pub struct IndexTask {
     gate: Arc<Mutex<()>>,
     root: PathBuf,
     options: IndexOptions,
+    paths: Option<Vec<String>>,
     repos: Repos,
     cancel: Arc<AtomicBool>,
     progress: Option<Arc<ThreadsafeFunction<String>>>,
@@ -134,6 +139,7 @@ impl Task for IndexTask {
         let repos = self.repos.clone();
         let cancel = self.cancel.clone();
         let gate = self.gate.clone();
+        let paths = self.paths.take();
         let result = guarded("indexRepo", move || {
             let _pass = gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let (canonical, _) = gortex_index::resolve_root(&root, options.name.as_deref()).map_err(to_napi_error)?;
@@ -146,7 +152,11 @@ impl Task for IndexTask {
             let report: IndexReport = match existing {
                 Some(index) if !options.force => {
                     let mut guard = index.write().map_err(|_| to_napi_error("repository state poisoned"))?;
-                    guard.refresh(&options, &notify, &cancel).map_err(to_napi_error)?
+                    match &paths {
+                        Some(paths) => guard.apply_changes(paths, &options, &notify, &cancel),
+                        None => guard.refresh(&options, &notify, &cancel),
+                    }
+                    .map_err(to_napi_error)?
                 }
                 _ => {
                     let (index, report) =
@@ -206,7 +216,9 @@ impl Engine {
         self.cancel.store(false, Ordering::SeqCst);
         let mut opts = IndexOptions::new(self.home.clone());
         opts.threads = self.threads;
+        let mut paths = None;
         if let Some(o) = options {
+            paths = o.paths;
             opts.name = o.name;
             opts.force = o.force.unwrap_or(false);
             if let Some(m) = o.max_file_size {
@@ -234,6 +246,7 @@ impl Engine {
             gate: self.index_gate.clone(),
             root: PathBuf::from(root),
             options: opts,
+            paths,
             repos: self.repos.clone(),
             cancel: self.cancel.clone(),
             progress: on_progress.map(Arc::new),

@@ -80,6 +80,11 @@ export interface IndexRepoOptions {
   respectGitignore?: boolean;
   /** Write the snapshot when the pass changed anything (default true); watchers defer it. */
   persist?: boolean;
+  /**
+   * Repo-relative paths a watcher saw change: an indexed repository re-reads only these (no
+   * walk) unless one is an ignore file or a directory, which takes a whole refresh.
+   */
+  paths?: string[];
   /** Called on the JS thread for each progress tick. */
   onProgress?: (event: ProgressEvent) => void;
   /** Aborting it cancels the pass; the promise then rejects with `IndexCancelledError`. */
@@ -145,6 +150,7 @@ export class Engine {
     if (options.exclude !== undefined) nativeOptions.exclude = [...options.exclude];
     if (options.respectGitignore !== undefined) nativeOptions.respectGitignore = options.respectGitignore;
     if (options.persist !== undefined) nativeOptions.persist = options.persist;
+    if (options.paths !== undefined) nativeOptions.paths = [...options.paths];
     const onAbort = (): void => this.native.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     let reportJson: string;

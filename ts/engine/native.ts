@@ -23,6 +23,7 @@ export interface NativeIndexOptions {
   exclude?: string[];
   respectGitignore?: boolean;
   persist?: boolean;
+  paths?: string[];
 }
 
 /** The native `Engine` class as napi exposes it; every result is a JSON string. */

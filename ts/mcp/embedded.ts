@@ -96,6 +96,8 @@ export async function openEmbedded(
   let dirty = false;
   const changed = new Set<string>();
   let changedTruncated = false;
+  /** A reconcile or an explicit re-index asked for a pass that walks the whole tree. */
+  let wholePass = false;
   const listeners: ((change: RepoChange) => void)[] = [];
   const state: WatchState = { watching: false, reindexes: 0, last_reindex_at: null, storms: 0, reconciles: 0 };
   let burstEvents = 0;
@@ -109,11 +111,19 @@ export async function openEmbedded(
       dirty = false;
       const files = [...changed].sort();
       const truncated = changedTruncated;
+      const walk = wholePass || truncated || files.length === 0;
       changed.clear();
       changedTruncated = false;
+      wholePass = false;
       const before = ctx.lastIndex;
       try {
-        const report = await engine.indexRepo(root, { ...indexOptions, persist: false });
+        // The watcher's paths are re-read alone (no walk of the tree) unless the list is
+        // incomplete (overflow, rescan, too many) or a reconcile asked for a whole pass.
+        const report = await engine.indexRepo(root, {
+          ...indexOptions,
+          persist: false,
+          ...(walk ? {} : { paths: files }),
+        });
         ctx.lastIndex = report;
         if (report.mode !== 'unchanged') {
           schedulePersist();
@@ -211,6 +221,7 @@ export async function openEmbedded(
       ? setInterval(() => {
           state.reconciles++;
           dirty = true;
+          wholePass = true;
           if (!timer) refresh();
         }, options.reconcileMs).unref()
       : undefined;
@@ -236,6 +247,7 @@ export async function openEmbedded(
     reindex: async () => {
       if (timer) clearTimeout(timer);
       dirty = true;
+      wholePass = true;
       refresh();
       await refreshing;
       return ctx.lastIndex;

@@ -25,6 +25,33 @@ pub struct FileFacts {
     pub syntax_errors: u32,
 }
 
+impl FileFacts {
+    /// Whether two versions of a file look the same to every *other* file's resolution: the same
+    /// package, test runner, imports, declarations and bindings, ignoring where they sit (spans,
+    /// lines), docs and the file's own references. An edit inside a body keeps the interface,
+    /// so files that read this one need not be resolved again. Exhaustive destructuring below
+    /// makes a new field a compile error here until someone decides which side it belongs to.
+    pub fn same_interface(&self, other: &FileFacts) -> bool {
+        let FileFacts {
+            package,
+            symbols,
+            imports,
+            refs: _,
+            bindings,
+            test_runner,
+            syntax_errors: _,
+        } = self;
+        *package == other.package
+            && *test_runner == other.test_runner
+            && symbols.len() == other.symbols.len()
+            && symbols.iter().zip(&other.symbols).all(|(a, b)| a.same_interface(b))
+            && imports.len() == other.imports.len()
+            && imports.iter().zip(&other.imports).all(|(a, b)| a.same_interface(b))
+            && bindings.len() == other.bindings.len()
+            && bindings.iter().zip(&other.bindings).all(|(a, b)| a.same_interface(b))
+    }
+}
+
 /// One declaration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SymbolFact {
@@ -61,6 +88,44 @@ pub struct SymbolFact {
 }
 
 impl SymbolFact {
+    /// Equal in everything other files can see: all but the span and the doc.
+    pub fn same_interface(&self, other: &SymbolFact) -> bool {
+        let SymbolFact {
+            name,
+            kind,
+            flavor,
+            parent,
+            span: _,
+            signature,
+            visibility,
+            exported,
+            default_export,
+            doc: _,
+            type_name,
+            return_type,
+            is_async,
+            is_static,
+            is_abstract,
+            decorators,
+            test_role,
+        } = self;
+        *name == other.name
+            && *kind == other.kind
+            && *flavor == other.flavor
+            && *parent == other.parent
+            && *signature == other.signature
+            && *visibility == other.visibility
+            && *exported == other.exported
+            && *default_export == other.default_export
+            && *type_name == other.type_name
+            && *return_type == other.return_type
+            && *is_async == other.is_async
+            && *is_static == other.is_static
+            && *is_abstract == other.is_abstract
+            && *decorators == other.decorators
+            && *test_role == other.test_role
+    }
+
     /// A bare symbol; extractors fill in the rest.
     pub fn new(name: impl Into<String>, kind: NodeKind, span: Span) -> Self {
         SymbolFact {
@@ -181,6 +246,40 @@ pub struct BindingFact {
     pub name: String,
     pub value: BindingValue,
     pub line: u32,
+}
+
+impl ImportFact {
+    /// Equal but for the line.
+    pub fn same_interface(&self, other: &ImportFact) -> bool {
+        let ImportFact {
+            module,
+            kind,
+            name,
+            local,
+            reexport,
+            type_only,
+            line: _,
+        } = self;
+        *module == other.module
+            && *kind == other.kind
+            && *name == other.name
+            && *local == other.local
+            && *reexport == other.reexport
+            && *type_only == other.type_only
+    }
+}
+
+impl BindingFact {
+    /// Equal but for the line.
+    pub fn same_interface(&self, other: &BindingFact) -> bool {
+        let BindingFact {
+            scope,
+            name,
+            value,
+            line: _,
+        } = self;
+        *scope == other.scope && *name == other.name && *value == other.value
+    }
 }
 
 /// The language and facts of one file, as stored per file in the index.

@@ -42,6 +42,9 @@ pub struct ChangedFile {
 pub struct Previous<'a> {
     pub cache: &'a ResolutionCache,
     pub changed: &'a [ChangedFile],
+    /// The graph the previous build made, when the caller can give it up: the nodes of files
+    /// that did not change are moved out of it instead of being built again.
+    pub graph: Option<Graph>,
 }
 
 /// Counts of one build's resolution work.
@@ -86,31 +89,87 @@ pub fn build_graph_incremental(
     let mut stats = BuildStats::default();
     let clock = std::time::Instant::now();
     let lap = || clock.elapsed().as_millis() as u64;
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut edges: Vec<Edge> = Vec::new();
+    let mut previous = previous;
+    // Files whose node block can be moved out of the previous graph: unchanged facts, and the
+    // block where this builder put it (file node first, then one node per symbol).
+    let mut old_graph = previous.as_mut().and_then(|p| p.graph.take());
+    let reusable_blocks: Vec<Option<usize>> = {
+        let changed: FxHashSet<&str> = previous
+            .as_ref()
+            .map(|p| p.changed.iter().map(|c| c.path.as_str()).collect())
+            .unwrap_or_default();
+        input
+            .files
+            .par_iter()
+            .map(|file| {
+                let old = old_graph.as_ref()?;
+                if changed.contains(&*file.path) {
+                    return None;
+                }
+                let &first = old.file_nodes(&file.path).first()?;
+                let len = 1 + file.facts.symbols.len();
+                let block = old.nodes.get(first as usize..first as usize + len)?;
+                let head = &block[0];
+                (head.kind == NodeKind::File && *head.id == *file_id(input.repo, &file.path)).then_some(first as usize)
+            })
+            .collect()
+    };
+    let capacity: usize = input.files.iter().map(|f| 1 + f.facts.symbols.len()).sum();
+    let mut nodes: Vec<Node> = Vec::with_capacity(capacity + capacity / 16);
+    let mut edges: Vec<Edge> = Vec::with_capacity(capacity * 3);
     let mut file_nodes: Vec<FileNodes> = Vec::with_capacity(input.files.len());
     let mut packages: FxHashMap<(String, String), NodeIndex> = FxHashMap::default();
 
     // Each file's nodes and structural edges are built in parallel with file-local indices,
     // then appended in path order (so node order, and everything after, stays deterministic).
+    // A reused block contributes only its structural edges here; its nodes are moved below.
     let blocks: Vec<(Vec<Node>, Vec<Edge>, FileNodes)> = input
         .files
         .par_iter()
-        .map(|file| {
-            let mut local_nodes = Vec::with_capacity(file.facts.symbols.len() + 1);
+        .zip(reusable_blocks.par_iter())
+        .map(|(file, reuse)| {
+            let mut local_nodes = Vec::new();
             let mut local_edges = Vec::with_capacity(file.facts.symbols.len() * 2);
-            let fnode = push_file_node(&mut local_nodes, input.repo, file);
-            let mut entry = FileNodes {
-                file: fnode,
-                symbols: Vec::with_capacity(file.facts.symbols.len()),
+            let entry = if reuse.is_some() {
+                FileNodes {
+                    file: 0,
+                    symbols: (1..=file.facts.symbols.len() as NodeIndex).collect(),
+                }
+            } else {
+                local_nodes.reserve(file.facts.symbols.len() + 1);
+                let fnode = push_file_node(&mut local_nodes, input.repo, file);
+                let mut entry = FileNodes {
+                    file: fnode,
+                    symbols: Vec::with_capacity(file.facts.symbols.len()),
+                };
+                push_symbol_nodes(&mut local_nodes, input.repo, file, &mut entry);
+                entry
             };
-            push_symbol_nodes(&mut local_nodes, &mut local_edges, input.repo, file, &mut entry);
+            push_structural_edges(&mut local_edges, &file.facts, &entry);
             (local_nodes, local_edges, entry)
         })
         .collect();
-    for (file, (local_nodes, local_edges, mut entry)) in input.files.iter().zip(blocks) {
+    // Moved-out slots get a placeholder that costs no allocation.
+    let placeholder = Node::bare(
+        Arc::from(""),
+        NodeKind::File,
+        String::new(),
+        String::new(),
+        Arc::from(""),
+    );
+    for ((file, (local_nodes, local_edges, mut entry)), reuse) in input.files.iter().zip(blocks).zip(&reusable_blocks) {
         let base = nodes.len() as NodeIndex;
-        nodes.extend(local_nodes);
+        match (reuse, old_graph.as_mut()) {
+            (Some(start), Some(old)) => {
+                let len = 1 + file.facts.symbols.len();
+                nodes.extend(
+                    old.nodes[*start..*start + len]
+                        .iter_mut()
+                        .map(|n| std::mem::replace(n, placeholder.clone())),
+                );
+            }
+            _ => nodes.extend(local_nodes),
+        }
         edges.extend(local_edges.into_iter().map(|e| Edge {
             from: e.from + base,
             to: e.to + base,
@@ -140,6 +199,11 @@ pub fn build_graph_incremental(
             });
         }
         file_nodes.push(entry);
+    }
+    // What is left of the previous graph (changed files' nodes, adjacency, maps) is freed on
+    // another thread: dropping hundreds of thousands of strings is not worth waiting for.
+    if let Some(old) = old_graph.take() {
+        rayon::spawn(move || drop(old));
     }
 
     stats.nodes_ms = lap();
@@ -310,10 +374,17 @@ fn changed_keys<'a>(
     };
     for change in previous.changed {
         let path = change.path.as_str();
-        touch_file(path, &mut keys);
         if let Some(f) = current.get(path) {
             forced.insert(&f.path);
+            // An edit that other files cannot see (a body, a comment, moved lines): only the
+            // file itself is resolved again. Other files' results point at its symbols by index,
+            // which the same interface keeps; the derived tables below still catch hierarchy
+            // changes made through its references.
+            if change.old.as_ref().is_some_and(|old| old.same_interface(&f.facts)) {
+                continue;
+            }
         }
+        touch_file(path, &mut keys);
         let new_facts = current.get(path).map(|f| f.facts.clone());
         // Readers of this file noted it (FILE); name-only lookups elsewhere only care about
         // declarations that appeared or disappeared (or changed kind or test-ness).
@@ -442,13 +513,7 @@ pub(crate) fn qualified_name(facts: &FileFacts, i: usize) -> String {
     parts.join(".")
 }
 
-fn push_symbol_nodes(
-    nodes: &mut Vec<Node>,
-    edges: &mut Vec<Edge>,
-    repo: &str,
-    file: &SourceFile,
-    entry: &mut FileNodes,
-) {
+fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile, entry: &mut FileNodes) {
     let facts = &file.facts;
     let mut seen: FxHashMap<String, ()> = FxHashMap::default();
     for (i, sym) in facts.symbols.iter().enumerate() {
@@ -484,8 +549,15 @@ fn push_symbol_nodes(
             n.test_runner = facts.test_runner;
         }
         nodes.push(n);
-        let idx = (nodes.len() - 1) as NodeIndex;
-        entry.symbols.push(idx);
+        entry.symbols.push((nodes.len() - 1) as NodeIndex);
+    }
+}
+
+/// `defines` (file → symbol), `contains` (parent → child) and `member_of` (member → type) edges
+/// of one file, between the node indices in `entry`.
+fn push_structural_edges(edges: &mut Vec<Edge>, facts: &FileFacts, entry: &FileNodes) {
+    for (i, sym) in facts.symbols.iter().enumerate() {
+        let idx = entry.symbols[i];
         let line = sym.span.start_line;
         edges.push(Edge {
             from: entry.file,
@@ -503,8 +575,7 @@ fn push_symbol_nodes(
                 origin: Origin::AstResolved,
                 line,
             });
-            let parent_kind = facts.symbols[p as usize].kind;
-            if parent_kind.is_type_like() {
+            if facts.symbols[p as usize].kind.is_type_like() {
                 edges.push(Edge {
                     from: idx,
                     to: parent_idx,

@@ -175,20 +175,27 @@ impl Graph {
         });
         edges.dedup_by(|b, a| a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line);
         let n = nodes.len();
-        let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
-        let mut by_file: FxHashMap<Arc<str>, Vec<NodeIndex>> = FxHashMap::default();
-        let mut files = Vec::new();
-        for (i, node) in nodes.iter().enumerate() {
-            index.insert(node.id.clone(), i as NodeIndex);
-            if node.kind == NodeKind::File {
-                files.push(i as NodeIndex);
-            }
-            if !node.path.is_empty() {
-                by_file.entry(node.path.clone()).or_default().push(i as NodeIndex);
-            }
-        }
-        let (out_offsets, out_edges) = csr(n, edges.iter().map(|e| e.from), edges.len());
-        let (in_offsets, in_edges) = csr(n, edges.iter().map(|e| e.to), edges.len());
+        // The id map (hashing every id) and the rest are independent: build them side by side.
+        let ((index, (by_file, files)), ((out_offsets, out_edges), (in_offsets, in_edges))) = rayon::join(
+            || {
+                rayon::join(
+                    || {
+                        let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
+                        for (i, node) in nodes.iter().enumerate() {
+                            index.insert(node.id.clone(), i as NodeIndex);
+                        }
+                        index
+                    },
+                    || file_blocks(&nodes),
+                )
+            },
+            || {
+                rayon::join(
+                    || csr(n, edges.iter().map(|e| e.from), edges.len()),
+                    || csr(n, edges.iter().map(|e| e.to), edges.len()),
+                )
+            },
+        );
         let mut unresolved_by_node: FxHashMap<NodeIndex, Vec<u32>> = FxHashMap::default();
         for (i, u) in unresolved.iter().enumerate() {
             unresolved_by_node.entry(u.from).or_default().push(i as u32);
@@ -309,6 +316,34 @@ impl Graph {
         lines.sort();
         lines
     }
+}
+
+/// Nodes by path, and the file nodes in index order. A file's nodes usually sit in one run, so
+/// the map is touched once per run rather than once per node.
+fn file_blocks(nodes: &[Node]) -> (FxHashMap<Arc<str>, Vec<NodeIndex>>, Vec<NodeIndex>) {
+    let mut by_file: FxHashMap<Arc<str>, Vec<NodeIndex>> = FxHashMap::default();
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < nodes.len() {
+        let path = &nodes[i].path;
+        let mut end = i + 1;
+        while end < nodes.len() && (Arc::ptr_eq(&nodes[end].path, path) || nodes[end].path == *path) {
+            end += 1;
+        }
+        for (j, node) in nodes[i..end].iter().enumerate() {
+            if node.kind == NodeKind::File {
+                files.push((i + j) as NodeIndex);
+            }
+        }
+        if !path.is_empty() {
+            by_file
+                .entry(path.clone())
+                .or_default()
+                .extend(i as NodeIndex..end as NodeIndex);
+        }
+        i = end;
+    }
+    (by_file, files)
 }
 
 fn csr(n: usize, keys: impl Iterator<Item = NodeIndex> + Clone, m: usize) -> (Vec<u32>, Vec<u32>) {

@@ -70,60 +70,78 @@ impl<'a> Tables<'a> {
     /// Builds every table, then the two passes that need the others: import targets, then
     /// type hierarchy and receiver-type owners of detached (Go/Rust) methods.
     pub fn build(files: &'a [SourceFile], config: &'a RepoConfig) -> Tables<'a> {
-        let mut t = Tables {
-            files,
-            config,
-            by_path: FxHashMap::default(),
-            by_dir: FxHashMap::default(),
-            by_name: FxHashMap::default(),
-            top: vec![FxHashMap::default(); files.len()],
-            children: FxHashMap::default(),
-            java_packages: FxHashMap::default(),
-            python_modules: FxHashMap::default(),
-            rust_modules: FxHashMap::default(),
-            rust_file_module: vec![None; files.len()],
-            import_targets: Vec::new(),
-            supertypes: FxHashMap::default(),
-            method_owner: FxHashMap::default(),
-            ts_namespaces: FxHashMap::default(),
-            bindings: files
-                .iter()
-                .map(|f| {
-                    f.facts
-                        .bindings
-                        .iter()
-                        .enumerate()
-                        .map(|(i, b)| ((b.scope, b.name.as_str()), i as u32))
-                        .collect()
-                })
-                .collect(),
-        };
-        for (fi, file) in files.iter().enumerate() {
-            let fi = fi as u32;
-            t.by_path.insert(&file.path, fi);
-            t.by_dir.entry(dir_of(&file.path)).or_default().push(fi);
-            for (si, sym) in file.facts.symbols.iter().enumerate() {
-                let si = si as u32;
-                t.by_name.entry(sym.name.as_str()).or_default().push((fi, si));
-                match sym.parent.filter(|&p| p < si) {
-                    None => t.top[fi as usize].entry(sym.name.as_str()).or_default().push(si),
-                    Some(p) => t.children.entry((fi, p)).or_default().push((fi, si)),
-                }
-            }
-            match file.language {
-                Language::Java => {
-                    if let Some(pkg) = &file.facts.package {
-                        t.java_packages.entry(pkg.as_str()).or_default().push(fi);
+        // Per-file maps in parallel, beside the whole-repository maps (one pass, in file order).
+        type PerFile<'a> = (FxHashMap<&'a str, Vec<u32>>, FxHashMap<(Option<u32>, &'a str), u32>);
+        let (per_file, mut t): (Vec<PerFile<'a>>, Tables<'a>) = rayon::join(
+            || {
+                files
+                    .par_iter()
+                    .map(|f| {
+                        let mut top: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+                        for (si, sym) in f.facts.symbols.iter().enumerate() {
+                            if sym.parent.filter(|&p| p < si as u32).is_none() {
+                                top.entry(sym.name.as_str()).or_default().push(si as u32);
+                            }
+                        }
+                        let bindings = f
+                            .facts
+                            .bindings
+                            .iter()
+                            .enumerate()
+                            .map(|(i, b)| ((b.scope, b.name.as_str()), i as u32))
+                            .collect();
+                        (top, bindings)
+                    })
+                    .collect()
+            },
+            || {
+                let mut t = Tables {
+                    files,
+                    config,
+                    by_path: FxHashMap::default(),
+                    by_dir: FxHashMap::default(),
+                    by_name: FxHashMap::default(),
+                    top: Vec::new(),
+                    children: FxHashMap::default(),
+                    java_packages: FxHashMap::default(),
+                    python_modules: FxHashMap::default(),
+                    rust_modules: FxHashMap::default(),
+                    rust_file_module: vec![None; files.len()],
+                    import_targets: Vec::new(),
+                    supertypes: FxHashMap::default(),
+                    method_owner: FxHashMap::default(),
+                    ts_namespaces: FxHashMap::default(),
+                    bindings: Vec::new(),
+                };
+                for (fi, file) in files.iter().enumerate() {
+                    let fi = fi as u32;
+                    t.by_path.insert(&file.path, fi);
+                    t.by_dir.entry(dir_of(&file.path)).or_default().push(fi);
+                    for (si, sym) in file.facts.symbols.iter().enumerate() {
+                        let si = si as u32;
+                        t.by_name.entry(sym.name.as_str()).or_default().push((fi, si));
+                        if let Some(p) = sym.parent.filter(|&p| p < si) {
+                            t.children.entry((fi, p)).or_default().push((fi, si));
+                        }
+                    }
+                    match file.language {
+                        Language::Java => {
+                            if let Some(pkg) = &file.facts.package {
+                                t.java_packages.entry(pkg.as_str()).or_default().push(fi);
+                            }
+                        }
+                        Language::Python => {
+                            for key in python_module_keys(&file.path) {
+                                t.python_modules.entry(key).or_default().push(fi);
+                            }
+                        }
+                        _ => {}
                     }
                 }
-                Language::Python => {
-                    for key in python_module_keys(&file.path) {
-                        t.python_modules.entry(key).or_default().push(fi);
-                    }
-                }
-                _ => {}
-            }
-        }
+                t
+            },
+        );
+        (t.top, t.bindings) = per_file.into_iter().unzip();
         t.index_rust_modules();
         t.index_ts_namespaces();
         let targets: Vec<Vec<Option<Entity>>> = (0..files.len() as u32)

@@ -103,6 +103,16 @@ pub struct IndexOptions {
 }
 
 impl IndexOptions {
+    /// The walker's share of these options.
+    pub fn walk_options(&self) -> walk::WalkOptions {
+        walk::WalkOptions {
+            excluded_dirs: self.excluded_dirs.clone(),
+            exclude: self.exclude.clone(),
+            max_file_size: self.max_file_size,
+            respect_gitignore: self.respect_gitignore,
+        }
+    }
+
     /// Checks what the walk cannot report itself: every `exclude` pattern must parse.
     pub fn check(&self, root: &Path) -> Result<(), String> {
         walk::exclude_matcher(root, &self.exclude).map(|_| ())
@@ -599,12 +609,7 @@ impl RepoIndex {
             total: 0,
         });
         let t = Instant::now();
-        let walk_options = walk::WalkOptions {
-            excluded_dirs: options.excluded_dirs.clone(),
-            exclude: options.exclude.clone(),
-            max_file_size: options.max_file_size,
-            respect_gitignore: options.respect_gitignore,
-        };
+        let walk_options = options.walk_options();
         let root = self.root.clone();
         let walked = pool.install(|| walk::walk(&root, &walk_options));
         report.phases_ms.insert("walk".into(), t.elapsed().as_millis() as u64);
@@ -722,6 +727,41 @@ impl RepoIndex {
         Ok(())
     }
 
+    /// Applies a file watcher's batch of repo-relative paths: [`RepoIndex::update_paths`] when
+    /// each path can be judged alone, else a whole [`RepoIndex::refresh`] — when an ignore file
+    /// changed (what is admitted changed anywhere) or a path is, or was, a directory (a created,
+    /// moved or deleted folder reports only itself). Never writes the snapshot.
+    pub fn apply_changes(
+        &mut self,
+        paths: &[String],
+        options: &IndexOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<IndexReport, IndexError> {
+        let rels: Vec<String> = paths
+            .iter()
+            .map(|raw| self.repo_relative(raw))
+            .collect::<Result<_, _>>()?;
+        let whole = rels.iter().any(|rel| {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            walk::IGNORE_FILES.contains(&name) || self.root.join(rel).is_dir() || self.has_files_under(rel)
+        });
+        if whole {
+            let mut options = options.clone();
+            options.persist = false;
+            return self.refresh(&options, progress, cancel);
+        }
+        self.update_paths(&rels, options)
+    }
+
+    /// Whether indexed or skipped files sit below the directory `rel`.
+    fn has_files_under(&self, rel: &str) -> bool {
+        let prefix = format!("{rel}/");
+        let at = self.files.partition_point(|r| r.path.as_str() < prefix.as_str());
+        self.files.get(at).is_some_and(|r| r.path.starts_with(&prefix))
+            || self.skipped.iter().any(|s| s.path.starts_with(&prefix))
+    }
+
     /// Re-reads the given repo-relative paths (changed, added or deleted) and rebuilds. Does not
     /// write the snapshot (see [`RepoIndex::save_snapshot`]).
     pub fn update_paths(&mut self, paths: &[String], options: &IndexOptions) -> Result<IndexReport, IndexError> {
@@ -745,6 +785,7 @@ impl RepoIndex {
         let mut by_path: BTreeMap<String, FileRecord> = before.iter().map(|r| (r.path.clone(), r.clone())).collect();
         let mut config_touched = false;
         let noop = |_: Progress| {};
+        let mut admission = walk::Admission::new(&self.root, &options.walk_options());
         for rel in &paths {
             let rel = rel.clone();
             self.skipped.retain(|s| s.path != rel);
@@ -757,6 +798,13 @@ impl RepoIndex {
             let Some(language) = Language::from_path(&rel).filter(|l| gortex_lang::extractor_for(*l).is_some()) else {
                 continue;
             };
+            // What the walker would not reach (ignored, excluded) is not indexed, or no longer.
+            if !admission.admits(&rel) {
+                if by_path.remove(&rel).is_some() {
+                    report.files.deleted += 1;
+                }
+                continue;
+            }
             let meta = match std::fs::symlink_metadata(&abs) {
                 Ok(m) if m.is_file() => m,
                 _ => {
@@ -832,7 +880,18 @@ impl RepoIndex {
         }
         self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         let changes = diff_records(&before, &self.files);
-        self.rebuild_graph(&pool, &noop, &mut report, &changes);
+        // Events on ignored files or saves that changed no byte: the graph stands as it is. (Any
+        // changed content takes a new graph version, which is what re-syncs the text index.)
+        let same_content = before.len() == self.files.len()
+            && before
+                .iter()
+                .zip(&self.files)
+                .all(|(a, b)| a.path == b.path && a.hash == b.hash);
+        if changes.is_empty() && same_content && !config_touched {
+            report.mode = "unchanged".into();
+        } else {
+            self.rebuild_graph(&pool, &noop, &mut report, &changes);
+        }
         // No snapshot write here: updates arrive in bursts (editors, watchers) and a stale
         // snapshot is always safe (the next open re-parses what changed). Callers persist with
         // `save_snapshot` when convenient.
@@ -868,9 +927,13 @@ impl RepoIndex {
             files: &sources,
             config: &self.config,
         };
+        // The previous graph is handed over when nothing else holds it (queries hold it only
+        // while they run, caches hold weak references), so unchanged files' nodes are moved.
+        let old_graph = Arc::try_unwrap(std::mem::take(&mut self.graph)).ok();
         let previous = self.resolution.as_ref().map(|cache| gortex_graph::Previous {
             cache,
             changed: changes,
+            graph: old_graph,
         });
         let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
         report.files.resolved = stats.resolved_files;
@@ -998,12 +1061,7 @@ impl RepoIndex {
 
     /// Compares the index with the disk without parsing: modified, added and deleted files.
     pub fn staleness(&self, options: &IndexOptions) -> Staleness {
-        let walk_options = walk::WalkOptions {
-            excluded_dirs: options.excluded_dirs.clone(),
-            exclude: options.exclude.clone(),
-            max_file_size: options.max_file_size,
-            respect_gitignore: options.respect_gitignore,
-        };
+        let walk_options = options.walk_options();
         let walked = walk::walk(&self.root, &walk_options);
         staleness_of(&self.files, &self.skipped_stats, &walked)
     }
@@ -1069,12 +1127,7 @@ pub struct StatusReport {
 pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, IndexError> {
     let (root, name) = resolve_root(root, options.name.as_deref())?;
     let path = snapshot_path(&options.home, &name, &root);
-    let walk_options = walk::WalkOptions {
-        excluded_dirs: options.excluded_dirs.clone(),
-        exclude: options.exclude.clone(),
-        max_file_size: options.max_file_size,
-        respect_gitignore: options.respect_gitignore,
-    };
+    let walk_options = options.walk_options();
     let mut report = StatusReport {
         repo: name,
         root: root.display().to_string(),

@@ -231,3 +231,125 @@ pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
     result.configs.sort();
     result
 }
+
+/// The ignore files the walker reads in every directory (besides git's own excludes).
+pub const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".gortexignore"];
+
+/// The ignore matchers of one directory.
+struct DirMatchers {
+    custom: ignore::gitignore::Gitignore,
+    ignore: ignore::gitignore::Gitignore,
+    git: ignore::gitignore::Gitignore,
+}
+
+/// Judges single paths the way [`walk`] would, without walking: built-in excluded directories,
+/// exclude patterns, and the ignore files of every directory on the way (`.gortexignore` over
+/// `.ignore` over `.gitignore` over `.git/info/exclude` over the global excludes; in each kind
+/// the deepest file that matches decides; a directory left out leaves out everything below).
+/// Matchers are read once per directory.
+pub struct Admission {
+    root: PathBuf,
+    excluded: std::collections::HashSet<String>,
+    patterns: ignore::gitignore::Gitignore,
+    respect_gitignore: bool,
+    git_exclude: ignore::gitignore::Gitignore,
+    global: ignore::gitignore::Gitignore,
+    dirs: std::collections::HashMap<String, DirMatchers>,
+}
+
+impl Admission {
+    /// An admission check for `root` under the walker's options.
+    pub fn new(root: &Path, options: &WalkOptions) -> Admission {
+        let empty = ignore::gitignore::Gitignore::empty;
+        let (git_exclude, global) = if options.respect_gitignore {
+            let mut builder = ignore::gitignore::GitignoreBuilder::new(root);
+            builder.add(root.join(".git/info/exclude"));
+            (
+                builder.build().unwrap_or_else(|_| empty()),
+                ignore::gitignore::Gitignore::global().0,
+            )
+        } else {
+            (empty(), empty())
+        };
+        Admission {
+            root: root.to_path_buf(),
+            excluded: options.excluded_dirs.iter().cloned().collect(),
+            patterns: exclude_matcher(root, &options.exclude).unwrap_or_else(|_| empty()),
+            respect_gitignore: options.respect_gitignore,
+            git_exclude,
+            global,
+            dirs: Default::default(),
+        }
+    }
+
+    /// Whether the walker would reach the repository-relative path `rel` (a file).
+    pub fn admits(&mut self, rel: &str) -> bool {
+        let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
+        for depth in 1..=parts.len() {
+            let is_dir = depth < parts.len();
+            if is_dir && self.excluded.contains(parts[depth - 1]) {
+                return false;
+            }
+            let abs = self.root.join(parts[..depth].join("/"));
+            if self.patterns.matched(&abs, is_dir).is_ignore() || self.ignored(&parts[..depth - 1], &abs, is_dir) {
+                return false;
+            }
+        }
+        !parts.is_empty()
+    }
+
+    /// Whether the ignore files decide that `abs` (inside the directory `parents`) is left out.
+    fn ignored(&mut self, parents: &[&str], abs: &Path, is_dir: bool) -> bool {
+        use ignore::Match;
+        let (mut custom, mut ignore, mut git) = (Match::None, Match::None, Match::None);
+        let respect_gitignore = self.respect_gitignore;
+        for depth in (0..=parents.len()).rev() {
+            let m = self.matchers(&parents[..depth].join("/"));
+            if custom.is_none() {
+                custom = m.custom.matched(abs, is_dir).map(|_| ());
+            }
+            if ignore.is_none() {
+                ignore = m.ignore.matched(abs, is_dir).map(|_| ());
+            }
+            if git.is_none() && respect_gitignore {
+                git = m.git.matched(abs, is_dir).map(|_| ());
+            }
+        }
+        let found = [custom, ignore, git].into_iter().find(|m| !m.is_none());
+        let decided = match found {
+            Some(m) => m,
+            None => {
+                let excluded = self.git_exclude.matched(abs, is_dir).map(|_| ());
+                if excluded.is_none() {
+                    self.global.matched(abs, is_dir).map(|_| ())
+                } else {
+                    excluded
+                }
+            }
+        };
+        decided.is_ignore()
+    }
+
+    fn matchers(&mut self, dir: &str) -> &DirMatchers {
+        let root = &self.root;
+        self.dirs.entry(dir.to_string()).or_insert_with(|| {
+            let abs = if dir.is_empty() { root.clone() } else { root.join(dir) };
+            let read = |name: &str| {
+                let path = abs.join(name);
+                if !path.is_file() {
+                    return ignore::gitignore::Gitignore::empty();
+                }
+                let mut builder = ignore::gitignore::GitignoreBuilder::new(&abs);
+                builder.add(path);
+                builder
+                    .build()
+                    .unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
+            };
+            DirMatchers {
+                custom: read(".gortexignore"),
+                ignore: read(".ignore"),
+                git: read(".gitignore"),
+            }
+        })
+    }
+}

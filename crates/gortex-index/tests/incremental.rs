@@ -36,6 +36,11 @@ enum Edit {
         file: usize,
         ident: usize,
     },
+    /// Insert blank lines at the top or in the middle: every span below moves, no name changes.
+    Shift {
+        file: usize,
+        middle: bool,
+    },
     /// Add a file that imports and calls what `Add { n: m }` would create (maybe not yet there).
     Importer {
         lang: usize,
@@ -78,6 +83,7 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         2 => (0usize..5, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
         3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
         2 => (0usize..5, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
+        2 => (0usize..64, any::<bool>()).prop_map(|(file, middle)| Edit::Shift { file, middle }),
     ]
 }
 
@@ -158,6 +164,18 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
             let name = IDENTS[*ident];
             let renamed = replace_word(&text, name, &format!("{name}X"));
             std::fs::write(root.join(rel), renamed).unwrap();
+            vec![rel.clone()]
+        }
+        Edit::Shift { file, middle } => {
+            let rel = &files[file % files.len()];
+            let text = std::fs::read_to_string(root.join(rel)).unwrap_or_default();
+            let at = if *middle {
+                let breaks: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+                breaks.get(breaks.len() / 2).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            std::fs::write(root.join(rel), format!("{}\n\n{}", &text[..at], &text[at..])).unwrap();
             vec![rel.clone()]
         }
         Edit::Importer { lang, n, m } => {
@@ -309,4 +327,40 @@ proptest! {
     fn incremental_update_paths_equals_clean(edits in proptest::collection::vec(edit_strategy(), 1..8)) {
         run(&edits, true)?;
     }
+}
+
+/// An edit other files cannot see (moved lines, a changed body) re-resolves only the edited file;
+/// a new declaration re-resolves the files that read it too. Both still equal a clean build.
+#[test]
+fn body_edits_resolve_only_the_edited_file() {
+    let repo = tempfile::tempdir().unwrap();
+    copy_tree(&fixtures().join("resolver").join("ts"), &repo.path().join("ts"));
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.name = Some("poly".into());
+    let (mut live, _) = index(repo.path(), &opts);
+    let rel = "ts/src/lib/store.ts".to_string();
+    let path = repo.path().join(&rel);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let edit = |text: String, live: &mut RepoIndex| {
+        std::fs::write(&path, text).unwrap();
+        let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+        assert_eq!(
+            live.graph.canonical_dump(),
+            clean_dump(repo.path()),
+            "incremental differs from clean"
+        );
+        report.files.resolved
+    };
+    let shifted = original.replace(
+        "  validate(x: string): string {\n    return x;",
+        "\n\n  validate(x: string): string {\n    return x.trim();",
+    );
+    assert_ne!(shifted, original);
+    assert_eq!(edit(shifted, &mut live), 1, "a body edit re-resolved other files");
+    let grown = format!("{original}\nexport function openAgain(): Store {{ return openStore(); }}\n");
+    assert!(
+        edit(grown, &mut live) > 1,
+        "a new export did not re-resolve its importers"
+    );
 }

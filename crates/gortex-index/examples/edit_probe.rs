@@ -1,0 +1,98 @@
+//! Where a watcher pass goes on a real repository: opens the index (warm), then for each given
+//! file makes one edit, runs `update_paths` on it, times the first symbol-index rebuild after it,
+//! and restores the file. Prints one JSON line per edit.
+//!
+//! ```text
+//! cargo build --release -p gortex-index --example edit_probe
+//! edit_probe ROOT --home DIR --mode body|append FILE…
+//! ```
+//! `body` inserts a comment line in the middle of the file (declarations keep their names, only
+//! lines move: the common edit); `append` adds a new uniquely named function at the end.
+//! Driven by `benches/watch-latency.ts`.
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use gortex_index::{IndexOptions, RepoIndex};
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+fn fail(what: &str, e: impl std::fmt::Display) -> ! {
+    eprintln!("edit_probe: {what}: {e}");
+    std::process::exit(1);
+}
+
+fn main() {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let usage = || -> ! { fail("usage", "edit_probe ROOT --home DIR --mode body|append FILE…") };
+    let mut root = None;
+    let mut home = None;
+    let mut mode = String::from("body");
+    let mut files = Vec::new();
+    let mut it = raw.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--home" => home = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
+            "--mode" => mode = it.next().unwrap_or_else(|| usage()),
+            _ if root.is_none() => root = Some(PathBuf::from(a)),
+            _ => files.push(a),
+        }
+    }
+    let (Some(root), Some(home)) = (root, home) else {
+        usage()
+    };
+    let mut opts = IndexOptions::new(home);
+    opts.threads = 0;
+    let t = Instant::now();
+    let (mut index, _) =
+        RepoIndex::open(&root, &opts, &|_| {}, &AtomicBool::new(false)).unwrap_or_else(|e| fail("open", e));
+    eprintln!("opened in {:.0} ms", t.elapsed().as_secs_f64() * 1000.0);
+    index.symbol_index();
+    for (n, rel) in files.iter().enumerate() {
+        let abs = root.join(rel);
+        let before = std::fs::read(&abs).unwrap_or_else(|e| fail("read", e));
+        let mut after = before.clone();
+        match mode.as_str() {
+            "body" => {
+                let lines: Vec<usize> = before
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b == b'\n')
+                    .map(|(i, _)| i + 1)
+                    .collect();
+                let at = lines.get(lines.len() / 2).copied().unwrap_or(0);
+                after.splice(at..at, b"// gortex probe edit\n".iter().copied());
+            }
+            "append" => {
+                after.extend_from_slice(format!("\nexport function gortexProbe{n}() {{ return {n}; }}\n").as_bytes())
+            }
+            _ => usage(),
+        }
+        std::fs::write(&abs, &after).unwrap_or_else(|e| fail("write", e));
+        let t = Instant::now();
+        let report = index.update_paths(std::slice::from_ref(rel), &opts);
+        let update_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let t = Instant::now();
+        index.symbol_index();
+        let symbols_ms = t.elapsed().as_secs_f64() * 1000.0;
+        std::fs::write(&abs, &before).unwrap_or_else(|e| fail("restore", e));
+        let report = report.unwrap_or_else(|e| fail("update_paths", e));
+        index
+            .update_paths(std::slice::from_ref(rel), &opts)
+            .unwrap_or_else(|e| fail("update_paths", e));
+        println!(
+            "{}",
+            json!({
+                "file": rel,
+                "mode": mode,
+                "update_ms": update_ms,
+                "symbol_index_ms": symbols_ms,
+                "parsed": report.files.parsed,
+                "resolved": report.files.resolved,
+                "phases_ms": report.phases_ms,
+            })
+        );
+    }
+}
