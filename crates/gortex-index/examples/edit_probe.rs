@@ -8,7 +8,7 @@
 //! ```
 //! `body` inserts a comment line in the middle of the file (declarations keep their names, only
 //! lines move: the common edit); `append` adds a new uniquely named function at the end.
-//! Driven by `benches/watch-latency.ts`.
+//! The per-phase companion of `benches/watch-latency.ts` (which measures the same edits end to end).
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
