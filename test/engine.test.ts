@@ -98,6 +98,19 @@ describe('Engine', () => {
     expect(engine.persist('webapp')).toBeGreaterThan(1000);
   });
 
+  test('updateFiles keeps to the options the repository was indexed with', async () => {
+    const repoRoot = fixtureCopy('resolver/ts', 'excluding');
+    const own = new Engine({ home: tempHome(), threads: 2 });
+    await own.indexRepo(repoRoot, { name: 'excluding', exclude: ['src/gen/'] });
+    fs.mkdirSync(path.join(repoRoot, 'src/gen'));
+    fs.writeFileSync(path.join(repoRoot, 'src/gen/out.ts'), 'export function generated(): void {}\n');
+    fs.writeFileSync(path.join(repoRoot, 'src/kept.ts'), 'export function kept(): void {}\n');
+    const report = own.updateFiles('excluding', ['src/gen/out.ts', 'src/kept.ts']);
+    expect(report.files.parsed).toBe(1);
+    expect(own.fileSymbols('excluding', 'src/kept.ts').map((n) => n.name)).toEqual(['kept.ts', 'kept']);
+    expect(() => own.fileSymbols('excluding', 'src/gen/out.ts')).toThrow(/file not indexed/);
+  });
+
   test('status compares the snapshot with the disk', async () => {
     await engine.indexRepo(root);
     expect(engine.status(root)).toMatchObject({ indexed: true, fresh: true, files: 8 });

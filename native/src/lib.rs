@@ -267,9 +267,9 @@ impl Engine {
         guarded("updateFiles", || {
             let index = self.repo(&repo)?;
             let mut guard = index.write().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let mut opts = IndexOptions::new(self.home.clone());
-            opts.threads = self.threads;
-            opts.name = Some(guard.name.clone());
+            // The options the repository was indexed with decide which paths belong (excludes,
+            // gitignore, size cap), as they did for the walk.
+            let opts = guard.options.clone();
             let report = guard.update_paths(&paths, &opts).map_err(to_napi_error)?;
             serde_json::to_string(&report).map_err(to_napi_error)
         })

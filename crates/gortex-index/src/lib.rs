@@ -239,6 +239,9 @@ pub struct RepoIndex {
     resolution: Option<ResolutionCache>,
     pub indexed_at_ms: u64,
     pub snapshot_path: PathBuf,
+    /// The options of the last pass that walked the tree (what decides which files belong):
+    /// callers that re-read single paths without options of their own reuse them.
+    pub options: IndexOptions,
     /// Search indexes derived from `graph`, built lazily by the first query that needs them.
     search: query::SearchCaches,
     /// Analysis state (clone index, …) derived from `graph`, built lazily.
@@ -553,6 +556,7 @@ impl RepoIndex {
             resolution: None,
             indexed_at_ms: 0,
             snapshot_path: snap_path,
+            options: options.clone(),
             search: Default::default(),
             analysis: Default::default(),
         };
@@ -601,6 +605,7 @@ impl RepoIndex {
         cancel: &AtomicBool,
         report: &mut IndexReport,
     ) -> Result<(), IndexError> {
+        self.options = options.clone();
         let pool = build_pool(options.threads)?;
         report.threads = pool.current_num_threads();
         progress(Progress {
