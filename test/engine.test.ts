@@ -143,6 +143,20 @@ describe('Engine', () => {
     expect((await fresh.indexRepo(repo)).mode).toBe('unchanged');
   });
 
+  test('a watcher batch re-reads only its paths and refuses one outside the repository', async () => {
+    const repoRoot = fixtureCopy('resolver/ts', 'batches');
+    const own = new Engine({ home: tempHome(), threads: 2 });
+    await own.indexRepo(repoRoot, { name: 'batches' });
+    fs.appendFileSync(path.join(repoRoot, 'src/lib/util.ts'), '\nexport function batched(): void {}\n');
+    const report = await own.indexRepo(repoRoot, { name: 'batches', persist: false, paths: ['src/lib/util.ts'] });
+    expect(report.files.parsed).toBe(1);
+    expect(report.phases_ms.walk).toBeUndefined();
+    expect(own.fileSymbols('batches', 'src/lib/util.ts').map((n) => n.name)).toContain('batched');
+    const before = own.stats('batches');
+    await expect(own.indexRepo(repoRoot, { name: 'batches', paths: ['../../etc/passwd'] })).rejects.toThrow(/outside the repository/);
+    expect(own.stats('batches')).toEqual(before);
+  });
+
   test('a missing root is rejected with its path', async () => {
     await expect(engine.indexRepo('/no/such/gortex/root')).rejects.toThrow(/\/no\/such\/gortex\/root/);
   });

@@ -159,8 +159,11 @@ pub fn build_graph_incremental(
     );
     for ((file, (local_nodes, local_edges, mut entry)), reuse) in input.files.iter().zip(blocks).zip(&reusable_blocks) {
         let base = nodes.len() as NodeIndex;
-        match (reuse, old_graph.as_mut()) {
-            (Some(start), Some(old)) => {
+        match reuse {
+            Some(start) => {
+                let old = old_graph
+                    .as_mut()
+                    .expect("a reusable block comes from the previous graph");
                 let len = 1 + file.facts.symbols.len();
                 nodes.extend(
                     old.nodes[*start..*start + len]
@@ -168,7 +171,7 @@ pub fn build_graph_incremental(
                         .map(|n| std::mem::replace(n, placeholder.clone())),
                 );
             }
-            _ => nodes.extend(local_nodes),
+            None => nodes.extend(local_nodes),
         }
         edges.extend(local_edges.into_iter().map(|e| Edge {
             from: e.from + base,
