@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine, type ProcessList } from '../ts/engine/engine';
-import { benchMain, fetchCorpora, sh, type Json } from './common';
+import { Args, benchMain, fetchCorpora, sh, type Json } from './common';
 
 /** Corpus key → the fetch-corpora.sh source that provides it. */
 const SOURCES: Record<string, string> = { 'ts-full': 'ts', 'ts-src': 'ts', rxjs: 'rxjs', k8s: 'k8s', django: 'django', 'x-tools': 'x-tools' };
@@ -23,13 +23,9 @@ interface Options { corpora: string[]; seeds: number; synthetic?: number; out: s
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { corpora: ['ts-full', 'k8s'], seeds: 200, out: path.join(path.resolve(__dirname, '..', '..'), 'BENCHMARKS.md') };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  const args = new Args(argv);
+  for (const a of args) {
+    const value = (): string => args.value(a);
     if (a === '--corpus') {
       o.corpora = value().split(',');
       for (const c of o.corpora) if (!SOURCES[c]) throw new Error(`unknown corpus ${c} (known: ${Object.keys(SOURCES).join(', ')})`);

@@ -116,3 +116,57 @@ export function sample<T>(items: readonly T[], n: number, rand: () => number): T
   }
   return copy.slice(0, n);
 }
+
+/**
+ * Walks `--flag value` command lines: `for (const flag of args)` yields each flag, `args.value(flag)`
+ * takes the word after it (throwing `<flag> needs a value` at the end), `args.int(flag)` a
+ * non-negative integer.
+ */
+export class Args implements Iterable<string> {
+  private at = 0;
+  constructor(private readonly argv: readonly string[]) {}
+  *[Symbol.iterator](): Iterator<string> {
+    while (this.at < this.argv.length) yield this.argv[this.at++]!;
+  }
+  value(flag: string): string {
+    const v = this.argv[this.at++];
+    if (v === undefined) throw new Error(`${flag} needs a value`);
+    return v;
+  }
+  int(flag: string): number {
+    const n = Number(this.value(flag));
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a non-negative integer`);
+    return n;
+  }
+}
+
+/** The value of `--name` on this process's command line, or `fallback`. */
+export function flag(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
+}
+
+/** Files under `root` whose names match `pattern` (relative, sorted), skipping `node_modules` and dot-directories. */
+export function listFiles(root: string, pattern: RegExp): string[] {
+  const out: string[] = [];
+  const stack = [''];
+  while (stack.length) {
+    const rel = stack.pop()!;
+    for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) stack.push(child);
+      } else if (pattern.test(entry.name)) out.push(child);
+    }
+  }
+  return out.sort();
+}
+
+/** A function declaration named `name` that can be appended to a file of this extension (Java: a class). */
+export function probeSource(file: string, name: string): string {
+  if (file.endsWith('.py')) return `\n\ndef ${name}():\n    return 1\n`;
+  if (file.endsWith('.go')) return `\nfunc ${name}() int {\n\treturn 1\n}\n`;
+  if (file.endsWith('.rs')) return `\npub fn ${name}() -> i32 {\n    1\n}\n`;
+  if (file.endsWith('.java')) return `\nclass ${name} {}\n`;
+  return `\nexport function ${name}() {\n  return 1;\n}\n`;
+}

@@ -52,7 +52,7 @@ import { createMcpServer, serverLimits } from '../ts/mcp/server';
 import { SessionStore } from '../ts/mcp/session-store';
 import { answerToolCall, Gate, type ToolCallDeps } from '../ts/mcp/tool-call';
 import { ALL_TOOLS } from '../ts/tools/index';
-import { benchMain, fetchCorpora, prng, ROOT, sample, type Json } from './common';
+import { Args, benchMain, fetchCorpora, listFiles, prng, probeSource, ROOT, sample, type Json } from './common';
 
 /** Corpus key → the fetch-corpora.sh source that provides it. */
 const SOURCES: Record<string, string> = { 'ts-full': 'ts', 'ts-src': 'ts', rxjs: 'rxjs', k8s: 'k8s', django: 'django', 'x-tools': 'x-tools' };
@@ -84,18 +84,10 @@ function parseArgs(argv: string[]): Options {
     settleMs: 1500,
     out: path.join(ROOT, 'BENCHMARKS.md'),
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    const int = (): number => {
-      const n = Number.parseInt(value(), 10);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${a} needs a non-negative integer`);
-      return n;
-    };
+  const args = new Args(argv);
+  for (const a of args) {
+    const value = (): string => args.value(a);
+    const int = (): number => args.int(a);
     if (a === '--corpus') {
       o.corpus = value();
       if (!SOURCES[o.corpus]) throw new Error(`unknown corpus ${o.corpus} (known: ${Object.keys(SOURCES).join(', ')})`);
@@ -136,29 +128,6 @@ function stats(times: number[]): { n: number; p50: number; p95: number; p99: num
     max: s.length ? s[s.length - 1]! : NaN,
     mean: s.length ? s.reduce((x, y) => x + y, 0) / s.length : NaN,
   };
-}
-
-/** Source files of the languages gortex indexes, relative to `root`, sorted. */
-function listFiles(root: string): string[] {
-  const out: string[] = [];
-  const stack = [''];
-  while (stack.length) {
-    const rel = stack.pop()!;
-    for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) stack.push(child);
-      } else if (/\.(ts|tsx|js|py|go)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(child);
-    }
-  }
-  return out.sort();
-}
-
-/** A function declaration named `name` that can be appended to a file of this extension. */
-function probeSource(file: string, name: string): string {
-  if (file.endsWith('.py')) return `\n\ndef ${name}():\n    return 1\n`;
-  if (file.endsWith('.go')) return `\nfunc ${name}() int {\n\treturn 1\n}\n`;
-  return `\nfunction ${name}() {\n  return 1;\n}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1059,7 +1028,7 @@ async function run(o: Options): Promise<Json> {
     baseline = await openEmbedded(realRoot, { watch: false });
     log(`baseline opened in-process in ${((performance.now() - t) / 1000).toFixed(1)} s (${(await baseline.context()).lastIndex?.mode})`);
     const inproc = inProcess(baseline);
-    const allFiles = listFiles(realRoot);
+    const allFiles = listFiles(realRoot, /^(?!.*\.d\.ts$).*\.(ts|tsx|js|py|go)$/);
     const cases = await buildCases(baseline, allFiles, inproc, rand);
     const perTool: Record<string, number> = {};
     for (const c of cases) perTool[c.tool] = (perTool[c.tool] ?? 0) + 1;

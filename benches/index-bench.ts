@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fetchCorpora as fetchSources, firstLine, machine, ROOT, sh, writeSection, type Json } from './common';
+import { Args, fetchCorpora as fetchSources, firstLine, machine, ROOT, sh, writeSection, type Json } from './common';
 
 const ALL_CORPORA = ['rxjs', 'ts-src', 'ts-full', 'k8s', 'x-tools', 'django'];
 const SOURCE_OF: Record<string, string> = {
@@ -31,13 +31,9 @@ function parseArgs(argv: string[]): Options {
     threads: Number.isFinite(envThreads) && envThreads > 0 ? envThreads : 2,
     out: path.join(ROOT, 'BENCHMARKS.md'),
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  const args = new Args(argv);
+  for (const a of args) {
+    const value = (): string => args.value(a);
     if (a === '--corpus' || a === '--corpora') {
       o.corpora = value().split(',').map((s) => s.trim()).filter(Boolean);
       const bad = o.corpora.filter((c) => !ALL_CORPORA.includes(c));

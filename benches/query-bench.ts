@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine, QueryError, type NodeJson } from '../ts/engine/engine';
-import { benchMain, fetchCorpora, prng, ROOT, sample, type Json } from './common';
+import { Args, benchMain, fetchCorpora, listFiles, prng, ROOT, sample, type Json } from './common';
 
 const CORPORA: Record<string, { source: string; key: string }> = {
   'ts-full': { source: 'ts', key: 'ts-full' },
@@ -27,13 +27,9 @@ interface Options { corpus: string; seed: number; out: string; fromJson?: string
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { corpus: 'ts-full', seed: 42, out: path.join(ROOT, 'BENCHMARKS.md') };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  const args = new Args(argv);
+  for (const a of args) {
+    const value = (): string => args.value(a);
     if (a === '--corpus') {
       o.corpus = value();
       if (!CORPORA[o.corpus]) throw new Error(`unknown corpus ${o.corpus} (known: ${Object.keys(CORPORA).join(', ')})`);
@@ -47,21 +43,6 @@ function parseArgs(argv: string[]): Options {
 
 const log = (msg: string): void => void process.stderr.write(`bench:query: ${msg}\n`);
 
-
-function listFiles(root: string): string[] {
-  const out: string[] = [];
-  const stack = [''];
-  while (stack.length) {
-    const rel = stack.pop()!;
-    for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) stack.push(child);
-      } else if (/\.(ts|tsx|js)$/.test(entry.name)) out.push(child);
-    }
-  }
-  return out.sort();
-}
 
 /** Splits an identifier into lowercase words (camelCase, snake_case, digits). */
 function words(name: string): string[] {
@@ -125,7 +106,7 @@ async function run(o: Options): Promise<Json> {
   const rand = prng(o.seed);
 
   // Symbols of a sample of files, the raw material of every query set.
-  const files = listFiles(root);
+  const files = listFiles(root, /\.(ts|tsx|js)$/);
   const symbols: NodeJson[] = [];
   for (const file of sample(files, 1500, rand)) {
     try {

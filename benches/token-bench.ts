@@ -24,7 +24,7 @@ import { Engine } from '../ts/engine/engine';
 import { callTool, ToolCallError } from '../ts/tools/dispatch';
 import { ResultWithMeta, type ToolContext } from '../ts/tools/registry';
 import { encodeGcx } from '../ts/wire/gcx';
-import { benchMain, fetchCorpora, ROOT, type Json } from './common';
+import { Args, benchMain, fetchCorpora, ROOT, type Json } from './common';
 
 /** The token budgets recall is measured at. */
 export const BUDGETS = [2000, 10000] as const;
@@ -150,13 +150,9 @@ interface Options { questions: string; out: string; fromJson?: string }
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { questions: path.join(ROOT, 'benches', 'token-questions.json'), out: path.join(ROOT, 'BENCHMARKS.md') };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  const args = new Args(argv);
+  for (const a of args) {
+    const value = (): string => args.value(a);
     if (a === '--questions') o.questions = path.resolve(value());
     else if (a === '--out') o.out = path.resolve(value());
     else if (a === '--from-json') o.fromJson = path.resolve(value());

@@ -10,12 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { prng, sample } from './common';
-
-function arg(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
-}
+import { flag, prng, probeSource, sample } from './common';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -25,9 +20,9 @@ function percentile(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const root = path.resolve(arg('--corpus', path.join(os.homedir(), '.cache', 'gortex-corpora', 'TypeScript-4.8.4')));
-  const edits = Number(arg('--edits', '10'));
-  process.env.GORTEX_HOME = path.resolve(arg('--home', fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-latency-'))));
+  const root = path.resolve(flag('--corpus', path.join(os.homedir(), '.cache', 'gortex-corpora', 'TypeScript-4.8.4')));
+  const edits = Number(flag('--edits', '10'));
+  process.env.GORTEX_HOME = path.resolve(flag('--home', fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-latency-'))));
   const { openEmbedded } = await import('../ts/mcp/embedded');
   let t = Date.now();
   const repo = await openEmbedded(root, { watch: true });
@@ -55,13 +50,7 @@ async function main(): Promise<void> {
         lines.splice(Math.floor(lines.length / 2), 0, comment);
         text = lines.join('\n');
       } else {
-        const fn: Record<string, string> = {
-          '.py': `\n\ndef ${name}():\n    return 1\n`,
-          '.go': `\nfunc ${name}() int { return 1 }\n`,
-          '.rs': `\npub fn ${name}() -> i32 { 1 }\n`,
-          '.java': `\nclass ${name} {}\n`,
-        };
-        text = `${before.toString('utf8')}${fn[ext] ?? `\nexport function ${name}() { return 1; }\n`}`;
+        text = `${before.toString('utf8')}${probeSource(rel, name)}`;
       }
       const reportBefore = (await repo.context()).lastIndex;
       t = Date.now();

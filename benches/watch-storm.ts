@@ -7,15 +7,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-function arg(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
-}
+import { flag } from './common';
 
 async function main(): Promise<void> {
-  const source = arg('--corpus', path.join(os.homedir(), '.cache', 'gortex-corpora', 'TypeScript-4.8.4'));
-  const count = Number(arg('--files', '500'));
+  const source = flag('--corpus', path.join(os.homedir(), '.cache', 'gortex-corpora', 'TypeScript-4.8.4'));
+  const count = Number(flag('--files', '500'));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-storm-'));
   const root = path.join(work, 'repo');
   fs.cpSync(source, root, { recursive: true });
