@@ -115,7 +115,56 @@ pub fn build_graph_incremental(
             .collect()
     };
     let capacity: usize = input.files.iter().map(|f| 1 + f.facts.symbols.len()).sum();
-    let mut nodes: Vec<Node> = Vec::with_capacity(capacity + capacity / 16);
+    // When every file keeps its place (the same files, each block as long as before: a body
+    // edit), the previous node list is kept where it is and only changed blocks are overwritten;
+    // moving hundreds of thousands of nodes costs more than building the few that changed.
+    // The length of the kept list (file blocks and package nodes) when in place.
+    let in_place: Option<usize> = old_graph.as_ref().and_then(|old| {
+        let mut at = 0usize;
+        let mut seen: FxHashSet<(&str, String)> = FxHashSet::default();
+        for (file, reuse) in input.files.iter().zip(&reusable_blocks) {
+            let len = 1 + file.facts.symbols.len();
+            let kept = match reuse {
+                Some(start) => *start == at,
+                None => {
+                    let block = old.file_nodes(&file.path);
+                    block.len() == len
+                        && block.first() == Some(&(at as NodeIndex))
+                        && block.last() == Some(&((at + len - 1) as NodeIndex))
+                        && old.nodes[at].kind == NodeKind::File
+                }
+            };
+            if !kept {
+                return None;
+            }
+            at += len;
+            // A package node follows the first file of its directory and name.
+            if let Some(pkg) = package_of(file) {
+                let dir = dir_of(&file.path);
+                if seen.insert((dir, pkg.clone())) {
+                    let id = package_id(input.repo, dir, &pkg);
+                    if !old
+                        .nodes
+                        .get(at)
+                        .is_some_and(|n| n.kind == NodeKind::Package && *n.id == *id)
+                    {
+                        return None;
+                    }
+                    at += 1;
+                }
+            }
+        }
+        Some(at)
+    });
+    let mut nodes: Vec<Node> = match (old_graph.as_mut(), in_place) {
+        (Some(old), Some(kept_len)) => {
+            let mut kept = std::mem::take(&mut old.nodes);
+            let tail = kept.split_off(kept_len);
+            rayon::spawn(move || drop(tail));
+            kept
+        }
+        _ => Vec::with_capacity(capacity + capacity / 16),
+    };
     let mut edges: Vec<Edge> = Vec::with_capacity(capacity * 3);
     let mut file_nodes: Vec<FileNodes> = Vec::with_capacity(input.files.len());
     let mut packages: FxHashMap<(String, String), NodeIndex> = FxHashMap::default();
@@ -157,9 +206,18 @@ pub fn build_graph_incremental(
         String::new(),
         Arc::from(""),
     );
+    let mut offset = 0usize;
     for ((file, (local_nodes, local_edges, mut entry)), reuse) in input.files.iter().zip(blocks).zip(&reusable_blocks) {
-        let base = nodes.len() as NodeIndex;
+        let base = if in_place.is_some() { offset } else { nodes.len() } as NodeIndex;
+        offset += 1 + file.facts.symbols.len();
         match reuse {
+            // In place, an unchanged block already sits at `base`; a changed one is overwritten.
+            Some(_) if in_place.is_some() => {}
+            None if in_place.is_some() => {
+                for (slot, node) in nodes[base as usize..].iter_mut().zip(local_nodes) {
+                    *slot = node;
+                }
+            }
             Some(start) => {
                 let old = old_graph
                     .as_mut()
@@ -186,7 +244,12 @@ pub fn build_graph_incremental(
             let dir = dir_of(&file.path).to_string();
             let key = (dir.clone(), pkg.clone());
             let pnode = *packages.entry(key).or_insert_with(|| {
-                let id: Id = Arc::from(format!("{}::{}", file_id(input.repo, &dir), pkg));
+                if in_place.is_some() {
+                    // Already in the kept list, right after this file's block (checked above).
+                    offset += 1;
+                    return (offset - 1) as NodeIndex;
+                }
+                let id: Id = Arc::from(package_id(input.repo, &dir, &pkg));
                 let mut n = Node::bare(id, NodeKind::Package, pkg.clone(), pkg.clone(), Arc::from(dir.as_str()));
                 n.language = Some(file.language);
                 n.exported = true;
@@ -469,6 +532,11 @@ fn diff_pairs<'x, V: PartialEq>(
             on_diff(k, Some(v), None);
         }
     }
+}
+
+/// The id of the package node for `pkg` declared in directory `dir`.
+fn package_id(repo: &str, dir: &str, pkg: &str) -> String {
+    format!("{}::{}", file_id(repo, dir), pkg)
 }
 
 fn package_of(file: &SourceFile) -> Option<String> {

@@ -176,30 +176,38 @@ impl Graph {
         edges.dedup_by(|b, a| a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line);
         let n = nodes.len();
         // The id map (hashing every id) and the rest are independent: build them side by side.
-        let ((index, (by_file, files)), ((out_offsets, out_edges), (in_offsets, in_edges))) = rayon::join(
-            || {
-                rayon::join(
-                    || {
-                        let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
-                        for (i, node) in nodes.iter().enumerate() {
-                            index.insert(node.id.clone(), i as NodeIndex);
-                        }
-                        index
-                    },
-                    || file_blocks(&nodes),
-                )
-            },
-            || {
-                rayon::join(
-                    || csr(n, edges.iter().map(|e| e.from), edges.len()),
-                    || csr(n, edges.iter().map(|e| e.to), edges.len()),
-                )
-            },
-        );
-        let mut unresolved_by_node: FxHashMap<NodeIndex, Vec<u32>> = FxHashMap::default();
-        for (i, u) in unresolved.iter().enumerate() {
-            unresolved_by_node.entry(u.from).or_default().push(i as u32);
-        }
+        let ((index, (by_file, files)), ((out_offsets, out_edges), ((in_offsets, in_edges), unresolved_by_node))) =
+            rayon::join(
+                || {
+                    rayon::join(
+                        || {
+                            let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
+                            for (i, node) in nodes.iter().enumerate() {
+                                index.insert(node.id.clone(), i as NodeIndex);
+                            }
+                            index
+                        },
+                        || file_blocks(&nodes),
+                    )
+                },
+                || {
+                    rayon::join(
+                        || csr(n, edges.iter().map(|e| e.from), edges.len()),
+                        || {
+                            rayon::join(
+                                || csr(n, edges.iter().map(|e| e.to), edges.len()),
+                                || {
+                                    let mut by_node: FxHashMap<NodeIndex, Vec<u32>> = FxHashMap::default();
+                                    for (i, u) in unresolved.iter().enumerate() {
+                                        by_node.entry(u.from).or_default().push(i as u32);
+                                    }
+                                    by_node
+                                },
+                            )
+                        },
+                    )
+                },
+            );
         Graph {
             repo,
             nodes,

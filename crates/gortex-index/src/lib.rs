@@ -391,8 +391,9 @@ fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &Inde
 
 /// Files whose facts differ between two record lists (both sorted by path), with the old facts.
 fn diff_records(before: &[FileRecord], after: &[FileRecord]) -> Vec<ChangedFile> {
-    let old: HashMap<&str, &FileRecord> = before.iter().map(|r| (r.path.as_str(), r)).collect();
-    let new: HashMap<&str, &FileRecord> = after.iter().map(|r| (r.path.as_str(), r)).collect();
+    // Fx rather than SipHash: tens of thousands of paths on every watcher pass.
+    let old: rustc_hash::FxHashMap<&str, &FileRecord> = before.iter().map(|r| (r.path.as_str(), r)).collect();
+    let new: rustc_hash::FxHashMap<&str, &FileRecord> = after.iter().map(|r| (r.path.as_str(), r)).collect();
     let mut changes = Vec::new();
     for r in after {
         match old.get(r.path.as_str()) {
@@ -1036,21 +1037,22 @@ impl RepoIndex {
         }
         let g = &self.graph;
         report.nodes.total = g.nodes.len();
-        // Count into small maps keyed by static names: a String per node/edge would cost a
-        // million allocations on a large repository.
-        let mut nodes: HashMap<&'static str, usize> = HashMap::new();
+        // Count by the kinds themselves (a one-byte Fx hash), named once at the end: a string
+        // hashed per node and edge cost tens of milliseconds per watcher pass on a large repository.
+        let mut nodes: rustc_hash::FxHashMap<gortex_core::NodeKind, usize> = Default::default();
         for n in &g.nodes {
-            *nodes.entry(n.kind.as_str()).or_default() += 1;
+            *nodes.entry(n.kind).or_default() += 1;
         }
-        report.nodes.by_kind = nodes.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        report.nodes.by_kind = nodes.into_iter().map(|(k, v)| (k.as_str().to_string(), v)).collect();
         report.edges.total = g.edges.len();
-        let (mut kinds, mut origins): (HashMap<&'static str, usize>, HashMap<&'static str, usize>) = Default::default();
+        let mut kinds: rustc_hash::FxHashMap<gortex_core::EdgeKind, usize> = Default::default();
+        let mut origins: rustc_hash::FxHashMap<gortex_core::Origin, usize> = Default::default();
         for e in &g.edges {
-            *kinds.entry(e.kind.as_str()).or_default() += 1;
-            *origins.entry(e.origin.as_str()).or_default() += 1;
+            *kinds.entry(e.kind).or_default() += 1;
+            *origins.entry(e.origin).or_default() += 1;
         }
-        report.edges.by_kind = kinds.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-        report.edges.by_origin = origins.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        report.edges.by_kind = kinds.into_iter().map(|(k, v)| (k.as_str().to_string(), v)).collect();
+        report.edges.by_origin = origins.into_iter().map(|(k, v)| (k.as_str().to_string(), v)).collect();
         report.edges.unresolved = g.unresolved.len();
         report.skipped = self.skipped.clone();
         report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
