@@ -50,6 +50,11 @@ fn main() {
         RepoIndex::open(&root, &opts, &|_| {}, &AtomicBool::new(false)).unwrap_or_else(|e| fail("open", e));
     eprintln!("opened in {:.0} ms", t.elapsed().as_secs_f64() * 1000.0);
     index.symbol_index();
+    eprintln!(
+        "symbol index {} bytes; with the tokens kept for the next build {:?} bytes",
+        index.symbol_index().memory_bytes(),
+        index.search_memory().symbols_bytes
+    );
     for (n, rel) in files.iter().enumerate() {
         let abs = root.join(rel);
         let before = std::fs::read(&abs).unwrap_or_else(|e| fail("read", e));

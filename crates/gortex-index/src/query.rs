@@ -105,6 +105,8 @@ pub const TOOLS: &[(&str, &str)] = &[
 #[derive(Default)]
 pub struct SearchCaches {
     symbols: crate::analyze::GraphSlot<SymbolIndex>,
+    /// Tokenised chunks of the last symbol index: the next build re-tokenises only changed ones.
+    symbol_tokens: std::sync::Mutex<gortex_search::symbols::TokenCache>,
     text: RwLock<TextState>,
 }
 
@@ -234,7 +236,10 @@ impl RepoIndex {
 
     /// The symbol index of the current graph, built now if the graph changed since.
     pub fn symbol_index(&self) -> Arc<SymbolIndex> {
-        crate::analyze::cached(&self.search.symbols, &self.graph, SymbolIndex::build)
+        crate::analyze::cached(&self.search.symbols, &self.graph, |g| {
+            let mut tokens = self.search.symbol_tokens.lock().unwrap_or_else(|p| p.into_inner());
+            SymbolIndex::build_reusing(g, &mut tokens)
+        })
     }
 
     /// Runs `f` over the trigram index, first building it or re-reading the files that changed
@@ -270,7 +275,16 @@ impl RepoIndex {
         let text = self.search.text.read().unwrap_or_else(|p| p.into_inner());
         let clones = self.clone_memory();
         SearchMemory {
-            symbols_bytes: symbols.as_ref().map(|(_, i)| i.memory_bytes()),
+            // The index and the tokens kept for its next build.
+            symbols_bytes: symbols.as_ref().map(|(_, i)| {
+                i.memory_bytes()
+                    + self
+                        .search
+                        .symbol_tokens
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .memory_bytes()
+            }),
             text_bytes: text.index.as_ref().map(|i| i.memory_bytes()),
             text_docs: text.index.as_ref().map(|i| i.doc_count()),
             clones_bytes: clones.map(|(bytes, _)| bytes),

@@ -279,6 +279,8 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let mut opts = options(home.path());
     opts.name = Some("poly".into());
     let (mut live, _) = index(repo.path(), &opts);
+    // The first symbol index fills the token cache the later ones reuse.
+    live.symbol_index();
     let (mut resolved_total, mut files_total) = (0usize, 0usize);
     for edit in edits {
         // mtime granularity: make sure the walker sees a change even within one clock tick.
@@ -291,6 +293,11 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
         };
         resolved_total += report.files.resolved;
         files_total += report.files.total;
+        // The symbol index built from cached tokens equals one built from scratch.
+        prop_assert!(
+            *live.symbol_index() == gortex_search::SymbolIndex::build(&live.graph),
+            "after {edit:?}: the symbol index built with reused tokens differs from a fresh one"
+        );
         let clean = clean_dump(repo.path());
         let incremental = live.graph.canonical_dump();
         if clean != incremental {

@@ -24,6 +24,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// Fields of the packed term frequency, in bit order: name, owner, signature, doc (4 bits each).
 const FIELDS: usize = 4;
@@ -46,7 +47,7 @@ pub(crate) const FLAG_TEST: u8 = 1;
 pub(crate) const FLAG_EXPORTED: u8 = 2;
 
 /// Kind, language, flavor and flags of one indexed symbol, one byte each.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct DocMeta {
     /// Position in [`NodeKind::ALL`].
     pub kind: u8,
@@ -117,7 +118,8 @@ impl Acc {
 }
 
 /// An inverted index over the symbols of one graph. Build with [`SymbolIndex::build`].
-#[derive(Debug, Default)]
+/// Equality compares every table (the reuse-equals-fresh tests rely on it).
+#[derive(Debug, Default, PartialEq)]
 pub struct SymbolIndex {
     node_count: usize,
     vocab: Vec<u8>,
@@ -227,12 +229,122 @@ fn tf_norm(tf: f32, len: f32, avg: f32) -> f32 {
 #[derive(Default)]
 struct Chunk {
     vocab: Vec<Box<str>>,
-    /// (local token, doc, packed tf), docs ascending.
+    /// (local token, doc relative to the chunk's first doc, packed tf), docs ascending.
     postings: Vec<(u32, u32, u16)>,
-    /// (local token, file, tf), files ascending.
+    /// (local token, file relative to the chunk's first file, tf), files ascending.
     paths: Vec<(u32, u32, u8)>,
     doc_len: Vec<[u8; FIELDS]>,
     path_len: Vec<u8>,
+}
+
+/// What one build tokenises: the indexed files and their docs, by chunk of files.
+struct ChunkText<'g> {
+    g: &'g Graph,
+    file_node: &'g [NodeIndex],
+    file_doc_off: &'g [u32],
+    doc_node: &'g [NodeIndex],
+}
+
+impl ChunkText<'_> {
+    /// The four fields of a doc, as tokenised.
+    fn fields(node: &Node) -> [&str; FIELDS] {
+        [
+            &node.name,
+            owner_of(node),
+            node.signature.as_deref().unwrap_or(""),
+            node.doc.as_deref().unwrap_or(""),
+        ]
+    }
+
+    /// A hash of everything tokenising files `start..end` reads: paths and fields, delimited.
+    fn key(&self, start: usize, end: usize) -> u64 {
+        use std::hash::Hasher;
+        let mut h = rustc_hash::FxHasher::default();
+        for f in start..end {
+            h.write(self.g.nodes[self.file_node[f] as usize].path.as_bytes());
+            h.write_u8(0xff);
+            for d in self.file_doc_off[f]..self.file_doc_off[f + 1] {
+                for text in Self::fields(&self.g.nodes[self.doc_node[d as usize] as usize]) {
+                    h.write(text.as_bytes());
+                    h.write_u8(0xfe);
+                }
+            }
+        }
+        h.finish()
+    }
+
+    /// Tokenises files `start..end`: chunk-local vocabulary, doc and file ids relative to the chunk.
+    fn tokenise(&self, start: usize, end: usize) -> Chunk {
+        let doc_base = self.file_doc_off[start];
+        let mut chunk = Chunk::default();
+        let mut interner = Interner {
+            ids: FxHashMap::default(),
+            vocab: Vec::new(),
+        };
+        let mut doc_tokens: Vec<(u32, u16)> = Vec::new();
+        for f in start..end {
+            let file = &self.g.nodes[self.file_node[f] as usize];
+            let mut path_tokens: Vec<u32> = Vec::new();
+            for_each_token(path_field(&file.path), |t| path_tokens.push(interner.id(t)));
+            chunk.path_len.push(path_tokens.len().min(255) as u8);
+            path_tokens.sort_unstable();
+            for run in path_tokens.chunk_by(|a, b| a == b) {
+                chunk.paths.push((run[0], (f - start) as u32, run.len().min(255) as u8));
+            }
+            for d in self.file_doc_off[f]..self.file_doc_off[f + 1] {
+                let node = &self.g.nodes[self.doc_node[d as usize] as usize];
+                let fields = Self::fields(node);
+                doc_tokens.clear();
+                let mut lens = [0u8; FIELDS];
+                for (field, text) in fields.iter().enumerate() {
+                    let mut n = 0usize;
+                    for_each_token(text, |t| {
+                        doc_tokens.push((interner.id(t), 1 << (4 * field)));
+                        n += 1;
+                    });
+                    lens[field] = n.min(255) as u8;
+                }
+                chunk.doc_len.push(lens);
+                doc_tokens.sort_unstable_by_key(|&(t, _)| t);
+                for run in doc_tokens.chunk_by(|a, b| a.0 == b.0) {
+                    let mut tf = [0u16; FIELDS];
+                    for &(_, unit) in run {
+                        tf[unit.trailing_zeros() as usize / 4] += 1;
+                    }
+                    let packed = tf
+                        .iter()
+                        .enumerate()
+                        .fold(0u16, |p, (i, &c)| p | (c.min(TF_MAX) << (4 * i)));
+                    chunk.postings.push((run[0].0, d - doc_base, packed));
+                }
+            }
+        }
+        chunk.vocab = interner.vocab;
+        chunk
+    }
+}
+
+/// Tokenised chunks of the last symbol-index build, reused by the next build for every chunk
+/// whose text did not change (a watcher pass changes one or two files of tens of thousands).
+#[derive(Default)]
+pub struct TokenCache {
+    chunks: FxHashMap<(usize, usize), (u64, Arc<Chunk>)>,
+}
+
+impl TokenCache {
+    /// Approximate heap bytes the cached chunks hold.
+    pub fn memory_bytes(&self) -> usize {
+        self.chunks
+            .values()
+            .map(|(_, c)| {
+                c.vocab.iter().map(|t| t.len() + 16).sum::<usize>()
+                    + c.postings.len() * std::mem::size_of::<(u32, u32, u16)>()
+                    + c.paths.len() * std::mem::size_of::<(u32, u32, u8)>()
+                    + c.doc_len.len() * FIELDS
+                    + c.path_len.len()
+            })
+            .sum()
+    }
 }
 
 struct Interner {
@@ -262,6 +374,12 @@ impl SymbolIndex {
     /// Builds the index over every symbol of `g` (files, packages, imports and external stubs are
     /// left out). Tokenisation runs in parallel on the current rayon pool.
     pub fn build(g: &Graph) -> SymbolIndex {
+        SymbolIndex::build_reusing(g, &mut TokenCache::default())
+    }
+
+    /// [`SymbolIndex::build`], taking unchanged chunks' tokens from `cache` and leaving this
+    /// build's there. The result equals a fresh build (a test checks it).
+    pub fn build_reusing(g: &Graph, cache: &mut TokenCache) -> SymbolIndex {
         // Docs in file order, so each file's symbols are one contiguous doc range.
         let mut doc_node: Vec<NodeIndex> = Vec::new();
         let mut doc_file: Vec<u32> = Vec::new();
@@ -296,65 +414,33 @@ impl SymbolIndex {
         let nfiles = file_node.len();
         let ndocs = doc_node.len();
 
-        // Tokenise chunks of files in parallel.
+        // Tokenise chunks of files in parallel; a chunk whose text is unchanged since the last
+        // build (same files, same fields: what a body edit elsewhere leaves) is taken from `cache`.
         let chunk_files = (nfiles / (rayon::current_num_threads() * 8)).clamp(16, 1024);
         let starts: Vec<usize> = (0..nfiles).step_by(chunk_files).collect();
-        let chunks: Vec<Chunk> = starts
+        let texts = ChunkText {
+            g,
+            file_node: &file_node,
+            file_doc_off: &file_doc_off,
+            doc_node: &doc_node,
+        };
+        let keyed: Vec<(u64, Arc<Chunk>)> = starts
             .par_iter()
             .map(|&start| {
                 let end = (start + chunk_files).min(nfiles);
-                let mut chunk = Chunk::default();
-                let mut interner = Interner {
-                    ids: FxHashMap::default(),
-                    vocab: Vec::new(),
-                };
-                let mut doc_tokens: Vec<(u32, u16)> = Vec::new();
-                for f in start..end {
-                    let file = &g.nodes[file_node[f] as usize];
-                    let mut path_tokens: Vec<u32> = Vec::new();
-                    for_each_token(path_field(&file.path), |t| path_tokens.push(interner.id(t)));
-                    chunk.path_len.push(path_tokens.len().min(255) as u8);
-                    path_tokens.sort_unstable();
-                    for run in path_tokens.chunk_by(|a, b| a == b) {
-                        chunk.paths.push((run[0], f as u32, run.len().min(255) as u8));
-                    }
-                    for d in file_doc_off[f]..file_doc_off[f + 1] {
-                        let node = &g.nodes[doc_node[d as usize] as usize];
-                        let fields: [&str; FIELDS] = [
-                            &node.name,
-                            owner_of(node),
-                            node.signature.as_deref().unwrap_or(""),
-                            node.doc.as_deref().unwrap_or(""),
-                        ];
-                        doc_tokens.clear();
-                        let mut lens = [0u8; FIELDS];
-                        for (field, text) in fields.iter().enumerate() {
-                            let mut n = 0usize;
-                            for_each_token(text, |t| {
-                                doc_tokens.push((interner.id(t), 1 << (4 * field)));
-                                n += 1;
-                            });
-                            lens[field] = n.min(255) as u8;
-                        }
-                        chunk.doc_len.push(lens);
-                        doc_tokens.sort_unstable_by_key(|&(t, _)| t);
-                        for run in doc_tokens.chunk_by(|a, b| a.0 == b.0) {
-                            let mut tf = [0u16; FIELDS];
-                            for &(_, unit) in run {
-                                tf[unit.trailing_zeros() as usize / 4] += 1;
-                            }
-                            let packed = tf
-                                .iter()
-                                .enumerate()
-                                .fold(0u16, |p, (i, &c)| p | (c.min(TF_MAX) << (4 * i)));
-                            chunk.postings.push((run[0].0, d, packed));
-                        }
-                    }
+                let key = texts.key(start, end);
+                match cache.chunks.get(&(start, end)) {
+                    Some((k, chunk)) if *k == key => (key, Arc::clone(chunk)),
+                    _ => (key, Arc::new(texts.tokenise(start, end))),
                 }
-                chunk.vocab = interner.vocab;
-                chunk
             })
             .collect();
+        cache.chunks = starts
+            .iter()
+            .zip(&keyed)
+            .map(|(&start, (key, chunk))| ((start, (start + chunk_files).min(nfiles)), (*key, Arc::clone(chunk))))
+            .collect();
+        let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|(_, chunk)| chunk).collect();
 
         // Global sorted vocabulary; chunk-local ids remapped onto it.
         let unique: rustc_hash::FxHashSet<&str> = chunks.iter().flat_map(|c| c.vocab.iter().map(|s| &**s)).collect();
@@ -402,16 +488,17 @@ impl SymbolIndex {
         let mut pfill = path_off.clone();
         let mut doc_len = Vec::with_capacity(ndocs);
         let mut file_path_len = Vec::with_capacity(nfiles);
-        for (c, map) in chunks.iter().zip(&remap) {
+        for ((c, map), &start) in chunks.iter().zip(&remap).zip(&starts) {
+            let doc_base = file_doc_off[start];
             for &(t, d, tf) in &c.postings {
                 let slot = &mut fill[map[t as usize] as usize];
-                post_doc[*slot as usize] = d;
+                post_doc[*slot as usize] = d + doc_base;
                 post_tf[*slot as usize] = tf;
                 *slot += 1;
             }
             for &(t, f, tf) in &c.paths {
                 let slot = &mut pfill[map[t as usize] as usize];
-                path_file[*slot as usize] = f;
+                path_file[*slot as usize] = f + start as u32;
                 path_tf[*slot as usize] = tf;
                 *slot += 1;
             }
@@ -1029,6 +1116,87 @@ mod tests {
         accs.iter()
             .map(|a| (idx.node(g, a.doc).qualified.clone(), a.score))
             .collect()
+    }
+
+    /// A path word for file `f` with no digits (digits would split off as tokens of their own).
+    fn letters(f: usize) -> String {
+        format!(
+            "zz{}{}",
+            (b'a' + (f / 26) as u8) as char,
+            (b'a' + (f % 26) as u8) as char
+        )
+    }
+
+    /// `files` files (several tokenising chunks), each declaring `handlerN` documented as `topicN`.
+    fn many_files(files: usize, renamed: Option<usize>) -> Graph {
+        let mut nodes = Vec::new();
+        let mut edges = Vec::new();
+        for f in 0..files {
+            let path = format!("src/{}.ts", letters(f));
+            let file = nodes.len() as NodeIndex;
+            nodes.push(node(&path, NodeKind::File, &path, None));
+            let name = if renamed == Some(f) {
+                format!("renamed{f}")
+            } else {
+                format!("handler{f}")
+            };
+            nodes.push(node(
+                &path,
+                NodeKind::Function,
+                &name,
+                Some(&format!("Handles topic{f}.")),
+            ));
+            edges.push(Edge {
+                from: file,
+                to: file + 1,
+                kind: EdgeKind::Defines,
+                origin: Origin::AstResolved,
+                line: 1,
+            });
+        }
+        Graph::assemble("r".into(), nodes, edges, Vec::new())
+    }
+
+    #[test]
+    fn every_chunk_maps_its_docs_and_paths_to_their_own_nodes() {
+        let g = many_files(100, None);
+        let idx = SymbolIndex::build(&g);
+        for f in [0usize, 17, 50, 99] {
+            let top = ranked(&idx, &g, &format!("topic{f}"));
+            assert_eq!(
+                top.first().map(|(q, _)| q.as_str()),
+                Some(format!("handler{f}").as_str()),
+                "topic{f}"
+            );
+            let by_path = ranked(&idx, &g, &letters(f));
+            assert_eq!(
+                by_path.first().map(|(q, _)| q.as_str()),
+                Some(format!("handler{f}").as_str()),
+                "{}",
+                letters(f)
+            );
+        }
+    }
+
+    #[test]
+    fn reused_tokens_give_the_index_a_fresh_build_gives() {
+        let mut cache = TokenCache::default();
+        let before = SymbolIndex::build_reusing(&many_files(100, None), &mut cache);
+        assert_eq!(before, SymbolIndex::build(&many_files(100, None)));
+        // One file of a middle chunk changes: its chunk is tokenised again, the rest reused.
+        let edited = many_files(100, Some(60));
+        let reused = SymbolIndex::build_reusing(&edited, &mut cache);
+        assert_eq!(reused, SymbolIndex::build(&edited));
+        assert_eq!(
+            ranked(&reused, &edited, "renamed60").first().map(|(q, _)| q.as_str()),
+            Some("renamed60")
+        );
+        // Fewer files: chunk boundaries move, and the result is still the fresh one.
+        let fewer = many_files(70, None);
+        assert_eq!(
+            SymbolIndex::build_reusing(&fewer, &mut cache),
+            SymbolIndex::build(&fewer)
+        );
     }
 
     #[test]
