@@ -42,6 +42,29 @@ describe('gortex query / search / grep', () => {
     expect(impls.implementations.map((i: any) => i.node.qualified).sort()).toEqual(['Circle', 'Cube', 'Square']);
   });
 
+  test('C and C++: calls land on definitions across headers, out-of-line methods join their class', () => {
+    const cRoot = fixtureCopy('resolver/cfamily', 'kv');
+    const q = (args: string[]): any => {
+      const r = runCli([...args, '--repo', cRoot, '--json'], { env });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const callers = q(['query', 'callers', 'kv_open']);
+    expect(callers.target.id).toBe('kv/src/kv.c::kv_open');
+    expect(callers.callers.map((c: any) => c.caller.id).sort()).toEqual([
+      'kv/app/main.c::main',
+      'kv/app/main.cpp::run',
+      'kv/tests/test_kv.c::test_open_close',
+    ]);
+    const area = q(['query', 'symbol', 'Circle.area']);
+    expect(area.symbol.id).toBe('kv/src/shapes.cpp::Circle.area');
+    expect(area.symbol.signature).toBe('double Circle::area() const');
+    const found = q(['search', 'Circle', '--lang', 'cpp']);
+    expect(found.results.length).toBeGreaterThan(0);
+    expect(found.results.every((r: any) => r.language === 'cpp')).toBe(true);
+  });
+
   test('an ambiguous or unknown name is a usage error naming what to pick', () => {
     const ambiguous = runCli(['query', 'callers', 'area', '--repo', root], { env });
     expect(ambiguous.status).toBe(2);

@@ -19,7 +19,7 @@ export interface ParityCorpus {
   name: string;
   version: string;
   /** Which registry serves it (for the report). */
-  registry: 'npm' | 'PyPI' | 'Go proxy' | 'crates.io' | 'Maven Central';
+  registry: 'npm' | 'PyPI' | 'Go proxy' | 'crates.io' | 'Maven Central' | 'Debian';
   url: string;
   sha256: string;
   format: ArchiveFormat;
@@ -107,6 +107,42 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     inner: '',
     subdir: '',
     note: 'the sources jar (main sources only, no tests)',
+  },
+  {
+    language: 'c',
+    name: 'lua5.4',
+    version: '5.4.7',
+    registry: 'Debian',
+    url: 'https://deb.debian.org/debian/pool/main/l/lua5.4/lua5.4_5.4.7.orig.tar.gz',
+    sha256: '9fbf5e28ef86c69858f6d3d34eccc32e911c1a28b4120ff3e84aaa70cfbf1e30',
+    format: 'tgz',
+    inner: 'lua-5.4.7',
+    subdir: '',
+    note: 'the Debian orig tarball of Lua: plain C, one header per module (lapi.c ↔ lapi.h), no include paths needed',
+  },
+  {
+    language: 'cpp',
+    name: 'leveldb',
+    version: '1.23',
+    registry: 'Debian',
+    url: 'https://deb.debian.org/debian/pool/main/l/leveldb/leveldb_1.23.orig.tar.gz',
+    sha256: '9a37f8a6174f09bd622bc723b55881dc541cd50747cbd08831c2a82d620f6d76',
+    format: 'tgz',
+    inner: 'leveldb-1.23',
+    subdir: '',
+    note: 'the Debian orig tarball: namespaced classes, out-of-line methods, `#include "leveldb/x.h"` from include/',
+  },
+  {
+    language: 'csharp',
+    name: 'dnlib',
+    version: '2.1',
+    registry: 'Debian',
+    url: 'https://deb.debian.org/debian/pool/main/d/dnlib/dnlib_2.1.orig.tar.gz',
+    sha256: 'eb2d35a27a68ca37568659615d93cf2a544527d0ba7428a7e2852b7592362556',
+    format: 'tgz',
+    inner: 'dnlib-2.1_VS2010',
+    subdir: '',
+    note: 'NuGet packages ship compiled assemblies, not sources; Debian packages dnlib (a .NET metadata library) from source',
   },
 ];
 

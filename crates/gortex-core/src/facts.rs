@@ -249,6 +249,46 @@ pub struct BindingFact {
 }
 
 impl ImportFact {
+    /// Everything of `module` becomes visible (`using A.B;`, `#include "x.h"`, `import a.b.*`).
+    pub fn wildcard(module: impl Into<String>, line: u32) -> Self {
+        ImportFact {
+            module: module.into(),
+            kind: ImportKind::Wildcard,
+            name: None,
+            local: None,
+            reexport: false,
+            type_only: false,
+            line,
+        }
+    }
+
+    /// The member `name` of `module`, bound as `local` (`using X = A.B.C;` → module `A.B`, name `C`,
+    /// local `X`).
+    pub fn named(module: impl Into<String>, name: impl Into<String>, local: impl Into<String>, line: u32) -> Self {
+        ImportFact {
+            module: module.into(),
+            kind: ImportKind::Named,
+            name: Some(name.into()),
+            local: Some(local.into()),
+            reexport: false,
+            type_only: false,
+            line,
+        }
+    }
+
+    /// The whole module under a local name, when it has one.
+    pub fn module(module: impl Into<String>, local: Option<String>, line: u32) -> Self {
+        ImportFact {
+            module: module.into(),
+            kind: ImportKind::Module,
+            name: None,
+            local,
+            reexport: false,
+            type_only: false,
+            line,
+        }
+    }
+
     /// Equal but for the line.
     pub fn same_interface(&self, other: &ImportFact) -> bool {
         let ImportFact {

@@ -15,6 +15,10 @@ pub enum Language {
     Go,
     Rust,
     Java,
+    C,
+    Cpp,
+    #[serde(rename = "csharp")]
+    CSharp,
 }
 
 impl Language {
@@ -27,6 +31,9 @@ impl Language {
         Language::Go,
         Language::Rust,
         Language::Java,
+        Language::C,
+        Language::Cpp,
+        Language::CSharp,
     ];
 
     /// The wire name.
@@ -39,6 +46,9 @@ impl Language {
             Language::Go => "go",
             Language::Rust => "rust",
             Language::Java => "java",
+            Language::C => "c",
+            Language::Cpp => "cpp",
+            Language::CSharp => "csharp",
         }
     }
 
@@ -62,6 +72,10 @@ impl Language {
             "go" => Language::Go,
             "rs" => Language::Rust,
             "java" => Language::Java,
+            // Headers start as C; the indexer re-reads them as C++ when their text says so.
+            "c" | "h" => Language::C,
+            "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" | "tpp" | "inl" => Language::Cpp,
+            "cs" => Language::CSharp,
             _ => return None,
         })
     }
@@ -71,13 +85,56 @@ impl Language {
         matches!(self, Language::TypeScript | Language::Tsx | Language::JavaScript)
     }
 
+    /// C and C++ share headers and call each other.
+    pub fn is_c_family(self) -> bool {
+        matches!(self, Language::C | Language::Cpp)
+    }
+
     /// The family used when deciding whether two files may resolve against each other.
     pub fn family(self) -> Language {
         if self.is_ecmascript() {
             Language::TypeScript
+        } else if self.is_c_family() {
+            Language::C
         } else {
             self
         }
+    }
+}
+
+/// Test-file naming conventions per language (`None`: only test directories count). The one
+/// rule both the indexer and search use to mark test files.
+pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let in_test_dir = path
+        .split('/')
+        .any(|seg| matches!(seg, "test" | "tests" | "__tests__" | "spec" | "testing"));
+    match language {
+        Some(Language::Go) => name.ends_with("_test.go"),
+        Some(Language::Python) => {
+            name.starts_with("test_") || name.ends_with("_test.py") || name == "conftest.py" || in_test_dir
+        }
+        Some(Language::Java) => {
+            name.ends_with("Test.java") || name.ends_with("Tests.java") || path.contains("src/test/")
+        }
+        Some(Language::Rust) => path.starts_with("tests/") || path.contains("/tests/"),
+        Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
+            name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
+        }
+        Some(Language::CSharp) => {
+            let stem = name.strip_suffix(".cs").unwrap_or(name);
+            in_test_dir || stem.ends_with("Test") || stem.ends_with("Tests") || path.contains(".Tests/")
+        }
+        Some(Language::C | Language::Cpp) => {
+            let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);
+            in_test_dir
+                || stem.starts_with("test_")
+                || stem.ends_with("_test")
+                || stem.ends_with("_unittest")
+                || stem.ends_with("Test")
+                || stem.ends_with("Tests")
+        }
+        None => in_test_dir,
     }
 }
 

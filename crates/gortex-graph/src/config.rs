@@ -10,6 +10,9 @@ pub struct RepoConfig {
     pub ts_configs: Vec<TsConfig>,
     pub js_packages: Vec<JsPackage>,
     pub cargo_crates: Vec<CargoCrate>,
+    /// C/C++ include directories (repo-relative) from `compile_commands.json` `-I`/`-iquote`/
+    /// `-isystem` flags, in first-seen order.
+    pub c_include_dirs: Vec<String>,
 }
 
 /// A `go.mod`: the directory it lives in and its module path.
@@ -258,6 +261,62 @@ pub fn parse_cargo_toml(dir: &str, text: &str) -> Option<CargoCrate> {
     })
 }
 
+/// Include directories named by a `compile_commands.json` (in directory `dir` of the repository
+/// rooted at `root`, an absolute path): `-I`, `-iquote`, `-isystem` and `-idirafter` flags of
+/// every entry, joined to the entry's `directory`, kept when inside the repository, made
+/// repo-relative and deduplicated in first-seen order. Malformed text yields nothing.
+pub fn parse_compile_commands(root: &str, dir: &str, text: &str) -> Vec<String> {
+    let Ok(serde_json::Value::Array(entries)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let root = root.trim_end_matches('/');
+    let mut out: Vec<String> = Vec::new();
+    for entry in entries {
+        let base = entry
+            .get("directory")
+            .and_then(|d| d.as_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{root}/{dir}"));
+        let args: Vec<String> = match (entry.get("arguments"), entry.get("command")) {
+            (Some(serde_json::Value::Array(a)), _) => a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            (_, Some(serde_json::Value::String(c))) => c.split_whitespace().map(str::to_string).collect(),
+            _ => continue,
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let arg = &args[i];
+            let mut value = None;
+            for flag in ["-I", "-iquote", "-isystem", "-idirafter"] {
+                if arg == flag {
+                    value = args.get(i + 1).cloned();
+                    i += 1;
+                    break;
+                }
+                if let Some(rest) = arg.strip_prefix(flag) {
+                    if flag == "-I" || !rest.is_empty() {
+                        value = Some(rest.to_string());
+                        break;
+                    }
+                }
+            }
+            i += 1;
+            let Some(v) = value.filter(|v| !v.is_empty()) else {
+                continue;
+            };
+            let abs = if v.starts_with('/') { v } else { format!("{base}/{v}") };
+            let Some(rel) = abs.strip_prefix(root) else { continue };
+            if !(rel.is_empty() || rel.starts_with('/')) {
+                continue; // a sibling directory sharing the root's name prefix
+            }
+            let Some(rel) = join_path("", rel) else { continue };
+            if !out.contains(&rel) {
+                out.push(rel);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +372,18 @@ mod tests {
                 .name,
             "my_crate"
         );
+    }
+
+    #[test]
+    fn compile_commands_include_dirs_inside_the_repo() {
+        let text = r#"[
+          {"directory": "/r/build", "arguments": ["cc", "-I../include", "-I", "/r/third/x", "-isystem", "/usr/include", "-iquote", "gen", "-c", "a.c"]},
+          {"directory": "/r", "command": "cc -Iinclude -I/r2/other -c b.c"}
+        ]"#;
+        assert_eq!(
+            parse_compile_commands("/r", "", text),
+            vec!["include".to_string(), "third/x".to_string(), "build/gen".to_string()]
+        );
+        assert!(parse_compile_commands("/r", "", "not json").is_empty());
     }
 }

@@ -12,7 +12,7 @@ pub const DIR: u8 = 2;
 pub const NAME: u8 = 3;
 /// A dotted Python module name.
 pub const PY_MODULE: u8 = 4;
-/// A Java package.
+/// A Java package or C# namespace.
 pub const JAVA_PACKAGE: u8 = 5;
 /// A Rust module path (`a::b`).
 pub const RUST_MODULE: u8 = 6;

@@ -60,6 +60,25 @@ pub(crate) struct Tables<'a> {
     ts_namespaces: FxHashMap<String, Vec<Sym>>,
     /// Per file: (scope, name) → index of the last binding, so lookups stay O(1) in big files.
     bindings: Vec<FxHashMap<(Option<u32>, &'a str), u32>>,
+    /// C and C++ files by file name (`util.h` → every `…/util.h`), for include paths and
+    /// header ↔ source pairing.
+    c_by_basename: FxHashMap<&'a str, Vec<u32>>,
+    /// Per C/C++ file: the files its includes make visible, nearest first (headers reached
+    /// through headers, and the sources that implement each header). Empty elsewhere.
+    c_visible: Vec<Vec<u32>>,
+}
+
+/// At most this many files are made visible to one C/C++ file through its includes.
+const MAX_C_VISIBLE: usize = 512;
+
+/// Header file extensions: an include of one also sees the sources that implement it.
+const C_HEADER_EXTS: [&str; 6] = ["h", "hpp", "hh", "hxx", "h++", "inl"];
+/// Source file extensions probed for a header's implementation.
+const C_SOURCE_EXTS: [&str; 5] = ["c", "cc", "cpp", "cxx", "c++"];
+
+/// The file name of a repo-relative path.
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 fn is_test_path(path: &str) -> bool {
@@ -78,8 +97,14 @@ impl<'a> Tables<'a> {
                     .par_iter()
                     .map(|f| {
                         let mut top: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+                        let c_family = f.language.is_c_family();
                         for (si, sym) in f.facts.symbols.iter().enumerate() {
-                            if sym.parent.filter(|&p| p < si as u32).is_none() {
+                            let is_top = if c_family {
+                                c_top_level(&f.facts, si as u32)
+                            } else {
+                                sym.parent.filter(|&p| p < si as u32).is_none()
+                            };
+                            if is_top {
                                 top.entry(sym.name.as_str()).or_default().push(si as u32);
                             }
                         }
@@ -112,6 +137,8 @@ impl<'a> Tables<'a> {
                     method_owner: FxHashMap::default(),
                     ts_namespaces: FxHashMap::default(),
                     bindings: Vec::new(),
+                    c_by_basename: FxHashMap::default(),
+                    c_visible: Vec::new(),
                 };
                 for (fi, file) in files.iter().enumerate() {
                     let fi = fi as u32;
@@ -125,7 +152,8 @@ impl<'a> Tables<'a> {
                         }
                     }
                     match file.language {
-                        Language::Java => {
+                        // C# namespaces share the table: files by dotted package/namespace name.
+                        Language::Java | Language::CSharp => {
                             if let Some(pkg) = &file.facts.package {
                                 t.java_packages.entry(pkg.as_str()).or_default().push(fi);
                             }
@@ -134,6 +162,9 @@ impl<'a> Tables<'a> {
                             for key in python_module_keys(&file.path) {
                                 t.python_modules.entry(key).or_default().push(fi);
                             }
+                        }
+                        Language::C | Language::Cpp => {
+                            t.c_by_basename.entry(basename(&file.path)).or_default().push(fi);
                         }
                         _ => {}
                     }
@@ -156,6 +187,16 @@ impl<'a> Tables<'a> {
             })
             .collect();
         t.import_targets = targets;
+        t.c_visible = (0..files.len() as u32)
+            .into_par_iter()
+            .map(|fi| {
+                if files[fi as usize].language.is_c_family() {
+                    t.c_include_closure(fi)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
 
         // Detached methods (Go receivers, Rust impl blocks in other files) join their type.
         let owners: Vec<(Sym, Sym)> = (0..files.len() as u32)
@@ -268,7 +309,7 @@ impl<'a> Tables<'a> {
 
     fn index_ts_namespaces(&mut self) {
         for (fi, file) in self.files.iter().enumerate() {
-            if !file.language.is_ecmascript() {
+            if !merges_namespaces(file.language) {
                 continue;
             }
             for (si, sym) in file.facts.symbols.iter().enumerate() {
@@ -283,7 +324,7 @@ impl<'a> Tables<'a> {
 
     /// A member of a TypeScript namespace, looked up in every block that merges with `block`.
     fn namespace_member(&self, block: Sym, name: &str, want: impl Fn(NodeKind) -> bool) -> Option<Sym> {
-        if !self.lang(block.0).is_ecmascript() {
+        if !merges_namespaces(self.lang(block.0)) {
             return None;
         }
         let path = namespace_path(self.facts(block.0), block.1)?;
@@ -393,13 +434,102 @@ impl<'a> Tables<'a> {
             Language::TypeScript | Language::Tsx | Language::JavaScript => self.resolve_es_module(fi, &imp.module),
             Language::Python => self.resolve_python_module(fi, &imp.module),
             Language::Go => Some(self.resolve_go_import(&imp.module)),
-            Language::Java => Some(self.resolve_java_import(imp)),
+            Language::Java | Language::CSharp => Some(self.resolve_java_import(imp)),
             Language::Rust => self.resolve_rust_path(
                 fi,
                 &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(),
                 true,
             ),
+            Language::C | Language::Cpp => Some(self.resolve_include(fi, &imp.module)),
         }
+    }
+
+    /// C/C++ files with this file name. Only import-target computation asks, and import targets
+    /// are recomputed and diffed on every build, so no dependency key is needed.
+    fn c_named(&self, name: &str) -> &[u32] {
+        self.c_by_basename.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// `#include "a/b.h"` (`<a/b.h>` when written with angle brackets): the includer's directory
+    /// (quoted form only), then `compile_commands.json` include paths, then the repository root,
+    /// then the one file whose path ends in `/a/b.h` (nearest to the includer when several do).
+    /// The header comes with the sources that implement it. Not found → external.
+    fn resolve_include(&self, fi: u32, spec: &str) -> Entity {
+        let (system, spec) = match spec.strip_prefix('<').and_then(|s| s.strip_suffix('>')) {
+            Some(inner) => (true, inner.trim()),
+            None => (false, spec.trim()),
+        };
+        let from = &self.files[fi as usize].path;
+        let mut probes: Vec<String> = Vec::new();
+        if !system {
+            probes.extend(join_path(dir_of(from), spec));
+        }
+        for dir in &self.config.c_include_dirs {
+            probes.extend(join_path(dir, spec));
+        }
+        probes.extend(join_path("", spec));
+        let found = probes.iter().find_map(|p| self.path_lookup(p)).or_else(|| {
+            let wanted = spec.trim_start_matches("./");
+            let candidates: Vec<u32> = self
+                .c_named(basename(wanted))
+                .iter()
+                .copied()
+                .filter(|&f| {
+                    let p: &str = &self.files[f as usize].path;
+                    p == wanted || p.ends_with(&format!("/{wanted}"))
+                })
+                .collect();
+            nearest(from, &candidates, |f| &self.files[f as usize].path)
+        });
+        match found {
+            Some(header) => {
+                let mut files = vec![header];
+                files.extend(self.c_implementations(header));
+                Entity::Files(files)
+            }
+            None => Entity::External(spec.to_string()),
+        }
+    }
+
+    /// The sources implementing a header: same stem, same directory first, else the nearest one.
+    fn c_implementations(&self, header: u32) -> Option<u32> {
+        let path: &str = &self.files[header as usize].path;
+        let name = basename(path);
+        let (stem, ext) = name.rsplit_once('.')?;
+        if !C_HEADER_EXTS.contains(&ext) {
+            return None;
+        }
+        let mut candidates: Vec<u32> = Vec::new();
+        for src_ext in C_SOURCE_EXTS {
+            candidates.extend(self.c_named(&format!("{stem}.{src_ext}")));
+        }
+        nearest(path, &candidates, |f| &self.files[f as usize].path)
+    }
+
+    /// Breadth-first over includes: direct headers (and their sources) first, then what those
+    /// headers include. Sources are visible but their own includes are not.
+    fn c_include_closure(&self, fi: u32) -> Vec<u32> {
+        let mut seen: FxHashSet<u32> = FxHashSet::default();
+        seen.insert(fi);
+        let mut out = Vec::new();
+        let mut queue = std::collections::VecDeque::from([fi]);
+        while let Some(f) = queue.pop_front() {
+            for target in self.import_targets[f as usize].iter().flatten() {
+                let Entity::Files(files) = target else { continue };
+                for (i, &g) in files.iter().enumerate() {
+                    if out.len() >= MAX_C_VISIBLE {
+                        return out;
+                    }
+                    if seen.insert(g) {
+                        out.push(g);
+                        if i == 0 {
+                            queue.push_back(g);
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn probe_es(&self, base: &str) -> Option<u32> {
@@ -717,7 +847,13 @@ impl<'a> Tables<'a> {
         }
         match entity {
             Entity::External(path) => {
-                let sep = if path.contains("::") { "::" } else { "." };
+                let sep = if path.ends_with("::") {
+                    ""
+                } else if path.contains("::") {
+                    "::"
+                } else {
+                    "."
+                };
                 Some((Entity::External(format!("{path}{sep}{name}")), Origin::AstResolved))
             }
             Entity::Sym(s) => {
@@ -826,7 +962,7 @@ impl<'a> Tables<'a> {
             }
             ImportKind::Named => {
                 let name = imp.name.as_deref().or(imp.local.as_deref())?;
-                if self.lang(f) == Language::Java {
+                if matches!(self.lang(f), Language::Java | Language::CSharp) {
                     // `import a.b.C`: the class C in package a.b.
                     return self.member(target, name, depth + 1);
                 }
@@ -877,7 +1013,9 @@ impl<'a> Tables<'a> {
                 (None, Language::Go) if imp.kind == ImportKind::Module => {
                     self.go_package_name(fi, k).as_deref() == Some(name)
                 }
-                (None, Language::Java) if imp.kind == ImportKind::Named => imp.name.as_deref() == Some(name),
+                (None, Language::Java | Language::CSharp) if imp.kind == ImportKind::Named => {
+                    imp.name.as_deref() == Some(name)
+                }
                 _ => false,
             };
             if binds {
@@ -905,6 +1043,35 @@ impl<'a> Tables<'a> {
                             if let Some(syms) = self.top_of(f, name) {
                                 return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
                             }
+                        }
+                    }
+                }
+            }
+            Language::CSharp => {
+                // The file's namespace, then each enclosing one (`A.B.C` sees `A.B` and `A`).
+                let mut pkg = facts.package.as_deref();
+                while let Some(p) = pkg {
+                    for &f in self.java_pkg(p).into_iter().flatten() {
+                        if f != fi {
+                            if let Some(syms) = self.top_of(f, name) {
+                                return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
+                            }
+                        }
+                    }
+                    pkg = p.rsplit_once('.').map(|(outer, _)| outer);
+                }
+            }
+            Language::C | Language::Cpp => {
+                // What the includes make visible, nearest first; each visited file is noted.
+                for &f in &self.c_visible[fi as usize] {
+                    if let Some(syms) = self.top_of(f, name) {
+                        let facts = self.facts(f);
+                        let best = syms.iter().copied().max_by_key(|&s| {
+                            let sym = &facts.symbols[s as usize];
+                            (sym.exported, sym.kind.is_type_like() || sym.kind.is_callable())
+                        });
+                        if let Some(best) = best {
+                            return Some((Entity::Sym((f, best)), Origin::AstResolved));
                         }
                     }
                 }
@@ -985,6 +1152,10 @@ impl<'a> Tables<'a> {
 
     /// A type name as file `fi` sees it. Name-only matches are `text_matched`.
     fn resolve_type(&self, fi: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if name.starts_with("std::") && self.lang(fi).is_c_family() {
+            // The C++ standard library never lives in the repository.
+            return Some((Entity::External(name.to_string()), Origin::AstResolved));
+        }
         if let Some((e, o)) = self.resolve_first_plain(fi, name, depth) {
             match &e {
                 Entity::Sym(s) if self.sym(*s).kind.is_type_like() => return Some((e, o)),
@@ -1080,7 +1251,11 @@ impl<'a> Tables<'a> {
             let ty = self.enclosing_type(fi, scope?)?;
             return Some((Entity::Sym(ty), Origin::AstResolved));
         }
-        if self.lang(fi).is_ecmascript() {
+        if name == "std" && self.lang(fi) == Language::Cpp {
+            // `std::sort(…)`, `std::chrono::now()`: the standard library, outside the repository.
+            return Some((Entity::External("std::".into()), Origin::AstResolved));
+        }
+        if merges_namespaces(self.lang(fi)) {
             // Inside `namespace a { … }`, names of every merged `a` block are in scope.
             let facts = self.facts(fi);
             let mut cur = scope;
@@ -1096,7 +1271,8 @@ impl<'a> Tables<'a> {
         if let Some(found) = self.resolve_first_plain(fi, name, depth) {
             return Some(found);
         }
-        if self.lang(fi) == Language::Java {
+        if matches!(self.lang(fi), Language::Java | Language::Cpp | Language::CSharp) {
+            // An implicit `this`: a field of the enclosing type (or of an out-of-line method's class).
             let ty = self.enclosing_type(fi, scope?)?;
             let field = self.find_member(ty, name)?;
             if self.sym(field).kind == NodeKind::Field {
@@ -1187,13 +1363,23 @@ impl<'a> Tables<'a> {
                             return Some((Entity::Sym(k), Origin::AstResolved));
                         }
                     }
-                    // Java, like C#, calls its own (and inherited) methods without `this`.
-                    if lang == Language::Java && facts.symbols[s as usize].kind.is_type_like() {
+                    // Java, like C# and C++, calls its own (and inherited) methods without `this`.
+                    if matches!(lang, Language::Java | Language::Cpp | Language::CSharp)
+                        && facts.symbols[s as usize].kind.is_type_like()
+                    {
                         if let Some(m) = self.find_member((fi, s), name) {
                             return Some((Entity::Sym(m), Origin::AstResolved));
                         }
                     }
                     cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+                }
+                // An out-of-line C++ method (`void Foo::bar() { baz(); }`) sees Foo's members.
+                if lang == Language::Cpp {
+                    if let Some(ty) = scope.and_then(|s| self.enclosing_type(fi, s)) {
+                        if let Some(m) = self.find_member(ty, name) {
+                            return Some((Entity::Sym(m), Origin::AstResolved));
+                        }
+                    }
                 }
                 if self.binding_type(fi, scope, name, depth).is_some() {
                     return None; // a local variable holding a value, not a declared callable
@@ -1371,6 +1557,53 @@ pub(crate) fn rust_module_of(crates: &[crate::config::CargoCrate], path: &str, f
 
 /// The qualified name of a TypeScript namespace block (`ts.server`), when every enclosing
 /// declaration is itself a namespace (namespaces inside functions do not merge).
+/// Languages whose `namespace a { … }` blocks merge across files (TypeScript, C++).
+fn merges_namespaces(lang: Language) -> bool {
+    lang.is_ecmascript() || lang == Language::Cpp
+}
+
+/// Whether a C/C++ symbol is looked up as a file-level name: declared at file scope or inside
+/// namespaces only (namespaces do not hide names from the includer here), and not an
+/// out-of-line method (those belong to their class).
+fn c_top_level(facts: &gortex_core::FileFacts, si: u32) -> bool {
+    let sym = &facts.symbols[si as usize];
+    if sym.kind == NodeKind::Method && sym.parent.is_none() && sym.type_name.is_some() {
+        return false;
+    }
+    let mut cur = sym.parent.filter(|&p| p < si);
+    while let Some(p) = cur {
+        let parent = &facts.symbols[p as usize];
+        if parent.kind != NodeKind::Module {
+            return false;
+        }
+        cur = parent.parent.filter(|&q| q < p);
+    }
+    true
+}
+
+/// The candidate sharing the longest directory prefix with `from`; `None` when there is none or
+/// two tie for nearest.
+fn nearest<'p>(from: &str, candidates: &[u32], path: impl Fn(u32) -> &'p str) -> Option<u32> {
+    let shared = |p: &str| from.split('/').zip(p.split('/')).take_while(|(a, b)| a == b).count();
+    let mut best: Option<(usize, u32)> = None;
+    let mut tie = false;
+    for &c in candidates {
+        let score = shared(path(c));
+        match best {
+            Some((b, _)) if score < b => {}
+            Some((b, _)) if score == b => tie = true,
+            _ => {
+                best = Some((score, c));
+                tie = false;
+            }
+        }
+    }
+    if tie {
+        return None;
+    }
+    best.map(|(_, c)| c)
+}
+
 fn namespace_path(facts: &gortex_core::FileFacts, si: u32) -> Option<String> {
     let mut parts = Vec::new();
     let mut cur = Some(si);
@@ -1523,7 +1756,7 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
         match target {
             Some(Entity::Files(files)) if !files.is_empty() => {
                 let to = match lang {
-                    Language::Go | Language::Java => {
+                    Language::Go | Language::Java | Language::CSharp => {
                         let tf = files[0];
                         if t.facts(tf).package.is_some() {
                             Endpoint::Package(em.path_index(tf))

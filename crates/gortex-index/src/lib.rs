@@ -11,7 +11,9 @@ pub mod snapshot;
 pub mod walk;
 
 use gortex_core::{FileFacts, Language};
-use gortex_graph::config::{parse_cargo_toml, parse_go_mod, parse_package_json, parse_tsconfig};
+use gortex_graph::config::{
+    parse_cargo_toml, parse_compile_commands, parse_go_mod, parse_package_json, parse_tsconfig,
+};
 use gortex_graph::{build_graph_incremental, ChangedFile, Graph, RepoConfig, RepoInput, ResolutionCache, SourceFile};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -352,19 +354,20 @@ fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &Inde
             );
         }
     }
+    let language = gortex_lang::refine_language(cand.language, &cand.rel, &bytes);
     let ctx = gortex_lang::FileContext {
         path: &cand.rel,
-        is_test_file: is_test_file(&cand.rel, cand.language),
+        is_test_file: is_test_file(&cand.rel, language),
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        gortex_lang::extract_file(cand.language, &bytes, &ctx, options.parse_budget)
+        gortex_lang::extract_file(language, &bytes, &ctx, options.parse_budget)
     }));
     match result {
         Ok(Ok(mut facts)) => {
             sanitize(&mut facts);
             Outcome::Parsed(FileRecord {
                 path: cand.rel.clone(),
-                language: cand.language,
+                language,
                 size: bytes.len() as u64,
                 mtime_ns: cand.mtime_ns,
                 hash,
@@ -442,21 +445,7 @@ fn sanitize(facts: &mut FileFacts) {
 
 /// Test-file naming conventions per language.
 pub fn is_test_file(path: &str, language: Language) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let in_test_dir = path
-        .split('/')
-        .any(|seg| matches!(seg, "test" | "tests" | "__tests__" | "spec" | "testing"));
-    match language {
-        Language::Go => name.ends_with("_test.go"),
-        Language::Python => {
-            name.starts_with("test_") || name.ends_with("_test.py") || name == "conftest.py" || in_test_dir
-        }
-        Language::Java => name.ends_with("Test.java") || name.ends_with("Tests.java") || path.contains("src/test/"),
-        Language::Rust => path.starts_with("tests/") || path.contains("/tests/"),
-        Language::TypeScript | Language::Tsx | Language::JavaScript => {
-            name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
-        }
-    }
+    gortex_core::language::is_test_path(path, Some(language))
 }
 
 fn read_config(root: &Path, configs: &[String]) -> (RepoConfig, Vec<(String, u64)>) {
@@ -473,6 +462,13 @@ fn read_config(root: &Path, configs: &[String]) -> (RepoConfig, Vec<(String, u64
             "tsconfig.json" | "jsconfig.json" => config.ts_configs.extend(parse_tsconfig(dir, &text)),
             "package.json" => config.js_packages.extend(parse_package_json(dir, &text)),
             "Cargo.toml" => config.cargo_crates.extend(parse_cargo_toml(dir, &text)),
+            "compile_commands.json" => {
+                for inc in parse_compile_commands(&root.to_string_lossy(), dir, &text) {
+                    if !config.c_include_dirs.contains(&inc) {
+                        config.c_include_dirs.push(inc);
+                    }
+                }
+            }
             _ => {}
         }
     }

@@ -33,7 +33,14 @@ pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
 ];
 
 /// Config files the resolver reads (module paths, tsconfig paths, workspace packages, crates).
-pub const CONFIG_FILES: &[&str] = &["go.mod", "tsconfig.json", "jsconfig.json", "package.json", "Cargo.toml"];
+pub const CONFIG_FILES: &[&str] = &[
+    "go.mod",
+    "tsconfig.json",
+    "jsconfig.json",
+    "package.json",
+    "Cargo.toml",
+    "compile_commands.json",
+];
 
 /// What the walker found.
 #[derive(Debug, Default)]

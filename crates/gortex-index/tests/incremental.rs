@@ -72,6 +72,12 @@ const IDENTS: &[&str] = &[
     "Base",
     "run",
     "Admin",
+    "kv_open",
+    "kv_store",
+    "Shape",
+    "internal_log",
+    "Twice",
+    "MemoryStore",
 ];
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
@@ -80,9 +86,9 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         1 => (0usize..64).prop_map(|file| Edit::Gut { file }),
         1 => (0usize..64).prop_map(|file| Edit::Delete { file }),
         1 => (0usize..64).prop_map(|file| Edit::Rename { file }),
-        2 => (0usize..5, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
+        2 => (0usize..7, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
         3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
-        2 => (0usize..5, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
+        2 => (0usize..7, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
         2 => (0usize..64, any::<bool>()).prop_map(|(file, middle)| Edit::Shift { file, middle }),
     ]
 }
@@ -118,6 +124,10 @@ fn snippet(path: &str, n: u32) -> String {
         ),
         "go" => format!("\nfunc Gen{n}() {{ helper(); Open(); Gen{}() }}\n", n / 2),
         "rs" => format!("\npub fn gen{n}() {{ helper(); open(); gen{}(); }}\n", n / 2),
+        "c" | "cpp" | "h" => format!(
+            "\nint gen{n}(void) {{ kv_open(\"x\"); internal_log(\"y\"); return gen{}(); }}\n",
+            n / 2
+        ),
         _ => String::new(), // Java: appending after the class body is a syntax error; Gut/Add cover it.
     }
 }
@@ -141,6 +151,7 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
             let body = match rel.rsplit('.').next().unwrap_or("") {
                 "go" => "package main\n".to_string(),
                 "java" => "package com.acme;\nclass Gutted {}\n".to_string(),
+                "cs" => "namespace Acme.App { class Gutted {} }\n".to_string(),
                 _ => String::new(),
             };
             std::fs::write(root.join(rel), body).unwrap();
@@ -196,6 +207,18 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                     format!("rust/src/use{n}.rs"),
                     format!("use crate::added{m}::added{m};\npub fn use{n}() {{ added{m}(); }}\n"),
                 ),
+                // Found by file name from another directory (include targets are diffed per build).
+                // A namespace imported with `using` (its files come and go).
+                6 => (
+                    format!("csharp/src/Store/Use{n}.cs"),
+                    format!(
+                        "using Acme.App;\nnamespace Acme.Store {{\n    class Use{n} {{ void M() {{ new Added{m}().M(); }} }}\n}}\n"
+                    ),
+                ),
+                5 => (
+                    format!("cfamily/app/use{n}.c"),
+                    format!("#include \"added{m}.h\"\nint use{n}(void) {{ return added{m}(); }}\n"),
+                ),
                 _ => (
                     format!("java/src/main/java/com/acme/Use{n}.java"),
                     format!(
@@ -225,6 +248,18 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 3 => (
                     format!("rust/src/added{n}.rs"),
                     format!("pub fn added{n}() {{ crate::store::open(); }}\n"),
+                ),
+                6 => (
+                    format!("csharp/src/App/Added{n}.cs"),
+                    format!(
+                        "namespace Acme.App {{\n    public class Added{n} {{ public void M() {{ Helper.Twice(1); }} }}\n}}\n"
+                    ),
+                ),
+                5 => (
+                    format!("cfamily/src/added{n}.h"),
+                    format!(
+                        "#include \"kv/kv.h\"\nstatic inline int added{n}(void) {{ return kv_open(\"a\") != 0; }}\n"
+                    ),
                 ),
                 _ => (
                     format!("java/src/main/java/com/acme/Added{n}.java"),
@@ -272,7 +307,7 @@ fn clean_dump(root: &Path) -> Vec<String> {
 
 fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let repo = tempfile::tempdir().unwrap();
-    for lang in ["ts", "py", "go", "rust", "java"] {
+    for lang in ["ts", "py", "go", "rust", "java", "cfamily", "csharp"] {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }
     let home = tempfile::tempdir().unwrap();

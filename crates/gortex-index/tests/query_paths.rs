@@ -681,7 +681,14 @@ fn query_errors_name_the_stage_the_token_and_what_was_expected() {
         ),
         (
             "nodes lang=ts",
-            "stage 1: unknown lang \"ts\"; valid: typescript, tsx, javascript, python, go, rust, java".into(),
+            format!(
+                "stage 1: unknown lang \"ts\"; valid: {}",
+                gortex_core::Language::ALL
+                    .iter()
+                    .map(|l| l.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         ),
         (
             "nodes flavor=klass",

@@ -60,6 +60,16 @@ fn java_packages_imports_and_hierarchy() {
     check("java");
 }
 
+#[test]
+fn c_and_cpp_includes_headers_sources_and_classes() {
+    check("cfamily");
+}
+
+#[test]
+fn csharp_namespaces_usings_and_hierarchy() {
+    check("csharp");
+}
+
 /// Spot checks that state the rules in words, so a golden regenerated carelessly still fails.
 #[test]
 fn key_facts_hold() {
@@ -98,6 +108,39 @@ fn key_facts_hold() {
         ("rust", "E rust/src/store.rs::Store -implements-> rust/src/store.rs::Named ast_resolved L23"),
         ("java", "E java/src/main/java/com/acme/App.java::App.run -calls-> java/src/main/java/com/acme/store/BaseStore.java::BaseStore.close ast_resolved L10"),
         ("java", "E java/src/main/java/com/acme/App.java::App.run -calls-> java/src/main/java/com/acme/App.java::App.helper ast_resolved L13"),
+        // C: `<kv/kv.h>` found on the compile_commands.json include path (not legacy/kv/kv.h),
+        // and the call lands on the definition in the header's source, not on the prototype.
+        ("cfamily", "E cfamily/app/main.c -imports-> cfamily/include/kv/kv.h ast_resolved L2"),
+        ("cfamily", "E cfamily/app/main.c::main -calls-> cfamily/src/kv.c::kv_open ast_resolved L5"),
+        ("cfamily", "E cfamily/src/kv.c::kv_flush -calls-> cfamily/src/internal.c::internal_sync ast_resolved L6"),
+        // C: `typedef struct kv_store {…} kv_store;` is one type; its function-pointer member is called.
+        ("cfamily", "E cfamily/src/kv.c::kv_put -calls-> cfamily/include/kv/types.h::kv_store.flush ast_resolved L18"),
+        // C: a header included through another header is visible (transitive includes).
+        ("cfamily", "E cfamily/src/kv.c::kv_open -returns-> cfamily/include/kv/types.h::kv_store ast_resolved L9"),
+        // C++: out-of-line methods join their class; inherited, implicit-this and this-> calls.
+        ("cfamily", "E cfamily/app/main.cpp::run -calls-> cfamily/src/shapes.cpp::Circle.make ast_resolved L5"),
+        ("cfamily", "E cfamily/app/main.cpp::run -calls-> cfamily/src/shapes.cpp::Shape.scaled ast_resolved L7"),
+        ("cfamily", "E cfamily/src/shapes.cpp::Circle.area -calls-> cfamily/include/kv/shapes.h::geo.Shape.unit ast_resolved L8"),
+        ("cfamily", "E cfamily/src/shapes.cpp::Shape.scaled -calls-> cfamily/include/kv/shapes.h::geo.Shape.area ast_resolved L17"),
+        // C++: a member used without `this->` inside an out-of-line method is the class's field.
+        ("cfamily", "E cfamily/src/shapes.cpp::Canvas.paint -calls-> cfamily/src/shapes.cpp::Circle.area ast_resolved L29"),
+        // C++: namespace blocks merge across files (`geo::util::twice` declared in the header's
+        // block, defined in the source's).
+        ("cfamily", "E cfamily/app/main.cpp::run -calls-> cfamily/src/shapes.cpp::geo.util.twice ast_resolved L10"),
+        ("cfamily", "E cfamily/app/main.cpp::run -instantiates-> cfamily/include/kv/shapes.h::geo.Circle ast_resolved L6"),
+        // C#: `using A.B;` imports a namespace; an alias (`using Mem = A.B.C;`) binds a type;
+        // a nested namespace sees its enclosing one's types without a using.
+        ("csharp", "E csharp/src/App/App.cs::App.Run -calls-> csharp/src/Store/MemoryStore.cs::MemoryStore.Save ast_resolved L15"),
+        ("csharp", "E csharp/src/App/App.cs::App.Run -calls-> csharp/src/Store/IStore.cs::IStore.Save ast_resolved L16"),
+        ("csharp", "E csharp/src/App/App.cs::Deep.Go -calls-> csharp/src/App/Helper.cs::Helper.Twice ast_resolved L30"),
+        // C#: a property's type types its receiver (`Backup.Save()`, `this.Backup?.Save()`).
+        ("csharp", "E csharp/src/App/App.cs::App.Run -calls-> csharp/src/Store/MemoryStore.cs::MemoryStore.Save ast_resolved L17"),
+        ("csharp", "E csharp/src/App/App.cs::App.Run -calls-> csharp/src/Store/MemoryStore.cs::MemoryStore.Save ast_resolved L18"),
+        // C#: implicit `this` reaches inherited members; `IName` bases are implemented.
+        ("csharp", "E csharp/src/Store/MemoryStore.cs::MemoryStore.Save -calls-> csharp/src/Store/BaseStore.cs::BaseStore.Log ast_resolved L14"),
+        ("csharp", "E csharp/src/Store/MemoryStore.cs::MemoryStore -implements-> csharp/src/Store/IStore.cs::IStore ast_resolved L5"),
+        ("csharp", "E csharp/src/Store/MemoryStore.cs::MemoryStore -extends-> csharp/src/Store/BaseStore.cs::BaseStore ast_resolved L5"),
+        ("csharp", "E csharp/tests/MemoryStoreTests.cs::MemoryStoreTests.SavesItems -tests-> csharp/src/Store/MemoryStore.cs::MemoryStore.Save ast_resolved L15"),
     ];
     let mut cache = std::collections::HashMap::new();
     for (lang, fact) in facts {

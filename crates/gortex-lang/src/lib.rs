@@ -33,6 +33,11 @@ pub trait Extractor: Send + Sync {
     /// Turns a parsed tree into facts. Must not recurse on tree depth (files can nest
     /// 10,000 levels deep) and must not panic on any tree, including ones full of errors.
     fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts;
+    /// The bytes to parse: the source, or a copy of the same length with constructs the grammar
+    /// misreads blanked out (byte offsets, lines and columns stay those of the file).
+    fn prepare<'s>(&self, source: &'s [u8]) -> std::borrow::Cow<'s, [u8]> {
+        std::borrow::Cow::Borrowed(source)
+    }
 }
 
 /// Why a file could not be turned into facts.
@@ -60,6 +65,17 @@ pub fn enabled_languages() -> Vec<Language> {
         .copied()
         .filter(|l| extractor_for(*l).is_some())
         .collect()
+}
+
+/// The language a file is parsed as, once its text is known: a `.h` header whose text is C++
+/// (classes, namespaces, templates) is read as C++ when C++ is compiled in.
+pub fn refine_language(language: Language, path: &str, source: &[u8]) -> Language {
+    #[cfg(feature = "cpp")]
+    if language == Language::C && path.ends_with(".h") && languages::cfamily::looks_like_cpp(source) {
+        return Language::Cpp;
+    }
+    let _ = (path, source);
+    language
 }
 
 /// Default per-file parse budget; pathological inputs are cut off and reported, never hang.
@@ -121,8 +137,9 @@ pub fn extract_file(
     budget: Duration,
 ) -> Result<FileFacts, ExtractError> {
     let extractor = extractor_for(language).ok_or(ExtractError::LanguageDisabled(language))?;
-    let tree = parse(language, source, budget)?;
-    let mut facts = extractor.extract(&tree, source, ctx);
+    let source = extractor.prepare(source);
+    let tree = parse(language, &source, budget)?;
+    let mut facts = extractor.extract(&tree, &source, ctx);
     facts.syntax_errors = util::count_errors(&tree);
     Ok(facts)
 }

@@ -211,12 +211,29 @@ pub fn simple_type_name(raw: &str) -> Option<String> {
     if let Some((first, _)) = t.split_once('|') {
         t = first.trim();
     }
-    let t = t.trim_start_matches(['*', '&', '?', '[', ']', ' ']);
+    let mut t = t.trim_start_matches(['*', '&', '?', '[', ']', ' ']);
+    // C/C++ tag and qualifier keywords before the name: `struct foo`, `const Foo&`.
+    while let Some(rest) = [
+        "struct ",
+        "union ",
+        "enum ",
+        "class ",
+        "const ",
+        "volatile ",
+        "typename ",
+    ]
+    .iter()
+    .find_map(|k| t.strip_prefix(k))
+    {
+        t = rest.trim_start();
+    }
     let t = t.strip_prefix("mut ").unwrap_or(t);
     let t = t.strip_prefix("dyn ").unwrap_or(t);
     let t = t.strip_prefix("impl ").unwrap_or(t);
     let t = t.trim_start_matches(['*', '&', ' ']);
-    let end = t.find(['<', '[', '(', '{', ' ', ',', '?', '!', ';']).unwrap_or(t.len());
+    let end = t
+        .find(['<', '[', '(', '{', ' ', ',', '?', '!', ';', '&', '*'])
+        .unwrap_or(t.len());
     let head = &t[..end];
     let last = head.rsplit(['.', ':']).next().unwrap_or(head);
     let last = last.trim();
@@ -478,6 +495,8 @@ mod tests {
         assert_eq!(simple_type_name("Foo | null").as_deref(), Some("Foo"));
         assert_eq!(simple_type_name("[]Foo").as_deref(), Some("Foo"));
         assert_eq!(simple_type_name("123"), None);
+        assert_eq!(simple_type_name("struct foo").as_deref(), Some("foo"));
+        assert_eq!(simple_type_name("const ns::Foo&").as_deref(), Some("Foo"));
     }
 
     #[test]

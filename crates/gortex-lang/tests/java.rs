@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{extract, extract_fixture, qualified, render};
+use common::{assert_ref, extract, extract_fixture, qualified, render, sym};
 use gortex_core::{
     BindingValue, EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole, TestRunner, TypeFlavor,
     Visibility,
@@ -14,27 +14,6 @@ fn java(src: &str) -> FileFacts {
 
 fn fixture() -> FileFacts {
     extract_fixture(Language::Java, "java/OrderService.java")
-}
-
-fn sym<'a>(facts: &'a FileFacts, qname: &str) -> &'a gortex_core::SymbolFact {
-    let i = (0..facts.symbols.len() as u32)
-        .find(|&i| qualified(facts, i) == qname)
-        .unwrap_or_else(|| panic!("no symbol {qname} in:\n{}", render(facts)));
-    &facts.symbols[i as usize]
-}
-
-fn assert_ref(facts: &FileFacts, kind: EdgeKind, from: &str, name: &str, receiver: Receiver) {
-    let found = facts.refs.iter().any(|r| {
-        r.kind == kind
-            && r.name == name
-            && r.receiver == receiver
-            && r.from.map(|f| qualified(facts, f)).unwrap_or_else(|| "<file>".into()) == from
-    });
-    assert!(
-        found,
-        "missing {kind} {from} -> {name} {receiver:?} in:\n{}",
-        render(facts)
-    );
 }
 
 fn binding<'a>(facts: &'a FileFacts, scope: &str, name: &str) -> &'a BindingValue {

@@ -159,12 +159,12 @@ fn valid_langs() -> String {
     Language::ALL
         .iter()
         .map(|l| l.as_str())
-        .chain(["ts", "js", "py", "rs", "golang"])
+        .chain(["ts", "js", "py", "rs", "golang", "c++", "cxx", "cs", "c#"])
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Parses a language name or alias (`ts`, `js`, `py`, `rs`, `golang`).
+/// Parses a language name or alias (`ts`, `js`, `py`, `rs`, `golang`, `c++`, `cxx`, `cs`, `c#`).
 pub(crate) fn parse_lang(value: &str) -> Option<Language> {
     let v = value.to_ascii_lowercase();
     Language::parse(&v).or(match v.as_str() {
@@ -173,6 +173,8 @@ pub(crate) fn parse_lang(value: &str) -> Option<Language> {
         "py" => Some(Language::Python),
         "rs" => Some(Language::Rust),
         "golang" => Some(Language::Go),
+        "c++" | "cxx" => Some(Language::Cpp),
+        "cs" | "c#" => Some(Language::CSharp),
         _ => None,
     })
 }

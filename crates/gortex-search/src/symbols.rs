@@ -162,26 +162,9 @@ pub fn is_indexed(node: &Node) -> bool {
     node.kind.is_symbol() && !node.external && !node.path.is_empty()
 }
 
-/// Test-file naming conventions (same rules the indexer uses to mark test files).
+/// Test-file naming conventions (the indexer's rule).
 pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let in_test_dir = path
-        .split('/')
-        .any(|seg| matches!(seg, "test" | "tests" | "__tests__" | "spec" | "testing"));
-    match language {
-        Some(Language::Go) => name.ends_with("_test.go"),
-        Some(Language::Python) => {
-            name.starts_with("test_") || name.ends_with("_test.py") || name == "conftest.py" || in_test_dir
-        }
-        Some(Language::Java) => {
-            name.ends_with("Test.java") || name.ends_with("Tests.java") || path.contains("src/test/")
-        }
-        Some(Language::Rust) => path.starts_with("tests/") || path.contains("/tests/"),
-        Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
-            name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
-        }
-        None => in_test_dir,
-    }
+    gortex_core::language::is_test_path(path, language)
 }
 
 /// The indexed part of a path: everything but the last extension (`.ts` would otherwise match

@@ -10,8 +10,8 @@ use crate::util::Parents;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
-    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, Language, NodeKind, Receiver, RefFact, SymbolFact,
+    TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::sync::OnceLock;
 use streaming_iterator::StreamingIterator;
@@ -566,29 +566,13 @@ impl<'a, 't> Ctx<'a, 't> {
         let _ = is_static; // static and type imports have the same shape: module = everything before the name
         let line = util::line(decl);
         let fact = if wildcard {
-            ImportFact {
-                module: path,
-                kind: ImportKind::Wildcard,
-                name: None,
-                local: None,
-                reexport: false,
-                type_only: false,
-                line,
-            }
+            ImportFact::wildcard(path, line)
         } else {
             let (module, name) = match path.rsplit_once('.') {
                 Some((m, n)) => (m.to_string(), n.to_string()),
                 None => (String::new(), path.clone()),
             };
-            ImportFact {
-                module,
-                kind: ImportKind::Named,
-                name: Some(name.clone()),
-                local: Some(name),
-                reexport: false,
-                type_only: false,
-                line,
-            }
+            ImportFact::named(module, name.clone(), name, line)
         };
         self.imports.push(fact);
     }

@@ -3,6 +3,10 @@
 use crate::Extractor;
 use gortex_core::Language;
 
+#[cfg(any(feature = "c", feature = "cpp"))]
+pub(crate) mod cfamily;
+#[cfg(feature = "csharp")]
+mod csharp;
 #[cfg(any(feature = "typescript", feature = "javascript"))]
 mod ecmascript;
 #[cfg(feature = "go")]
@@ -13,6 +17,8 @@ mod java;
 mod python;
 #[cfg(feature = "rust")]
 mod rust;
+#[cfg(any(feature = "c", feature = "cpp", feature = "csharp"))]
+mod tagged;
 
 /// Loads a query file from `grammars/` at compile time.
 #[allow(unused_macros)]
@@ -41,6 +47,12 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         Language::Rust => Some(rust::extractor()),
         #[cfg(feature = "java")]
         Language::Java => Some(java::extractor()),
+        #[cfg(feature = "c")]
+        Language::C => Some(cfamily::c()),
+        #[cfg(feature = "cpp")]
+        Language::Cpp => Some(cfamily::cpp()),
+        #[cfg(feature = "csharp")]
+        Language::CSharp => Some(csharp::extractor()),
         #[allow(unreachable_patterns)]
         _ => None,
     }

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use gortex_core::{BindingValue, FileFacts, Language, Receiver};
+use gortex_core::{BindingValue, EdgeKind, FileFacts, Language, Receiver, SymbolFact};
 use gortex_lang::{extract_file, FileContext, DEFAULT_PARSE_BUDGET};
 use std::fmt::Write;
 
@@ -19,6 +19,34 @@ pub fn extract_fixture(language: Language, rel: &str) -> FileFacts {
     let full = format!("{}/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("read {full}: {e}"));
     extract(language, rel, &source)
+}
+
+/// The symbol with this qualified name; panics with the rendered facts when there is none.
+pub fn sym<'a>(facts: &'a FileFacts, qname: &str) -> &'a SymbolFact {
+    let i = (0..facts.symbols.len() as u32)
+        .find(|&i| qualified(facts, i) == qname)
+        .unwrap_or_else(|| panic!("no symbol {qname} in:\n{}", render(facts)));
+    &facts.symbols[i as usize]
+}
+
+/// Whether a symbol with this qualified name exists.
+pub fn has_sym(facts: &FileFacts, qname: &str) -> bool {
+    (0..facts.symbols.len() as u32).any(|i| qualified(facts, i) == qname)
+}
+
+/// Asserts a reference of `kind` from the symbol `from` (`<file>` for file level) to `name`.
+pub fn assert_ref(facts: &FileFacts, kind: EdgeKind, from: &str, name: &str, receiver: Receiver) {
+    let found = facts.refs.iter().any(|r| {
+        r.kind == kind
+            && r.name == name
+            && r.receiver == receiver
+            && r.from.map(|f| qualified(facts, f)).unwrap_or_else(|| "<file>".into()) == from
+    });
+    assert!(
+        found,
+        "missing {kind} {from} -> {name} {receiver:?} in:\n{}",
+        render(facts)
+    );
 }
 
 /// The qualified name (`Owner.name`) of symbol `i`.
