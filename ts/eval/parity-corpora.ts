@@ -144,6 +144,18 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     subdir: '',
     note: 'NuGet packages ship compiled assemblies, not sources; Debian packages dnlib (a .NET metadata library) from source',
   },
+  {
+    language: 'kotlin',
+    name: 'com.squareup.okhttp3:okhttp',
+    version: '4.12.0',
+    registry: 'Maven Central',
+    url: 'https://repo1.maven.org/maven2/com/squareup/okhttp3/okhttp/4.12.0/okhttp-4.12.0-sources.jar',
+    sha256: 'd91a769a4140e542cddbac4e67fcf279299614e8bfd53bd23b85e60c2861341c',
+    format: 'zip',
+    inner: '',
+    subdir: '',
+    note: 'the sources jar of OkHttp 4 (written in Kotlin; main sources only, no tests)',
+  },
 ];
 
 /** The languages that have a corpus, in list order. */

@@ -19,6 +19,7 @@ pub enum Language {
     Cpp,
     #[serde(rename = "csharp")]
     CSharp,
+    Kotlin,
 }
 
 impl Language {
@@ -34,6 +35,7 @@ impl Language {
         Language::C,
         Language::Cpp,
         Language::CSharp,
+        Language::Kotlin,
     ];
 
     /// The wire name.
@@ -49,6 +51,7 @@ impl Language {
             Language::C => "c",
             Language::Cpp => "cpp",
             Language::CSharp => "csharp",
+            Language::Kotlin => "kotlin",
         }
     }
 
@@ -76,6 +79,7 @@ impl Language {
             "c" | "h" => Language::C,
             "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" | "tpp" | "inl" => Language::Cpp,
             "cs" => Language::CSharp,
+            "kt" | "kts" => Language::Kotlin,
             _ => return None,
         })
     }
@@ -120,6 +124,10 @@ pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
         Some(Language::Rust) => path.starts_with("tests/") || path.contains("/tests/"),
         Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
             name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
+        }
+        Some(Language::Kotlin) => {
+            let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);
+            stem.ends_with("Test") || stem.ends_with("Tests") || path.contains("src/test/") || in_test_dir
         }
         Some(Language::CSharp) => {
             let stem = name.strip_suffix(".cs").unwrap_or(name);

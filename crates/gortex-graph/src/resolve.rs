@@ -153,7 +153,7 @@ impl<'a> Tables<'a> {
                     }
                     match file.language {
                         // C# namespaces share the table: files by dotted package/namespace name.
-                        Language::Java | Language::CSharp => {
+                        Language::Java | Language::CSharp | Language::Kotlin => {
                             if let Some(pkg) = &file.facts.package {
                                 t.java_packages.entry(pkg.as_str()).or_default().push(fi);
                             }
@@ -434,7 +434,7 @@ impl<'a> Tables<'a> {
             Language::TypeScript | Language::Tsx | Language::JavaScript => self.resolve_es_module(fi, &imp.module),
             Language::Python => self.resolve_python_module(fi, &imp.module),
             Language::Go => Some(self.resolve_go_import(&imp.module)),
-            Language::Java | Language::CSharp => Some(self.resolve_java_import(imp)),
+            Language::Java | Language::CSharp | Language::Kotlin => Some(self.resolve_java_import(imp)),
             Language::Rust => self.resolve_rust_path(
                 fi,
                 &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(),
@@ -962,7 +962,7 @@ impl<'a> Tables<'a> {
             }
             ImportKind::Named => {
                 let name = imp.name.as_deref().or(imp.local.as_deref())?;
-                if matches!(self.lang(f), Language::Java | Language::CSharp) {
+                if matches!(self.lang(f), Language::Java | Language::CSharp | Language::Kotlin) {
                     // `import a.b.C`: the class C in package a.b.
                     return self.member(target, name, depth + 1);
                 }
@@ -1013,7 +1013,7 @@ impl<'a> Tables<'a> {
                 (None, Language::Go) if imp.kind == ImportKind::Module => {
                     self.go_package_name(fi, k).as_deref() == Some(name)
                 }
-                (None, Language::Java | Language::CSharp) if imp.kind == ImportKind::Named => {
+                (None, Language::Java | Language::CSharp | Language::Kotlin) if imp.kind == ImportKind::Named => {
                     imp.name.as_deref() == Some(name)
                 }
                 _ => false,
@@ -1036,7 +1036,7 @@ impl<'a> Tables<'a> {
                     }
                 }
             }
-            Language::Java => {
+            Language::Java | Language::Kotlin => {
                 if let Some(pkg) = facts.package.as_deref() {
                     for &f in self.java_pkg(pkg).into_iter().flatten() {
                         if f != fi {
@@ -1104,6 +1104,10 @@ impl<'a> Tables<'a> {
                     }
                 }
             }
+        }
+        // Kotlin imports its standard library's top-level functions into every file.
+        if lang == Language::Kotlin && KOTLIN_IMPLICIT.contains(&name) {
+            return Some((Entity::External(format!("kotlin.{name}")), Origin::AstResolved));
         }
         None
     }
@@ -1271,7 +1275,10 @@ impl<'a> Tables<'a> {
         if let Some(found) = self.resolve_first_plain(fi, name, depth) {
             return Some(found);
         }
-        if matches!(self.lang(fi), Language::Java | Language::Cpp | Language::CSharp) {
+        if matches!(
+            self.lang(fi),
+            Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin
+        ) {
             // An implicit `this`: a field of the enclosing type (or of an out-of-line method's class).
             let ty = self.enclosing_type(fi, scope?)?;
             let field = self.find_member(ty, name)?;
@@ -1364,8 +1371,10 @@ impl<'a> Tables<'a> {
                         }
                     }
                     // Java, like C# and C++, calls its own (and inherited) methods without `this`.
-                    if matches!(lang, Language::Java | Language::Cpp | Language::CSharp)
-                        && facts.symbols[s as usize].kind.is_type_like()
+                    if matches!(
+                        lang,
+                        Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin
+                    ) && facts.symbols[s as usize].kind.is_type_like()
                     {
                         if let Some(m) = self.find_member((fi, s), name) {
                             return Some((Entity::Sym(m), Origin::AstResolved));
@@ -1450,6 +1459,55 @@ impl<'a> Tables<'a> {
         }
     }
 }
+
+/// Kotlin standard-library functions and types every file sees without an import (`kotlin.*`,
+/// `kotlin.collections.*`, …); a repository declaration of the same name still wins.
+const KOTLIN_IMPLICIT: &[&str] = &[
+    "require",
+    "requireNotNull",
+    "check",
+    "checkNotNull",
+    "error",
+    "TODO",
+    "synchronized",
+    "println",
+    "print",
+    "lazy",
+    "run",
+    "let",
+    "also",
+    "apply",
+    "with",
+    "repeat",
+    "listOf",
+    "listOfNotNull",
+    "mutableListOf",
+    "arrayListOf",
+    "emptyList",
+    "setOf",
+    "mutableSetOf",
+    "emptySet",
+    "mapOf",
+    "mutableMapOf",
+    "hashMapOf",
+    "linkedMapOf",
+    "emptyMap",
+    "arrayOf",
+    "arrayOfNulls",
+    "emptyArray",
+    "sequenceOf",
+    "buildString",
+    "buildList",
+    "minOf",
+    "maxOf",
+    "ReplaceWith",
+    "AssertionError",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "UnsupportedOperationException",
+    "Pair",
+    "Triple",
+];
 
 /// Receivers that are runtime/standard-library globals in the languages we index.
 const KNOWN_GLOBALS: &[&str] = &[
@@ -1756,7 +1814,7 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
         match target {
             Some(Entity::Files(files)) if !files.is_empty() => {
                 let to = match lang {
-                    Language::Go | Language::Java | Language::CSharp => {
+                    Language::Go | Language::Java | Language::CSharp | Language::Kotlin => {
                         let tf = files[0];
                         if t.facts(tf).package.is_some() {
                             Endpoint::Package(em.path_index(tf))

@@ -70,6 +70,11 @@ fn csharp_namespaces_usings_and_hierarchy() {
     check("csharp");
 }
 
+#[test]
+fn kotlin_packages_imports_companions_and_extensions() {
+    check("kotlin");
+}
+
 /// Spot checks that state the rules in words, so a golden regenerated carelessly still fails.
 #[test]
 fn key_facts_hold() {
@@ -141,6 +146,15 @@ fn key_facts_hold() {
         ("csharp", "E csharp/src/Store/MemoryStore.cs::MemoryStore -implements-> csharp/src/Store/IStore.cs::IStore ast_resolved L5"),
         ("csharp", "E csharp/src/Store/MemoryStore.cs::MemoryStore -extends-> csharp/src/Store/BaseStore.cs::BaseStore ast_resolved L5"),
         ("csharp", "E csharp/tests/MemoryStoreTests.cs::MemoryStoreTests.SavesItems -tests-> csharp/src/Store/MemoryStore.cs::MemoryStore.Save ast_resolved L15"),
+        // Kotlin: imports (aliased too), same-package top-level functions, companion members
+        // through the class name, extension functions on a constructed receiver, `val` params.
+        ("kotlin", "E kotlin/src/main/kotlin/com/acme/app/App.kt::App.run -calls-> kotlin/src/main/kotlin/com/acme/store/Store.kt::Store.save ast_resolved L12"),
+        ("kotlin", "E kotlin/src/main/kotlin/com/acme/app/App.kt::App.run -calls-> kotlin/src/main/kotlin/com/acme/app/Util.kt::twice ast_resolved L15"),
+        ("kotlin", "E kotlin/src/main/kotlin/com/acme/app/App.kt::App.run -calls-> kotlin/src/main/kotlin/com/acme/store/Store.kt::MemoryStore.open ast_resolved L14"),
+        ("kotlin", "E kotlin/src/main/kotlin/com/acme/app/App.kt::App.run -calls-> kotlin/src/main/kotlin/com/acme/store/Store.kt::Item.describe ast_inferred L17"),
+        ("kotlin", "E kotlin/src/main/kotlin/com/acme/app/App.kt::App.run -calls-> kotlin/src/main/kotlin/com/acme/store/Store.kt::MemoryStore.validate ast_resolved L13"),
+        ("kotlin", "E kotlin/src/main/kotlin/com/acme/store/Store.kt::MemoryStore.save -calls-> kotlin/src/main/kotlin/com/acme/store/Store.kt::BaseStore.log ast_resolved L18"),
+        ("kotlin", "E kotlin/src/main/kotlin/com/acme/store/Store.kt::MemoryStore -implements-> kotlin/src/main/kotlin/com/acme/store/Store.kt::Store ast_resolved L13"),
     ];
     let mut cache = std::collections::HashMap::new();
     for (lang, fact) in facts {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ref, extract, extract_fixture, render, sym};
+use common::{assert_ref, extract, extract_fixture, imports_of, render, sym};
 use gortex_core::{EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TestRole, TypeFlavor, Visibility};
 
 fn fixture() -> FileFacts {
@@ -26,13 +26,8 @@ fn snapshot_tests() {
 fn namespace_is_the_package_and_usings_are_imports() {
     let f = fixture();
     assert_eq!(f.package.as_deref(), Some("Acme.Orders"));
-    let got: Vec<(&str, ImportKind, Option<&str>, Option<&str>)> = f
-        .imports
-        .iter()
-        .map(|i| (i.module.as_str(), i.kind, i.name.as_deref(), i.local.as_deref()))
-        .collect();
     assert_eq!(
-        got,
+        imports_of(&f),
         vec![
             ("System", ImportKind::Wildcard, None, None),
             ("System.Collections.Generic", ImportKind::Wildcard, None, None),

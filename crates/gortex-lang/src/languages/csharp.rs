@@ -6,7 +6,7 @@
 //! decorators, and test attributes (`[Test]`, `[Fact]`, …) make tests. A base type named like
 //! an interface (`IName`) is implemented, any other extended.
 
-use super::tagged::{tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
+use super::tagged::{role_from_decorators, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
 use crate::FileContext;
 use gortex_core::{EdgeKind, ImportFact, Language, NodeKind, SymbolFact, TestRole, Visibility};
@@ -150,16 +150,7 @@ impl Dialect for CSharp {
     }
 
     fn test_role(&self, sym: &SymbolFact, _ctx: &FileContext<'_>) -> Option<TestRole> {
-        if !sym.kind.is_callable() {
-            return None;
-        }
-        if sym.decorators.iter().any(|d| TEST_ATTRIBUTES.contains(&d.as_str())) {
-            Some(TestRole::Test)
-        } else if sym.decorators.iter().any(|d| FIXTURE_ATTRIBUTES.contains(&d.as_str())) {
-            Some(TestRole::Fixture)
-        } else {
-            None
-        }
+        role_from_decorators(sym, &TEST_ATTRIBUTES, &FIXTURE_ATTRIBUTES)
     }
 }
 

@@ -13,11 +13,13 @@ mod ecmascript;
 mod go;
 #[cfg(feature = "java")]
 mod java;
+#[cfg(feature = "kotlin")]
+mod kotlin;
 #[cfg(feature = "python")]
 mod python;
 #[cfg(feature = "rust")]
 mod rust;
-#[cfg(any(feature = "c", feature = "cpp", feature = "csharp"))]
+#[cfg(any(feature = "c", feature = "cpp", feature = "csharp", feature = "kotlin"))]
 mod tagged;
 
 /// Loads a query file from `grammars/` at compile time.
@@ -53,6 +55,8 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         Language::Cpp => Some(cfamily::cpp()),
         #[cfg(feature = "csharp")]
         Language::CSharp => Some(csharp::extractor()),
+        #[cfg(feature = "kotlin")]
+        Language::Kotlin => Some(kotlin::extractor()),
         #[allow(unreachable_patterns)]
         _ => None,
     }

@@ -234,6 +234,21 @@ pub(crate) trait Dialect: Send + Sync + 'static {
     }
 }
 
+/// The test role a callable's decorators give it: one of `tests` → test, one of `fixtures` →
+/// fixture (for languages whose test frameworks mark tests with attributes or annotations).
+pub(crate) fn role_from_decorators(sym: &SymbolFact, tests: &[&str], fixtures: &[&str]) -> Option<TestRole> {
+    if !sym.kind.is_callable() {
+        return None;
+    }
+    if sym.decorators.iter().any(|d| tests.contains(&d.as_str())) {
+        Some(TestRole::Test)
+    } else if sym.decorators.iter().any(|d| fixtures.contains(&d.as_str())) {
+        Some(TestRole::Fixture)
+    } else {
+        None
+    }
+}
+
 /// Strips one pair of surrounding quotes or angle brackets' quotes (`"x"`, `'x'`).
 pub(crate) fn strip_quotes(text: &str) -> &str {
     let t = text.trim();

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use gortex_core::{BindingValue, EdgeKind, FileFacts, Language, Receiver, SymbolFact};
+use gortex_core::{BindingValue, EdgeKind, FileFacts, ImportKind, Language, Receiver, SymbolFact};
 use gortex_lang::{extract_file, FileContext, DEFAULT_PARSE_BUDGET};
 use std::fmt::Write;
 
@@ -47,6 +47,15 @@ pub fn assert_ref(facts: &FileFacts, kind: EdgeKind, from: &str, name: &str, rec
         "missing {kind} {from} -> {name} {receiver:?} in:\n{}",
         render(facts)
     );
+}
+
+/// Imports as (module, kind, name, local), in order.
+pub fn imports_of(facts: &FileFacts) -> Vec<(&str, ImportKind, Option<&str>, Option<&str>)> {
+    facts
+        .imports
+        .iter()
+        .map(|i| (i.module.as_str(), i.kind, i.name.as_deref(), i.local.as_deref()))
+        .collect()
 }
 
 /// The qualified name (`Owner.name`) of symbol `i`.
