@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/** How an archive is unpacked: gzip'd tar (`.tgz`, `.crate`, sdist) or zip (Go module zip, jar). */
-export type ArchiveFormat = 'tgz' | 'zip';
+/** How an archive is unpacked: gzip'd tar (`.tgz`, `.crate`, sdist), xz'd tar (Debian `.orig.tar.xz`) or zip (Go module zip, jar). */
+export type ArchiveFormat = 'tgz' | 'txz' | 'zip';
 
 /** One pinned corpus. */
 export interface ParityCorpus {
@@ -156,6 +156,18 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     subdir: '',
     note: 'the sources jar of OkHttp 4 (written in Kotlin; main sources only, no tests)',
   },
+  {
+    language: 'php',
+    name: 'php-monolog',
+    version: '3.9.0',
+    registry: 'Debian',
+    url: 'https://deb.debian.org/debian/pool/main/p/php-monolog/php-monolog_3.9.0.orig.tar.xz',
+    sha256: '6699608b50ed7cc4eea8898d5d9928827a0bfb20190a6f0cdf784e78281c8787',
+    format: 'txz',
+    inner: 'php-monolog-3.9.0',
+    subdir: '',
+    note: 'Packagist is not among the registries here; Debian packages Monolog from source (src/ and tests/)',
+  },
 ];
 
 /** The languages that have a corpus, in list order. */
@@ -216,8 +228,12 @@ async function download(corpus: ParityCorpus, file: string): Promise<void> {
 }
 
 function unpack(corpus: ParityCorpus, archive: string, into: string): void {
-  const [cmd, args] =
-    corpus.format === 'tgz' ? ['tar', ['-xzf', archive, '-C', into]] : ['unzip', ['-q', '-o', archive, '-d', into]];
+  const [cmd, args]: [string, string[]] =
+    corpus.format === 'tgz'
+      ? ['tar', ['-xzf', archive, '-C', into]]
+      : corpus.format === 'txz'
+        ? ['tar', ['-xJf', archive, '-C', into]]
+        : ['unzip', ['-q', '-o', archive, '-d', into]];
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
   if (r.error) {
     throw new CorpusFetchError(

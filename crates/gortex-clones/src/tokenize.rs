@@ -257,7 +257,7 @@ enum Style {
     Go,
     /// Rust: nested block comments, raw/byte strings, lifetimes.
     Rust,
-    /// Java (and C, C++, C#, Kotlin, whose quoting and comments it shares): text blocks.
+    /// Java (and C, C++, C#, Kotlin, PHP, whose quoting and comments it mostly shares): text blocks.
     Java,
     /// Python: `#` comments, prefixed and triple-quoted strings.
     Python,
@@ -268,7 +268,9 @@ fn style(language: Language) -> Style {
         Language::TypeScript | Language::Tsx | Language::JavaScript => Style::Ecma,
         Language::Go => Style::Go,
         Language::Rust => Style::Rust,
-        Language::Java | Language::C | Language::Cpp | Language::CSharp | Language::Kotlin => Style::Java,
+        Language::Java | Language::C | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Php => {
+            Style::Java
+        }
         Language::Python => Style::Python,
     }
 }

@@ -20,6 +20,7 @@ pub enum Language {
     #[serde(rename = "csharp")]
     CSharp,
     Kotlin,
+    Php,
 }
 
 impl Language {
@@ -36,6 +37,7 @@ impl Language {
         Language::Cpp,
         Language::CSharp,
         Language::Kotlin,
+        Language::Php,
     ];
 
     /// The wire name.
@@ -52,6 +54,7 @@ impl Language {
             Language::Cpp => "cpp",
             Language::CSharp => "csharp",
             Language::Kotlin => "kotlin",
+            Language::Php => "php",
         }
     }
 
@@ -80,6 +83,7 @@ impl Language {
             "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" | "tpp" | "inl" => Language::Cpp,
             "cs" => Language::CSharp,
             "kt" | "kts" => Language::Kotlin,
+            "php" => Language::Php,
             _ => return None,
         })
     }
@@ -124,6 +128,10 @@ pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
         Some(Language::Rust) => path.starts_with("tests/") || path.contains("/tests/"),
         Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
             name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
+        }
+        Some(Language::Php) => {
+            let stem = name.strip_suffix(".php").unwrap_or(name);
+            in_test_dir || stem.ends_with("Test")
         }
         Some(Language::Kotlin) => {
             let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);

@@ -153,7 +153,7 @@ impl<'a> Tables<'a> {
                     }
                     match file.language {
                         // C# namespaces share the table: files by dotted package/namespace name.
-                        Language::Java | Language::CSharp | Language::Kotlin => {
+                        Language::Java | Language::CSharp | Language::Kotlin | Language::Php => {
                             if let Some(pkg) = &file.facts.package {
                                 t.java_packages.entry(pkg.as_str()).or_default().push(fi);
                             }
@@ -434,7 +434,7 @@ impl<'a> Tables<'a> {
             Language::TypeScript | Language::Tsx | Language::JavaScript => self.resolve_es_module(fi, &imp.module),
             Language::Python => self.resolve_python_module(fi, &imp.module),
             Language::Go => Some(self.resolve_go_import(&imp.module)),
-            Language::Java | Language::CSharp | Language::Kotlin => Some(self.resolve_java_import(imp)),
+            Language::Java | Language::CSharp | Language::Kotlin | Language::Php => Some(self.resolve_java_import(imp)),
             Language::Rust => self.resolve_rust_path(
                 fi,
                 &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(),
@@ -1036,7 +1036,7 @@ impl<'a> Tables<'a> {
                     }
                 }
             }
-            Language::Java | Language::Kotlin => {
+            Language::Java | Language::Kotlin | Language::Php => {
                 if let Some(pkg) = facts.package.as_deref() {
                     for &f in self.java_pkg(pkg).into_iter().flatten() {
                         if f != fi {
@@ -1232,6 +1232,12 @@ impl<'a> Tables<'a> {
                 return Some((e, Origin::AstResolved));
             }
         }
+        if matches!(self.lang(fi), Language::Php | Language::CSharp) && path.len() > 1 {
+            // A fully qualified namespace (`\App\Models\Order`, `global::A.B.C`) names a package.
+            if let Some(files) = self.java_pkg(&path.join(".")) {
+                return Some((Entity::Files(files.clone()), Origin::AstResolved));
+            }
+        }
         let (first, rest) = path.split_first()?;
         let (mut entity, mut origin) = self.resolve_receiver_name(fi, scope, first, depth)?;
         for seg in rest {
@@ -1393,7 +1399,13 @@ impl<'a> Tables<'a> {
                 if self.binding_type(fi, scope, name, depth).is_some() {
                     return None; // a local variable holding a value, not a declared callable
                 }
-                self.resolve_first_plain(fi, name, depth)
+                let found = self.resolve_first_plain(fi, name, depth);
+                if found.is_none() && lang == Language::Php && self.named(name).is_none() {
+                    // An unqualified PHP function call falls back to the global namespace: what
+                    // the repository never declares is a built-in or extension (`count`, `isset`).
+                    return Some((Entity::External(format!("php.{name}")), Origin::AstResolved));
+                }
+                found
             }
             Receiver::SelfRef => {
                 let ty = self.enclosing_type(fi, scope?)?;
@@ -1814,7 +1826,7 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
         match target {
             Some(Entity::Files(files)) if !files.is_empty() => {
                 let to = match lang {
-                    Language::Go | Language::Java | Language::CSharp | Language::Kotlin => {
+                    Language::Go | Language::Java | Language::CSharp | Language::Kotlin | Language::Php => {
                         let tf = files[0];
                         if t.facts(tf).package.is_some() {
                             Endpoint::Package(em.path_index(tf))

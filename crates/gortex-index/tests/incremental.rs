@@ -79,6 +79,7 @@ const IDENTS: &[&str] = &[
     "Twice",
     "MemoryStore",
     "describe",
+    "Order",
 ];
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
@@ -87,9 +88,9 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         1 => (0usize..64).prop_map(|file| Edit::Gut { file }),
         1 => (0usize..64).prop_map(|file| Edit::Delete { file }),
         1 => (0usize..64).prop_map(|file| Edit::Rename { file }),
-        2 => (0usize..8, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
+        2 => (0usize..9, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
         3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
-        2 => (0usize..8, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
+        2 => (0usize..9, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
         2 => (0usize..64, any::<bool>()).prop_map(|(file, middle)| Edit::Shift { file, middle }),
     ]
 }
@@ -125,6 +126,7 @@ fn snippet(path: &str, n: u32) -> String {
         ),
         "go" => format!("\nfunc Gen{n}() {{ helper(); Open(); Gen{}() }}\n", n / 2),
         "rs" => format!("\npub fn gen{n}() {{ helper(); open(); gen{}(); }}\n", n / 2),
+        "php" => format!("\nfunction gen{n}() {{ helper(); gen{}(); }}\n", n / 2),
         "kt" => format!("\nfun gen{n}() {{ twice(1); gen{}() }}\n", n / 2),
         "c" | "cpp" | "h" => format!(
             "\nint gen{n}(void) {{ kv_open(\"x\"); internal_log(\"y\"); return gen{}(); }}\n",
@@ -155,6 +157,7 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 "java" => "package com.acme;\nclass Gutted {}\n".to_string(),
                 "cs" => "namespace Acme.App { class Gutted {} }\n".to_string(),
                 "kt" => "package com.acme.app\n".to_string(),
+                "php" => "<?php\nnamespace App\\Support;\n".to_string(),
                 _ => String::new(),
             };
             std::fs::write(root.join(rel), body).unwrap();
@@ -211,6 +214,10 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                     format!("use crate::added{m}::added{m};\npub fn use{n}() {{ added{m}(); }}\n"),
                 ),
                 // Found by file name from another directory (include targets are diffed per build).
+                8 => (
+                    format!("php/src/Models/Use{n}.php"),
+                    format!("<?php\nnamespace App\\Models;\n\nuse App\\Support\\Added{m};\n\nfunction use{n}() {{ (new Added{m}())->run(); }}\n"),
+                ),
                 7 => (
                     format!("kotlin/src/main/kotlin/com/acme/store/Use{n}.kt"),
                     format!("package com.acme.store\n\nimport com.acme.app.added{m}\n\nfun use{n}() {{ added{m}() }}\n"),
@@ -255,6 +262,10 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 3 => (
                     format!("rust/src/added{n}.rs"),
                     format!("pub fn added{n}() {{ crate::store::open(); }}\n"),
+                ),
+                8 => (
+                    format!("php/src/Support/Added{n}.php"),
+                    format!("<?php\nnamespace App\\Support;\n\nclass Added{n} {{ public function run() {{ helper(); }} }}\n"),
                 ),
                 7 => (
                     format!("kotlin/src/main/kotlin/com/acme/app/Added{n}.kt"),
@@ -318,7 +329,7 @@ fn clean_dump(root: &Path) -> Vec<String> {
 
 fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let repo = tempfile::tempdir().unwrap();
-    for lang in ["ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin"] {
+    for lang in ["ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php"] {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }
     let home = tempfile::tempdir().unwrap();

@@ -75,6 +75,11 @@ fn kotlin_packages_imports_companions_and_extensions() {
     check("kotlin");
 }
 
+#[test]
+fn php_namespaces_uses_traits_and_this() {
+    check("php");
+}
+
 /// Spot checks that state the rules in words, so a golden regenerated carelessly still fails.
 #[test]
 fn key_facts_hold() {
@@ -155,6 +160,18 @@ fn key_facts_hold() {
         ("kotlin", "E kotlin/src/main/kotlin/com/acme/app/App.kt::App.run -calls-> kotlin/src/main/kotlin/com/acme/store/Store.kt::MemoryStore.validate ast_resolved L13"),
         ("kotlin", "E kotlin/src/main/kotlin/com/acme/store/Store.kt::MemoryStore.save -calls-> kotlin/src/main/kotlin/com/acme/store/Store.kt::BaseStore.log ast_resolved L18"),
         ("kotlin", "E kotlin/src/main/kotlin/com/acme/store/Store.kt::MemoryStore -implements-> kotlin/src/main/kotlin/com/acme/store/Store.kt::Store ast_resolved L13"),
+        // PHP: `use` (grouped, aliased, `use function`), `$this->field->f()` through a promoted
+        // constructor parameter, inherited and trait methods, `self::`, fully qualified names.
+        ("php", "E php/src/Services/OrderService.php::OrderService.place -calls-> php/src/Support/Repo.php::Repo.save ast_resolved L22"),
+        ("php", "E php/src/Services/OrderService.php::OrderService.place -calls-> php/src/Support/Repo.php::Clock.now ast_resolved L23"),
+        ("php", "E php/src/Services/OrderService.php::OrderService.place -calls-> php/src/Services/BaseService.php::BaseService.audit ast_resolved L24"),
+        ("php", "E php/src/Services/OrderService.php::OrderService.place -calls-> php/src/Services/BaseService.php::Loggable.log ast_resolved L25"),
+        ("php", "E php/src/Services/OrderService.php::OrderService.place -calls-> php/src/Services/OrderService.php::OrderService.make ast_resolved L26"),
+        ("php", "E php/src/Services/OrderService.php::OrderService.place -calls-> php/src/Models/Order.php::Order.touch ast_resolved L28"),
+        ("php", "E php/src/Services/OrderService.php::OrderService.place -calls-> php/src/Support/Repo.php::helper ast_resolved L30"),
+        ("php", "E php/src/Services/BaseService.php::Placer.place -typed_as-> php/src/Models/Order.php::Order ast_resolved L16"),
+        // PHP: an unqualified call nothing in the repository declares is a global built-in.
+        ("php", "E php/src/Support/Repo.php::helper -calls-> external::php.count ast_resolved L14"),
     ];
     let mut cache = std::collections::HashMap::new();
     for (lang, fact) in facts {

@@ -15,11 +15,19 @@ mod go;
 mod java;
 #[cfg(feature = "kotlin")]
 mod kotlin;
+#[cfg(feature = "php")]
+mod php;
 #[cfg(feature = "python")]
 mod python;
 #[cfg(feature = "rust")]
 mod rust;
-#[cfg(any(feature = "c", feature = "cpp", feature = "csharp", feature = "kotlin"))]
+#[cfg(any(
+    feature = "c",
+    feature = "cpp",
+    feature = "csharp",
+    feature = "kotlin",
+    feature = "php"
+))]
 mod tagged;
 
 /// Loads a query file from `grammars/` at compile time.
@@ -57,6 +65,8 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         Language::CSharp => Some(csharp::extractor()),
         #[cfg(feature = "kotlin")]
         Language::Kotlin => Some(kotlin::extractor()),
+        #[cfg(feature = "php")]
+        Language::Php => Some(php::extractor()),
         #[allow(unreachable_patterns)]
         _ => None,
     }

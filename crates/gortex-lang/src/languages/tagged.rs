@@ -568,6 +568,19 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
             line,
         });
     }
+    // A field declared inside a callable (a PHP promoted constructor parameter) is a member of
+    // the callable's type. Done last: uses are attributed by walking parents from the symbol
+    // that starts before them, which needs containment parents.
+    for i in 0..symbols.len() {
+        if symbols[i].kind == NodeKind::Field {
+            if let Some(p) = symbols[i].parent {
+                let owner = &symbols[p as usize];
+                if owner.kind.is_callable() && owner.parent.is_some_and(|g| symbols[g as usize].kind.is_type_like()) {
+                    symbols[i].parent = owner.parent;
+                }
+            }
+        }
+    }
     facts.symbols = symbols;
     facts
 }
