@@ -15,7 +15,7 @@ describe('gortex index / status', () => {
     expect(cold.status).toBe(0);
     const report = JSON.parse(cold.stdout);
     expect(report.mode).toBe('cold');
-    expect(Object.keys(report.languages).sort()).toEqual(['c', 'cpp', 'csharp', 'go', 'java', 'kotlin', 'php', 'python', 'rust', 'typescript']);
+    expect(Object.keys(report.languages).sort()).toEqual(['c', 'cpp', 'csharp', 'go', 'java', 'kotlin', 'php', 'python', 'ruby', 'rust', 'typescript']);
     expect(report.peak_rss_bytes).toBeGreaterThan(1_000_000);
     expect(report.edges.by_kind.calls).toBeGreaterThan(30);
 

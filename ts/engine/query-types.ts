@@ -67,7 +67,7 @@ export type EdgeKind =
 export type Origin = 'lsp_resolved' | 'lsp_dispatch' | 'ast_resolved' | 'ast_inferred' | 'text_matched' | 'speculative';
 
 /** A source language gortex indexes (TSX is its own dialect). */
-export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'csharp' | 'kotlin' | 'php';
+export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'csharp' | 'kotlin' | 'php' | 'ruby';
 
 /** Declared visibility of a symbol, normalised across languages. */
 export type Visibility = 'public' | 'protected' | 'package' | 'private';

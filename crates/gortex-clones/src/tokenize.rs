@@ -271,7 +271,8 @@ fn style(language: Language) -> Style {
         Language::Java | Language::C | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Php => {
             Style::Java
         }
-        Language::Python => Style::Python,
+        // `#` comments, like Python's.
+        Language::Python | Language::Ruby => Style::Python,
     }
 }
 

@@ -21,6 +21,7 @@ pub enum Language {
     CSharp,
     Kotlin,
     Php,
+    Ruby,
 }
 
 impl Language {
@@ -38,6 +39,7 @@ impl Language {
         Language::CSharp,
         Language::Kotlin,
         Language::Php,
+        Language::Ruby,
     ];
 
     /// The wire name.
@@ -55,6 +57,7 @@ impl Language {
             Language::CSharp => "csharp",
             Language::Kotlin => "kotlin",
             Language::Php => "php",
+            Language::Ruby => "ruby",
         }
     }
 
@@ -84,6 +87,7 @@ impl Language {
             "cs" => Language::CSharp,
             "kt" | "kts" => Language::Kotlin,
             "php" => Language::Php,
+            "rb" | "rake" => Language::Ruby,
             _ => return None,
         })
     }
@@ -128,6 +132,10 @@ pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
         Some(Language::Rust) => path.starts_with("tests/") || path.contains("/tests/"),
         Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
             name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
+        }
+        Some(Language::Ruby) => {
+            let stem = name.strip_suffix(".rb").unwrap_or(name);
+            in_test_dir || stem.ends_with("_test") || stem.ends_with("_spec") || stem.starts_with("test_")
         }
         Some(Language::Php) => {
             let stem = name.strip_suffix(".php").unwrap_or(name);

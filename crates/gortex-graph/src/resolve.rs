@@ -97,9 +97,9 @@ impl<'a> Tables<'a> {
                     .par_iter()
                     .map(|f| {
                         let mut top: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
-                        let c_family = f.language.is_c_family();
+                        let namespaced = f.language.is_c_family() || f.language == Language::Ruby;
                         for (si, sym) in f.facts.symbols.iter().enumerate() {
-                            let is_top = if c_family {
+                            let is_top = if namespaced {
                                 c_top_level(&f.facts, si as u32)
                             } else {
                                 sym.parent.filter(|&p| p < si as u32).is_none()
@@ -441,6 +441,28 @@ impl<'a> Tables<'a> {
                 true,
             ),
             Language::C | Language::Cpp => Some(self.resolve_include(fi, &imp.module)),
+            Language::Ruby => Some(self.resolve_require(fi, &imp.module)),
+        }
+    }
+
+    /// `require_relative "./a/b"` → `a/b.rb` beside the requiring file; `require "a/b"` →
+    /// `lib/a/b.rb` or `a/b.rb` when the repository has one, else the library (external).
+    fn resolve_require(&self, fi: u32, spec: &str) -> Entity {
+        let with_ext = if spec.ends_with(".rb") {
+            spec.to_string()
+        } else {
+            format!("{spec}.rb")
+        };
+        let probes: Vec<String> = if spec.starts_with('.') {
+            join_path(dir_of(&self.files[fi as usize].path), &with_ext)
+                .into_iter()
+                .collect()
+        } else {
+            ["lib", ""].iter().filter_map(|d| join_path(d, &with_ext)).collect()
+        };
+        match probes.iter().find_map(|p| self.path_lookup(p)) {
+            Some(f) => Entity::Files(vec![f]),
+            None => Entity::External(spec.trim_start_matches("./").to_string()),
         }
     }
 
@@ -1163,6 +1185,10 @@ impl<'a> Tables<'a> {
         if let Some((e, o)) = self.resolve_first_plain(fi, name, depth) {
             match &e {
                 Entity::Sym(s) if self.sym(*s).kind.is_type_like() => return Some((e, o)),
+                // `include Loggable`: Ruby modules are mixed into classes.
+                Entity::Sym(s) if self.lang(fi) == Language::Ruby && self.sym(*s).kind == NodeKind::Module => {
+                    return Some((e, o))
+                }
                 Entity::External(_) => return Some((e, o)),
                 _ => {}
             }
@@ -1376,10 +1402,10 @@ impl<'a> Tables<'a> {
                             return Some((Entity::Sym(k), Origin::AstResolved));
                         }
                     }
-                    // Java, like C# and C++, calls its own (and inherited) methods without `this`.
+                    // Java, C#, C++, Kotlin and Ruby call their own (and inherited) methods without `this`.
                     if matches!(
                         lang,
-                        Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin
+                        Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Ruby
                     ) && facts.symbols[s as usize].kind.is_type_like()
                     {
                         if let Some(m) = self.find_member((fi, s), name) {
@@ -1627,13 +1653,13 @@ pub(crate) fn rust_module_of(crates: &[crate::config::CargoCrate], path: &str, f
 
 /// The qualified name of a TypeScript namespace block (`ts.server`), when every enclosing
 /// declaration is itself a namespace (namespaces inside functions do not merge).
-/// Languages whose `namespace a { … }` blocks merge across files (TypeScript, C++).
+/// Languages whose `namespace a { … }` blocks merge across files (TypeScript, C++, Ruby modules).
 fn merges_namespaces(lang: Language) -> bool {
-    lang.is_ecmascript() || lang == Language::Cpp
+    lang.is_ecmascript() || matches!(lang, Language::Cpp | Language::Ruby)
 }
 
-/// Whether a C/C++ symbol is looked up as a file-level name: declared at file scope or inside
-/// namespaces only (namespaces do not hide names from the includer here), and not an
+/// Whether a C/C++ (or Ruby) symbol is looked up as a file-level name: declared at file scope or
+/// inside namespaces/modules only (they do not hide names from other files here), and not an
 /// out-of-line method (those belong to their class).
 fn c_top_level(facts: &gortex_core::FileFacts, si: u32) -> bool {
     let sym = &facts.symbols[si as usize];
@@ -1714,7 +1740,9 @@ fn python_root<'p>(path: &'p str, module: &str) -> &'p str {
 
 fn accepts(kind: EdgeKind, target: NodeKind) -> bool {
     match kind {
-        EdgeKind::Extends | EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => target.is_type_like(),
+        // A Ruby module mixed in with `include` is a supertype.
+        EdgeKind::Extends => target.is_type_like() || target == NodeKind::Module,
+        EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => target.is_type_like(),
         EdgeKind::Calls => {
             target.is_callable()
                 || target.is_type_like()

@@ -80,6 +80,8 @@ const IDENTS: &[&str] = &[
     "MemoryStore",
     "describe",
     "Order",
+    "audit",
+    "Shop",
 ];
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
@@ -88,9 +90,9 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         1 => (0usize..64).prop_map(|file| Edit::Gut { file }),
         1 => (0usize..64).prop_map(|file| Edit::Delete { file }),
         1 => (0usize..64).prop_map(|file| Edit::Rename { file }),
-        2 => (0usize..9, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
+        2 => (0usize..10, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
         3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
-        2 => (0usize..9, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
+        2 => (0usize..10, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
         2 => (0usize..64, any::<bool>()).prop_map(|(file, middle)| Edit::Shift { file, middle }),
     ]
 }
@@ -126,6 +128,7 @@ fn snippet(path: &str, n: u32) -> String {
         ),
         "go" => format!("\nfunc Gen{n}() {{ helper(); Open(); Gen{}() }}\n", n / 2),
         "rs" => format!("\npub fn gen{n}() {{ helper(); open(); gen{}(); }}\n", n / 2),
+        "rb" => format!("\ndef gen{n}\n  audit(1)\n  gen{}(2)\nend\n", n / 2),
         "php" => format!("\nfunction gen{n}() {{ helper(); gen{}(); }}\n", n / 2),
         "kt" => format!("\nfun gen{n}() {{ twice(1); gen{}() }}\n", n / 2),
         "c" | "cpp" | "h" => format!(
@@ -214,6 +217,10 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                     format!("use crate::added{m}::added{m};\npub fn use{n}() {{ added{m}(); }}\n"),
                 ),
                 // Found by file name from another directory (include targets are diffed per build).
+                9 => (
+                    format!("ruby/lib/shop/use{n}.rb"),
+                    format!("require_relative \"added{m}\"\n\nmodule Shop\n  class Use{n}\n    def go\n      Added{m}.new.run\n    end\n  end\nend\n"),
+                ),
                 8 => (
                     format!("php/src/Models/Use{n}.php"),
                     format!("<?php\nnamespace App\\Models;\n\nuse App\\Support\\Added{m};\n\nfunction use{n}() {{ (new Added{m}())->run(); }}\n"),
@@ -262,6 +269,10 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 3 => (
                     format!("rust/src/added{n}.rs"),
                     format!("pub fn added{n}() {{ crate::store::open(); }}\n"),
+                ),
+                9 => (
+                    format!("ruby/lib/shop/added{n}.rb"),
+                    format!("module Shop\n  class Added{n} < BaseService\n    def run\n      audit(1)\n    end\n  end\nend\n"),
                 ),
                 8 => (
                     format!("php/src/Support/Added{n}.php"),
@@ -329,7 +340,9 @@ fn clean_dump(root: &Path) -> Vec<String> {
 
 fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let repo = tempfile::tempdir().unwrap();
-    for lang in ["ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php"] {
+    for lang in [
+        "ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php", "ruby",
+    ] {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }
     let home = tempfile::tempdir().unwrap();

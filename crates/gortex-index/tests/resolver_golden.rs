@@ -80,6 +80,11 @@ fn php_namespaces_uses_traits_and_this() {
     check("php");
 }
 
+#[test]
+fn ruby_requires_modules_and_mixins() {
+    check("ruby");
+}
+
 /// Spot checks that state the rules in words, so a golden regenerated carelessly still fails.
 #[test]
 fn key_facts_hold() {
@@ -172,6 +177,15 @@ fn key_facts_hold() {
         ("php", "E php/src/Services/BaseService.php::Placer.place -typed_as-> php/src/Models/Order.php::Order ast_resolved L16"),
         // PHP: an unqualified call nothing in the repository declares is a global built-in.
         ("php", "E php/src/Support/Repo.php::helper -calls-> external::php.count ast_resolved L14"),
+        // Ruby: require_relative, module-nested classes across files, inherited and mixed-in
+        // methods called on implicit self, `Const.new` and `Shop::Util.twice`.
+        ("ruby", "E ruby/lib/shop/order_service.rb -imports-> ruby/lib/shop/order.rb ast_resolved L3"),
+        ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/base_service.rb::Shop.BaseService.audit ast_resolved L12"),
+        ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/base_service.rb::Shop.Loggable.log ast_resolved L13"),
+        ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService -extends-> ruby/lib/shop/base_service.rb::Shop.Loggable ast_resolved L8"),
+        ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order.rb::Shop.Order.touch ast_resolved L16"),
+        ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order_service.rb::Shop.Util.twice ast_resolved L18"),
+        ("ruby", "E ruby/test/order_service_test.rb::OrderServiceTest.test_places -calls-> ruby/lib/shop/order_service.rb::Shop.OrderService.place ast_resolved L6"),
     ];
     let mut cache = std::collections::HashMap::new();
     for (lang, fact) in facts {

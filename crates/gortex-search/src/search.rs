@@ -159,12 +159,12 @@ fn valid_langs() -> String {
     Language::ALL
         .iter()
         .map(|l| l.as_str())
-        .chain(["ts", "js", "py", "rs", "golang", "c++", "cxx", "cs", "c#", "kt"])
+        .chain(["ts", "js", "py", "rs", "golang", "c++", "cxx", "cs", "c#", "kt", "rb"])
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Parses a language name or alias (`ts`, `js`, `py`, `rs`, `golang`, `c++`, `cxx`, `cs`, `c#`, `kt`).
+/// Parses a language name or alias (`ts`, `js`, `py`, `rs`, `golang`, `c++`, `cxx`, `cs`, `c#`, `kt`, `rb`).
 pub(crate) fn parse_lang(value: &str) -> Option<Language> {
     let v = value.to_ascii_lowercase();
     Language::parse(&v).or(match v.as_str() {
@@ -176,6 +176,7 @@ pub(crate) fn parse_lang(value: &str) -> Option<Language> {
         "c++" | "cxx" => Some(Language::Cpp),
         "cs" | "c#" => Some(Language::CSharp),
         "kt" => Some(Language::Kotlin),
+        "rb" => Some(Language::Ruby),
         _ => None,
     })
 }

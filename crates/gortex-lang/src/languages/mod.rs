@@ -19,6 +19,8 @@ mod kotlin;
 mod php;
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "ruby")]
+mod ruby;
 #[cfg(feature = "rust")]
 mod rust;
 #[cfg(any(
@@ -26,7 +28,8 @@ mod rust;
     feature = "cpp",
     feature = "csharp",
     feature = "kotlin",
-    feature = "php"
+    feature = "php",
+    feature = "ruby"
 ))]
 mod tagged;
 
@@ -67,6 +70,8 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         Language::Kotlin => Some(kotlin::extractor()),
         #[cfg(feature = "php")]
         Language::Php => Some(php::extractor()),
+        #[cfg(feature = "ruby")]
+        Language::Ruby => Some(ruby::extractor()),
         #[allow(unreachable_patterns)]
         _ => None,
     }
