@@ -8,8 +8,12 @@
 
 use super::tagged::{self, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
+#[cfg(feature = "cpp")]
 use crate::FileContext;
-use gortex_core::{ImportFact, Language, NodeKind, SymbolFact, TestRole, Visibility};
+#[cfg(feature = "cpp")]
+use gortex_core::TestRole;
+use gortex_core::{ImportFact, Language, NodeKind, SymbolFact, Visibility};
+#[cfg(feature = "cpp")]
 use std::borrow::Cow;
 use tree_sitter::Node;
 
@@ -121,6 +125,7 @@ impl Dialect for Cpp {
     }
 }
 
+#[cfg(feature = "cpp")]
 /// A declared type's name; standard-library types keep their `std::` prefix (`const
 /// std::string&` → `std::string`) so the resolver can tell them from the repository's own.
 fn std_type_name(text: &str) -> Option<String> {
@@ -136,9 +141,11 @@ fn std_type_name(text: &str) -> Option<String> {
     Some(simple)
 }
 
+#[cfg(feature = "cpp")]
 /// GoogleTest's test-defining macros: `TEST(Suite, Name) { … }` and the fixture forms.
 const GTEST_MACROS: [&str; 6] = ["TEST_F", "TEST_P", "TYPED_TEST_P", "TYPED_TEST", "TEST", "FRIEND_TEST"];
 
+#[cfg(feature = "cpp")]
 /// `TEST_F(Suite, Name) { … }` parses as a function named `TEST_F`: it defines `Suite::Name`, a
 /// method of the fixture class (so fixture members resolve inside it); `TEST(Suite, Name)`
 /// defines the function `Suite_Name`.
@@ -165,6 +172,7 @@ fn gtest_name(name: Node<'_>, src: &[u8]) -> Option<String> {
     })
 }
 
+#[cfg(feature = "cpp")]
 /// Blanks export/visibility macros between a class key and the class name (`class
 /// LEVELDB_EXPORT DB {`, `struct ABSL_ATTRIBUTE Foo :`), which the grammar would read as a
 /// function definition. The macro must be upper-case and be followed by a name and then `{`,
@@ -354,6 +362,7 @@ fn member_access<'t>(list: Node<'t>, member: Node<'t>, src: &[u8], parents: &Par
     access
 }
 
+#[cfg(feature = "cpp")]
 /// Whether a header's text is C++ rather than C (classes, namespaces, templates, `::`, access
 /// labels). Only the first 64 KiB are read.
 pub fn looks_like_cpp(source: &[u8]) -> bool {

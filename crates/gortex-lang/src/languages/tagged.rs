@@ -234,6 +234,7 @@ pub(crate) trait Dialect: Send + Sync + 'static {
     }
 }
 
+#[cfg(any(feature = "csharp", feature = "kotlin"))]
 /// The test role a callable's decorators give it: one of `tests` → test, one of `fixtures` →
 /// fixture (for languages whose test frameworks mark tests with attributes or annotations).
 pub(crate) fn role_from_decorators(sym: &SymbolFact, tests: &[&str], fixtures: &[&str]) -> Option<TestRole> {
