@@ -1259,7 +1259,8 @@ impl<'a> Tables<'a> {
             }
         }
         if matches!(self.lang(fi), Language::Php | Language::CSharp) && path.len() > 1 {
-            // A fully qualified namespace (`\App\Models\Order`, `global::A.B.C`) names a package.
+            // A fully qualified name's namespace (`\App\Models\Order`, `Acme.Store.MemoryStore`)
+            // is a package.
             if let Some(files) = self.java_pkg(&path.join(".")) {
                 return Some((Entity::Files(files.clone()), Origin::AstResolved));
             }

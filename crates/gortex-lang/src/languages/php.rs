@@ -43,11 +43,6 @@ impl Dialect for Php {
         (!dotted.is_empty()).then_some(dotted)
     }
 
-    fn file_scope_bindings(&self) -> bool {
-        // Top-level script code is one scope: its `$x = new A()` still types `$x->f()` there.
-        true
-    }
-
     fn decorate<'t>(&self, sym: &mut SymbolFact, decl: Node<'t>, src: &[u8], _parents: &Parents<'t>) -> bool {
         let mut words: Vec<String> = Vec::new();
         let mut cur = decl.walk();
