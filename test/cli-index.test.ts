@@ -15,7 +15,12 @@ describe('gortex index / status', () => {
     expect(cold.status).toBe(0);
     const report = JSON.parse(cold.stdout);
     expect(report.mode).toBe('cold');
-    expect(Object.keys(report.languages).sort()).toEqual(['c', 'cpp', 'csharp', 'go', 'java', 'kotlin', 'php', 'python', 'ruby', 'rust', 'typescript']);
+    // Every text file is indexed: the golden files, manifests, docs, schemas and components too.
+    expect(Object.keys(report.languages).sort()).toEqual([
+      'c', 'cpp', 'csharp', 'dockerfile', 'go', 'java', 'json', 'kotlin', 'markdown', 'php', 'proto',
+      'python', 'ruby', 'rust', 'sql', 'svelte', 'text', 'toml', 'typescript', 'vue',
+    ]);
+    expect(report.edges.by_kind.depends_on_module).toBeGreaterThan(3);
     expect(report.peak_rss_bytes).toBeGreaterThan(1_000_000);
     expect(report.edges.by_kind.calls).toBeGreaterThan(30);
 
@@ -44,7 +49,8 @@ describe('gortex index / status', () => {
     expect(before.indexed).toBe(false);
     expect(runCli(['index', root], { env }).status).toBe(0);
     const fresh = JSON.parse(runCli(['status', root, '--json'], { env }).stdout);
-    expect(fresh).toMatchObject({ indexed: true, fresh: true, files: 3 });
+    // Three sources, Cargo.toml and golden.txt.
+    expect(fresh).toMatchObject({ indexed: true, fresh: true, files: 5 });
     fs.writeFileSync(path.join(root, 'src/store.rs'), 'pub fn changed() {}\n');
     const stale = runCli(['status', root], { env });
     expect(stale.status).toBe(0);
@@ -78,9 +84,10 @@ describe('gortex index / status', () => {
     fs.mkdirSync(path.join(root, 'build'), { recursive: true });
     fs.writeFileSync(path.join(root, 'build/out.ts'), 'export const built = 1;\n');
     const paths = (args: string[]): number => JSON.parse(runCli(['index', root, '--json', '--force', ...args], { env }).stdout).files.total;
-    expect(paths([])).toBe(8); // build/ is a built-in exclude
-    expect(paths(['--no-default-excludes'])).toBe(9);
-    expect(paths(['--exclude-dir', 'ns', '--exclude-dir', 'packages'])).toBe(5);
+    // 8 sources and 4 text files (golden.txt, tsconfig.json, two package.json).
+    expect(paths([])).toBe(12); // build/ is a built-in exclude
+    expect(paths(['--no-default-excludes'])).toBe(13);
+    expect(paths(['--exclude-dir', 'ns', '--exclude-dir', 'packages'])).toBe(8);
   });
 
   test('a missing path is a one-line error with exit code 2', () => {

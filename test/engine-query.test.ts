@@ -140,7 +140,7 @@ describe('Engine.query (typed)', () => {
       symbol_id: id('src/render.ts::Renderer.draw'),
       symbol_name: 'draw',
     });
-    expect(r).toMatchObject({ total_hits: 3, truncated: false, files_matched: 2, candidate_files: 2, docs: 8 });
+    expect(r).toMatchObject({ total_hits: 3, truncated: false, files_matched: 2, candidate_files: 2, docs: 9 }); // 8 sources and package.json
     expect('unreadable_files' in r).toBe(false);
 
     const folded = run('search_text', { query: 'SUMMARIZE(', case_sensitive: false, path: 'src/render.ts' });

@@ -21,14 +21,16 @@ describe('Engine', () => {
     const report = await engine.indexRepo(root, { onProgress: (e) => events.push(e) });
     expect(report.repo).toBe('webapp');
     expect(report.mode).toBe('cold');
-    expect(report.files.total).toBe(8);
+    // 8 TypeScript files beside golden.txt, tsconfig.json and two package.json files.
+    expect(report.files.total).toBe(12);
     expect(report.languages.typescript?.files).toBe(8);
+    expect(report.languages.json?.files).toBe(3);
     expect(report.nodes.by_kind.method).toBeGreaterThanOrEqual(4);
     expect(report.edges.by_origin.ast_resolved).toBeGreaterThan(20);
     expect(report.failures).toEqual([]);
     expect(new Set(events.map((e) => e.phase))).toEqual(new Set(['load', 'walk', 'parse', 'resolve', 'save']));
     const parseDone = events.filter((e) => e.phase === 'parse').pop();
-    expect(parseDone).toEqual({ phase: 'parse', done: 8, total: 8 });
+    expect(parseDone).toEqual({ phase: 'parse', done: 12, total: 12 });
     expect(fs.existsSync(report.snapshot.path)).toBe(true);
 
     const again = await engine.indexRepo(root);
@@ -113,7 +115,7 @@ describe('Engine', () => {
 
   test('status compares the snapshot with the disk', async () => {
     await engine.indexRepo(root);
-    expect(engine.status(root)).toMatchObject({ indexed: true, fresh: true, files: 8 });
+    expect(engine.status(root)).toMatchObject({ indexed: true, fresh: true, files: 12 });
     fs.writeFileSync(path.join(root, 'src/added.ts'), 'export const z = 1;\n');
     const stale = engine.status(root);
     expect(stale.fresh).toBe(false);

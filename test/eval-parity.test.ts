@@ -33,6 +33,8 @@ describe('coverageOf on a real graph (query/app-ts)', () => {
       ['src/render.ts', 2],
     ]);
     const all = coverageOf(dump, unresolved.calls);
+    // package.json is indexed too, but documents are not measured.
+    expect(dump.nodes.some((n) => n.kind === 'file' && n.language === 'json')).toBe(true);
     expect(Object.keys(all)).toEqual(['typescript']);
     const ts = all.typescript!;
     // 8 files; empty.ts declares nothing, so 7 symbol files. Covered (another file imports or uses

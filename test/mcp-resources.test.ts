@@ -128,30 +128,31 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     expect(stats).toEqual(s.engine.stats(root));
     expect(stats).toMatchObject({
       name: 'resapp',
-      files: 9,
-      nodes: 52,
-      edges: 132,
+      // 9 TypeScript files, package.json and CLAUDE.md (one `doc` section).
+      files: 11,
+      nodes: 55,
+      edges: 133,
       unresolved: 3,
-      nodes_by_kind: { constant: 2, field: 4, file: 9, function: 14, interface: 2, method: 14, type: 7 },
-      edges_by_origin: { ast_resolved: 129, text_matched: 3 },
+      nodes_by_kind: { constant: 2, doc: 1, field: 4, file: 11, function: 14, interface: 2, method: 14, type: 7 },
+      edges_by_origin: { ast_resolved: 130, text_matched: 3 },
     });
 
     const schema = await readJson(s, 'gortex://schema');
     const nodeKinds = Object.fromEntries(schema.node_kinds.map((k: any) => [k.kind, k.count]));
     expect(nodeKinds).toEqual({
-      file: 9, package: 0, module: 0, function: 14, method: 14, type: 7, interface: 2, field: 4,
-      constant: 2, variable: 0, enum_member: 0, import: 0,
+      file: 11, package: 0, module: 0, function: 14, method: 14, type: 7, interface: 2, field: 4,
+      constant: 2, variable: 0, enum_member: 0, import: 0, doc: 1, stage: 0, script: 0,
     });
     const edgeKinds = Object.fromEntries(schema.edge_kinds.map((k: any) => [k.kind, k.count]));
     expect(edgeKinds).toEqual({
-      defines: 43, contains: 19, member_of: 18, imports: 17, re_exports: 0, calls: 16, references: 2,
-      instantiates: 4, extends: 2, implements: 3, overrides: 0, typed_as: 5, returns: 1, tests: 2,
+      defines: 44, contains: 19, member_of: 18, imports: 17, re_exports: 0, calls: 16, references: 2,
+      instantiates: 4, extends: 2, implements: 3, overrides: 0, typed_as: 5, returns: 1, tests: 2, depends_on_module: 0,
     });
     expect([...schema.node_kinds, ...schema.edge_kinds].every((k: any) => typeof k.description === 'string')).toBe(true);
     expect(schema.tiers.map((t: any) => [t.origin, t.rank, t.produced, t.count])).toEqual([
       ['lsp_resolved', 6, false, 0],
       ['lsp_dispatch', 5, false, 0],
-      ['ast_resolved', 4, true, 129],
+      ['ast_resolved', 4, true, 130],
       ['ast_inferred', 3, true, 0],
       ['text_matched', 2, true, 3],
       ['speculative', 1, false, 0],
@@ -166,7 +167,7 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
 
     const repos = await readJson(s, 'gortex://repos');
     expect(repos.active).toBe('resapp');
-    expect(repos.repos.map((r: any) => [r.name, r.root, r.files])).toEqual([['resapp', root, 9]]);
+    expect(repos.repos.map((r: any) => [r.name, r.root, r.files])).toEqual([['resapp', root, 11]]);
 
     expect(await readJson(s, 'gortex://active-project')).toEqual({
       project: 'resapp',
@@ -176,18 +177,18 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
 
     const workspace = await readJson(s, 'gortex://workspace');
     expect(workspace).toMatchObject({ root, repo: 'resapp', mode: 'single_repository', git: { is_repo: false } });
-    expect(workspace.members).toEqual([{ name: 'resapp', root, files: 9, nodes: 52, edges: 132 }]);
+    expect(workspace.members).toEqual([{ name: 'resapp', root, files: 11, nodes: 55, edges: 133 }]);
 
     const health = await readJson(s, 'gortex://index-health');
     expect(health).toMatchObject({
       status: 'healthy',
       reasons: [],
       fresh: true,
-      files: 9,
+      files: 11,
       stale: { modified: 0, added: 0, deleted: 0, examples: [] },
       failures: [],
       skipped: { total: 0 },
-      resolution: { unresolved: 3, unresolved_ratio: 0.0222 },
+      resolution: { unresolved: 3, unresolved_ratio: 0.0221 },
     });
   });
 
@@ -251,10 +252,14 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
   test('report: size, languages, health, hotspots, communities, flows, dead code, cycles, TODO counts', async () => {
     const r = await readJson(s, 'gortex://report');
     expect(r.repo).toBe('resapp');
-    expect(r.size).toEqual({ files: 9, nodes: 52, edges: 132, unresolved: 3 });
-    expect(r.languages).toEqual([{ language: 'typescript', files: 9, bytes: expect.any(Number) }]);
+    expect(r.size).toEqual({ files: 11, nodes: 55, edges: 133, unresolved: 3 });
+    expect(r.languages).toEqual([
+      { language: 'typescript', files: 9, bytes: expect.any(Number) },
+      { language: 'json', files: 1, bytes: expect.any(Number) },
+      { language: 'markdown', files: 1, bytes: expect.any(Number) },
+    ]);
     expect(r.node_kinds[0]).toEqual({ kind: 'function', count: 14 });
-    expect(r.edge_kinds[0]).toEqual({ kind: 'defines', count: 43 });
+    expect(r.edge_kinds[0]).toEqual({ kind: 'defines', count: 44 });
     expect(r.hotspots.top.map((n: any) => n.id).slice(0, 2)).toEqual([id('src/render.ts::Renderer.draw'), id('src/render.ts::summarize')]);
     expect(r.health.grade).toMatch(/^[A-F]$/);
     expect(Object.keys(r.health.components)).toEqual(['test_reach', 'dead_code', 'cycles', 'structure', 'resolution']);
@@ -338,8 +343,8 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
   test('orientation briefs from real data', async () => {
     const text = await promptText(s, 'orientation');
     expect(text.split('\n')[0]).toBe('# Orientation: resapp');
-    expect(text).toContain('- Size: 9 files, 52 nodes, 132 edges, 3 unresolved references\n');
-    expect(text).toContain('- Symbols: function 14 · method 14 · type 7 · field 4 · constant 2 · interface 2\n');
+    expect(text).toContain('- Size: 11 files, 55 nodes, 133 edges, 3 unresolved references\n');
+    expect(text).toContain('- Symbols: function 14 · method 14 · type 7 · field 4 · constant 2 · interface 2 · doc 1\n');
     expect(text).toContain('## Layout\n- `src/` — 9 files\n');
     expect(text).toMatch(new RegExp(`\\n1\\. \`${id('src/render.ts::Renderer.draw')}\` \\(method, src/render\\.ts:\\d+\\) — score 100, fan-in 1, fan-out 2\\n`));
     expect(text).toMatch(/## Communities \(\d+ clusters of code that calls each other; modularity 0\.\d+\)\n- #0 `src · /);
@@ -455,7 +460,7 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     s.reindexed();
     for (let i = 0; i < 100 && s.updates.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect([...s.updates].sort()).toEqual(['gortex://guide/search', 'gortex://stats']);
-    expect((await readJson(s, 'gortex://stats')).files).toBe(10);
+    expect((await readJson(s, 'gortex://stats')).files).toBe(12);
     const session = await readJson(s, 'gortex://session');
     expect(session.reindexes).toBe(1);
     expect(Date.parse(session.last_reindex_at)).not.toBeNaN();
@@ -490,6 +495,8 @@ describe('pre_commit on a git repository', () => {
     fs.writeFileSync(path.join(root, 'src/extra.ts'), 'import { shout } from "./format";\nexport function extra(): string {\n  return shout("x");\n}\n');
     fs.rmSync(path.join(root, 'src/legacy.ts'));
     fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "app-ts", "version": "1.0.1", "private": true }\n');
+    // A binary file is never read, so it is the one file outside the graph.
+    fs.writeFileSync(path.join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
     s = await open(root);
   });
 
@@ -504,7 +511,7 @@ describe('pre_commit on a git repository', () => {
 
   test('changed files, the symbols the diff touches, their dependents and the tests to run', async () => {
     const text = await promptText(s, 'pre_commit');
-    expect(text).toContain('4 changed files (git diff against HEAD plus untracked files).');
+    expect(text).toContain('5 changed files (git diff against HEAD plus untracked files).');
     expect(text).toContain('**Overall risk: medium**');
     expect(text).toContain(
       [
@@ -523,7 +530,9 @@ describe('pre_commit on a git repository', () => {
       ].join('\n'),
     );
     expect(text).toContain('### `src/legacy.ts` — deleted\nIts symbols are gone from the graph.');
-    expect(text).toContain('Not in the graph (not a source file gortex parses, or skipped): `package.json`');
+    // Every text file is in the graph; a manifest edit outside its dependencies touches no symbol.
+    expect(text).toContain('### `package.json` — modified');
+    expect(text).toContain('Not in the graph (not a source file gortex parses, or skipped): `logo.png`');
     expect(text).toContain('## Tests to run\n- src/render.test.ts\n');
   });
 
@@ -533,7 +542,7 @@ describe('pre_commit on a git repository', () => {
     expect(scoped).toContain('1 changed file (git diff against HEAD plus untracked files).');
     expect(scoped).not.toContain('src/extra.ts` — untracked');
     const empty = await promptText(s, 'pre_commit', { scope: 'lib/' });
-    expect(empty).toContain('No uncommitted changes under `lib` (4 changed files elsewhere).');
+    expect(empty).toContain('No uncommitted changes under `lib` (5 changed files elsewhere).');
   });
 
   test('a clean work tree has nothing to review', async () => {

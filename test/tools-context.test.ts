@@ -46,8 +46,12 @@ describe('context tools', () => {
       const h = await call(app, 'index_health', {});
       expect(h.repo).toBe('ctx-app');
       expect(h.status).toBe('healthy');
-      expect(h.verdict).toBe('healthy: 8 files indexed (typescript 8); snapshot fresh; no parse failures; 95% of references resolved');
-      expect(h.files).toEqual({ indexed: 8, by_language: { typescript: { files: 8, bytes: 2431, symbols: 42 } } });
+      // package.json is indexed as a document: a file, no symbols.
+      expect(h.verdict).toBe('healthy: 9 files indexed (json 1, typescript 8); snapshot fresh; no parse failures; 95% of references resolved');
+      expect(h.files).toEqual({
+        indexed: 9,
+        by_language: { json: { files: 1, bytes: 58, symbols: 0 }, typescript: { files: 8, bytes: 2431, symbols: 42 } },
+      });
       expect(h.skipped).toEqual({ total: 0, by_reason: {}, files: [] });
       expect(h.failures).toEqual({ total: 0, files: [] });
       expect(h.freshness).toMatchObject({ fresh: true, modified: 0, added: 0, deleted: 0, changed: [] });
@@ -58,13 +62,14 @@ describe('context tools', () => {
 
     test('three languages in the search app', async () => {
       const h = await call(search, 'index_health', {});
-      expect(h.files.indexed).toBe(12);
+      expect(h.files.indexed).toBe(13);
       expect(Object.fromEntries(Object.entries(h.files.by_language as Record<string, { files: number; symbols: number }>).map(([k, v]) => [k, [v.files, v.symbols]]))).toEqual({
         go: [3, 12],
         python: [4, 12],
+        text: [1, 0],
         typescript: [5, 28],
       });
-      expect(h.verdict).toBe('healthy: 12 files indexed (go 3, python 4, typescript 5); snapshot fresh; no parse failures; 77% of references resolved');
+      expect(h.verdict).toBe('healthy: 13 files indexed (go 3, python 4, text 1, typescript 5); snapshot fresh; no parse failures; 77% of references resolved');
     });
 
     test('files changed on disk since the snapshot make it degraded and are listed', async () => {
@@ -75,7 +80,7 @@ describe('context tools', () => {
       fs.rmSync(path.join(root, 'src/empty.ts'));
       const h = await call(ctx, 'index_health', { max_items: 2 });
       expect(h.status).toBe('degraded');
-      expect(h.verdict).toBe('degraded: 8 files indexed (typescript 8); 3 files changed since the snapshot; 95% of references resolved');
+      expect(h.verdict).toBe('degraded: 9 files indexed (json 1, typescript 8); 3 files changed since the snapshot; 95% of references resolved');
       expect(h.freshness).toMatchObject({ fresh: false, modified: 1, added: 1, deleted: 1, changed: ['M src/format.ts', 'A src/added.ts'] });
     });
 
@@ -91,11 +96,17 @@ describe('context tools', () => {
     test('app-ts: languages, directories, imports, entry points, hubs, test share', async () => {
       const o = await call(app, 'get_repo_outline', { max_items: 3 });
       expect(o.repo).toBe('ctx-app');
-      expect(o.files).toBe(8);
+      expect(o.files).toBe(9);
       expect(o.symbols).toBe(42);
-      expect(o.languages).toEqual([{ language: 'typescript', files: 8, symbols: 42 }]);
+      expect(o.languages).toEqual([
+        { language: 'typescript', files: 8, symbols: 42 },
+        { language: 'json', files: 1, symbols: 0 },
+      ]);
       // src/ holds everything but has no subdirectory to split into.
-      expect(o.directories).toEqual([{ path: 'src/', files: 8, symbols: 42 }]);
+      expect(o.directories).toEqual([
+        { path: 'src/', files: 8, symbols: 42 },
+        { path: './*', files: 1, symbols: 0 },
+      ]);
       expect(o.most_imported).toEqual([
         { path: 'src/format.ts', kind: 'file', importers: 2 },
         { path: 'src/shapes.ts', kind: 'file', importers: 2 },
@@ -120,17 +131,18 @@ describe('context tools', () => {
 
     test('search-app: a dominant ts/ is split; Go packages count as imported units', async () => {
       const o = await call(search, 'get_repo_outline', {});
-      expect(o.files).toBe(12);
+      expect(o.files).toBe(13);
       expect(o.symbols).toBe(52);
       expect(o.languages).toEqual([
         { language: 'typescript', files: 5, symbols: 28 },
         { language: 'python', files: 4, symbols: 12 },
         { language: 'go', files: 3, symbols: 12 },
+        { language: 'text', files: 1, symbols: 0 },
       ]);
       expect(o.directories).toEqual([
         { path: 'ts/src/', files: 4, symbols: 25 },
+        { path: 'go/', files: 4, symbols: 12 },
         { path: 'py/', files: 4, symbols: 12 },
-        { path: 'go/', files: 3, symbols: 12 },
         { path: 'ts/test/', files: 1, symbols: 3 },
       ]);
       expect(o.most_imported).toEqual([
@@ -154,16 +166,18 @@ describe('context tools', () => {
       }
       fs.mkdirSync(path.join(root, 'node_modules', 'dep'), { recursive: true });
       fs.writeFileSync(path.join(root, 'node_modules', 'dep', 'index.ts'), 'export const dep = 1;\n');
-      fs.writeFileSync(path.join(root, 'notes.txt'), 'not source\n');
+      fs.writeFileSync(path.join(root, 'notes.txt'), 'a text file: indexed\n');
+      fs.writeFileSync(path.join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]));
       const ctx = await open(root);
       const o = await call(ctx, 'get_repo_outline', { max_items: 5 });
-      expect(o.files).toBe(1003);
+      expect(o.files).toBe(1004);
       expect(o.symbols).toBe(1003);
       expect(o.partial).toBeUndefined();
       expect(o.directories).toEqual([
         { path: 'src/m0/', files: 335, symbols: 335 },
         { path: 'src/m1/', files: 334, symbols: 334 },
         { path: 'src/m2/', files: 334, symbols: 334 },
+        { path: './*', files: 1, symbols: 0 },
       ]);
     });
 

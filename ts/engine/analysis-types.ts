@@ -132,6 +132,7 @@ export type DeadConfidence = 'high' | 'medium';
 /** Why an unused symbol of a requested kind was not reported. */
 export type DeadCodeExclusion =
   | 'test'
+  | 'document'
   | 'declaration_file'
   | 'exported'
   | 'entry_point'

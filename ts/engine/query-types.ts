@@ -41,10 +41,25 @@ export type NodeKind =
   | 'constant'
   | 'variable'
   | 'enum_member'
-  | 'import';
+  | 'import'
+  | 'doc'
+  | 'stage'
+  | 'script';
 
-/** The shape of a `type` node: class, struct, enum, record, alias, union or annotation. */
-export type TypeFlavor = 'class' | 'struct' | 'enum' | 'record' | 'type_alias' | 'union' | 'annotation';
+/** The shape of a `type` node: class, struct, enum, record, alias, union, annotation, proto message or service, SQL table or view, UI component. */
+export type TypeFlavor =
+  | 'class'
+  | 'struct'
+  | 'enum'
+  | 'record'
+  | 'type_alias'
+  | 'union'
+  | 'annotation'
+  | 'message'
+  | 'service'
+  | 'table'
+  | 'view'
+  | 'component';
 
 /** What a graph edge says about its two ends. */
 export type EdgeKind =
@@ -61,13 +76,40 @@ export type EdgeKind =
   | 'overrides'
   | 'typed_as'
   | 'returns'
-  | 'tests';
+  | 'tests'
+  | 'depends_on_module';
 
 /** Provenance tier of an edge, strongest first (`lsp_resolved`) to weakest (`speculative`). */
 export type Origin = 'lsp_resolved' | 'lsp_dispatch' | 'ast_resolved' | 'ast_inferred' | 'text_matched' | 'speculative';
 
-/** A source language gortex indexes (TSX is its own dialect). */
-export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'csharp' | 'kotlin' | 'php' | 'ruby';
+/** A language gortex indexes (TSX is its own dialect): code, then documents and configuration. */
+export type Language =
+  | 'typescript'
+  | 'tsx'
+  | 'javascript'
+  | 'python'
+  | 'go'
+  | 'rust'
+  | 'java'
+  | 'c'
+  | 'cpp'
+  | 'csharp'
+  | 'kotlin'
+  | 'php'
+  | 'ruby'
+  | 'vue'
+  | 'svelte'
+  | 'markdown'
+  | 'json'
+  | 'yaml'
+  | 'toml'
+  | 'dockerfile'
+  | 'proto'
+  | 'sql'
+  | 'text';
+
+/** Documents and configuration: indexed for their text and structure, no call graph (the engine's `Language::is_code` is false). */
+export const DOCUMENT_LANGUAGES: ReadonlySet<string> = new Set<Language>(['markdown', 'json', 'yaml', 'toml', 'dockerfile', 'proto', 'sql', 'text']);
 
 /** Declared visibility of a symbol, normalised across languages. */
 export type Visibility = 'public' | 'protected' | 'package' | 'private';

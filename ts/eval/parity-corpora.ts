@@ -168,6 +168,18 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     subdir: '',
     note: 'Packagist is not among the registries here; Debian packages Monolog from source (src/ and tests/)',
   },
+  {
+    language: 'vue',
+    name: 'element-ui',
+    version: '2.15.14',
+    registry: 'npm',
+    url: 'https://registry.npmjs.org/element-ui/-/element-ui-2.15.14.tgz',
+    sha256: '60e6c12cb64680c01fe12951e18980c29f550e424a7ccf7544857d48a1169b23',
+    format: 'tgz',
+    inner: 'package',
+    subdir: 'packages',
+    note: 'one of few npm packages shipping Vue single-file components as source: packages/*/src/*.vue (116 SFCs, Vue 2 options API) beside the index.js files that import them; lib/ is compiled',
+  },
 ];
 
 /** The languages that have a corpus, in list order. */

@@ -3,6 +3,7 @@
  * file and call-site tiers per language from a graph dump, and the comparison with a baseline.
  * Everything here is pure except `unresolvedCallsByPath`, which asks an engine-like object.
  */
+import { DOCUMENT_LANGUAGES } from '../engine/query-types';
 import type { EdgeJson, GraphDump } from '../engine/types';
 
 /** Node kinds that make a file symbol-bearing (the original's list; `module` nodes are not symbols there). */
@@ -39,10 +40,12 @@ export const USE_EDGE_KINDS: ReadonlySet<string> = new Set([
 /** The tiers a call edge can carry, strongest first (the `origin` wire names). */
 export const CALL_TIERS = ['lsp_resolved', 'lsp_dispatch', 'ast_resolved', 'ast_inferred', 'text_matched', 'speculative'] as const;
 
-/** The language a file is measured under: TSX is a dialect of TypeScript here. */
+/** The language a file is measured under (TSX is a dialect of TypeScript here), `null` for documents. */
 export function parityLanguage(language: string | null): string | null {
+  if (language !== null && DOCUMENT_LANGUAGES.has(language)) return null;
   return language === 'tsx' ? 'typescript' : language;
 }
+
 
 /** True for a node id that stands for code outside the repository (never a resolution target). */
 export function isExternalId(id: string): boolean {

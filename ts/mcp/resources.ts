@@ -361,19 +361,36 @@ function fullGuide(): string {
 const NODE_KINDS = {
   file: 'a source file; id `<repo>/<path>`',
   package: 'a Go or Java package; id `<repo>/<dir>::<package>`',
-  module: 'a TypeScript namespace, a Rust `mod`, or an external module stub (`external::<module>`)',
+  module:
+    'a TypeScript namespace, a Rust `mod`, or an external module stub (`external::<module>`: imported by code, or a manifest dependency such as `external::express` or a Dockerfile base image `external::docker:<image>`)',
   function: 'a free function (test functions carry is_test, test_role, test_runner)',
   method: 'a function owned by a type; id `<repo>/<path>::<Owner>.<name>`',
-  type: 'a class, struct, enum, record, type alias, union or annotation (see `flavor`)',
+  type: 'a class, struct, enum, record, type alias, union, annotation, proto message or service, SQL table or view, or Vue/Svelte component (see `flavor`)',
   interface: 'an interface or trait',
   field: 'a field or property of a type',
   constant: 'a module-level constant',
   variable: 'a module-level variable',
   enum_member: 'a member of an enum',
   import: 'an import binding',
+  doc: 'a Markdown section: name is the heading slug, signature the heading, doc its first paragraph; nested by level',
+  stage: 'a Dockerfile build stage (`FROM … AS name`, else `stage-N`)',
+  script: 'a named command a project defines (package.json `scripts`)',
 } satisfies Record<NodeKind, string>;
 
-const TYPE_FLAVORS = ['class', 'struct', 'enum', 'record', 'type_alias', 'union', 'annotation'] satisfies TypeFlavor[];
+const TYPE_FLAVORS = [
+  'class',
+  'struct',
+  'enum',
+  'record',
+  'type_alias',
+  'union',
+  'annotation',
+  'message',
+  'service',
+  'table',
+  'view',
+  'component',
+] satisfies TypeFlavor[];
 
 const EDGE_KINDS = {
   defines: 'file → a symbol declared at its top level',
@@ -390,6 +407,8 @@ const EDGE_KINDS = {
   typed_as: 'symbol → the type it is declared with (parameter, field, variable)',
   returns: 'function → its declared return type',
   tests: 'test symbol → the non-test symbol it calls (emitted beside the calls edge)',
+  depends_on_module:
+    'package manifest (package.json, Cargo.toml, go.mod, pyproject.toml, requirements*.txt) or Dockerfile → a module it declares as a dependency',
 } satisfies Record<EdgeKind, string>;
 
 const TIERS = [
@@ -449,7 +468,7 @@ const AUDIT_LARGE_TOKENS = 5000;
 const AUDIT_MAX_FILES = 50;
 const AUDIT_MAX_BYTES = 1024 * 1024;
 const AUDIT_MAX_REFS = 200;
-const SOURCE_EXTENSIONS = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|c|h|cc|cpp|cxx|hpp|hh|cs|kt|kts|php|rb|json|ya?ml|toml|md|mdc|txt|sh|lock|cfg|ini|html|css)$/;
+const SOURCE_EXTENSIONS = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|c|h|cc|cpp|cxx|hpp|hh|cs|kt|kts|php|rb|vue|svelte|proto|sql|json|ya?ml|toml|md|mdc|txt|sh|lock|cfg|ini|html|css)$/;
 
 function listRuleFiles(root: string, rel: string, out: string[]): void {
   let entries: fs.Dirent[];

@@ -16,6 +16,7 @@ import type {
   SkippedFile,
   WinnowSymbolsResult,
 } from '../engine/engine';
+import { DOCUMENT_LANGUAGES } from '../engine/query-types';
 import { ContextReader, summaryOf } from './context-common';
 
 /** Node kinds that count as symbols (files, packages, modules and imports do not). */
@@ -401,6 +402,8 @@ export function repoOutline(reader: ContextReader, maxItems: number): RepoOutlin
   // Summed per language: external stubs (symbols outside the repository) have none.
   const totalSymbols = Object.values(symbolCounts).reduce((a, b) => a + b, 0);
   const testFiles = files.filter((f) => f.is_test).length;
+  // The test share is of source files: documents and configuration are neither tests nor code under test.
+  const sourceFiles = files.filter((f) => f.language === null || f.language === undefined || !DOCUMENT_LANGUAGES.has(f.language)).length;
   const testSymbols = countOf(reader, `nodes kind=${SYMBOL_KINDS} test=true`);
   return {
     repo: stats.name,
@@ -419,7 +422,7 @@ export function repoOutline(reader: ContextReader, maxItems: number): RepoOutlin
       .hotspots.map((h) => ({ qualified: h.node.qualified, kind: h.node.kind, path: h.node.path, line: h.node.line, score: h.score })),
     tests: {
       test_files: testFiles,
-      file_share: share(testFiles, files.length),
+      file_share: share(testFiles, sourceFiles),
       test_symbols: testSymbols,
       symbol_share: share(testSymbols, totalSymbols),
     },

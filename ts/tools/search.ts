@@ -22,6 +22,10 @@ export const searchTools = [
       path: z.string().optional().describe('Only symbols under this path prefix'),
       scope: z.array(z.string()).optional().describe('Only symbols under any of these path prefixes'),
       include_tests: includeTests,
+      corpus: z
+        .enum(['code', 'docs', 'all'])
+        .optional()
+        .describe('code (default): everything but Markdown sections; docs: only Markdown sections; all. An explicit kind filter overrides it'),
     },
     handler: (ctx, args) => rerankByFeedback(repoNameOf(ctx), ctx.engine.query('search_symbols', defined(args as Record<string, unknown>), { repo: ctx.repo })),
   }),

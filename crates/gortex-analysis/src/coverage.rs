@@ -2,7 +2,7 @@
 //! only (no runtime coverage). A symbol counts as tested when a test symbol (or any symbol of a
 //! test file) calls or instantiates it within two hops (test → helper → symbol), or when a test
 //! file depends on its file directly (imports it, or uses any of its symbols). Test code itself
-//! is never reported. Rows are ranked riskiest first: highest fan-in, then path and line.
+//! is never reported, nor are the routines of documents (SQL functions, proto RPCs). Rows are ranked riskiest first: highest fan-in, then path and line.
 
 use gortex_core::{EdgeKind, NodeKind, Origin, QueryError};
 use gortex_graph::query::common::{check_limit, file_node};
@@ -159,6 +159,8 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
             let n = &g.nodes[i as usize];
             kinds.contains(&n.kind)
                 && !n.external
+                // SQL routines and proto RPCs run outside the repository's tests' reach.
+                && n.language.is_none_or(|l| l.is_code())
                 && !test_code[i as usize]
                 && prefix.is_none_or(|p| n.path.starts_with(p))
                 && (!args.exported_only || exported(i))

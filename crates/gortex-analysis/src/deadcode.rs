@@ -12,6 +12,8 @@
 //! - `test`: test symbols and anything declared in a test file (helpers, fixtures);
 //! - `declaration_file`: anything in a TypeScript `.d.ts` file (ambient declarations of code that
 //!   lives elsewhere);
+//! - `document`: declarations of documents and schemas (Markdown sections, proto messages, SQL
+//!   tables, Dockerfile stages, npm scripts), which tools outside the graph read;
 //! - `exported`: exported symbols, and public or protected members of exported types and
 //!   objects, unless `include_exported` is set;
 //! - `object_member`: methods of object literals (`{ m() {} }` inside a function or a variable),
@@ -633,6 +635,11 @@ impl Ctx<'_> {
         let n = &g.nodes[i as usize];
         if self.tests[i as usize] {
             return Some("test");
+        }
+        if n.language.is_some_and(|l| !l.is_code()) {
+            // Schemas, manifests and docs are read by tools the graph does not see (protoc, a
+            // database, docker, a docs site).
+            return Some("document");
         }
         if n.path.ends_with(".d.ts") {
             // Ambient declarations describe code that lives elsewhere (the DOM, a runtime, a package).

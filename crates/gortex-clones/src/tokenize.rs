@@ -265,7 +265,7 @@ enum Style {
 
 fn style(language: Language) -> Style {
     match language {
-        Language::TypeScript | Language::Tsx | Language::JavaScript => Style::Ecma,
+        Language::TypeScript | Language::Tsx | Language::JavaScript | Language::Vue | Language::Svelte => Style::Ecma,
         Language::Go => Style::Go,
         Language::Rust => Style::Rust,
         Language::Java | Language::C | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Php => {
@@ -273,6 +273,16 @@ fn style(language: Language) -> Style {
         }
         // `#` comments, like Python's.
         Language::Python | Language::Ruby => Style::Python,
+        // Documents have no function bodies except SQL routines and proto RPCs (declarations);
+        // C-style comments and quotes cover proto, and SQL's `--` comments only add tokens.
+        Language::Markdown
+        | Language::Json
+        | Language::Yaml
+        | Language::Toml
+        | Language::Dockerfile
+        | Language::Proto
+        | Language::Sql
+        | Language::Text => Style::Java,
     }
 }
 

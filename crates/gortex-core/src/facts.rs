@@ -168,6 +168,9 @@ pub enum ImportKind {
     Wildcard,
     /// Imported for effects only: `import './polyfill'`, Go `import _ "x"`.
     SideEffect,
+    /// A package manifest's dependency (package.json `dependencies`, Cargo.toml `[dependencies]`,
+    /// go.mod `require`, pyproject/requirements): `module` is the package name; binds nothing.
+    Dependency,
 }
 
 /// One imported binding.

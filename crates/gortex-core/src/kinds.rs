@@ -3,11 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 macro_rules! string_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
         // Serde uses the wire names too, so JSON and `as_str` never disagree (`gotest`, `node-test`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
+        pub enum $name { $($(#[$vmeta])* #[serde(rename = $text)] $variant),+ }
 
         impl $name {
             /// Every variant, in declaration order.
@@ -47,6 +47,12 @@ string_enum! {
         Variable => "variable",
         EnumMember => "enum_member",
         Import => "import",
+        /// A section of a document: a Markdown heading and the text under it.
+        Doc => "doc",
+        /// A build stage of a Dockerfile (`FROM … AS name`).
+        Stage => "stage",
+        /// A named command a project defines (package.json `scripts`).
+        Script => "script",
     }
 }
 
@@ -60,6 +66,16 @@ string_enum! {
         TypeAlias => "type_alias",
         Union => "union",
         Annotation => "annotation",
+        /// A Protocol Buffers message.
+        Message => "message",
+        /// A Protocol Buffers (gRPC) service.
+        Service => "service",
+        /// A SQL table.
+        Table => "table",
+        /// A SQL view.
+        View => "view",
+        /// A UI component: a Vue or Svelte single-file component.
+        Component => "component",
     }
 }
 
@@ -80,6 +96,8 @@ string_enum! {
         TypedAs => "typed_as",
         Returns => "returns",
         Tests => "tests",
+        /// A package manifest (package.json, Cargo.toml, go.mod, pyproject.toml…) depends on a module.
+        DependsOnModule => "depends_on_module",
     }
 }
 

@@ -22,6 +22,20 @@ pub enum Language {
     Kotlin,
     Php,
     Ruby,
+    /// Vue single-file components: the `<script>` blocks, read as TypeScript.
+    Vue,
+    /// Svelte components: the `<script>` blocks, read as TypeScript.
+    Svelte,
+    Markdown,
+    Json,
+    Yaml,
+    Toml,
+    Dockerfile,
+    /// Protocol Buffers (`.proto`).
+    Proto,
+    Sql,
+    /// Any other text file: a file node whose content is searchable, nothing more.
+    Text,
 }
 
 impl Language {
@@ -40,6 +54,16 @@ impl Language {
         Language::Kotlin,
         Language::Php,
         Language::Ruby,
+        Language::Vue,
+        Language::Svelte,
+        Language::Markdown,
+        Language::Json,
+        Language::Yaml,
+        Language::Toml,
+        Language::Dockerfile,
+        Language::Proto,
+        Language::Sql,
+        Language::Text,
     ];
 
     /// The wire name.
@@ -58,6 +82,16 @@ impl Language {
             Language::Kotlin => "kotlin",
             Language::Php => "php",
             Language::Ruby => "ruby",
+            Language::Vue => "vue",
+            Language::Svelte => "svelte",
+            Language::Markdown => "markdown",
+            Language::Json => "json",
+            Language::Yaml => "yaml",
+            Language::Toml => "toml",
+            Language::Dockerfile => "dockerfile",
+            Language::Proto => "proto",
+            Language::Sql => "sql",
+            Language::Text => "text",
         }
     }
 
@@ -66,13 +100,27 @@ impl Language {
         Language::ALL.iter().copied().find(|l| l.as_str() == text)
     }
 
-    /// Picks the language from a file name's extension.
+    /// Picks the language from a file's name: its extension, or the whole name for files such
+    /// as `Dockerfile`. Any other file is [`Language::Text`] unless its extension names a binary
+    /// format (images, archives, fonts, compiled objects…), which is `None`: never read.
     pub fn from_path(path: &str) -> Option<Language> {
         let name = path.rsplit('/').next().unwrap_or(path);
         if name.ends_with(".d.ts") {
             return Some(Language::TypeScript);
         }
-        let ext = name.rsplit_once('.')?.1;
+        if is_dockerfile_name(name) {
+            return Some(Language::Dockerfile);
+        }
+        let Some((_, ext)) = name.rsplit_once('.') else {
+            return Some(Language::Text);
+        };
+        let lower;
+        let ext = if ext.bytes().any(|b| b.is_ascii_uppercase()) {
+            lower = ext.to_ascii_lowercase();
+            lower.as_str()
+        } else {
+            ext
+        };
         Some(match ext {
             "ts" | "mts" | "cts" => Language::TypeScript,
             "tsx" => Language::Tsx,
@@ -88,13 +136,43 @@ impl Language {
             "kt" | "kts" => Language::Kotlin,
             "php" => Language::Php,
             "rb" | "rake" => Language::Ruby,
-            _ => return None,
+            "vue" => Language::Vue,
+            "svelte" => Language::Svelte,
+            "md" | "markdown" | "mdx" => Language::Markdown,
+            "json" | "jsonc" | "json5" => Language::Json,
+            "yaml" | "yml" => Language::Yaml,
+            "toml" => Language::Toml,
+            "dockerfile" | "containerfile" => Language::Dockerfile,
+            "proto" => Language::Proto,
+            "sql" => Language::Sql,
+            e if BINARY_EXTENSIONS.contains(&e) => return None,
+            _ => Language::Text,
         })
     }
 
+    /// Languages with a call graph (declarations, calls, types); the rest are documents and
+    /// configuration, indexed for their structure and text.
+    pub fn is_code(self) -> bool {
+        !matches!(
+            self,
+            Language::Markdown
+                | Language::Json
+                | Language::Yaml
+                | Language::Toml
+                | Language::Dockerfile
+                | Language::Proto
+                | Language::Sql
+                | Language::Text
+        )
+    }
+
     /// TS, TSX and JS share one module system and resolve against each other.
+    /// Vue and Svelte components are TypeScript/JavaScript in their script blocks.
     pub fn is_ecmascript(self) -> bool {
-        matches!(self, Language::TypeScript | Language::Tsx | Language::JavaScript)
+        matches!(
+            self,
+            Language::TypeScript | Language::Tsx | Language::JavaScript | Language::Vue | Language::Svelte
+        )
     }
 
     /// C and C++ share headers and call each other.
@@ -114,6 +192,122 @@ impl Language {
     }
 }
 
+/// `Dockerfile`, `Dockerfile.prod`, `prod.Dockerfile`, `Containerfile`.
+fn is_dockerfile_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower == "dockerfile"
+        || lower == "containerfile"
+        || lower.starts_with("dockerfile.")
+        || lower.starts_with("containerfile.")
+}
+
+/// Extensions of binary formats: such files are never read (their content is not text).
+const BINARY_EXTENSIONS: &[&str] = &[
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "bmp",
+    "ico",
+    "icns",
+    "webp",
+    "tif",
+    "tiff",
+    "psd",
+    "avif",
+    "heic",
+    "pdf",
+    "zip",
+    "gz",
+    "tgz",
+    "bz2",
+    "xz",
+    "zst",
+    "7z",
+    "rar",
+    "tar",
+    "jar",
+    "war",
+    "ear",
+    "aar",
+    "apk",
+    "ipa",
+    "dmg",
+    "iso",
+    "exe",
+    "dll",
+    "so",
+    "dylib",
+    "a",
+    "lib",
+    "o",
+    "obj",
+    "class",
+    "pyc",
+    "pyo",
+    "pyd",
+    "wasm",
+    "node",
+    "rlib",
+    "bin",
+    "dat",
+    "db",
+    "sqlite",
+    "sqlite3",
+    "woff",
+    "woff2",
+    "ttf",
+    "otf",
+    "eot",
+    "mp3",
+    "mp4",
+    "m4a",
+    "wav",
+    "ogg",
+    "flac",
+    "avi",
+    "mov",
+    "mkv",
+    "webm",
+    "snap",
+    "pack",
+    "idx",
+    "keystore",
+    "jks",
+    "p12",
+    "pfx",
+    "der",
+    "xlsx",
+    "docx",
+    "pptx",
+    "xls",
+    "doc",
+    "ppt",
+    "odt",
+    "parquet",
+    "avro",
+    "orc",
+    "onnx",
+    "pt",
+    "pth",
+    "ckpt",
+    "safetensors",
+    "npy",
+    "npz",
+    "pkl",
+    "pickle",
+    "h5",
+    "hdf5",
+    "swf",
+    "blend",
+    "fbx",
+    "glb",
+    "psb",
+    "xcf",
+    "sketch",
+    "fig",
+];
+
 /// Test-file naming conventions per language (`None`: only test directories count). The one
 /// rule both the indexer and search use to mark test files.
 pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
@@ -130,7 +324,7 @@ pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
             name.ends_with("Test.java") || name.ends_with("Tests.java") || path.contains("src/test/")
         }
         Some(Language::Rust) => path.starts_with("tests/") || path.contains("/tests/"),
-        Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
+        Some(Language::TypeScript | Language::Tsx | Language::JavaScript | Language::Vue | Language::Svelte) => {
             name.contains(".test.") || name.contains(".spec.") || path.contains("__tests__/")
         }
         Some(Language::Ruby) => {
@@ -158,7 +352,9 @@ pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
                 || stem.ends_with("Test")
                 || stem.ends_with("Tests")
         }
-        None => in_test_dir,
+        // Documents and configuration are never tests, even under a test directory (fixtures).
+        Some(l) if !l.is_code() => false,
+        Some(_) | None => in_test_dir,
     }
 }
 
@@ -171,6 +367,26 @@ impl std::fmt::Display for Language {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_text_file_has_a_language_and_binaries_none() {
+        assert_eq!(Language::from_path("web/App.vue"), Some(Language::Vue));
+        assert_eq!(Language::from_path("src/Button.svelte"), Some(Language::Svelte));
+        assert_eq!(Language::from_path("docs/README.md"), Some(Language::Markdown));
+        assert_eq!(Language::from_path("deploy/Dockerfile"), Some(Language::Dockerfile));
+        assert_eq!(Language::from_path("Dockerfile.prod"), Some(Language::Dockerfile));
+        assert_eq!(Language::from_path("ci/app.Dockerfile"), Some(Language::Dockerfile));
+        assert_eq!(Language::from_path("api/v1/svc.proto"), Some(Language::Proto));
+        assert_eq!(Language::from_path("db/001_init.SQL"), Some(Language::Sql));
+        assert_eq!(Language::from_path("LICENSE"), Some(Language::Text));
+        assert_eq!(Language::from_path("Makefile"), Some(Language::Text));
+        assert_eq!(Language::from_path("notes.txt"), Some(Language::Text));
+        assert_eq!(Language::from_path("logo.PNG"), None);
+        assert_eq!(Language::from_path("lib/x.so"), None);
+        assert!(!Language::Markdown.is_code() && Language::Vue.is_code() && Language::Vue.is_ecmascript());
+        assert!(!is_test_path("tests/fixtures/data.json", Some(Language::Json)));
+        assert!(is_test_path("src/App.spec.ts", Some(Language::TypeScript)));
+    }
 
     #[test]
     fn serde_names_match_wire_names() {

@@ -60,9 +60,9 @@ pub(crate) struct Tables<'a> {
     ts_namespaces: FxHashMap<String, Vec<Sym>>,
     /// Per file: (scope, name) → index of the last binding, so lookups stay O(1) in big files.
     bindings: Vec<FxHashMap<(Option<u32>, &'a str), u32>>,
-    /// C and C++ files by file name (`util.h` → every `…/util.h`), for include paths and
-    /// header ↔ source pairing.
-    c_by_basename: FxHashMap<&'a str, Vec<u32>>,
+    /// C, C++ and proto files by file name (`util.h` → every `…/util.h`), for include and
+    /// import paths and header ↔ source pairing.
+    include_by_basename: FxHashMap<&'a str, Vec<u32>>,
     /// Per C/C++ file: the files its includes make visible, nearest first (headers reached
     /// through headers, and the sources that implement each header). Empty elsewhere.
     c_visible: Vec<Vec<u32>>,
@@ -137,7 +137,7 @@ impl<'a> Tables<'a> {
                     method_owner: FxHashMap::default(),
                     ts_namespaces: FxHashMap::default(),
                     bindings: Vec::new(),
-                    c_by_basename: FxHashMap::default(),
+                    include_by_basename: FxHashMap::default(),
                     c_visible: Vec::new(),
                 };
                 for (fi, file) in files.iter().enumerate() {
@@ -163,8 +163,8 @@ impl<'a> Tables<'a> {
                                 t.python_modules.entry(key).or_default().push(fi);
                             }
                         }
-                        Language::C | Language::Cpp => {
-                            t.c_by_basename.entry(basename(&file.path)).or_default().push(fi);
+                        Language::C | Language::Cpp | Language::Proto => {
+                            t.include_by_basename.entry(basename(&file.path)).or_default().push(fi);
                         }
                         _ => {}
                     }
@@ -430,8 +430,14 @@ impl<'a> Tables<'a> {
 
     /// Resolves an import statement's module specifier to what it denotes.
     fn resolve_module(&self, fi: u32, imp: &ImportFact) -> Option<Entity> {
+        if imp.kind == ImportKind::Dependency {
+            // A manifest names a package of its ecosystem: always outside the repository.
+            return Some(Entity::External(imp.module.clone()));
+        }
         match self.lang(fi) {
-            Language::TypeScript | Language::Tsx | Language::JavaScript => self.resolve_es_module(fi, &imp.module),
+            Language::TypeScript | Language::Tsx | Language::JavaScript | Language::Vue | Language::Svelte => {
+                self.resolve_es_module(fi, &imp.module)
+            }
             Language::Python => self.resolve_python_module(fi, &imp.module),
             Language::Go => Some(self.resolve_go_import(&imp.module)),
             Language::Java | Language::CSharp | Language::Kotlin | Language::Php => Some(self.resolve_java_import(imp)),
@@ -442,7 +448,46 @@ impl<'a> Tables<'a> {
             ),
             Language::C | Language::Cpp => Some(self.resolve_include(fi, &imp.module)),
             Language::Ruby => Some(self.resolve_require(fi, &imp.module)),
+            Language::Proto => Some(self.resolve_proto_import(fi, &imp.module)),
+            Language::Markdown
+            | Language::Json
+            | Language::Yaml
+            | Language::Toml
+            | Language::Dockerfile
+            | Language::Sql
+            | Language::Text => None,
         }
+    }
+
+    /// `import "a/b.proto"`: relative to the repository root (the usual `protoc -I .`), then to
+    /// the importer's directory, then the one `.proto` whose path ends in `/a/b.proto` (nearest
+    /// when several do: proto roots such as `proto/` or `api/` are not configured anywhere).
+    fn resolve_proto_import(&self, fi: u32, spec: &str) -> Entity {
+        let from = &self.files[fi as usize].path;
+        let found = join_path("", spec)
+            .and_then(|p| self.path_lookup(&p))
+            .or_else(|| join_path(dir_of(from), spec).and_then(|p| self.path_lookup(&p)))
+            .or_else(|| self.unique_suffix(from, spec));
+        match found {
+            Some(f) => Entity::Files(vec![f]),
+            None => Entity::External(spec.to_string()),
+        }
+    }
+
+    /// The file (among C-family and proto files) whose path is `spec` or ends in `/spec`, the
+    /// nearest to `from` when several do.
+    fn unique_suffix(&self, from: &str, spec: &str) -> Option<u32> {
+        let wanted = spec.trim_start_matches("./");
+        let candidates: Vec<u32> = self
+            .include_named(basename(wanted))
+            .iter()
+            .copied()
+            .filter(|&f| {
+                let p: &str = &self.files[f as usize].path;
+                p == wanted || p.ends_with(&format!("/{wanted}"))
+            })
+            .collect();
+        nearest(from, &candidates, |f| &self.files[f as usize].path)
     }
 
     /// `require_relative "./a/b"` → `a/b.rb` beside the requiring file; `require "a/b"` →
@@ -466,10 +511,10 @@ impl<'a> Tables<'a> {
         }
     }
 
-    /// C/C++ files with this file name. Only import-target computation asks, and import targets
+    /// C, C++ and proto files with this file name. Only import-target computation asks, and import targets
     /// are recomputed and diffed on every build, so no dependency key is needed.
-    fn c_named(&self, name: &str) -> &[u32] {
-        self.c_by_basename.get(name).map(Vec::as_slice).unwrap_or(&[])
+    fn include_named(&self, name: &str) -> &[u32] {
+        self.include_by_basename.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// `#include "a/b.h"` (`<a/b.h>` when written with angle brackets): the includer's directory
@@ -490,19 +535,10 @@ impl<'a> Tables<'a> {
             probes.extend(join_path(dir, spec));
         }
         probes.extend(join_path("", spec));
-        let found = probes.iter().find_map(|p| self.path_lookup(p)).or_else(|| {
-            let wanted = spec.trim_start_matches("./");
-            let candidates: Vec<u32> = self
-                .c_named(basename(wanted))
-                .iter()
-                .copied()
-                .filter(|&f| {
-                    let p: &str = &self.files[f as usize].path;
-                    p == wanted || p.ends_with(&format!("/{wanted}"))
-                })
-                .collect();
-            nearest(from, &candidates, |f| &self.files[f as usize].path)
-        });
+        let found = probes
+            .iter()
+            .find_map(|p| self.path_lookup(p))
+            .or_else(|| self.unique_suffix(from, spec));
         match found {
             Some(header) => {
                 let mut files = vec![header];
@@ -523,7 +559,7 @@ impl<'a> Tables<'a> {
         }
         let mut candidates: Vec<u32> = Vec::new();
         for src_ext in C_SOURCE_EXTS {
-            candidates.extend(self.c_named(&format!("{stem}.{src_ext}")));
+            candidates.extend(self.include_named(&format!("{stem}.{src_ext}")));
         }
         nearest(path, &candidates, |f| &self.files[f as usize].path)
     }
@@ -556,6 +592,9 @@ impl<'a> Tables<'a> {
 
     fn probe_es(&self, base: &str) -> Option<u32> {
         const EXTS: [&str; 9] = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+        // Components last: `./Button` means `./Button.vue` only when no script file has the name
+        // (bundlers resolve it so when configured to); never a directory's `index.vue`.
+        const COMPONENT_EXTS: [&str; 2] = [".vue", ".svelte"];
         if let Some(f) = self.path_lookup(base) {
             return Some(f);
         }
@@ -574,7 +613,7 @@ impl<'a> Tables<'a> {
                 }
             }
         }
-        for ext in EXTS {
+        for ext in EXTS.iter().chain(&COMPONENT_EXTS) {
             if let Some(f) = self.path_lookup(&format!("{base}{ext}")) {
                 return Some(f);
             }
@@ -1007,7 +1046,7 @@ impl<'a> Tables<'a> {
                 Entity::External(m) => Some((Entity::External(format!("{m}.default")), Origin::AstResolved)),
                 Entity::Sym(_) | Entity::Dir(_) => Some((target.clone(), Origin::AstResolved)),
             },
-            ImportKind::Wildcard | ImportKind::SideEffect => None,
+            ImportKind::Wildcard | ImportKind::SideEffect | ImportKind::Dependency => None,
         }
     }
 
@@ -1845,7 +1884,9 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
     }
 
     for (k, imp) in facts.imports.iter().enumerate() {
-        let kind = if imp.reexport {
+        let kind = if imp.kind == ImportKind::Dependency {
+            EdgeKind::DependsOnModule
+        } else if imp.reexport {
             EdgeKind::ReExports
         } else {
             EdgeKind::Imports

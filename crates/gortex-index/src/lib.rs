@@ -797,7 +797,7 @@ impl RepoIndex {
                 config_touched = true;
             }
             let abs = self.root.join(&rel);
-            let Some(language) = Language::from_path(&rel).filter(|l| gortex_lang::extractor_for(*l).is_some()) else {
+            let Some(language) = Language::from_path(&rel).filter(|l| gortex_lang::supports(*l)) else {
                 continue;
             };
             // What the walker would not reach (ignored, excluded) is not indexed, or no longer.

@@ -203,7 +203,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> WalkResult {
         let Some(language) = Language::from_path(&rel) else {
             continue;
         };
-        if gortex_lang::extractor_for(language).is_none() {
+        if !gortex_lang::supports(language) {
             continue;
         }
         let meta = match entry.metadata() {

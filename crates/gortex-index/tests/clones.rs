@@ -248,10 +248,19 @@ fn incremental_sync_rereads_only_changed_files() {
     let (mut repo, _) = index(&root, &options(home.path()));
     let mut clones = CloneIndex::new();
     let total = repo.files.len();
+    // The README is a file without bodies: listed, never read.
+    let code = repo.files.iter().filter(|r| r.language.is_code()).count();
+    assert_eq!(total - code, 1);
     let first = clones.sync(&repo.root, &repo.graph, &files(&repo));
     assert_eq!(
-        (first.files, first.read, first.unchanged, first.skipped_files),
-        (total, total, 0, 0)
+        (
+            first.files,
+            first.read,
+            first.without_bodies,
+            first.unchanged,
+            first.skipped_files
+        ),
+        (total, code, 1, 0, 0)
     );
     let generation = clones.generation();
     let again = clones.sync(&repo.root, &repo.graph, &files(&repo));

@@ -82,6 +82,10 @@ const IDENTS: &[&str] = &[
     "Order",
     "audit",
     "Shop",
+    "Money",
+    "fetchUser",
+    "users",
+    "web",
 ];
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
@@ -90,9 +94,9 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         1 => (0usize..64).prop_map(|file| Edit::Gut { file }),
         1 => (0usize..64).prop_map(|file| Edit::Delete { file }),
         1 => (0usize..64).prop_map(|file| Edit::Rename { file }),
-        2 => (0usize..10, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
+        2 => (0usize..12, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
         3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
-        2 => (0usize..10, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
+        2 => (0usize..12, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
         2 => (0usize..64, any::<bool>()).prop_map(|(file, middle)| Edit::Shift { file, middle }),
     ]
 }
@@ -135,6 +139,14 @@ fn snippet(path: &str, n: u32) -> String {
             "\nint gen{n}(void) {{ kv_open(\"x\"); internal_log(\"y\"); return gen{}(); }}\n",
             n / 2
         ),
+        "proto" => format!("\nmessage Gen{n} {{ Money m = 1; Gen{} g = 2; }}\n", n / 2),
+        "sql" => format!(
+            "\nCREATE TABLE gen{n} (id INT REFERENCES users (id), o INT REFERENCES gen{});\n",
+            n / 2
+        ),
+        "md" => format!("\n## Gen {n}\n\nMore text.\n"),
+        // After `</script>`: markup, not code.
+        "vue" | "svelte" => format!("\n<p>gen {n}</p>\n"),
         _ => String::new(), // Java: appending after the class body is a syntax error; Gut/Add cover it.
     }
 }
@@ -216,6 +228,15 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                     format!("rust/src/use{n}.rs"),
                     format!("use crate::added{m}::added{m};\npub fn use{n}() {{ added{m}(); }}\n"),
                 ),
+                // A proto import found by its path's suffix (no proto root is configured).
+                10 => (
+                    format!("polyglot/proto/use{n}.proto"),
+                    format!("syntax = \"proto3\";\nimport \"shop/v1/added{m}.proto\";\nmessage Use{n} {{ Added{m} a = 1; }}\n"),
+                ),
+                11 => (
+                    format!("polyglot/web/src/Use{n}.vue"),
+                    format!("<template><Added{m} /></template>\n<script setup lang=\"ts\">\nimport Added{m} from './components/Added{m}.vue';\n</script>\n"),
+                ),
                 // Found by file name from another directory (include targets are diffed per build).
                 9 => (
                     format!("ruby/lib/shop/use{n}.rb"),
@@ -269,6 +290,14 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 3 => (
                     format!("rust/src/added{n}.rs"),
                     format!("pub fn added{n}() {{ crate::store::open(); }}\n"),
+                ),
+                10 => (
+                    format!("polyglot/proto/shop/v1/added{n}.proto"),
+                    format!("syntax = \"proto3\";\nimport \"shop/v1/money.proto\";\nmessage Added{n} {{ Money m = 1; }}\n"),
+                ),
+                11 => (
+                    format!("polyglot/web/src/components/Added{n}.vue"),
+                    format!("<script lang=\"ts\">\nimport {{ fetchUser }} from '../api';\nexport function added{n}() {{ return fetchUser('x'); }}\n</script>\n"),
                 ),
                 9 => (
                     format!("ruby/lib/shop/added{n}.rb"),
@@ -341,7 +370,7 @@ fn clean_dump(root: &Path) -> Vec<String> {
 fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let repo = tempfile::tempdir().unwrap();
     for lang in [
-        "ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php", "ruby",
+        "ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php", "ruby", "polyglot",
     ] {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }

@@ -15,9 +15,9 @@ use gortex_graph::Graph;
 use std::sync::{Arc, OnceLock};
 
 const EDGE_KINDS: &str = "defines, contains, member_of, imports, re_exports, calls, references, instantiates, \
-                          extends, implements, overrides, typed_as, returns, tests";
+                          extends, implements, overrides, typed_as, returns, tests, depends_on_module";
 const NODE_KINDS: &str =
-    "file, package, module, function, method, type, interface, field, constant, variable, enum_member, import";
+    "file, package, module, function, method, type, interface, field, constant, variable, enum_member, import, doc, stage, script";
 const TIERS: &str = "lsp_resolved, lsp_dispatch, ast_resolved, ast_inferred, text_matched, speculative";
 
 fn graph() -> Arc<Graph> {
@@ -692,7 +692,7 @@ fn query_errors_name_the_stage_the_token_and_what_was_expected() {
         ),
         (
             "nodes flavor=klass",
-            "stage 1: unknown flavor \"klass\"; valid: class, struct, enum, record, type_alias, union, annotation"
+            "stage 1: unknown flavor \"klass\"; valid: class, struct, enum, record, type_alias, union, annotation, message, service, table, view, component"
                 .into(),
         ),
         (

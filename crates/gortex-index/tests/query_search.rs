@@ -791,3 +791,61 @@ fn a_symbol_named_in_a_sentence_lends_its_dependencies_a_bonus() {
     let plain = ok(json!({ "query": "helper user service create user calls to build the display name" }));
     assert!(plain.results.iter().all(|h| !h.signals.contains_key("graph_hop")));
 }
+
+/// The polyglot fixture: Markdown sections beside proto, SQL and component symbols.
+fn polyglot() -> &'static (Arc<Graph>, SymbolIndex) {
+    static INDEX: OnceLock<(Arc<Graph>, SymbolIndex)> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let home = tempfile::tempdir().unwrap();
+        let mut opts = options(home.path());
+        opts.persist = false;
+        let (index, _) = index(&fixtures().join("resolver").join("polyglot"), &opts);
+        let g = index.graph.clone();
+        let idx = SymbolIndex::build(&g);
+        (g, idx)
+    })
+}
+
+#[test]
+fn corpus_separates_documentation_sections_from_code() {
+    let (g, idx) = polyglot();
+    let run = |args: Value| -> Vec<String> {
+        let args: SearchSymbolsArgs = serde_json::from_value(args).unwrap();
+        let r = search_symbols(g, idx, &args).unwrap();
+        r.results
+            .iter()
+            .map(|h| h.symbol.id.trim_start_matches("polyglot/").to_string())
+            .collect()
+    };
+    let code = run(json!({"query": "orders"}));
+    assert!(code.contains(&"db/schema.sql::orders".to_string()), "{code:?}");
+    assert!(
+        !code.iter().any(|id| id.starts_with("docs/")),
+        "default corpus is code: {code:?}"
+    );
+    let docs = run(json!({"query": "orders", "corpus": "docs"}));
+    assert_eq!(docs, vec!["docs/guide.md::shop-guide.orders"]);
+    let all = run(json!({"query": "orders", "corpus": "all"}));
+    assert!(
+        all.contains(&"docs/guide.md::shop-guide.orders".to_string())
+            && all.contains(&"db/schema.sql::orders".to_string())
+    );
+    // An explicit kind decides on its own; flavors of the new shapes filter too.
+    assert_eq!(
+        run(json!({"query": "orders", "kind": "doc"})),
+        vec!["docs/guide.md::shop-guide.orders"]
+    );
+    assert_eq!(
+        run(json!({"query": "orders", "flavor": "service"})),
+        vec!["proto/shop/v1/order.proto::Orders"]
+    );
+    assert_eq!(
+        run(json!({"query": "user card", "flavor": "component"})),
+        vec!["web/src/components/UserCard.vue::UserCard"]
+    );
+    let bad: SearchSymbolsArgs = serde_json::from_value(json!({"query": "x", "corpus": "prose"})).unwrap();
+    assert_eq!(
+        search_symbols(g, idx, &bad).unwrap_err().message,
+        "corpus must be code, docs or all, got \"prose\""
+    );
+}

@@ -144,7 +144,10 @@ fn case_sensitivity_folds_ascii_only() {
     let r = search(&idx, &g, args("needle"));
     assert_eq!(
         rows(&r),
-        vec!["docs/unicode.md:3:26 -", "go/main.go:15:10 text-app/go/main.go::main"]
+        vec![
+            "docs/unicode.md:3:26 text-app/docs/unicode.md::grüße",
+            "go/main.go:15:10 text-app/go/main.go::main"
+        ]
     );
     // The lowercased index narrows both searches to the same four files; verification differs.
     assert_eq!(r.candidate_files, 4);
@@ -159,8 +162,8 @@ fn case_sensitivity_folds_ascii_only() {
     assert_eq!(
         rows(&r),
         vec![
-            "docs/long.txt:2:501 -",
-            "docs/unicode.md:3:26 -",
+            "docs/long.txt:2:501 text-app/docs/long.txt",
+            "docs/unicode.md:3:26 text-app/docs/unicode.md::grüße",
             "go/main.go:15:10 text-app/go/main.go::main",
             "src/app.ts:17:16 text-app/src/app.ts::main",
         ]
@@ -169,7 +172,7 @@ fn case_sensitivity_folds_ascii_only() {
 
     // Columns are byte columns; UTF-8 text is returned intact.
     let r = search(&idx, &g, args("straße"));
-    assert_eq!(rows(&r), vec!["docs/unicode.md:3:18 -"]);
+    assert_eq!(rows(&r), vec!["docs/unicode.md:3:18 text-app/docs/unicode.md::grüße"]);
     assert_eq!(texts(&r), vec!["naïve café — straße needle 日本語"]);
     // ASCII letters fold, other characters do not.
     let ci = |q: &str| {
@@ -182,7 +185,7 @@ fn case_sensitivity_folds_ascii_only() {
             },
         ))
     };
-    assert_eq!(ci("CAFé"), vec!["docs/unicode.md:3:8 -"]);
+    assert_eq!(ci("CAFé"), vec!["docs/unicode.md:3:8 text-app/docs/unicode.md::grüße"]);
     assert!(ci("CAFÉ").is_empty());
     assert!(ci("STRASSE").is_empty());
 }
@@ -191,7 +194,7 @@ fn case_sensitivity_folds_ascii_only() {
 fn long_lines_are_cut_around_the_match() {
     let (g, idx) = app();
     let r = search(&idx, &g, args("NEEDLE"));
-    assert_eq!(rows(&r), vec!["docs/long.txt:2:501 -"]);
+    assert_eq!(rows(&r), vec!["docs/long.txt:2:501 text-app/docs/long.txt"]);
     let expected = format!("…{}NEEDLE{}…", "x".repeat(80), "y".repeat(154));
     assert_eq!(texts(&r), vec![expected]);
     let r = search(
@@ -223,7 +226,13 @@ fn regex_search_uses_the_trigram_plan() {
         ..args(q)
     };
     let r = search(&idx, &g, re("colou?r"));
-    assert_eq!(rows(&r), vec!["docs/notes.md:3:5 -", "docs/notes.md:4:5 -"]);
+    assert_eq!(
+        rows(&r),
+        vec![
+            "docs/notes.md:3:5 text-app/docs/notes.md::notes",
+            "docs/notes.md:4:5 text-app/docs/notes.md::notes"
+        ]
+    );
     assert_eq!(r.candidate_files, 1);
 
     let r = search(&idx, &g, re("createStore|saveAll"));
@@ -529,7 +538,7 @@ fn unreadable_listed_files_are_reported_not_fatal() {
     let g = graph_of(&root);
     std::fs::remove_file(root.join("go/main.go")).unwrap();
     let r = search(&idx, &g, args("needle"));
-    assert_eq!(rows(&r), vec!["docs/unicode.md:3:26 -"]);
+    assert_eq!(rows(&r), vec!["docs/unicode.md:3:26 text-app/docs/unicode.md::grüße"]);
     assert_eq!(r.unreadable_files, 1);
 }
 
@@ -848,7 +857,7 @@ fn bad_find_declaration_input_is_rejected() {
             ..dargs("x")
         }),
         "kind must be one of file, package, module, function, method, type, interface, field, constant, variable, \
-         enum_member, import, got \"klass\""
+         enum_member, import, doc, stage, script, got \"klass\""
     );
     assert_eq!(
         err(FindDeclarationArgs {

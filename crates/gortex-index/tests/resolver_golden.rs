@@ -87,6 +87,11 @@ fn ruby_requires_modules_and_mixins() {
 
 /// Spot checks that state the rules in words, so a golden regenerated carelessly still fails.
 #[test]
+fn components_protos_sql_dockerfiles_and_manifests() {
+    check("polyglot");
+}
+
+#[test]
 fn key_facts_hold() {
     let home = tempfile::tempdir().unwrap();
     let mut opts = options(home.path());
@@ -186,6 +191,18 @@ fn key_facts_hold() {
         ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order.rb::Shop.Order.touch ast_resolved L16"),
         ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order_service.rb::Shop.Util.twice ast_resolved L18"),
         ("ruby", "E ruby/test/order_service_test.rb::OrderServiceTest.test_places -calls-> ruby/lib/shop/order_service.rb::Shop.OrderService.place ast_resolved L6"),
+        // A Vue template renders an imported Svelte component; `import App from './App.vue'` binds the component.
+        ("polyglot", "E polyglot/web/src/App.vue::App -instantiates-> polyglot/web/src/components/CounterBadge.svelte::CounterBadge ast_resolved L4"),
+        ("polyglot", "E polyglot/web/src/main.ts -imports-> polyglot/web/src/App.vue::App ast_resolved L2"),
+        ("polyglot", "E polyglot/web/src/components/UserCard.vue::loadName -calls-> polyglot/web/src/api.ts::fetchUser ast_resolved L10"),
+        // The manifest and the code importing a package meet at one module node.
+        ("polyglot", "E polyglot/web/package.json -depends_on_module-> external::axios ast_resolved L4"),
+        ("polyglot", "E polyglot/web/src/api.ts -imports-> external::axios ast_resolved L1"),
+        // Proto imports resolve from an unconfigured proto root; field and RPC types bind across files.
+        ("polyglot", "E polyglot/proto/shop/v1/order.proto::Order.total -typed_as-> polyglot/proto/shop/v1/money.proto::Money ast_resolved L8"),
+        ("polyglot", "E polyglot/proto/shop/v1/order.proto::Orders.GetOrder -returns-> polyglot/proto/shop/v1/order.proto::Order ast_resolved L14"),
+        ("polyglot", "E polyglot/db/schema.sql::orders.user_id -references-> polyglot/db/schema.sql::users ast_resolved L8"),
+        ("polyglot", "E polyglot/Dockerfile::stage-1 -references-> polyglot/Dockerfile::web ast_resolved L7"),
     ];
     let mut cache = std::collections::HashMap::new();
     for (lang, fact) in facts {

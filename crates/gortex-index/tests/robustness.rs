@@ -135,7 +135,18 @@ fn ignore_rules_and_builtin_excludes_apply() {
     write(root, "target/debug/x.rs", b"fn main() {}\n");
     let (index, _) = index(root, &options(home.path()));
     let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, vec!["kept.ts", "sub/ok.ts"]);
+    // The ignore files are text files of the repository like any other.
+    assert_eq!(
+        paths,
+        vec![
+            ".gitignore",
+            ".gortexignore",
+            ".ignore",
+            "kept.ts",
+            "sub/.gitignore",
+            "sub/ok.ts"
+        ]
+    );
 }
 
 #[test]

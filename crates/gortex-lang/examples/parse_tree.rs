@@ -17,14 +17,16 @@ fn main() {
         eprintln!("cannot read {file}: {e}");
         std::process::exit(2);
     });
-    // The tree of the bytes the extractor parses (C++ blanks export macros, same offsets).
-    let extractor = gortex_lang::extractor_for(language).expect("enabled languages have extractors");
-    let prepared = extractor.prepare(&source);
-    let tree = gortex_lang::parse(language, &prepared, gortex_lang::DEFAULT_PARSE_BUDGET).unwrap_or_else(|e| {
-        eprintln!("cannot parse {file}: {e}");
-        std::process::exit(1);
-    });
-    println!("{}", tree.root_node().to_sexp());
+    // The tree of the bytes the extractor parses (C++ blanks export macros, same offsets);
+    // documents have no tree, only their facts.
+    if let Some(extractor) = gortex_lang::extractor_for(language) {
+        let prepared = extractor.prepare(&source);
+        let tree = gortex_lang::parse(language, &prepared, gortex_lang::DEFAULT_PARSE_BUDGET).unwrap_or_else(|e| {
+            eprintln!("cannot parse {file}: {e}");
+            std::process::exit(1);
+        });
+        println!("{}", tree.root_node().to_sexp());
+    }
     let ctx = gortex_lang::FileContext {
         path: file,
         is_test_file: false,
@@ -33,9 +35,15 @@ fn main() {
         gortex_lang::extract_file(language, &source, &ctx, gortex_lang::DEFAULT_PARSE_BUDGET).expect("parsed above");
     for s in &facts.symbols {
         println!(
-            "{} {} parent={:?} type={:?} L{}",
-            s.kind, s.name, s.parent, s.type_name, s.span.start_line
+            "{} {} parent={:?} type={:?} L{}-{}",
+            s.kind, s.name, s.parent, s.type_name, s.span.start_line, s.span.end_line
         );
+    }
+    for i in &facts.imports {
+        println!("import {} {:?} L{}", i.module, i.kind, i.line);
+    }
+    for r in &facts.refs {
+        println!("ref {} {} from={:?} L{}", r.kind, r.name, r.from, r.line);
     }
 }
 

@@ -4,6 +4,7 @@
 //! `grammars/<lang>/` (compiled once per process) over a tree-sitter tree and reports
 //! [`FileFacts`]; it never looks at other files.
 
+mod documents;
 mod languages;
 pub mod names;
 pub mod util;
@@ -38,6 +39,11 @@ pub trait Extractor: Send + Sync {
     fn prepare<'s>(&self, source: &'s [u8]) -> std::borrow::Cow<'s, [u8]> {
         std::borrow::Cow::Borrowed(source)
     }
+    /// Adds what only the original bytes show (when `prepare` blanked part of them): Vue and
+    /// Svelte templates rendering other components.
+    fn finish(&self, facts: &mut FileFacts, original: &[u8]) {
+        let _ = (facts, original);
+    }
 }
 
 /// Why a file could not be turned into facts.
@@ -53,18 +59,21 @@ pub enum ExtractError {
     Grammar(String),
 }
 
-/// The extractor for `language`, when its feature is enabled.
+/// The tree-sitter extractor for `language`, when its feature is enabled (documents and
+/// configuration files have none: they are read by line and token scanners).
 pub fn extractor_for(language: Language) -> Option<&'static dyn Extractor> {
     languages::extractor_for(language)
 }
 
+/// Whether this build indexes files of `language`: documents always, code when its grammar's
+/// feature is compiled in.
+pub fn supports(language: Language) -> bool {
+    !language.is_code() || extractor_for(language).is_some()
+}
+
 /// Languages compiled into this build.
 pub fn enabled_languages() -> Vec<Language> {
-    Language::ALL
-        .iter()
-        .copied()
-        .filter(|l| extractor_for(*l).is_some())
-        .collect()
+    Language::ALL.iter().copied().filter(|l| supports(*l)).collect()
 }
 
 /// The language a file is parsed as, once its text is known: a `.h` header whose text is C++
@@ -136,10 +145,14 @@ pub fn extract_file(
     ctx: &FileContext<'_>,
     budget: Duration,
 ) -> Result<FileFacts, ExtractError> {
+    if !language.is_code() {
+        return Ok(documents::extract(language, source, ctx));
+    }
     let extractor = extractor_for(language).ok_or(ExtractError::LanguageDisabled(language))?;
-    let source = extractor.prepare(source);
-    let tree = parse(language, &source, budget)?;
-    let mut facts = extractor.extract(&tree, &source, ctx);
+    let prepared = extractor.prepare(source);
+    let tree = parse(language, &prepared, budget)?;
+    let mut facts = extractor.extract(&tree, &prepared, ctx);
+    extractor.finish(&mut facts, source);
     facts.syntax_errors = util::count_errors(&tree);
     Ok(facts)
 }

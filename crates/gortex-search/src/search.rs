@@ -64,6 +64,32 @@ pub struct SearchSymbolsArgs {
     /// Include test symbols (default true; they are ranked below implementations either way).
     #[serde(default)]
     pub include_tests: Option<bool>,
+    /// `code` (default: everything but documentation sections), `docs` (only Markdown sections)
+    /// or `all`. An explicit `kind` filter decides on its own.
+    #[serde(default)]
+    pub corpus: Option<String>,
+}
+
+/// Which symbols a search draws from: code and schemas, prose sections, or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Corpus {
+    Code,
+    Docs,
+    #[default]
+    All,
+}
+
+impl Corpus {
+    fn parse(value: &str) -> Result<Corpus, QueryError> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "code" => Ok(Corpus::Code),
+            "docs" | "doc" => Ok(Corpus::Docs),
+            "all" => Ok(Corpus::All),
+            other => Err(QueryError::invalid(format!(
+                "corpus must be code, docs or all, got {other:?}"
+            ))),
+        }
+    }
 }
 
 /// How a row was found.
@@ -128,6 +154,8 @@ pub(crate) struct Filter {
     /// Scope prefixes (any).
     pub scope: Vec<String>,
     pub include_tests: bool,
+    /// Applies only when no kind filter is set.
+    pub corpus: Corpus,
     pub exported: Option<bool>,
     pub min_fan_in: Option<u32>,
     pub min_fan_out: Option<u32>,
@@ -177,6 +205,10 @@ pub(crate) fn parse_lang(value: &str) -> Option<Language> {
         "cs" | "c#" => Some(Language::CSharp),
         "kt" => Some(Language::Kotlin),
         "rb" => Some(Language::Ruby),
+        "md" => Some(Language::Markdown),
+        "yml" => Some(Language::Yaml),
+        "docker" => Some(Language::Dockerfile),
+        "protobuf" => Some(Language::Proto),
         _ => None,
     })
 }
@@ -308,6 +340,7 @@ impl Filter {
             && self.paths.is_empty()
             && self.scope.is_empty()
             && self.include_tests
+            && self.corpus == Corpus::All
             && self.exported.is_none()
             && self.min_fan_in.is_none()
             && self.min_fan_out.is_none()
@@ -325,6 +358,12 @@ impl Filter {
         }
         if self.flavors != 0 && (meta.flavor == 0 || self.flavors & (1 << meta.flavor) == 0) {
             return false;
+        }
+        if (self.kinds | self.kind_flavors) == 0 && self.corpus != Corpus::All {
+            let prose = meta.kind() == NodeKind::Doc;
+            if prose != (self.corpus == Corpus::Docs) {
+                return false;
+            }
         }
         if self.langs != 0 && (meta.lang == 0 || self.langs & (1 << meta.lang) == 0) {
             return false;
@@ -486,6 +525,12 @@ pub fn search_symbols(
     }
     let mut filter = Filter {
         include_tests: args.include_tests.unwrap_or(true),
+        corpus: args
+            .corpus
+            .as_deref()
+            .map(Corpus::parse)
+            .transpose()?
+            .unwrap_or(Corpus::Code),
         ..Filter::default()
     };
     if let Some(k) = &args.kind {

@@ -78,7 +78,7 @@ pub fn usage_context(g: &Graph, e: &Edge) -> Option<UsageContext> {
                 UsageContext::Value
             }
         }
-        EdgeKind::Imports | EdgeKind::ReExports => UsageContext::Import,
+        EdgeKind::Imports | EdgeKind::ReExports | EdgeKind::DependsOnModule => UsageContext::Import,
         EdgeKind::Defines | EdgeKind::Contains | EdgeKind::MemberOf => return None,
     })
 }

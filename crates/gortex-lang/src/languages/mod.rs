@@ -5,6 +5,8 @@ use gortex_core::Language;
 
 #[cfg(any(feature = "c", feature = "cpp"))]
 pub(crate) mod cfamily;
+#[cfg(feature = "typescript")]
+mod component;
 #[cfg(feature = "csharp")]
 mod csharp;
 #[cfg(any(feature = "typescript", feature = "javascript"))]
@@ -72,6 +74,10 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         Language::Php => Some(php::extractor()),
         #[cfg(feature = "ruby")]
         Language::Ruby => Some(ruby::extractor()),
+        #[cfg(feature = "typescript")]
+        Language::Vue => Some(component::vue()),
+        #[cfg(feature = "typescript")]
+        Language::Svelte => Some(component::svelte()),
         #[allow(unreachable_patterns)]
         _ => None,
     }
