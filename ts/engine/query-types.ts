@@ -106,7 +106,9 @@ export type Language =
   | 'dockerfile'
   | 'proto'
   | 'sql'
-  | 'text';
+  | 'text'
+  | 'lua'
+  | 'bash';
 
 /** Documents and configuration: indexed for their text and structure, no call graph (the engine's `Language::is_code` is false). */
 export const DOCUMENT_LANGUAGES: ReadonlySet<string> = new Set<Language>(['markdown', 'json', 'yaml', 'toml', 'dockerfile', 'proto', 'sql', 'text']);

@@ -272,7 +272,9 @@ fn style(language: Language) -> Style {
             Style::Java
         }
         // `#` comments, like Python's.
-        Language::Python | Language::Ruby => Style::Python,
+        Language::Python | Language::Ruby | Language::Bash => Style::Python,
+        // `--` comments read as operators: bodies still compare token for token.
+        Language::Lua => Style::Java,
         // Documents have no function bodies except SQL routines and proto RPCs (declarations);
         // C-style comments and quotes cover proto, and SQL's `--` comments only add tokens.
         Language::Markdown

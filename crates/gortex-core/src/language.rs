@@ -36,6 +36,9 @@ pub enum Language {
     Sql,
     /// Any other text file: a file node whose content is searchable, nothing more.
     Text,
+    Lua,
+    /// Bash and POSIX shell scripts (`.sh`, `.bash`, `.zsh`, or a shell shebang).
+    Bash,
 }
 
 impl Language {
@@ -64,6 +67,8 @@ impl Language {
         Language::Proto,
         Language::Sql,
         Language::Text,
+        Language::Lua,
+        Language::Bash,
     ];
 
     /// The wire name.
@@ -92,6 +97,8 @@ impl Language {
             Language::Proto => "proto",
             Language::Sql => "sql",
             Language::Text => "text",
+            Language::Lua => "lua",
+            Language::Bash => "bash",
         }
     }
 
@@ -145,6 +152,8 @@ impl Language {
             "dockerfile" | "containerfile" => Language::Dockerfile,
             "proto" => Language::Proto,
             "sql" => Language::Sql,
+            "lua" => Language::Lua,
+            "sh" | "bash" | "zsh" => Language::Bash,
             e if BINARY_EXTENSIONS.contains(&e) => return None,
             _ => Language::Text,
         })
@@ -352,6 +361,10 @@ pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
                 || stem.ends_with("Test")
                 || stem.ends_with("Tests")
         }
+        Some(Language::Lua) => {
+            let stem = name.strip_suffix(".lua").unwrap_or(name);
+            in_test_dir || stem.ends_with("_spec") || stem.ends_with("_test") || stem.starts_with("test_")
+        }
         // Documents and configuration are never tests, even under a test directory (fixtures).
         Some(l) if !l.is_code() => false,
         Some(_) | None => in_test_dir,
@@ -382,6 +395,8 @@ mod tests {
         assert_eq!(Language::from_path("Makefile"), Some(Language::Text));
         assert_eq!(Language::from_path("notes.txt"), Some(Language::Text));
         assert_eq!(Language::from_path("logo.PNG"), None);
+        assert_eq!(Language::from_path("src/util.lua"), Some(Language::Lua));
+        assert_eq!(Language::from_path("scripts/build.sh"), Some(Language::Bash));
         assert_eq!(Language::from_path("lib/x.so"), None);
         assert!(!Language::Markdown.is_code() && Language::Vue.is_code() && Language::Vue.is_ecmascript());
         assert!(!is_test_path("tests/fixtures/data.json", Some(Language::Json)));

@@ -60,8 +60,8 @@ pub(crate) struct Tables<'a> {
     ts_namespaces: FxHashMap<String, Vec<Sym>>,
     /// Per file: (scope, name) → index of the last binding, so lookups stay O(1) in big files.
     bindings: Vec<FxHashMap<(Option<u32>, &'a str), u32>>,
-    /// C, C++ and proto files by file name (`util.h` → every `…/util.h`), for include and
-    /// import paths and header ↔ source pairing.
+    /// C, C++, proto, Lua and shell files by file name (`util.h` → every `…/util.h`), for
+    /// include, import, require and source paths and header ↔ source pairing.
     include_by_basename: FxHashMap<&'a str, Vec<u32>>,
     /// Per C/C++ file: the files its includes make visible, nearest first (headers reached
     /// through headers, and the sources that implement each header). Empty elsewhere.
@@ -163,7 +163,7 @@ impl<'a> Tables<'a> {
                                 t.python_modules.entry(key).or_default().push(fi);
                             }
                         }
-                        Language::C | Language::Cpp | Language::Proto => {
+                        Language::C | Language::Cpp | Language::Proto | Language::Lua | Language::Bash => {
                             t.include_by_basename.entry(basename(&file.path)).or_default().push(fi);
                         }
                         _ => {}
@@ -449,6 +449,8 @@ impl<'a> Tables<'a> {
             Language::C | Language::Cpp => Some(self.resolve_include(fi, &imp.module)),
             Language::Ruby => Some(self.resolve_require(fi, &imp.module)),
             Language::Proto => Some(self.resolve_proto_import(fi, &imp.module)),
+            Language::Lua => Some(self.resolve_lua_require(fi, &imp.module)),
+            Language::Bash => Some(self.resolve_source(fi, &imp.module)),
             Language::Markdown
             | Language::Json
             | Language::Yaml
@@ -474,8 +476,43 @@ impl<'a> Tables<'a> {
         }
     }
 
-    /// The file (among C-family and proto files) whose path is `spec` or ends in `/spec`, the
-    /// nearest to `from` when several do.
+    /// `require("a.b")` → `a/b.lua` or `a/b/init.lua` from the root, then under `lua/`, `src/`
+    /// or `lib/`, then the one file whose path ends so (nearest when several do); else a
+    /// library (external).
+    fn resolve_lua_require(&self, fi: u32, spec: &str) -> Entity {
+        let from = &self.files[fi as usize].path;
+        let base = spec.replace('.', "/");
+        let candidates = [format!("{base}.lua"), format!("{base}/init.lua")];
+        let found = ["", "lua/", "src/", "lib/"]
+            .iter()
+            .flat_map(|root| candidates.iter().map(move |c| format!("{root}{c}")))
+            .find_map(|p| self.path_lookup(&p))
+            .or_else(|| candidates.iter().find_map(|c| self.unique_suffix(from, c)));
+        match found {
+            Some(f) => Entity::Files(vec![f]),
+            None => Entity::External(spec.to_string()),
+        }
+    }
+
+    /// `source x`: `./x` beside the script, else `x` from the root, beside the script, or the
+    /// one script whose path ends so; else outside the repository (external).
+    fn resolve_source(&self, fi: u32, spec: &str) -> Entity {
+        let from = &self.files[fi as usize].path;
+        let found = if spec.starts_with("./") || spec.starts_with("../") {
+            join_path(dir_of(from), spec).and_then(|p| self.path_lookup(&p))
+        } else {
+            join_path("", spec)
+                .and_then(|p| self.path_lookup(&p))
+                .or_else(|| join_path(dir_of(from), spec).and_then(|p| self.path_lookup(&p)))
+        };
+        match found.or_else(|| self.unique_suffix(from, spec.trim_start_matches("./"))) {
+            Some(f) => Entity::Files(vec![f]),
+            None => Entity::External(spec.to_string()),
+        }
+    }
+
+    /// The file (among C-family, proto, Lua and shell files) whose path is `spec` or ends in
+    /// `/spec`, the nearest to `from` when several do.
     fn unique_suffix(&self, from: &str, spec: &str) -> Option<u32> {
         let wanted = spec.trim_start_matches("./");
         let candidates: Vec<u32> = self
@@ -511,7 +548,7 @@ impl<'a> Tables<'a> {
         }
     }
 
-    /// C, C++ and proto files with this file name. Only import-target computation asks, and import targets
+    /// C, C++, proto, Lua and shell files with this file name. Only import-target computation asks, and import targets
     /// are recomputed and diffed on every build, so no dependency key is needed.
     fn include_named(&self, name: &str) -> &[u32] {
         self.include_by_basename.get(name).map(Vec::as_slice).unwrap_or(&[])
@@ -1170,6 +1207,10 @@ impl<'a> Tables<'a> {
         if lang == Language::Kotlin && KOTLIN_IMPLICIT.contains(&name) {
             return Some((Entity::External(format!("kotlin.{name}")), Origin::AstResolved));
         }
+        // Lua's standard library: global functions and library tables (`string.format`).
+        if lang == Language::Lua && LUA_GLOBALS.contains(&name) {
+            return Some((Entity::External(format!("lua.{name}")), Origin::AstResolved));
+        }
         None
     }
 
@@ -1224,8 +1265,12 @@ impl<'a> Tables<'a> {
         if let Some((e, o)) = self.resolve_first_plain(fi, name, depth) {
             match &e {
                 Entity::Sym(s) if self.sym(*s).kind.is_type_like() => return Some((e, o)),
-                // `include Loggable`: Ruby modules are mixed into classes.
-                Entity::Sym(s) if self.lang(fi) == Language::Ruby && self.sym(*s).kind == NodeKind::Module => {
+                // `include Loggable`: Ruby modules are mixed into classes; Lua module tables own
+                // the functions declared on them (`function M.f()`).
+                Entity::Sym(s)
+                    if matches!(self.lang(fi), Language::Ruby | Language::Lua)
+                        && self.sym(*s).kind == NodeKind::Module =>
+                {
                     return Some((e, o))
                 }
                 Entity::External(_) => return Some((e, o)),
@@ -1466,10 +1511,12 @@ impl<'a> Tables<'a> {
                     return None; // a local variable holding a value, not a declared callable
                 }
                 let found = self.resolve_first_plain(fi, name, depth);
-                if found.is_none() && lang == Language::Php && self.named(name).is_none() {
+                if found.is_none() && matches!(lang, Language::Php | Language::Bash) && self.named(name).is_none() {
                     // An unqualified PHP function call falls back to the global namespace: what
                     // the repository never declares is a built-in or extension (`count`, `isset`).
-                    return Some((Entity::External(format!("php.{name}")), Origin::AstResolved));
+                    // A shell command nothing declares is a program (`grep`, `git`) or builtin.
+                    let prefix = if lang == Language::Php { "php" } else { "sh" };
+                    return Some((Entity::External(format!("{prefix}.{name}")), Origin::AstResolved));
                 }
                 found
             }
@@ -1540,6 +1587,45 @@ impl<'a> Tables<'a> {
 
 /// Kotlin standard-library functions and types every file sees without an import (`kotlin.*`,
 /// `kotlin.collections.*`, …); a repository declaration of the same name still wins.
+/// Lua's global functions and standard library tables (5.1–5.4).
+const LUA_GLOBALS: &[&str] = &[
+    "assert",
+    "collectgarbage",
+    "dofile",
+    "error",
+    "getmetatable",
+    "ipairs",
+    "load",
+    "loadfile",
+    "loadstring",
+    "next",
+    "pairs",
+    "pcall",
+    "print",
+    "rawequal",
+    "rawget",
+    "rawlen",
+    "rawset",
+    "require",
+    "select",
+    "setmetatable",
+    "tonumber",
+    "tostring",
+    "type",
+    "unpack",
+    "xpcall",
+    "coroutine",
+    "debug",
+    "io",
+    "math",
+    "os",
+    "package",
+    "string",
+    "table",
+    "utf8",
+    "bit32",
+];
+
 const KOTLIN_IMPLICIT: &[&str] = &[
     "require",
     "requireNotNull",

@@ -86,6 +86,9 @@ const IDENTS: &[&str] = &[
     "fetchUser",
     "users",
     "web",
+    "log_info",
+    "info",
+    "count",
 ];
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
@@ -94,9 +97,9 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         1 => (0usize..64).prop_map(|file| Edit::Gut { file }),
         1 => (0usize..64).prop_map(|file| Edit::Delete { file }),
         1 => (0usize..64).prop_map(|file| Edit::Rename { file }),
-        2 => (0usize..12, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
+        2 => (0usize..14, 0u32..8).prop_map(|(lang, n)| Edit::Add { lang, n }),
         3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
-        2 => (0usize..12, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
+        2 => (0usize..14, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
         2 => (0usize..64, any::<bool>()).prop_map(|(file, middle)| Edit::Shift { file, middle }),
     ]
 }
@@ -145,6 +148,8 @@ fn snippet(path: &str, n: u32) -> String {
             n / 2
         ),
         "md" => format!("\n## Gen {n}\n\nMore text.\n"),
+        "lua" => format!("\nfunction gen{n}() print(1); gen{}() end\n", n / 2),
+        "sh" => format!("\ngen{n}() {{ log_info x; gen{}; }}\n", n / 2),
         // After `</script>`: markup, not code.
         "vue" | "svelte" => format!("\n<p>gen {n}</p>\n"),
         _ => String::new(), // Java: appending after the class body is a syntax error; Gut/Add cover it.
@@ -185,8 +190,11 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
         }
         Edit::Rename { file } => {
             let rel = files[file % files.len()].clone();
-            let (stem, ext) = rel.rsplit_once('.').unwrap();
-            let to = format!("{stem}_moved.{ext}");
+            // `Dockerfile` and other extension-less files are renamed too.
+            let to = match rel.rsplit_once('.').filter(|(_, ext)| !ext.contains('/')) {
+                Some((stem, ext)) => format!("{stem}_moved.{ext}"),
+                None => format!("{rel}_moved"),
+            };
             std::fs::rename(root.join(&rel), root.join(&to)).unwrap();
             vec![rel, to]
         }
@@ -227,6 +235,14 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 3 => (
                     format!("rust/src/use{n}.rs"),
                     format!("use crate::added{m}::added{m};\npub fn use{n}() {{ added{m}(); }}\n"),
+                ),
+                12 => (
+                    format!("lua/lua/shop/use{n}.lua"),
+                    format!("local a = require(\"shop.added{m}\")\nlocal function use{n}() return a.added{m}() end\n"),
+                ),
+                13 => (
+                    format!("bash/use{n}.sh"),
+                    format!("source ./lib/added{m}.sh\nuse{n}() {{ added{m}; }}\n"),
                 ),
                 // A proto import found by its path's suffix (no proto root is configured).
                 10 => (
@@ -290,6 +306,14 @@ fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 3 => (
                     format!("rust/src/added{n}.rs"),
                     format!("pub fn added{n}() {{ crate::store::open(); }}\n"),
+                ),
+                12 => (
+                    format!("lua/lua/shop/added{n}.lua"),
+                    format!("local log = require(\"shop.log\")\nlocal M = {{}}\nfunction M.added{n}() log.info(\"x\") end\nreturn M\n"),
+                ),
+                13 => (
+                    format!("bash/lib/added{n}.sh"),
+                    format!("added{n}() {{ log_info added; }}\n"),
                 ),
                 10 => (
                     format!("polyglot/proto/shop/v1/added{n}.proto"),
@@ -370,7 +394,7 @@ fn clean_dump(root: &Path) -> Vec<String> {
 fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let repo = tempfile::tempdir().unwrap();
     for lang in [
-        "ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php", "ruby", "polyglot",
+        "ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php", "ruby", "polyglot", "lua", "bash",
     ] {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }

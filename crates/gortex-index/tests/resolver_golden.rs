@@ -87,6 +87,16 @@ fn ruby_requires_modules_and_mixins() {
 
 /// Spot checks that state the rules in words, so a golden regenerated carelessly still fails.
 #[test]
+fn lua_requires_module_tables_and_self() {
+    check("lua");
+}
+
+#[test]
+fn bash_sourced_scripts_functions_and_programs() {
+    check("bash");
+}
+
+#[test]
 fn components_protos_sql_dockerfiles_and_manifests() {
     check("polyglot");
 }
@@ -191,6 +201,15 @@ fn key_facts_hold() {
         ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order.rb::Shop.Order.touch ast_resolved L16"),
         ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order_service.rb::Shop.Util.twice ast_resolved L18"),
         ("ruby", "E ruby/test/order_service_test.rb::OrderServiceTest.test_places -calls-> ruby/lib/shop/order_service.rb::Shop.OrderService.place ast_resolved L6"),
+        // `require("shop.log")` from a `lua/` root; `function M.f()` joins the module table; `self:` calls.
+        ("lua", "E lua/lua/shop/inventory.lua::M.add -calls-> lua/lua/shop/log.lua::M.info ast_resolved L7"),
+        ("lua", "E lua/lua/shop/inventory.lua::M.clear -calls-> lua/lua/shop/inventory.lua::M.reset ast_resolved L16"),
+        ("lua", "E lua/lua/shop/inventory.lua::M.add -calls-> external::lua.string.format ast_resolved L7"),
+        // `source "$(dirname "$0")/…"` beside the script, `..` included; commands nothing declares are programs.
+        ("bash", "E bash/bin/release -calls-> bash/lib/log.sh::log_info ast_resolved L3"),
+        ("bash", "E bash/deploy.sh::deploy -calls-> bash/common.sh::notify ast_resolved L12"),
+        ("bash", "E bash/deploy.sh::build -calls-> external::sh.docker ast_resolved L7"),
+        ("bash", "E bash/common.sh::notify -calls-> bash/lib/log.sh::log_info text_matched L2"),
         // A Vue template renders an imported Svelte component; `import App from './App.vue'` binds the component.
         ("polyglot", "E polyglot/web/src/App.vue::App -instantiates-> polyglot/web/src/components/CounterBadge.svelte::CounterBadge ast_resolved L4"),
         ("polyglot", "E polyglot/web/src/main.ts -imports-> polyglot/web/src/App.vue::App ast_resolved L2"),

@@ -77,14 +77,70 @@ pub fn enabled_languages() -> Vec<Language> {
 }
 
 /// The language a file is parsed as, once its text is known: a `.h` header whose text is C++
-/// (classes, namespaces, templates) is read as C++ when C++ is compiled in.
+/// (classes, namespaces, templates) is read as C++ when C++ is compiled in; an extension-less
+/// script with a `#!` line naming a shell, Python, Node, Ruby or Lua is read as that language.
 pub fn refine_language(language: Language, path: &str, source: &[u8]) -> Language {
+    if language == Language::Text {
+        let named = shebang_language(source).or_else(|| modeline_language(source));
+        if let Some(named) = named.filter(|l| supports(*l)) {
+            return named;
+        }
+    }
     #[cfg(feature = "cpp")]
     if language == Language::C && path.ends_with(".h") && languages::cfamily::looks_like_cpp(source) {
         return Language::Cpp;
     }
     let _ = (path, source);
     language
+}
+
+/// The language an extension-less script's `#!` line names (`#!/usr/bin/env bash`, `#!/bin/sh`,
+/// `#!/usr/bin/env python3`, `node`, `ruby`, `lua`).
+fn shebang_language(source: &[u8]) -> Option<Language> {
+    let first = source.strip_prefix(b"#!")?;
+    let line = &first[..first.iter().position(|&b| b == b'\n').unwrap_or(first.len())];
+    let line = String::from_utf8_lossy(line);
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    let program = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    Some(match program {
+        "bash" | "sh" | "zsh" | "dash" | "ksh" => Language::Bash,
+        "python" => Language::Python,
+        "node" | "nodejs" => Language::JavaScript,
+        "ruby" => Language::Ruby,
+        "lua" | "luajit" => Language::Lua,
+        _ => return None,
+    })
+}
+
+/// The shell language an editor modeline in the first two lines names: Emacs
+/// `-*- shell-script -*-` / `-*- mode: sh -*-`, vim `vim: ft=sh` (bash-completion's extension-less
+/// completion files are marked so).
+fn modeline_language(source: &[u8]) -> Option<Language> {
+    let head = &source[..source.len().min(400)];
+    let head = String::from_utf8_lossy(head);
+    for line in head.lines().take(2) {
+        let l = line.to_ascii_lowercase();
+        let emacs = l.split("-*-").nth(1).map(|mode| {
+            mode.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_start_matches("mode:")
+                .trim()
+        });
+        let vim = l.split_once("vim:").and_then(|(_, rest)| {
+            rest.split([' ', ':'])
+                .find_map(|kv| kv.strip_prefix("ft=").or(kv.strip_prefix("filetype=")))
+        });
+        if matches!(emacs, Some("shell-script" | "sh" | "bash")) || matches!(vim, Some("sh" | "bash" | "zsh")) {
+            return Some(Language::Bash);
+        }
+    }
+    None
 }
 
 /// Default per-file parse budget; pathological inputs are cut off and reported, never hang.

@@ -209,6 +209,7 @@ pub(crate) fn parse_lang(value: &str) -> Option<Language> {
         "yml" => Some(Language::Yaml),
         "docker" => Some(Language::Dockerfile),
         "protobuf" => Some(Language::Proto),
+        "sh" | "shell" | "zsh" => Some(Language::Bash),
         _ => None,
     })
 }

@@ -3,6 +3,8 @@
 use crate::Extractor;
 use gortex_core::Language;
 
+#[cfg(feature = "bash")]
+mod bash;
 #[cfg(any(feature = "c", feature = "cpp"))]
 pub(crate) mod cfamily;
 #[cfg(feature = "typescript")]
@@ -17,6 +19,8 @@ mod go;
 mod java;
 #[cfg(feature = "kotlin")]
 mod kotlin;
+#[cfg(feature = "lua")]
+mod lua;
 #[cfg(feature = "php")]
 mod php;
 #[cfg(feature = "python")]
@@ -31,7 +35,9 @@ mod rust;
     feature = "csharp",
     feature = "kotlin",
     feature = "php",
-    feature = "ruby"
+    feature = "ruby",
+    feature = "lua",
+    feature = "bash"
 ))]
 mod tagged;
 
@@ -74,6 +80,10 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         Language::Php => Some(php::extractor()),
         #[cfg(feature = "ruby")]
         Language::Ruby => Some(ruby::extractor()),
+        #[cfg(feature = "lua")]
+        Language::Lua => Some(lua::extractor()),
+        #[cfg(feature = "bash")]
+        Language::Bash => Some(bash::extractor()),
         #[cfg(feature = "typescript")]
         Language::Vue => Some(component::vue()),
         #[cfg(feature = "typescript")]
