@@ -17,8 +17,8 @@ describe('gortex index / status', () => {
     expect(report.mode).toBe('cold');
     // Every text file is indexed: the golden files, manifests, docs, schemas and components too.
     expect(Object.keys(report.languages).sort()).toEqual([
-      'bash', 'c', 'cpp', 'csharp', 'dockerfile', 'go', 'java', 'json', 'kotlin', 'lua', 'markdown', 'php', 'proto',
-      'python', 'ruby', 'rust', 'sql', 'svelte', 'text', 'toml', 'typescript', 'vue',
+      'bash', 'c', 'cpp', 'csharp', 'dockerfile', 'elixir', 'go', 'java', 'json', 'kotlin', 'lua', 'markdown', 'php',
+      'proto', 'python', 'ruby', 'rust', 'sql', 'svelte', 'swift', 'text', 'toml', 'typescript', 'vue',
     ]);
     expect(report.edges.by_kind.depends_on_module).toBeGreaterThan(3);
     expect(report.peak_rss_bytes).toBeGreaterThan(1_000_000);

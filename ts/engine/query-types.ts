@@ -108,7 +108,15 @@ export type Language =
   | 'sql'
   | 'text'
   | 'lua'
-  | 'bash';
+  | 'bash'
+  | 'elixir'
+  | 'erlang'
+  | 'elm'
+  | 'dart'
+  | 'haskell'
+  | 'zig'
+  | 'swift'
+  | 'scala';
 
 /** Documents and configuration: indexed for their text and structure, no call graph (the engine's `Language::is_code` is false). */
 export const DOCUMENT_LANGUAGES: ReadonlySet<string> = new Set<Language>(['markdown', 'json', 'yaml', 'toml', 'dockerfile', 'proto', 'sql', 'text']);

@@ -193,6 +193,18 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     note: 'the largest shell code base the package proxy serves: bash_completion plus 500 extension-less completion files recognised by their `-*- shell-script -*-` modeline (bats and git-extras tarballs answer 404 here)',
   },
   {
+    language: 'scala',
+    name: 'org.typelevel:cats-core_2.13',
+    version: '2.13.0',
+    registry: 'Maven Central',
+    url: 'https://repo1.maven.org/maven2/org/typelevel/cats-core_2.13/2.13.0/cats-core_2.13-2.13.0-sources.jar',
+    sha256: 'e13b1fc9c33fd6f6bee2bb4ea31840d031af727c92c177524d2588ab567a2137',
+    format: 'zip',
+    inner: '',
+    subdir: '',
+    note: 'the sources jar of Cats (245 .scala files, no tests); Scala is in the generic tier, so calls bind by name only',
+  },
+  {
     language: 'vue',
     name: 'element-ui',
     version: '2.15.14',

@@ -468,7 +468,7 @@ const AUDIT_LARGE_TOKENS = 5000;
 const AUDIT_MAX_FILES = 50;
 const AUDIT_MAX_BYTES = 1024 * 1024;
 const AUDIT_MAX_REFS = 200;
-const SOURCE_EXTENSIONS = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|c|h|cc|cpp|cxx|hpp|hh|cs|kt|kts|php|rb|lua|vue|svelte|proto|sql|json|ya?ml|toml|md|mdc|txt|sh|lock|cfg|ini|html|css)$/;
+const SOURCE_EXTENSIONS = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|c|h|cc|cpp|cxx|hpp|hh|cs|kt|kts|php|rb|lua|ex|exs|erl|elm|dart|hs|zig|swift|scala|vue|svelte|proto|sql|json|ya?ml|toml|md|mdc|txt|sh|lock|cfg|ini|html|css)$/;
 
 function listRuleFiles(root: string, rel: string, out: string[]): void {
   let entries: fs.Dirent[];

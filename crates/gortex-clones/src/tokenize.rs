@@ -272,9 +272,17 @@ fn style(language: Language) -> Style {
             Style::Java
         }
         // `#` comments, like Python's.
-        Language::Python | Language::Ruby | Language::Bash => Style::Python,
-        // `--` comments read as operators: bodies still compare token for token.
-        Language::Lua => Style::Java,
+        Language::Python | Language::Ruby | Language::Bash | Language::Elixir => Style::Python,
+        // C-like quoting and comments; `--` and `%` comments read as operators, so bodies still
+        // compare token for token.
+        Language::Lua
+        | Language::Erlang
+        | Language::Elm
+        | Language::Dart
+        | Language::Haskell
+        | Language::Zig
+        | Language::Swift
+        | Language::Scala => Style::Java,
         // Documents have no function bodies except SQL routines and proto RPCs (declarations);
         // C-style comments and quotes cover proto, and SQL's `--` comments only add tokens.
         Language::Markdown

@@ -39,6 +39,15 @@ pub enum Language {
     Lua,
     /// Bash and POSIX shell scripts (`.sh`, `.bash`, `.zsh`, or a shell shebang).
     Bash,
+    // The generic tier: symbols and name-bound calls from a tags query.
+    Elixir,
+    Erlang,
+    Elm,
+    Dart,
+    Haskell,
+    Zig,
+    Swift,
+    Scala,
 }
 
 impl Language {
@@ -69,6 +78,14 @@ impl Language {
         Language::Text,
         Language::Lua,
         Language::Bash,
+        Language::Elixir,
+        Language::Erlang,
+        Language::Elm,
+        Language::Dart,
+        Language::Haskell,
+        Language::Zig,
+        Language::Swift,
+        Language::Scala,
     ];
 
     /// The wire name.
@@ -99,6 +116,14 @@ impl Language {
             Language::Text => "text",
             Language::Lua => "lua",
             Language::Bash => "bash",
+            Language::Elixir => "elixir",
+            Language::Erlang => "erlang",
+            Language::Elm => "elm",
+            Language::Dart => "dart",
+            Language::Haskell => "haskell",
+            Language::Zig => "zig",
+            Language::Swift => "swift",
+            Language::Scala => "scala",
         }
     }
 
@@ -154,6 +179,14 @@ impl Language {
             "sql" => Language::Sql,
             "lua" => Language::Lua,
             "sh" | "bash" | "zsh" => Language::Bash,
+            "ex" | "exs" => Language::Elixir,
+            "erl" | "hrl" => Language::Erlang,
+            "elm" => Language::Elm,
+            "dart" => Language::Dart,
+            "hs" => Language::Haskell,
+            "zig" => Language::Zig,
+            "swift" => Language::Swift,
+            "scala" | "sc" => Language::Scala,
             e if BINARY_EXTENSIONS.contains(&e) => return None,
             _ => Language::Text,
         })
@@ -361,6 +394,17 @@ pub fn is_test_path(path: &str, language: Option<Language>) -> bool {
                 || stem.ends_with("Test")
                 || stem.ends_with("Tests")
         }
+        Some(Language::Elixir) => in_test_dir || name.ends_with("_test.exs"),
+        Some(Language::Dart) => in_test_dir || name.ends_with("_test.dart"),
+        Some(Language::Erlang) => in_test_dir || name.ends_with("_SUITE.erl") || name.ends_with("_tests.erl"),
+        Some(Language::Swift | Language::Scala) => {
+            let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);
+            in_test_dir
+                || stem.ends_with("Tests")
+                || stem.ends_with("Test")
+                || stem.ends_with("Spec")
+                || path.contains("src/test/")
+        }
         Some(Language::Lua) => {
             let stem = name.strip_suffix(".lua").unwrap_or(name);
             in_test_dir || stem.ends_with("_spec") || stem.ends_with("_test") || stem.starts_with("test_")
@@ -397,6 +441,8 @@ mod tests {
         assert_eq!(Language::from_path("logo.PNG"), None);
         assert_eq!(Language::from_path("src/util.lua"), Some(Language::Lua));
         assert_eq!(Language::from_path("scripts/build.sh"), Some(Language::Bash));
+        assert_eq!(Language::from_path("lib/app.ex"), Some(Language::Elixir));
+        assert_eq!(Language::from_path("Sources/App/main.swift"), Some(Language::Swift));
         assert_eq!(Language::from_path("lib/x.so"), None);
         assert!(!Language::Markdown.is_code() && Language::Vue.is_code() && Language::Vue.is_ecmascript());
         assert!(!is_test_path("tests/fixtures/data.json", Some(Language::Json)));

@@ -97,7 +97,17 @@ impl<'a> Tables<'a> {
                     .par_iter()
                     .map(|f| {
                         let mut top: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
-                        let namespaced = f.language.is_c_family() || f.language == Language::Ruby;
+                        // Names declared in namespaces and modules are the file's own top level (the
+                        // generic tier's `defmodule`/`-module`/`module … where` included).
+                        let namespaced = f.language.is_c_family()
+                            || matches!(
+                                f.language,
+                                Language::Ruby
+                                    | Language::Elixir
+                                    | Language::Erlang
+                                    | Language::Elm
+                                    | Language::Haskell
+                            );
                         for (si, sym) in f.facts.symbols.iter().enumerate() {
                             let is_top = if namespaced {
                                 c_top_level(&f.facts, si as u32)
@@ -451,13 +461,22 @@ impl<'a> Tables<'a> {
             Language::Proto => Some(self.resolve_proto_import(fi, &imp.module)),
             Language::Lua => Some(self.resolve_lua_require(fi, &imp.module)),
             Language::Bash => Some(self.resolve_source(fi, &imp.module)),
+            // Documents, and the generic tier (no imports are read: names bind by the cascade).
             Language::Markdown
             | Language::Json
             | Language::Yaml
             | Language::Toml
             | Language::Dockerfile
             | Language::Sql
-            | Language::Text => None,
+            | Language::Text
+            | Language::Elixir
+            | Language::Erlang
+            | Language::Elm
+            | Language::Dart
+            | Language::Haskell
+            | Language::Zig
+            | Language::Swift
+            | Language::Scala => None,
         }
     }
 

@@ -97,6 +97,11 @@ fn bash_sourced_scripts_functions_and_programs() {
 }
 
 #[test]
+fn generic_tier_binds_names_within_the_language() {
+    check("generic");
+}
+
+#[test]
 fn components_protos_sql_dockerfiles_and_manifests() {
     check("polyglot");
 }
@@ -210,6 +215,10 @@ fn key_facts_hold() {
         ("bash", "E bash/deploy.sh::deploy -calls-> bash/common.sh::notify ast_resolved L12"),
         ("bash", "E bash/deploy.sh::build -calls-> external::sh.docker ast_resolved L7"),
         ("bash", "E bash/common.sh::notify -calls-> bash/lib/log.sh::log_info text_matched L2"),
+        // Generic tier: same-file names first (module members are the file's top level), then the one declaration.
+        ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/orders.ex::Shop.Orders.validate ast_resolved L3"),
+        ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/mailer.ex::Shop.Mailer.send_receipt text_matched L4"),
+        ("generic", "E generic/Sources/Shop/Cart.swift::Cart.checkout -calls-> generic/Sources/Shop/Payments.swift::Payments.charge text_matched L6"),
         // A Vue template renders an imported Svelte component; `import App from './App.vue'` binds the component.
         ("polyglot", "E polyglot/web/src/App.vue::App -instantiates-> polyglot/web/src/components/CounterBadge.svelte::CounterBadge ast_resolved L4"),
         ("polyglot", "E polyglot/web/src/main.ts -imports-> polyglot/web/src/App.vue::App ast_resolved L2"),

@@ -13,6 +13,17 @@ mod component;
 mod csharp;
 #[cfg(any(feature = "typescript", feature = "javascript"))]
 mod ecmascript;
+#[cfg(any(
+    feature = "elixir",
+    feature = "erlang",
+    feature = "elm",
+    feature = "dart",
+    feature = "haskell",
+    feature = "zig",
+    feature = "swift",
+    feature = "scala"
+))]
+mod generic;
 #[cfg(feature = "go")]
 mod go;
 #[cfg(feature = "java")]
@@ -37,7 +48,15 @@ mod rust;
     feature = "php",
     feature = "ruby",
     feature = "lua",
-    feature = "bash"
+    feature = "bash",
+    feature = "elixir",
+    feature = "erlang",
+    feature = "elm",
+    feature = "dart",
+    feature = "haskell",
+    feature = "zig",
+    feature = "swift",
+    feature = "scala"
 ))]
 mod tagged;
 
@@ -84,6 +103,22 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         Language::Lua => Some(lua::extractor()),
         #[cfg(feature = "bash")]
         Language::Bash => Some(bash::extractor()),
+        #[cfg(feature = "elixir")]
+        Language::Elixir => Some(generic::elixir()),
+        #[cfg(feature = "erlang")]
+        Language::Erlang => Some(generic::erlang()),
+        #[cfg(feature = "elm")]
+        Language::Elm => Some(generic::elm()),
+        #[cfg(feature = "dart")]
+        Language::Dart => Some(generic::dart()),
+        #[cfg(feature = "haskell")]
+        Language::Haskell => Some(generic::haskell()),
+        #[cfg(feature = "zig")]
+        Language::Zig => Some(generic::zig()),
+        #[cfg(feature = "swift")]
+        Language::Swift => Some(generic::swift()),
+        #[cfg(feature = "scala")]
+        Language::Scala => Some(generic::scala()),
         #[cfg(feature = "typescript")]
         Language::Vue => Some(component::vue()),
         #[cfg(feature = "typescript")]

@@ -7,8 +7,9 @@
 //!   declares `b` as a method of `A`), optional `@body` (cut from the signature), `@type`
 //!   (declared type) and `@return` (return type). Kinds: function, method, constructor, macro,
 //!   class, struct, union, enum, record, interface, trait, type (alias), module, namespace,
-//!   constant, variable, field, enum_member.
-//! - `@reference.<kind>` on a use, with `@name` and optional `@receiver`. Kinds: call, new,
+//!   constant, variable, field, enum_member (enum_variant), operator (a function).
+//! - `@reference.<kind>` on a use, with `@name` and optional `@receiver`. Kinds: call (function,
+//!   send), new,
 //!   type / class (any other mention of a type), typed (the declared type of a parameter,
 //!   variable or member), returns (a return type), extends, implements.
 //! - `@import` with `@import.module` and optional `@import.name` / `@import.alias`.
@@ -46,6 +47,8 @@ enum Role {
     ImportAlias,
     BindingName,
     BindingType,
+    /// `@ignore` (tags convention): the node is never a reference (Elixir's `def`, `defmodule`).
+    Ignore,
     /// Captures the engine does not read (`@local.scope`, `@doc`, predicates' helpers).
     Other,
 }
@@ -68,13 +71,14 @@ fn role_of(capture: &str) -> Role {
             "constant" => Role::Def(K::Constant, None),
             "variable" => Role::Def(K::Variable, None),
             "field" | "property" => Role::Def(K::Field, None),
-            "enum_member" => Role::Def(K::EnumMember, None),
+            "enum_member" | "enum_variant" => Role::Def(K::EnumMember, None),
+            "operator" => Role::Def(K::Function, None),
             _ => Role::Other,
         };
     }
     if let Some(kind) = capture.strip_prefix("reference.") {
         return match kind {
-            "call" | "send" => Role::Ref(EdgeKind::Calls),
+            "call" | "send" | "function" => Role::Ref(EdgeKind::Calls),
             "new" => Role::Ref(EdgeKind::Instantiates),
             "type" | "class" => Role::Ref(EdgeKind::References),
             "typed" => Role::Ref(EdgeKind::TypedAs),
@@ -98,12 +102,14 @@ fn role_of(capture: &str) -> Role {
         "import.alias" => Role::ImportAlias,
         "binding.name" => Role::BindingName,
         "binding.type" => Role::BindingType,
+        "ignore" => Role::Ignore,
         _ => Role::Other,
     }
 }
 
 /// The compiled queries of a dialect: `grammars/<dir>/{definitions,imports,references}.scm`
 /// concatenated and compiled once per process.
+#[allow(unused_macros)] // the generic tier alone uses none
 macro_rules! tag_queries {
     ($grammar:expr, $dir:literal) => {{
         static Q: std::sync::OnceLock<$crate::languages::tagged::TagQueries> = std::sync::OnceLock::new();
@@ -133,6 +139,7 @@ macro_rules! tag_queries {
         })
     }};
 }
+#[allow(unused_imports)]
 pub(crate) use tag_queries;
 
 /// A compiled query with the role of every capture.
@@ -399,8 +406,12 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
         receiver: Receiver,
         line: u32,
         col: u32,
+        /// The name node, so a use whose name is a definition's or an `@ignore`d node is dropped.
+        node: usize,
     }
     let mut uses: Vec<Use> = Vec::new();
+    // Name nodes of definitions and `@ignore`d nodes: as in tree-sitter's tags, never references.
+    let mut not_uses: HashSet<usize> = HashSet::new();
     let mut bindings: Vec<(String, String, u32, u32)> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(&q.set.query, tree.root_node(), src);
@@ -424,6 +435,9 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
                 Role::ImportAlias => alias = Some(cap.node),
                 Role::BindingName => b_name = Some(cap.node),
                 Role::BindingType => b_type = Some(cap.node),
+                Role::Ignore => {
+                    not_uses.insert(cap.node.id());
+                }
                 Role::Other => {}
             }
         }
@@ -434,6 +448,7 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
                 if !seen_defs.insert((node.id(), name_node.start_byte() as u32)) {
                     continue;
                 }
+                not_uses.insert(name_node.id());
                 let written = d
                     .written_name(node, name_node, src)
                     .unwrap_or_else(|| util::text(name_node, src).into_owned());
@@ -486,6 +501,7 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
                     receiver,
                     line: p.row as u32 + 1,
                     col: p.column as u32,
+                    node: name_node.id(),
                 });
             }
             Role::Import => {
@@ -545,7 +561,7 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
         s.test_role = d.test_role(s, ctx);
     }
     let enclosing = EnclosingIndex::new(&symbols, EnclosingIndex::code_owners);
-    for u in uses {
+    for u in uses.into_iter().filter(|u| !not_uses.contains(&u.node)) {
         let from = enclosing.find(u.line, u.col);
         facts.refs.push(RefFact {
             kind: u.kind,
