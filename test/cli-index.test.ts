@@ -18,7 +18,7 @@ describe('gortex index / status', () => {
     // Every text file is indexed: the golden files, manifests, docs, schemas and components too.
     expect(Object.keys(report.languages).sort()).toEqual([
       'bash', 'c', 'cpp', 'csharp', 'dockerfile', 'elixir', 'go', 'java', 'json', 'kotlin', 'lua', 'markdown', 'php',
-      'proto', 'python', 'ruby', 'rust', 'sql', 'svelte', 'swift', 'text', 'toml', 'typescript', 'vue',
+      'proto', 'python', 'ruby', 'rust', 'scala', 'sql', 'svelte', 'swift', 'text', 'toml', 'typescript', 'vue',
     ]);
     expect(report.edges.by_kind.depends_on_module).toBeGreaterThan(3);
     expect(report.peak_rss_bytes).toBeGreaterThan(1_000_000);

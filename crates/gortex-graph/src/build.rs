@@ -541,7 +541,7 @@ fn package_id(repo: &str, dir: &str, pkg: &str) -> String {
 
 fn package_of(file: &SourceFile) -> Option<String> {
     match file.language {
-        Language::Go | Language::Java | Language::CSharp | Language::Kotlin | Language::Php => {
+        Language::Go | Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
             file.facts.package.clone()
         }
         _ => None,

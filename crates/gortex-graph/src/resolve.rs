@@ -163,7 +163,7 @@ impl<'a> Tables<'a> {
                     }
                     match file.language {
                         // C# namespaces share the table: files by dotted package/namespace name.
-                        Language::Java | Language::CSharp | Language::Kotlin | Language::Php => {
+                        Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
                             if let Some(pkg) = &file.facts.package {
                                 t.java_packages.entry(pkg.as_str()).or_default().push(fi);
                             }
@@ -450,7 +450,9 @@ impl<'a> Tables<'a> {
             }
             Language::Python => self.resolve_python_module(fi, &imp.module),
             Language::Go => Some(self.resolve_go_import(&imp.module)),
-            Language::Java | Language::CSharp | Language::Kotlin | Language::Php => Some(self.resolve_java_import(imp)),
+            Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
+                Some(self.resolve_java_import(imp))
+            }
             Language::Rust => self.resolve_rust_path(
                 fi,
                 &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(),
@@ -475,8 +477,7 @@ impl<'a> Tables<'a> {
             | Language::Dart
             | Language::Haskell
             | Language::Zig
-            | Language::Swift
-            | Language::Scala => None,
+            | Language::Swift => None,
         }
     }
 
@@ -1130,7 +1131,9 @@ impl<'a> Tables<'a> {
                 (None, Language::Go) if imp.kind == ImportKind::Module => {
                     self.go_package_name(fi, k).as_deref() == Some(name)
                 }
-                (None, Language::Java | Language::CSharp | Language::Kotlin) if imp.kind == ImportKind::Named => {
+                (None, Language::Java | Language::CSharp | Language::Kotlin | Language::Scala)
+                    if imp.kind == ImportKind::Named =>
+                {
                     imp.name.as_deref() == Some(name)
                 }
                 _ => false,
@@ -1153,7 +1156,7 @@ impl<'a> Tables<'a> {
                     }
                 }
             }
-            Language::Java | Language::Kotlin | Language::Php => {
+            Language::Java | Language::Kotlin | Language::Php | Language::Scala => {
                 if let Some(pkg) = facts.package.as_deref() {
                     for &f in self.java_pkg(pkg).into_iter().flatten() {
                         if f != fi {
@@ -1225,6 +1228,10 @@ impl<'a> Tables<'a> {
         // Kotlin imports its standard library's top-level functions into every file.
         if lang == Language::Kotlin && KOTLIN_IMPLICIT.contains(&name) {
             return Some((Entity::External(format!("kotlin.{name}")), Origin::AstResolved));
+        }
+        // Scala's `Predef` and the `scala` package are imported into every file.
+        if lang == Language::Scala && SCALA_IMPLICIT.contains(&name) {
+            return Some((Entity::External(format!("scala.{name}")), Origin::AstResolved));
         }
         // Lua's standard library: global functions and library tables (`string.format`).
         if lang == Language::Lua && LUA_GLOBALS.contains(&name) {
@@ -1413,7 +1420,7 @@ impl<'a> Tables<'a> {
         }
         if matches!(
             self.lang(fi),
-            Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin
+            Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Scala
         ) {
             // An implicit `this`: a field of the enclosing type (or of an out-of-line method's class).
             let ty = self.enclosing_type(fi, scope?)?;
@@ -1509,7 +1516,12 @@ impl<'a> Tables<'a> {
                     // Java, C#, C++, Kotlin and Ruby call their own (and inherited) methods without `this`.
                     if matches!(
                         lang,
-                        Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Ruby
+                        Language::Java
+                            | Language::Cpp
+                            | Language::CSharp
+                            | Language::Kotlin
+                            | Language::Ruby
+                            | Language::Scala
                     ) && facts.symbols[s as usize].kind.is_type_like()
                     {
                         if let Some(m) = self.find_member((fi, s), name) {
@@ -1606,6 +1618,64 @@ impl<'a> Tables<'a> {
 
 /// Kotlin standard-library functions and types every file sees without an import (`kotlin.*`,
 /// `kotlin.collections.*`, …); a repository declaration of the same name still wins.
+/// Names every Scala file sees without an import (`scala.Predef` and the `scala` package).
+const SCALA_IMPLICIT: &[&str] = &[
+    "println",
+    "print",
+    "printf",
+    "require",
+    "assert",
+    "assume",
+    "identity",
+    "implicitly",
+    "summon",
+    "List",
+    "Nil",
+    "Seq",
+    "IndexedSeq",
+    "Vector",
+    "Map",
+    "Set",
+    "Option",
+    "Some",
+    "None",
+    "Either",
+    "Left",
+    "Right",
+    "Iterator",
+    "Range",
+    "BigInt",
+    "BigDecimal",
+    "StringBuilder",
+    "Array",
+    "Tuple2",
+    "Unit",
+    "Int",
+    "Long",
+    "Double",
+    "Float",
+    "Boolean",
+    "String",
+    "Char",
+    "Byte",
+    "Short",
+    "Any",
+    "AnyRef",
+    "Nothing",
+    "Null",
+    "Function1",
+    "PartialFunction",
+    "Throwable",
+    "Exception",
+    "RuntimeException",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "NoSuchElementException",
+    "Ordering",
+    "Numeric",
+    "classOf",
+];
+
 /// Lua's global functions and standard library tables (5.1–5.4).
 const LUA_GLOBALS: &[&str] = &[
     "assert",
@@ -2001,7 +2071,12 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
         match target {
             Some(Entity::Files(files)) if !files.is_empty() => {
                 let to = match lang {
-                    Language::Go | Language::Java | Language::CSharp | Language::Kotlin | Language::Php => {
+                    Language::Go
+                    | Language::Java
+                    | Language::CSharp
+                    | Language::Kotlin
+                    | Language::Php
+                    | Language::Scala => {
                         let tf = files[0];
                         if t.facts(tf).package.is_some() {
                             Endpoint::Package(em.path_index(tf))

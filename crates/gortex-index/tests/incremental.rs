@@ -395,7 +395,7 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     let repo = tempfile::tempdir().unwrap();
     for lang in [
         "ts", "py", "go", "rust", "java", "cfamily", "csharp", "kotlin", "php", "ruby", "polyglot", "lua", "bash",
-        "generic",
+        "generic", "scala",
     ] {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }

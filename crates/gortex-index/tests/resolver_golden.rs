@@ -97,6 +97,11 @@ fn bash_sourced_scripts_functions_and_programs() {
 }
 
 #[test]
+fn scala_packages_imports_case_classes_and_this() {
+    check("scala");
+}
+
+#[test]
 fn generic_tier_binds_names_within_the_language() {
     check("generic");
 }
@@ -215,6 +220,12 @@ fn key_facts_hold() {
         ("bash", "E bash/deploy.sh::deploy -calls-> bash/common.sh::notify ast_resolved L12"),
         ("bash", "E bash/deploy.sh::build -calls-> external::sh.docker ast_resolved L7"),
         ("bash", "E bash/common.sh::notify -calls-> bash/lib/log.sh::log_info text_matched L2"),
+        // Scala: selector imports with renames, members through field and parameter types, inherited
+        // members through an implicit `this`, typed locals from `new`.
+        ("scala", "E scala/src/main/scala/shop/orders/OrderService.scala::OrderService.place -calls-> scala/src/main/scala/shop/mail/Mailer.scala::Mailer.send ast_resolved L16"),
+        ("scala", "E scala/src/main/scala/shop/orders/OrderService.scala::OrderService.place -instantiates-> scala/src/main/scala/shop/mail/Mailer.scala::Receipt ast_resolved L16"),
+        ("scala", "E scala/src/main/scala/shop/orders/OrderService.scala::OrderService.place -calls-> scala/src/main/scala/shop/orders/OrderService.scala::Service.audit ast_resolved L14"),
+        ("scala", "E scala/src/test/scala/shop/orders/OrderServiceTest.scala::OrderServiceTest.testPlaces -calls-> scala/src/main/scala/shop/orders/OrderService.scala::OrderService.place ast_resolved L8"),
         // Generic tier: same-file names first (module members are the file's top level), then the one declaration.
         ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/orders.ex::Shop.Orders.validate ast_resolved L3"),
         ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/mailer.ex::Shop.Mailer.send_receipt text_matched L4"),

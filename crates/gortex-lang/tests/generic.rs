@@ -124,24 +124,6 @@ fn swift() {
 }
 
 #[test]
-fn scala() {
-    let f = check(
-        Language::Scala,
-        "Orders.scala",
-        &["Mailer", "OrderService", "OrderService.place", "Main.main"],
-        ("OrderService.place", "validate"),
-    );
-    assert_eq!(f.package.as_deref(), Some("shop.orders"));
-    assert!(
-        f.refs
-            .iter()
-            .any(|r| r.kind == EdgeKind::Instantiates && r.name == "OrderService"),
-        "{}",
-        render(&f)
-    );
-}
-
-#[test]
 fn garbage_and_deep_input_never_panics() {
     let cases: Vec<(Language, &str, String)> = vec![
         (
@@ -154,7 +136,6 @@ fn garbage_and_deep_input_never_panics() {
             "a.hs",
             format!("x = {}1{}", "(".repeat(5_000), ")".repeat(5_000)),
         ),
-        (Language::Scala, "a.scala", "class { def ( = new".to_string()),
         (Language::Swift, "a.swift", "func (".repeat(1_000)),
         (Language::Zig, "a.zig", "fn fn fn {{{{".to_string()),
         (Language::Erlang, "a.erl", "-module(.\nf( -> .".to_string()),

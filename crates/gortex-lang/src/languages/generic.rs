@@ -1,6 +1,6 @@
 //! The generic tier: languages read by a tags query alone — the grammar crate's own
 //! `TAGS_QUERY` (Elixir, Elm) or a small one of ours in `grammars/<lang>/tags.scm` (Erlang,
-//! Haskell, Zig, Dart, Swift, Scala) — through the tagged engine with no dialect knowledge.
+//! Haskell, Zig, Dart, Swift) — through the tagged engine with no dialect knowledge.
 //! Definitions become symbols nested by containment; `@reference.call` captures become calls
 //! from the enclosing definition, bound by the resolver's generic cascade (same file, then the
 //! one same-language declaration of the name). No imports, visibility or types are read.
@@ -135,10 +135,3 @@ generic_language!(
     own_tags!("haskell")
 );
 generic_language!(zig, "zig", Language::Zig, tree_sitter_zig::LANGUAGE, own_tags!("zig"));
-generic_language!(
-    scala,
-    "scala",
-    Language::Scala,
-    tree_sitter_scala::LANGUAGE,
-    own_tags!("scala")
-);

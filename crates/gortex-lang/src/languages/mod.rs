@@ -20,8 +20,7 @@ mod ecmascript;
     feature = "dart",
     feature = "haskell",
     feature = "zig",
-    feature = "swift",
-    feature = "scala"
+    feature = "swift"
 ))]
 mod generic;
 #[cfg(feature = "go")]
@@ -40,6 +39,8 @@ mod python;
 mod ruby;
 #[cfg(feature = "rust")]
 mod rust;
+#[cfg(feature = "scala")]
+mod scala;
 #[cfg(any(
     feature = "c",
     feature = "cpp",
@@ -118,7 +119,7 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         #[cfg(feature = "swift")]
         Language::Swift => Some(generic::swift()),
         #[cfg(feature = "scala")]
-        Language::Scala => Some(generic::scala()),
+        Language::Scala => Some(scala::extractor()),
         #[cfg(feature = "typescript")]
         Language::Vue => Some(component::vue()),
         #[cfg(feature = "typescript")]
