@@ -6,10 +6,10 @@
 //! companion is not a node). `fun T.f()` declares an extension: a method of `T`. Visibility
 //! defaults to public; locals are not symbols.
 
-use super::tagged::{role_from_decorators, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
+use super::tagged::{keyword_visibility, role_from_decorators, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
 use crate::FileContext;
-use gortex_core::{ImportFact, Language, NodeKind, SymbolFact, TestRole, TypeFlavor, Visibility};
+use gortex_core::{ImportFact, Language, NodeKind, SymbolFact, TestRole, TypeFlavor};
 use tree_sitter::Node;
 
 /// The Kotlin dialect.
@@ -126,17 +126,7 @@ impl Dialect for Kotlin {
                 sym.flavor = Some(TypeFlavor::Annotation);
             }
         }
-        let visibility = if has("private") {
-            Visibility::Private
-        } else if has("protected") {
-            Visibility::Protected
-        } else if has("internal") {
-            Visibility::Package
-        } else {
-            Visibility::Public
-        };
-        sym.visibility = Some(visibility);
-        sym.exported = visibility == Visibility::Public;
+        keyword_visibility(sym, has);
         sym.is_abstract = has("abstract");
         sym.is_async = has("suspend");
         sym.is_static = in_companion || decl.kind() == "object_declaration";

@@ -5,9 +5,9 @@
 //! constant by name. `$this`, `self` and `static` are the current class, `parent` its parent; a
 //! trait a class `use`s is one of its supertypes. Members default to public.
 
-use super::tagged::{tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
+use super::tagged::{keyword_visibility, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
-use gortex_core::{ImportFact, Language, NodeKind, SymbolFact, Visibility};
+use gortex_core::{ImportFact, Language, NodeKind, SymbolFact};
 use tree_sitter::Node;
 
 /// The PHP dialect.
@@ -52,15 +52,7 @@ impl Dialect for Php {
             }
         }
         let has = |w: &str| words.iter().any(|x| x == w);
-        let visibility = if has("private") {
-            Visibility::Private
-        } else if has("protected") {
-            Visibility::Protected
-        } else {
-            Visibility::Public
-        };
-        sym.visibility = Some(visibility);
-        sym.exported = visibility == Visibility::Public;
+        keyword_visibility(sym, has);
         sym.is_static = has("static") || sym.kind == NodeKind::Constant;
         sym.is_abstract = has("abstract");
         true

@@ -5,9 +5,9 @@
 //! `case class` is a record; an `object`'s members are static; `val`/`var` inside blocks are
 //! locals, not declarations; `private`/`protected` modifiers set visibility (public otherwise).
 
-use super::tagged::{tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
+use super::tagged::{keyword_visibility, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
-use gortex_core::{EdgeKind, ImportFact, Language, NodeKind, SymbolFact, TypeFlavor, Visibility};
+use gortex_core::{EdgeKind, ImportFact, Language, NodeKind, SymbolFact, TypeFlavor};
 use tree_sitter::Node;
 
 /// The Scala dialect.
@@ -150,15 +150,7 @@ impl Dialect for Scala {
         if matches!(sym.kind, NodeKind::Field) && top_level {
             sym.kind = NodeKind::Variable;
         }
-        let visibility = if has("private") {
-            Visibility::Private
-        } else if has("protected") {
-            Visibility::Protected
-        } else {
-            Visibility::Public
-        };
-        sym.visibility = Some(visibility);
-        sym.exported = visibility == Visibility::Public;
+        keyword_visibility(sym, has);
         sym.is_abstract = has("abstract") || decl.kind() == "function_declaration";
         sym.is_static = sym.is_static || in_object;
         true

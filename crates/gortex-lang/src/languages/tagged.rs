@@ -23,7 +23,7 @@ use crate::util::{self, EnclosingIndex, Parents, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
     BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, Language, NodeKind, Receiver, RefFact, SymbolFact,
-    TestRole, TypeFlavor,
+    TestRole, TypeFlavor, Visibility,
 };
 use std::collections::HashSet;
 use streaming_iterator::StreamingIterator;
@@ -255,6 +255,23 @@ pub(crate) fn role_from_decorators(sym: &SymbolFact, tests: &[&str], fixtures: &
     } else {
         None
     }
+}
+
+#[cfg(any(feature = "kotlin", feature = "php", feature = "scala"))]
+/// Visibility where members are public unless a modifier says otherwise (`private`, `protected`,
+/// Kotlin's `internal`): sets the symbol's visibility and whether it is exported.
+pub(crate) fn keyword_visibility(sym: &mut SymbolFact, has: impl Fn(&str) -> bool) {
+    let visibility = if has("private") {
+        Visibility::Private
+    } else if has("protected") {
+        Visibility::Protected
+    } else if has("internal") {
+        Visibility::Package
+    } else {
+        Visibility::Public
+    };
+    sym.visibility = Some(visibility);
+    sym.exported = visibility == Visibility::Public;
 }
 
 /// Strips one pair of surrounding quotes or angle brackets' quotes (`"x"`, `'x'`).
