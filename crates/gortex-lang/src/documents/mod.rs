@@ -18,20 +18,19 @@ use gortex_core::{FileFacts, Language, Span};
 
 /// Facts of a document or configuration file (`language` is one that is not code).
 pub(crate) fn extract(language: Language, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
-    let text = String::from_utf8_lossy(source);
     let name = ctx.path.rsplit('/').next().unwrap_or(ctx.path);
+    let read: fn(&str, &mut FileFacts) = match (manifest::reader(name), language) {
+        (Some(read), _) => read,
+        (None, Language::Markdown) => markdown::extract,
+        (None, Language::Dockerfile) => dockerfile::extract,
+        (None, Language::Proto) => proto::extract,
+        (None, Language::Sql) => sql::extract,
+        // Plain text and other configuration: a file node only, and its bytes are not even
+        // decoded (tens of thousands of such files in a large tree).
+        _ => return FileFacts::default(),
+    };
     let mut facts = FileFacts::default();
-    if let Some(read) = manifest::reader(name) {
-        read(&text, &mut facts);
-        return facts;
-    }
-    match language {
-        Language::Markdown => markdown::extract(&text, &mut facts),
-        Language::Dockerfile => dockerfile::extract(&text, &mut facts),
-        Language::Proto => proto::extract(&text, &mut facts),
-        Language::Sql => sql::extract(&text, &mut facts),
-        _ => {}
-    }
+    read(&String::from_utf8_lossy(source), &mut facts);
     facts
 }
 
