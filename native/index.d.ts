@@ -18,6 +18,15 @@ export declare class Engine {
    * Resolves to the IndexReport as JSON. `onProgress` receives ProgressEvent JSON strings.
    */
   indexRepo(root: string, options?: IndexRepoOptions | undefined | null, onProgress?: (((err: Error | null, arg: string) => any)) | undefined | null): Promise<string>
+  /**
+   * While `indexRepo` opens the repository at `root`, builds (or brings up to date) a
+   * provisional index of the files read so far and serves it under the repository's key until
+   * the pass publishes the complete one. Resolves to JSON: `{ available: true, files, read,
+   * total, parsed_all, nodes, edges, indexed_at_ms, rebuilt, build_ms, refreshing }`, or `{ available:
+   * false, reason }` with reason `not_warming`, `walking`, `parsing` (nothing read yet),
+   * `resolving` (everything read, no provisional index built) or `ready`.
+   */
+  provisional(root: string): Promise<string>
   /** Cancels an in-flight `indexRepo`; its promise rejects with "indexing was cancelled". */
   cancel(): void
   /**

@@ -657,6 +657,73 @@ describe('warming', () => {
   });
 });
 
+describe('provisional answers while warming', () => {
+  /** A git repository of `n` TypeScript modules, each calling the one before it. */
+  function chainRepo(n: number): string {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-chain-'));
+    for (let i = 0; i < n; i++) {
+      const body = i === 0 ? 'return 0;' : `return step${i - 1}() + 1;`;
+      const imports = i === 0 ? '' : `import { step${i - 1} } from './step${i - 1}';\n`;
+      fs.writeFileSync(path.join(root, `step${i}.ts`), `${imports}/** Step ${i}. */\nexport function step${i}(): number {\n  ${body}\n}\n`);
+    }
+    const git = (...args: string[]): void => void execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '-A');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'chain');
+    return root;
+  }
+
+  test('a call during the parse is answered from the files read so far with a warming block; analyses wait; then answers are complete', async () => {
+    const w = world();
+    const repo = chainRepo(24);
+    // 24 files × 1 s on 2 threads: the pass parses for about 12 s (room for the checks on a slow machine).
+    const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_PARSE_DELAY_MS: '1000', GORTEX_WARMING_GRACE_MS: '50' };
+    expect(runCli(['daemon', 'start', '--detach'], { env, cwd: repo }).status).toBe(0);
+    const client = await mcpClient(env, repo);
+    try {
+      const parsing = await eventually(async () => {
+        const row = statusOf(env).repos[0];
+        return row?.phase === 'parse' && row.progress?.done > 0 ? row : undefined;
+      }, 'the pass is parsing');
+      expect(parsing.partial).toBeNull();
+
+      const early = await ok(client, 'search_symbols', { query: 'step', limit: 100 });
+      expect(Object.keys(early)[0]).toBe('warming');
+      expect(early.warming).toMatchObject({ repo: path.basename(repo), phase: 'parse', partial: true, files_total: 24 });
+      expect(early.warming.files_indexed).toBeGreaterThan(0);
+      expect(early.warming.files_indexed).toBeLessThan(24);
+      expect(early.warming.note).toMatch(/still being indexed: this answer covers \d+ of the 24 files found so far/);
+      // Only what was read is there, and everything read is.
+      expect(early.results.length).toBe(early.warming.files_indexed);
+      const gcx = (await client.callTool({ name: 'search_symbols', arguments: { query: 'step', format: 'gcx' } })) as TextResult;
+      expect(gcx.content[0]!.text).toMatch(/^GCX1 tool=search_symbols .*warming=parse:\d+\/24 /);
+      const stats = await ok(client, 'graph_stats', {});
+      expect(stats.warming.partial).toBe(true);
+      expect(stats.files).toBeGreaterThanOrEqual(early.warming.files_indexed);
+      expect(stats.files).toBeLessThan(24);
+      const row = statusOf(env).repos[0];
+      expect(row.partial).toMatchObject({ total: 24 });
+      expect(runCli(['daemon', 'status'], { env }).stdout).toMatch(/parse \d+\/24 .*\(answering from \d+ of 24 files so far\)/);
+
+      // An analysis waits for the complete graph rather than calling the unread callers' callees dead.
+      const dead = await ok(client, 'analyze', { kind: 'dead_code' });
+      expect(dead.warming).toBeUndefined();
+      expect(statusOf(env).repos[0].phase).toBe('ready');
+
+      const complete = await ok(client, 'search_symbols', { query: 'step', limit: 100 });
+      expect(complete.warming).toBeUndefined();
+      expect(complete.results.length).toBe(24);
+      const callers = await ok(client, 'get_callers', { id: 'step0' });
+      expect(callers.warming).toBeUndefined();
+      expect(JSON.stringify(callers)).toContain('step1');
+      expect(statusOf(env).repos[0].partial).toBeNull();
+    } finally {
+      await client.close();
+      runCli(['daemon', 'stop'], { env });
+    }
+  }, 60_000);
+});
+
 describe('a session opened at a folder above several tracked repositories', () => {
   test('spans all of them: queries fan out and rows name their repository', async () => {
     const w = world();

@@ -159,6 +159,25 @@ describe('Engine', () => {
     expect(own.stats('batches')).toEqual(before);
   });
 
+  test('provisional serves only while an opening pass runs; the complete index replaces it', async () => {
+    const repoRoot = fixtureCopy('resolver/ts', 'warming');
+    const own = new Engine({ home: tempHome(), threads: 2 });
+    expect(await own.provisional(repoRoot)).toEqual({ available: false, reason: 'not_warming' });
+    const pass = own.indexRepo(repoRoot);
+    // Asked while the pass runs: whatever it can serve at that moment, in one of the documented shapes.
+    const during = await own.provisional(repoRoot);
+    if (during.available) {
+      expect(during.files).toBeGreaterThan(0);
+      expect(during.files).toBeLessThanOrEqual(during.total);
+    } else {
+      expect(['walking', 'parsing', 'resolving', 'ready', 'not_warming']).toContain(during.reason);
+    }
+    await pass;
+    expect(await own.provisional(repoRoot)).toEqual({ available: false, reason: 'not_warming' });
+    expect(own.repos().map((r) => [r.name, r.provisional, r.files])).toEqual([['warming', false, 12]]);
+    await expect(own.provisional('/no/such/gortex/root')).resolves.toEqual({ available: false, reason: 'not_warming' });
+  });
+
   test('a missing root is rejected with its path', async () => {
     await expect(engine.indexRepo('/no/such/gortex/root')).rejects.toThrow(/\/no\/such\/gortex\/root/);
   });

@@ -348,6 +348,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
       indexed_at_ms: r.indexed_at_ms,
       snapshot_path: r.snapshot_path,
       search_memory: r.search_memory,
+      provisional: r.provisional,
     },
     sections: [
       { name: 'graph_stats', rows: Object.entries(r.nodes_by_kind), fields: { kind: (e) => e[0], count: (e) => e[1] } },

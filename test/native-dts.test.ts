@@ -23,7 +23,7 @@ describe('generated napi bindings (native/index.d.ts, native/index.js)', () => {
   test('declare every Engine method ts/engine/native.ts relies on', () => {
     const dts = fs.readFileSync(path.join(PACKAGE_ROOT, 'native', 'index.d.ts'), 'utf8');
     const engine = /export declare class Engine \{([\s\S]*?)\n\}/.exec(dts)?.[1] ?? '';
-    for (const method of ['indexRepo', 'cancel', 'updateFiles', 'status', 'repos', 'stats', 'getNode', 'fileSymbols', 'edges']) {
+    for (const method of ['indexRepo', 'cancel', 'provisional', 'updateFiles', 'status', 'repos', 'stats', 'getNode', 'fileSymbols', 'edges']) {
       expect(engine).toMatch(new RegExp(`^\\s+${method}\\(`, 'm'));
     }
     expect(engine).toMatch(/^\s+constructor\(/m);

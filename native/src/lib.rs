@@ -2,6 +2,7 @@
 //! TypeScript drives it with coarse calls whose large results cross as JSON strings.
 //! Rust panics are caught here and become JavaScript errors.
 
+mod warmup;
 mod watch;
 
 use gortex_core::EdgeKind;
@@ -21,7 +22,7 @@ use std::sync::{Arc, Mutex, RwLock};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-type Repos = Arc<Mutex<HashMap<PathBuf, Arc<RwLock<RepoIndex>>>>>;
+pub(crate) type Repos = Arc<Mutex<HashMap<PathBuf, Arc<RwLock<RepoIndex>>>>>;
 
 /// Options for `new Engine()`.
 #[napi(object)]
@@ -60,7 +61,7 @@ pub struct IndexRepoOptions {
     pub paths: Option<Vec<String>>,
 }
 
-fn to_napi_error(message: impl std::fmt::Display) -> Error {
+pub(crate) fn to_napi_error(message: impl std::fmt::Display) -> Error {
     Error::new(Status::GenericFailure, message.to_string())
 }
 
@@ -73,7 +74,7 @@ fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Runs `f`, turning a Rust panic into a JS error instead of aborting the process.
-fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+pub(crate) fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => Err(to_napi_error(format!("internal error in {what}: {}", panic_message(p)))),
@@ -109,6 +110,8 @@ pub struct Engine {
     /// One index pass at a time per engine: concurrent passes over one repository would parse
     /// twice and race on its snapshot.
     index_gate: Arc<Mutex<()>>,
+    /// Repositories whose opening pass is under way (for provisional answers).
+    warmups: warmup::Warmups,
 }
 
 /// The background indexing job behind `indexRepo`.
@@ -118,6 +121,7 @@ pub struct IndexTask {
     options: IndexOptions,
     paths: Option<Vec<String>>,
     repos: Repos,
+    warmups: warmup::Warmups,
     cancel: Arc<AtomicBool>,
     progress: Option<Arc<ThreadsafeFunction<String>>>,
 }
@@ -139,6 +143,7 @@ impl Task for IndexTask {
         let repos = self.repos.clone();
         let cancel = self.cancel.clone();
         let gate = self.gate.clone();
+        let warmups = self.warmups.clone();
         let paths = self.paths.take();
         let result = guarded("indexRepo", move || {
             let _pass = gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -158,7 +163,8 @@ impl Task for IndexTask {
                     }
                     .map_err(to_napi_error)?
                 }
-                _ => {
+                Some(_) => {
+                    // A forced re-index of a served repository: the old index answers until this ends.
                     let (index, report) =
                         RepoIndex::open(&canonical, &options, &notify, &cancel).map_err(to_napi_error)?;
                     repos
@@ -166,6 +172,29 @@ impl Task for IndexTask {
                         .map_err(|_| to_napi_error("engine state poisoned"))?
                         .insert(canonical, Arc::new(RwLock::new(index)));
                     report
+                }
+                None => {
+                    // While this pass opens the repository, `provisional` can serve what it has read.
+                    let warm = Arc::new(warmup::Warmup::new(canonical.clone(), options.clone()));
+                    lock_warmups(&warmups).insert(canonical.clone(), warm.clone());
+                    let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        RepoIndex::open_with_sink(&canonical, &options, &notify, &cancel, Some(&warm.sink))
+                    }));
+                    lock_warmups(&warmups).remove(&canonical);
+                    match opened {
+                        Ok(Ok((index, report))) => {
+                            warm.finish(&repos, Some(Arc::new(RwLock::new(index))));
+                            report
+                        }
+                        Ok(Err(error)) => {
+                            warm.finish(&repos, None);
+                            return Err(to_napi_error(error));
+                        }
+                        Err(panic) => {
+                            warm.finish(&repos, None);
+                            std::panic::resume_unwind(panic);
+                        }
+                    }
                 }
             };
             serde_json::to_string(&report).map_err(to_napi_error)
@@ -201,6 +230,7 @@ impl Engine {
             repos: Arc::new(Mutex::new(HashMap::new())),
             cancel: Arc::new(AtomicBool::new(false)),
             index_gate: Arc::new(Mutex::new(())),
+            warmups: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 
@@ -248,8 +278,24 @@ impl Engine {
             options: opts,
             paths,
             repos: self.repos.clone(),
+            warmups: self.warmups.clone(),
             cancel: self.cancel.clone(),
             progress: on_progress.map(Arc::new),
+        })
+    }
+
+    /// While `indexRepo` opens the repository at `root`, builds (or brings up to date) a
+    /// provisional index of the files read so far and serves it under the repository's key until
+    /// the pass publishes the complete one. Resolves to JSON: `{ available: true, files, read,
+    /// total, parsed_all, nodes, edges, indexed_at_ms, rebuilt, build_ms, refreshing }`, or `{ available:
+    /// false, reason }` with reason `not_warming`, `walking`, `parsing` (nothing read yet),
+    /// `resolving` (everything read, no provisional index built) or `ready`.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn provisional(&self, root: String) -> AsyncTask<warmup::ProvisionalTask> {
+        AsyncTask::new(warmup::ProvisionalTask {
+            root: PathBuf::from(root),
+            repos: self.repos.clone(),
+            warmups: self.warmups.clone(),
         })
     }
 
@@ -658,8 +704,13 @@ impl Engine {
     }
 }
 
+fn lock_warmups(warmups: &warmup::Warmups) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<warmup::Warmup>>> {
+    warmups.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn summary(index: &RepoIndex) -> Value {
     json!({
+        "provisional": index.is_provisional(),
         "name": index.name,
         "root": index.root.display().to_string(),
         "files": index.files.len(),

@@ -30,7 +30,9 @@ export function formatRepos(repos: TrackedInfo[]): string {
       const counts = r.nodes === null ? '' : `  ${r.files} files, ${r.nodes} nodes, ${r.edges} edges, indexed ${ago(r.indexed_at_ms)}`;
       const watch = r.watch && !r.watch.watching ? `  (not watching${r.watch.error ? `: ${r.watch.error}` : ''})` : '';
       const project = r.project ? ` [${r.project}]` : '';
-      return `${r.name}${project}  ${r.root}  ${r.phase}${r.error ? `: ${r.error}` : ''}${counts}${watch}`;
+      const progress = r.progress && r.progress.total > 0 ? ` ${r.progress.done}/${r.progress.total}` : '';
+      const partial = r.partial ? `  (answering from ${r.partial.files} of ${r.partial.total} files so far)` : '';
+      return `${r.name}${project}  ${r.root}  ${r.phase}${progress}${r.error ? `: ${r.error}` : ''}${counts}${partial}${watch}`;
     })
     .join('\n');
 }

@@ -17,7 +17,14 @@ export interface OpenRepo {
  * what changed on disk since, and returns the engine. Progress goes to stderr on a terminal only,
  * so stdout stays clean for `--json`.
  */
-export async function openRepo(pathArg: string | undefined, options: { onProgress?: (event: ProgressEvent) => void } = {}): Promise<OpenRepo> {
+export async function openRepo(
+  pathArg: string | undefined,
+  options: {
+    onProgress?: (event: ProgressEvent) => void;
+    /** Called with the engine before the index pass starts (to ask it for provisional answers meanwhile). */
+    onEngine?: (engine: Engine, root: string) => void;
+  } = {},
+): Promise<OpenRepo> {
   const { resolveRepoRoot } = await import('./repo-root');
   const root = resolveRepoRoot(pathArg);
   const { Engine } = await import('../engine/engine');
@@ -26,6 +33,7 @@ export async function openRepo(pathArg: string | undefined, options: { onProgres
   // The home as this process sees it (a test runner's process.env may not reach native getenv).
   const engine = new Engine({ home: gortexHome() });
   const indexOptions = await configIndexOptions(root, engine);
+  options.onEngine?.(engine, root);
   const progress = process.stderr.isTTY && !options.onProgress ? new ProgressLine(process.stderr) : undefined;
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();

@@ -334,9 +334,12 @@ export class Daemon {
           const ctx = { ...(await tracked.context()), workspace: this.workspace };
           this.served[request.kind]++;
           if (request.kind === 'query') {
+            // Raw engine answers have no room for a warming block: they come from the complete graph.
+            const { completeContext } = await import('../tools/registry');
+            const complete = await completeContext(ctx);
             const { QueryError } = await import('../engine/query');
             try {
-              return { ok: true, result: ctx.engine.query(params.tool, params.args, { repo: ctx.repo }) };
+              return { ok: true, result: complete.engine.query(params.tool, params.args, { repo: complete.repo }) };
             } catch (error) {
               if (error instanceof QueryError) return { ok: false, error_code: error.code, error_msg: error.message };
               throw error;

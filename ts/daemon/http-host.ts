@@ -7,7 +7,7 @@ import { createMcpServer, serverLimits } from '../mcp/server';
 import { answerToolCall, Gate } from '../mcp/tool-call';
 import { changeEvent, HTTP_TOOLS, ScopeError, toolListings, type HttpHost, type Scope } from '../http/host';
 import type { ResourceHost } from '../mcp/resources';
-import type { ToolContext } from '../tools/registry';
+import { completeContext, type ToolContext } from '../tools/registry';
 import { packageVersion } from '../package-root';
 import type { Daemon } from './daemon';
 import type { TrackedRepo } from './repos';
@@ -48,9 +48,10 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
     const out: { tracked: TrackedRepo; ctx: ToolContext }[] = [];
     for (const tracked of repos) {
       try {
-        out.push({ tracked, ctx: await tracked.context() });
+        // Stats and graph dumps are of complete graphs: a warming repository's wait (bounded).
+        out.push({ tracked, ctx: await completeContext(await tracked.context()) });
       } catch {
-        /* a repository that failed to open is reported by health, not counted */
+        /* a repository that failed to open (or is still warming) is reported by health, not counted */
       }
     }
     return out;

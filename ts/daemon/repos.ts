@@ -4,10 +4,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { IndexReport } from '../engine/engine';
+import type { Engine, IndexReport } from '../engine/engine';
 import type { EmbeddedRepo, RepoChange, WatchState } from '../mcp/embedded';
 import type { ResourceHost } from '../mcp/resources';
-import type { ToolContext } from '../tools/registry';
+import type { ToolContext, WarmingBlock } from '../tools/registry';
 import type { WarmupPhase } from './protocol';
 import { writeFileAtomic } from '../atomic-write';
 
@@ -24,6 +24,8 @@ export interface TrackedInfo extends TrackedEntry {
   error?: string;
   /** While warming: `done` of `total` units of the current phase, when known. */
   progress: { done: number; total: number } | null;
+  /** While warming: the provisional index calls were last answered from, if one was built. */
+  partial: { files: number; total: number; indexed_at_ms: number } | null;
   tracked_at: string;
   /** Milliseconds from tracking to ready (null while warming). */
   warmup_ms: number | null;
@@ -48,6 +50,10 @@ export class TrackedRepo implements ResourceHost {
   syncContext: ToolContext | undefined;
   /** The index pass that opened the repository. */
   openReport: IndexReport | undefined;
+  /** The engine opening the repository, from before its first pass starts (for provisional answers). */
+  engine: Engine | undefined;
+  /** The provisional index calls were last answered from while warming. */
+  partial: { files: number; total: number; indexed_at_ms: number } | undefined;
   /** Settles when the repository is open (or failed to open). */
   readonly ready: Promise<EmbeddedRepo>;
   private readonly listeners = new Set<(change: RepoChange) => void>();
@@ -85,28 +91,78 @@ export class TrackedRepo implements ResourceHost {
   progress: { done: number; total: number } | undefined;
 
   /**
-   * The tool context once the repository is open. A call that arrives while it is still warming
-   * waits up to `GORTEX_WARMING_WAIT_MS` (default 20 s), then is answered with a `warming` refusal
-   * naming the phase and progress, so an agent retries instead of hanging on a cold index.
+   * The tool context. While the repository warms up, a call waits up to `GORTEX_WARMING_GRACE_MS`
+   * (default 2 s) for it; then it is answered from a provisional index of the files read so far,
+   * its context carrying the `warming` block every answer shows. With nothing to answer from yet
+   * (queued, walking, or resolving with no provisional index) it keeps waiting, up to
+   * `GORTEX_WARMING_WAIT_MS` (default 20 s) in all, then is refused with `warming` (phase and
+   * progress) so an agent retries instead of hanging on a cold index.
    */
   async context(): Promise<ToolContext> {
-    if (this.warming) {
-      const waitMs = warmingWaitMs();
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
-      const outcome = await Promise.race([this.ready.then(() => 'ready' as const, () => 'ready' as const), timedOut]);
-      clearTimeout(timer);
-      if (outcome === 'timeout' && this.warming) {
-        const { ToolCallError } = await import('../tools/dispatch');
-        const progress = this.progress && this.progress.total > 0 ? `: ${this.progress.done} of ${this.progress.total}` : '';
-        const seconds = Math.round((Date.now() - this.trackedAt) / 1000);
-        throw new ToolCallError(
-          'warming',
-          `repository "${this.entry.name}" is still being indexed (phase ${this.phase}${progress}, ${seconds} s so far); answers start when it is ready — retry in a few seconds`,
-        );
-      }
+    if (!this.warming) return (await this.ready).context();
+    const started = Date.now();
+    const deadline = started + warmingWaitMs();
+    await this.readyWithin(Math.min(warmingGraceMs(), deadline - started));
+    while (this.warming) {
+      const partial = await this.provisionalContext(deadline);
+      if (partial) return partial;
+      const left = deadline - Date.now();
+      if (left <= 0) throw await this.refusal();
+      await this.readyWithin(Math.min(left, 250));
     }
     return (await this.ready).context();
+  }
+
+  /** Waits up to `ms` for the repository to finish warming (either way); true when it has. */
+  private async readyWithin(ms: number): Promise<boolean> {
+    if (this.warming && ms > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+      await Promise.race([this.ready.then(() => undefined, () => undefined), timedOut]);
+      clearTimeout(timer);
+    }
+    return !this.warming;
+  }
+
+  /** The `warming` refusal: phase, progress and time so far. */
+  private async refusal(): Promise<Error> {
+    const { ToolCallError } = await import('../tools/dispatch');
+    const progress = this.progress && this.progress.total > 0 ? `: ${this.progress.done} of ${this.progress.total}` : '';
+    const seconds = Math.round((Date.now() - this.trackedAt) / 1000);
+    return new ToolCallError(
+      'warming',
+      `repository "${this.entry.name}" is still being indexed (phase ${this.phase}${progress}, ${seconds} s so far); answers start when it is ready — retry in a few seconds`,
+    );
+  }
+
+  /** A context on the provisional index of what the opening pass has read, when there is one. */
+  private async provisionalContext(deadline: number): Promise<ToolContext | undefined> {
+    const engine = this.engine;
+    if (!engine) return undefined;
+    let status;
+    try {
+      status = await engine.provisional(this.entry.root);
+    } catch {
+      return undefined;
+    }
+    if (!status.available || !this.warming) return undefined;
+    this.partial = { files: status.files, total: status.total, indexed_at_ms: status.indexed_at_ms };
+    const block: WarmingBlock = {
+      repo: this.entry.name,
+      phase: this.phase,
+      partial: true,
+      files_indexed: status.files,
+      files_total: status.total,
+      indexed_at_ms: status.indexed_at_ms,
+      note:
+        `repository "${this.entry.name}" is still being indexed: this answer covers ${status.files} of the ${status.total} files found so far, ` +
+        'and references into files not indexed yet are missing or unresolved; repeat the call once it is ready for the complete answer',
+    };
+    const complete = async (): Promise<ToolContext> => {
+      if (!(await this.readyWithin(deadline - Date.now()))) throw await this.refusal();
+      return (await this.ready).context();
+    };
+    return { engine, repo: this.entry.root, root: this.entry.root, warming: { block, complete } };
   }
 
   /** Listens for watcher-driven re-indexes; returns the removal. */
@@ -123,6 +179,7 @@ export class TrackedRepo implements ResourceHost {
       phase: this.phase,
       ...(this.error ? { error: this.error } : {}),
       progress: this.warming ? (this.progress ?? null) : null,
+      partial: this.warming ? (this.partial ?? null) : null,
       tracked_at: new Date(this.trackedAt).toISOString(),
       warmup_ms: this.readyAt === undefined ? null : this.readyAt - this.trackedAt,
       files: last?.files ?? null,
@@ -142,10 +199,20 @@ export class TrackedRepo implements ResourceHost {
   }
 }
 
-/** How long a call waits for a warming repository (`GORTEX_WARMING_WAIT_MS`, default 20 s). */
+/** How long a call with nothing to answer from waits for a warming repository (`GORTEX_WARMING_WAIT_MS`, default 20 s). */
 function warmingWaitMs(): number {
-  const ms = Number(process.env.GORTEX_WARMING_WAIT_MS);
-  return Number.isFinite(ms) && ms >= 0 ? ms : 20_000;
+  return envMs('GORTEX_WARMING_WAIT_MS', 20_000);
+}
+
+/** How long a call waits for a warming repository before answering from what is indexed so far (`GORTEX_WARMING_GRACE_MS`, default 2 s). */
+function warmingGraceMs(): number {
+  return envMs('GORTEX_WARMING_GRACE_MS', 2_000);
+}
+
+function envMs(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const ms = raw === undefined || raw === '' ? NaN : Number(raw);
+  return Number.isFinite(ms) && ms >= 0 ? ms : fallback;
 }
 
 /** The slow-open test hook (`GORTEX_TEST_HOOKS=1`, `GORTEX_TEST_SLOW_OPEN=ms`), off otherwise. */
@@ -241,6 +308,7 @@ export class RepoSet {
       t.phase = 'snapshot_loaded';
       const repo = await openEmbedded(entry.root, {
         watch: true,
+        onEngine: (engine) => (t.engine = engine),
         log: (message) => this.options.log(`${entry.name}: ${message}`),
         onProgress: (event) => {
           // Progress ticks arrive asynchronously and may trail the pass itself: never step back.

@@ -15,6 +15,7 @@ import type {
   IndexReport,
   NodeJson,
   ProgressEvent,
+  ProvisionalStatus,
   RepoSummary,
   StatusReport,
 } from './types';
@@ -171,6 +172,18 @@ export class Engine {
   /** Cancels the in-flight `indexRepo`, if any. */
   cancel(): void {
     this.native.cancel();
+  }
+
+  /**
+   * While an `indexRepo` pass opens the repository at `root` (no index of it was loaded), builds
+   * or brings up to date a provisional index of the files read so far and serves it under the
+   * repository's key, so queries answer partially until the pass publishes the complete index.
+   * Only the first build is waited for; later calls are served the last build at once, and a
+   * fresher one is built in the background once the files read have doubled or half of the
+   * missing ones arrived (at most every 2 s, never once parsing is done).
+   */
+  async provisional(root: string): Promise<ProvisionalStatus> {
+    return JSON.parse(await this.native.provisional(root)) as ProvisionalStatus;
   }
 
   /** Re-reads changed, added or deleted repo-relative `paths` of an indexed repo and rebuilds its graph. */

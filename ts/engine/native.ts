@@ -34,6 +34,7 @@ export interface NativeEngine {
     onProgress?: ((err: Error | null, eventJson: string) => void) | null,
   ): Promise<string>;
   cancel(): void;
+  provisional(root: string): Promise<string>;
   updateFiles(repo: string, paths: string[]): string;
   persist(repo: string): number;
   checkExclude(root: string, patterns: string[]): string | null;

@@ -101,7 +101,38 @@ export interface RepoSummary {
   edges: number;
   indexed_at_ms: number | null;
   snapshot_path: string;
+  /** Built from part of the pass that is opening the repository (see `Engine.provisional`). */
+  provisional: boolean;
 }
+
+/**
+ * `Engine.provisional`: what a repository being opened can answer with so far. `files` of
+ * `total` source files are in the provisional index (`read` have been read by the pass).
+ */
+export type ProvisionalStatus =
+  | {
+      available: true;
+      files: number;
+      read: number;
+      total: number;
+      /** The pass has read everything and is resolving: the complete index is close. */
+      parsed_all: boolean;
+      nodes: number;
+      edges: number;
+      indexed_at_ms: number;
+      /** This call built the first provisional index (taking `build_ms`); later ones are served at once. */
+      rebuilt: boolean;
+      build_ms: number;
+      /** A fresher provisional index is being built in the background and will replace this one. */
+      refreshing: boolean;
+    }
+  | {
+      available: false;
+      /** `not_warming` (no opening pass), `walking`, `parsing` (nothing read yet), `resolving` (everything read, nothing built) or `ready`. */
+      reason: 'not_warming' | 'walking' | 'parsing' | 'resolving' | 'ready';
+      read?: number;
+      total?: number;
+    };
 
 /** Graph counts for one repository (`Engine.stats`). */
 export interface GraphStats extends RepoSummary {

@@ -3,7 +3,7 @@
  * this process, and kept current while the session runs by a recursive file watcher whose bursts
  * are debounced into one incremental refresh.
  */
-import { DEFAULT_EXCLUDED_DIRS, watchRepo, type IndexReport, type ProgressEvent } from '../engine/engine';
+import { DEFAULT_EXCLUDED_DIRS, watchRepo, type Engine, type IndexReport, type ProgressEvent } from '../engine/engine';
 import type { ToolContext } from '../tools/registry';
 import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace, type Workspace } from '../tools/workspace';
 import { gortexHome } from '../daemon/paths';
@@ -83,12 +83,17 @@ export async function openEmbedded(
     watch: boolean;
     log?: (message: string) => void;
     onProgress?: (event: ProgressEvent) => void;
+    /** Called with the engine before the opening pass starts (see `openRepo`). */
+    onEngine?: (engine: Engine, root: string) => void;
     /** Re-scan the whole repository this often even without events (catches missed events); off by default. */
     reconcileMs?: number;
   },
 ): Promise<EmbeddedRepo> {
   const { openRepo } = await import('../cli/open-repo');
-  const { engine, root, indexOptions, report: opened } = await openRepo(pathArg, options.onProgress ? { onProgress: options.onProgress } : {});
+  const { engine, root, indexOptions, report: opened } = await openRepo(pathArg, {
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onEngine ? { onEngine: options.onEngine } : {}),
+  });
   const ctx: ToolContext = { engine, repo: root, root, lastIndex: opened };
   const log = options.log ?? ((): void => {});
   let refreshing: Promise<void> = Promise.resolve();

@@ -7,7 +7,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes, formatCounts } from '../cli/format';
 import type { Caveat, CommunityList, DependencyRow, FileSymbol, NodeSummary } from '../engine/engine';
-import type { ToolContext } from '../tools/registry';
+import { completeContext, type ToolContext } from '../tools/registry';
 import {
   git,
   gitInfo,
@@ -620,7 +620,8 @@ export function registerPrompts(server: Server, repo: ResourceHost): void {
     const prompt = PROMPTS.find((p) => p.name === name);
     if (!prompt) throw invalid(`unknown prompt "${name}"; prompts: ${PROMPTS.map((p) => p.name).join(', ')}`);
     checkArgs(prompt, args);
-    const ctx = await repo.context();
+    // Prompts run analyses: a warming repository's wait for the complete graph.
+    const ctx = await completeContext(await repo.context());
     let text: string;
     try {
       text = await prompt.render(ctx, args);

@@ -20,7 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CommunityList, EdgeKind, GraphStats, HealthMeasures, HotspotsResult, NodeKind, Origin, ProcessList, TextHit, TypeFlavor, WinnowHit } from '../engine/engine';
 import { packageVersion } from '../package-root';
-import type { ToolContext } from '../tools/registry';
+import { completeContext, type ToolContext } from '../tools/registry';
 
 /** What resources and prompts work on: the session's repository and its re-index events. */
 export interface ResourceHost {
@@ -1000,7 +1000,8 @@ export function registerResources(server: Server, repo: ResourceHost): void {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     const target = resolveUri(uri);
-    const ctx = await repo.context();
+    // Resources carry no warming block: a warming repository's are read from the complete graph.
+    const ctx = await completeContext(await repo.context());
     let value: unknown;
     try {
       value = target.kind === 'static' ? await target.def.read(ctx, state) : await target.def.read(ctx, target.param);

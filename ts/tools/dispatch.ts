@@ -1,7 +1,7 @@
 /** Calling a tool by name: validation, dispatch, and one error shape for every failure. */
 import { QueryError } from '../engine/query';
 import { ALL_TOOLS } from './index';
-import { parseToolArgs, ResultWithMeta, ToolInputError, type ToolContext, type ToolDef } from './registry';
+import { answersWhileWarming, completeContext, parseToolArgs, ResultWithMeta, ToolInputError, type ToolContext, type ToolDef } from './registry';
 
 /** A failed call: a stable code and a message saying what to fix. */
 export class ToolCallError extends Error {
@@ -30,12 +30,18 @@ export async function callTool(
   }
   try {
     const { args, ignored } = parseToolArgs(tool, rawArgs);
+    // On a warming repository's provisional index, tools that need the whole graph wait for it.
+    if (ctx.warming && !tool.routes && !answersWhileWarming(tool)) ctx = await completeContext(ctx);
     const answer = await tool.handler(ctx, args);
-    if (ignored.length === 0) return answer;
+    const block = ctx.warming && !tool.routes ? ctx.warming.block : undefined;
+    if (ignored.length === 0 && block === undefined) return answer;
     // Reported, not fatal: a misspelt option must be visible in the answer it did not shape.
-    const withIgnored = (result: unknown): unknown =>
-      typeof result === 'object' && result !== null && !Array.isArray(result) ? { ...result, _ignored_options: ignored } : result;
-    return answer instanceof ResultWithMeta ? new ResultWithMeta(withIgnored(answer.result), answer.meta) : withIgnored(answer);
+    // A partial answer says so first, in band, so no reader of the answer can miss it.
+    const annotate = (result: unknown): unknown =>
+      typeof result === 'object' && result !== null && !Array.isArray(result)
+        ? { ...(block ? { warming: block } : {}), ...result, ...(ignored.length > 0 ? { _ignored_options: ignored } : {}) }
+        : result;
+    return answer instanceof ResultWithMeta ? new ResultWithMeta(annotate(answer.result), answer.meta) : annotate(answer);
   } catch (error) {
     if (error instanceof ToolCallError) throw error;
     if (error instanceof ToolInputError || error instanceof QueryError) throw new ToolCallError(error.code, error.message);

@@ -244,6 +244,7 @@ export function facadeTools(
       effect: f.effect,
       description,
       input: shapeOf(f),
+      routes: true,
       handler: async (ctx, args: Record<string, any>) => {
         if (f.shape === 'capabilities') {
           const detail = (args.detail ?? 'summary') as 'summary' | 'schema';

@@ -42,6 +42,45 @@ export interface ToolContext {
   lastIndex?: IndexReport;
   /** The repositories the session can reach (absent for `gortex call`). */
   workspace?: Workspace;
+  /** Set when the repository is still warming up and this context serves a provisional index. */
+  warming?: WarmingContext;
+}
+
+/** The in-band `warming` block of an answer built on a provisional index. */
+export interface WarmingBlock {
+  repo: string;
+  /** The warm-up phase of the repository when the call was answered. */
+  phase: string;
+  partial: true;
+  /** Source files in the provisional index, of the files the walk admitted. */
+  files_indexed: number;
+  files_total: number;
+  /** Epoch ms when the provisional index was last brought up to date. */
+  indexed_at_ms: number;
+  note: string;
+}
+
+/** A provisional context's warm-up: the block answers carry and the way to the complete index. */
+export interface WarmingContext {
+  block: WarmingBlock;
+  /** The complete context once the repository is ready (bounded wait; throws a `warming` ToolCallError). */
+  complete(): Promise<ToolContext>;
+}
+
+/** `ctx` itself, or — when it serves a warming repository's provisional index — the complete context (bounded wait). */
+export async function completeContext(ctx: ToolContext): Promise<ToolContext> {
+  if (!ctx.warming) return ctx;
+  const { warming, ...rest } = ctx;
+  return { ...rest, ...(await warming.complete()) };
+}
+
+/**
+ * Whether a tool answers from a provisional index while its repository warms up. Analyses wait
+ * for the complete graph: a partial one would call live code dead or a change safe. So do tools
+ * that change anything.
+ */
+export function answersWhileWarming(tool: Pick<ToolDef, 'category' | 'effect'>): boolean {
+  return tool.category !== 'analysis' && (tool.effect === 'read' || tool.category === 'admin');
 }
 
 /** One tool. `input` is a zod object shape; handlers receive the parsed arguments. */
@@ -53,6 +92,8 @@ export interface ToolDef<S extends z.ZodRawShape = z.ZodRawShape> {
   description: string;
   input: S;
   handler: (ctx: ToolContext, args: z.infer<z.ZodObject<S>>) => unknown | Promise<unknown>;
+  /** The handler only routes to other registry tools (the compact facade): their own rules apply. */
+  routes?: true;
 }
 
 /** A result plus MCP `_meta` entries a transport should attach (e.g. the facade's routing record). */

@@ -736,6 +736,7 @@ const graphStats = layout<GraphStats>(
     'edges_by_origin',
     'unresolved',
     'search_memory',
+    'provisional',
   ],
   (r, tool) => {
     const counts = (name: string, map: Record<string, number>, key: string): GcxSection =>
@@ -754,6 +755,7 @@ const graphStats = layout<GraphStats>(
         indexed_at_ms: r.indexed_at_ms,
         snapshot_path: r.snapshot_path,
         search_memory: r.search_memory,
+        provisional: r.provisional,
       },
       sections: [
         counts(tool, r.nodes_by_kind, 'kind'),
@@ -894,8 +896,22 @@ function recordSections(tool: string, result: Record<string, unknown>, keys: rea
   return sections;
 }
 
-/** Sections for `tool`'s result: its layout when it has one and the result fits it, else the generic fallback. */
+/**
+ * Sections for `tool`'s result: its layout when it has one and the result fits it, else the generic
+ * fallback. An answer from a warming repository's provisional index also says so in the first
+ * header (`warming=<phase>:<files indexed>/<files found>`); its full block sits in `.meta`.
+ */
 export function layoutSections(tool: string, result: unknown): GcxSection[] {
+  const sections = resultSections(tool, result);
+  const warming = (result as { warming?: { phase?: unknown; files_indexed?: unknown; files_total?: unknown } } | null)?.warming;
+  if (warming && typeof warming === 'object' && sections[0]) {
+    const summary = `${String(warming.phase)}:${String(warming.files_indexed)}/${String(warming.files_total)}`;
+    if (isGcxToken(summary)) sections[0].meta.warming = summary;
+  }
+  return sections;
+}
+
+function resultSections(tool: string, result: unknown): GcxSection[] {
   const def = Object.hasOwn(LAYOUTS, tool) ? LAYOUTS[tool] : undefined;
   if (def === undefined || !fits(def, result)) return genericSections(tool, result);
   const { meta, sections } = def.encode(result as never, tool);

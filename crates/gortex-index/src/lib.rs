@@ -9,6 +9,7 @@ mod classify;
 pub mod query;
 pub mod snapshot;
 pub mod walk;
+pub mod warmup;
 
 use gortex_core::{FileFacts, Language};
 use gortex_graph::config::{
@@ -25,6 +26,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub use snapshot::SnapshotError;
 pub use walk::{CONFIG_FILES, DEFAULT_EXCLUDED_DIRS};
+pub use warmup::{ParseSink, SinkProgress};
 
 /// Why a file was left out of the graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -248,6 +250,8 @@ pub struct RepoIndex {
     search: query::SearchCaches,
     /// Analysis state (clone index, …) derived from `graph`, built lazily.
     analysis: analyze::AnalysisCaches,
+    /// Built from part of a pass under way (see [`warmup`]): answers, but is never saved.
+    provisional: bool,
 }
 
 fn now_ms() -> u64 {
@@ -479,6 +483,19 @@ fn read_config(root: &Path, configs: &[String]) -> (RepoConfig, Vec<(String, u64
     (config, hashes)
 }
 
+/// The per-file pause of the slow-parse test hook (`GORTEX_TEST_HOOKS=1`,
+/// `GORTEX_TEST_PARSE_DELAY_MS=ms`), so tests can watch a pass while it is under way; zero otherwise.
+fn test_parse_delay() -> Duration {
+    if std::env::var("GORTEX_TEST_HOOKS").as_deref() != Ok("1") {
+        return Duration::ZERO;
+    }
+    let ms = std::env::var("GORTEX_TEST_PARSE_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
+    Duration::from_millis(ms)
+}
+
 fn build_pool(threads: usize) -> Result<rayon::ThreadPool, IndexError> {
     let n = if threads == 0 {
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
@@ -502,6 +519,18 @@ impl RepoIndex {
         options: &IndexOptions,
         progress: &(dyn Fn(Progress) + Sync),
         cancel: &AtomicBool,
+    ) -> Result<(RepoIndex, IndexReport), IndexError> {
+        RepoIndex::open_with_sink(root, options, progress, cancel, None)
+    }
+
+    /// [`RepoIndex::open`] that also hands every file it reads to `sink`, so a provisional
+    /// index can answer while the pass is still under way (see [`warmup`]).
+    pub fn open_with_sink(
+        root: &Path,
+        options: &IndexOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        cancel: &AtomicBool,
+        sink: Option<&ParseSink>,
     ) -> Result<(RepoIndex, IndexReport), IndexError> {
         let started = Instant::now();
         let (root, name) = resolve_root(root, options.name.as_deref())?;
@@ -540,7 +569,33 @@ impl RepoIndex {
             }
         };
         report.phases_ms.insert("load".into(), t.elapsed().as_millis() as u64);
-        let mut index = RepoIndex {
+        let mut index = RepoIndex::empty(name, root, snap_path, options, false);
+        let cold = previous.is_none();
+        if let Some(data) = previous {
+            index.files = data.files;
+            index.skipped_stats = data.skipped_stats;
+            index.config_files = data.config_files;
+            index.resolution = data.resolution;
+            // Content-skipped files (generated, minified, binary) with unchanged stats are not re-read.
+            index.skipped = data.skipped;
+        }
+        index.refresh_inner(options, progress, cancel, &mut report, sink)?;
+        if cold {
+            report.mode = "cold".into();
+        }
+        report.wall_ms = started.elapsed().as_millis() as u64;
+        Ok((index, report))
+    }
+
+    /// An index holding nothing yet, to be filled by a pass (or, `provisional`, from a sink).
+    fn empty(
+        name: String,
+        root: PathBuf,
+        snapshot_path: PathBuf,
+        options: &IndexOptions,
+        provisional: bool,
+    ) -> RepoIndex {
+        RepoIndex {
             name,
             root,
             files: Vec::new(),
@@ -552,26 +607,12 @@ impl RepoIndex {
             graph: Arc::new(Graph::default()),
             resolution: None,
             indexed_at_ms: 0,
-            snapshot_path: snap_path,
+            snapshot_path,
             options: options.clone(),
             search: Default::default(),
             analysis: Default::default(),
-        };
-        let cold = previous.is_none();
-        if let Some(data) = previous {
-            index.files = data.files;
-            index.skipped_stats = data.skipped_stats;
-            index.config_files = data.config_files;
-            index.resolution = data.resolution;
-            // Content-skipped files (generated, minified, binary) with unchanged stats are not re-read.
-            index.skipped = data.skipped;
+            provisional,
         }
-        index.refresh_inner(options, progress, cancel, &mut report)?;
-        if cold {
-            report.mode = "cold".into();
-        }
-        report.wall_ms = started.elapsed().as_millis() as u64;
-        Ok((index, report))
     }
 
     /// Re-walks the tree and re-parses what changed since the last pass (the index stays usable
@@ -590,7 +631,7 @@ impl RepoIndex {
         };
         report.snapshot.path = self.snapshot_path.display().to_string();
         report.snapshot.loaded = true;
-        self.refresh_inner(options, progress, cancel, &mut report)?;
+        self.refresh_inner(options, progress, cancel, &mut report, None)?;
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok(report)
     }
@@ -601,6 +642,7 @@ impl RepoIndex {
         progress: &(dyn Fn(Progress) + Sync),
         cancel: &AtomicBool,
         report: &mut IndexReport,
+        sink: Option<&ParseSink>,
     ) -> Result<(), IndexError> {
         self.options = options.clone();
         let pool = build_pool(options.threads)?;
@@ -619,6 +661,10 @@ impl RepoIndex {
             return Err(IndexError::Cancelled);
         }
         let (config, config_files) = read_config(&self.root, &walked.configs);
+        if let Some(sink) = sink {
+            sink.walked(&config, &config_files, walked.sources.len());
+        }
+        let parse_delay = test_parse_delay();
 
         let t = Instant::now();
         let total = walked.sources.len();
@@ -659,6 +705,12 @@ impl RepoIndex {
                             }
                             _ => process_file(cand, &prev, options),
                         };
+                        if let (Some(sink), Outcome::Parsed(record) | Outcome::Reused(record)) = (sink, &outcome) {
+                            sink.push(record);
+                        }
+                        if !parse_delay.is_zero() {
+                            std::thread::sleep(parse_delay);
+                        }
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                         if n.is_multiple_of(step) || n == total {
                             progress(Progress {
@@ -679,6 +731,9 @@ impl RepoIndex {
             .ok_or(IndexError::Cancelled)?
         };
         report.phases_ms.insert("parse".into(), t.elapsed().as_millis() as u64);
+        if let Some(sink) = sink {
+            sink.parsed_all();
+        }
 
         let previous_paths: std::collections::HashSet<String> = self.files.iter().map(|r| r.path.clone()).collect();
         let mut files = Vec::with_capacity(outcomes.len());
@@ -988,6 +1043,10 @@ impl RepoIndex {
     }
 
     fn save(&self, progress: &(dyn Fn(Progress) + Sync), report: &mut IndexReport) -> Result<(), IndexError> {
+        if self.provisional {
+            // Part of a pass under way: that pass writes the complete snapshot.
+            return Ok(());
+        }
         let t = Instant::now();
         progress(Progress {
             phase: "save",
