@@ -724,6 +724,54 @@ describe('provisional answers while warming', () => {
   }, 60_000);
 });
 
+describe('progress while a call waits for a warming repository', () => {
+  test('an analysis called with a progress token hears the warm-up over stdio and on the /mcp GET stream, then gets the complete answer', async () => {
+    const w = world();
+    const repo = gitRepo('query/app-ts', 'progressapp');
+    for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(repo, `extra${i}.ts`), `export function extra${i}(): number {\n  return ${i};\n}\n`);
+    // 20-odd files × 1 s on 2 threads: about 10 s of parsing.
+    const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_PARSE_DELAY_MS: '1000', GORTEX_WARMING_GRACE_MS: '50' };
+    expect(runCli(['daemon', 'start', '--detach', '--http-addr', '127.0.0.1:0'], { env, cwd: repo }).status).toBe(0);
+    const url = statusOf(env).http.url as string;
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const http = new Client({ name: 'gortex-progress-test', version: '1.0.0' });
+    await http.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    const stdio = await mcpClient(env, repo);
+    try {
+      const heard: Record<'http' | 'stdio', { progress: number; total?: number; message?: string }[]> = { http: [], stdio: [] };
+      const call = async (client: Client, door: 'http' | 'stdio'): Promise<any> => {
+        // The HTTP client names itself, so it gets the compact surface: the facade routes to analyze.
+        const args = door === 'http' ? { operation: 'dead_code', format: 'json' } : { kind: 'dead_code', format: 'json' };
+        const result = (await client.callTool({ name: 'analyze', arguments: args }, undefined, { onprogress: (p) => heard[door].push(p) })) as TextResult;
+        expect(result.isError).toBeUndefined();
+        return JSON.parse(result.content[0]!.text);
+      };
+      const [overHttp, overStdio] = await Promise.all([call(http, 'http'), call(stdio, 'stdio')]);
+      expect(overHttp.warming).toBeUndefined();
+      expect(overStdio.warming).toBeUndefined();
+      for (const door of ['http', 'stdio'] as const) {
+        const events = heard[door];
+        expect(events.length).toBeGreaterThanOrEqual(2);
+        // Values only grow, out of 100, and end at ready.
+        expect(events.every((e, i) => e.total === 100 && (i === 0 || e.progress > events[i - 1]!.progress))).toBe(true);
+        expect(events.some((e) => /^indexing progressapp: parse \d+\/\d+$/.test(e.message ?? ''))).toBe(true);
+      }
+      // In order with the answer over stdio. Over HTTP the notifications travel on the GET stream and
+      // the answer on the POST, so the last one can land after the answer, when the client has
+      // stopped listening for its token.
+      expect(heard.stdio.at(-1)).toMatchObject({ progress: 100, message: 'indexing progressapp: ready' });
+      // A call on a ready repository has nothing to wait for and hears nothing.
+      const quiet: unknown[] = [];
+      await http.callTool({ name: 'search', arguments: { operation: 'symbols', query: 'extra1' } }, undefined, { onprogress: (p) => quiet.push(p) });
+      expect(quiet).toEqual([]);
+    } finally {
+      await http.close();
+      await stdio.close();
+      runCli(['daemon', 'stop'], { env });
+    }
+  }, 60_000);
+});
+
 describe('a session opened at a folder above several tracked repositories', () => {
   test('spans all of them: queries fan out and rows name their repository', async () => {
     const w = world();

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Engine, IndexReport } from '../engine/engine';
 import type { EmbeddedRepo, RepoChange, WatchState } from '../mcp/embedded';
 import type { ResourceHost } from '../mcp/resources';
-import type { ToolContext, WarmingBlock } from '../tools/registry';
+import type { ProgressReporter, ToolContext, WarmingBlock } from '../tools/registry';
 import type { WarmupPhase } from './protocol';
 import { writeFileAtomic } from '../atomic-write';
 
@@ -96,32 +96,60 @@ export class TrackedRepo implements ResourceHost {
    * its context carrying the `warming` block every answer shows. With nothing to answer from yet
    * (queued, walking, or resolving with no provisional index) it keeps waiting, up to
    * `GORTEX_WARMING_WAIT_MS` (default 20 s) in all, then is refused with `warming` (phase and
-   * progress) so an agent retries instead of hanging on a cold index.
+   * progress) so an agent retries instead of hanging on a cold index. Every wait is reported to
+   * `progress` (MCP `notifications/progress` when the caller asked).
    */
-  async context(): Promise<ToolContext> {
+  async context(options: { progress?: ProgressReporter } = {}): Promise<ToolContext> {
     if (!this.warming) return (await this.ready).context();
+    const { progress } = options;
     const started = Date.now();
     const deadline = started + warmingWaitMs();
-    await this.readyWithin(Math.min(warmingGraceMs(), deadline - started));
+    await this.readyWithin(Math.min(warmingGraceMs(), deadline - started), progress);
     while (this.warming) {
       const partial = await this.provisionalContext(deadline);
       if (partial) return partial;
       const left = deadline - Date.now();
       if (left <= 0) throw await this.refusal();
-      await this.readyWithin(Math.min(left, 250));
+      await this.readyWithin(Math.min(left, 250), progress);
     }
     return (await this.ready).context();
   }
 
-  /** Waits up to `ms` for the repository to finish warming (either way); true when it has. */
-  private async readyWithin(ms: number): Promise<boolean> {
+  /**
+   * Waits up to `ms` for the repository to finish warming (either way); true when it has. The wait
+   * is reported to `progress` when it starts, every half second, and when the repository is ready.
+   */
+  private async readyWithin(ms: number, progress?: ProgressReporter): Promise<boolean> {
     if (this.warming && ms > 0) {
+      const report = (): void => {
+        if (progress) this.reportWarmup(progress);
+      };
+      report();
+      const ticker = progress ? setInterval(report, PROGRESS_INTERVAL_MS) : undefined;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
       await Promise.race([this.ready.then(() => undefined, () => undefined), timedOut]);
       clearTimeout(timer);
+      if (ticker) clearInterval(ticker);
+      report();
     }
     return !this.warming;
+  }
+
+  /** Reports the warm-up as a percentage: walk 0–2, parse 2–90, resolve 90–99, ready 100. */
+  private reportWarmup(progress: ProgressReporter): void {
+    const share = this.progress && this.progress.total > 0 ? Math.min(1, this.progress.done / this.progress.total) : 0;
+    const at: Record<WarmupPhase, number> = {
+      queued: 0,
+      snapshot_loaded: 1,
+      parse: 2 + 88 * share,
+      resolve: 90 + 9 * share,
+      watcher_started: 99,
+      ready: 100,
+      failed: 100,
+    };
+    const counts = (this.phase === 'parse' || this.phase === 'resolve') && this.progress && this.progress.total > 0 ? ` ${this.progress.done}/${this.progress.total}` : '';
+    progress(Math.round(at[this.phase] * 10) / 10, 100, `indexing ${this.entry.name}: ${this.phase}${counts}`);
   }
 
   /** The `warming` refusal: phase, progress and time so far. */
@@ -158,8 +186,8 @@ export class TrackedRepo implements ResourceHost {
         `repository "${this.entry.name}" is still being indexed: this answer covers ${status.files} of the ${status.total} files found so far, ` +
         'and references into files not indexed yet are missing or unresolved; repeat the call once it is ready for the complete answer',
     };
-    const complete = async (): Promise<ToolContext> => {
-      if (!(await this.readyWithin(deadline - Date.now()))) throw await this.refusal();
+    const complete = async (progress?: ProgressReporter): Promise<ToolContext> => {
+      if (!(await this.readyWithin(deadline - Date.now(), progress))) throw await this.refusal();
       return (await this.ready).context();
     };
     return { engine, repo: this.entry.root, root: this.entry.root, warming: { block, complete } };
@@ -198,6 +226,9 @@ export class TrackedRepo implements ResourceHost {
     return summary ? { files: summary.files, nodes: summary.nodes, edges: summary.edges, indexed_at_ms: summary.indexed_at_ms } : undefined;
   }
 }
+
+/** How often a waiting call hears how the warm-up goes. */
+const PROGRESS_INTERVAL_MS = 500;
 
 /** How long a call with nothing to answer from waits for a warming repository (`GORTEX_WARMING_WAIT_MS`, default 20 s). */
 function warmingWaitMs(): number {

@@ -20,12 +20,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CommunityList, EdgeKind, GraphStats, HealthMeasures, HotspotsResult, NodeKind, Origin, ProcessList, TextHit, TypeFlavor, WinnowHit } from '../engine/engine';
 import { packageVersion } from '../package-root';
-import { completeContext, type ToolContext } from '../tools/registry';
+import { completeContext, type ProgressReporter, type ToolContext } from '../tools/registry';
 
 /** What resources and prompts work on: the session's repository and its re-index events. */
 export interface ResourceHost {
-  /** The current context; awaits a refresh under way so reads see the latest files. */
-  context(): Promise<ToolContext>;
+  /**
+   * The current context; awaits a refresh under way so reads see the latest files. A host that can
+   * be warming reports the wait to `progress`.
+   */
+  context(options?: { progress?: ProgressReporter }): Promise<ToolContext>;
   /** Registers `listener`, called after each watcher-driven re-index of the repository; returns its removal. */
   onReindexed(listener: () => void): () => void;
 }

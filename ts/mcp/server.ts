@@ -5,7 +5,7 @@
  * injection.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { packageVersion } from '../package-root';
 import { ToolCallError } from '../tools/dispatch';
 import { callScoped, type Workspace } from '../tools/workspace';
@@ -14,7 +14,7 @@ import { facadeTools } from '../tools/facade';
 import { inputSchema } from '../tools/meta';
 import type { ConfigTools } from '../config/config';
 import { FACADE_PRESET, PresetError, resolveSurface, type ToolSurface } from '../tools/presets';
-import type { SessionSurface, ToolContext, ToolDef } from '../tools/registry';
+import type { ProgressReporter, SessionSurface, ToolContext, ToolDef } from '../tools/registry';
 import { registerPrompts } from './prompts';
 import { registerResources, type ResourceHost } from './resources';
 import { SessionStore } from './session-store';
@@ -27,6 +27,19 @@ const GCX_CLIENTS = ['claude-code', 'cursor', 'vscode', 'visual-studio-code', 'z
 export function isGcxClient(name: string | undefined): boolean {
   const n = (name ?? '').trim().toLowerCase().replace(/\s+/g, '-');
   return n !== '' && GCX_CLIENTS.some((c) => n === c || n.startsWith(`${c}-`));
+}
+
+/**
+ * A reporter sending MCP `notifications/progress` for the request that carried `token`. Values
+ * that do not grow are dropped (the spec requires growth); a failed send never fails the call.
+ */
+export function progressNotifier(token: string | number, send: (notification: ServerNotification) => Promise<void>): ProgressReporter {
+  let last = -Infinity;
+  return (progress, total, message) => {
+    if (!(progress > last)) return;
+    last = progress;
+    send({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message } }).catch(() => undefined);
+  };
 }
 
 /** Default bound of one tool call. */
@@ -142,13 +155,13 @@ const REGISTRY_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.map((t) => t.name)
 const FACADE_NAMES: ReadonlySet<string> = new Set(FACADE_TOOLS.map((t) => t.name));
 
 /**
- * An MCP server answering registry tools against `context()` (called per request). The surface is
+ * An MCP server answering registry tools against `host.context()` (called per request; a call that
+ * carries a progress token hears how a wait for a warming repository goes). The surface is
  * `GORTEX_TOOLS` > `--tools` > config `mcp.tools` > client-aware default (a client that names
  * itself gets the compact surface) > `core` (defer), with `GORTEX_TOOLS_MODE` > `--tools-mode`
  * setting the mode; it is settled on the first list or call, after `initialize`.
  */
 export function createMcpServer(host: ResourceHost, options: McpServerOptions = {}): Server {
-  const context = (): Promise<ToolContext> => host.context();
   const explicit = chosenSpec(options, options.env);
   // Validate an explicit spec now so a typo fails at start-up, not on the first request.
   if (explicit !== undefined) resolveSurface(explicit.spec, ALL_TOOLS, 'check', FACADE_TOOLS);
@@ -213,8 +226,10 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
       .filter((t) => surfaceNow().live.has(t.name))
       .map(listing),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? undefined : progressNotifier(token, (n) => extra.sendNotification(n));
     if ((REGISTRY_NAMES.has(name) || FACADE_NAMES.has(name)) && !session.allowed().has(name)) {
       return failedCall(
         new ToolCallError('not_available', `${name} is not on the "${surfaceNow().preset}" tool surface (mode hide); start gortex mcp with --tools to choose another`),
@@ -230,7 +245,12 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
       args = rest;
     }
     return answerToolCall(name, args, {
-      context: async () => ({ ...(await context()), session, ...(options.workspace ? { workspace: options.workspace } : {}) }),
+      context: async () => ({
+        ...(await host.context(progress ? { progress } : {})),
+        session,
+        ...(options.workspace ? { workspace: options.workspace } : {}),
+        ...(progress ? { progress } : {}),
+      }),
       tools: toolsOf(),
       gcxDefault: isGcxClient(server.getClientVersion()?.name),
       gate,

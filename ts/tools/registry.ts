@@ -44,7 +44,15 @@ export interface ToolContext {
   workspace?: Workspace;
   /** Set when the repository is still warming up and this context serves a provisional index. */
   warming?: WarmingContext;
+  /** Where a call that waits reports how far it has come (set when the caller asked for progress). */
+  progress?: ProgressReporter;
 }
+
+/**
+ * Reports the progress of a call that waits (for a warming repository): MCP
+ * `notifications/progress` when the caller sent a progress token. Values only grow.
+ */
+export type ProgressReporter = (progress: number, total: number | undefined, message: string) => void;
 
 /** The in-band `warming` block of an answer built on a provisional index. */
 export interface WarmingBlock {
@@ -63,15 +71,15 @@ export interface WarmingBlock {
 /** A provisional context's warm-up: the block answers carry and the way to the complete index. */
 export interface WarmingContext {
   block: WarmingBlock;
-  /** The complete context once the repository is ready (bounded wait; throws a `warming` ToolCallError). */
-  complete(): Promise<ToolContext>;
+  /** The complete context once the repository is ready (bounded wait, reported to `progress`; throws a `warming` ToolCallError). */
+  complete(progress?: ProgressReporter): Promise<ToolContext>;
 }
 
 /** `ctx` itself, or — when it serves a warming repository's provisional index — the complete context (bounded wait). */
 export async function completeContext(ctx: ToolContext): Promise<ToolContext> {
   if (!ctx.warming) return ctx;
   const { warming, ...rest } = ctx;
-  return { ...rest, ...(await warming.complete()) };
+  return { ...rest, ...(await warming.complete(ctx.progress)) };
 }
 
 /**
