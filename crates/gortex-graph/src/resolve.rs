@@ -1553,8 +1553,16 @@ impl<'a> Tables<'a> {
             }
             Receiver::SelfRef => {
                 let ty = self.enclosing_type(fi, scope?)?;
-                self.find_member(ty, name)
-                    .map(|m| (Entity::Sym(m), Origin::AstResolved))
+                let member = self
+                    .find_member(ty, name)
+                    .map(|m| (Entity::Sym(m), Origin::AstResolved));
+                // A Vue component's `this.$emit(…)`, `this.$nextTick(…)`: the framework's instance API.
+                member.or_else(|| {
+                    (lang == Language::Vue
+                        && name.starts_with('$')
+                        && self.sym(ty).flavor == Some(TypeFlavor::Component))
+                    .then(|| (Entity::External(format!("vue.{name}")), Origin::AstResolved))
+                })
             }
             Receiver::Super => {
                 let ty = self.enclosing_type(fi, scope?)?;

@@ -234,6 +234,13 @@ fn key_facts_hold() {
         ("polyglot", "E polyglot/web/src/App.vue::App -instantiates-> polyglot/web/src/components/CounterBadge.svelte::CounterBadge ast_resolved L4"),
         ("polyglot", "E polyglot/web/src/main.ts -imports-> polyglot/web/src/App.vue::App ast_resolved L2"),
         ("polyglot", "E polyglot/web/src/components/UserCard.vue::loadName -calls-> polyglot/web/src/api.ts::fetchUser ast_resolved L10"),
+        // Options API: methods, computed entries, hooks and `name: function` entries are methods of
+        // the component, props its fields, so `this.` resolves among them.
+        ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.mounted -calls-> polyglot/web/src/components/LegacyButton.vue::LegacyButton.load ast_resolved L33"),
+        ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.label -calls-> polyglot/web/src/components/LegacyButton.vue::LegacyButton.format ast_resolved L16"),
+        ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.load -references-> polyglot/web/src/components/LegacyButton.vue::LegacyButton.userId ast_resolved L26"),
+        // `this.$emit` is Vue's instance API.
+        ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.handleClick -calls-> external::vue.$emit ast_resolved L22"),
         // The manifest and the code importing a package meet at one module node.
         ("polyglot", "E polyglot/web/package.json -depends_on_module-> external::axios ast_resolved L4"),
         ("polyglot", "E polyglot/web/src/api.ts -imports-> external::axios ast_resolved L1"),

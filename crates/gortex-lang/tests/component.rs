@@ -63,6 +63,51 @@ fn vue_script_setup_at_its_own_lines() {
 }
 
 #[test]
+fn vue_options_api_members_belong_to_the_component() {
+    let f = extract_fixture(Language::Vue, "components/legacy-button.vue");
+    assert_eq!(f.syntax_errors, 0, "{}", render(&f));
+    // The component comes first so its members can follow it.
+    let component = &f.symbols[0];
+    assert_eq!(
+        (component.name.as_str(), component.flavor),
+        ("LegacyButton", Some(TypeFlavor::Component))
+    );
+    let members: Vec<(&str, NodeKind)> = f
+        .symbols
+        .iter()
+        .filter(|s| s.parent == Some(0))
+        .map(|s| (s.name.as_str(), s.kind))
+        .collect();
+    for method in ["data", "label", "pressed", "handleClick", "notify", "format", "created"] {
+        assert!(
+            members.contains(&(method, NodeKind::Method)),
+            "{method} is a method of the component: {members:?}"
+        );
+    }
+    for field in ["size", "kind", "clicks"] {
+        assert!(
+            members.contains(&(field, NodeKind::Field)),
+            "{field} is a field of the component: {members:?}"
+        );
+    }
+    // `pressed` is both a data key and a watcher: one member, the method.
+    assert_eq!(members.iter().filter(|(n, _)| *n == "pressed").count(), 1);
+    // `notify: function () {}` was no symbol of the script's: it is declared, and what it does is its own.
+    assert_ref(&f, EdgeKind::Calls, "LegacyButton.notify", "track", Receiver::None);
+    assert_ref(&f, EdgeKind::Calls, "LegacyButton.created", "notify", Receiver::SelfRef);
+    assert_ref(&f, EdgeKind::Calls, "LegacyButton.label", "format", Receiver::SelfRef);
+    assert_ref(&f, EdgeKind::Instantiates, "LegacyButton", "BaseButton", Receiver::None);
+    // Parents still precede children, and every index points at a symbol.
+    for (i, s) in f.symbols.iter().enumerate() {
+        assert!(s.parent.is_none_or(|p| (p as usize) < i), "{} at {i}", s.name);
+    }
+    assert!(f
+        .refs
+        .iter()
+        .all(|r| r.from.is_none_or(|i| (i as usize) < f.symbols.len())));
+}
+
+#[test]
 fn svelte_module_and_instance_scripts() {
     let f = extract_fixture(Language::Svelte, "components/Counter.svelte");
     assert_eq!(f.syntax_errors, 0, "{}", render(&f));

@@ -5,8 +5,14 @@
 //! default export unless the script declares one; components its template renders
 //! (`<UserCard>`, `<user-card>`) that the script imports or declares are `instantiates`
 //! references from it. Markup, styles and template expressions are not code here.
+//!
+//! A Vue options-API component (`export default { … }`, `defineComponent({ … })`,
+//! `Vue.extend({ … })`) is a class in all but syntax: its `methods`, `computed` and `watch`
+//! entries and its lifecycle hooks become methods of the component type, and its `props` and
+//! `data()` keys its fields, so `this.save()` in one method resolves to another.
 
 use super::ecmascript;
+use crate::util;
 use crate::{Extractor, FileContext};
 use gortex_core::{EdgeKind, FileFacts, Language, NodeKind, Receiver, RefFact, Span, SymbolFact, TypeFlavor};
 use std::borrow::Cow;
@@ -137,7 +143,17 @@ impl Extractor for Component {
         sym.flavor = Some(TypeFlavor::Component);
         sym.exported = true;
         sym.default_export = !facts.symbols.iter().any(|s| s.default_export);
-        facts.symbols.push(sym);
+        let options = (self.0 == Language::Vue)
+            .then(|| options_object(tree.root_node()))
+            .flatten();
+        match options {
+            // The component goes first so its members can follow it (parents precede children).
+            Some(object) => {
+                insert_first(&mut facts, sym);
+                adopt_options(&mut facts, object, source);
+            }
+            None => facts.symbols.push(sym),
+        }
         facts
     }
 
@@ -205,6 +221,193 @@ impl Extractor for Component {
         }
         facts.refs.extend(refs);
     }
+}
+
+/// Option keys whose object entries are methods of the component.
+const METHOD_OPTIONS: &[&str] = &["methods", "computed", "watch"];
+
+/// The options object of a Vue options-API component: `export default { … }`, or the first object
+/// argument of `export default defineComponent({ … })` / `Vue.extend({ … })` / any such wrapper.
+fn options_object(root: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
+    let mut cursor = root.walk();
+    let export = root.named_children(&mut cursor).find(|n| {
+        n.kind() == "export_statement"
+            && (0..n.child_count()).any(|i| n.child(i as u32).is_some_and(|c| c.kind() == "default"))
+    })?;
+    let value = export.child_by_field_name("value").or_else(|| {
+        let mut c = export.walk();
+        let found = export
+            .named_children(&mut c)
+            .find(|n| matches!(n.kind(), "object" | "call_expression"));
+        found
+    })?;
+    match value.kind() {
+        "object" => Some(value),
+        "call_expression" => {
+            let args = value.child_by_field_name("arguments")?;
+            let mut c = args.walk();
+            let object = args.named_children(&mut c).find(|n| n.kind() == "object");
+            object
+        }
+        _ => None,
+    }
+}
+
+/// The text of a property key (`name`, `'name'`, `"name"`).
+fn key_text(key: tree_sitter::Node<'_>, src: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&src[key.byte_range()]);
+    text.trim_matches(|c| c == '\'' || c == '"' || c == '`').to_string()
+}
+
+/// Makes the options object's functions methods of the component (symbol 0) and its `props` and
+/// `data()` keys fields of it.
+fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8]) {
+    let mut members: Vec<tree_sitter::Node<'_>> = Vec::new();
+    let mut fields: Vec<(String, tree_sitter::Node<'_>)> = Vec::new();
+    let mut cursor = object.walk();
+    for entry in object.named_children(&mut cursor) {
+        match entry.kind() {
+            // Lifecycle hooks, `data()`, `setup()`, `render()`.
+            "method_definition" => {
+                members.push(entry);
+                let name = entry.child_by_field_name("name").map(|n| key_text(n, src));
+                if name.as_deref() == Some("data") {
+                    if let Some(body) = entry.child_by_field_name("body") {
+                        data_keys(body, src, &mut fields);
+                    }
+                }
+            }
+            "pair" => {
+                let (Some(key), Some(value)) = (entry.child_by_field_name("key"), entry.child_by_field_name("value"))
+                else {
+                    continue;
+                };
+                let key = key_text(key, src);
+                match (key.as_str(), value.kind()) {
+                    (k, "object") if METHOD_OPTIONS.contains(&k) => {
+                        let mut c = value.walk();
+                        members.extend(
+                            value
+                                .named_children(&mut c)
+                                .filter(|m| matches!(m.kind(), "method_definition" | "pair")),
+                        );
+                    }
+                    ("props", "object") => object_keys(value, src, &mut fields),
+                    ("props", "array") => {
+                        let mut c = value.walk();
+                        for item in value.named_children(&mut c).filter(|n| n.kind() == "string") {
+                            fields.push((key_text(item, src), item));
+                        }
+                    }
+                    _ if ecmascript_function(value.kind()) => members.push(entry),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    for member in members {
+        let at = util::span(member);
+        let value_at = member.child_by_field_name("value").map(util::span);
+        let found = facts.symbols.iter().position(|s| {
+            s.parent.is_none_or(|p| p == 0)
+                && matches!(s.kind, NodeKind::Function | NodeKind::Method)
+                && ((s.span.start_line, s.span.start_col) == (at.start_line, at.start_col)
+                    || value_at.is_some_and(|v| (s.span.start_line, s.span.start_col) == (v.start_line, v.start_col)))
+        });
+        if let Some(i) = found.filter(|&i| i > 0) {
+            let s = &mut facts.symbols[i];
+            s.parent = Some(0);
+            s.kind = NodeKind::Method;
+            s.exported = false;
+        } else if let (Some(key), Some(value)) =
+            (member.child_by_field_name("key"), member.child_by_field_name("value"))
+        {
+            // `name: function () {}` is no symbol of the script's own: declare it, and give it the
+            // references and bindings inside it, which were the file's.
+            let index = facts.symbols.len() as u32;
+            let span = util::span(value);
+            let mut method = SymbolFact::new(key_text(key, src), NodeKind::Method, util::span(member));
+            method.parent = Some(0);
+            method.signature = Some(util::signature(member, value.child_by_field_name("body"), src));
+            facts.symbols.push(method);
+            let inside = |line: u32, col: u32| {
+                (line, col) >= (span.start_line, span.start_col) && (line, col) <= (span.end_line, span.end_col)
+            };
+            for r in facts
+                .refs
+                .iter_mut()
+                .filter(|r| r.from.is_none() && inside(r.line, r.col))
+            {
+                r.from = Some(index);
+            }
+            for b in facts.bindings.iter_mut() {
+                if b.scope.is_none() && b.line > span.start_line && b.line <= span.end_line {
+                    b.scope = Some(index);
+                }
+            }
+        }
+    }
+    for (name, node) in fields {
+        if name.is_empty() || facts.symbols.iter().any(|s| s.parent == Some(0) && s.name == name) {
+            continue;
+        }
+        let mut field = SymbolFact::new(name, NodeKind::Field, util::span(node));
+        field.parent = Some(0);
+        facts.symbols.push(field);
+    }
+}
+
+/// Whether a pair's value is a function (`name: function () {}`, `name: () => …`).
+fn ecmascript_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_expression" | "function" | "arrow_function" | "generator_function"
+    )
+}
+
+/// The keys of the object literal `data()` returns (`return { a: 1, b }`), with their nodes.
+fn data_keys<'t>(body: tree_sitter::Node<'t>, src: &[u8], out: &mut Vec<(String, tree_sitter::Node<'t>)>) {
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        if statement.kind() != "return_statement" {
+            continue;
+        }
+        let mut c = statement.walk();
+        let object = statement.named_children(&mut c).find(|n| n.kind() == "object");
+        if let Some(object) = object {
+            object_keys(object, src, out);
+        }
+    }
+}
+
+/// The keys of an object literal (`{ a: 1, b }`), with their entries.
+fn object_keys<'t>(object: tree_sitter::Node<'t>, src: &[u8], out: &mut Vec<(String, tree_sitter::Node<'t>)>) {
+    let mut cursor = object.walk();
+    for entry in object.named_children(&mut cursor) {
+        let key = match entry.kind() {
+            "pair" => entry.child_by_field_name("key"),
+            "shorthand_property_identifier" => Some(entry),
+            _ => None,
+        };
+        if let Some(key) = key {
+            out.push((key_text(key, src), entry));
+        }
+    }
+}
+
+/// Puts `symbol` at index 0, shifting every index into the symbol list.
+fn insert_first(facts: &mut FileFacts, symbol: SymbolFact) {
+    for s in facts.symbols.iter_mut() {
+        s.parent = s.parent.map(|p| p + 1);
+    }
+    for r in facts.refs.iter_mut() {
+        r.from = r.from.map(|f| f + 1);
+    }
+    for b in facts.bindings.iter_mut() {
+        b.scope = b.scope.map(|s| s + 1);
+    }
+    facts.symbols.insert(0, symbol);
 }
 
 #[cfg(test)]
