@@ -117,13 +117,14 @@ export class TrackedRepo implements ResourceHost {
 
   /**
    * Waits up to `ms` for the repository to finish warming (either way); true when it has. The wait
-   * is reported to `progress` when it starts, every half second, and when the repository is ready.
+   * is reported to `progress` when it starts, every half second, and at its end — also when the
+   * repository became ready before it began (a caller that heard the warm-up hears it end).
    */
   private async readyWithin(ms: number, progress?: ProgressReporter): Promise<boolean> {
+    const report = (): void => {
+      if (progress) this.reportWarmup(progress);
+    };
     if (this.warming && ms > 0) {
-      const report = (): void => {
-        if (progress) this.reportWarmup(progress);
-      };
       report();
       const ticker = progress ? setInterval(report, PROGRESS_INTERVAL_MS) : undefined;
       let timer: NodeJS.Timeout | undefined;
@@ -131,8 +132,8 @@ export class TrackedRepo implements ResourceHost {
       await Promise.race([this.ready.then(() => undefined, () => undefined), timedOut]);
       clearTimeout(timer);
       if (ticker) clearInterval(ticker);
-      report();
     }
+    report();
     return !this.warming;
   }
 
