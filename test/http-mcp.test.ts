@@ -150,6 +150,31 @@ describe('raw /mcp requests', () => {
     expect(notifications.text).toBe('');
   });
 
+  test('a lone request with a progress token is answered as its own SSE stream when the client accepts one; JSON otherwise', async () => {
+    const id = await rawSession(main);
+    const call = { jsonrpc: '2.0', id: 'p1', method: 'tools/call', params: { name: 'get_symbol', arguments: { id: 'summarize' }, _meta: { progressToken: 'tok' } } };
+    const res = await fetch(`${main.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id },
+      body: JSON.stringify(call),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('mcp-session-idle-ttl')).toBe('1800');
+    const events = (await res.text()).split('\n\n').filter(Boolean);
+    // Nothing to wait for here, so no progress: the response is the stream's one event, then it ends.
+    expect(events).toHaveLength(1);
+    const [kind, data] = events[0]!.split('\n');
+    expect(kind).toBe('event: message');
+    const answer = JSON.parse(data!.replace(/^data: /, ''));
+    expect(answer.id).toBe('p1');
+    expect(JSON.parse(answer.result.content[0].text).symbol.id).toBe(SUMMARIZE);
+    // A client that takes only JSON gets JSON, token or not.
+    const plain = await post(main, { ...call, id: 'p2' }, { 'mcp-session-id': id, accept: 'application/json' });
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(plain.body.id).toBe('p2');
+  });
+
   test('an unknown session is 404 before dispatch with -32001 for requests and no session header', async () => {
     const unknown = randomUUID();
     const single = await post(main, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, { 'mcp-session-id': unknown });

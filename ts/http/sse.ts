@@ -87,7 +87,7 @@ export class SseChannel {
 }
 
 /** Sends the SSE response head (no caching, no proxy buffering) and returns a channel over `res`. */
-export function openSse(res: Response, extraHeaders: Record<string, string> = {}): SseChannel {
+export function openSse(res: Response, extraHeaders: Record<string, string> = {}, capacity = SSE_BUFFER): SseChannel {
   res.status(200).set({
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache, no-transform',
@@ -98,5 +98,5 @@ export function openSse(res: Response, extraHeaders: Record<string, string> = {}
   });
   res.flushHeaders();
   res.socket?.setNoDelay(true);
-  return new SseChannel(res);
+  return new SseChannel(res, capacity);
 }

@@ -6,6 +6,9 @@
  *   (an array for a batch, in request order), anything else gets 202. A standalone `initialize`
  *   without `Mcp-Session-Id` mints a session; an unknown or expired id is refused with 404 before
  *   anything is dispatched.
+ * - A lone request that carries a progress token (`_meta.progressToken`) from a client that
+ *   accepts `text/event-stream` is answered as an SSE stream instead: the notifications related
+ *   to it (its progress), then its response — in order, on the POST itself.
  * - `GET` opens the session's one SSE stream for server-initiated messages; `DELETE` ends a
  *   session (always 204).
  * - An `Mcp-Protocol-Version` the SDK does not support is refused with 400 on `POST` (except a
@@ -17,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
@@ -35,6 +38,9 @@ import type { McpServerOptions } from '../mcp/server';
 import type { HttpHost } from './host';
 import type { McpSessionState, McpSessionStore } from './session-state';
 import { openSse, type SseChannel } from './sse';
+
+/** Events a request's own SSE stream may queue while its socket is backed up. */
+const REQUEST_STREAM_BUFFER = 4096;
 
 /** The default idle horizon of a session. */
 export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60_000;
@@ -119,6 +125,8 @@ export class SessionTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   /** The GET stream, when one is open. */
   stream: SseChannel | undefined;
+  /** Requests answered as SSE streams of their own, by id key: their related notifications go there. */
+  readonly requestStreams = new Map<string, SseChannel>();
   /** Requests awaiting the server's answer, by id key, with their original id. */
   private readonly waiting = new Map<string, { id: RequestId; resolve: (message: JSONRPCMessage | undefined) => void }>();
   private closed = false;
@@ -127,7 +135,13 @@ export class SessionTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const related = options?.relatedRequestId;
+    const own = related === undefined ? undefined : this.requestStreams.get(idKey(related));
+    if (own && !isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) {
+      own.event('message', JSON.stringify(message));
+      return;
+    }
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       const id = (message as { id?: RequestId }).id;
       const waiter = id === undefined ? undefined : this.waiting.get(idKey(id));
@@ -335,6 +349,12 @@ export class StreamableMcp {
       return;
     }
 
+    const lone = !batch && messages.length === 1 && requests.length === 1 ? requests[0]! : undefined;
+    const wantsProgress = (lone?.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken !== undefined;
+    if (lone && wantsProgress && (req.get('accept') ?? '').toLowerCase().includes('text/event-stream')) {
+      await this.answerAsStream(session, lone, extra, res);
+      return;
+    }
     const answers = await Promise.all(messages.map((m) => session.transport.dispatch(m, extra)));
     session.lastSeen = Date.now();
     const replies: JSONRPCMessage[] = [];
@@ -347,6 +367,26 @@ export class StreamableMcp {
       return;
     }
     res.status(200).json(batch ? replies : replies[0]);
+  }
+
+  /**
+   * Answers one request as an SSE stream: the notifications the server relates to it, then its
+   * response, then the end. A client that goes away early cancels nothing: the answer is dropped.
+   */
+  private async answerAsStream(session: LiveSession, request: JSONRPCRequest, extra: MessageExtraInfo, res: Response): Promise<void> {
+    const { transport } = session;
+    const key = idKey(request.id);
+    // Room for every progress event of a long wait: the response itself must never be dropped.
+    const channel = openSse(res, {}, REQUEST_STREAM_BUFFER);
+    transport.requestStreams.set(key, channel);
+    try {
+      const answer = await transport.dispatch(request, extra);
+      session.lastSeen = Date.now();
+      if (answer !== undefined) channel.event('message', JSON.stringify(answer));
+    } finally {
+      if (transport.requestStreams.get(key) === channel) transport.requestStreams.delete(key);
+      channel.end();
+    }
   }
 
   /** `GET /mcp`: the session's stream of server-initiated messages (one per session; a new one replaces the old). */
