@@ -12,6 +12,7 @@
 //! `data()` keys its fields, so `this.save()` in one method resolves to another.
 
 use super::ecmascript;
+use crate::names::js_string_value;
 use crate::util;
 use crate::{Extractor, FileContext};
 use gortex_core::{EdgeKind, FileFacts, Language, NodeKind, Receiver, RefFact, Span, SymbolFact, TypeFlavor};
@@ -253,12 +254,6 @@ fn options_object(root: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> 
     }
 }
 
-/// The text of a property key (`name`, `'name'`, `"name"`).
-fn key_text(key: tree_sitter::Node<'_>, src: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&src[key.byte_range()]);
-    text.trim_matches(|c| c == '\'' || c == '"' || c == '`').to_string()
-}
-
 /// Makes the options object's functions methods of the component (symbol 0) and its `props` and
 /// `data()` keys fields of it.
 fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8]) {
@@ -270,7 +265,7 @@ fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8
             // Lifecycle hooks, `data()`, `setup()`, `render()`.
             "method_definition" => {
                 members.push(entry);
-                let name = entry.child_by_field_name("name").map(|n| key_text(n, src));
+                let name = entry.child_by_field_name("name").map(|n| js_string_value(n, src));
                 if name.as_deref() == Some("data") {
                     if let Some(body) = entry.child_by_field_name("body") {
                         data_keys(body, src, &mut fields);
@@ -282,7 +277,7 @@ fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8
                 else {
                     continue;
                 };
-                let key = key_text(key, src);
+                let key = js_string_value(key, src);
                 match (key.as_str(), value.kind()) {
                     (k, "object") if METHOD_OPTIONS.contains(&k) => {
                         let mut c = value.walk();
@@ -296,10 +291,10 @@ fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8
                     ("props", "array") => {
                         let mut c = value.walk();
                         for item in value.named_children(&mut c).filter(|n| n.kind() == "string") {
-                            fields.push((key_text(item, src), item));
+                            fields.push((js_string_value(item, src), item));
                         }
                     }
-                    _ if ecmascript_function(value.kind()) => members.push(entry),
+                    _ if ecmascript::is_function_value(value.kind()) => members.push(entry),
                     _ => {}
                 }
             }
@@ -327,7 +322,7 @@ fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8
             // references and bindings inside it, which were the file's.
             let index = facts.symbols.len() as u32;
             let span = util::span(value);
-            let mut method = SymbolFact::new(key_text(key, src), NodeKind::Method, util::span(member));
+            let mut method = SymbolFact::new(js_string_value(key, src), NodeKind::Method, util::span(member));
             method.parent = Some(0);
             method.signature = Some(util::signature(member, value.child_by_field_name("body"), src));
             facts.symbols.push(method);
@@ -358,14 +353,6 @@ fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8
     }
 }
 
-/// Whether a pair's value is a function (`name: function () {}`, `name: () => …`).
-fn ecmascript_function(kind: &str) -> bool {
-    matches!(
-        kind,
-        "function_expression" | "function" | "arrow_function" | "generator_function"
-    )
-}
-
 /// The keys of the object literal `data()` returns (`return { a: 1, b }`), with their nodes.
 fn data_keys<'t>(body: tree_sitter::Node<'t>, src: &[u8], out: &mut Vec<(String, tree_sitter::Node<'t>)>) {
     let mut cursor = body.walk();
@@ -391,7 +378,7 @@ fn object_keys<'t>(object: tree_sitter::Node<'t>, src: &[u8], out: &mut Vec<(Str
             _ => None,
         };
         if let Some(key) = key {
-            out.push((key_text(key, src), entry));
+            out.push((js_string_value(key, src), entry));
         }
     }
 }

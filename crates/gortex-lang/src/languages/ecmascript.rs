@@ -298,7 +298,8 @@ fn first_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     found
 }
 
-fn is_function_value(kind: &str) -> bool {
+/// Whether a node kind is a function value (`function () {}`, `() => …`, generators).
+pub(crate) fn is_function_value(kind: &str) -> bool {
     matches!(
         kind,
         "arrow_function" | "function_expression" | "function" | "generator_function"
