@@ -397,6 +397,8 @@ function section(r: Json, m: Json, rawName: string): string {
     `- GCX1 ≥ 25 % fewer tokens than JSON: median per-question saving **${pct(s.gcx_saving_median)}**, over all questions ` +
       `${pct(s.gcx_saving_total)} → ${s.gcx_saving_median >= 0.25 ? 'met' : '**not met**'}.`,
     `- The top search hit is a gold symbol on ${pct(s.top_hit_gold)} of the questions (the source read follows that hit).`,
+    '- The natural questions come from the concept tier of the retrieval fixture, the set the sentence weighting of ' +
+      '`search_symbols` was chosen on; "Retrieval" above also reports a held-out set written without looking at the ranking.',
     '',
     'Per question (tokens; ✓/✗ = answer within 2k / 10k):',
     '',

@@ -430,3 +430,48 @@ describe('gortex mcp resources, prompts and wire formats over stdio', () => {
     }
   });
 });
+
+describe('gortex mcp: questions worded as sentences', () => {
+  // `docs-app`: `ticker` says what it does only after its first sentence; `every` and `count`
+  // match single words of the question by name.
+  const root = fixtureCopy('query/docs-app', 'docsapp');
+  let client: Client;
+  beforeAll(async () => {
+    client = await start(root, ['--tools', 'full']);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+  const { call, ok } = helpers(() => client);
+  const question = 'stream that emits sequential integers, counting up every period';
+
+  test('search_symbols reads a description as a sentence and finds it in the whole doc comment', async () => {
+    const r = await ok('search_symbols', { query: question });
+    expect(r.read_as).toBe('sentence');
+    expect(r.results[0].id).toBe('docsapp/clock.ts::ticker');
+    expect(r.results[0].matched).toEqual(expect.arrayContaining(['sequential', 'integers', 'counting']));
+    // Read as names, the name matches win again; a short query is names by default.
+    const names = await ok('search_symbols', { query: question, read_as: 'names' });
+    expect(names.read_as).toBeUndefined();
+    expect(names.results[0].id).toBe('docsapp/clock.ts::every');
+    expect((await ok('search_symbols', { query: 'every value' })).read_as).toBeUndefined();
+    const forced = await ok('search_symbols', { query: 'counting integers', read_as: 'sentence' });
+    expect(forced).toMatchObject({ read_as: 'sentence', results: [{ id: 'docsapp/clock.ts::ticker' }] });
+    const gcx = await call('search_symbols', { query: question, format: 'gcx' });
+    expect(gcx.content[0]!.text.split('\n')[0]).toContain('read_as=sentence');
+  });
+
+  test('a bad read_as is refused by name, and the session keeps serving', async () => {
+    const bad = await call('search_symbols', { query: question, read_as: 'prose' });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toMatch(/read_as/);
+    expect(bad.content[0]!.text).toMatch(/auto.*names.*sentence/);
+    expect((await ok('search_symbols', { query: 'ticker' })).results[0].id).toBe('docsapp/clock.ts::ticker');
+  });
+
+  test('explore ranks the described symbol first', async () => {
+    // Without the whole doc comment, `count` (a word of the task, by name) would lead.
+    const r = await ok('explore', { task: 'I need the stream that emits sequential integers, counting up once per period.' });
+    expect(r.results[0].id).toBe('docsapp/clock.ts::ticker');
+  });
+});

@@ -220,6 +220,10 @@ export interface SearchSymbolsArgs {
   scope?: string[];
   /** Include test symbols (default true; they rank below implementations either way). */
   include_tests?: boolean;
+  /** `code` (default), `docs` (Markdown sections only) or `all`. */
+  corpus?: 'code' | 'docs' | 'all';
+  /** `auto` (default: 4+ words that are not an identifier read as a sentence), `names` or `sentence`. */
+  read_as?: 'auto' | 'names' | 'sentence';
 }
 
 /** How a `search_symbols` row was found. */
@@ -259,6 +263,8 @@ export interface SearchSymbolsResult {
   exact?: boolean;
   /** Query terms that matched nothing, not even fuzzily. */
   unmatched?: string[];
+  /** `sentence` when the query was read as a sentence (doc comments weighed over names). */
+  read_as?: 'sentence';
 }
 
 // ---------------------------------------------------------------------------------------------

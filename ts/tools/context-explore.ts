@@ -34,8 +34,12 @@ const W = {
   identRanked: 0.6,
   /** An exception type (heading an error message, or named `…Error`): declared elsewhere than the failure. */
   errorType: 1,
-  /** A plain word of the text that is exactly a symbol's name. */
-  wordExact: 1,
+  /**
+   * A plain word of the text that is exactly a symbol's name: weak, since most such words are
+   * just English (`every`, `take`, `count`); measured on `eval recall`'s concept and multi-hop
+   * queries through explore (rxjs R@1 15 → 21 %, x-tools 3 → 10 % going from 1 to 0.25).
+   */
+  wordExact: 0.25,
   /** The whole text as one ranked query. */
   text: 1.5,
   /** The whole text ranked inside a file the text names. */
@@ -346,11 +350,14 @@ class Explorer {
     if (ids.length > 0) this.channels.push({ label, weight, ids: [...new Set(ids)] });
   }
 
-  /** The whole text as one ranked query (its informative words, at most `MAX_TEXT_TERMS` terms). */
-  text(words: readonly string[]): void {
+  /**
+   * The whole text as one ranked query (its informative words, at most `MAX_TEXT_TERMS` terms).
+   * `readAs: 'names'` when the text names code: its words then echo names more than doc comments.
+   */
+  text(words: readonly string[], readAs: 'auto' | 'names' = 'auto'): void {
     const kept = words.slice(0, MAX_TEXT_TERMS);
     if (kept.length === 0) return;
-    const r = this.search({ query: kept.join(' '), limit: 40 });
+    const r = this.search({ query: kept.join(' '), limit: 40, read_as: readAs });
     if (r) this.add('text', W.text, r.results);
   }
 
@@ -508,7 +515,7 @@ export interface ExploreArgs {
 export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult {
   const { cues, words, mentionsTests } = extractCues(args.task);
   const ex = new Explorer(reader, args.path === undefined || args.path === '' ? undefined : args.path.replace(/^\.\//, ''));
-  ex.text(words);
+  ex.text(words, cues.some((c) => c.kind === 'identifier') ? 'names' : 'auto');
   for (const c of cues) {
     // An exception type says what is thrown, not where: `throws an UnsubscriptionError` counts less.
     if (c.kind === 'identifier') ex.identifier(c.text, c.errorType || /(Error|Exception)$/.test(c.text) ? W.errorType : W.identExact);

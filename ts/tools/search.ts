@@ -26,6 +26,10 @@ export const searchTools = [
         .enum(['code', 'docs', 'all'])
         .optional()
         .describe('code (default): everything but Markdown sections; docs: only Markdown sections; all. An explicit kind filter overrides it'),
+      read_as: z
+        .enum(['auto', 'names', 'sentence'])
+        .optional()
+        .describe('auto (default): 4+ words that are not an identifier read as a sentence describing behaviour, matched mostly against doc comments; names; sentence'),
     },
     handler: (ctx, args) => rerankByFeedback(repoNameOf(ctx), ctx.engine.query('search_symbols', defined(args as Record<string, unknown>), { repo: ctx.repo })),
   }),

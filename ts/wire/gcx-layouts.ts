@@ -174,9 +174,9 @@ const TIER_KEYS = ['tier_filtered', 'name_only_suppressed'] as const;
 /** `search_symbols`: leaves out `name`, `language`, `signals` and `matched` of each hit. */
 const searchSymbols = layout<SearchSymbolsResult>(
   { results: 'array' },
-  ['results', 'total', 'truncated', 'decomposed', 'exact', 'unmatched'],
+  ['results', 'total', 'truncated', 'decomposed', 'exact', 'unmatched', 'read_as'],
   (r, tool) => ({
-    meta: { total: r.total, truncated: r.truncated, decomposed: r.decomposed, exact: r.exact, unmatched: r.unmatched },
+    meta: { total: r.total, truncated: r.truncated, decomposed: r.decomposed, exact: r.exact, unmatched: r.unmatched, read_as: r.read_as },
     sections: [table(tool, r.results, [...selfCols(), ['score', (h) => h.score], ['tier', (h) => h.tier]])],
   }),
 );

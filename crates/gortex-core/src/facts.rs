@@ -52,6 +52,16 @@ impl FileFacts {
     }
 }
 
+/// A doc comment as extractors read it: the summary nodes show and, when the comment says
+/// more, its prose for search.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DocComment {
+    /// The first sentence (≤ 160 chars).
+    pub summary: String,
+    /// The whole prose (≤ 1,000 chars) when longer than the summary.
+    pub text: Option<String>,
+}
+
 /// One declaration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SymbolFact {
@@ -74,6 +84,9 @@ pub struct SymbolFact {
     pub default_export: bool,
     /// First sentence of the doc comment or docstring (≤ 160 chars).
     pub doc: Option<String>,
+    /// The doc comment's prose when it says more than [`SymbolFact::doc`]: markers, code examples
+    /// and markup dropped, ≤ 1,000 chars. Searched by natural-language queries, never shown.
+    pub doc_text: Option<String>,
     /// Declared type of a field, variable or constant (simple name, generics stripped).
     pub type_name: Option<String>,
     /// Declared return type of a function or method (simple name, generics stripped).
@@ -101,6 +114,7 @@ impl SymbolFact {
             exported,
             default_export,
             doc: _,
+            doc_text: _,
             type_name,
             return_type,
             is_async,
@@ -126,6 +140,14 @@ impl SymbolFact {
             && *test_role == other.test_role
     }
 
+    /// Sets [`SymbolFact::doc`] and [`SymbolFact::doc_text`] from one extracted doc comment.
+    pub fn set_doc(&mut self, doc: Option<DocComment>) {
+        (self.doc, self.doc_text) = match doc {
+            Some(d) => (Some(d.summary), d.text),
+            None => (None, None),
+        };
+    }
+
     /// A bare symbol; extractors fill in the rest.
     pub fn new(name: impl Into<String>, kind: NodeKind, span: Span) -> Self {
         SymbolFact {
@@ -139,6 +161,7 @@ impl SymbolFact {
             exported: false,
             default_export: false,
             doc: None,
+            doc_text: None,
             type_name: None,
             return_type: None,
             is_async: false,

@@ -610,6 +610,7 @@ fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile, entry
         n.visibility = sym.visibility;
         n.exported = sym.exported;
         n.doc = sym.doc.clone();
+        n.doc_text = sym.doc_text.as_deref().map(Box::from);
         n.type_name = sym.type_name.clone();
         n.return_type = sym.return_type.clone();
         n.is_async = sym.is_async;

@@ -35,6 +35,10 @@ pub struct Node {
     pub exported: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// The doc comment's prose when longer than `doc` (see `SymbolFact::doc_text`): searched by
+    /// the symbol index, never part of an answer.
+    #[serde(skip)]
+    pub doc_text: Option<Box<str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +78,7 @@ impl Node {
             visibility: None,
             exported: false,
             doc: None,
+            doc_text: None,
             type_name: None,
             return_type: None,
             is_async: false,

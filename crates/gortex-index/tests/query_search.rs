@@ -16,19 +16,22 @@ use gortex_search::{
 use serde_json::{json, Value};
 use std::sync::{Arc, OnceLock};
 
+/// The graph and symbol index of `test/fixtures/query/<name>/`, indexed without a snapshot.
+fn index_fixture(name: &str) -> (Arc<Graph>, SymbolIndex) {
+    let root = fixtures().join("query").join(name);
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.persist = false;
+    let (index, report) = index(&root, &opts);
+    assert!(report.failures.is_empty(), "parse failures {:?}", report.failures);
+    let g = index.graph.clone();
+    let idx = SymbolIndex::build(&g);
+    (g, idx)
+}
+
 fn fixture() -> &'static (Arc<Graph>, SymbolIndex) {
     static INDEX: OnceLock<(Arc<Graph>, SymbolIndex)> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let root = fixtures().join("query").join("search-app");
-        let home = tempfile::tempdir().unwrap();
-        let mut opts = options(home.path());
-        opts.persist = false;
-        let (index, report) = index(&root, &opts);
-        assert!(report.failures.is_empty(), "parse failures {:?}", report.failures);
-        let g = index.graph.clone();
-        let idx = SymbolIndex::build(&g);
-        (g, idx)
-    })
+    INDEX.get_or_init(|| index_fixture("search-app"))
 }
 
 fn search(args: Value) -> Result<SearchSymbolsResult, gortex_core::QueryError> {
@@ -192,16 +195,18 @@ fn describe_block_named_like_a_class_ranks_below_it() {
 fn camel_case_fragments_match_by_prefix_and_all_words_are_required() {
     let r = ok(json!({"query": "userRepo"}));
     assert!(!r.exact);
-    assert_eq!(r.total, 12);
+    assert_eq!(r.total, 11);
     assert_eq!(
         ids(&r)[..3],
         [
             "ts/src/users/userRepository.ts::UserRepository",
             "ts/src/users/userService.ts::UserService.repo",
-            "ts/src/users/userRepository.ts::UserRepository.findByEmail",
+            "ts/src/users/userRepository.ts::UserRepository.save",
         ]
     );
-    // AND: every row matched a user* and a repo* token somewhere (name, owner, signature, path).
+    // AND: every row matched a user* and a repo* token in its name, owner, signature or path; a
+    // doc comment does not count (`createUser`'s "…with a default repository" is not a match).
+    assert!(!ids(&r).iter().any(|id| id.ends_with("::createUser")));
     for h in &r.results {
         assert!(h.matched.iter().any(|t| t.starts_with("repo")), "{:?}", h.symbol.id);
         assert!(h.matched.iter().any(|t| t.starts_with("user")), "{:?}", h.symbol.id);
@@ -209,7 +214,7 @@ fn camel_case_fragments_match_by_prefix_and_all_words_are_required() {
     // An abbreviation (`usr` → user) finds the same top row.
     let r = ok(json!({"query": "usrRepo"}));
     assert_eq!(ids(&r)[0], "ts/src/users/userRepository.ts::UserRepository");
-    assert_eq!(r.total, 12);
+    assert_eq!(r.total, 11);
 }
 
 #[test]
@@ -326,14 +331,14 @@ fn tests_rank_below_implementations_and_can_be_dropped() {
 
 #[test]
 fn per_file_diversity_and_max_per_file() {
-    // The third row from userRepository.ts pays the diversity penalty.
+    // The third row from userRepository.ts (`findByEmail`) pays the diversity penalty.
     let r = ok(json!({"query": "userRepo"}));
-    let save = r
+    let third = r
         .results
         .iter()
-        .find(|h| h.symbol.qualified == "UserRepository.save")
+        .find(|h| h.symbol.qualified == "UserRepository.findByEmail")
         .unwrap();
-    assert_eq!(save.signals["diversity"], -0.5);
+    assert_eq!(third.signals["diversity"], -0.5);
     assert!(!r.results[0].signals.contains_key("diversity"));
 
     let r = ok(json!({"query": "user", "max_per_file": 1, "limit": 5}));
@@ -848,4 +853,53 @@ fn corpus_separates_documentation_sections_from_code() {
         search_symbols(g, idx, &bad).unwrap_err().message,
         "corpus must be code, docs or all, got \"prose\""
     );
+}
+
+/// `test/fixtures/query/docs-app/`: symbols whose doc comments say more than their first sentence.
+fn docs_fixture() -> &'static (Arc<Graph>, SymbolIndex) {
+    static INDEX: OnceLock<(Arc<Graph>, SymbolIndex)> = OnceLock::new();
+    INDEX.get_or_init(|| index_fixture("docs-app"))
+}
+
+fn docs_search(query: &str) -> SearchSymbolsResult {
+    let (g, idx) = docs_fixture();
+    search_symbols(g, idx, &serde_json::from_value(json!({ "query": query })).unwrap()).unwrap()
+}
+
+fn docs_ids(r: &SearchSymbolsResult) -> Vec<&str> {
+    r.results
+        .iter()
+        .map(|h| h.symbol.id.trim_start_matches("docs-app/"))
+        .collect()
+}
+
+#[test]
+fn sentences_find_symbols_by_the_whole_doc_comment() {
+    // Words of the second paragraph only; `every` and `count` match one word each by name.
+    let r = docs_search("stream that emits sequential integers, counting up every period");
+    assert_eq!(docs_ids(&r)[0], "clock.ts::ticker", "{:?}", docs_ids(&r));
+    // Answers still show the first sentence only.
+    let ticker = docs_fixture()
+        .0
+        .nodes
+        .iter()
+        .find(|n| *n.id == *r.results[0].symbol.id)
+        .unwrap();
+    assert_eq!(ticker.doc.as_deref(), Some("Creates a stream of numbers."));
+    assert!(ticker.doc_text.as_deref().unwrap().contains("sequential integers"));
+    // A Python docstring's later paragraph, with `walk` matching one word by name.
+    let r = docs_search("walk the items left to right feeding an accumulator");
+    assert_eq!(docs_ids(&r)[0], "fold.py::fold", "{:?}", docs_ids(&r));
+}
+
+#[test]
+fn doc_code_examples_are_not_searched() {
+    // `zebraFilter` and `quokka` appear only in a fenced example and a doctest.
+    for q in ["zebraFilter", "quokka"] {
+        let r = docs_search(q);
+        assert!(docs_ids(&r).is_empty(), "{q}: {:?}", docs_ids(&r));
+    }
+    // Tag descriptions are prose.
+    let r = docs_search("how long to wait between two numbers");
+    assert_eq!(docs_ids(&r)[0], "clock.ts::ticker");
 }

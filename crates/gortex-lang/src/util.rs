@@ -1,7 +1,7 @@
 //! Helpers shared by every extractor: query compilation, node text, spans, doc comments,
 //! symbol nesting and enclosing-symbol lookup. Nothing here recurses on tree depth.
 
-use gortex_core::{NodeKind, Span, SymbolFact};
+use gortex_core::{DocComment, NodeKind, Span, SymbolFact};
 use std::collections::HashMap;
 use tree_sitter::{Node, Query, Tree};
 
@@ -113,22 +113,31 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
 /// Maximum doc summary length.
 pub const MAX_DOC: usize = 160;
 
-/// Strips comment markers (`//`, `///`, `/** */`, `#`, `"""`) and returns the first sentence or
-/// paragraph line, at most [`MAX_DOC`] characters. `None` when nothing remains.
+/// Most characters of a doc comment's prose kept for search ([`DocComment::text`]).
+pub const MAX_DOC_TEXT: usize = 1_000;
+
+/// One comment line without its markers (`//`, `///`, `/** */`, `#`, `"""`), trimmed.
+fn strip_comment_markers(line: &str) -> &str {
+    let mut l = line.trim();
+    for prefix in ["/**", "/*!", "/*", "*/", "///", "//!", "//", "\"\"\"", "'''", "#", "*"] {
+        if let Some(rest) = l.strip_prefix(prefix) {
+            l = rest.trim_start();
+        }
+    }
+    for suffix in ["*/", "\"\"\"", "'''"] {
+        if let Some(rest) = l.strip_suffix(suffix) {
+            l = rest.trim_end();
+        }
+    }
+    l
+}
+
+/// Strips comment markers and returns the first sentence or paragraph line, at most
+/// [`MAX_DOC`] characters. `None` when nothing remains.
 pub fn doc_summary(raw: &str) -> Option<String> {
     let mut lines = Vec::new();
     for line in raw.lines() {
-        let mut l = line.trim();
-        for prefix in ["/**", "/*!", "/*", "*/", "///", "//!", "//", "\"\"\"", "'''", "#", "*"] {
-            if let Some(rest) = l.strip_prefix(prefix) {
-                l = rest.trim_start();
-            }
-        }
-        for suffix in ["*/", "\"\"\"", "'''"] {
-            if let Some(rest) = l.strip_suffix(suffix) {
-                l = rest.trim_end();
-            }
-        }
+        let l = strip_comment_markers(line);
         if l.starts_with('@') && !lines.is_empty() {
             break; // JSDoc/Javadoc tags end the summary
         }
@@ -149,6 +158,65 @@ pub fn doc_summary(raw: &str) -> Option<String> {
         None => joined.as_str(),
     };
     Some(truncate_chars(sentence.trim(), MAX_DOC))
+}
+
+/// The prose of a doc comment, for search: every paragraph and tag description, without comment
+/// markers, fenced or doctest code (examples name *other* symbols), `@example` sections, tag
+/// names and HTML/`{@link}` markup; whitespace collapsed, at most [`MAX_DOC_TEXT`] characters.
+pub fn doc_prose(raw: &str) -> String {
+    let mut out = String::new();
+    let mut fence = false;
+    let mut example = false;
+    for line in raw.lines() {
+        let mut l = strip_comment_markers(line);
+        if l.starts_with("```") || l.starts_with("~~~") {
+            fence = !fence;
+            continue;
+        }
+        if fence || l.starts_with(">>>") || l.starts_with("...") {
+            continue;
+        }
+        if let Some(tag) = l.strip_prefix('@') {
+            let (name, rest) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
+            example = name == "example";
+            l = rest.trim_start();
+        }
+        if example {
+            continue;
+        }
+        let mut in_markup = false;
+        for c in l.chars() {
+            match c {
+                '<' => in_markup = true,
+                '>' if in_markup => in_markup = false,
+                _ if in_markup => {}
+                '{' | '}' => out.push(' '),
+                c => out.push(c),
+            }
+        }
+        out.push(' ');
+        if out.len() >= MAX_DOC_TEXT * 4 {
+            break; // enough to fill the cap even with multi-byte characters
+        }
+    }
+    let words: Vec<&str> = out
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "@link" | "@linkcode" | "@linkplain"))
+        .collect();
+    let out = words.join(" ");
+    match out.char_indices().nth(MAX_DOC_TEXT) {
+        Some((cut, _)) => out[..cut].to_string(),
+        None => out,
+    }
+}
+
+/// A raw doc comment read both ways: its summary ([`doc_summary`]) and, when the prose says
+/// more than the summary, the prose ([`doc_prose`]). `None` when nothing remains.
+pub fn doc_comment(raw: &str) -> Option<DocComment> {
+    let summary = doc_summary(raw)?;
+    let prose = doc_prose(raw);
+    let text = (prose.len() > summary.len() + 1).then_some(prose);
+    Some(DocComment { summary, text })
 }
 
 /// The contiguous comment block right above `node` (no blank line between), as raw text.
@@ -484,6 +552,25 @@ mod tests {
             Some("Docstring here.")
         );
         assert_eq!(doc_summary("//   "), None);
+    }
+
+    #[test]
+    fn doc_comment_keeps_the_prose_without_code_tags_or_markup() {
+        let raw = "/**\n * Emits numbers <span class=\"informal\">periodically</span>.\n *\n * Uses the {@link SchedulerLike} given.\n * ```ts\n * interval(1000).pipe(take(3));\n * ```\n * @param period The interval size in milliseconds.\n * @example\n * interval(5)\n * @return An Observable.\n */";
+        let doc = doc_comment(raw).unwrap();
+        assert_eq!(
+            doc.summary,
+            "Emits numbers <span class=\"informal\">periodically</span>."
+        );
+        assert_eq!(
+            doc.text.as_deref(),
+            Some("Emits numbers periodically. Uses the SchedulerLike given. period The interval size in milliseconds. An Observable.")
+        );
+        let short = doc_comment("// Save writes to disk.").unwrap();
+        assert_eq!((short.summary.as_str(), short.text), ("Save writes to disk.", None));
+        let py = doc_comment("\"\"\"Add two numbers.\n\n    >>> add(1, 2)\n    3\n    Works on floats too.\n\"\"\"")
+            .unwrap();
+        assert_eq!(py.text.as_deref(), Some("Add two numbers. 3 Works on floats too."));
     }
 
     #[test]

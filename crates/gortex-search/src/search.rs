@@ -10,13 +10,17 @@
 //!   fuzzily when it prefixes nothing. An identifier's words must all match
 //!   (`userRepo` needs user* and repo*); several words are OR-ed. An identifier with no match at
 //!   all is searched again word by word with OR (`decomposed: true`). Rows are ordered by the
-//!   [`rerank`](crate::rerank) signals, with per-file diversity and the `max_per_file` cap.
+//!   [`rerank`](crate::rerank) signals, with per-file diversity and the `max_per_file` cap. A
+//!   query of four or more words that is not an identifier is read as a sentence describing
+//!   behaviour (`read_as`): doc comments weigh more than names ([`SENTENCE_FIELD_WEIGHTS`]).
 //!
 //! Inline clauses `kind:`, `flavor:`, `lang:`, `path:` filter like the matching arguments; a
 //! clause may repeat or list values with commas (OR within a key, AND across keys).
 
 use crate::rerank::{fast_total, query_parts, round4, select_diverse, Signals, W_GRAPH_HOP};
-use crate::symbols::{Acc, SymbolIndex, Term};
+use crate::symbols::{
+    is_sentence, Acc, SymbolIndex, Term, FIELD_WEIGHTS, IDENTIFIER_FIELD_WEIGHTS, SENTENCE_FIELD_WEIGHTS,
+};
 use crate::tokenize::tokens;
 use gortex_core::{EdgeKind, Language, NodeKind, QueryError, TypeFlavor};
 use gortex_graph::query::NodeSummary;
@@ -68,6 +72,33 @@ pub struct SearchSymbolsArgs {
     /// or `all`. An explicit `kind` filter decides on its own.
     #[serde(default)]
     pub corpus: Option<String>,
+    /// `auto` (default): a query of four or more words that is not an identifier is read as a
+    /// sentence describing behaviour; `names`: always as names and keywords; `sentence`: always
+    /// as a sentence. A sentence is matched mostly against doc comments, names weigh less.
+    #[serde(default)]
+    pub read_as: Option<String>,
+}
+
+/// How the words of a query are weighed (see [`SearchSymbolsArgs::read_as`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum ReadAs {
+    #[default]
+    Auto,
+    Names,
+    Sentence,
+}
+
+impl ReadAs {
+    fn parse(value: &str) -> Result<ReadAs, QueryError> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(ReadAs::Auto),
+            "names" => Ok(ReadAs::Names),
+            "sentence" => Ok(ReadAs::Sentence),
+            other => Err(QueryError::invalid(format!(
+                "read_as must be auto, names or sentence, got {other:?}"
+            ))),
+        }
+    }
 }
 
 /// Which symbols a search draws from: code and schemas, prose sections, or both.
@@ -136,6 +167,10 @@ pub struct SearchSymbolsResult {
     /// Query terms that matched nothing, not even fuzzily.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unmatched: Vec<String>,
+    /// `sentence` when the query was read as a sentence (doc comments weighed over names); absent
+    /// when it was read as names and keywords.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_as: Option<&'static str>,
 }
 
 /// Symbol filters shared by `search_symbols` and `winnow_symbols`.
@@ -490,7 +525,7 @@ impl Scored {
 
 /// Expands terms and scores them; candidates filtered by `keep`.
 pub(crate) fn retrieve(idx: &SymbolIndex, terms: &[Term], mut keep: impl FnMut(&Acc) -> bool) -> Scored {
-    let mut rows = idx.score(terms);
+    let mut rows = idx.score(terms, &FIELD_WEIGHTS);
     rows.retain(|a| keep(a));
     let max = rows.iter().map(|a| a.score).fold(0.0f32, f32::max);
     Scored { rows, max }
@@ -534,6 +569,12 @@ pub fn search_symbols(
             .unwrap_or(Corpus::Code),
         ..Filter::default()
     };
+    let read_as = args
+        .read_as
+        .as_deref()
+        .map(ReadAs::parse)
+        .transpose()?
+        .unwrap_or_default();
     if let Some(k) = &args.kind {
         filter.add_kinds("kind", k)?;
     }
@@ -586,7 +627,19 @@ pub fn search_symbols(
     let and = identifier && terms.len() > 1;
     let trivial = filter.is_trivial();
     let accepts = |doc: u32| trivial || filter.accepts(g, idx, doc);
-    let mut accs = idx.score(&terms);
+    let sentence = match read_as {
+        ReadAs::Auto => is_sentence(identifier, term_texts.len()),
+        ReadAs::Names => false,
+        ReadAs::Sentence => true,
+    };
+    let weights = if sentence {
+        &SENTENCE_FIELD_WEIGHTS
+    } else if and {
+        &IDENTIFIER_FIELD_WEIGHTS
+    } else {
+        &FIELD_WEIGHTS
+    };
+    let mut accs = idx.score(&terms, weights);
     let mut decomposed = false;
     let mut require_all = and;
     if and && sensitive.is_empty() && insensitive.is_empty() && !accs.iter().any(|a| a.mask == all && accepts(a.doc)) {
@@ -718,6 +771,7 @@ pub fn search_symbols(
         total,
         decomposed,
         unmatched,
+        read_as: sentence.then_some("sentence"),
     })
 }
 

@@ -7,7 +7,7 @@
 
 use super::tagged::{strip_quotes, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
-use gortex_core::{ImportFact, Language, NodeKind, SymbolFact, Visibility};
+use gortex_core::{DocComment, ImportFact, Language, NodeKind, SymbolFact, Visibility};
 use tree_sitter::Node;
 
 /// The Bash dialect.
@@ -65,9 +65,9 @@ impl Dialect for Bash {
         &[]
     }
 
-    fn doc(&self, raw: &str) -> Option<String> {
+    fn doc(&self, raw: &str) -> Option<DocComment> {
         let text: Vec<&str> = raw.lines().map(|l| l.trim().trim_start_matches('#').trim()).collect();
-        util::doc_summary(&text.join("\n"))
+        util::doc_comment(&text.join("\n"))
     }
 
     fn decorate<'t>(&self, sym: &mut SymbolFact, decl: Node<'t>, src: &[u8], _parents: &Parents<'t>) -> bool {

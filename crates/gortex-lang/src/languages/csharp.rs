@@ -9,7 +9,7 @@
 use super::tagged::{role_from_decorators, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
 use crate::FileContext;
-use gortex_core::{EdgeKind, ImportFact, Language, NodeKind, SymbolFact, TestRole, Visibility};
+use gortex_core::{DocComment, EdgeKind, ImportFact, Language, NodeKind, SymbolFact, TestRole, Visibility};
 use tree_sitter::Node;
 
 /// The C# dialect.
@@ -133,8 +133,8 @@ impl Dialect for CSharp {
         out.push(fact);
     }
 
-    fn doc(&self, raw: &str) -> Option<String> {
-        util::doc_summary(&strip_xml_tags(raw))
+    fn doc(&self, raw: &str) -> Option<DocComment> {
+        util::doc_comment(&strip_xml_tags(raw))
     }
 
     fn ref_kind(&self, kind: EdgeKind, name: &str) -> EdgeKind {

@@ -1662,7 +1662,7 @@ impl<'s> Run<'s> {
                     String::from_utf8_lossy(&src[self.comments[p].start_byte..self.comments[p].end_byte]).into_owned()
                 })
                 .collect();
-            self.syms[i].fact.doc = util::doc_summary(&raw.join("\n"));
+            self.syms[i].fact.set_doc(util::doc_comment(&raw.join("\n")));
         }
     }
 
@@ -1754,6 +1754,7 @@ impl<'s> Run<'s> {
         }
         for (keep, from) in doc_moves {
             facts[keep].doc = facts[from].doc.clone();
+            facts[keep].doc_text = facts[from].doc_text.clone();
         }
         if drop.iter().any(|d| *d) {
             let mut remap = vec![None; facts.len()];

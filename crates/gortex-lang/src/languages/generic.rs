@@ -7,7 +7,7 @@
 
 use super::tagged::{Dialect, TagQueries, Tagged};
 use crate::util;
-use gortex_core::Language;
+use gortex_core::{DocComment, Language};
 use std::sync::OnceLock;
 
 /// One generic-tier language: its grammar and tags query.
@@ -37,13 +37,13 @@ impl Dialect for Generic {
         &[]
     }
 
-    fn doc(&self, raw: &str) -> Option<String> {
+    fn doc(&self, raw: &str) -> Option<DocComment> {
         // `#`, `%`, `--`, `//` and `///` comment lines alike.
         let text: Vec<&str> = raw
             .lines()
             .map(|l| l.trim().trim_start_matches(['#', '%', '-', '/', '*', '!']).trim())
             .collect();
-        util::doc_summary(&text.join("\n"))
+        util::doc_comment(&text.join("\n"))
     }
 
     fn decorate<'t>(

@@ -10,8 +10,8 @@ use crate::util::Parents;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
-    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, DocComment, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver,
+    RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -431,10 +431,10 @@ struct Ctx<'a, 't> {
 }
 
 impl<'a, 't> Ctx<'a, 't> {
-    fn doc(&self, node: Node<'t>) -> Option<String> {
+    fn doc(&self, node: Node<'t>) -> Option<DocComment> {
         self.parents
             .leading_comment(node, self.src, is_comment)
-            .and_then(|raw| util::doc_summary(&raw))
+            .and_then(|raw| util::doc_comment(&raw))
     }
 
     fn push(&mut self, sym: SymbolFact) -> usize {
@@ -508,7 +508,7 @@ impl<'a, 't> Ctx<'a, 't> {
         sym.signature = Some(util::signature(decl, body, src));
         sym.visibility = Some(visibility(&name));
         sym.exported = is_exported(&name);
-        sym.doc = self.doc(decl);
+        sym.set_doc(self.doc(decl));
         sym.return_type = decl.child_by_field_name("result").and_then(|r| return_type_of(r, src));
         sym.test_role = self.test_role(&name);
         if let Some(tp) = decl.child_by_field_name("type_parameters") {
@@ -570,9 +570,10 @@ impl<'a, 't> Ctx<'a, 't> {
         });
         sym.visibility = Some(visibility(&name));
         sym.exported = is_exported(&name);
-        sym.doc = self
-            .doc(spec)
-            .or_else(|| if single { decl.and_then(|d| self.doc(d)) } else { None });
+        sym.set_doc(
+            self.doc(spec)
+                .or_else(|| if single { decl.and_then(|d| self.doc(d)) } else { None }),
+        );
         if let Some(tp) = tparams {
             generics
                 .scopes
@@ -615,7 +616,7 @@ impl<'a, 't> Ctx<'a, 't> {
             sym.exported = is_exported(&name);
             sym.type_name = type_name.clone();
             sym.signature = Some(signature.clone());
-            sym.doc = doc.clone();
+            sym.set_doc(doc.clone());
             self.push(sym);
         }
     }
@@ -630,7 +631,7 @@ impl<'a, 't> Ctx<'a, 't> {
         sym.signature = Some(util::signature(elem, None, src));
         sym.visibility = Some(visibility(&name));
         sym.exported = is_exported(&name);
-        sym.doc = self.doc(elem);
+        sym.set_doc(self.doc(elem));
         sym.return_type = elem.child_by_field_name("result").and_then(|r| return_type_of(r, src));
         sym.is_abstract = true;
         self.push(sym);
@@ -716,7 +717,7 @@ impl<'a, 't> Ctx<'a, 't> {
                     &format!("{keyword} {}", util::collapse_whitespace(&util::text(spec, src))),
                     util::MAX_SIGNATURE,
                 ));
-                sym.doc = self.doc(spec).or_else(|| if single { self.doc(decl) } else { None });
+                sym.set_doc(self.doc(spec).or_else(|| if single { self.doc(decl) } else { None }));
                 self.push(sym);
             }
         }

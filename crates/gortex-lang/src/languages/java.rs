@@ -10,8 +10,8 @@ use crate::util::Parents;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, Language, NodeKind, Receiver, RefFact, SymbolFact,
-    TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, DocComment, EdgeKind, FileFacts, ImportFact, Language, NodeKind, Receiver, RefFact,
+    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::sync::OnceLock;
 use streaming_iterator::StreamingIterator;
@@ -373,10 +373,10 @@ struct Ctx<'a, 't> {
 impl<'a, 't> Ctx<'a, 't> {
     /// Leading Javadoc (or other comment block) summary. Annotations live inside the
     /// declaration, so the comment is the declaration's previous sibling.
-    fn doc(&self, node: Node<'t>) -> Option<String> {
+    fn doc(&self, node: Node<'t>) -> Option<DocComment> {
         self.parents
             .leading_comment(node, self.src, is_comment)
-            .and_then(|raw| util::doc_summary(&raw))
+            .and_then(|raw| util::doc_comment(&raw))
     }
 
     fn add_ref(&mut self, kind: EdgeKind, name: String, receiver: Receiver, at: Node<'t>) {
@@ -422,7 +422,7 @@ impl<'a, 't> Ctx<'a, 't> {
         sym.is_static = mods.is_static;
         sym.is_abstract = mods.is_abstract;
         sym.decorators = mods.annotations.clone();
-        sym.doc = self.doc(decl);
+        sym.set_doc(self.doc(decl));
         sym
     }
 
@@ -540,7 +540,7 @@ impl<'a, 't> Ctx<'a, 't> {
         let mut sym = self.base_symbol(param, txt(name, src), NodeKind::Field, &mods, false);
         sym.visibility = Some(Visibility::Private);
         sym.exported = false;
-        sym.doc = None;
+        sym.set_doc(None);
         sym.type_name = param
             .child_by_field_name("type")
             .and_then(|t| util::simple_type_name(&util::text(t, src)));

@@ -7,7 +7,7 @@
 
 use super::tagged::{tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
-use gortex_core::{ImportFact, Language, SymbolFact, Visibility};
+use gortex_core::{DocComment, ImportFact, Language, SymbolFact, Visibility};
 use tree_sitter::Node;
 
 /// The Lua dialect.
@@ -38,14 +38,14 @@ impl Dialect for Lua {
         &[]
     }
 
-    fn doc(&self, raw: &str) -> Option<String> {
+    fn doc(&self, raw: &str) -> Option<DocComment> {
         // `--` and `---` (LuaDoc) comment lines.
         let text: Vec<&str> = raw
             .lines()
             .map(|l| l.trim().trim_start_matches('-').trim())
             .filter(|l| !l.starts_with('@'))
             .collect();
-        util::doc_summary(&text.join("\n"))
+        util::doc_comment(&text.join("\n"))
     }
 
     fn decorate<'t>(&self, sym: &mut SymbolFact, decl: Node<'t>, src: &[u8], _parents: &Parents<'t>) -> bool {

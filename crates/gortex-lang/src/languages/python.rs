@@ -9,8 +9,8 @@ use super::grammar_query;
 use crate::util::{self, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
-    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, DocComment, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver,
+    RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -333,7 +333,7 @@ fn string_value(raw: &str) -> &str {
 }
 
 /// The first sentence of a body's docstring, if its first statement is a string.
-fn docstring(body: Option<Node<'_>>, source: &[u8]) -> Option<String> {
+fn docstring(body: Option<Node<'_>>, source: &[u8]) -> Option<DocComment> {
     let body = body?;
     let mut cursor = body.walk();
     for child in body.named_children(&mut cursor) {
@@ -343,7 +343,7 @@ fn docstring(body: Option<Node<'_>>, source: &[u8]) -> Option<String> {
                 let s = child.named_child(0)?;
                 if s.kind() == "string" || s.kind() == "concatenated_string" {
                     let raw = util::text(s, source);
-                    return util::doc_summary(string_value(&raw));
+                    return util::doc_comment(string_value(&raw));
                 }
                 return None;
             }
@@ -354,8 +354,8 @@ fn docstring(body: Option<Node<'_>>, source: &[u8]) -> Option<String> {
 }
 
 /// `# comment` lines right above a statement, as a doc summary.
-fn comment_doc(node: Node<'_>, source: &[u8]) -> Option<String> {
-    util::leading_comment(node, source, |k| k == "comment").and_then(|c| util::doc_summary(&c))
+fn comment_doc(node: Node<'_>, source: &[u8]) -> Option<DocComment> {
+    util::leading_comment(node, source, |k| k == "comment").and_then(|c| util::doc_comment(&c))
 }
 
 /// One type name found in an annotation: byte offset within the annotation and dotted text.
@@ -975,7 +975,7 @@ impl<'s> Extraction<'s> {
         sym.signature = Some(head(self.source, node.start_byte(), sig_end, util::MAX_SIGNATURE));
         sym.visibility = Some(visibility(&name));
         sym.exported = !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
-        sym.doc = docstring(body, self.source).or_else(|| comment_doc(outer, self.source));
+        sym.set_doc(docstring(body, self.source).or_else(|| comment_doc(outer, self.source)));
         sym.is_async = node.child(0).is_some_and(|c| c.kind() == "async");
         let idx = self.push_symbol(sym);
         self.owner_ranges.push((node.start_byte(), node.end_byte(), idx));
@@ -1140,7 +1140,7 @@ impl<'s> Extraction<'s> {
         sym.signature = Some(head(self.source, node.start_byte(), sig_end, util::MAX_SIGNATURE));
         sym.visibility = Some(visibility(&name));
         sym.exported = !name.starts_with('_') && parent_scope.is_none_or(|s| s.kind == ScopeKind::Class);
-        sym.doc = docstring(body, self.source).or_else(|| comment_doc(outer, self.source));
+        sym.set_doc(docstring(body, self.source).or_else(|| comment_doc(outer, self.source)));
         sym.is_abstract = is_interface;
         let idx = self.push_symbol(sym);
         self.owner_ranges.push((node.start_byte(), node.end_byte(), idx));
@@ -1238,7 +1238,7 @@ impl<'s> Extraction<'s> {
                     sym.signature = Some(head(self.source, assign.start_byte(), assign.end_byte(), 120));
                     sym.visibility = Some(visibility(&name));
                     sym.exported = !name.starts_with('_');
-                    sym.doc = comment_doc(stmt, self.source);
+                    sym.set_doc(comment_doc(stmt, self.source));
                     let idx = self.push_symbol(sym);
                     module_syms.insert(name.clone(), idx);
                     if single {
@@ -1286,7 +1286,7 @@ impl<'s> Extraction<'s> {
                     sym.signature = Some(head(self.source, assign.start_byte(), assign.end_byte(), 120));
                     sym.visibility = Some(visibility(&name));
                     sym.exported = !name.starts_with('_');
-                    sym.doc = comment_doc(stmt, self.source);
+                    sym.set_doc(comment_doc(stmt, self.source));
                     let idx = self.push_symbol(sym);
                     field_syms.insert(key, idx);
                     if kind == NodeKind::Field {
@@ -1342,7 +1342,7 @@ impl<'s> Extraction<'s> {
                                 sym.signature = Some(head(self.source, assign.start_byte(), assign.end_byte(), 120));
                                 sym.visibility = Some(visibility(&name));
                                 sym.exported = !name.starts_with('_');
-                                sym.doc = comment_doc(stmt, self.source);
+                                sym.set_doc(comment_doc(stmt, self.source));
                                 let idx = self.push_symbol(sym);
                                 field_syms.insert(key, idx);
                                 owner = idx;
@@ -1390,7 +1390,7 @@ impl<'s> Extraction<'s> {
         sym.signature = Some(head(self.source, node.start_byte(), node.end_byte(), 120));
         sym.visibility = Some(visibility(&name));
         sym.exported = !name.starts_with('_') && scope.is_none();
-        sym.doc = comment_doc(node, self.source);
+        sym.set_doc(comment_doc(node, self.source));
         let idx = self.push_symbol(sym);
         if let Some(right) = node.child_by_field_name("right") {
             self.annotation_refs(right, EdgeKind::References, Some(idx));

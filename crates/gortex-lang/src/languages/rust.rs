@@ -10,8 +10,8 @@ use super::grammar_query;
 use crate::util::{self, EnclosingIndex, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
-    SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    BindingFact, BindingValue, DocComment, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver,
+    RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -339,7 +339,7 @@ impl<'s, 't> Extraction<'s, 't> {
         sym.visibility = Some(vis);
         sym.exported = exported;
         let (doc, decorators) = doc_and_attributes(node, self.src);
-        sym.doc = doc;
+        sym.set_doc(doc);
         sym.decorators = decorators;
         sym
     }
@@ -511,7 +511,7 @@ impl<'s, 't> Extraction<'s, 't> {
         let body = node.child_by_field_name("body");
         sym.signature = Some(util::signature(node, body, self.src));
         if sym.doc.is_none() {
-            sym.doc = body.and_then(|b| inner_doc(b, self.src));
+            sym.set_doc(body.and_then(|b| inner_doc(b, self.src)));
         }
         self.add_symbol(sym);
     }
@@ -1241,7 +1241,7 @@ fn is_inner_doc(text: &str) -> bool {
 
 /// The outer doc comments (`///`, `/** */`) and attributes written above a declaration.
 /// `#[doc = ..]` is skipped; `#[derive(..)]` is recorded as `derive`.
-fn doc_and_attributes(node: Node<'_>, src: &[u8]) -> (Option<String>, Vec<String>) {
+fn doc_and_attributes(node: Node<'_>, src: &[u8]) -> (Option<DocComment>, Vec<String>) {
     let mut docs: Vec<String> = Vec::new();
     let mut attrs: Vec<String> = Vec::new();
     let mut cur = node.prev_sibling();
@@ -1271,13 +1271,13 @@ fn doc_and_attributes(node: Node<'_>, src: &[u8]) -> (Option<String>, Vec<String
     let doc = if docs.is_empty() {
         None
     } else {
-        util::doc_summary(&docs.join("\n"))
+        util::doc_comment(&docs.join("\n"))
     };
     (doc, attrs)
 }
 
 /// `//!` doc comments at the top of an inline module body.
-fn inner_doc(body: Node<'_>, src: &[u8]) -> Option<String> {
+fn inner_doc(body: Node<'_>, src: &[u8]) -> Option<DocComment> {
     let mut docs = Vec::new();
     let mut c = body.walk();
     for ch in body.named_children(&mut c) {
@@ -1292,7 +1292,7 @@ fn inner_doc(body: Node<'_>, src: &[u8]) -> Option<String> {
     if docs.is_empty() {
         None
     } else {
-        util::doc_summary(&docs.join("\n"))
+        util::doc_comment(&docs.join("\n"))
     }
 }
 

@@ -22,8 +22,8 @@
 use crate::util::{self, EnclosingIndex, Parents, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
-    BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, Language, NodeKind, Receiver, RefFact, SymbolFact,
-    TestRole, TypeFlavor, Visibility,
+    BindingFact, BindingValue, DocComment, EdgeKind, FileFacts, ImportFact, Language, NodeKind, Receiver, RefFact,
+    SymbolFact, TestRole, TypeFlavor, Visibility,
 };
 use std::collections::HashSet;
 use streaming_iterator::StreamingIterator;
@@ -188,8 +188,8 @@ pub(crate) trait Dialect: Send + Sync + 'static {
         std::borrow::Cow::Borrowed(source)
     }
     /// The doc summary of a raw comment block above a declaration.
-    fn doc(&self, raw: &str) -> Option<String> {
-        util::doc_summary(raw)
+    fn doc(&self, raw: &str) -> Option<DocComment> {
+        util::doc_comment(raw)
     }
     /// The type name kept from a declared type's text (generics, pointers and qualifiers off).
     fn type_name(&self, text: &str) -> Option<String> {
@@ -476,9 +476,11 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
                 let mut sym = SymbolFact::new(simple, kind, util::span(node));
                 sym.flavor = flavor;
                 sym.signature = Some(util::signature(node, body, src));
-                sym.doc = parents
-                    .leading_comment(node, src, is_comment)
-                    .and_then(|raw| d.doc(&raw));
+                sym.set_doc(
+                    parents
+                        .leading_comment(node, src, is_comment)
+                        .and_then(|raw| d.doc(&raw)),
+                );
                 if let Some(t) = ty {
                     sym.type_name = d.type_name(&util::text(t, src));
                 }
