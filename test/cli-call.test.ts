@@ -1,5 +1,6 @@
 /** `gortex call`: one registry tool call from the command line. */
 import { ALL_TOOLS } from '../ts/tools/index';
+import { decodeGcx, gcxToObjects } from '../ts/wire/gcx';
 import { runCli } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
@@ -24,6 +25,15 @@ describe('gortex call', () => {
     expect(JSON.parse(callers.stdout).tier_filtered).toBeDefined();
   });
 
+  test('--format gcx prints the GCX1 text an MCP client would get', () => {
+    const json = JSON.parse(runCli(['call', 'search_symbols', '--arg', 'query=summarize', '--repo', root], { env }).stdout);
+    const r = runCli(['call', 'search_symbols', '--arg', 'query=summarize', '--format', 'gcx', '--repo', root], { env });
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith('GCX1 tool=search_symbols')).toBe(true);
+    const [section] = decodeGcx(r.stdout);
+    expect(gcxToObjects(section!).map((row) => row.id)).toEqual(json.results.map((h: any) => h.id));
+  });
+
   test('bad input exits 2 with the reason', () => {
     const cases: [string[], RegExp][] = [
       [['call', 'nope'], /unknown tool "nope"/],
@@ -32,6 +42,8 @@ describe('gortex call', () => {
       [['call', 'get_symbol'], /get_symbol: id: /],
       [['call', 'get_symbol', '--arg', 'id=nosuchthing'], /^ ›   Error: not_found: /m],
       [['call'], /Name a tool to call/],
+      [['call', 'get_symbol', '--arg', 'id=summarize', '--format', 'xml'], /Expected --format=xml to be one of: json, gcx/],
+      [['call', 'get_symbol', '--arg', 'id=summarize', '--arg', 'format=gcx'], /--format json\|gcx, not as a tool argument/],
     ];
     for (const [args, message] of cases) {
       const r = runCli([...args, '--repo', root], { env });

@@ -10,11 +10,12 @@ export default class CallCommand extends GortexCommand {
   static override description =
     'Runs a tool exactly as the MCP server would (same validation, same answer) on the repository ' +
     'containing the working directory (or --repo), through the daemon when one runs or can start (else in this process; --embedded forces that). Arguments come from --arg key=value (values that ' +
-    'parse as JSON are taken as JSON: numbers, booleans, arrays) and/or --json-args. `gortex call --list` ' +
-    'lists the tools.';
+    'parse as JSON are taken as JSON: numbers, booleans, arrays) and/or --json-args. --format gcx prints the ' +
+    'answer as GCX1 (what MCP clients get with format: "gcx"). `gortex call --list` lists the tools.';
   static override examples = [
     '<%= config.bin %> call search_symbols --arg query=parseConfig --arg limit=5',
     '<%= config.bin %> call get_callers --json-args \'{"id":"Store.save","depth":2}\'',
+    '<%= config.bin %> call get_callers --arg id=Store.save --format gcx',
     '<%= config.bin %> call --list',
   ];
 
@@ -26,6 +27,7 @@ export default class CallCommand extends GortexCommand {
     repo: Flags.string({ description: 'A folder inside the repository (default: the current directory)' }),
     list: Flags.boolean({ description: 'List the tools with their descriptions' }),
     embedded: Flags.boolean({ description: 'Index and answer in this process instead of asking the daemon' }),
+    format: Flags.string({ description: 'json (default, indented) or gcx (GCX1 text)', options: ['json', 'gcx'], default: 'json' }),
   };
 
   async run(): Promise<void> {
@@ -37,7 +39,13 @@ export default class CallCommand extends GortexCommand {
       return;
     }
     const toolArgs = toolArgsFromFlags(flags['json-args'], flags.arg);
+    if ('format' in toolArgs) throw new CliUsageError('Pass the output format as --format json|gcx, not as a tool argument');
     const answer = await runToolEmbedded(flags.repo, args.tool, toolArgs, { embedded: flags.embedded });
-    this.log(JSON.stringify(answer, null, 2));
+    if (flags.format === 'gcx') {
+      const { encodeGcx } = await import('../../wire/gcx');
+      this.log(encodeGcx(args.tool, answer).replace(/\n$/, ''));
+    } else {
+      this.log(JSON.stringify(answer, null, 2));
+    }
   }
 }
