@@ -14,16 +14,14 @@
 #                    default: $CACHE/conformance, installed from npm (@modelcontextprotocol/conformance@0.1.16)
 #     --cache        default ${GORTEX_CACHE:-~/.cache/gortex}
 #     --out          where results go (default: a temp dir); summary in OUT/summary.md and OUT/summary.json
-# Exit status: 0 when the fixture run fails exactly the known, explained scenarios (see
+# Exit status: 0 when the fixture run fails exactly the known, explained scenario (see
 # EXPECTED_FIXTURE_FAILURES below and BENCHMARKS.md "MCP conformance"), 1 otherwise.
 set -euo pipefail
 NODE22_VERSION=22.23.5
 CONFORMANCE_VERSION=0.1.16
-# Fails by design, not by a transport bug (BENCHMARKS.md explains each):
-#   tools-call-with-progress  related notifications travel on the GET stream, so the last progress
-#                             notification races the POST's JSON response and the client drops it
+# Fails by design, not by a transport bug (BENCHMARKS.md explains it):
 #   dns-rebinding-protection  every browser Origin is refused unless --http-allowed-origin names it
-EXPECTED_FIXTURE_FAILURES="dns-rebinding-protection tools-call-with-progress"
+EXPECTED_FIXTURE_FAILURES="dns-rebinding-protection"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${GORTEX_CACHE:-$HOME/.cache/gortex}
