@@ -2,9 +2,11 @@
  * The real napi Engine on a real fixture repository: indexing with progress, lookups, edges,
  * incremental updates, status, cancellation and clear errors for bad input.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine, IndexCancelledError, type ProgressEvent } from '../ts/engine/engine';
+import { PACKAGE_ROOT } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
 describe('Engine', () => {
@@ -176,6 +178,49 @@ describe('Engine', () => {
     expect(await own.provisional(repoRoot)).toEqual({ available: false, reason: 'not_warming' });
     expect(own.repos().map((r) => [r.name, r.provisional, r.files])).toEqual([['warming', false, 12]]);
     await expect(own.provisional('/no/such/gortex/root')).resolves.toEqual({ available: false, reason: 'not_warming' });
+  });
+
+  test('a failed opening pass withdraws the provisional index it served', () => {
+    // A child process, so the slow-parse test hook can be switched on for the native side.
+    const repoRoot = fixtureCopy('resolver/ts', 'withdrawn');
+    const script = `
+      const { Engine } = require(${JSON.stringify(path.join(PACKAGE_ROOT, 'native'))});
+      const engine = new Engine({ home: ${JSON.stringify(tempHome())}, threads: 1 });
+      const root = ${JSON.stringify(repoRoot)};
+      const out = {};
+      (async () => {
+        const pass = engine.indexRepo(root).then(() => 'completed', (e) => String(e.message));
+        for (let i = 0; i < 400; i++) {
+          const p = JSON.parse(await engine.provisional(root));
+          if (p.available) { out.provisional = p; break; }
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        out.during = JSON.parse(engine.repos()).map((r) => [r.name, r.provisional]);
+        out.nodes = JSON.parse(engine.stats('withdrawn')).nodes;
+        engine.cancel();
+        out.pass = await pass;
+        out.after = JSON.parse(engine.repos()).map((r) => r.name);
+        try { engine.query('withdrawn', 'search_symbols', JSON.stringify({ query: 'helper' })); out.query = 'answered'; }
+        catch (e) { out.query = String(e.message); }
+        out.provisionalAfter = JSON.parse(await engine.provisional(root));
+        console.log(JSON.stringify(out));
+      })().catch((e) => console.log(JSON.stringify({ error: String(e), ...out })));`;
+    const r = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_PARSE_DELAY_MS: '150' },
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(out.error).toBeUndefined();
+    expect(out.provisional.available).toBe(true);
+    expect(out.provisional.files).toBeLessThan(out.provisional.total);
+    expect(out.during).toEqual([['withdrawn', true]]);
+    expect(out.nodes).toBe(out.provisional.nodes);
+    expect(out.pass).toMatch(/cancel/i);
+    expect(out.after).toEqual([]);
+    expect(out.query).toMatch(/withdrawn/);
+    expect(out.provisionalAfter).toEqual({ available: false, reason: 'not_warming' });
   });
 
   test('a missing root is rejected with its path', async () => {
