@@ -132,11 +132,11 @@ impl Acc {
     }
 }
 
-/// An inverted index over the symbols of one graph. Build with [`SymbolIndex::build`].
-/// Equality compares every table (the reuse-equals-fresh tests rely on it).
+/// The tables of a symbol index that follow from the indexed text alone (names, owners,
+/// signatures, docs, paths, in doc order): shared between consecutive builds when a graph change
+/// left every symbol's text and place as it was (a body edit), see [`TokenCache`].
 #[derive(Debug, Default, PartialEq)]
-pub struct SymbolIndex {
-    node_count: usize,
+struct TextTables {
     vocab: Vec<u8>,
     vocab_off: Vec<u32>,
     /// Letter bitmask per token (a–z, digits, other), a cheap filter before edit distance.
@@ -151,11 +151,24 @@ pub struct SymbolIndex {
     path_tf: Vec<u8>,
     /// Symbols containing the token in any field (path included).
     df: Vec<u32>,
+    doc_len: Vec<[u8; FIELDS]>,
+    file_path_len: Vec<u8>,
+    avg_len: [f32; FIELDS],
+    avg_path_len: f32,
+    by_name: Vec<u32>,
+    by_qualified: Vec<u32>,
+}
+
+/// An inverted index over the symbols of one graph. Build with [`SymbolIndex::build`].
+/// Equality compares every table (the reuse-equals-fresh tests rely on it).
+#[derive(Debug, Default, PartialEq)]
+pub struct SymbolIndex {
+    node_count: usize,
+    text: Arc<TextTables>,
     pub(crate) doc_node: Vec<NodeIndex>,
     /// Node index → doc (`u32::MAX` for nodes that are not indexed).
     node_doc: Vec<u32>,
     pub(crate) doc_file: Vec<u32>,
-    doc_len: Vec<[u8; FIELDS]>,
     pub(crate) doc_meta: Vec<DocMeta>,
     pub(crate) fan_in: Vec<u32>,
     pub(crate) fan_out: Vec<u32>,
@@ -163,11 +176,6 @@ pub struct SymbolIndex {
     pub(crate) prior: Vec<f32>,
     /// Doc range of each file (`file_doc_off[f]..file_doc_off[f + 1]`).
     file_doc_off: Vec<u32>,
-    file_path_len: Vec<u8>,
-    avg_len: [f32; FIELDS],
-    avg_path_len: f32,
-    by_name: Vec<u32>,
-    by_qualified: Vec<u32>,
     pub(crate) max_fan_in: u32,
     pub(crate) max_fan_out: u32,
 }
@@ -327,6 +335,9 @@ impl ChunkText<'_> {
 #[derive(Default)]
 pub struct TokenCache {
     chunks: FxHashMap<(usize, usize), (u64, Arc<Chunk>)>,
+    /// The last build's doc layout (doc → node) and text tables: when a build finds every chunk
+    /// unchanged and the same layout, it shares the tables instead of merging chunks again.
+    last: Option<(Vec<NodeIndex>, Arc<TextTables>)>,
 }
 
 impl TokenCache {
@@ -368,78 +379,18 @@ thread_local! {
     static SLOTS: RefCell<(Vec<u32>, bool)> = const { RefCell::new((Vec::new(), false)) };
 }
 
-impl SymbolIndex {
-    /// Builds the index over every symbol of `g` (files, packages, imports and external stubs are
-    /// left out). Tokenisation runs in parallel on the current rayon pool.
-    pub fn build(g: &Graph) -> SymbolIndex {
-        SymbolIndex::build_reusing(g, &mut TokenCache::default())
-    }
-
-    /// [`SymbolIndex::build`], taking unchanged chunks' tokens from `cache` and leaving this
-    /// build's there. The result equals a fresh build (a test checks it).
-    pub fn build_reusing(g: &Graph, cache: &mut TokenCache) -> SymbolIndex {
-        // Docs in file order, so each file's symbols are one contiguous doc range.
-        let mut doc_node: Vec<NodeIndex> = Vec::new();
-        let mut doc_file: Vec<u32> = Vec::new();
-        let mut file_doc_off: Vec<u32> = vec![0];
-        let mut file_node: Vec<NodeIndex> = Vec::new();
-        let mut next = 0usize;
-        while next < g.nodes.len() {
-            let i = next;
-            let n = &g.nodes[i];
-            next += 1;
-            if n.kind != NodeKind::File || n.external {
-                continue;
-            }
-            let block = g.file_nodes(&n.path);
-            // A file's symbols usually follow it as one block: skip them (checked, not assumed).
-            if block.first() == Some(&(i as u32)) && block.last() == Some(&((i + block.len() - 1) as u32)) {
-                next = i + block.len();
-            }
-            let before = doc_node.len();
-            let f = file_node.len() as u32;
-            for &j in block {
-                if is_indexed(&g.nodes[j as usize]) {
-                    doc_node.push(j);
-                    doc_file.push(f);
-                }
-            }
-            if doc_node.len() > before {
-                file_node.push(i as NodeIndex);
-                file_doc_off.push(doc_node.len() as u32);
-            }
-        }
-        let nfiles = file_node.len();
-        let ndocs = doc_node.len();
-
-        // Tokenise chunks of files in parallel; a chunk whose text is unchanged since the last
-        // build (same files, same fields: what a body edit elsewhere leaves) is taken from `cache`.
-        let chunk_files = (nfiles / (rayon::current_num_threads() * 8)).clamp(16, 1024);
-        let starts: Vec<usize> = (0..nfiles).step_by(chunk_files).collect();
-        let texts = ChunkText {
-            g,
-            file_node: &file_node,
-            file_doc_off: &file_doc_off,
-            doc_node: &doc_node,
-        };
-        let keyed: Vec<(u64, Arc<Chunk>)> = starts
-            .par_iter()
-            .map(|&start| {
-                let end = (start + chunk_files).min(nfiles);
-                let key = texts.key(start, end);
-                match cache.chunks.get(&(start, end)) {
-                    Some((k, chunk)) if *k == key => (key, Arc::clone(chunk)),
-                    _ => (key, Arc::new(texts.tokenise(start, end))),
-                }
-            })
-            .collect();
-        cache.chunks = starts
-            .iter()
-            .zip(&keyed)
-            .map(|(&start, (key, chunk))| ((start, (start + chunk_files).min(nfiles)), (*key, Arc::clone(chunk))))
-            .collect();
-        let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|(_, chunk)| chunk).collect();
-
+impl TextTables {
+    /// Merges tokenised chunks (in doc order) into one sorted vocabulary, postings, document
+    /// frequencies, field lengths and the exact-name lookup tables.
+    fn merge(
+        g: &Graph,
+        chunks: Vec<Arc<Chunk>>,
+        starts: &[usize],
+        doc_node: &[NodeIndex],
+        doc_file: &[u32],
+        file_doc_off: &[u32],
+    ) -> TextTables {
+        let (nfiles, ndocs) = (file_doc_off.len() - 1, doc_node.len());
         // Global sorted vocabulary; chunk-local ids remapped onto it.
         let unique: rustc_hash::FxHashSet<&str> = chunks.iter().flat_map(|c| c.vocab.iter().map(|s| &**s)).collect();
         let mut all: Vec<&str> = unique.into_iter().collect();
@@ -486,7 +437,7 @@ impl SymbolIndex {
         let mut pfill = path_off.clone();
         let mut doc_len = Vec::with_capacity(ndocs);
         let mut file_path_len = Vec::with_capacity(nfiles);
-        for ((c, map), &start) in chunks.iter().zip(&remap).zip(&starts) {
+        for ((c, map), &start) in chunks.iter().zip(&remap).zip(starts) {
             let doc_base = file_doc_off[start];
             for &(t, d, tf) in &c.postings {
                 let slot = &mut fill[map[t as usize] as usize];
@@ -543,6 +494,152 @@ impl SymbolIndex {
             (file_path_len.iter().map(|&l| l as u64).sum::<u64>() as f32 / nfiles as f32).max(1.0)
         };
 
+        // Exact-name lookup tables: doc ids sorted by a hash of the ASCII-lowercased name (and
+        // qualified name), so sorting compares integers instead of chasing node strings.
+        let by_hash = |docs: Vec<(u32, u32)>| -> Vec<u32> {
+            let mut keys: Vec<u64> = docs.into_iter().map(|(h, d)| ((h as u64) << 32) | d as u64).collect();
+            keys.par_sort_unstable();
+            keys.into_iter().map(|k| k as u32).collect()
+        };
+        let by_name = by_hash(
+            doc_node
+                .par_iter()
+                .enumerate()
+                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].name), d as u32))
+                .collect(),
+        );
+        let by_qualified = by_hash(
+            doc_node
+                .par_iter()
+                .enumerate()
+                .filter(|(_, &n)| {
+                    let node = &g.nodes[n as usize];
+                    node.qualified.len() != node.name.len()
+                })
+                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].qualified), d as u32))
+                .collect(),
+        );
+        TextTables {
+            vocab,
+            vocab_off,
+            vocab_mask,
+            by_len,
+            post_off,
+            post_doc,
+            post_tf,
+            path_off,
+            path_file,
+            path_tf,
+            df,
+            doc_len,
+            file_path_len,
+            avg_len,
+            avg_path_len,
+            by_name,
+            by_qualified,
+        }
+    }
+}
+
+impl SymbolIndex {
+    /// Builds the index over every symbol of `g` (files, packages, imports and external stubs are
+    /// left out). Tokenisation runs in parallel on the current rayon pool.
+    pub fn build(g: &Graph) -> SymbolIndex {
+        SymbolIndex::build_reusing(g, &mut TokenCache::default())
+    }
+
+    /// [`SymbolIndex::build`], taking unchanged chunks' tokens from `cache` and leaving this
+    /// build's there. The result equals a fresh build (a test checks it).
+    pub fn build_reusing(g: &Graph, cache: &mut TokenCache) -> SymbolIndex {
+        // Docs in file order, so each file's symbols are one contiguous doc range.
+        let mut doc_node: Vec<NodeIndex> = Vec::new();
+        let mut doc_file: Vec<u32> = Vec::new();
+        let mut file_doc_off: Vec<u32> = vec![0];
+        let mut file_node: Vec<NodeIndex> = Vec::new();
+        let mut next = 0usize;
+        while next < g.nodes.len() {
+            let i = next;
+            let n = &g.nodes[i];
+            next += 1;
+            if n.kind != NodeKind::File || n.external {
+                continue;
+            }
+            let block = g.file_nodes(&n.path);
+            // A file's symbols usually follow it as one block: skip them (checked, not assumed).
+            if block.first() == Some(&(i as u32)) && block.last() == Some(&((i + block.len() - 1) as u32)) {
+                next = i + block.len();
+            }
+            let before = doc_node.len();
+            let f = file_node.len() as u32;
+            for &j in block {
+                if is_indexed(&g.nodes[j as usize]) {
+                    doc_node.push(j);
+                    doc_file.push(f);
+                }
+            }
+            if doc_node.len() > before {
+                file_node.push(i as NodeIndex);
+                file_doc_off.push(doc_node.len() as u32);
+            }
+        }
+        let nfiles = file_node.len();
+
+        // Tokenise chunks of files in parallel; a chunk whose text is unchanged since the last
+        // build (same files, same fields: what a body edit elsewhere leaves) is taken from `cache`.
+        let chunk_files = (nfiles / (rayon::current_num_threads() * 8)).clamp(16, 1024);
+        let starts: Vec<usize> = (0..nfiles).step_by(chunk_files).collect();
+        let texts = ChunkText {
+            g,
+            file_node: &file_node,
+            file_doc_off: &file_doc_off,
+            doc_node: &doc_node,
+        };
+        let keyed: Vec<(u64, Arc<Chunk>, bool)> = starts
+            .par_iter()
+            .map(|&start| {
+                let end = (start + chunk_files).min(nfiles);
+                let key = texts.key(start, end);
+                match cache.chunks.get(&(start, end)) {
+                    Some((k, chunk)) if *k == key => (key, Arc::clone(chunk), true),
+                    _ => (key, Arc::new(texts.tokenise(start, end)), false),
+                }
+            })
+            .collect();
+        let same_chunks = keyed.len() == cache.chunks.len() && keyed.iter().all(|(_, _, reused)| *reused);
+        cache.chunks = starts
+            .iter()
+            .zip(&keyed)
+            .map(|(&start, (key, chunk, _))| ((start, (start + chunk_files).min(nfiles)), (*key, Arc::clone(chunk))))
+            .collect();
+        // Every chunk's text and every symbol's place as in the last build: its text tables hold.
+        let text = match &cache.last {
+            Some((layout, text)) if same_chunks && *layout == doc_node => Arc::clone(text),
+            _ => {
+                let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|(_, chunk, _)| chunk).collect();
+                let text = Arc::new(TextTables::merge(
+                    g,
+                    chunks,
+                    &starts,
+                    &doc_node,
+                    &doc_file,
+                    &file_doc_off,
+                ));
+                cache.last = Some((doc_node.clone(), Arc::clone(&text)));
+                text
+            }
+        };
+        Self::assemble(g, text, doc_node, doc_file, file_doc_off)
+    }
+
+    /// The index over `text` and the graph's current edges: per-symbol metadata, usage counts
+    /// and priors are always computed afresh (a body edit changes fan-in elsewhere).
+    fn assemble(
+        g: &Graph,
+        text: Arc<TextTables>,
+        doc_node: Vec<NodeIndex>,
+        doc_file: Vec<u32>,
+        file_doc_off: Vec<u32>,
+    ) -> SymbolIndex {
         // Per-symbol metadata and usage counts.
         let per_doc: Vec<(DocMeta, u32, u32)> = doc_node
             .par_iter()
@@ -584,31 +681,6 @@ impl SymbolIndex {
             .map(|(m, &f)| prior_sum(prior_parts(m.kind(), f, max_fan_in, m.exported(), m.is_test())))
             .collect();
 
-        // Exact-name lookup tables: doc ids sorted by a hash of the ASCII-lowercased name (and
-        // qualified name), so sorting compares integers instead of chasing node strings.
-        let by_hash = |docs: Vec<(u32, u32)>| -> Vec<u32> {
-            let mut keys: Vec<u64> = docs.into_iter().map(|(h, d)| ((h as u64) << 32) | d as u64).collect();
-            keys.par_sort_unstable();
-            keys.into_iter().map(|k| k as u32).collect()
-        };
-        let by_name = by_hash(
-            doc_node
-                .par_iter()
-                .enumerate()
-                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].name), d as u32))
-                .collect(),
-        );
-        let by_qualified = by_hash(
-            doc_node
-                .par_iter()
-                .enumerate()
-                .filter(|(_, &n)| {
-                    let node = &g.nodes[n as usize];
-                    node.qualified.len() != node.name.len()
-                })
-                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].qualified), d as u32))
-                .collect(),
-        );
         let mut node_doc = vec![u32::MAX; g.nodes.len()];
         for (d, &n) in doc_node.iter().enumerate() {
             node_doc[n as usize] = d as u32;
@@ -618,30 +690,14 @@ impl SymbolIndex {
             node_count: g.nodes.len(),
             max_fan_in,
             max_fan_out: fan_out.iter().copied().max().unwrap_or(0),
-            vocab,
-            vocab_off,
-            vocab_mask,
-            by_len,
-            post_off,
-            post_doc,
-            post_tf,
-            path_off,
-            path_file,
-            path_tf,
-            df,
+            text,
             doc_node,
             doc_file,
-            doc_len,
             doc_meta,
             fan_in,
             fan_out,
             prior,
             file_doc_off,
-            file_path_len,
-            avg_len,
-            avg_path_len,
-            by_name,
-            by_qualified,
         }
     }
 
@@ -657,7 +713,7 @@ impl SymbolIndex {
 
     /// Number of distinct tokens.
     pub fn vocabulary_len(&self) -> usize {
-        self.vocab_off.len().saturating_sub(1)
+        self.text.vocab_off.len().saturating_sub(1)
     }
 
     /// Heap bytes held by the index (capacities, so it matches what the allocator gave out).
@@ -665,30 +721,30 @@ impl SymbolIndex {
         fn v<T>(x: &Vec<T>) -> usize {
             x.capacity() * std::mem::size_of::<T>()
         }
-        v(&self.vocab)
-            + v(&self.vocab_off)
-            + v(&self.vocab_mask)
-            + v(&self.by_len)
-            + self.by_len.iter().map(v).sum::<usize>()
-            + v(&self.post_off)
-            + v(&self.post_doc)
-            + v(&self.post_tf)
-            + v(&self.path_off)
-            + v(&self.path_file)
-            + v(&self.path_tf)
-            + v(&self.df)
+        v(&self.text.vocab)
+            + v(&self.text.vocab_off)
+            + v(&self.text.vocab_mask)
+            + v(&self.text.by_len)
+            + self.text.by_len.iter().map(v).sum::<usize>()
+            + v(&self.text.post_off)
+            + v(&self.text.post_doc)
+            + v(&self.text.post_tf)
+            + v(&self.text.path_off)
+            + v(&self.text.path_file)
+            + v(&self.text.path_tf)
+            + v(&self.text.df)
             + v(&self.doc_node)
             + v(&self.node_doc)
             + v(&self.doc_file)
-            + v(&self.doc_len)
+            + v(&self.text.doc_len)
             + v(&self.doc_meta)
             + v(&self.fan_in)
             + v(&self.fan_out)
             + v(&self.prior)
             + v(&self.file_doc_off)
-            + v(&self.file_path_len)
-            + v(&self.by_name)
-            + v(&self.by_qualified)
+            + v(&self.text.file_path_len)
+            + v(&self.text.by_name)
+            + v(&self.text.by_qualified)
     }
 
     /// Fails when the index was built from a different graph than the one queried.
@@ -706,11 +762,11 @@ impl SymbolIndex {
 
     pub(crate) fn token(&self, id: u32) -> &str {
         let (s, e) = (
-            self.vocab_off[id as usize] as usize,
-            self.vocab_off[id as usize + 1] as usize,
+            self.text.vocab_off[id as usize] as usize,
+            self.text.vocab_off[id as usize + 1] as usize,
         );
         // The buffer only ever receives whole `&str` tokens.
-        std::str::from_utf8(&self.vocab[s..e]).unwrap_or("")
+        std::str::from_utf8(&self.text.vocab[s..e]).unwrap_or("")
     }
 
     /// The id of a vocabulary token.
@@ -780,9 +836,9 @@ impl SymbolIndex {
             let lo = q.len().saturating_sub(k);
             let hi = (2 * q.len() + 2).min(MAX_TOKEN_LEN);
             for len in lo..=hi {
-                for &id in &self.by_len[len] {
+                for &id in &self.text.by_len[len] {
                     let t = self.token(id).as_bytes();
-                    let tmask = self.vocab_mask[id as usize];
+                    let tmask = self.text.vocab_mask[id as usize];
                     if len.abs_diff(q.len()) <= k
                         && (tmask & !qmask).count_ones() as usize <= k
                         && (qmask & !tmask).count_ones() as usize <= k
@@ -813,17 +869,17 @@ impl SymbolIndex {
 
     fn idf(&self, token: u32) -> f32 {
         let n = self.len() as f32;
-        let df = self.df[token as usize] as f32;
+        let df = self.text.df[token as usize] as f32;
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
     fn doc_part(&self, doc: u32, tf: u16, weights: &[f32; FIELDS]) -> (f32, bool) {
-        let lens = self.doc_len[doc as usize];
+        let lens = self.text.doc_len[doc as usize];
         let mut s = 0.0;
         for f in 0..FIELDS {
             let c = (tf >> (4 * f)) & 0xF;
             if c > 0 {
-                s += weights[f] * tf_norm(c as f32, lens[f] as f32, self.avg_len[f]);
+                s += weights[f] * tf_norm(c as f32, lens[f] as f32, self.text.avg_len[f]);
             }
         }
         (s, tf & 0xFF != 0)
@@ -849,8 +905,9 @@ impl SymbolIndex {
                 .flat_map(|t| &t.expansions)
                 .map(|e| {
                     let t = e.token as usize;
-                    let files = &self.path_file[self.path_off[t] as usize..self.path_off[t + 1] as usize];
-                    (self.post_off[t + 1] - self.post_off[t]) as usize
+                    let files =
+                        &self.text.path_file[self.text.path_off[t] as usize..self.text.path_off[t + 1] as usize];
+                    (self.text.post_off[t + 1] - self.text.post_off[t]) as usize
                         + files
                             .iter()
                             .map(|&f| (self.file_doc_off[f as usize + 1] - self.file_doc_off[f as usize]) as usize)
@@ -863,8 +920,8 @@ impl SymbolIndex {
                 for e in &term.expansions {
                     let idf = self.idf(e.token) * e.weight;
                     let t = e.token as usize;
-                    let (ps, pe) = (self.post_off[t] as usize, self.post_off[t + 1] as usize);
-                    let (fs, fe) = (self.path_off[t] as usize, self.path_off[t + 1] as usize);
+                    let (ps, pe) = (self.text.post_off[t] as usize, self.text.post_off[t + 1] as usize);
+                    let (fs, fe) = (self.text.path_off[t] as usize, self.text.path_off[t + 1] as usize);
                     let mut update = |doc: u32, s: f32, name: bool, path: bool| {
                         if s <= 0.0 {
                             return; // only in fields weighted 0: not a match
@@ -903,19 +960,23 @@ impl SymbolIndex {
                     // so a symbol matching in both gets one summed contribution.
                     let mut pi = ps;
                     for fi in fs..fe {
-                        let f = self.path_file[fi] as usize;
+                        let f = self.text.path_file[fi] as usize;
                         let (ds, de) = (self.file_doc_off[f], self.file_doc_off[f + 1]);
-                        while pi < pe && self.post_doc[pi] < ds {
-                            let (s, name) = self.doc_part(self.post_doc[pi], self.post_tf[pi], weights);
-                            update(self.post_doc[pi], idf * s, name, false);
+                        while pi < pe && self.text.post_doc[pi] < ds {
+                            let (s, name) = self.doc_part(self.text.post_doc[pi], self.text.post_tf[pi], weights);
+                            update(self.text.post_doc[pi], idf * s, name, false);
                             pi += 1;
                         }
                         let path_part = PATH_WEIGHT
-                            * tf_norm(self.path_tf[fi] as f32, self.file_path_len[f] as f32, self.avg_path_len);
+                            * tf_norm(
+                                self.text.path_tf[fi] as f32,
+                                self.text.file_path_len[f] as f32,
+                                self.text.avg_path_len,
+                            );
                         for d in ds..de {
                             let (mut s, mut name) = (path_part, false);
-                            if pi < pe && self.post_doc[pi] == d {
-                                let (ds, n) = self.doc_part(d, self.post_tf[pi], weights);
+                            if pi < pe && self.text.post_doc[pi] == d {
+                                let (ds, n) = self.doc_part(d, self.text.post_tf[pi], weights);
                                 s += ds;
                                 name = n;
                                 pi += 1;
@@ -924,8 +985,8 @@ impl SymbolIndex {
                         }
                     }
                     while pi < pe {
-                        let (s, name) = self.doc_part(self.post_doc[pi], self.post_tf[pi], weights);
-                        update(self.post_doc[pi], idf * s, name, false);
+                        let (s, name) = self.doc_part(self.text.post_doc[pi], self.text.post_tf[pi], weights);
+                        update(self.text.post_doc[pi], idf * s, name, false);
                         pi += 1;
                     }
                 }
@@ -945,9 +1006,9 @@ impl SymbolIndex {
     pub(crate) fn exact(&self, g: &Graph, query: &str) -> (Vec<u32>, Vec<u32>) {
         let qualified = query.contains('.');
         let (list, field): (&[u32], fn(&Node) -> &str) = if qualified {
-            (&self.by_qualified, |n| n.qualified.as_str())
+            (&self.text.by_qualified, |n| n.qualified.as_str())
         } else {
-            (&self.by_name, |n| n.name.as_str())
+            (&self.text.by_name, |n| n.name.as_str())
         };
         let text = |d: u32| field(&g.nodes[self.doc_node[d as usize] as usize]);
         let h = fold_hash(query);
@@ -995,7 +1056,7 @@ impl SymbolIndex {
 
     /// Number of postings (symbol and path), for reports.
     pub fn postings_len(&self) -> usize {
-        self.post_doc.len() + self.path_file.len()
+        self.text.post_doc.len() + self.text.path_file.len()
     }
 
     /// Number of files with at least one indexed symbol.
@@ -1017,9 +1078,9 @@ impl SymbolIndex {
     #[cfg(test)]
     pub(crate) fn field_tf(&self, token: &str, doc: u32) -> Option<[u16; FIELDS]> {
         let t = self.token_id(token)? as usize;
-        let (s, e) = (self.post_off[t] as usize, self.post_off[t + 1] as usize);
-        let i = s + self.post_doc[s..e].binary_search(&doc).ok()?;
-        let p = self.post_tf[i];
+        let (s, e) = (self.text.post_off[t] as usize, self.text.post_off[t + 1] as usize);
+        let i = s + self.text.post_doc[s..e].binary_search(&doc).ok()?;
+        let p = self.text.post_tf[i];
         Some([p & 0xF, (p >> 4) & 0xF, (p >> 8) & 0xF, (p >> 12) & 0xF])
     }
 }
@@ -1124,6 +1185,11 @@ mod tests {
 
     /// `files` files (several tokenising chunks), each declaring `handlerN` documented as `topicN`.
     fn many_files(files: usize, renamed: Option<usize>) -> Graph {
+        many_files_calling(files, renamed, &[])
+    }
+
+    /// `files` files of one function each; `calls` adds (caller file, callee file) call edges.
+    fn many_files_calling(files: usize, renamed: Option<usize>, calls: &[(usize, usize)]) -> Graph {
         let mut nodes = Vec::new();
         let mut edges = Vec::new();
         for f in 0..files {
@@ -1147,6 +1213,15 @@ mod tests {
                 kind: EdgeKind::Defines,
                 origin: Origin::AstResolved,
                 line: 1,
+            });
+        }
+        for &(from, to) in calls {
+            edges.push(Edge {
+                from: 2 * from as NodeIndex + 1,
+                to: 2 * to as NodeIndex + 1,
+                kind: EdgeKind::Calls,
+                origin: Origin::AstResolved,
+                line: 2,
             });
         }
         Graph::assemble("r".into(), nodes, edges, Vec::new())
@@ -1195,6 +1270,26 @@ mod tests {
     }
 
     #[test]
+    fn unchanged_text_shares_the_text_tables_and_recounts_usage() {
+        let mut cache = TokenCache::default();
+        let before = SymbolIndex::build_reusing(&many_files(100, None), &mut cache);
+        // Same symbols, same text, new calls (a body edit): text tables shared, fan-in recounted.
+        let calling = many_files_calling(100, None, &[(1, 7), (2, 7), (3, 7)]);
+        let after = SymbolIndex::build_reusing(&calling, &mut cache);
+        assert!(Arc::ptr_eq(&before.text, &after.text));
+        assert_eq!(after, SymbolIndex::build(&calling));
+        let handler7 = doc_of(&after, &calling, &format!("r/src/{}.ts::handler7", letters(7)));
+        assert_eq!(after.fan_in[handler7 as usize], 3);
+        let handler8 = doc_of(&after, &calling, &format!("r/src/{}.ts::handler8", letters(8)));
+        assert!(after.prior[handler7 as usize] > after.prior[handler8 as usize]);
+        // A renamed symbol is new text: the tables are merged again.
+        let renamed = many_files_calling(100, Some(60), &[(1, 7)]);
+        let merged = SymbolIndex::build_reusing(&renamed, &mut cache);
+        assert!(!Arc::ptr_eq(&after.text, &merged.text));
+        assert_eq!(merged, SymbolIndex::build(&renamed));
+    }
+
+    #[test]
     fn path_field_drops_only_the_last_extension() {
         assert_eq!(path_field("src/a.ts"), "src/a");
         assert_eq!(path_field("ts/test/userService.test.ts"), "ts/test/userService.test");
@@ -1231,11 +1326,11 @@ mod tests {
         assert_eq!(idx.field_tf("http", send), Some([0, 1, 0, 0]));
         assert_eq!(idx.field_tf("send", send), Some([1, 0, 0, 0]));
         assert_eq!(
-            idx.df[idx.token_id("src").unwrap() as usize],
+            idx.text.df[idx.token_id("src").unwrap() as usize],
             6,
             "path tokens count every symbol once"
         );
-        assert_eq!(idx.df[idx.token_id("http").unwrap() as usize], 3);
+        assert_eq!(idx.text.df[idx.token_id("http").unwrap() as usize], 3);
     }
 
     #[test]
