@@ -128,6 +128,20 @@ describe('gortex eval recall', () => {
     expect(report.by_tier.exact.r5).toBe(1);
   });
 
+  test('--tool explore ranks the same cases through explore', () => {
+    const r = runCli(['eval', 'recall', '--corpus', 'resolver-ts', '--tool', 'explore', '--json'], { env: { GORTEX_THREADS: '2' } });
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.tool).toBe('explore');
+    expect(report.overall.cases).toBe(12);
+    expect(report.by_tier.exact.r5).toBe(1);
+    const text = runCli(['eval', 'recall', '--corpus', 'resolver-ts', '--tool', 'explore'], { env: { GORTEX_THREADS: '2' } });
+    expect(text.stdout.split('\n')[0]).toBe('ranked by explore');
+    const bad = runCli(['eval', 'recall', '--tool', 'grep']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/Expected --tool=grep to be one of: search_symbols, explore/);
+  });
+
   test('an unknown corpus is a usage error', () => {
     const r = runCli(['eval', 'recall', '--corpus', 'nope']);
     expect(r.status).toBe(2);

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../package-root';
 import { CliUsageError } from './repo-root';
+import type { Engine } from '../engine/engine';
 
 /** The package root (holds `test/fixtures` and `benches` in a source checkout). */
 const PACKAGE_ROOT = packageRoot();
@@ -60,15 +61,23 @@ export interface CaseResult {
 /** The whole evaluation. */
 export interface RecallReport {
   fixture: string;
+  /** The tool that ranked the cases. */
+  tool: RecallTool;
   overall: Metrics;
   by_tier: Record<string, Metrics>;
   by_corpus: Record<string, Metrics>;
   cases: CaseResult[];
 }
 
+/** The tools `gortex eval recall` can rank with. */
+export const RECALL_TOOLS = ['search_symbols', 'explore'] as const;
+export type RecallTool = (typeof RECALL_TOOLS)[number];
+
 /** Options for `runRecall`. */
 export interface RecallOptions {
   fixture?: string;
+  /** `search_symbols` (default) or `explore` (the case's query as its task text). */
+  tool?: RecallTool;
   corpusDir?: string;
   corpora?: readonly string[];
   log?: (message: string) => void;
@@ -123,9 +132,23 @@ function groupMetrics(results: readonly CaseResult[], key: (r: CaseResult) => st
   return Object.fromEntries([...groups.entries()].map(([k, v]) => [k, metrics(v)]));
 }
 
-/** Indexes the fixture's corpora and evaluates every case through `search_symbols`. */
+/** Ids of the symbols `tool` ranks for `query` on the repository at `root`, best first. */
+async function rankedIds(engine: Engine, root: string, tool: RecallTool, query: string): Promise<string[]> {
+  if (tool === 'search_symbols') {
+    return engine.query<{ results: { id: string }[] }>('search_symbols', { query, limit: 20 }, { repo: root }).results.map((r) => r.id);
+  }
+  const { callTool } = await import('../tools/dispatch');
+  const { ResultWithMeta } = await import('../tools/registry');
+  const { ALL_TOOLS } = await import('../tools/index');
+  const answer = await callTool({ engine, repo: root, root }, 'explore', { task: query }, ALL_TOOLS);
+  const result = (answer instanceof ResultWithMeta ? answer.result : answer) as { results: { id: string }[] };
+  return result.results.map((r) => r.id);
+}
+
+/** Indexes the fixture's corpora and evaluates every case through `search_symbols` or `explore`. */
 export async function runRecall(options: RecallOptions = {}): Promise<RecallReport> {
   const log = options.log ?? ((): void => {});
+  const tool = options.tool ?? 'search_symbols';
   const file = path.resolve(options.fixture ?? path.join(PACKAGE_ROOT, 'test', 'fixtures', 'retrieval', 'retrieval.json'));
   const fixture = loadFixture(file);
   const wanted = options.corpora && options.corpora.length > 0 ? new Set(options.corpora) : undefined;
@@ -135,9 +158,9 @@ export async function runRecall(options: RecallOptions = {}): Promise<RecallRepo
     }
   }
   const corpusDir = options.corpusDir ?? process.env.GORTEX_CORPORA ?? path.join(os.homedir(), '.cache', 'gortex-corpora');
-  const { Engine } = await import('../engine/engine');
+  const { Engine: EngineClass } = await import('../engine/engine');
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-eval-'));
-  const engine = new Engine({ home });
+  const engine = new EngineClass({ home });
   const results: CaseResult[] = [];
   try {
     const names = Object.keys(fixture.corpora).filter((n) => !wanted || wanted.has(n));
@@ -150,8 +173,8 @@ export async function runRecall(options: RecallOptions = {}): Promise<RecallRepo
       await engine.indexRepo(root, { name });
       const prefix = `${name}/`;
       for (const c of cases) {
-        const answer = engine.query<{ results: { id: string }[] }>('search_symbols', { query: c.query, limit: 20 }, { repo: root });
-        const top = answer.results.map((r) => (r.id.startsWith(prefix) ? r.id.slice(prefix.length) : r.id));
+        const ids = await rankedIds(engine, root, tool, c.query);
+        const top = ids.map((id) => (id.startsWith(prefix) ? id.slice(prefix.length) : id));
         const hit = top.findIndex((id) => c.gold.includes(id));
         results.push({ id: c.id, corpus: name, tier: c.tier, query: c.query, rank: hit < 0 ? null : hit + 1, top: top.slice(0, 5), gold: c.gold });
       }
@@ -161,6 +184,7 @@ export async function runRecall(options: RecallOptions = {}): Promise<RecallRepo
   }
   return {
     fixture: file,
+    tool,
     overall: metrics(results),
     by_tier: groupMetrics(results, (r) => r.tier),
     by_corpus: groupMetrics(results, (r) => r.corpus),
@@ -174,7 +198,8 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 export function formatRecall(report: RecallReport, showMisses = false): string {
   const row = (label: string, m: Metrics): string =>
     `${label.padEnd(16)} ${String(m.cases).padStart(5)}  ${pct(m.r1).padStart(6)}  ${pct(m.r5).padStart(6)}  ${pct(m.r20).padStart(6)}  ${m.mrr.toFixed(3).padStart(6)}`;
-  const lines = [`${'tier'.padEnd(16)} ${'cases'.padStart(5)}  ${'R@1'.padStart(6)}  ${'R@5'.padStart(6)}  ${'R@20'.padStart(6)}  ${'MRR'.padStart(6)}`];
+  const lines = report.tool === 'search_symbols' ? [] : [`ranked by ${report.tool}`];
+  lines.push(`${'tier'.padEnd(16)} ${'cases'.padStart(5)}  ${'R@1'.padStart(6)}  ${'R@5'.padStart(6)}  ${'R@20'.padStart(6)}  ${'MRR'.padStart(6)}`);
   for (const tier of TIERS) if (report.by_tier[tier]) lines.push(row(tier, report.by_tier[tier]!));
   lines.push(row('overall', report.overall), '', 'by corpus:');
   for (const [name, m] of Object.entries(report.by_corpus)) lines.push(row(`  ${name}`, m));
