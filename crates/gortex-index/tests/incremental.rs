@@ -415,8 +415,15 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
         } else {
             live.refresh(&opts, &|_| {}, &AtomicBool::new(false)).unwrap()
         };
-        resolved_total += report.files.resolved;
-        files_total += report.files.total;
+        // An edit to a config the resolver reads (`go.mod`, `compile_commands.json`, …) changes
+        // how every file resolves: re-resolving all of them is right, so it is not counted.
+        let config = touched
+            .iter()
+            .any(|p| gortex_index::CONFIG_FILES.contains(&p.rsplit('/').next().unwrap_or(p)));
+        if !config {
+            resolved_total += report.files.resolved;
+            files_total += report.files.total;
+        }
         // The symbol index built from cached tokens equals one built from scratch.
         prop_assert!(
             *live.symbol_index() == gortex_search::SymbolIndex::build(&live.graph),
@@ -434,7 +441,7 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
     }
     // The point of the exercise: updates re-resolve only part of the repository.
     prop_assert!(
-        resolved_total < files_total,
+        files_total == 0 || resolved_total < files_total,
         "every update re-resolved every file ({resolved_total} of {files_total})"
     );
     // Updates leave the snapshot to the caller; a restart from it equals the live index too.
