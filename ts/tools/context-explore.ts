@@ -42,6 +42,11 @@ const W = {
   wordExact: 0.25,
   /** The whole text as one ranked query. */
   text: 1.5,
+  /**
+   * A task that names no code, its own words read as a sentence against doc comments (rxjs concept
+   * R@5 through explore 69 → 79 %, x/tools held-out 17 → 27 %).
+   */
+  sentence: 1.5,
   /** The whole text ranked inside a file the text names. */
   pathScoped: 1,
   /** Symbols enclosing a quoted literal or error message found in the code (the code that says it). */
@@ -61,6 +66,8 @@ const TEST_DEMOTION = 0.5;
 const MAX_WORD_MATCHES = 6;
 /** Literal hits above which a literal counts as common. */
 const COMMON_LITERAL_HITS = 20;
+/** Distinct words of the sentence query (the engine accepts 32 terms). */
+const MAX_SENTENCE_TERMS = 32;
 /** Distinct search terms the whole-text query keeps (the engine accepts 32). */
 const MAX_TEXT_TERMS = 28;
 /** Cues of each kind examined (a pasted log must not fan out into hundreds of queries). */
@@ -361,6 +368,18 @@ class Explorer {
     if (r) this.add('text', W.text, r.results);
   }
 
+  /**
+   * The task's own words (unstemmed, stopwords kept: BM25 weighs them) as one query read as a
+   * sentence, so doc comments that describe the behaviour rank their symbols.
+   */
+  sentence(task: string): void {
+    const terms: string[] = [];
+    for (const t of searchTokens(task)) if (!terms.includes(t) && terms.length < MAX_SENTENCE_TERMS) terms.push(t);
+    if (terms.length < 4) return;
+    const r = this.search({ query: terms.join(' '), limit: 40, read_as: 'sentence' });
+    if (r) this.add('sentence', W.sentence, r.results);
+  }
+
   /** An identifier: exact rows count a lot, ranked rows (no exact match) a little. */
   identifier(text: string, exactWeight: number = W.identExact, label = 'identifier'): void {
     const parts = text.split(/\.|::|#/);
@@ -516,6 +535,9 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
   const { cues, words, mentionsTests } = extractCues(args.task);
   const ex = new Explorer(reader, args.path === undefined || args.path === '' ? undefined : args.path.replace(/^\.\//, ''));
   ex.text(words, cues.some((c) => c.kind === 'identifier') ? 'names' : 'auto');
+  // A task that names no code (no identifier, path, frame or literal) describes behaviour: its
+  // whole wording, read as a sentence against doc comments, is a second ranked list.
+  if (cues.every((c) => c.kind === 'word')) ex.sentence(args.task);
   for (const c of cues) {
     // An exception type says what is thrown, not where: `throws an UnsubscriptionError` counts less.
     if (c.kind === 'identifier') ex.identifier(c.text, c.errorType || /(Error|Exception)$/.test(c.text) ? W.errorType : W.identExact);
