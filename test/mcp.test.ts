@@ -31,6 +31,22 @@ async function start(root: string, args: string[] = [], extraEnv: Record<string,
   return client;
 }
 
+/** One client for the whole `describe` (started before its tests, closed after), with call helpers. */
+function suiteClient(root: string, args: string[] = []) {
+  let client: Client | undefined;
+  beforeAll(async () => {
+    client = await start(root, args);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  const current = (): Client => {
+    if (!client) throw new Error('the suite client has not started');
+    return client;
+  };
+  return { client: current, ...helpers(current) };
+}
+
 function helpers(client: () => Client) {
   const call = async (name: string, args: Record<string, unknown>): Promise<TextResult> =>
     (await client().callTool({ name, arguments: args })) as TextResult;
@@ -44,17 +60,10 @@ function helpers(client: () => Client) {
 
 describe('gortex mcp (stdio, embedded, full surface)', () => {
   const root = fixtureCopy('query/app-ts', 'mcpapp');
-  let client: Client;
-  beforeAll(async () => {
-    client = await start(root, ['--tools', 'full']);
-  });
-  afterAll(async () => {
-    await client.close();
-  });
-  const { call, ok } = helpers(() => client);
+  const { client, call, ok } = suiteClient(root, ['--tools', 'full']);
 
   test('lists every registry tool with a JSON Schema and read-only annotations', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await client().listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'search_symbols', 'winnow_symbols', 'search_text', 'find_files', 'find_declaration',
       'get_symbol', 'get_file_summary', 'get_dependencies', 'get_dependents', 'get_callers', 'get_call_chain',
@@ -311,18 +320,11 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
 
 describe('gortex mcp compact surface (facade-v1)', () => {
   const root = fixtureCopy('query/app-ts', 'facadeapp');
-  let client: Client;
-  beforeAll(async () => {
-    // No --tools: a client that names itself gets the compact surface.
-    client = await start(root);
-  });
-  afterAll(async () => {
-    await client.close();
-  });
-  const { call, ok } = helpers(() => client);
+  // No --tools: a client that names itself gets the compact surface.
+  const { client, call, ok } = suiteClient(root);
 
   test('exactly 21 domain tools, and a cold tools/list within 15,000 bytes', async () => {
-    const listed = await client.listTools();
+    const listed = await client().listTools();
     expect(listed.tools.map((t) => t.name)).toEqual([
       'explore', 'search', 'read', 'relations', 'trace', 'analyze', 'ask', 'change', 'edit', 'refactor', 'review',
       'publish_review', 'pr', 'recall', 'remember', 'workspace', 'workspace_admin', 'overlay', 'session', 'response',
@@ -435,14 +437,7 @@ describe('gortex mcp: questions worded as sentences', () => {
   // `docs-app`: `ticker` says what it does only after its first sentence; `every` and `count`
   // match single words of the question by name.
   const root = fixtureCopy('query/docs-app', 'docsapp');
-  let client: Client;
-  beforeAll(async () => {
-    client = await start(root, ['--tools', 'full']);
-  });
-  afterAll(async () => {
-    await client.close();
-  });
-  const { call, ok } = helpers(() => client);
+  const { call, ok } = suiteClient(root, ['--tools', 'full']);
   const question = 'stream that emits sequential integers, counting up every period';
 
   test('search_symbols reads a description as a sentence and finds it in the whole doc comment', async () => {
