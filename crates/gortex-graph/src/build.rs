@@ -2,11 +2,13 @@
 //! then resolution of imports and references (see `resolve.rs`). With the previous build's
 //! [`ResolutionCache`], only files whose dependencies a change touched are resolved again.
 
-use crate::cache::{DerivedTables, Endpoint, ResolutionCache, ResolvedFile, RESOLVER_FINGERPRINT};
+use crate::cache::{
+    DerivedTables, Endpoint, ExternalEdge, KeptTablesSlot, ResolutionCache, ResolvedFile, RESOLVER_FINGERPRINT,
+};
 use crate::config::{dir_of, RepoConfig};
 use crate::deps;
-use crate::model::{Edge, Graph, Id, Node, NodeIndex, Unresolved};
-use crate::resolve::{self, Tables};
+use crate::model::{merge_edges, Edge, Graph, GraphParts, Id, Node, NodeIndex, Unresolved};
+use crate::resolve::{self, KeptTables};
 use gortex_core::{file_id, symbol_id, EdgeKind, FileFacts, Language, NodeKind, Origin, Span};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -64,11 +66,24 @@ pub struct BuildStats {
     pub assemble_ms: u64,
 }
 
-/// Node indices of one file: its file node and one per symbol (same order as `facts.symbols`).
-#[derive(Debug, Clone, Default)]
+/// Node indices of one file: its file node, then one per symbol right after it (same order as
+/// `facts.symbols`).
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct FileNodes {
     pub file: NodeIndex,
-    pub symbols: Vec<NodeIndex>,
+    pub symbols: u32,
+}
+
+impl FileNodes {
+    /// The node of the file's `i`-th symbol.
+    fn symbol(&self, i: usize) -> Option<NodeIndex> {
+        (i < self.symbols as usize).then(|| self.file + 1 + i as NodeIndex)
+    }
+
+    /// The file's nodes: its file node and its symbols.
+    fn block(&self) -> std::ops::RangeInclusive<NodeIndex> {
+        self.file..=self.file + self.symbols
+    }
 }
 
 /// Builds the graph from scratch. Pure: the same input always yields the same graph.
@@ -156,46 +171,35 @@ pub fn build_graph_incremental(
         }
         Some(at)
     });
+    // In place, the previous graph's edges, maps and external stubs (the tail of its node
+    // list) are kept too: a build that re-resolved few files patches them (`patch_in_place`).
+    let mut kept_parts: Option<(GraphParts, Vec<Node>)> = None;
     let mut nodes: Vec<Node> = match (old_graph.as_mut(), in_place) {
         (Some(old), Some(kept_len)) => {
             let mut kept = std::mem::take(&mut old.nodes);
             let tail = kept.split_off(kept_len);
-            rayon::spawn(move || drop(tail));
+            kept_parts = Some((old.take_parts(), tail));
             kept
         }
         _ => Vec::with_capacity(capacity + capacity / 16),
     };
-    let mut edges: Vec<Edge> = Vec::with_capacity(capacity * 3);
     let mut file_nodes: Vec<FileNodes> = Vec::with_capacity(input.files.len());
     let mut packages: FxHashMap<(String, String), NodeIndex> = FxHashMap::default();
 
-    // Each file's nodes and structural edges are built in parallel with file-local indices,
-    // then appended in path order (so node order, and everything after, stays deterministic).
-    // A reused block contributes only its structural edges here; its nodes are moved below.
-    let blocks: Vec<(Vec<Node>, Vec<Edge>, FileNodes)> = input
+    // Each changed file's nodes are built in parallel, then placed in path order (so node
+    // order, and everything after, stays deterministic). A reused block is moved below.
+    let blocks: Vec<Vec<Node>> = input
         .files
         .par_iter()
         .zip(reusable_blocks.par_iter())
         .map(|(file, reuse)| {
             let mut local_nodes = Vec::new();
-            let mut local_edges = Vec::with_capacity(file.facts.symbols.len() * 2);
-            let entry = if reuse.is_some() {
-                FileNodes {
-                    file: 0,
-                    symbols: (1..=file.facts.symbols.len() as NodeIndex).collect(),
-                }
-            } else {
+            if reuse.is_none() {
                 local_nodes.reserve(file.facts.symbols.len() + 1);
-                let fnode = push_file_node(&mut local_nodes, input.repo, file);
-                let mut entry = FileNodes {
-                    file: fnode,
-                    symbols: Vec::with_capacity(file.facts.symbols.len()),
-                };
-                push_symbol_nodes(&mut local_nodes, input.repo, file, &mut entry);
-                entry
-            };
-            push_structural_edges(&mut local_edges, &file.facts, &entry);
-            (local_nodes, local_edges, entry)
+                push_file_node(&mut local_nodes, input.repo, file);
+                push_symbol_nodes(&mut local_nodes, input.repo, file);
+            }
+            local_nodes
         })
         .collect();
     // Moved-out slots get a placeholder that costs no allocation.
@@ -207,14 +211,26 @@ pub fn build_graph_incremental(
         Arc::from(""),
     );
     let mut offset = 0usize;
-    for ((file, (local_nodes, local_edges, mut entry)), reuse) in input.files.iter().zip(blocks).zip(&reusable_blocks) {
+    // (package node, file node) of every file in a Go/Java package.
+    let mut package_members: Vec<(NodeIndex, NodeIndex)> = Vec::new();
+    for ((file, local_nodes), reuse) in input.files.iter().zip(blocks).zip(&reusable_blocks) {
         let base = if in_place.is_some() { offset } else { nodes.len() } as NodeIndex;
         offset += 1 + file.facts.symbols.len();
         match reuse {
             // In place, an unchanged block already sits at `base`; a changed one is overwritten.
             Some(_) if in_place.is_some() => {}
             None if in_place.is_some() => {
-                for (slot, node) in nodes[base as usize..].iter_mut().zip(local_nodes) {
+                let block = &mut nodes[base as usize..base as usize + local_nodes.len()];
+                // The kept id map follows the overwritten block.
+                if let Some((parts, _)) = kept_parts.as_mut() {
+                    for slot in block.iter() {
+                        parts.index.remove(&slot.id);
+                    }
+                    for (j, node) in local_nodes.iter().enumerate() {
+                        parts.index.insert(node.id.clone(), base + j as NodeIndex);
+                    }
+                }
+                for (slot, node) in block.iter_mut().zip(local_nodes) {
                     *slot = node;
                 }
             }
@@ -231,15 +247,10 @@ pub fn build_graph_incremental(
             }
             None => nodes.extend(local_nodes),
         }
-        edges.extend(local_edges.into_iter().map(|e| Edge {
-            from: e.from + base,
-            to: e.to + base,
-            ..e
-        }));
-        entry.file += base;
-        for s in entry.symbols.iter_mut() {
-            *s += base;
-        }
+        let entry = FileNodes {
+            file: base,
+            symbols: file.facts.symbols.len() as u32,
+        };
         if let Some(pkg) = package_of(file) {
             let dir = dir_of(&file.path).to_string();
             let key = (dir.clone(), pkg.clone());
@@ -256,13 +267,7 @@ pub fn build_graph_incremental(
                 nodes.push(n);
                 (nodes.len() - 1) as NodeIndex
             });
-            edges.push(Edge {
-                from: pnode,
-                to: entry.file,
-                kind: EdgeKind::Contains,
-                origin: Origin::AstResolved,
-                line: 0,
-            });
+            package_members.push((pnode, entry.file));
         }
         file_nodes.push(entry);
     }
@@ -273,12 +278,25 @@ pub fn build_graph_incremental(
     }
 
     stats.nodes_ms = lap();
-    let tables = Tables::build(input.files, input.config);
-    let derived = tables.render_derived();
     let fingerprint = format!(
         "{RESOLVER_FINGERPRINT}:{:016x}",
         xxhash_rust::xxh3::xxh3_64(serde_json::to_string(input.config).unwrap_or_default().as_bytes())
     );
+    // The last build's tables when this change cannot alter them (a body edit); their derived
+    // tables are then the same too, shared rather than rendered and compared again.
+    let kept = previous
+        .as_ref()
+        .and_then(|p| Some((p.cache.kept_tables.take()?, &p.cache.derived)))
+        .filter(|(kept, _)| kept.fits(input.files, &fingerprint));
+    let (kept, derived) = match kept {
+        Some((kept, derived)) => ((*kept).rebind(input.files), Arc::clone(derived)),
+        None => {
+            let kept = KeptTables::build(input.files, input.config, fingerprint.clone());
+            let derived = Arc::new(kept.tables().render_derived());
+            (kept, derived)
+        }
+    };
+    let tables = kept.tables();
 
     stats.tables_ms = lap() - stats.nodes_ms;
     // Which files must be resolved again.
@@ -302,81 +320,74 @@ pub fn build_graph_incremental(
                     }
                 }
             }
-            (Arc::new(resolve::resolve_file(&tables, fi)), false)
+            (Arc::new(resolve::resolve_file(tables, fi)), false)
         })
         .collect();
-    drop(tables);
     stats.resolve_ms = lap() - stats.nodes_ms - stats.tables_ms;
 
-    let by_path: FxHashMap<&str, u32> = input
-        .files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (&*f.path, i as u32))
-        .collect();
-    // Path space → node indices, per file in parallel; external stubs are then made in order.
-    type Converted<'r> = (
-        Vec<Edge>,
-        Vec<Unresolved>,
-        Vec<(NodeIndex, &'r crate::cache::ExternalEdge)>,
-    );
-    let converted: Vec<Converted<'_>> = results
+    let conv = Converter {
+        files: input.files,
+        by_path: input
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (&*f.path, i as u32))
+            .collect(),
+        file_nodes: &file_nodes,
+        packages: &packages,
+    };
+    // Every node kept its place: patch the previous graph's edges and maps with what the files
+    // resolved again produced, instead of converting, sorting and mapping everything.
+    if let (Some((parts, tail)), Some((prior, _, _)), Some(p)) = (kept_parts.take(), &reusable, &previous) {
+        let first_stub = nodes.len() as NodeIndex;
+        match patch_in_place(&conv, &results, prior, p.changed, parts, first_stub, &tail) {
+            Ok(parts) => {
+                nodes.extend(tail);
+                let graph = Graph::from_parts(input.repo.to_string(), nodes, parts);
+                stats.assemble_ms = lap() - stats.nodes_ms - stats.tables_ms - stats.resolve_ms;
+                let cache = ResolutionCache {
+                    fingerprint,
+                    files: cache_entries(input.files, results, &mut stats),
+                    derived,
+                    kept_tables: KeptTablesSlot::new(kept),
+                };
+                return (graph, cache, stats);
+            }
+            Err(parts) => rayon::spawn(move || drop((parts, tail))),
+        }
+    }
+    // Path space → node indices, per file in parallel (with each file's structure); external
+    // stubs are then made in order.
+    let converted: Vec<(Vec<Edge>, Converted<'_>)> = results
         .par_iter()
-        .map(|(res, _)| {
-            let local: Vec<Option<u32>> = res.paths.iter().map(|p| by_path.get(p.as_str()).copied()).collect();
-            let node = |ep: &Endpoint| -> Option<NodeIndex> {
-                let file = |i: &u32| local.get(*i as usize).copied().flatten();
-                match ep {
-                    Endpoint::File(i) => file(i).map(|f| file_nodes[f as usize].file),
-                    Endpoint::Symbol(i, s) => {
-                        file(i).and_then(|f| file_nodes[f as usize].symbols.get(*s as usize).copied())
-                    }
-                    Endpoint::Package(i) => file(i).and_then(|f| {
-                        let file = &input.files[f as usize];
-                        let pkg = file.facts.package.clone()?;
-                        packages.get(&(dir_of(&file.path).to_string(), pkg)).copied()
-                    }),
-                }
-            };
-            // Endpoints always exist when the dependency keys are complete; a miss is skipped
-            // rather than trusted (and caught by the incremental-equals-clean tests).
-            let file_edges = res
-                .edges
-                .iter()
-                .filter_map(|e| {
-                    Some(Edge {
-                        from: node(&e.from)?,
-                        to: node(&e.to)?,
-                        kind: e.kind,
-                        origin: e.origin,
-                        line: e.line,
-                    })
-                })
-                .collect();
-            let file_unresolved = res
-                .unresolved
-                .iter()
-                .filter_map(|u| {
-                    Some(Unresolved {
-                        from: node(&u.from)?,
-                        kind: u.kind,
-                        target: u.target.clone(),
-                        line: u.line,
-                        candidates: u.candidates,
-                    })
-                })
-                .collect();
-            let file_external = res.external.iter().filter_map(|x| Some((node(&x.from)?, x))).collect();
-            (file_edges, file_unresolved, file_external)
+        .zip(input.files.par_iter().zip(&file_nodes))
+        .map(|((res, _), (file, entry))| {
+            let mut structure = Vec::with_capacity(file.facts.symbols.len() * 2);
+            push_structural_edges(&mut structure, &file.facts, entry);
+            (structure, conv.convert(res))
         })
         .collect();
-    let mut externals: FxHashMap<String, NodeIndex> = FxHashMap::default();
-    let mut unresolved: Vec<Unresolved> = Vec::new();
-    for (file_edges, file_unresolved, file_external) in converted {
+    let mut externals: FxHashMap<&str, NodeIndex> = FxHashMap::default();
+    let (edge_count, unresolved_count) = converted
+        .iter()
+        .fold((package_members.len(), 0), |(e, u), (fs, (fe, fu, fx))| {
+            (e + fs.len() + fe.len() + fx.len(), u + fu.len())
+        });
+    let mut edges: Vec<Edge> = Vec::with_capacity(edge_count);
+    edges.extend(package_members.iter().map(|&(package, file)| Edge {
+        from: package,
+        to: file,
+        kind: EdgeKind::Contains,
+        origin: Origin::AstResolved,
+        line: 0,
+    }));
+    let mut unresolved: Vec<Unresolved> = Vec::with_capacity(unresolved_count);
+    for (structure, (file_edges, file_unresolved, file_external)) in converted {
+        edges.extend(structure);
         edges.extend(file_edges);
         unresolved.extend(file_unresolved);
         for (from, x) in file_external {
-            let to = *externals.entry(x.target.clone()).or_insert_with(|| {
+            let to = *externals.entry(x.target.as_str()).or_insert_with(|| {
                 let name = x
                     .target
                     .rsplit(['/', ':', '.'])
@@ -399,23 +410,266 @@ pub fn build_graph_incremental(
             });
         }
     }
-    let mut cache_files = Vec::with_capacity(results.len());
-    for (fi, (res, reused)) in results.into_iter().enumerate() {
-        if reused {
-            stats.reused_files += 1;
-        } else {
-            stats.resolved_files += 1;
-        }
-        cache_files.push((input.files[fi].path.to_string(), res));
-    }
+    let cache_files = cache_entries(input.files, results, &mut stats);
     let graph = Graph::assemble(input.repo.to_string(), nodes, edges, unresolved);
     stats.assemble_ms = lap() - stats.nodes_ms - stats.tables_ms - stats.resolve_ms;
     let cache = ResolutionCache {
         fingerprint,
         files: cache_files,
         derived,
+        kept_tables: KeptTablesSlot::new(kept),
     };
     (graph, cache, stats)
+}
+
+/// The resolution cache's per-file entries, counting reused and resolved files.
+fn cache_entries(
+    files: &[SourceFile],
+    results: Vec<(Arc<ResolvedFile>, bool)>,
+    stats: &mut BuildStats,
+) -> Vec<(String, Arc<ResolvedFile>)> {
+    let mut entries = Vec::with_capacity(results.len());
+    for (fi, (res, reused)) in results.into_iter().enumerate() {
+        if reused {
+            stats.reused_files += 1;
+        } else {
+            stats.resolved_files += 1;
+        }
+        entries.push((files[fi].path.to_string(), res));
+    }
+    entries
+}
+
+/// One file's resolution in node space: edges, unresolved references, and edges to external
+/// stubs (their source node and the path-space edge naming the stub).
+type Converted<'r> = (Vec<Edge>, Vec<Unresolved>, Vec<(NodeIndex, &'r ExternalEdge)>);
+
+/// Turns path-space resolutions into node indices of this build.
+struct Converter<'x> {
+    files: &'x [SourceFile],
+    by_path: FxHashMap<&'x str, u32>,
+    file_nodes: &'x [FileNodes],
+    packages: &'x FxHashMap<(String, String), NodeIndex>,
+}
+
+impl Converter<'_> {
+    fn convert<'r>(&self, res: &'r ResolvedFile) -> Converted<'r> {
+        let local: Vec<Option<u32>> = res
+            .paths
+            .iter()
+            .map(|p| self.by_path.get(p.as_str()).copied())
+            .collect();
+        let node = |ep: &Endpoint| -> Option<NodeIndex> {
+            let file = |i: &u32| local.get(*i as usize).copied().flatten();
+            match ep {
+                Endpoint::File(i) => file(i).map(|f| self.file_nodes[f as usize].file),
+                Endpoint::Symbol(i, s) => file(i).and_then(|f| self.file_nodes[f as usize].symbol(*s as usize)),
+                Endpoint::Package(i) => file(i).and_then(|f| {
+                    let file = &self.files[f as usize];
+                    let pkg = file.facts.package.clone()?;
+                    self.packages.get(&(dir_of(&file.path).to_string(), pkg)).copied()
+                }),
+            }
+        };
+        // Endpoints always exist when the dependency keys are complete; a miss is skipped
+        // rather than trusted (and caught by the incremental-equals-clean tests).
+        let edges = res
+            .edges
+            .iter()
+            .filter_map(|e| {
+                Some(Edge {
+                    from: node(&e.from)?,
+                    to: node(&e.to)?,
+                    kind: e.kind,
+                    origin: e.origin,
+                    line: e.line,
+                })
+            })
+            .collect();
+        let unresolved = res
+            .unresolved
+            .iter()
+            .filter_map(|u| {
+                Some(Unresolved {
+                    from: node(&u.from)?,
+                    kind: u.kind,
+                    target: u.target.clone(),
+                    line: u.line,
+                    candidates: u.candidates,
+                })
+            })
+            .collect();
+        let external = res.external.iter().filter_map(|x| Some((node(&x.from)?, x))).collect();
+        (edges, unresolved, external)
+    }
+}
+
+/// The external stubs a build makes, in order: each target at its first use, scanning files in
+/// order (the stub's kind comes from that use). `None` when a use starts outside its own file,
+/// which the in-place patch does not handle.
+fn external_order(results: &[(Arc<ResolvedFile>, bool)]) -> Option<Vec<(&str, NodeKind)>> {
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    let mut order = Vec::new();
+    for (res, _) in results {
+        for x in &res.external {
+            if !matches!(x.from, Endpoint::File(0) | Endpoint::Symbol(0, _)) {
+                return None;
+            }
+            if seen.insert(&x.target) {
+                order.push((x.target.as_str(), x.stub));
+            }
+        }
+    }
+    Some(order)
+}
+
+/// Each target's first use in one file, in order.
+fn file_external_order(res: &ResolvedFile) -> Vec<(&str, NodeKind)> {
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    res.external
+        .iter()
+        .filter(|x| seen.insert(&x.target))
+        .map(|x| (x.target.as_str(), x.stub))
+        .collect()
+}
+
+/// Patches the previous graph's parts for a build in which every node kept its place (the
+/// same files, each with as many symbols as before): the edges and unresolved references of
+/// the files resolved again are taken out (as their previous resolution and structure produced
+/// them) and put back (as this build's do); the id map was patched with the overwritten blocks.
+/// Gives the parts back when external stubs would be numbered differently or a previous
+/// resolution is missing; the caller then assembles from scratch.
+fn patch_in_place(
+    conv: &Converter<'_>,
+    results: &[(Arc<ResolvedFile>, bool)],
+    prior: &FxHashMap<&str, &Arc<ResolvedFile>>,
+    changed: &[ChangedFile],
+    parts: GraphParts,
+    first_stub: NodeIndex,
+    tail: &[Node],
+) -> Result<GraphParts, Box<GraphParts>> {
+    // Every change modified a file that is still here (a deleted last file also leaves the
+    // blocks in place, with its nodes in the tail), and the tail is only external stubs.
+    let old_facts: Option<FxHashMap<&str, &Arc<FileFacts>>> = changed
+        .iter()
+        .map(|c| {
+            Some((
+                c.path.as_str(),
+                c.old.as_ref().filter(|_| conv.by_path.contains_key(c.path.as_str()))?,
+            ))
+        })
+        .collect();
+    let Some(old_facts) = old_facts.filter(|_| tail.iter().all(|n| n.external)) else {
+        return Err(Box::new(parts));
+    };
+    let redo: Vec<usize> = (0..results.len()).filter(|&fi| !results[fi].1).collect();
+    let Some(before) = redo
+        .iter()
+        .map(|&fi| prior.get(&*conv.files[fi].path).copied())
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Err(Box::new(parts));
+    };
+    // External stubs keep their numbers when every target is first used at the same place.
+    let same_stubs = |order: &[(&str, NodeKind)]| {
+        order.len() == tail.len()
+            && order
+                .iter()
+                .zip(tail)
+                .all(|((target, stub), n)| n.qualified == *target && n.kind == *stub)
+    };
+    let unchanged_uses = redo
+        .iter()
+        .zip(&before)
+        .all(|(&fi, old)| file_external_order(old) == file_external_order(&results[fi].0));
+    if !unchanged_uses && !external_order(results).is_some_and(|order| same_stubs(&order)) {
+        return Err(Box::new(parts));
+    }
+    let stub_of: FxHashMap<&str, NodeIndex> = tail
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.qualified.as_str(), first_stub + i as NodeIndex))
+        .collect();
+    let with_stubs = |(mut edges, unresolved, external): Converted<'_>| -> Option<(Vec<Edge>, Vec<Unresolved>)> {
+        for (from, x) in external {
+            edges.push(Edge {
+                from,
+                to: *stub_of.get(x.target.as_str())?,
+                kind: x.kind,
+                origin: x.origin,
+                line: x.line,
+            });
+        }
+        Some((edges, unresolved))
+    };
+    let blocks: Vec<std::ops::RangeInclusive<NodeIndex>> = redo.iter().map(|&fi| conv.file_nodes[fi].block()).collect();
+    // Per file resolved again: the edges it gave before, the edges and unresolved references it
+    // gives now (structure included when its facts changed).
+    type Contribution = (Vec<Edge>, Vec<Edge>, Vec<Unresolved>);
+    let Some(contributions) = redo
+        .par_iter()
+        .zip(&before)
+        .zip(&blocks)
+        .map(|((&fi, old), block)| -> Option<Contribution> {
+            let (mut gone, _) = with_stubs(conv.convert(old))?;
+            let (mut added, unresolved) = with_stubs(conv.convert(&results[fi].0))?;
+            let file = &conv.files[fi];
+            if let Some(old_facts) = old_facts.get(&*file.path) {
+                push_structural_edges(&mut gone, old_facts, &conv.file_nodes[fi]);
+                push_structural_edges(&mut added, &file.facts, &conv.file_nodes[fi]);
+            }
+            // Unresolved references start in their own file (placed by block below).
+            unresolved
+                .iter()
+                .all(|u| block.contains(&u.from))
+                .then_some((gone, added, unresolved))
+        })
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Err(Box::new(parts));
+    };
+    let GraphParts {
+        edges,
+        unresolved: old_unresolved,
+        index,
+        by_file,
+        files,
+    } = parts;
+    let mut removed: FxHashSet<(NodeIndex, NodeIndex, EdgeKind, u32)> = FxHashSet::default();
+    let mut marked: Vec<bool> = Vec::new();
+    let mut added = Vec::new();
+    let mut new_unresolved = Vec::with_capacity(contributions.len());
+    for (gone, more, unresolved) in contributions {
+        for e in gone {
+            if marked.len() <= e.from as usize {
+                marked.resize(e.from as usize + 1, false);
+            }
+            marked[e.from as usize] = true;
+            removed.insert((e.from, e.to, e.kind, e.line));
+        }
+        added.extend(more);
+        new_unresolved.push(unresolved);
+    }
+    let mut edges = edges;
+    edges.retain(|e| {
+        !(marked.get(e.from as usize).copied().unwrap_or(false) && removed.contains(&(e.from, e.to, e.kind, e.line)))
+    });
+    let edges = merge_edges(edges, added);
+    // Unresolved references are in file order, each file's in its block: each file's new ones
+    // replace its old ones.
+    let mut unresolved = old_unresolved;
+    for (new, block) in new_unresolved.into_iter().zip(&blocks).rev() {
+        let start = unresolved.partition_point(|u| u.from < *block.start());
+        let end = start + unresolved[start..].partition_point(|u| u.from <= *block.end());
+        unresolved.splice(start..end, new);
+    }
+    Ok(GraphParts {
+        edges,
+        unresolved,
+        index,
+        by_file,
+        files,
+    })
 }
 
 /// Previous resolutions by path, the dependency keys a change touches, and files to redo anyway.
@@ -429,7 +683,7 @@ type Reusable<'x> = (
 fn changed_keys<'a>(
     input: &RepoInput<'a>,
     previous: &Previous<'_>,
-    derived: &DerivedTables,
+    derived: &Arc<DerivedTables>,
 ) -> (FxHashSet<u64>, FxHashSet<&'a str>) {
     let mut keys = FxHashSet::default();
     let mut forced: FxHashSet<&'a str> = FxHashSet::default();
@@ -489,6 +743,9 @@ fn changed_keys<'a>(
     // Files whose whole-repository tables changed: their readers noted them as FILE keys.
     let old = &previous.cache.derived;
     let mut affected: FxHashSet<String> = FxHashSet::default();
+    if Arc::ptr_eq(old, derived) {
+        return (keys, forced);
+    }
     diff_pairs(&old.import_targets, &derived.import_targets, |path, _, _| {
         affected.insert(path.to_string());
     });
@@ -548,7 +805,7 @@ fn package_of(file: &SourceFile) -> Option<String> {
     }
 }
 
-fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) -> NodeIndex {
+fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
     let name = file.path.rsplit('/').next().unwrap_or(&file.path).to_string();
     let id: Id = Arc::from(file_id(repo, &file.path));
     let mut n = Node::bare(id, NodeKind::File, name, file.path.to_string(), file.path.clone());
@@ -563,8 +820,8 @@ fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) -> NodeI
         end_col: 0,
     };
     nodes.push(n);
-    (nodes.len() - 1) as NodeIndex
 }
+
 /// `Owner.name` for symbol `i`: parent chain names, or for a parentless Go/Rust method the
 /// receiver type recorded in `type_name`.
 pub(crate) fn qualified_name(facts: &FileFacts, i: usize) -> String {
@@ -586,7 +843,7 @@ pub(crate) fn qualified_name(facts: &FileFacts, i: usize) -> String {
     parts.join(".")
 }
 
-fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile, entry: &mut FileNodes) {
+fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
     let facts = &file.facts;
     let mut seen: FxHashMap<String, ()> = FxHashMap::default();
     for (i, sym) in facts.symbols.iter().enumerate() {
@@ -623,7 +880,6 @@ fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile, entry
             n.test_runner = facts.test_runner;
         }
         nodes.push(n);
-        entry.symbols.push((nodes.len() - 1) as NodeIndex);
     }
 }
 
@@ -631,7 +887,7 @@ fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile, entry
 /// of one file, between the node indices in `entry`.
 fn push_structural_edges(edges: &mut Vec<Edge>, facts: &FileFacts, entry: &FileNodes) {
     for (i, sym) in facts.symbols.iter().enumerate() {
-        let idx = entry.symbols[i];
+        let idx = entry.file + 1 + i as NodeIndex;
         let line = sym.span.start_line;
         edges.push(Edge {
             from: entry.file,
@@ -641,7 +897,7 @@ fn push_structural_edges(edges: &mut Vec<Edge>, facts: &FileFacts, entry: &FileN
             line,
         });
         if let Some(p) = sym.parent.filter(|&p| (p as usize) < i) {
-            let parent_idx = entry.symbols[p as usize];
+            let parent_idx = entry.file + 1 + p;
             edges.push(Edge {
                 from: parent_idx,
                 to: idx,

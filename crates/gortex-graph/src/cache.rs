@@ -3,9 +3,10 @@
 //! whole-repository tables (import targets, type hierarchy, method owners) used to detect which
 //! files a change affects.
 
+use crate::resolve::KeptTables;
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// One end of a resolved edge. Indices point into [`ResolvedFile::paths`]; symbols are indices
 /// into that file's `FileFacts::symbols`.
@@ -77,7 +78,60 @@ pub struct ResolutionCache {
     pub fingerprint: String,
     /// Per file, sorted by path. Shared, so reusing a file's resolution costs a refcount.
     pub files: Vec<(String, Arc<ResolvedFile>)>,
-    pub derived: DerivedTables,
+    /// Shared with the next build when its tables are provably the same (a body edit).
+    pub derived: Arc<DerivedTables>,
+    /// The last build's lookup tables, in memory only: the next build takes them instead of
+    /// building its own when no file's interface changed.
+    #[serde(skip)]
+    pub kept_tables: KeptTablesSlot,
+}
+
+/// A slot the next build takes the kept lookup tables from. Clones and comparisons ignore it:
+/// it is a cache, never part of a result.
+#[derive(Default)]
+pub struct KeptTablesSlot(pub(crate) Mutex<Option<Box<KeptTables>>>);
+
+impl KeptTablesSlot {
+    pub(crate) fn new(tables: KeptTables) -> KeptTablesSlot {
+        KeptTablesSlot(Mutex::new(Some(Box::new(tables))))
+    }
+
+    /// Takes the tables out (the next build owns them from then on).
+    pub(crate) fn take(&self) -> Option<Box<KeptTables>> {
+        self.0.lock().map(|mut slot| slot.take()).unwrap_or(None)
+    }
+
+    /// Whether tables are kept (for tests and memory reports).
+    pub fn is_filled(&self) -> bool {
+        self.0.lock().map(|slot| slot.is_some()).unwrap_or(false)
+    }
+
+    /// Drops the kept tables (their memory) until the next build.
+    pub fn clear(&self) {
+        drop(self.take());
+    }
+}
+
+impl Clone for KeptTablesSlot {
+    fn clone(&self) -> Self {
+        KeptTablesSlot::default()
+    }
+}
+
+impl PartialEq for KeptTablesSlot {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for KeptTablesSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "KeptTablesSlot({})",
+            if self.is_filled() { "filled" } else { "empty" }
+        )
+    }
 }
 
 /// The resolver's own fingerprint (changes with its source).

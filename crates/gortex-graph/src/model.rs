@@ -1,7 +1,7 @@
 //! The graph store: nodes, resolved edges and unresolved references with compact adjacency.
 
 use gortex_core::{EdgeKind, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility};
-use rayon::slice::ParallelSliceMut;
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
@@ -151,11 +151,12 @@ pub struct Graph {
     pub edges: Vec<Edge>,
     pub unresolved: Vec<Unresolved>,
     index: FxHashMap<Id, NodeIndex>,
+    /// Edges are sorted by `from`; a node's outgoing edges are a slice of them.
     out_offsets: Vec<u32>,
-    out_edges: Vec<u32>,
     in_offsets: Vec<u32>,
     in_edges: Vec<u32>,
-    unresolved_by_node: FxHashMap<NodeIndex, Vec<u32>>,
+    unresolved_offsets: Vec<u32>,
+    unresolved_order: Vec<u32>,
     by_file: FxHashMap<Arc<str>, Vec<NodeIndex>>,
     /// File nodes, in index order.
     files: Vec<NodeIndex>,
@@ -165,69 +166,123 @@ pub struct Graph {
     by_name: OnceLock<FxHashMap<Box<str>, Vec<NodeIndex>>>,
 }
 
+/// What a graph holds besides its nodes and adjacency.
+pub(crate) struct GraphParts {
+    /// Sorted by (from, to, kind, line), one edge per key (see [`sort_edges`]).
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<Unresolved>,
+    pub index: FxHashMap<Id, NodeIndex>,
+    pub by_file: FxHashMap<Arc<str>, Vec<NodeIndex>>,
+    pub files: Vec<NodeIndex>,
+}
+
+/// Out and in adjacency (CSR) and unresolved references by node.
+struct Adjacency {
+    /// Edges are sorted by `from`: a node's outgoing edges are `edges[out[n]..out[n + 1]]`.
+    out_offsets: Vec<u32>,
+    in_offsets: Vec<u32>,
+    in_edges: Vec<u32>,
+    /// A node's unresolved references are `unresolved[unresolved_order[o[n]..o[n + 1]]]`.
+    unresolved_offsets: Vec<u32>,
+    unresolved_order: Vec<u32>,
+}
+
+impl Adjacency {
+    fn build(n: usize, edges: &[Edge], unresolved: &[Unresolved]) -> Adjacency {
+        let (out_offsets, ((in_offsets, in_edges), (unresolved_offsets, unresolved_order))) = rayon::join(
+            || offsets(n, edges.iter().map(|e| e.from)),
+            || {
+                rayon::join(
+                    || csr(n, edges.iter().map(|e| e.to), edges.len()),
+                    || csr(n, unresolved.iter().map(|u| u.from), unresolved.len()),
+                )
+            },
+        );
+        Adjacency {
+            out_offsets,
+            in_offsets,
+            in_edges,
+            unresolved_offsets,
+            unresolved_order,
+        }
+    }
+}
+
 impl Graph {
     /// Assembles a graph and its adjacency (CSR) from nodes, edges and unresolved references.
     /// Duplicate edges (same endpoints, kind and line) keep the strongest origin.
-    pub fn assemble(repo: String, nodes: Vec<Node>, mut edges: Vec<Edge>, unresolved: Vec<Unresolved>) -> Graph {
-        edges.par_sort_unstable_by(|a, b| {
-            (a.from, a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(
-                b.from,
-                b.to,
-                b.kind,
-                b.line,
-                std::cmp::Reverse(b.origin),
-            ))
-        });
-        edges.dedup_by(|b, a| a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line);
+    pub fn assemble(repo: String, nodes: Vec<Node>, edges: Vec<Edge>, unresolved: Vec<Unresolved>) -> Graph {
+        let edges = sort_edges(nodes.len(), edges);
         let n = nodes.len();
         // The id map (hashing every id) and the rest are independent: build them side by side.
-        let ((index, (by_file, files)), ((out_offsets, out_edges), ((in_offsets, in_edges), unresolved_by_node))) =
-            rayon::join(
-                || {
-                    rayon::join(
-                        || {
-                            let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
-                            for (i, node) in nodes.iter().enumerate() {
-                                index.insert(node.id.clone(), i as NodeIndex);
-                            }
-                            index
-                        },
-                        || file_blocks(&nodes),
-                    )
-                },
-                || {
-                    rayon::join(
-                        || csr(n, edges.iter().map(|e| e.from), edges.len()),
-                        || {
-                            rayon::join(
-                                || csr(n, edges.iter().map(|e| e.to), edges.len()),
-                                || {
-                                    let mut by_node: FxHashMap<NodeIndex, Vec<u32>> = FxHashMap::default();
-                                    for (i, u) in unresolved.iter().enumerate() {
-                                        by_node.entry(u.from).or_default().push(i as u32);
-                                    }
-                                    by_node
-                                },
-                            )
-                        },
-                    )
-                },
-            );
+        let ((index, (by_file, files)), adjacency) = rayon::join(
+            || {
+                rayon::join(
+                    || {
+                        let mut index = FxHashMap::with_capacity_and_hasher(n, Default::default());
+                        for (i, node) in nodes.iter().enumerate() {
+                            index.insert(node.id.clone(), i as NodeIndex);
+                        }
+                        index
+                    },
+                    || file_blocks(&nodes),
+                )
+            },
+            || Adjacency::build(n, &edges, &unresolved),
+        );
+        let parts = GraphParts {
+            edges,
+            unresolved,
+            index,
+            by_file,
+            files,
+        };
+        Graph::with_adjacency(repo, nodes, parts, adjacency)
+    }
+
+    /// A graph from parts that already match `nodes`: edges sorted and deduplicated as
+    /// [`sort_edges`] leaves them, the id map, file blocks and file nodes. Only the adjacency is
+    /// computed.
+    pub(crate) fn from_parts(repo: String, nodes: Vec<Node>, parts: GraphParts) -> Graph {
+        let adjacency = Adjacency::build(nodes.len(), &parts.edges, &parts.unresolved);
+        Graph::with_adjacency(repo, nodes, parts, adjacency)
+    }
+
+    fn with_adjacency(repo: String, nodes: Vec<Node>, parts: GraphParts, adjacency: Adjacency) -> Graph {
+        let GraphParts {
+            edges,
+            unresolved,
+            index,
+            by_file,
+            files,
+        } = parts;
         Graph {
             repo,
             nodes,
             edges,
             unresolved,
             index,
-            out_offsets,
-            out_edges,
-            in_offsets,
-            in_edges,
-            unresolved_by_node,
+            out_offsets: adjacency.out_offsets,
+            in_offsets: adjacency.in_offsets,
+            in_edges: adjacency.in_edges,
+            unresolved_offsets: adjacency.unresolved_offsets,
+            unresolved_order: adjacency.unresolved_order,
             by_file,
             files,
             unresolved_by_name: OnceLock::new(),
             by_name: OnceLock::new(),
+        }
+    }
+
+    /// Takes out everything but the nodes and adjacency, for a build whose nodes all keep their
+    /// place (see `build.rs`); the graph is left without edges.
+    pub(crate) fn take_parts(&mut self) -> GraphParts {
+        GraphParts {
+            edges: std::mem::take(&mut self.edges),
+            unresolved: std::mem::take(&mut self.unresolved),
+            index: std::mem::take(&mut self.index),
+            by_file: std::mem::take(&mut self.by_file),
+            files: std::mem::take(&mut self.files),
         }
     }
 
@@ -247,7 +302,7 @@ impl Graph {
             self.out_offsets[node as usize] as usize,
             self.out_offsets[node as usize + 1] as usize,
         );
-        self.out_edges[s..e].iter().map(move |&i| &self.edges[i as usize])
+        self.edges[s..e].iter()
     }
 
     /// Incoming edges of a node.
@@ -261,10 +316,16 @@ impl Graph {
 
     /// Unresolved references made from a node.
     pub fn unresolved_from(&self, node: NodeIndex) -> impl Iterator<Item = &Unresolved> + '_ {
-        self.unresolved_by_node
-            .get(&node)
-            .into_iter()
-            .flat_map(move |v| v.iter().map(move |&i| &self.unresolved[i as usize]))
+        let (s, e) = match (
+            self.unresolved_offsets.get(node as usize),
+            self.unresolved_offsets.get(node as usize + 1),
+        ) {
+            (Some(&s), Some(&e)) => (s as usize, e as usize),
+            _ => (0, 0),
+        };
+        self.unresolved_order[s..e]
+            .iter()
+            .map(move |&i| &self.unresolved[i as usize])
     }
 
     /// Every file node, in index order.
@@ -359,14 +420,96 @@ fn file_blocks(nodes: &[Node]) -> (FxHashMap<Arc<str>, Vec<NodeIndex>>, Vec<Node
     (by_file, files)
 }
 
-fn csr(n: usize, keys: impl Iterator<Item = NodeIndex> + Clone, m: usize) -> (Vec<u32>, Vec<u32>) {
+/// Edges sorted by (from, to, kind, line), each duplicate (same endpoints, kind and line)
+/// reduced to its strongest origin. A counting sort by `from` and then a sort of each node's
+/// few edges: several times faster than comparison-sorting a million edges.
+pub(crate) fn sort_edges(n: usize, edges: Vec<Edge>) -> Vec<Edge> {
+    let Some(&first) = edges.first() else {
+        return edges;
+    };
     let mut offsets = vec![0u32; n + 1];
-    for k in keys.clone() {
+    for e in &edges {
+        offsets[e.from as usize + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut sorted = vec![first; edges.len()];
+    for e in edges {
+        let slot = &mut fill[e.from as usize];
+        sorted[*slot as usize] = e;
+        *slot += 1;
+    }
+    let mut buckets: Vec<&mut [Edge]> = Vec::new();
+    let mut rest: &mut [Edge] = &mut sorted;
+    for w in offsets.windows(2) {
+        let len = (w[1] - w[0]) as usize;
+        let (bucket, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        rest = tail;
+        if len > 1 {
+            buckets.push(bucket);
+        }
+    }
+    buckets
+        .par_iter_mut()
+        .for_each(|bucket| bucket.sort_unstable_by(edge_order));
+    sorted.dedup_by(|b, a| same_key(a, b));
+    sorted
+}
+
+/// The order edges are kept in: by (from, to, kind, line), the strongest origin first.
+fn edge_order(a: &Edge, b: &Edge) -> std::cmp::Ordering {
+    (a.from, a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(
+        b.from,
+        b.to,
+        b.kind,
+        b.line,
+        std::cmp::Reverse(b.origin),
+    ))
+}
+
+fn same_key(a: &Edge, b: &Edge) -> bool {
+    a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line
+}
+
+/// Merges edges in [`sort_edges`] order with a few more into that order, duplicates reduced
+/// to their strongest origin as there. In place: the runs between insertion points move once.
+pub(crate) fn merge_edges(mut sorted: Vec<Edge>, mut more: Vec<Edge>) -> Vec<Edge> {
+    let Some(&filler) = more.first() else {
+        return sorted;
+    };
+    more.sort_unstable_by(edge_order);
+    let mut i = sorted.len();
+    sorted.resize(i + more.len(), filler);
+    let mut k = sorted.len();
+    for e in more.into_iter().rev() {
+        let p = sorted[..i].partition_point(|x| !edge_order(x, &e).is_gt());
+        sorted.copy_within(p..i, k - (i - p));
+        k -= i - p;
+        i = p;
+        k -= 1;
+        sorted[k] = e;
+    }
+    sorted.dedup_by(|b, a| same_key(a, b));
+    sorted
+}
+
+/// Offsets of each key's run in a list sorted by key (`n + 1` of them).
+fn offsets(n: usize, keys: impl Iterator<Item = NodeIndex>) -> Vec<u32> {
+    let mut offsets = vec![0u32; n + 1];
+    for k in keys {
         offsets[k as usize + 1] += 1;
     }
     for i in 0..n {
         offsets[i + 1] += offsets[i];
     }
+    offsets
+}
+
+/// Offsets per key and the item indices grouped by key (stable within a key).
+fn csr(n: usize, keys: impl Iterator<Item = NodeIndex> + Clone, m: usize) -> (Vec<u32>, Vec<u32>) {
+    let offsets = offsets(n, keys.clone());
     let mut fill = offsets.clone();
     let mut items = vec![0u32; m];
     for (edge_index, k) in keys.enumerate() {

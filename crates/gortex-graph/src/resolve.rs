@@ -17,6 +17,7 @@ use gortex_core::{
 };
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// A symbol: (file index, symbol index within the file's facts).
 pub(crate) type Sym = (u32, u32);
@@ -66,6 +67,89 @@ pub(crate) struct Tables<'a> {
     /// Per C/C++ file: the files its includes make visible, nearest first (headers reached
     /// through headers, and the sources that implement each header). Empty elsewhere.
     c_visible: Vec<Vec<u32>>,
+}
+
+/// The lookup tables of one build, kept for the next. A body edit (the same files and
+/// configuration, every changed file with the same interface and inheritance clauses) builds
+/// exactly the same tables, so the next build re-points these at its files instead of spending
+/// O(repository) on building them again.
+///
+/// Self-referential: `tables` borrows names and paths from `built_from` and reads `config`,
+/// both behind `Arc`s this value owns, never mutates and drops after `tables` (their heap data
+/// does not move when this value does). `tables.files` points at `built_from` or, after a
+/// rebind, at `current`: the files whose facts the resolver reads.
+pub(crate) struct KeptTables {
+    // Declared first: dropped before what it borrows from.
+    tables: Tables<'static>,
+    // Only held, so what `tables` points at stays alive.
+    #[allow(dead_code)]
+    current: Option<Arc<[SourceFile]>>,
+    #[allow(dead_code)]
+    built_from: Arc<[SourceFile]>,
+    #[allow(dead_code)]
+    config: Arc<RepoConfig>,
+    fingerprint: String,
+}
+
+impl KeptTables {
+    /// Builds the tables for `files` (see [`Tables::build`]) and keeps what they borrow.
+    pub(crate) fn build(files: &[SourceFile], config: &RepoConfig, fingerprint: String) -> KeptTables {
+        let built_from: Arc<[SourceFile]> = files.into();
+        let config = Arc::new(config.clone());
+        // SAFETY: both references point into data behind the `Arc`s stored beside the tables,
+        // which outlive them (field order) and are never mutated.
+        let (files_ref, config_ref): (&'static [SourceFile], &'static RepoConfig) =
+            unsafe { (&*Arc::as_ptr(&built_from), &*Arc::as_ptr(&config)) };
+        KeptTables {
+            tables: Tables::build(files_ref, config_ref),
+            current: None,
+            built_from,
+            config,
+            fingerprint,
+        }
+    }
+
+    /// Whether `files` under `fingerprint` would build these same tables: the same
+    /// configuration, the same paths and languages in the same order, and every file either
+    /// the very facts the tables last read or the same interface and inheritance clauses.
+    pub(crate) fn fits(&self, files: &[SourceFile], fingerprint: &str) -> bool {
+        let last = self.tables.files;
+        self.fingerprint == fingerprint
+            && last.len() == files.len()
+            && last.par_iter().zip(files).all(|(old, new)| {
+                old.path == new.path
+                    && old.language == new.language
+                    && (Arc::ptr_eq(&old.facts, &new.facts)
+                        || (old.facts.same_interface(&new.facts) && same_heritage(&old.facts, &new.facts)))
+            })
+    }
+
+    /// The same tables, now reading `files` (which must [`KeptTables::fits`]).
+    pub(crate) fn rebind(mut self, files: &[SourceFile]) -> KeptTables {
+        let current: Arc<[SourceFile]> = files.into();
+        // SAFETY: as in `build`; the previous `current` is dropped only after nothing points at it.
+        self.tables.files = unsafe { &*Arc::as_ptr(&current) };
+        self.current = Some(current);
+        self
+    }
+
+    /// The tables, borrowed for as long as this value is.
+    pub(crate) fn tables(&self) -> &Tables<'_> {
+        &self.tables
+    }
+}
+
+/// Whether two versions of a file state the same inheritance (`extends`/`implements` uses, by
+/// enclosing symbol, name and receiver): the type hierarchy in the tables is built from them,
+/// and an `impl Trait for T` block adds one without changing any declaration.
+fn same_heritage(a: &gortex_core::FileFacts, b: &gortex_core::FileFacts) -> bool {
+    fn heritage(f: &gortex_core::FileFacts) -> impl Iterator<Item = (EdgeKind, Option<u32>, &str, &Receiver)> {
+        f.refs
+            .iter()
+            .filter(|r| matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements))
+            .map(|r| (r.kind, r.from, r.name.as_str(), &r.receiver))
+    }
+    heritage(a).eq(heritage(b))
 }
 
 /// At most this many files are made visible to one C/C++ file through its includes.

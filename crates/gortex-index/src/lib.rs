@@ -307,6 +307,61 @@ enum Outcome {
     Failed(Failure),
 }
 
+/// What `update_paths` found at one path.
+enum PathState {
+    /// Not a language gortex indexes: nothing changes.
+    Unsupported,
+    /// Deleted, excluded, ignored or not a regular file: not indexed (any more).
+    Gone,
+    /// Over the size cap.
+    TooLarge(Skipped),
+    /// Read: its previous facts reused, parsed, skipped or failed.
+    Read(Outcome),
+}
+
+/// Reads one repository-relative path as the walker would admit it, reusing `old` when its
+/// stat and content say nothing changed.
+fn read_path(
+    root: &Path,
+    rel: &str,
+    old: Option<&FileRecord>,
+    options: &IndexOptions,
+    pool: &rayon::ThreadPool,
+    admission: &mut walk::Admission,
+) -> PathState {
+    let Some(language) = Language::from_path(rel).filter(|l| gortex_lang::supports(*l)) else {
+        return PathState::Unsupported;
+    };
+    // What the walker would not reach (ignored, excluded) is not indexed, or no longer.
+    if !admission.admits(rel) {
+        return PathState::Gone;
+    }
+    let abs = root.join(rel);
+    let meta = match std::fs::symlink_metadata(&abs) {
+        Ok(m) if m.is_file() => m,
+        _ => return PathState::Gone,
+    };
+    if meta.len() > options.max_file_size {
+        return PathState::TooLarge(Skipped {
+            path: rel.to_string(),
+            reason: SkipReason::TooLarge,
+            detail: Some(format!("{} bytes > cap {} bytes", meta.len(), options.max_file_size)),
+        });
+    }
+    let cand = walk::Candidate {
+        rel: rel.to_string(),
+        abs,
+        language,
+        size: meta.len(),
+        mtime_ns: walk::mtime_ns(&meta),
+    };
+    let prev = PreviousFiles {
+        records: old.map(|r| (rel, r)).into_iter().collect(),
+        skipped: HashMap::new(),
+    };
+    PathState::Read(pool.install(|| process_file(&cand, &prev, options)))
+}
+
 struct PreviousFiles<'a> {
     records: HashMap<&'a str, &'a FileRecord>,
     skipped: HashMap<&'a str, (u64, u64)>,
@@ -838,84 +893,94 @@ impl RepoIndex {
             .iter()
             .map(|raw| self.repo_relative(raw))
             .collect::<Result<_, _>>()?;
-        let before = std::mem::take(&mut self.files);
-        let mut by_path: BTreeMap<String, FileRecord> = before.iter().map(|r| (r.path.clone(), r.clone())).collect();
+        // Only the given paths can change: each is diffed and replaced in the sorted file list
+        // where it stands (copying or re-hashing every record cost milliseconds per thousand files).
+        let mut paths = paths;
+        paths.sort();
+        paths.dedup();
+        let mut changes: Vec<ChangedFile> = Vec::new();
+        let mut same_content = true;
         let mut config_touched = false;
         let noop = |_: Progress| {};
         let mut admission = walk::Admission::new(&self.root, &options.walk_options());
         for rel in &paths {
-            let rel = rel.clone();
-            self.skipped.retain(|s| s.path != rel);
-            self.failures.retain(|f| f.path != rel);
-            self.skipped_stats.retain(|(p, _, _)| *p != rel);
-            if CONFIG_FILES.contains(&rel.rsplit('/').next().unwrap_or(&rel)) {
+            self.skipped.retain(|s| s.path != *rel);
+            self.failures.retain(|f| f.path != *rel);
+            self.skipped_stats.retain(|(p, _, _)| p != rel);
+            if CONFIG_FILES.contains(&rel.rsplit('/').next().unwrap_or(rel)) {
                 config_touched = true;
             }
-            let abs = self.root.join(&rel);
-            let Some(language) = Language::from_path(&rel).filter(|l| gortex_lang::supports(*l)) else {
-                continue;
-            };
-            // What the walker would not reach (ignored, excluded) is not indexed, or no longer.
-            if !admission.admits(&rel) {
-                if by_path.remove(&rel).is_some() {
-                    report.files.deleted += 1;
-                }
-                continue;
-            }
-            let meta = match std::fs::symlink_metadata(&abs) {
-                Ok(m) if m.is_file() => m,
-                _ => {
-                    if by_path.remove(&rel).is_some() {
+            let at = self.files.binary_search_by(|r| r.path.as_str().cmp(rel));
+            let old = at.ok().map(|i| &self.files[i]);
+            let record = match read_path(&self.root, rel, old, options, &pool, &mut admission) {
+                PathState::Unsupported => continue,
+                PathState::Gone => {
+                    if old.is_some() {
                         report.files.deleted += 1;
                     }
-                    continue;
+                    None
                 }
-            };
-            if meta.len() > options.max_file_size {
-                by_path.remove(&rel);
-                let detail = Some(format!("{} bytes > cap {} bytes", meta.len(), options.max_file_size));
-                self.skipped.push(Skipped {
-                    path: rel,
-                    reason: SkipReason::TooLarge,
-                    detail,
-                });
-                continue;
-            }
-            let cand = walk::Candidate {
-                rel: rel.clone(),
-                abs,
-                language,
-                size: meta.len(),
-                mtime_ns: walk::mtime_ns(&meta),
-            };
-            let prev = PreviousFiles {
-                records: by_path.get(&rel).map(|r| (rel.as_str(), r)).into_iter().collect(),
-                skipped: HashMap::new(),
-            };
-            let outcome = pool.install(|| process_file(&cand, &prev, options));
-            match outcome {
-                Outcome::Reused(r) => {
+                PathState::TooLarge(skipped) => {
+                    self.skipped.push(skipped);
+                    None
+                }
+                PathState::Read(Outcome::Reused(r)) => {
                     report.files.reused += 1;
-                    by_path.insert(rel, r);
+                    Some(r)
                 }
-                Outcome::Parsed(r) => {
+                PathState::Read(Outcome::Parsed(r)) => {
                     report.files.parsed += 1;
-                    by_path.insert(rel, r);
+                    Some(r)
                 }
-                Outcome::Skipped(s, stat) => {
-                    by_path.remove(&rel);
+                PathState::Read(Outcome::Skipped(skipped, stat)) => {
                     if let Some((size, mtime)) = stat {
-                        self.skipped_stats.push((s.path.clone(), size, mtime));
+                        self.skipped_stats.push((skipped.path.clone(), size, mtime));
                     }
-                    self.skipped.push(s);
+                    self.skipped.push(skipped);
+                    None
                 }
-                Outcome::Failed(f) => {
-                    by_path.remove(&rel);
-                    self.failures.push(f);
+                PathState::Read(Outcome::Failed(failure)) => {
+                    self.failures.push(failure);
+                    None
                 }
+            };
+            // What the previous build used, for the graph builder's diff.
+            match (old, &record) {
+                (Some(o), Some(r)) => {
+                    same_content &= o.hash == r.hash;
+                    // Same facts (e.g. only a comment changed at the end): nothing to re-resolve.
+                    if !(o.language == r.language && (o.hash == r.hash || o.facts == r.facts)) {
+                        changes.push(ChangedFile {
+                            path: rel.clone(),
+                            old: Some(o.facts.clone()),
+                        });
+                    }
+                }
+                (None, Some(_)) => {
+                    same_content = false;
+                    changes.push(ChangedFile {
+                        path: rel.clone(),
+                        old: None,
+                    });
+                }
+                (Some(o), None) => {
+                    same_content = false;
+                    changes.push(ChangedFile {
+                        path: rel.clone(),
+                        old: Some(o.facts.clone()),
+                    });
+                }
+                (None, None) => {}
+            }
+            match (at, record) {
+                (Ok(i), Some(r)) => self.files[i] = r,
+                (Err(i), Some(r)) => self.files.insert(i, r),
+                (Ok(i), None) => {
+                    self.files.remove(i);
+                }
+                (Err(_), None) => {}
             }
         }
-        self.files = by_path.into_values().collect();
         report.files.total = self.files.len();
         if config_touched {
             let configs: Vec<String> = self
@@ -936,14 +1001,8 @@ impl RepoIndex {
             self.config_files = hashes;
         }
         self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-        let changes = diff_records(&before, &self.files);
         // Events on ignored files or saves that changed no byte: the graph stands as it is. (Any
         // changed content takes a new graph version, which is what re-syncs the text index.)
-        let same_content = before.len() == self.files.len()
-            && before
-                .iter()
-                .zip(&self.files)
-                .all(|(a, b)| a.path == b.path && a.hash == b.hash);
         if changes.is_empty() && same_content && !config_touched {
             report.mode = "unchanged".into();
         } else {
@@ -1082,32 +1141,51 @@ impl RepoIndex {
     }
 
     fn fill_report(&self, report: &mut IndexReport) {
+        // Counted by the kinds themselves, named once at the end: a string made or hashed per
+        // file, node and edge cost tens of milliseconds per watcher pass on a large repository.
+        let mut languages: rustc_hash::FxHashMap<Language, (usize, u64)> = Default::default();
         for r in &self.files {
-            let entry = report.languages.entry(r.language.as_str().to_string()).or_default();
-            entry.files += 1;
-            entry.bytes += r.size;
+            let entry = languages.entry(r.language).or_default();
+            entry.0 += 1;
+            entry.1 += r.size;
             if r.facts.syntax_errors > 0 {
                 report.syntax_error_files += 1;
             }
         }
+        for (language, (files, bytes)) in languages {
+            let entry = report.languages.entry(language.as_str().to_string()).or_default();
+            entry.files += files;
+            entry.bytes += bytes;
+        }
         let g = &self.graph;
         report.nodes.total = g.nodes.len();
-        // Count by the kinds themselves (a one-byte Fx hash), named once at the end: a string
-        // hashed per node and edge cost tens of milliseconds per watcher pass on a large repository.
-        let mut nodes: rustc_hash::FxHashMap<gortex_core::NodeKind, usize> = Default::default();
+        let mut nodes = [0usize; 256];
         for n in &g.nodes {
-            *nodes.entry(n.kind).or_default() += 1;
+            nodes[n.kind as usize] += 1;
         }
-        report.nodes.by_kind = nodes.into_iter().map(|(k, v)| (k.as_str().to_string(), v)).collect();
+        let named = |counts: &[usize; 256], all: &mut dyn Iterator<Item = (usize, &'static str)>| {
+            all.filter(|(i, _)| counts[*i] > 0)
+                .map(|(i, name)| (name.to_string(), counts[i]))
+                .collect()
+        };
+        report.nodes.by_kind = named(
+            &nodes,
+            &mut gortex_core::NodeKind::ALL.iter().map(|k| (*k as usize, k.as_str())),
+        );
         report.edges.total = g.edges.len();
-        let mut kinds: rustc_hash::FxHashMap<gortex_core::EdgeKind, usize> = Default::default();
-        let mut origins: rustc_hash::FxHashMap<gortex_core::Origin, usize> = Default::default();
+        let (mut kinds, mut origins) = ([0usize; 256], [0usize; 256]);
         for e in &g.edges {
-            *kinds.entry(e.kind).or_default() += 1;
-            *origins.entry(e.origin).or_default() += 1;
+            kinds[e.kind as usize] += 1;
+            origins[e.origin as usize] += 1;
         }
-        report.edges.by_kind = kinds.into_iter().map(|(k, v)| (k.as_str().to_string(), v)).collect();
-        report.edges.by_origin = origins.into_iter().map(|(k, v)| (k.as_str().to_string(), v)).collect();
+        report.edges.by_kind = named(
+            &kinds,
+            &mut gortex_core::EdgeKind::ALL.iter().map(|k| (*k as usize, k.as_str())),
+        );
+        report.edges.by_origin = named(
+            &origins,
+            &mut gortex_core::Origin::ALL.iter().map(|k| (*k as usize, k.as_str())),
+        );
         report.edges.unresolved = g.unresolved.len();
         report.skipped = self.skipped.clone();
         report.skipped.sort_by(|a, b| a.path.cmp(&b.path));

@@ -383,12 +383,47 @@ fn replace_word(text: &str, word: &str, with: &str) -> String {
 }
 
 fn clean_dump(root: &Path) -> Vec<String> {
+    clean_index(root).graph.canonical_dump()
+}
+
+fn clean_index(root: &Path) -> RepoIndex {
     let home = tempfile::tempdir().unwrap();
     let mut opts = options(home.path());
     opts.persist = false;
     opts.name = Some("poly".into());
-    let (index, _) = index(root, &opts);
-    index.graph.canonical_dump()
+    index(root, &opts).0
+}
+
+/// Everything about a graph's layout the canonical dump leaves out: node, edge and unresolved
+/// order, the id map, file blocks and every node's adjacency. A patched or moved graph must
+/// equal a clean build in these too, or answers would depend on the edit history.
+fn layout_dump(graph: &gortex_graph::Graph) -> Vec<String> {
+    let id = |n: u32| graph.nodes[n as usize].id.to_string();
+    let edge = |e: &gortex_graph::Edge| format!("{} -{}-> {} {} L{}", id(e.from), e.kind, id(e.to), e.origin, e.line);
+    let mut out: Vec<String> = graph.edges.iter().map(|e| format!("E {}", edge(e))).collect();
+    out.extend(
+        graph
+            .unresolved
+            .iter()
+            .map(|u| format!("U {} {} {} L{}", id(u.from), u.kind, u.target, u.line)),
+    );
+    out.push(format!(
+        "F {:?}",
+        graph.files().iter().map(|&f| id(f)).collect::<Vec<_>>()
+    ));
+    for (i, node) in graph.nodes.iter().enumerate() {
+        let i = i as u32;
+        out.push(format!(
+            "N {i} {} lookup={:?} block={:?} out={:?} in={:?} unresolved={:?}",
+            node.id,
+            graph.lookup(&node.id),
+            graph.file_nodes(&node.path).iter().map(|&n| id(n)).collect::<Vec<_>>(),
+            graph.out_edges(i).map(edge).collect::<Vec<_>>(),
+            graph.in_edges(i).map(edge).collect::<Vec<_>>(),
+            graph.unresolved_from(i).map(|u| u.target.clone()).collect::<Vec<_>>(),
+        ));
+    }
+    out
 }
 
 fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
@@ -429,13 +464,24 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
             *live.symbol_index() == gortex_search::SymbolIndex::build(&live.graph),
             "after {edit:?}: the symbol index built with reused tokens differs from a fresh one"
         );
-        let clean = clean_dump(repo.path());
+        let clean_graph = clean_index(repo.path()).graph;
+        let clean = clean_graph.canonical_dump();
         let incremental = live.graph.canonical_dump();
         if clean != incremental {
             let missing: Vec<&String> = clean.iter().filter(|l| !incremental.contains(l)).take(10).collect();
             let extra: Vec<&String> = incremental.iter().filter(|l| !clean.contains(l)).take(10).collect();
             return Err(TestCaseError::fail(format!(
                 "after {edit:?}: missing {missing:#?}\nextra {extra:#?}"
+            )));
+        }
+        let (layout, clean_layout) = (layout_dump(&live.graph), layout_dump(&clean_graph));
+        if layout != clean_layout {
+            let first = layout.iter().zip(&clean_layout).position(|(a, b)| a != b);
+            return Err(TestCaseError::fail(format!(
+                "after {edit:?}: the layout differs from a clean build's ({} vs {} lines); first difference:\n{:#?}",
+                layout.len(),
+                clean_layout.len(),
+                first.map(|i| (&layout[i], &clean_layout[i]))
             )));
         }
     }
@@ -500,5 +546,64 @@ fn body_edits_resolve_only_the_edited_file() {
     assert!(
         edit(grown, &mut live) > 1,
         "a new export did not re-resolve its importers"
+    );
+}
+
+/// A build keeps the lookup tables of the last one when no file's interface changed. An
+/// `impl Trait for T` block changes no declaration but does change the type hierarchy: the
+/// tables must be built again, and the result must still equal a clean build.
+#[test]
+fn a_new_impl_block_rebuilds_the_kept_tables() {
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(repo.path().join("src")).unwrap();
+    std::fs::write(
+        repo.path().join("Cargo.toml"),
+        "[package]\nname = \"kept\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    let decls = "pub struct Store {}\npub trait Named {\n    fn name(&self) {}\n}\npub trait Labeled {\n    fn label(&self) {}\n}\n";
+    std::fs::write(repo.path().join("src/lib.rs"), "pub mod store;\npub mod user;\n").unwrap();
+    std::fs::write(
+        repo.path().join("src/store.rs"),
+        format!("{decls}impl Named for Store {{}}\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        repo.path().join("src/user.rs"),
+        "use crate::store::Store;\npub fn make() -> Store { Store {} }\npub fn show(s: Store) { s.label(); }\n",
+    )
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.name = Some("poly".into());
+    let (mut live, _) = index(repo.path(), &opts);
+    let implements = |live: &RepoIndex| -> Vec<String> {
+        live.graph
+            .canonical_dump()
+            .into_iter()
+            .filter(|l| l.starts_with("E ") && l.contains("-implements->"))
+            .collect()
+    };
+    assert_eq!(implements(&live).len(), 1, "{:#?}", live.graph.canonical_dump());
+    let rel = "src/store.rs".to_string();
+    // A body-only edit first (the tables are kept), then the hierarchy changes.
+    for text in [
+        format!("{decls}\n\nimpl Named for Store {{}}\n"),
+        format!("{decls}impl Labeled for Store {{}}\n"),
+        format!("{decls}impl Labeled for Store {{}}\nimpl Named for Store {{}}\n"),
+    ] {
+        std::fs::write(repo.path().join(&rel), &text).unwrap();
+        live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+        assert_eq!(live.graph.canonical_dump(), clean_dump(repo.path()), "after:\n{text}");
+    }
+    let edges = implements(&live);
+    assert_eq!(edges.len(), 2, "{edges:#?}");
+    assert!(edges.iter().any(|l| l.contains("::Labeled")), "{edges:#?}");
+    // The call through the new supertype is bound by the hierarchy, not by name alone.
+    let dump = live.graph.canonical_dump();
+    assert!(
+        dump.iter()
+            .any(|l| l.contains("user.rs::show -calls-> poly/src/store.rs::Labeled.label ast_")),
+        "{dump:#?}"
     );
 }
