@@ -541,6 +541,31 @@ impl TextTables {
     }
 }
 
+/// Per node: usage edges in (`fan_in`) and out (`fan_out`), a node's uses of itself left out.
+fn usage_counts(g: &Graph) -> (Vec<u32>, Vec<u32>) {
+    let n = g.nodes.len();
+    let count = |edges: &[gortex_graph::Edge]| {
+        let (mut fan_in, mut fan_out) = (vec![0u32; n], vec![0u32; n]);
+        for e in edges {
+            if e.kind.is_usage() && e.from != e.to {
+                fan_in[e.to as usize] += 1;
+                fan_out[e.from as usize] += 1;
+            }
+        }
+        (fan_in, fan_out)
+    };
+    let half = g.edges.len() / 2;
+    let ((mut fan_in, mut fan_out), (more_in, more_out)) =
+        rayon::join(|| count(&g.edges[..half]), || count(&g.edges[half..]));
+    for (a, b) in fan_in.iter_mut().zip(more_in) {
+        *a += b;
+    }
+    for (a, b) in fan_out.iter_mut().zip(more_out) {
+        *a += b;
+    }
+    (fan_in, fan_out)
+}
+
 impl SymbolIndex {
     /// Builds the index over every symbol of `g` (files, packages, imports and external stubs are
     /// left out). Tokenisation runs in parallel on the current rayon pool.
@@ -640,34 +665,49 @@ impl SymbolIndex {
         doc_file: Vec<u32>,
         file_doc_off: Vec<u32>,
     ) -> SymbolIndex {
+        // Usage counts per node in one pass over the edges (sorted by source: sequential reads),
+        // rather than chasing each node's incoming edges through the adjacency.
+        let (node_in, node_out) = usage_counts(g);
+        // A file's test naming is decided once per file, not once per symbol.
+        let file_test: Vec<bool> = file_doc_off
+            .par_windows(2)
+            .map(|w| {
+                w[0] < w[1] && {
+                    let n = &g.nodes[doc_node[w[0] as usize] as usize];
+                    is_test_path(&n.path, n.language)
+                }
+            })
+            .collect();
+        let position = |all: &[u8]| {
+            let mut table = [0u8; 256];
+            for (p, &x) in all.iter().enumerate() {
+                table[x as usize] = p as u8;
+            }
+            table
+        };
+        let kinds = position(&NodeKind::ALL.iter().map(|&k| k as u8).collect::<Vec<_>>());
+        let languages = position(&Language::ALL.iter().map(|&l| l as u8).collect::<Vec<_>>());
+        let flavors = position(&TypeFlavor::ALL.iter().map(|&f| f as u8).collect::<Vec<_>>());
         // Per-symbol metadata and usage counts.
         let per_doc: Vec<(DocMeta, u32, u32)> = doc_node
             .par_iter()
-            .map(|&i| {
+            .zip(doc_file.par_iter())
+            .map(|(&i, &f)| {
                 let n = &g.nodes[i as usize];
                 let mut flags = 0;
-                if n.is_test || is_test_path(&n.path, n.language) {
+                if n.is_test || file_test[f as usize] {
                     flags |= FLAG_TEST;
                 }
                 if n.exported || n.visibility == Some(Visibility::Public) {
                     flags |= FLAG_EXPORTED;
                 }
                 let meta = DocMeta {
-                    kind: NodeKind::ALL.iter().position(|&k| k == n.kind).unwrap_or(0) as u8,
-                    lang: n
-                        .language
-                        .and_then(|l| Language::ALL.iter().position(|&x| x == l))
-                        .map_or(0, |p| p as u8 + 1),
-                    flavor: n
-                        .flavor
-                        .and_then(|f| TypeFlavor::ALL.iter().position(|&x| x == f))
-                        .map_or(0, |p| p as u8 + 1),
+                    kind: kinds[n.kind as usize],
+                    lang: n.language.map_or(0, |l| languages[l as usize] + 1),
+                    flavor: n.flavor.map_or(0, |f| flavors[f as usize] + 1),
                     flags,
                 };
-                let usage = |e: &&gortex_graph::Edge, other: NodeIndex| e.kind.is_usage() && other != i;
-                let fan_in = g.in_edges(i).filter(|e| usage(e, e.from)).count() as u32;
-                let fan_out = g.out_edges(i).filter(|e| usage(e, e.to)).count() as u32;
-                (meta, fan_in, fan_out)
+                (meta, node_in[i as usize], node_out[i as usize])
             })
             .collect();
         let doc_meta: Vec<DocMeta> = per_doc.iter().map(|p| p.0).collect();
