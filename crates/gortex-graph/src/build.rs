@@ -343,7 +343,8 @@ pub fn build_graph_incremental(
         match patch_in_place(&conv, &results, prior, p.changed, parts, first_stub, &tail) {
             Ok(parts) => {
                 nodes.extend(tail);
-                let graph = Graph::from_parts(input.repo.to_string(), nodes, parts);
+                let mut graph = Graph::from_parts(input.repo.to_string(), nodes, parts);
+                graph.set_file_facts(input.files.iter().map(|f| Arc::clone(&f.facts)).collect());
                 stats.assemble_ms = lap() - stats.nodes_ms - stats.tables_ms - stats.resolve_ms;
                 let cache = ResolutionCache {
                     fingerprint,
@@ -411,7 +412,8 @@ pub fn build_graph_incremental(
         }
     }
     let cache_files = cache_entries(input.files, results, &mut stats);
-    let graph = Graph::assemble(input.repo.to_string(), nodes, edges, unresolved);
+    let mut graph = Graph::assemble(input.repo.to_string(), nodes, edges, unresolved);
+    graph.set_file_facts(input.files.iter().map(|f| Arc::clone(&f.facts)).collect());
     stats.assemble_ms = lap() - stats.nodes_ms - stats.tables_ms - stats.resolve_ms;
     let cache = ResolutionCache {
         fingerprint,

@@ -1,6 +1,8 @@
 //! The graph store: nodes, resolved edges and unresolved references with compact adjacency.
 
-use gortex_core::{EdgeKind, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility};
+use gortex_core::{
+    EdgeKind, FileFacts, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility,
+};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -164,6 +166,10 @@ pub struct Graph {
     unresolved_by_name: OnceLock<FxHashMap<Box<str>, Vec<u32>>>,
     /// Nodes by their bare name; built by the first name lookup.
     by_name: OnceLock<FxHashMap<Box<str>, Vec<NodeIndex>>>,
+    /// Each file node's facts, aligned with `files`, when the builder recorded them: nodes are
+    /// a pure function of a file's path and facts, so derived indexes can tell unchanged files
+    /// by the facts' identity.
+    file_facts: Vec<Arc<FileFacts>>,
 }
 
 /// What a graph holds besides its nodes and adjacency.
@@ -271,6 +277,7 @@ impl Graph {
             files,
             unresolved_by_name: OnceLock::new(),
             by_name: OnceLock::new(),
+            file_facts: Vec::new(),
         }
     }
 
@@ -326,6 +333,18 @@ impl Graph {
         self.unresolved_order[s..e]
             .iter()
             .map(move |&i| &self.unresolved[i as usize])
+    }
+
+    /// The facts each file node was built from, aligned with [`Graph::files`]; empty when the
+    /// graph was assembled from nodes alone.
+    pub fn file_facts(&self) -> &[Arc<FileFacts>] {
+        &self.file_facts
+    }
+
+    /// Records the facts of every file node (see [`Graph::file_facts`]).
+    pub(crate) fn set_file_facts(&mut self, facts: Vec<Arc<FileFacts>>) {
+        debug_assert_eq!(facts.len(), self.files.len(), "one facts entry per file node");
+        self.file_facts = facts;
     }
 
     /// Every file node, in index order.

@@ -18,7 +18,7 @@
 use crate::fuzzy;
 use crate::rerank::{prior_parts, prior_sum};
 use crate::tokenize::{for_each_token, MAX_TOKEN_LEN};
-use gortex_core::{Language, NodeKind, QueryError, TypeFlavor, Visibility};
+use gortex_core::{FileFacts, Language, NodeKind, QueryError, TypeFlavor, Visibility};
 use gortex_graph::{Graph, Node, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -249,6 +249,8 @@ struct ChunkText<'g> {
     file_node: &'g [NodeIndex],
     file_doc_off: &'g [u32],
     doc_node: &'g [NodeIndex],
+    /// Per file (as `file_node`), the facts its nodes were built from, when the graph has them.
+    file_facts: Option<&'g [Arc<FileFacts>]>,
 }
 
 impl ChunkText<'_> {
@@ -263,6 +265,21 @@ impl ChunkText<'_> {
     }
 
     /// A hash of everything tokenising files `start..end` reads: paths and fields, delimited.
+    /// A cheap stand-in for [`ChunkText::key`] when the graph has its files' facts: nodes are a
+    /// pure function of a file's path and facts, so the same facts (the same allocation: the
+    /// cache holds them, so an address is never reused while a key names it) mean the same text.
+    /// Different facts may still give the same text (a body edit moves only spans).
+    fn facts_key(&self, start: usize, end: usize) -> Option<u64> {
+        use std::hash::Hasher;
+        let facts = self.file_facts?;
+        let mut h = rustc_hash::FxHasher::default();
+        for (&file, facts) in self.file_node[start..end].iter().zip(&facts[start..end]) {
+            h.write(self.g.nodes[file as usize].path.as_bytes());
+            h.write_usize(Arc::as_ptr(facts) as usize);
+        }
+        Some(h.finish())
+    }
+
     fn key(&self, start: usize, end: usize) -> u64 {
         use std::hash::Hasher;
         let mut h = rustc_hash::FxHasher::default();
@@ -330,14 +347,20 @@ impl ChunkText<'_> {
     }
 }
 
+/// A cached chunk: its facts key (when the graph had facts), its text key, its tokens.
+type CachedChunk = (Option<u64>, u64, Arc<Chunk>);
+
 /// Tokenised chunks of the last symbol-index build, reused by the next build for every chunk
 /// whose text did not change (a watcher pass changes one or two files of tens of thousands).
 #[derive(Default)]
 pub struct TokenCache {
-    chunks: FxHashMap<(usize, usize), (u64, Arc<Chunk>)>,
+    /// By file range: the facts key (when the graph had facts), the text key, the tokens.
+    chunks: FxHashMap<(usize, usize), CachedChunk>,
     /// The last build's doc layout (doc → node) and text tables: when a build finds every chunk
     /// unchanged and the same layout, it shares the tables instead of merging chunks again.
     last: Option<(Vec<NodeIndex>, Arc<TextTables>)>,
+    /// The last build's files (as `Graph::files`): their facts and indexed symbols' offsets.
+    layouts: Vec<(Arc<FileFacts>, Arc<[u32]>)>,
 }
 
 impl TokenCache {
@@ -345,7 +368,7 @@ impl TokenCache {
     pub fn memory_bytes(&self) -> usize {
         self.chunks
             .values()
-            .map(|(_, c)| {
+            .map(|(_, _, c)| {
                 c.vocab.iter().map(|t| t.len() + 16).sum::<usize>()
                     + c.postings.len() * std::mem::size_of::<(u32, u32, u16)>()
                     + c.paths.len() * std::mem::size_of::<(u32, u32, u8)>()
@@ -541,6 +564,105 @@ impl TextTables {
     }
 }
 
+/// Which nodes a symbol index holds, in file order.
+struct DocLayout {
+    doc_node: Vec<NodeIndex>,
+    doc_file: Vec<u32>,
+    file_doc_off: Vec<u32>,
+    file_node: Vec<NodeIndex>,
+    /// Per file with docs (as `file_node`), its facts, when the graph has them.
+    file_facts: Option<Vec<Arc<FileFacts>>>,
+}
+
+impl DocLayout {
+    /// The same docs, files and order (however they were found).
+    fn same_docs(&self, other: &DocLayout) -> bool {
+        self.doc_node == other.doc_node
+            && self.doc_file == other.doc_file
+            && self.file_doc_off == other.file_doc_off
+            && self.file_node == other.file_node
+    }
+
+    fn new() -> DocLayout {
+        DocLayout {
+            doc_node: Vec::new(),
+            doc_file: Vec::new(),
+            file_doc_off: vec![0],
+            file_node: Vec::new(),
+            file_facts: None,
+        }
+    }
+}
+
+/// The layout read from the nodes: each file's block, its indexed symbols.
+fn layout_from_nodes(g: &Graph) -> DocLayout {
+    let mut out = DocLayout::new();
+    let mut next = 0usize;
+    while next < g.nodes.len() {
+        let i = next;
+        let n = &g.nodes[i];
+        next += 1;
+        if n.kind != NodeKind::File || n.external {
+            continue;
+        }
+        let block = g.file_nodes(&n.path);
+        // A file's symbols usually follow it as one block: skip them (checked, not assumed).
+        if block.first() == Some(&(i as u32)) && block.last() == Some(&((i + block.len() - 1) as u32)) {
+            next = i + block.len();
+        }
+        let before = out.doc_node.len();
+        let f = out.file_node.len() as u32;
+        for &j in block {
+            if is_indexed(&g.nodes[j as usize]) {
+                out.doc_node.push(j);
+                out.doc_file.push(f);
+            }
+        }
+        if out.doc_node.len() > before {
+            out.file_node.push(i as NodeIndex);
+            out.file_doc_off.push(out.doc_node.len() as u32);
+        }
+    }
+    out
+}
+
+/// The layout from each file's facts (the builder puts a file's symbols right after its file
+/// node, one node per fact): offsets of the indexed symbols, reused from `last` for a file whose
+/// facts are the same allocation. Also gives this build's per-file offsets, for the next.
+#[allow(clippy::type_complexity)]
+fn layout_from_facts(
+    g: &Graph,
+    facts: &[Arc<FileFacts>],
+    last: &[(Arc<FileFacts>, Arc<[u32]>)],
+) -> (DocLayout, Vec<(Arc<FileFacts>, Arc<[u32]>)>) {
+    let mut out = DocLayout::new();
+    let mut kept = Vec::with_capacity(facts.len());
+    let mut with_docs = Vec::new();
+    for (k, (&file, f)) in g.files().iter().zip(facts).enumerate() {
+        let offsets: Arc<[u32]> = match last.get(k) {
+            Some((prev, offsets)) if Arc::ptr_eq(prev, f) => Arc::clone(offsets),
+            _ => f
+                .symbols
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind.is_symbol())
+                .map(|(i, _)| i as u32 + 1)
+                .collect(),
+        };
+        if !offsets.is_empty() {
+            let ordinal = out.file_node.len() as u32;
+            out.doc_node.extend(offsets.iter().map(|&o| file + o));
+            out.doc_file.extend(std::iter::repeat_n(ordinal, offsets.len()));
+            out.file_node.push(file);
+            out.file_doc_off.push(out.doc_node.len() as u32);
+            with_docs.push(Arc::clone(f));
+        }
+        kept.push((Arc::clone(f), offsets));
+    }
+    out.file_facts = Some(with_docs);
+    (out, kept)
+}
+
 /// Per node: usage edges in (`fan_in`) and out (`fan_out`), a node's uses of itself left out.
 fn usage_counts(g: &Graph) -> (Vec<u32>, Vec<u32>) {
     let n = g.nodes.len();
@@ -576,37 +698,27 @@ impl SymbolIndex {
     /// [`SymbolIndex::build`], taking unchanged chunks' tokens from `cache` and leaving this
     /// build's there. The result equals a fresh build (a test checks it).
     pub fn build_reusing(g: &Graph, cache: &mut TokenCache) -> SymbolIndex {
-        // Docs in file order, so each file's symbols are one contiguous doc range.
-        let mut doc_node: Vec<NodeIndex> = Vec::new();
-        let mut doc_file: Vec<u32> = Vec::new();
-        let mut file_doc_off: Vec<u32> = vec![0];
-        let mut file_node: Vec<NodeIndex> = Vec::new();
-        let mut next = 0usize;
-        while next < g.nodes.len() {
-            let i = next;
-            let n = &g.nodes[i];
-            next += 1;
-            if n.kind != NodeKind::File || n.external {
-                continue;
-            }
-            let block = g.file_nodes(&n.path);
-            // A file's symbols usually follow it as one block: skip them (checked, not assumed).
-            if block.first() == Some(&(i as u32)) && block.last() == Some(&((i + block.len() - 1) as u32)) {
-                next = i + block.len();
-            }
-            let before = doc_node.len();
-            let f = file_node.len() as u32;
-            for &j in block {
-                if is_indexed(&g.nodes[j as usize]) {
-                    doc_node.push(j);
-                    doc_file.push(f);
-                }
-            }
-            if doc_node.len() > before {
-                file_node.push(i as NodeIndex);
-                file_doc_off.push(doc_node.len() as u32);
-            }
-        }
+        // Docs in file order, so each file's symbols are one contiguous doc range. A graph that
+        // records its files' facts says which symbols each file has without reading its nodes;
+        // a file whose facts are the very ones of the last build reuses that build's offsets.
+        let facts = g.file_facts();
+        let (layout, layouts) = if !facts.is_empty() && facts.len() == g.files().len() {
+            let (layout, layouts) = layout_from_facts(g, facts, &cache.layouts);
+            debug_assert!(
+                layout.same_docs(&layout_from_nodes(g)),
+                "the facts layout equals the nodes' one"
+            );
+            (layout, layouts)
+        } else {
+            (layout_from_nodes(g), Vec::new())
+        };
+        let DocLayout {
+            doc_node,
+            doc_file,
+            file_doc_off,
+            file_node,
+            file_facts,
+        } = layout;
         let nfiles = file_node.len();
 
         // Tokenise chunks of files in parallel; a chunk whose text is unchanged since the last
@@ -618,29 +730,48 @@ impl SymbolIndex {
             file_node: &file_node,
             file_doc_off: &file_doc_off,
             doc_node: &doc_node,
+            file_facts: file_facts.as_deref(),
         };
-        let keyed: Vec<(u64, Arc<Chunk>, bool)> = starts
+        // (facts key, text key, tokens, reused)
+        type Keyed = (Option<u64>, u64, Arc<Chunk>, bool);
+        let keyed: Vec<Keyed> = starts
             .par_iter()
             .map(|&start| {
                 let end = (start + chunk_files).min(nfiles);
+                let facts_key = texts.facts_key(start, end);
+                let last = cache.chunks.get(&(start, end));
+                // The same facts: the same text, no need to read it.
+                if let Some((Some(k), text_key, chunk)) = last {
+                    if facts_key == Some(*k) {
+                        return (facts_key, *text_key, Arc::clone(chunk), true);
+                    }
+                }
                 let key = texts.key(start, end);
-                match cache.chunks.get(&(start, end)) {
-                    Some((k, chunk)) if *k == key => (key, Arc::clone(chunk), true),
-                    _ => (key, Arc::new(texts.tokenise(start, end)), false),
+                match last {
+                    Some((_, k, chunk)) if *k == key => (facts_key, key, Arc::clone(chunk), true),
+                    _ => (facts_key, key, Arc::new(texts.tokenise(start, end)), false),
                 }
             })
             .collect();
-        let same_chunks = keyed.len() == cache.chunks.len() && keyed.iter().all(|(_, _, reused)| *reused);
+        let same_chunks = keyed.len() == cache.chunks.len() && keyed.iter().all(|(_, _, _, reused)| *reused);
         cache.chunks = starts
             .iter()
             .zip(&keyed)
-            .map(|(&start, (key, chunk, _))| ((start, (start + chunk_files).min(nfiles)), (*key, Arc::clone(chunk))))
+            .map(|(&start, (facts_key, key, chunk, _))| {
+                (
+                    (start, (start + chunk_files).min(nfiles)),
+                    (*facts_key, *key, Arc::clone(chunk)),
+                )
+            })
             .collect();
+        // Only now: the keys just compared name the last build's facts by address, which must
+        // stay allocated (held here) until no key names them.
+        cache.layouts = layouts;
         // Every chunk's text and every symbol's place as in the last build: its text tables hold.
         let text = match &cache.last {
             Some((layout, text)) if same_chunks && *layout == doc_node => Arc::clone(text),
             _ => {
-                let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|(_, chunk, _)| chunk).collect();
+                let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|(_, _, chunk, _)| chunk).collect();
                 let text = Arc::new(TextTables::merge(
                     g,
                     chunks,
