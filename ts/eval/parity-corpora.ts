@@ -169,6 +169,18 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     note: 'Packagist is not among the registries here; Debian packages Monolog from source (src/ and tests/)',
   },
   {
+    language: 'ruby',
+    name: 'org.jruby:jruby-stdlib',
+    version: '9.4.12.0',
+    registry: 'Maven Central',
+    url: 'https://repo1.maven.org/maven2/org/jruby/jruby-stdlib/9.4.12.0/jruby-stdlib-9.4.12.0.jar',
+    sha256: 'efb56bc918fc426b98086e8b0a25015c61858dd2ad9b066c24921c6cb60cf63e',
+    format: 'zip',
+    inner: 'META-INF/jruby.home/lib/ruby/gems/shared/gems/rake-13.0.6',
+    subdir: '',
+    note: 'rubygems.org is not reachable here and the Debian ruby-* tarballs 404 through the proxy; JRuby ships Ruby gems as source in this jar, rake 13.0.6 among them (the gem as published: lib/, exe/)',
+  },
+  {
     language: 'lua',
     name: 'lua-penlight',
     version: '1.14.0',
