@@ -42,6 +42,12 @@ export declare class Engine {
   checkExclude(root: string, patterns: Array<string>): string | null
   /** Writes the repository's snapshot now (atomically); returns its size in bytes. */
   persist(repo: string): number
+  /**
+   * Frees what only the repository's next incremental build uses (the resolver's lookup
+   * tables kept from the last build) and hands freed memory back to the OS; for a repository
+   * that has gone quiet. Returns whether anything was held.
+   */
+  releaseBuildCaches(repo: string): boolean
   /** Reads the snapshot of `root` and compares it with the disk (no parsing). StatusReport JSON. */
   status(root: string, name?: string | undefined | null): string
   /** Repositories loaded in this engine: `[{ name, root, files, nodes, edges, indexed_at_ms }]`. */

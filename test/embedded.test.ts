@@ -80,4 +80,43 @@ describe('embedded repository watcher', () => {
       repo.close();
     }
   });
+
+  test('a re-index keeps its tables for the next one; a quiet repository releases them', async () => {
+    const root = fixtureCopy('query/app-ts', 'embrelease');
+    const edit = async (repo: Awaited<ReturnType<typeof openEmbedded>>, text: string): Promise<void> => {
+      const reindexed = new Promise((resolve) => {
+        const off = repo.onReindexed((change) => {
+          off();
+          resolve(change);
+        });
+      });
+      fs.appendFileSync(path.join(root, 'src', 'format.ts'), text);
+      await reindexed;
+    };
+    const repo = await openEmbedded(root, { watch: true, releaseAfterMs: 60_000 });
+    try {
+      const ctx = await repo.context();
+      // Opening keeps nothing; a re-index keeps its tables (released once, then nothing is held).
+      expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
+      await edit(repo, '\nexport function keptOne(): number {\n  return 1;\n}\n');
+      expect(ctx.engine.releaseBuildCaches(root)).toBe(true);
+      expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
+      // Released tables are only a cache: the next re-index builds them again and answers right.
+      await edit(repo, '\nexport function keptTwo(): number {\n  return keptOne();\n}\n');
+      expect(ctx.engine.query('get_callers', { id: `${ctx.lastIndex?.repo}/src/format.ts::keptOne` }, { repo: ctx.repo })).toMatchObject({
+        callers: [expect.objectContaining({ caller: expect.objectContaining({ name: 'keptTwo' }) })],
+      });
+    } finally {
+      repo.close();
+    }
+    const quiet = await openEmbedded(root, { watch: true, releaseAfterMs: 150 });
+    try {
+      const ctx = await quiet.context();
+      await edit(quiet, '\n// quiet now\nexport function keptThree(): number {\n  return 3;\n}\n');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
+    } finally {
+      quiet.close();
+    }
+  });
 });

@@ -22,6 +22,18 @@ use std::sync::{Arc, Mutex, RwLock};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+extern "C" {
+    /// mimalloc's own collection: frees empty pages and returns their memory to the OS.
+    fn mi_collect(force: bool);
+}
+
+/// Returns memory freed by a large release (kept build tables) to the OS now rather than when
+/// mimalloc next gets round to it: a quiet repository should not keep the daemon's RSS up.
+fn return_memory_to_os() {
+    // SAFETY: mimalloc is the global allocator (above); collecting is valid at any time.
+    unsafe { mi_collect(true) };
+}
+
 pub(crate) type Repos = Arc<Mutex<HashMap<PathBuf, Arc<RwLock<RepoIndex>>>>>;
 
 /// Options for `new Engine()`.
@@ -335,6 +347,22 @@ impl Engine {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
             guard.save_snapshot().map(|b| b as f64).map_err(to_napi_error)
+        })
+    }
+
+    /// Frees what only the repository's next incremental build uses (the resolver's lookup
+    /// tables kept from the last build) and hands freed memory back to the OS; for a repository
+    /// that has gone quiet. Returns whether anything was held.
+    #[napi]
+    pub fn release_build_caches(&self, repo: String) -> Result<bool> {
+        guarded("releaseBuildCaches", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let released = guard.release_build_caches();
+            if released {
+                return_memory_to_os();
+            }
+            Ok(released)
         })
     }
 

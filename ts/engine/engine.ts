@@ -196,6 +196,11 @@ export class Engine {
     return this.native.persist(repo);
   }
 
+  /** Frees the lookup tables kept for the repo's next incremental build (for a quiet repo); true when any were held. */
+  releaseBuildCaches(repo: string): boolean {
+    return this.native.releaseBuildCaches(repo);
+  }
+
   /** The message naming the first invalid gitignore-style exclude pattern, or undefined when all parse. */
   checkExclude(root: string, patterns: readonly string[]): string | undefined {
     return this.native.checkExclude(root, [...patterns]) ?? undefined;

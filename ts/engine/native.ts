@@ -37,6 +37,7 @@ export interface NativeEngine {
   provisional(root: string): Promise<string>;
   updateFiles(repo: string, paths: string[]): string;
   persist(repo: string): number;
+  releaseBuildCaches(repo: string): boolean;
   checkExclude(root: string, patterns: string[]): string | null;
   status(root: string, name?: string | null): string;
   repos(): string;

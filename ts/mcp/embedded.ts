@@ -25,6 +25,12 @@ const WATCH_BATCH_MS = 50;
  * wrong: the next open re-parses what changed.
  */
 const PERSIST_DELAY_MS = 30_000;
+/**
+ * A build keeps the resolver's lookup tables for the next one (tens to hundreds of MB on a large
+ * repository; they make a body edit's re-index several times faster). A repository this long
+ * without a re-index releases them; the next build makes them again.
+ */
+const RELEASE_DELAY_MS = 30_000;
 
 /** One watcher-driven re-index that changed the graph. */
 export interface RepoChange {
@@ -87,6 +93,8 @@ export async function openEmbedded(
     onEngine?: (engine: Engine, root: string) => void;
     /** Re-scan the whole repository this often even without events (catches missed events); off by default. */
     reconcileMs?: number;
+    /** Quiet time after which the tables kept for the next build are released (default 30 s). */
+    releaseAfterMs?: number;
   },
 ): Promise<EmbeddedRepo> {
   const { openRepo } = await import('../cli/open-repo');
@@ -132,6 +140,7 @@ export async function openEmbedded(
         ctx.lastIndex = report;
         if (report.mode !== 'unchanged') {
           schedulePersist();
+          scheduleRelease();
           log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
           state.reindexes++;
           state.last_reindex_at = Date.now();
@@ -159,6 +168,21 @@ export async function openEmbedded(
       }
     });
   };
+
+  let releaseTimer: NodeJS.Timeout | undefined;
+  /** Restarts the quiet period after which the kept build tables are released. */
+  const scheduleRelease = (): void => {
+    if (releaseTimer) clearTimeout(releaseTimer);
+    releaseTimer = setTimeout(() => {
+      releaseTimer = undefined;
+      try {
+        engine.releaseBuildCaches(root);
+      } catch (error) {
+        log(`releasing the build caches of ${root} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }, options.releaseAfterMs ?? RELEASE_DELAY_MS).unref();
+  };
+  scheduleRelease();
 
   let unsaved = false;
   let persistTimer: NodeJS.Timeout | undefined;
@@ -260,6 +284,7 @@ export async function openEmbedded(
     watchState: () => ({ ...state }),
     close: () => {
       if (timer) clearTimeout(timer);
+      if (releaseTimer) clearTimeout(releaseTimer);
       persistNow();
       if (reconciler) clearInterval(reconciler);
       state.watching = false;

@@ -324,6 +324,16 @@ pub fn build_graph_incremental(
         })
         .collect();
     stats.resolve_ms = lap() - stats.nodes_ms - stats.tables_ms;
+    // A build that applied a few changes keeps its tables for the next change (edits come in
+    // runs); any other (opening a repository, where every file counts as added, or a bulk
+    // change) frees them now, before assembly needs the memory.
+    let kept = match previous.as_ref() {
+        Some(p) if !p.changed.is_empty() && p.changed.len() * 2 < input.files.len() => KeptTablesSlot::new(kept),
+        _ => {
+            drop(kept);
+            KeptTablesSlot::default()
+        }
+    };
 
     let conv = Converter {
         files: input.files,
@@ -350,7 +360,7 @@ pub fn build_graph_incremental(
                     fingerprint,
                     files: cache_entries(input.files, results, &mut stats),
                     derived,
-                    kept_tables: KeptTablesSlot::new(kept),
+                    kept_tables: kept,
                 };
                 return (graph, cache, stats);
             }
@@ -419,7 +429,7 @@ pub fn build_graph_incremental(
         fingerprint,
         files: cache_files,
         derived,
-        kept_tables: KeptTablesSlot::new(kept),
+        kept_tables: kept,
     };
     (graph, cache, stats)
 }

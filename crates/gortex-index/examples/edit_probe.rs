@@ -9,6 +9,8 @@
 //! `body` inserts a comment line in the middle of the file (declarations keep their names, only
 //! lines move: the common edit); `append` adds a new uniquely named function at the end.
 //! The per-phase companion of `benches/watch-latency.ts` (which measures the same edits end to end).
+//! On stderr: resident memory after opening, after the first symbol index, after the edits and
+//! once the tables kept for the next build are released (each after a forced allocator collect).
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -49,12 +51,14 @@ fn main() {
     let (mut index, _) =
         RepoIndex::open(&root, &opts, &|_| {}, &AtomicBool::new(false)).unwrap_or_else(|e| fail("open", e));
     eprintln!("opened in {:.0} ms", t.elapsed().as_secs_f64() * 1000.0);
+    eprintln!("resident after open: {}", resident());
     index.symbol_index();
     eprintln!(
         "symbol index {} bytes; with the tokens kept for the next build {:?} bytes",
         index.symbol_index().memory_bytes(),
         index.search_memory().symbols_bytes
     );
+    eprintln!("resident after open and the first symbol index: {}", resident());
     for (n, rel) in files.iter().enumerate() {
         let abs = root.join(rel);
         let before = std::fs::read(&abs).unwrap_or_else(|e| fail("read", e));
@@ -100,4 +104,26 @@ fn main() {
             })
         );
     }
+    eprintln!("resident after the edits: {}", resident());
+    if index.release_build_caches() {
+        eprintln!("resident with the build caches released: {}", resident());
+    }
+}
+
+/// The process's resident memory (`VmRSS`) after mimalloc has returned what it can to the OS, so
+/// two runs compare live memory rather than allocator timing.
+fn resident() -> String {
+    extern "C" {
+        fn mi_collect(force: bool);
+    }
+    // SAFETY: mimalloc is the global allocator (above); collecting is valid at any time.
+    unsafe { mi_collect(true) };
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .map(|l| l.trim_start_matches("VmRSS:").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown (no /proc)".into())
 }

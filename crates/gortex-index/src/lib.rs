@@ -1094,6 +1094,17 @@ impl RepoIndex {
         }
     }
 
+    /// Frees what only the next incremental build uses: the resolver's lookup tables kept from
+    /// the last build (tens of megabytes on a large repository). The next build makes them
+    /// again; callers release them once a repository has gone quiet. Returns whether any were held.
+    pub fn release_build_caches(&self) -> bool {
+        self.resolution.as_ref().is_some_and(|cache| {
+            let held = cache.kept_tables.is_filled();
+            cache.kept_tables.clear();
+            held
+        })
+    }
+
     /// Writes the snapshot now (atomically). Returns its size in bytes.
     pub fn save_snapshot(&self) -> Result<u64, IndexError> {
         let mut report = IndexReport::default();
