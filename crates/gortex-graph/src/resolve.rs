@@ -1321,6 +1321,16 @@ impl<'a> Tables<'a> {
         if lang == Language::Lua && LUA_GLOBALS.contains(&name) {
             return Some((Entity::External(format!("lua.{name}")), Origin::AstResolved));
         }
+        // Ruby's `Kernel` (every object's private methods) and the `Module` methods a class body
+        // calls on itself (`attr_reader`, `include`, `private`).
+        if lang == Language::Ruby {
+            if RUBY_KERNEL.contains(&name) {
+                return Some((Entity::External(format!("ruby.Kernel.{name}")), Origin::AstResolved));
+            }
+            if RUBY_MODULE.contains(&name) {
+                return Some((Entity::External(format!("ruby.Module.{name}")), Origin::AstResolved));
+            }
+        }
         None
     }
 
@@ -1708,8 +1718,6 @@ impl<'a> Tables<'a> {
     }
 }
 
-/// Kotlin standard-library functions and types every file sees without an import (`kotlin.*`,
-/// `kotlin.collections.*`, …); a repository declaration of the same name still wins.
 /// Names every Scala file sees without an import (`scala.Predef` and the `scala` package).
 const SCALA_IMPLICIT: &[&str] = &[
     "println",
@@ -1768,6 +1776,114 @@ const SCALA_IMPLICIT: &[&str] = &[
     "classOf",
 ];
 
+/// `Kernel` methods a Ruby file calls without a receiver (`puts`, `raise`, `require`); a
+/// repository method of the same name in scope still wins.
+const RUBY_KERNEL: &[&str] = &[
+    "puts",
+    "print",
+    "p",
+    "pp",
+    "printf",
+    "sprintf",
+    "format",
+    "putc",
+    "gets",
+    "warn",
+    "raise",
+    "fail",
+    "require",
+    "require_relative",
+    "load",
+    "autoload",
+    "block_given?",
+    "iterator?",
+    "lambda",
+    "proc",
+    "loop",
+    "catch",
+    "throw",
+    "sleep",
+    "rand",
+    "srand",
+    "exit",
+    "exit!",
+    "abort",
+    "at_exit",
+    "system",
+    "exec",
+    "spawn",
+    "fork",
+    "trap",
+    "caller",
+    "caller_locations",
+    "binding",
+    "open",
+    "select",
+    "readline",
+    "readlines",
+    "__method__",
+    "__dir__",
+    "object_id",
+    "instance_variable_get",
+    "instance_variable_set",
+    "frozen?",
+    "respond_to?",
+    "send",
+    "public_send",
+    "method",
+    "define_singleton_method",
+    "singleton_class",
+    "freeze",
+    "dup",
+    "clone",
+    "tap",
+    "then",
+    "is_a?",
+    "kind_of?",
+    "instance_of?",
+    "nil?",
+    "to_s",
+    "inspect",
+    "extend",
+    "eval",
+    "instance_eval",
+    "instance_exec",
+    "local_variables",
+];
+
+/// `Module` methods a Ruby class or module body calls on itself.
+const RUBY_MODULE: &[&str] = &[
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "attr",
+    "include",
+    "prepend",
+    "private",
+    "public",
+    "protected",
+    "module_function",
+    "private_constant",
+    "public_constant",
+    "private_class_method",
+    "public_class_method",
+    "define_method",
+    "alias_method",
+    "remove_method",
+    "undef_method",
+    "class_eval",
+    "module_eval",
+    "class_exec",
+    "module_exec",
+    "const_get",
+    "const_set",
+    "const_defined?",
+    "instance_method",
+    "method_defined?",
+    "refine",
+    "using",
+];
+
 /// Lua's global functions and standard library tables (5.1–5.4).
 const LUA_GLOBALS: &[&str] = &[
     "assert",
@@ -1807,6 +1923,8 @@ const LUA_GLOBALS: &[&str] = &[
     "bit32",
 ];
 
+/// Kotlin standard-library functions and types every file sees without an import (`kotlin.*`,
+/// `kotlin.collections.*`, …); a repository declaration of the same name still wins.
 const KOTLIN_IMPLICIT: &[&str] = &[
     "require",
     "requireNotNull",

@@ -211,6 +211,9 @@ fn key_facts_hold() {
         ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order.rb::Shop.Order.touch ast_resolved L16"),
         ("ruby", "E ruby/lib/shop/order_service.rb::Shop.OrderService.place -calls-> ruby/lib/shop/order_service.rb::Shop.Util.twice ast_resolved L18"),
         ("ruby", "E ruby/test/order_service_test.rb::OrderServiceTest.test_places -calls-> ruby/lib/shop/order_service.rb::Shop.OrderService.place ast_resolved L6"),
+        // Kernel methods are external; a method of the repository with a Kernel name wins.
+        ("ruby", "E ruby/lib/shop/report.rb::Shop.Report.show -calls-> external::ruby.Kernel.fail ast_resolved L5"),
+        ("ruby", "E ruby/lib/shop/report.rb::Shop.Report.show -calls-> ruby/lib/shop/report.rb::Shop.Report.format ast_resolved L6"),
         // `require("shop.log")` from a `lua/` root; `function M.f()` joins the module table; `self:` calls.
         ("lua", "E lua/lua/shop/inventory.lua::M.add -calls-> lua/lua/shop/log.lua::M.info ast_resolved L7"),
         ("lua", "E lua/lua/shop/inventory.lua::M.clear -calls-> lua/lua/shop/inventory.lua::M.reset ast_resolved L16"),
