@@ -98,6 +98,8 @@ describe('embedded repository watcher', () => {
       const ctx = await repo.context();
       // Opening keeps nothing; a re-index keeps its tables (released once, then nothing is held).
       expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
+      // A repository the engine has not indexed is named in the error, with what to do.
+      expect(() => ctx.engine.releaseBuildCaches(path.join(root, 'not-a-repo'))).toThrow(/repository not indexed: .*not-a-repo.*call indexRepo first/);
       await edit(repo, '\nexport function keptOne(): number {\n  return 1;\n}\n');
       expect(ctx.engine.releaseBuildCaches(root)).toBe(true);
       expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
