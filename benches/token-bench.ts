@@ -396,6 +396,10 @@ function section(r: Json, m: Json, rawName: string): string {
       `JSON ${met('gortex_json', s.ratio_rg_read_vs_json)}, GCX1 ${met('gortex_gcx', s.ratio_rg_read_vs_gcx)}. (Against rg -C 5: ${ratio(s.ratio_rg_context_vs_json)} on JSON.)`,
     `- GCX1 ≥ 25 % fewer tokens than JSON: median per-question saving **${pct(s.gcx_saving_median)}**, over all questions ` +
       `${pct(s.gcx_saving_total)} → ${s.gcx_saving_median >= 0.25 ? 'met' : '**not met**'}.`,
+    `- JSON at 10× would mean at most ${int(o.rg_read.median_tokens / 10)} tokens for the median question; GCX1, the same rows without ` +
+      `the field names repeated on each, takes ${int(o.gortex_gcx.median_tokens)}, and the source text read is the same in both. ` +
+      'So JSON cannot reach 10× without leaving out what GCX1 carries; GCX1 is what known coding clients receive by default, ' +
+      'JSON is what `format: "json"` asks for. `search_symbols` hits carry their score breakdown (`signals`) only with `explain: true`.',
     `- The top search hit is a gold symbol on ${pct(s.top_hit_gold)} of the questions (the source read follows that hit).`,
     '- The natural questions come from the concept tier of the retrieval fixture, the set the sentence weighting of ' +
       '`search_symbols` was chosen on; "Retrieval" above also reports a held-out set written without looking at the ranking.',

@@ -445,6 +445,13 @@ describe('gortex mcp: questions worded as sentences', () => {
     expect(r.read_as).toBe('sentence');
     expect(r.results[0].id).toBe('docsapp/clock.ts::ticker');
     expect(r.results[0].matched).toEqual(expect.arrayContaining(['sequential', 'integers', 'counting']));
+    // The score breakdown is left out unless asked for; asked, it adds up to the score.
+    expect(r.results.every((row: { signals?: unknown }) => row.signals === undefined)).toBe(true);
+    const explained = await ok('search_symbols', { query: question, explain: true });
+    expect(explained.results.map((row: { id: string }) => row.id)).toEqual(r.results.map((row: { id: string }) => row.id));
+    const top = explained.results[0] as { score: number; signals: Record<string, number> };
+    expect(top.signals.bm25).toBeGreaterThan(0);
+    expect(Object.values(top.signals).reduce((a, b) => a + b, 0)).toBeCloseTo(top.score, 2);
     // Read as names, the name matches win again; a short query is names by default.
     const names = await ok('search_symbols', { query: question, read_as: 'names' });
     expect(names.read_as).toBeUndefined();

@@ -259,7 +259,7 @@ export const GUIDE_TOPICS: Readonly<Record<string, { title: string; body: string
   \`flavor:class\`, \`lang:go\`, \`path:src/util\`. A camelCase identifier with no match is searched again
   word by word (\`decomposed: true\`). A description of four or more words is read as a sentence
   (\`read_as: "sentence"\`) and matched mostly against doc comments; \`read_as: "names"\` turns that
-  off. \`signals\` explains each score.
+  off. \`explain: true\` adds \`signals\`, the breakdown of each score.
 - **Literal text** (an error message, a config key, a string) → \`search_text\`; \`regexp: true\` for a
   Rust-syntax regex, \`path\` for a glob (\`src/**/*.ts\`) or a prefix. Each hit names the innermost
   symbol holding the line (\`symbol_id\`), so you can jump straight to \`get_symbol_source\`.
