@@ -46,6 +46,8 @@ pub enum Language {
     Dart,
     Haskell,
     Zig,
+    // Bespoke now (the tagged engine with a dialect); listed here, where they were added as
+    // generic-tier languages first.
     Swift,
     Scala,
 }

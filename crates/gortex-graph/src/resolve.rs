@@ -246,8 +246,13 @@ impl<'a> Tables<'a> {
                         }
                     }
                     match file.language {
-                        // C# namespaces share the table: files by dotted package/namespace name.
-                        Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
+                        // C# namespaces and Swift modules share the table: files by package name.
+                        Language::Java
+                        | Language::CSharp
+                        | Language::Kotlin
+                        | Language::Php
+                        | Language::Scala
+                        | Language::Swift => {
                             if let Some(pkg) = &file.facts.package {
                                 t.java_packages.entry(pkg.as_str()).or_default().push(fi);
                             }
@@ -534,9 +539,13 @@ impl<'a> Tables<'a> {
             }
             Language::Python => self.resolve_python_module(fi, &imp.module),
             Language::Go => Some(self.resolve_go_import(&imp.module)),
-            Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
-                Some(self.resolve_java_import(imp))
-            }
+            // `import M` in Swift names a module: the files of that package, or an external one.
+            Language::Java
+            | Language::CSharp
+            | Language::Kotlin
+            | Language::Php
+            | Language::Scala
+            | Language::Swift => Some(self.resolve_java_import(imp)),
             Language::Rust => self.resolve_rust_path(
                 fi,
                 &imp.module.split("::").map(str::to_string).collect::<Vec<_>>(),
@@ -560,8 +569,7 @@ impl<'a> Tables<'a> {
             | Language::Elm
             | Language::Dart
             | Language::Haskell
-            | Language::Zig
-            | Language::Swift => None,
+            | Language::Zig => None,
         }
     }
 
@@ -1240,7 +1248,7 @@ impl<'a> Tables<'a> {
                     }
                 }
             }
-            Language::Java | Language::Kotlin | Language::Php | Language::Scala => {
+            Language::Java | Language::Kotlin | Language::Php | Language::Scala | Language::Swift => {
                 if let Some(pkg) = facts.package.as_deref() {
                     for &f in self.java_pkg(pkg).into_iter().flatten() {
                         if f != fi {
@@ -1316,6 +1324,22 @@ impl<'a> Tables<'a> {
         // Scala's `Predef` and the `scala` package are imported into every file.
         if lang == Language::Scala && SCALA_IMPLICIT.contains(&name) {
             return Some((Entity::External(format!("scala.{name}")), Origin::AstResolved));
+        }
+        // Swift's standard library is imported into every file; `XCT…` names (XCTestCase,
+        // XCTAssertEqual, XCTFail) are the XCTest module's.
+        if lang == Language::Swift {
+            if SWIFT_IMPLICIT.contains(&name) {
+                return Some((Entity::External(format!("swift.{name}")), Origin::AstResolved));
+            }
+            if name.starts_with("XCT") {
+                return Some((Entity::External(format!("XCTest.{name}")), Origin::AstResolved));
+            }
+            // Apple's frameworks and the common test DSLs, only where the file imports them.
+            for (module, importers, names) in SWIFT_FRAMEWORKS {
+                if names.contains(&name) && facts.imports.iter().any(|i| importers.contains(&i.module.as_str())) {
+                    return Some((Entity::External(format!("{module}.{name}")), Origin::AstResolved));
+                }
+            }
         }
         // Lua's standard library: global functions and library tables (`string.format`).
         if lang == Language::Lua && LUA_GLOBALS.contains(&name) {
@@ -1405,6 +1429,10 @@ impl<'a> Tables<'a> {
 
     /// Resolves the type target of an `extends`/`implements`/annotation reference.
     fn resolve_type_ref(&self, fi: u32, r: &RefFact, depth: u32) -> Option<(Entity, Origin)> {
+        if r.kind == EdgeKind::Implements && self.lang(fi) == Language::Swift {
+            // `extension T: P`: the receiver is the conforming type, not a qualifier of P.
+            return self.resolve_type(fi, &r.name, depth);
+        }
         match &r.receiver {
             Receiver::Name(ns) => {
                 let (base, o1) = self.resolve_first_plain(fi, ns, depth)?;
@@ -1514,7 +1542,7 @@ impl<'a> Tables<'a> {
         }
         if matches!(
             self.lang(fi),
-            Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Scala
+            Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Scala | Language::Swift
         ) {
             // An implicit `this`: a field of the enclosing type (or of an out-of-line method's class).
             let ty = self.enclosing_type(fi, scope?)?;
@@ -1607,7 +1635,8 @@ impl<'a> Tables<'a> {
                             return Some((Entity::Sym(k), Origin::AstResolved));
                         }
                     }
-                    // Java, C#, C++, Kotlin and Ruby call their own (and inherited) methods without `this`.
+                    // Java, C#, C++, Kotlin, Ruby, Scala and Swift call their own (and inherited)
+                    // methods without `this`.
                     if matches!(
                         lang,
                         Language::Java
@@ -1616,6 +1645,7 @@ impl<'a> Tables<'a> {
                             | Language::Kotlin
                             | Language::Ruby
                             | Language::Scala
+                            | Language::Swift
                     ) && facts.symbols[s as usize].kind.is_type_like()
                     {
                         if let Some(m) = self.find_member((fi, s), name) {
@@ -1925,6 +1955,222 @@ const LUA_GLOBALS: &[&str] = &[
 
 /// Kotlin standard-library functions and types every file sees without an import (`kotlin.*`,
 /// `kotlin.collections.*`, …); a repository declaration of the same name still wins.
+/// Free functions and types of Swift's standard library that code calls unqualified (the module
+/// `Swift` is imported into every file).
+const SWIFT_IMPLICIT: &[&str] = &[
+    "print",
+    "debugPrint",
+    "dump",
+    "fatalError",
+    "precondition",
+    "preconditionFailure",
+    "assert",
+    "assertionFailure",
+    "min",
+    "max",
+    "abs",
+    "zip",
+    "stride",
+    "repeatElement",
+    "sequence",
+    "swap",
+    "type",
+    "withUnsafePointer",
+    "withUnsafeMutablePointer",
+    "withUnsafeBytes",
+    "withExtendedLifetime",
+    "withCheckedContinuation",
+    "withCheckedThrowingContinuation",
+    "withTaskGroup",
+    "withThrowingTaskGroup",
+    "unsafeBitCast",
+    "numericCast",
+    "readLine",
+    "Int",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "UInt",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+    "Double",
+    "Float",
+    "Bool",
+    "String",
+    "Character",
+    "Array",
+    "Dictionary",
+    "Set",
+    "Optional",
+    "Result",
+    "Range",
+    "ClosedRange",
+    "Substring",
+    "ContiguousArray",
+    "ObjectIdentifier",
+    "AnyHashable",
+    "Task",
+    "Error",
+    "Equatable",
+    "Hashable",
+    "Comparable",
+    "Identifiable",
+    "Codable",
+    "Encodable",
+    "Decodable",
+    "CustomStringConvertible",
+    "CustomDebugStringConvertible",
+    "CaseIterable",
+    "RawRepresentable",
+    "Sendable",
+    "Sequence",
+    "Collection",
+    "IteratorProtocol",
+];
+
+/// Names of Swift frameworks a file sees once it imports one of the listed modules (UIKit, AppKit
+/// and SwiftUI re-export Foundation): (stub module, importing modules, names).
+type SwiftFramework = (&'static str, &'static [&'static str], &'static [&'static str]);
+const SWIFT_FRAMEWORKS: &[SwiftFramework] = &[
+    (
+        "Foundation",
+        &["Foundation", "UIKit", "AppKit", "SwiftUI", "Combine", "CoreGraphics"],
+        &[
+            "URL",
+            "URLRequest",
+            "URLSession",
+            "URLSessionTask",
+            "URLSessionDataTask",
+            "URLResponse",
+            "HTTPURLResponse",
+            "URLComponents",
+            "URLQueryItem",
+            "Data",
+            "Date",
+            "UUID",
+            "TimeInterval",
+            "TimeZone",
+            "Locale",
+            "Calendar",
+            "DateFormatter",
+            "NumberFormatter",
+            "JSONEncoder",
+            "JSONDecoder",
+            "JSONSerialization",
+            "PropertyListEncoder",
+            "PropertyListDecoder",
+            "NotificationCenter",
+            "Notification",
+            "Bundle",
+            "FileManager",
+            "ProcessInfo",
+            "UserDefaults",
+            "DispatchQueue",
+            "DispatchGroup",
+            "DispatchSemaphore",
+            "OperationQueue",
+            "Thread",
+            "Timer",
+            "RunLoop",
+            "NSLock",
+            "NSRecursiveLock",
+            "NSObject",
+            "NSError",
+            "NSException",
+            "NSNumber",
+            "NSString",
+            "NSArray",
+            "NSDictionary",
+            "NSNull",
+            "NSRange",
+            "NSMakeRange",
+            "NSData",
+            "NSMutableData",
+            "NSRegularExpression",
+            "NSCoder",
+            "NSStringFromClass",
+            "NSClassFromString",
+            "NSSelectorFromString",
+            "NSLocalizedString",
+            "NSSearchPathForDirectoriesInDomains",
+            "Selector",
+            "CGFloat",
+            "CGSize",
+            "CGPoint",
+            "CGRect",
+            "CGVector",
+            "CGColor",
+            "Scanner",
+            "CharacterSet",
+            "IndexPath",
+            "IndexSet",
+            "Measurement",
+            "Progress",
+            "AttributedString",
+            "NSAttributedString",
+        ],
+    ),
+    (
+        "Quick",
+        &["Quick"],
+        &[
+            "describe",
+            "context",
+            "it",
+            "fit",
+            "xit",
+            "fdescribe",
+            "xdescribe",
+            "fcontext",
+            "xcontext",
+            "beforeEach",
+            "afterEach",
+            "beforeSuite",
+            "afterSuite",
+            "justBeforeEach",
+            "aroundEach",
+            "itBehavesLike",
+            "sharedExamples",
+        ],
+    ),
+    (
+        "Nimble",
+        &["Nimble"],
+        &[
+            "expect",
+            "fail",
+            "waitUntil",
+            "equal",
+            "beNil",
+            "beTrue",
+            "beFalse",
+            "beEmpty",
+            "beAKindOf",
+            "beAnInstanceOf",
+            "beIdenticalTo",
+            "beCloseTo",
+            "beGreaterThan",
+            "beGreaterThanOrEqualTo",
+            "beLessThan",
+            "beLessThanOrEqualTo",
+            "beginWith",
+            "endWith",
+            "contain",
+            "haveCount",
+            "match",
+            "throwError",
+            "raiseException",
+            "satisfyAllOf",
+            "satisfyAnyOf",
+            "succeed",
+            "toEventually",
+        ],
+    ),
+];
+
 const KOTLIN_IMPLICIT: &[&str] = &[
     "require",
     "requireNotNull",
@@ -2324,7 +2570,16 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
 
     for r in &facts.refs {
         let from_sym = r.from.filter(|&f| (f as usize) < facts.symbols.len());
-        let from = from_sym.map(own).unwrap_or(Endpoint::File(0));
+        let from = match (from_sym, &r.receiver) {
+            // Swift's `extension T: P` conforms T, declared elsewhere, to P.
+            (None, Receiver::Name(owner)) if r.kind == EdgeKind::Implements && lang == Language::Swift => {
+                match t.resolve_type(fi, owner, 0) {
+                    Some((Entity::Sym(ty), _)) => em.symbol(ty),
+                    _ => Endpoint::File(0),
+                }
+            }
+            _ => from_sym.map(own).unwrap_or(Endpoint::File(0)),
+        };
         let from_test = match from_sym {
             Some(f) => facts.symbols[f as usize].test_role.is_some(),
             None => file_test,
@@ -2349,6 +2604,12 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
                         EdgeKind::Instantiates
                     }
                     (EdgeKind::Calls, NodeKind::Interface) => EdgeKind::References,
+                    // A Swift supertype list does not say which entry is the superclass: the class is.
+                    (EdgeKind::Implements, NodeKind::Type)
+                        if lang == Language::Swift && target.flavor == Some(TypeFlavor::Class) =>
+                    {
+                        EdgeKind::Extends
+                    }
                     (k, _) => k,
                 };
                 push_edge(&mut em, from, from_test, s, kind, origin, r.line);

@@ -76,6 +76,11 @@ fn kotlin_packages_imports_companions_and_extensions() {
 }
 
 #[test]
+fn swift_modules_imports_extensions_and_conformances() {
+    check("swift");
+}
+
+#[test]
 fn php_namespaces_uses_traits_and_this() {
     check("php");
 }
@@ -232,7 +237,27 @@ fn key_facts_hold() {
         // Generic tier: same-file names first (module members are the file's top level), then the one declaration.
         ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/orders.ex::Shop.Orders.validate ast_resolved L3"),
         ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/mailer.ex::Shop.Mailer.send_receipt text_matched L4"),
-        ("generic", "E generic/Sources/Shop/Cart.swift::Cart.checkout -calls-> generic/Sources/Shop/Payments.swift::Payments.charge text_matched L6"),
+        // Swift: a SwiftPM target is one module (no imports between its files); `import M` sees
+        // another target; a field's type types its receiver; inherited methods without `self`;
+        // an extension's members and conformances join the extended type; the class in a
+        // supertype list is extended, protocols are implemented.
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -instantiates-> swift/Sources/Shop/Payments.swift::Payments ast_resolved L14"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -calls-> swift/Sources/Shop/Payments.swift::Payments.charge ast_resolved L15"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -calls-> swift/Sources/Storage/Repository.swift::Repository.save ast_resolved L16"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -calls-> swift/Sources/Storage/Repository.swift::Repository.flush ast_resolved L17"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -calls-> swift/Sources/Shop/Payments.swift::BaseCart.audit ast_resolved L18"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -calls-> swift/Sources/Shop/Payments.swift::log ast_resolved L19"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -calls-> external::swift.print ast_resolved L20"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.checkout -instantiates-> swift/Sources/Storage/Repository.swift::Receipt ast_resolved L21"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart -extends-> swift/Sources/Shop/Payments.swift::BaseCart ast_resolved L5"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart -implements-> swift/Sources/Shop/Payments.swift::Checkout ast_resolved L5"),
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart -implements-> swift/Sources/Shop/Payments.swift::Describable ast_resolved L10"),
+        ("swift", "E swift/Tests/ShopTests/CartTests.swift::CartTests.testCheckout -calls-> swift/Sources/Shop/Cart+Describe.swift::Cart.clear ast_resolved L9"),
+        ("swift", "E swift/Tests/ShopTests/CartTests.swift::CartTests.testCheckout -tests-> swift/Sources/Shop/Cart.swift::Cart.checkout ast_resolved L8"),
+        ("swift", "E swift/Tests/ShopTests/CartTests.swift::CartTests.testCheckout -calls-> external::XCTest.XCTAssertEqual ast_resolved L10"),
+        // Foundation's names are external only where Foundation (or a framework re-exporting it) is imported.
+        ("swift", "E swift/Sources/Shop/Cart.swift::Cart.link -calls-> external::Foundation.URL ast_resolved L26"),
+        ("swift", "U swift/Sources/Storage/Repository.swift::stamp -calls-> unresolved::Date L24 c0"),
         // A Vue template renders an imported Svelte component; `import App from './App.vue'` binds the component.
         ("polyglot", "E polyglot/web/src/App.vue::App -instantiates-> polyglot/web/src/components/CounterBadge.svelte::CounterBadge ast_resolved L4"),
         ("polyglot", "E polyglot/web/src/main.ts -imports-> polyglot/web/src/App.vue::App ast_resolved L2"),

@@ -110,20 +110,6 @@ fn zig() {
 }
 
 #[test]
-fn swift() {
-    let f = check(
-        Language::Swift,
-        "Orders.swift",
-        &["OrderService", "OrderService.place", "Mailer"],
-        ("OrderService.place", "validate"),
-    );
-    assert_eq!(
-        f.symbols.iter().find(|s| s.name == "Mailer").unwrap().kind,
-        NodeKind::Interface
-    );
-}
-
-#[test]
 fn garbage_and_deep_input_never_panics() {
     let cases: Vec<(Language, &str, String)> = vec![
         (
@@ -136,7 +122,6 @@ fn garbage_and_deep_input_never_panics() {
             "a.hs",
             format!("x = {}1{}", "(".repeat(5_000), ")".repeat(5_000)),
         ),
-        (Language::Swift, "a.swift", "func (".repeat(1_000)),
         (Language::Zig, "a.zig", "fn fn fn {{{{".to_string()),
         (Language::Erlang, "a.erl", "-module(.\nf( -> .".to_string()),
         (Language::Elm, "a.elm", "module exposing (".to_string()),

@@ -1,6 +1,6 @@
 //! The generic tier: languages read by a tags query alone — the grammar crate's own
 //! `TAGS_QUERY` (Elixir, Elm) or a small one of ours in `grammars/<lang>/tags.scm` (Erlang,
-//! Haskell, Zig, Dart, Swift) — through the tagged engine with no dialect knowledge.
+//! Haskell, Zig, Dart) — through the tagged engine with no dialect knowledge.
 //! Definitions become symbols nested by containment; `@reference.call` captures become calls
 //! from the enclosing definition, bound by the resolver's generic cascade (same file, then the
 //! one same-language declaration of the name). No imports, visibility or types are read.
@@ -112,13 +112,6 @@ generic_language!(
     Language::Dart,
     tree_sitter_dart::LANGUAGE,
     own_tags!("dart")
-);
-generic_language!(
-    swift,
-    "swift",
-    Language::Swift,
-    tree_sitter_swift::LANGUAGE,
-    own_tags!("swift")
 );
 generic_language!(
     erlang,

@@ -6,7 +6,9 @@
 //! companion is not a node). `fun T.f()` declares an extension: a method of `T`. Visibility
 //! defaults to public; locals are not symbols.
 
-use super::tagged::{keyword_visibility, role_from_decorators, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
+use super::tagged::{
+    annotation_name, keyword_visibility, role_from_decorators, tag_queries, Dialect, ImportMatch, TagQueries, Tagged,
+};
 use crate::util::{self, Parents};
 use crate::FileContext;
 use gortex_core::{ImportFact, Language, NodeKind, SymbolFact, TestRole, TypeFlavor};
@@ -101,10 +103,7 @@ impl Dialect for Kotlin {
                 let mut c2 = child.walk();
                 for m in child.named_children(&mut c2) {
                     if m.kind() == "annotation" {
-                        let text = util::text(m, src);
-                        let name = text.trim_start_matches('@');
-                        let name = name.split(['(', '<']).next().unwrap_or(name).trim();
-                        sym.decorators.push(name.rsplit('.').next().unwrap_or(name).to_string());
+                        sym.decorators.push(annotation_name(&util::text(m, src)));
                     } else {
                         words.push(util::text(m, src).trim().to_string());
                     }

@@ -19,8 +19,7 @@ mod ecmascript;
     feature = "elm",
     feature = "dart",
     feature = "haskell",
-    feature = "zig",
-    feature = "swift"
+    feature = "zig"
 ))]
 mod generic;
 #[cfg(feature = "go")]
@@ -41,6 +40,8 @@ mod ruby;
 mod rust;
 #[cfg(feature = "scala")]
 mod scala;
+#[cfg(feature = "swift")]
+mod swift;
 #[cfg(any(
     feature = "c",
     feature = "cpp",
@@ -117,7 +118,7 @@ pub(crate) fn extractor_for(language: Language) -> Option<&'static dyn Extractor
         #[cfg(feature = "zig")]
         Language::Zig => Some(generic::zig()),
         #[cfg(feature = "swift")]
-        Language::Swift => Some(generic::swift()),
+        Language::Swift => Some(swift::extractor()),
         #[cfg(feature = "scala")]
         Language::Scala => Some(scala::extractor()),
         #[cfg(feature = "typescript")]

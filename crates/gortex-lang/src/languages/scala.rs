@@ -5,7 +5,7 @@
 //! `case class` is a record; an `object`'s members are static; `val`/`var` inside blocks are
 //! locals, not declarations; `private`/`protected` modifiers set visibility (public otherwise).
 
-use super::tagged::{keyword_visibility, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
+use super::tagged::{annotation_name, keyword_visibility, tag_queries, Dialect, ImportMatch, TagQueries, Tagged};
 use crate::util::{self, Parents};
 use gortex_core::{EdgeKind, ImportFact, Language, NodeKind, SymbolFact, TypeFlavor};
 use tree_sitter::Node;
@@ -130,10 +130,7 @@ impl Dialect for Scala {
                     }
                 }
                 "annotation" => {
-                    let text = util::text(child, src);
-                    let name = text.trim_start_matches('@');
-                    let name = name.split(['(', '[']).next().unwrap_or(name).trim();
-                    sym.decorators.push(name.rsplit('.').next().unwrap_or(name).to_string());
+                    sym.decorators.push(annotation_name(&util::text(child, src)));
                 }
                 "case" => words.push("case".into()),
                 _ => {}

@@ -23,7 +23,7 @@ use crate::util::{self, EnclosingIndex, Parents, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
     BindingFact, BindingValue, DocComment, EdgeKind, FileFacts, ImportFact, Language, NodeKind, Receiver, RefFact,
-    SymbolFact, TestRole, TypeFlavor, Visibility,
+    SymbolFact, TestRole, TypeFlavor,
 };
 use std::collections::HashSet;
 use streaming_iterator::StreamingIterator;
@@ -225,6 +225,10 @@ pub(crate) trait Dialect: Send + Sync + 'static {
     fn file_scope_bindings(&self) -> bool {
         true
     }
+    /// The package of a file that declares none, from its path (Swift names modules by layout).
+    fn path_package(&self, _ctx: &FileContext<'_>) -> Option<String> {
+        None
+    }
     /// Normalises the `@package` text.
     fn package(&self, text: &str) -> Option<String> {
         let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -241,7 +245,7 @@ pub(crate) trait Dialect: Send + Sync + 'static {
     }
 }
 
-#[cfg(any(feature = "csharp", feature = "kotlin"))]
+#[cfg(any(feature = "csharp", feature = "kotlin", feature = "swift"))]
 /// The test role a callable's decorators give it: one of `tests` → test, one of `fixtures` →
 /// fixture (for languages whose test frameworks mark tests with attributes or annotations).
 pub(crate) fn role_from_decorators(sym: &SymbolFact, tests: &[&str], fixtures: &[&str]) -> Option<TestRole> {
@@ -262,16 +266,25 @@ pub(crate) fn role_from_decorators(sym: &SymbolFact, tests: &[&str], fixtures: &
 /// Kotlin's `internal`): sets the symbol's visibility and whether it is exported.
 pub(crate) fn keyword_visibility(sym: &mut SymbolFact, has: impl Fn(&str) -> bool) {
     let visibility = if has("private") {
-        Visibility::Private
+        gortex_core::Visibility::Private
     } else if has("protected") {
-        Visibility::Protected
+        gortex_core::Visibility::Protected
     } else if has("internal") {
-        Visibility::Package
+        gortex_core::Visibility::Package
     } else {
-        Visibility::Public
+        gortex_core::Visibility::Public
     };
     sym.visibility = Some(visibility);
-    sym.exported = visibility == Visibility::Public;
+    sym.exported = visibility == gortex_core::Visibility::Public;
+}
+
+#[cfg(any(feature = "kotlin", feature = "scala", feature = "swift"))]
+/// The name an annotation or attribute is written with (`@a.b.Name(args)` → `Name`): its last
+/// segment, arguments and type arguments off.
+pub(crate) fn annotation_name(text: &str) -> String {
+    let name = text.trim().trim_start_matches('@');
+    let name = name.split(['(', '<', '[']).next().unwrap_or(name).trim();
+    name.rsplit('.').next().unwrap_or(name).to_string()
 }
 
 /// Strips one pair of surrounding quotes or angle brackets' quotes (`"x"`, `'x'`).
@@ -618,6 +631,9 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
         }
     }
     facts.symbols = symbols;
+    if facts.package.is_none() {
+        facts.package = d.path_package(ctx);
+    }
     facts
 }
 
