@@ -214,7 +214,7 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     format: 'zip',
     inner: '',
     subdir: '',
-    note: 'the sources jar of Cats (245 .scala files, no tests); Scala is in the generic tier, so calls bind by name only',
+    note: 'the sources jar of Cats (245 .scala files, no tests)',
   },
   {
     language: 'vue',
@@ -227,6 +227,18 @@ export const PARITY_CORPORA: readonly ParityCorpus[] = [
     inner: 'package',
     subdir: 'packages',
     note: 'one of few npm packages shipping Vue single-file components as source: packages/*/src/*.vue (116 SFCs, Vue 2 options API) beside the index.js files that import them; lib/ is compiled',
+  },
+  {
+    language: 'swift',
+    name: 'expo-modules-core',
+    version: '3.0.0',
+    registry: 'npm',
+    url: 'https://registry.npmjs.org/expo-modules-core/-/expo-modules-core-3.0.0.tgz',
+    sha256: 'c4fbfb3c0aa7a681e7e00a7f032f5104ac1f4a90b0e73a347a2ffa2d957f894a',
+    format: 'tgz',
+    inner: 'package',
+    subdir: 'ios',
+    note: 'Swift packages are not on any registry reachable here (SwiftPM fetches git, CocoaPods is not mirrored); React Native modules ship their iOS sources on npm: ios/ holds 178 .swift files of one CocoaPods module (tests included) beside Objective-C++',
   },
   {
     language: 'haskell',
