@@ -17,7 +17,7 @@ describe('gortex index / status', () => {
     expect(report.mode).toBe('cold');
     // Every text file is indexed: the golden files, manifests, docs, schemas and components too.
     expect(Object.keys(report.languages).sort()).toEqual([
-      'bash', 'c', 'cpp', 'csharp', 'dockerfile', 'elixir', 'go', 'java', 'json', 'kotlin', 'lua', 'markdown', 'php',
+      'bash', 'c', 'cpp', 'csharp', 'dockerfile', 'elixir', 'go', 'java', 'javascript', 'json', 'kotlin', 'lua', 'markdown', 'php',
       'proto', 'python', 'ruby', 'rust', 'scala', 'sql', 'svelte', 'swift', 'text', 'toml', 'typescript', 'vue',
     ]);
     expect(report.edges.by_kind.depends_on_module).toBeGreaterThan(3);

@@ -55,7 +55,7 @@ describe('documents and components over gortex mcp (stdio)', () => {
     expect(files.results).toEqual([]);
     const health = await ok('index_health', {});
     expect(health.skipped.by_reason).toEqual({ binary: 1 });
-    expect(Object.keys(health.files.by_language).sort()).toEqual(['dockerfile', 'json', 'markdown', 'proto', 'sql', 'svelte', 'text', 'typescript', 'vue']);
+    expect(Object.keys(health.files.by_language).sort()).toEqual(['dockerfile', 'javascript', 'json', 'markdown', 'proto', 'sql', 'svelte', 'text', 'typescript', 'vue']);
   });
 
   test('Markdown sections: the docs corpus, nesting and first paragraphs', async () => {

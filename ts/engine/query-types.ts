@@ -59,7 +59,8 @@ export type TypeFlavor =
   | 'service'
   | 'table'
   | 'view'
-  | 'component';
+  | 'component'
+  | 'mixin';
 
 /** What a graph edge says about its two ends. */
 export type EdgeKind =

@@ -395,6 +395,7 @@ const TYPE_FLAVORS = [
   'table',
   'view',
   'component',
+  'mixin',
 ] satisfies TypeFlavor[];
 
 const EDGE_KINDS = {

@@ -76,6 +76,9 @@ string_enum! {
         View => "view",
         /// A UI component: a Vue or Svelte single-file component.
         Component => "component",
+        /// A Vue options object a script module exports for components to list in `mixins` or
+        /// `extends`.
+        Mixin => "mixin",
     }
 }
 

@@ -1615,11 +1615,18 @@ impl<'a> Tables<'a> {
         let lang = self.lang(fi);
         match receiver {
             Receiver::None => {
-                // Nested declarations of enclosing functions.
+                // Nested declarations of enclosing functions. A type's members are not in scope by
+                // their bare name (TypeScript, Python, a Vue component's methods); the languages
+                // where they are look them up through the hierarchy below.
                 let facts = self.facts(fi);
                 let mut cur = scope;
                 while let Some(s) = cur {
-                    if let Some(kids) = self.children_of((fi, s)) {
+                    let kids = if facts.symbols[s as usize].kind.is_type_like() {
+                        None
+                    } else {
+                        self.children_of((fi, s))
+                    };
+                    if let Some(kids) = kids {
                         if let Some(&k) = kids
                             .iter()
                             .find(|&&k| self.sym(k).name == name && self.sym(k).kind.is_callable())
@@ -1680,12 +1687,15 @@ impl<'a> Tables<'a> {
                 let member = self
                     .find_member(ty, name)
                     .map(|m| (Entity::Sym(m), Origin::AstResolved));
-                // A Vue component's `this.$emit(…)`, `this.$nextTick(…)`: the framework's instance API.
+                // A Vue component's or mixin's `this.$emit(…)`, `this.$nextTick(…)`: the framework's
+                // instance API.
                 member.or_else(|| {
-                    (lang == Language::Vue
-                        && name.starts_with('$')
-                        && self.sym(ty).flavor == Some(TypeFlavor::Component))
-                    .then(|| (Entity::External(format!("vue.{name}")), Origin::AstResolved))
+                    // (A Svelte component has no `this`; one in plain script renders with `render(h)`.)
+                    let flavor = self.sym(ty).flavor;
+                    let vue = (lang != Language::Svelte && flavor == Some(TypeFlavor::Component))
+                        || flavor == Some(TypeFlavor::Mixin);
+                    (vue && name.starts_with('$'))
+                        .then(|| (Entity::External(format!("vue.{name}")), Origin::AstResolved))
                 })
             }
             Receiver::Super => {
@@ -2636,9 +2646,15 @@ fn resolve_file_inner(t: &Tables<'_>, fi: u32) -> ResolvedFile {
                     em.unresolved(from, r.kind, format!("unresolved::*.{}", r.name), r.line, 0);
                     continue;
                 }
+                // A member call binds by name to a method or function only: a field of that name
+                // elsewhere (a Vue prop `push: Number`) says nothing about `list.push()`.
                 let want = |k: NodeKind| {
                     accepts(r.kind, k)
-                        && (!member || matches!(k, NodeKind::Method | NodeKind::Field | NodeKind::Function))
+                        && (!member
+                            || match r.kind {
+                                EdgeKind::Calls => matches!(k, NodeKind::Method | NodeKind::Function),
+                                _ => matches!(k, NodeKind::Method | NodeKind::Field | NodeKind::Function),
+                            })
                 };
                 match t.name_only(fi, &r.name, want, self_sym) {
                     NameOnly::One(s)

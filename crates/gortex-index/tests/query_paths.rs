@@ -692,7 +692,7 @@ fn query_errors_name_the_stage_the_token_and_what_was_expected() {
         ),
         (
             "nodes flavor=klass",
-            "stage 1: unknown flavor \"klass\"; valid: class, struct, enum, record, type_alias, union, annotation, message, service, table, view, component"
+            "stage 1: unknown flavor \"klass\"; valid: class, struct, enum, record, type_alias, union, annotation, message, service, table, view, component, mixin"
                 .into(),
         ),
         (

@@ -267,6 +267,16 @@ fn key_facts_hold() {
         ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.mounted -calls-> polyglot/web/src/components/LegacyButton.vue::LegacyButton.load ast_resolved L33"),
         ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.label -calls-> polyglot/web/src/components/LegacyButton.vue::LegacyButton.format ast_resolved L16"),
         ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.load -references-> polyglot/web/src/components/LegacyButton.vue::LegacyButton.userId ast_resolved L26"),
+        // Vue `mixins: [A, B]` and `extends: C` are supertypes: `this.` finds a mixin's method (a
+        // `.js` module exporting options, a `.ts` one through `defineComponent`) and the base
+        // component's; inside the mixin, a bare name is the module's function, not the method.
+        ("polyglot", "E polyglot/web/src/components/ToggleLink.vue::ToggleLink -extends-> polyglot/web/src/mixins/emitter.js::Emitter ast_resolved L12"),
+        ("polyglot", "E polyglot/web/src/components/ToggleLink.vue::ToggleLink.toggle -calls-> polyglot/web/src/mixins/focusable.ts::Focusable.focus ast_resolved L16"),
+        ("polyglot", "E polyglot/web/src/components/ToggleLink.vue::ToggleLink.toggle -calls-> polyglot/web/src/mixins/emitter.js::Emitter.dispatch ast_resolved L17"),
+        ("polyglot", "E polyglot/web/src/components/ToggleLink.vue::ToggleLink.toggle -references-> polyglot/web/src/mixins/focusable.ts::Focusable.focused ast_resolved L17"),
+        ("polyglot", "E polyglot/web/src/components/ToggleLink.vue::ToggleLink.toggle -calls-> polyglot/web/src/components/LegacyButton.vue::LegacyButton.load ast_resolved L18"),
+        ("polyglot", "E polyglot/web/src/mixins/emitter.js::Emitter.broadcast -calls-> polyglot/web/src/mixins/emitter.js::broadcast ast_resolved L11"),
+        ("polyglot", "E polyglot/web/src/mixins/emitter.js::Emitter.dispatch -calls-> external::vue.$emit ast_resolved L8"),
         // `this.$emit` is Vue's instance API.
         ("polyglot", "E polyglot/web/src/components/LegacyButton.vue::LegacyButton.handleClick -calls-> external::vue.$emit ast_resolved L22"),
         // The manifest and the code importing a package meet at one module node.

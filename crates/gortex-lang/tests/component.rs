@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_ref, extract_fixture, imports_of, render, sym};
+use common::{assert_ref, extract, extract_fixture, imports_of, render, sym};
 use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Receiver, TypeFlavor};
 
 #[test]
@@ -105,6 +105,71 @@ fn vue_options_api_members_belong_to_the_component() {
         .refs
         .iter()
         .all(|r| r.from.is_none_or(|i| (i as usize) < f.symbols.len())));
+}
+
+#[test]
+fn vue_mixins_and_extends_are_supertypes_and_mixin_modules_are_types() {
+    let f = extract(
+        Language::Vue,
+        "src/components/ToggleLink.vue",
+        "<template><a/></template>\n<script>\nimport Emitter from '../mixins/emitter';\nimport Base from './Base.vue';\nexport default {\n  mixins: [Emitter, { methods: {} }],\n  extends: Base,\n  methods: { toggle() { this.dispatch('x'); } },\n};\n</script>\n",
+    );
+    let supertypes: Vec<(&str, u32)> = f
+        .refs
+        .iter()
+        .filter(|r| r.kind == EdgeKind::Extends && r.from == Some(0))
+        .map(|r| (r.name.as_str(), r.line))
+        .collect();
+    // An inline object in `mixins` names no type.
+    assert_eq!(supertypes, vec![("Emitter", 6), ("Base", 7)]);
+
+    // A plain module exporting an options object is a mixin type holding its members.
+    let source = "function helper() {}\nexport default {\n  data() { return { open: false }; },\n  methods: {\n    dispatch(name) { helper(); },\n  },\n};\n";
+    for (language, path) in [
+        (Language::JavaScript, "src/mixins/emitter.js"),
+        (Language::TypeScript, "src/mixins/emitter.ts"),
+    ] {
+        let m = extract(language, path, source);
+        let mixin = &m.symbols[0];
+        assert_eq!(
+            (mixin.name.as_str(), mixin.kind, mixin.flavor, mixin.default_export),
+            ("Emitter", NodeKind::Type, Some(TypeFlavor::Mixin), true),
+            "{}",
+            render(&m)
+        );
+        assert_eq!(sym(&m, "Emitter.dispatch").kind, NodeKind::Method);
+        assert_eq!(sym(&m, "Emitter.open").kind, NodeKind::Field);
+        assert_ref(&m, EdgeKind::Calls, "Emitter.dispatch", "helper", Receiver::None);
+        assert_eq!(
+            sym(&m, "helper").kind,
+            NodeKind::Function,
+            "a helper beside the options stays a function"
+        );
+    }
+    // Options that render make a component written in plain script.
+    let col = extract(
+        Language::JavaScript,
+        "src/col.js",
+        "export default {\n  name: 'ElCol',\n  props: { push: Number },\n  render(h) { return h('div'); },\n};\n",
+    );
+    assert_eq!(
+        (col.symbols[0].name.as_str(), col.symbols[0].flavor),
+        ("Col", Some(TypeFlavor::Component))
+    );
+    assert_eq!(sym(&col, "Col.push").kind, NodeKind::Field);
+    assert_eq!(sym(&col, "Col.render").kind, NodeKind::Method);
+    // An object without component options, or a module with a default export of its own, is no mixin.
+    for source in [
+        "export default { name: 'x', version: 2 };\n",
+        "export default function make() { return { methods: {} }; }\n",
+    ] {
+        let m = extract(Language::JavaScript, "src/config.js", source);
+        assert!(
+            !m.symbols.iter().any(|s| s.flavor == Some(TypeFlavor::Mixin)),
+            "{}",
+            render(&m)
+        );
+    }
 }
 
 #[test]

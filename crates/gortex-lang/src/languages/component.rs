@@ -9,7 +9,11 @@
 //! A Vue options-API component (`export default { … }`, `defineComponent({ … })`,
 //! `Vue.extend({ … })`) is a class in all but syntax: its `methods`, `computed` and `watch`
 //! entries and its lifecycle hooks become methods of the component type, and its `props` and
-//! `data()` keys its fields, so `this.save()` in one method resolves to another.
+//! `data()` keys its fields, so `this.save()` in one method resolves to another. Its `mixins: [A,
+//! B]` and `extends: C` entries are supertypes of the component, so `this.dispatch()` also finds a
+//! mixin's method. A script module whose default export is such an options object (a mixin:
+//! `export default { methods: { … } }`) is a type of flavor `mixin` holding the same members, or
+//! `component` when the options render (`render(h)`, `template`).
 
 use super::ecmascript;
 use crate::names::js_string_value;
@@ -132,15 +136,7 @@ impl Extractor for Component {
         facts.refs.retain(|r| {
             !(r.kind == EdgeKind::Calls && r.receiver == Receiver::None && COMPILER_MACROS.contains(&r.name.as_str()))
         });
-        let lines = source.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-        let last_len = source.len() - source.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let span = Span {
-            start_line: 1,
-            start_col: 0,
-            end_line: lines,
-            end_col: last_len as u32,
-        };
-        let mut sym = SymbolFact::new(component_name(ctx.path), NodeKind::Type, span);
+        let mut sym = SymbolFact::new(component_name(ctx.path), NodeKind::Type, whole_file(source));
         sym.flavor = Some(TypeFlavor::Component);
         sym.exported = true;
         sym.default_export = !facts.symbols.iter().any(|s| s.default_export);
@@ -227,6 +223,79 @@ impl Extractor for Component {
 /// Option keys whose object entries are methods of the component.
 const METHOD_OPTIONS: &[&str] = &["methods", "computed", "watch"];
 
+/// Option keys that mark an object literal as Vue component options.
+const VUE_OPTION_KEYS: &[&str] = &["methods", "computed", "watch", "props", "data", "mixins", "extends"];
+
+/// Makes a script module whose default export is a Vue options object (`export default {
+/// methods: { … } }`, `defineComponent({ … })`) a type named after the file, the module's default
+/// export, with the options' methods and fields as members: a `mixin` that components list in
+/// `mixins` or `extends`, or a `component` when the options render. Other modules are left as
+/// they are.
+pub(crate) fn adopt_options_module(facts: &mut FileFacts, tree: &tree_sitter::Tree, src: &[u8], path: &str) {
+    // A component's script is read by the component extractor, which adopts the options itself.
+    let component = matches!(Language::from_path(path), Some(Language::Vue | Language::Svelte));
+    if component || facts.symbols.iter().any(|s| s.default_export) {
+        return;
+    }
+    let Some(object) = options_object(tree.root_node()) else {
+        return;
+    };
+    let mut cursor = object.walk();
+    let keys: Vec<String> = object
+        .named_children(&mut cursor)
+        .filter_map(|entry| match entry.kind() {
+            "pair" => entry.child_by_field_name("key"),
+            "method_definition" => entry.child_by_field_name("name"),
+            _ => None,
+        })
+        .map(|k| js_string_value(k, src))
+        .collect();
+    if !keys.iter().any(|k| VUE_OPTION_KEYS.contains(&k.as_str())) {
+        return;
+    }
+    // Options that render (`render(h)`, `template:`) make a component written in plain script;
+    // the others a mixin. Either spans the file, as a single-file component does, so it goes first.
+    let renders = keys.iter().any(|k| k == "render" || k == "template");
+    let mut sym = SymbolFact::new(component_name(path), NodeKind::Type, whole_file(src));
+    sym.flavor = Some(if renders {
+        TypeFlavor::Component
+    } else {
+        TypeFlavor::Mixin
+    });
+    sym.exported = true;
+    sym.default_export = true;
+    insert_first(facts, sym);
+    adopt_options(facts, object, src);
+}
+
+/// The span of a whole file.
+fn whole_file(source: &[u8]) -> Span {
+    let lines = source.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let last_len = source.len() - source.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    Span {
+        start_line: 1,
+        start_col: 0,
+        end_line: lines,
+        end_col: last_len as u32,
+    }
+}
+
+/// An `extends` reference from the component (symbol 0) to the identifier `node` names.
+fn supertype(facts: &mut FileFacts, node: tree_sitter::Node<'_>, src: &[u8]) {
+    if node.kind() != "identifier" {
+        return;
+    }
+    let at = node.start_position();
+    facts.refs.push(RefFact {
+        kind: EdgeKind::Extends,
+        from: Some(0),
+        name: util::text(node, src).into_owned(),
+        receiver: Receiver::None,
+        line: at.row as u32 + 1,
+        col: at.column as u32,
+    });
+}
+
 /// The options object of a Vue options-API component: `export default { … }`, or the first object
 /// argument of `export default defineComponent({ … })` / `Vue.extend({ … })` / any such wrapper.
 fn options_object(root: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
@@ -287,6 +356,14 @@ fn adopt_options(facts: &mut FileFacts, object: tree_sitter::Node<'_>, src: &[u8
                                 .filter(|m| matches!(m.kind(), "method_definition" | "pair")),
                         );
                     }
+                    // Mixins and the base component: supertypes whose members `this.` reaches.
+                    ("mixins", "array") => {
+                        let mut c = value.walk();
+                        for item in value.named_children(&mut c) {
+                            supertype(facts, item, src);
+                        }
+                    }
+                    ("extends", _) => supertype(facts, value, src),
                     ("props", "object") => object_keys(value, src, &mut fields),
                     ("props", "array") => {
                         let mut c = value.walk();

@@ -257,7 +257,12 @@ impl Extractor for EcmaExtractor {
         self.0.grammar()
     }
     fn extract(&self, tree: &Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
-        Run::new(self.0, source, ctx).extract(tree)
+        #[allow(unused_mut)] // a JavaScript-only build has no Vue support
+        let mut facts = Run::new(self.0, source, ctx).extract(tree);
+        // A Vue mixin module (`export default { methods: { … } }`) is a type components extend.
+        #[cfg(feature = "typescript")]
+        super::component::adopt_options_module(&mut facts, tree, source, ctx.path);
+        facts
     }
 }
 
