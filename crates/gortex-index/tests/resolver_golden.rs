@@ -237,6 +237,12 @@ fn key_facts_hold() {
         // Generic tier: same-file names first (module members are the file's top level), then the one declaration.
         ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/orders.ex::Shop.Orders.validate ast_resolved L3"),
         ("generic", "E generic/lib/shop/orders.ex::Shop.Orders.place -calls-> generic/lib/shop/mailer.ex::Shop.Mailer.send_receipt text_matched L4"),
+        // A manifest's dependency and the code importing it meet at one module node: a `.csproj`
+        // package reference and a C# `using`, a Gemfile gem and a Ruby `require`.
+        ("csharp", "E csharp/src/App/App.csproj -depends_on_module-> external::Newtonsoft.Json ast_resolved L3"),
+        ("csharp", "E csharp/src/App/Dump.cs -imports-> external::Newtonsoft.Json ast_resolved L1"),
+        ("ruby", "E ruby/Gemfile -depends_on_module-> external::json ast_resolved L3"),
+        ("ruby", "E ruby/lib/shop/order_service.rb -imports-> external::json ast_resolved L1"),
         // Swift: a SwiftPM target is one module (no imports between its files); `import M` sees
         // another target; a field's type types its receiver; inherited methods without `self`;
         // an extension's members and conformances join the extended type; the class in a

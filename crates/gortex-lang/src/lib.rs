@@ -209,6 +209,7 @@ pub fn extract_file(
     let tree = parse(language, &prepared, budget)?;
     let mut facts = extractor.extract(&tree, &prepared, ctx);
     extractor.finish(&mut facts, source);
+    documents::add_manifest_dependencies(source, ctx, &mut facts);
     facts.syntax_errors = util::count_errors(&tree);
     Ok(facts)
 }

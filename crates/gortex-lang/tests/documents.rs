@@ -120,6 +120,62 @@ fn manifests_declare_dependencies_on_their_lines() {
 }
 
 #[test]
+fn manifests_of_php_ruby_java_dotnet_and_gradle() {
+    // Composer: packages, not the platform (`php`, `ext-*`).
+    assert_eq!(
+        deps(Language::Json, "composer.json"),
+        owned(&[("monolog/monolog", 6), ("psr/log", 7), ("phpunit/phpunit", 10)])
+    );
+    // Bundler and gemspecs: gem names, as `require` names them; comments are not gems.
+    assert_eq!(
+        deps(Language::Text, "Gemfile"),
+        owned(&[("rails", 3), ("pg", 4), ("rspec-rails", 7)])
+    );
+    assert_eq!(
+        deps(Language::Text, "shop.gemspec"),
+        owned(&[("rack", 3), ("thor", 4), ("minitest", 5)])
+    );
+    // Maven: `<dependency>` coordinates only (not the parent, not plugins).
+    assert_eq!(
+        deps(Language::Text, "pom.xml"),
+        owned(&[
+            ("com.google.code.gson:gson", 9),
+            ("org.junit.jupiter:junit-jupiter", 14)
+        ])
+    );
+    // MSBuild: NuGet ids of package references, not project references.
+    assert_eq!(
+        deps(Language::Text, "Shop.csproj"),
+        owned(&[("Newtonsoft.Json", 3), ("Serilog", 4)])
+    );
+    // Gradle, Groovy and Kotlin DSL: `group:artifact` of the dependency configurations.
+    assert_eq!(
+        deps(Language::Text, "build.gradle"),
+        owned(&[
+            ("com.squareup.okhttp3:okhttp", 6),
+            ("junit:junit", 7),
+            ("org.jetbrains.kotlin:kotlin-bom", 9)
+        ])
+    );
+    // A Kotlin build script is code too: its calls stay, its dependencies are added.
+    let kts = extract_fixture(Language::Kotlin, "documents/build.gradle.kts");
+    let modules: Vec<(&str, u32)> = kts
+        .imports
+        .iter()
+        .filter(|i| i.kind == ImportKind::Dependency)
+        .map(|i| (i.module.as_str(), i.line))
+        .collect();
+    assert_eq!(
+        modules,
+        vec![("com.squareup.okio:okio", 6), ("com.google.dagger:dagger-compiler", 8)]
+    );
+    assert!(kts
+        .refs
+        .iter()
+        .any(|r| r.kind == EdgeKind::Calls && r.name == "implementation"));
+}
+
+#[test]
 fn npm_scripts_are_script_symbols() {
     let f = extract_fixture(Language::Json, "documents/package.json");
     let build = sym(&f, "build");
@@ -252,6 +308,15 @@ fn garbage_deep_and_binary_input_never_panics() {
             (Language::Sql, "b.sql", "CREATE TABLE IF"),
             (Language::Json, "package.json", "\u{0}\u{1}garbage"),
             (Language::Toml, "Cargo.toml", "[dependencies\nserde = "),
+            (Language::Json, "composer.json", "{\"require\": {\"a/b\": "),
+            (Language::Text, "Gemfile", "gem \"unterminated"),
+            (
+                Language::Text,
+                "pom.xml",
+                "<dependency><groupId>a</groupId><artifactId>",
+            ),
+            (Language::Text, "a.csproj", "<PackageReference Include=\"x"),
+            (Language::Text, "build.gradle", "implementation '\nimplementation \"a\""),
         ] {
             out.push(extract(lang, path, src));
         }

@@ -2,7 +2,9 @@
 //! `depends_on_module` edge to a module node each), on the line that names them; npm scripts
 //! become `script` symbols. Module names are the ones code imports use where the ecosystem
 //! allows it (npm package names, Rust crate names with `-` as `_`, Go module paths), so a
-//! manifest and the files importing a package meet at the same module node.
+//! manifest and the files importing a package meet at the same module node. Where code imports
+//! something else than the package (PHP namespaces, Java packages), the manifest's own name is
+//! kept: `vendor/name` for Composer, `group:artifact` for Maven and Gradle.
 
 use super::{line_span, summary};
 use gortex_core::{FileFacts, ImportFact, ImportKind, NodeKind, SymbolFact};
@@ -17,6 +19,13 @@ pub(super) fn reader(name: &str) -> Option<Reader> {
         "go.mod" => go_mod,
         "pyproject.toml" => pyproject,
         n if n.starts_with("requirements") && n.ends_with(".txt") => requirements,
+        "composer.json" => composer_json,
+        "Gemfile" => gemfile,
+        n if n.ends_with(".gemspec") => gemfile,
+        "pom.xml" => pom_xml,
+        "Directory.Packages.props" => msbuild_project,
+        n if n.ends_with(".csproj") || n.ends_with(".fsproj") || n.ends_with(".vbproj") => msbuild_project,
+        "build.gradle" | "build.gradle.kts" => gradle,
         _ => return None,
     })
 }
@@ -49,27 +58,18 @@ fn package_json(text: &str, facts: &mut FileFacts) {
     let Ok(serde_json::Value::Object(root)) = serde_json::from_str::<serde_json::Value>(text) else {
         return;
     };
-    // Keys come back sorted (serde_json maps are ordered by key); facts follow the file.
-    let mut found: Vec<(u32, &str)> = Vec::new();
-    for section in [
-        "dependencies",
-        "devDependencies",
-        "peerDependencies",
-        "optionalDependencies",
-    ] {
-        let Some(serde_json::Value::Object(deps)) = root.get(section) else {
-            continue;
-        };
-        let start = find_line(text, 0, &format!("\"{section}\"")).map_or(0, |(at, _)| at);
-        for name in deps.keys() {
-            let line = find_line(text, start, &format!("\"{name}\"")).map_or(1, |(_, l)| l);
-            found.push((line, name));
-        }
-    }
-    found.sort();
-    for (line, name) in found {
-        dependency(facts, name, line);
-    }
+    json_dependencies(
+        text,
+        &root,
+        &[
+            "dependencies",
+            "devDependencies",
+            "peerDependencies",
+            "optionalDependencies",
+        ],
+        |_| true,
+        facts,
+    );
     if let Some(serde_json::Value::Object(scripts)) = root.get("scripts") {
         let start = find_line(text, 0, "\"scripts\"").map_or(0, |(at, _)| at);
         for (name, command) in scripts {
@@ -231,6 +231,154 @@ fn requirements(text: &str, facts: &mut FileFacts) {
         }
         if let Some(name) = requirement_name(line) {
             dependency(facts, name, i as u32 + 1);
+        }
+    }
+}
+
+/// composer.json: `require` and `require-dev` packages (`vendor/name`); the platform itself (`php`,
+/// `ext-*`, `lib-*`, `composer-*`) is not a dependency. Invalid JSON yields nothing.
+fn composer_json(text: &str, facts: &mut FileFacts) {
+    let Ok(serde_json::Value::Object(root)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return;
+    };
+    let package = |name: &str| {
+        let platform = name == "php" || ["ext-", "lib-", "composer-"].iter().any(|p| name.starts_with(p));
+        !platform && name.contains('/')
+    };
+    json_dependencies(text, &root, &["require", "require-dev"], package, facts);
+}
+
+/// The keys of a JSON manifest's dependency objects (`sections`) that `keep` accepts, each a
+/// dependency on the line that names it, in file order.
+fn json_dependencies(
+    text: &str,
+    root: &serde_json::Map<String, serde_json::Value>,
+    sections: &[&str],
+    keep: impl Fn(&str) -> bool,
+    facts: &mut FileFacts,
+) {
+    // Keys come back sorted (serde_json maps are ordered by key); facts follow the file.
+    let mut found: Vec<(u32, &str)> = Vec::new();
+    for section in sections {
+        let Some(serde_json::Value::Object(deps)) = root.get(*section) else {
+            continue;
+        };
+        let start = find_line(text, 0, &format!("\"{section}\"")).map_or(0, |(at, _)| at);
+        for name in deps.keys().filter(|n| keep(n)) {
+            let line = find_line(text, start, &format!("\"{name}\"")).map_or(1, |(_, l)| l);
+            found.push((line, name));
+        }
+    }
+    found.sort();
+    for (line, name) in found {
+        dependency(facts, name, line);
+    }
+}
+
+/// The first quoted string of a line (`'…'` or `"…"`).
+fn first_quoted(line: &str) -> Option<&str> {
+    let open = line.find(['\'', '"'])?;
+    let quote = line[open..].chars().next()?;
+    let rest = &line[open + 1..];
+    Some(&rest[..rest.find(quote)?])
+}
+
+/// Gemfile (`gem 'rails'`) and `*.gemspec` (`spec.add_dependency 'rake'`, runtime and
+/// development): the gem names, which are what `require` names.
+fn gemfile(text: &str, facts: &mut FileFacts) {
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        let call = line.split(['(', ' ', '\t']).next().unwrap_or("");
+        let declares = call == "gem" || (call.contains("add_") && call.ends_with("dependency"));
+        if declares {
+            if let Some(name) = first_quoted(line).filter(|n| !n.is_empty()) {
+                dependency(facts, name, i as u32 + 1);
+            }
+        }
+    }
+}
+
+/// The text of `<tag>…</tag>` inside `block`, trimmed.
+fn xml_child<'t>(block: &'t str, tag: &str) -> Option<&'t str> {
+    let open = format!("<{tag}>");
+    let start = block.find(&open)? + open.len();
+    let end = start + block[start..].find(&format!("</{tag}>"))?;
+    Some(block[start..end].trim())
+}
+
+/// pom.xml: each `<dependency>`'s `groupId:artifactId`, on the line of its `<artifactId>`
+/// (plugins and the parent are build machinery, not dependencies of the code).
+fn pom_xml(text: &str, facts: &mut FileFacts) {
+    let mut from = 0;
+    while let Some(open) = text[from..].find("<dependency>") {
+        let start = from + open;
+        let Some(len) = text[start..].find("</dependency>") else {
+            return;
+        };
+        let block = &text[start..start + len];
+        from = start + len;
+        let (Some(group), Some(artifact)) = (xml_child(block, "groupId"), xml_child(block, "artifactId")) else {
+            continue;
+        };
+        let line = find_line(text, start, "<artifactId>").map_or(1, |(_, l)| l);
+        dependency(facts, &format!("{group}:{artifact}"), line);
+    }
+}
+
+/// `*.csproj` / `*.fsproj` / `*.vbproj` and `Directory.Packages.props`: `<PackageReference
+/// Include="Newtonsoft.Json" …>` (or `Update=`, or `<PackageVersion Include=…>`): the NuGet id,
+/// which is usually the namespace code imports.
+fn msbuild_project(text: &str, facts: &mut FileFacts) {
+    for (i, line) in text.lines().enumerate() {
+        let Some(at) = line.find("<PackageReference").or_else(|| line.find("<PackageVersion")) else {
+            continue;
+        };
+        let tag = &line[at..];
+        let value = ["Include=", "Update="]
+            .iter()
+            .find_map(|attr| tag.find(attr).map(|p| &tag[p + attr.len()..]))
+            .and_then(first_quoted);
+        if let Some(id) = value.filter(|v| !v.is_empty()) {
+            dependency(facts, id, i as u32 + 1);
+        }
+    }
+}
+
+/// Gradle configurations whose entries are dependencies of the code (`implementation`,
+/// `testImplementation`, `api`, `kapt`…), matched by suffix so variants count too.
+const GRADLE_CONFIGURATIONS: &[&str] = &[
+    "implementation",
+    "Implementation",
+    "api",
+    "Api",
+    "compileOnly",
+    "CompileOnly",
+    "runtimeOnly",
+    "RuntimeOnly",
+    "kapt",
+    "ksp",
+    "annotationProcessor",
+    "compile",
+    "Compile",
+];
+
+/// build.gradle / build.gradle.kts: `implementation("group:artifact:version")`,
+/// `testImplementation 'g:a:v'`, `api(platform("g:a:v"))`: the `group:artifact` coordinates.
+fn gradle(text: &str, facts: &mut FileFacts) {
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        let call = line.split(['(', ' ', '\t']).next().unwrap_or("");
+        if call.is_empty() || !GRADLE_CONFIGURATIONS.iter().any(|c| call.ends_with(c)) {
+            continue;
+        }
+        let Some(coordinates) = first_quoted(line) else {
+            continue;
+        };
+        let mut parts = coordinates.split(':');
+        if let (Some(group), Some(artifact)) = (parts.next(), parts.next()) {
+            if !group.is_empty() && !artifact.is_empty() {
+                dependency(facts, &format!("{group}:{artifact}"), i as u32 + 1);
+            }
         }
     }
 }

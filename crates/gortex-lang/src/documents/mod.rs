@@ -34,6 +34,17 @@ pub(crate) fn extract(language: Language, source: &[u8], ctx: &FileContext<'_>) 
     facts
 }
 
+/// Adds the dependencies of a manifest written in a programming language (`build.gradle.kts`)
+/// to the facts its extractor found.
+pub(crate) fn add_manifest_dependencies(source: &[u8], ctx: &FileContext<'_>, facts: &mut FileFacts) {
+    let name = ctx.path.rsplit('/').next().unwrap_or(ctx.path);
+    if let Some(read) = manifest::reader(name) {
+        let mut manifest = FileFacts::default();
+        read(&String::from_utf8_lossy(source), &mut manifest);
+        facts.imports.extend(manifest.imports);
+    }
+}
+
 /// Byte offsets of line starts, for turning offsets into 1-based lines and 0-based columns.
 pub(crate) struct Lines {
     starts: Vec<usize>,
