@@ -20,11 +20,13 @@
 (subscript_declaration "subscript" @name) @definition.method
 (protocol_function_declaration name: (simple_identifier) @name) @definition.method
 
-; Properties of types (stored and computed) and of files; protocol property requirements.
+; Properties of types (stored and computed) and of files; protocol property requirements. The
+; type is the annotation's, else that of the initialiser's callee (`let store = Store()`); the
+; dialect keeps only capitalised names as types (`let x = make()` has none).
 (class_body
   (property_declaration
     name: (pattern bound_identifier: (simple_identifier) @name)
-    (type_annotation . (_) @type)?) @definition.property)
+    [(type_annotation . (_) @type) (call_expression . (simple_identifier) @type)]?) @definition.property)
 (enum_class_body
   (property_declaration
     name: (pattern bound_identifier: (simple_identifier) @name)
@@ -32,7 +34,7 @@
 (source_file
   (property_declaration
     name: (pattern bound_identifier: (simple_identifier) @name)
-    (type_annotation . (_) @type)?) @definition.variable)
+    [(type_annotation . (_) @type) (call_expression . (simple_identifier) @type)]?) @definition.variable)
 (protocol_property_declaration
   name: (pattern bound_identifier: (simple_identifier) @name)
   (type_annotation . (_) @type)?) @definition.property

@@ -51,6 +51,8 @@ pub(crate) struct Tables<'a> {
     top: Vec<FxHashMap<&'a str, Vec<u32>>>,
     children: FxHashMap<Sym, Vec<Sym>>,
     java_packages: FxHashMap<&'a str, Vec<u32>>,
+    /// Per Swift file: its module, the key it has in `java_packages` (see [`swift_module`]).
+    swift_modules: FxHashMap<u32, &'a str>,
     python_modules: FxHashMap<String, Vec<u32>>,
     rust_modules: FxHashMap<(u32, String), u32>,
     rust_file_module: Vec<Option<(u32, Vec<String>)>>,
@@ -161,6 +163,23 @@ const C_HEADER_EXTS: [&str; 6] = ["h", "hpp", "hh", "hxx", "h++", "inl"];
 const C_SOURCE_EXTS: [&str; 5] = ["c", "cc", "cpp", "cxx", "c++"];
 
 /// The file name of a repo-relative path.
+/// A Swift file's module: the SwiftPM target its path names (`Sources/<Target>/…`, `Tests/<Target>/…`)
+/// when a `Package.swift` sits above that folder, else the repository's unnamed module (`""`):
+/// an Xcode project's `Sources/Views/` folder is a folder, not a target.
+fn swift_module<'a>(file: &'a SourceFile, swiftpm_roots: &[&str]) -> &'a str {
+    let in_target = swiftpm_roots.iter().any(|root| {
+        let rest = match *root {
+            "" => Some(&*file.path),
+            root => file.path.strip_prefix(root).and_then(|p| p.strip_prefix('/')),
+        };
+        rest.is_some_and(|p| p.starts_with("Sources/") || p.starts_with("Tests/"))
+    });
+    match &file.facts.package {
+        Some(module) if in_target => module.as_str(),
+        _ => "",
+    }
+}
+
 fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
@@ -223,6 +242,7 @@ impl<'a> Tables<'a> {
                     top: Vec::new(),
                     children: FxHashMap::default(),
                     java_packages: FxHashMap::default(),
+                    swift_modules: FxHashMap::default(),
                     python_modules: FxHashMap::default(),
                     rust_modules: FxHashMap::default(),
                     rust_file_module: vec![None; files.len()],
@@ -234,6 +254,12 @@ impl<'a> Tables<'a> {
                     include_by_basename: FxHashMap::default(),
                     c_visible: Vec::new(),
                 };
+                // SwiftPM packages: the directories holding a `Package.swift`.
+                let swiftpm_roots: Vec<&str> = files
+                    .iter()
+                    .filter(|f| basename(&f.path) == "Package.swift")
+                    .map(|f| dir_of(&f.path))
+                    .collect();
                 for (fi, file) in files.iter().enumerate() {
                     let fi = fi as u32;
                     t.by_path.insert(&file.path, fi);
@@ -247,15 +273,15 @@ impl<'a> Tables<'a> {
                     }
                     match file.language {
                         // C# namespaces and Swift modules share the table: files by package name.
-                        Language::Java
-                        | Language::CSharp
-                        | Language::Kotlin
-                        | Language::Php
-                        | Language::Scala
-                        | Language::Swift => {
+                        Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
                             if let Some(pkg) = &file.facts.package {
                                 t.java_packages.entry(pkg.as_str()).or_default().push(fi);
                             }
+                        }
+                        Language::Swift => {
+                            let module = swift_module(file, &swiftpm_roots);
+                            t.swift_modules.insert(fi, module);
+                            t.java_packages.entry(module).or_default().push(fi);
                         }
                         Language::Python => {
                             for key in python_module_keys(&file.path) {
@@ -1249,7 +1275,11 @@ impl<'a> Tables<'a> {
                 }
             }
             Language::Java | Language::Kotlin | Language::Php | Language::Scala | Language::Swift => {
-                if let Some(pkg) = facts.package.as_deref() {
+                let pkg = match lang {
+                    Language::Swift => self.swift_modules.get(&fi).copied(),
+                    _ => facts.package.as_deref(),
+                };
+                if let Some(pkg) = pkg {
                     for &f in self.java_pkg(pkg).into_iter().flatten() {
                         if f != fi {
                             if let Some(syms) = self.top_of(f, name) {

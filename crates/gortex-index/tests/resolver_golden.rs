@@ -261,6 +261,10 @@ fn key_facts_hold() {
         ("swift", "E swift/Tests/ShopTests/CartTests.swift::CartTests.testCheckout -calls-> swift/Sources/Shop/Cart+Describe.swift::Cart.clear ast_resolved L9"),
         ("swift", "E swift/Tests/ShopTests/CartTests.swift::CartTests.testCheckout -tests-> swift/Sources/Shop/Cart.swift::Cart.checkout ast_resolved L8"),
         ("swift", "E swift/Tests/ShopTests/CartTests.swift::CartTests.testCheckout -calls-> external::XCTest.XCTAssertEqual ast_resolved L10"),
+        // Outside a `Package.swift`, `Sources/` is a folder: an Xcode app's Views and Models are one
+        // module; an unannotated property is typed by the type its initialiser constructs.
+        ("swift", "E swift/App/Sources/Views/Home.swift::Home -instantiates-> swift/App/Sources/Models/Store.swift::Store ast_resolved L2"),
+        ("swift", "E swift/App/Sources/Views/Home.swift::Home.render -calls-> swift/App/Sources/Models/Store.swift::Store.load ast_resolved L5"),
         // Foundation's names are external only where Foundation (or a framework re-exporting it) is imported.
         ("swift", "E swift/Sources/Shop/Cart.swift::Cart.link -calls-> external::Foundation.URL ast_resolved L26"),
         ("swift", "U swift/Sources/Storage/Repository.swift::stamp -calls-> unresolved::Date L24 c0"),

@@ -53,6 +53,26 @@ fn kinds_visibility_and_modifiers() {
     assert_eq!(sym(&f, "OrderService.count").visibility, Some(Visibility::Package));
     assert!(!sym(&f, "OrderService.count").exported);
     assert!(sym(&f, "OrderService.shared").is_static);
+    // An unannotated property takes the type its capitalised initialiser constructs.
+    assert_eq!(
+        sym(&f, "OrderService.shared").type_name.as_deref(),
+        Some("OrderService")
+    );
+    assert_eq!(sym(&f, "defaultQuantity").type_name, None);
+    // Any annotation counts, whatever its first character (`[Order]`, `(Order) -> Void`).
+    let typed = extract(
+        Language::Swift,
+        "a.swift",
+        "struct Cart {\n  var items: [Order] = []\n  let onChange: (Order) -> Void\n  let helper = makeHelper()\n}\n",
+    );
+    for field in ["Cart.items", "Cart.onChange", "Cart.helper"] {
+        assert_eq!(sym(&typed, field).kind, NodeKind::Field);
+    }
+    assert_eq!(
+        sym(&typed, "Cart.helper").type_name,
+        None,
+        "a lower-case callee is not a type"
+    );
     assert!(sym(&f, "OrderService.make").is_static);
     let place = sym(&f, "OrderService.place");
     assert_eq!(place.kind, NodeKind::Method);
@@ -182,4 +202,26 @@ fn broken_sources_do_not_panic() {
     ] {
         let _ = extract(Language::Swift, "a.swift", src);
     }
+}
+
+#[test]
+fn deep_input_never_overflows_the_stack() {
+    // Nesting the grammar reads as types in types, calls in calls and `#if` blocks in bodies, on
+    // a small stack: nothing in the extractor may recurse on depth.
+    let cases = vec![
+        format!("{}{}", "class A {\n".repeat(3_000), "}\n".repeat(3_000)),
+        format!("let x = {}1{}\n", "f(".repeat(5_000), ")".repeat(5_000)),
+        format!(
+            "extension A {{\n{}}}\n",
+            "#if os(iOS)\nfunc a() {}\n#endif\n".repeat(2_000)
+        ),
+    ];
+    let facts = common::on_small_stack(move || {
+        cases
+            .into_iter()
+            .map(|src| extract(Language::Swift, "Sources/App/a.swift", &src))
+            .collect::<Vec<_>>()
+    });
+    assert!(facts[0].symbols.len() > 100, "nested classes are read");
+    assert_eq!(facts[2].symbols.iter().filter(|s| s.name == "a").count(), 2_000);
 }

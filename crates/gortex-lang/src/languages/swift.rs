@@ -2,8 +2,8 @@
 //!
 //! Swift has no package declaration: every file of a module sees the others' declarations without
 //! an import. The module is named from the path, as SwiftPM lays targets out (`Sources/<Target>/…`,
-//! `Tests/<Target>/…`); files outside such a target (an Xcode or CocoaPods layout) share the
-//! repository's one unnamed module. `import M` (also `@testable import M`, `import struct M.T`)
+//! `Tests/<Target>/…`); the resolver keeps the name only under a `Package.swift`, and files outside
+//! such a target (an Xcode or CocoaPods layout) share the repository's one unnamed module. `import M` (also `@testable import M`, `import struct M.T`)
 //! makes module M's declarations visible. The grammar writes classes, structs, enums, actors and
 //! extensions as one `class_declaration`; the queries tell them apart by keyword. An extension is
 //! not a type of its own: its members are methods of the extended type (computed properties, the
@@ -122,6 +122,12 @@ impl Dialect for Swift {
 
     fn prepare<'s>(&self, source: &'s [u8]) -> Cow<'s, [u8]> {
         blank_directives(source)
+    }
+
+    fn type_name(&self, text: &str) -> Option<String> {
+        // Swift's types are capitalised; a lower-case name is a function whose call initialises
+        // a property (`let helper = makeHelper()`), which says nothing of the property's type.
+        util::simple_type_name(text).filter(|name| name.starts_with(|c: char| c.is_uppercase()))
     }
 
     fn self_names(&self) -> &'static [&'static str] {
