@@ -61,6 +61,8 @@ export interface IndexReport {
   failures: ParseFailure[];
   wall_ms: number;
   phases_ms: Record<string, number>;
+  /** How the graph was put together: `assembled` from scratch, `patched` in place, `shifted` (renumbered, then patched); empty when none was built. */
+  graph_layout: '' | 'assembled' | 'patched' | 'shifted';
   threads: number;
 }
 

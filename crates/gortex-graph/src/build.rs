@@ -64,6 +64,31 @@ pub struct BuildStats {
     pub resolve_ms: u64,
     /// Milliseconds spent assembling edges and adjacency.
     pub assemble_ms: u64,
+    /// How the graph was put together.
+    pub layout: Layout,
+}
+
+/// How a build put its graph together.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// Converted, sorted and mapped from scratch.
+    #[default]
+    Assembled,
+    /// Every node kept its place: the previous graph's edges and maps were patched.
+    Patched,
+    /// Changed files' blocks grew or shrank: the previous graph was renumbered, then patched.
+    Shifted,
+}
+
+impl Layout {
+    /// The name reports use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layout::Assembled => "assembled",
+            Layout::Patched => "patched",
+            Layout::Shifted => "shifted",
+        }
+    }
 }
 
 /// Node indices of one file: its file node, then one per symbol right after it (same order as
@@ -153,29 +178,31 @@ pub fn build_graph_incremental(
                 return None;
             }
             at += len;
-            // A package node follows the first file of its directory and name.
-            if let Some(pkg) = package_of(file) {
-                let dir = dir_of(&file.path);
-                if seen.insert((dir, pkg.clone())) {
-                    let id = package_id(input.repo, dir, &pkg);
-                    if !old
-                        .nodes
-                        .get(at)
-                        .is_some_and(|n| n.kind == NodeKind::Package && *n.id == *id)
-                    {
-                        return None;
-                    }
-                    at += 1;
-                }
+            if package_node_follows(input.repo, file, &mut seen, old, at)? {
+                at += 1;
             }
         }
         Some(at)
     });
+    // A changed file's block grew or shrank (a declaration added or removed): the blocks after
+    // it move, but keep their order. The previous node list, edges and maps are renumbered in
+    // one pass each and then patched like an in-place build, rather than assembled anew.
+    let shift: Option<Shift> = match (in_place, old_graph.as_ref(), previous.as_ref()) {
+        (None, Some(old), Some(p)) if !p.changed.is_empty() => shift_layout(&input, &reusable_blocks, old),
+        _ => None,
+    };
+    let in_place = in_place.or(shift.as_ref().map(|s| s.new_kept));
     // In place, the previous graph's edges, maps and external stubs (the tail of its node
     // list) are kept too: a build that re-resolved few files patches them (`patch_in_place`).
     let mut kept_parts: Option<(GraphParts, Vec<Node>)> = None;
-    let mut nodes: Vec<Node> = match (old_graph.as_mut(), in_place) {
-        (Some(old), Some(kept_len)) => {
+    let mut nodes: Vec<Node> = match (old_graph.as_mut(), in_place, &shift) {
+        (Some(old), Some(_), Some(shift)) => {
+            let mut parts = old.take_parts();
+            let (kept, tail) = shift.apply(std::mem::take(&mut old.nodes), &mut parts);
+            kept_parts = Some((parts, tail));
+            kept
+        }
+        (Some(old), Some(kept_len), None) => {
             let mut kept = std::mem::take(&mut old.nodes);
             let tail = kept.split_off(kept_len);
             kept_parts = Some((old.take_parts(), tail));
@@ -203,13 +230,7 @@ pub fn build_graph_incremental(
         })
         .collect();
     // Moved-out slots get a placeholder that costs no allocation.
-    let placeholder = Node::bare(
-        Arc::from(""),
-        NodeKind::File,
-        String::new(),
-        String::new(),
-        Arc::from(""),
-    );
+    let placeholder = Node::placeholder();
     let mut offset = 0usize;
     // (package node, file node) of every file in a Go/Java package.
     let mut package_members: Vec<(NodeIndex, NodeIndex)> = Vec::new();
@@ -232,6 +253,11 @@ pub fn build_graph_incremental(
                 }
                 for (slot, node) in block.iter_mut().zip(local_nodes) {
                     *slot = node;
+                }
+                // A resized block's node list (renumbered by the shift) is its new range.
+                if let (Some((parts, _)), Some(_)) = (kept_parts.as_mut(), &shift) {
+                    let range = base..=base + file.facts.symbols.len() as NodeIndex;
+                    parts.by_file.insert(file.path.clone(), range.collect());
                 }
             }
             Some(start) => {
@@ -352,6 +378,11 @@ pub fn build_graph_incremental(
         let first_stub = nodes.len() as NodeIndex;
         match patch_in_place(&conv, &results, prior, p.changed, parts, first_stub, &tail) {
             Ok(parts) => {
+                stats.layout = if shift.is_some() {
+                    Layout::Shifted
+                } else {
+                    Layout::Patched
+                };
                 nodes.extend(tail);
                 let mut graph = Graph::from_parts(input.repo.to_string(), nodes, parts);
                 graph.set_file_facts(input.files.iter().map(|f| Arc::clone(&f.facts)).collect());
@@ -543,6 +574,152 @@ fn file_external_order(res: &ResolvedFile) -> Vec<(&str, NodeKind)> {
         .filter(|x| seen.insert(&x.target))
         .map(|x| (x.target.as_str(), x.stub))
         .collect()
+}
+
+/// Whether a package node follows `file`'s block (it follows the first file of its directory
+/// and package name; `seen` holds those met so far), `None` when one should but the previous
+/// graph has none at `at`.
+fn package_node_follows<'f>(
+    repo: &str,
+    file: &'f SourceFile,
+    seen: &mut FxHashSet<(&'f str, String)>,
+    old: &Graph,
+    at: usize,
+) -> Option<bool> {
+    let Some(pkg) = package_of(file) else {
+        return Some(false);
+    };
+    let dir = dir_of(&file.path);
+    if !seen.insert((dir, pkg.clone())) {
+        return Some(false);
+    }
+    let id = package_id(repo, dir, &pkg);
+    old.nodes
+        .get(at)
+        .is_some_and(|n| n.kind == NodeKind::Package && *n.id == *id)
+        .then_some(true)
+}
+
+/// A node index no node has: a renumbered node that goes.
+const GONE: NodeIndex = NodeIndex::MAX;
+
+/// How the previous graph's node list maps onto this build's when every file and package node
+/// keeps its place in the order but changed files' blocks changed length.
+struct Shift {
+    /// Old node index → new ([`GONE`] for the slots a shrunk block gives up).
+    remap: Vec<NodeIndex>,
+    /// Per file in order: its old and new block lengths, and whether a package node follows.
+    steps: Vec<(usize, usize, bool)>,
+    /// Where the external stubs start, before and after.
+    old_kept: usize,
+    new_kept: usize,
+}
+
+/// The shift from the previous graph's layout to this build's, when only block lengths differ:
+/// the same files in the same order, unchanged blocks where the old layout has them, changed
+/// blocks contiguous, the same package nodes after the same files, only stubs after them all.
+fn shift_layout(input: &RepoInput<'_>, reusable_blocks: &[Option<usize>], old: &Graph) -> Option<Shift> {
+    let mut remap = vec![GONE; old.nodes.len()];
+    let mut steps = Vec::with_capacity(input.files.len());
+    let (mut at_old, mut at_new) = (0usize, 0usize);
+    let mut seen: FxHashSet<(&str, String)> = FxHashSet::default();
+    let mut resized = false;
+    for (file, reuse) in input.files.iter().zip(reusable_blocks) {
+        let new_len = 1 + file.facts.symbols.len();
+        let old_len = match reuse {
+            Some(start) if *start == at_old => new_len,
+            Some(_) => return None,
+            None => {
+                let block = old.file_nodes(&file.path);
+                let (&first, &last) = (block.first()?, block.last()?);
+                let contiguous = (last - first) as usize + 1 == block.len();
+                if first as usize != at_old || !contiguous || old.nodes[at_old].kind != NodeKind::File {
+                    return None;
+                }
+                block.len()
+            }
+        };
+        resized |= old_len != new_len;
+        for k in 0..old_len.min(new_len) {
+            remap[at_old + k] = (at_new + k) as NodeIndex;
+        }
+        at_old += old_len;
+        at_new += new_len;
+        let package = package_node_follows(input.repo, file, &mut seen, old, at_old)?;
+        if package {
+            remap[at_old] = at_new as NodeIndex;
+            at_old += 1;
+            at_new += 1;
+        }
+        steps.push((old_len, new_len, package));
+    }
+    if !resized || !old.nodes[at_old..].iter().all(|n| n.external) {
+        return None;
+    }
+    for t in 0..old.nodes.len() - at_old {
+        remap[at_old + t] = (at_new + t) as NodeIndex;
+    }
+    Some(Shift {
+        remap,
+        steps,
+        old_kept: at_old,
+        new_kept: at_new,
+    })
+}
+
+impl Shift {
+    /// Renumbers the previous graph's parts and moves its nodes into the new layout: resized
+    /// blocks get placeholder slots (overwritten by the caller) or lose their last ones.
+    /// Returns the node list up to the stubs, and the stubs.
+    fn apply(&self, nodes: Vec<Node>, parts: &mut GraphParts) -> (Vec<Node>, Vec<Node>) {
+        debug_assert_eq!(nodes.len(), self.remap.len());
+        let remap = &self.remap;
+        let map = |i: &mut NodeIndex| {
+            *i = remap[*i as usize];
+            *i != GONE
+        };
+        let GraphParts {
+            edges,
+            unresolved,
+            index,
+            by_file,
+            files,
+        } = parts;
+        // The map is monotone, so sorted lists stay sorted.
+        rayon::join(
+            || {
+                rayon::join(
+                    || edges.retain_mut(|e| map(&mut e.from) & map(&mut e.to)),
+                    || unresolved.retain_mut(|u| map(&mut u.from)),
+                )
+            },
+            || {
+                index.retain(|_, i| map(i));
+                for block in by_file.values_mut() {
+                    block.retain_mut(|i| map(i));
+                }
+                files.retain_mut(|i| map(i));
+            },
+        );
+        let placeholder = Node::placeholder();
+        let mut out: Vec<Node> = Vec::with_capacity(self.new_kept + self.new_kept / 64);
+        let mut old = nodes.into_iter();
+        let mut dropped = Vec::new();
+        for &(old_len, new_len, package) in &self.steps {
+            let keep = old_len.min(new_len);
+            out.extend(old.by_ref().take(keep));
+            dropped.extend(old.by_ref().take(old_len - keep));
+            out.extend(std::iter::repeat_n(placeholder.clone(), new_len - keep));
+            if package {
+                out.extend(old.next());
+            }
+        }
+        debug_assert_eq!(out.len(), self.new_kept);
+        let tail: Vec<Node> = old.collect();
+        debug_assert_eq!(self.old_kept + tail.len(), self.remap.len());
+        drop(dropped);
+        (out, tail)
+    }
 }
 
 /// Patches the previous graph's parts for a build in which every node kept its place (the

@@ -11,7 +11,9 @@ pub mod model;
 pub mod query;
 mod resolve;
 
-pub use build::{build_graph, build_graph_incremental, BuildStats, ChangedFile, Previous, RepoInput, SourceFile};
+pub use build::{
+    build_graph, build_graph_incremental, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile,
+};
 pub use cache::ResolutionCache;
 pub use config::RepoConfig;
 pub use model::{Direction, Edge, Graph, Id, Node, NodeIndex, Unresolved};

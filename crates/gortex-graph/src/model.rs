@@ -65,6 +65,18 @@ pub struct Node {
 }
 
 impl Node {
+    /// A slot filler that owns no allocation: for nodes moved out of a list or about to be
+    /// overwritten.
+    pub(crate) fn placeholder() -> Node {
+        Node::bare(
+            Arc::from(""),
+            NodeKind::File,
+            String::new(),
+            String::new(),
+            Arc::from(""),
+        )
+    }
+
     /// A node with only identity fields set.
     pub fn bare(id: Id, kind: NodeKind, name: String, qualified: String, path: Arc<str>) -> Node {
         Node {

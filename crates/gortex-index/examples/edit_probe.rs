@@ -74,9 +74,7 @@ fn main() {
                 let at = lines.get(lines.len() / 2).copied().unwrap_or(0);
                 after.splice(at..at, b"// gortex probe edit\n".iter().copied());
             }
-            "append" => {
-                after.extend_from_slice(format!("\nexport function gortexProbe{n}() {{ return {n}; }}\n").as_bytes())
-            }
+            "append" => after.extend_from_slice(probe_source(rel, &format!("gortexProbe{n}")).as_bytes()),
             _ => usage(),
         }
         std::fs::write(&abs, &after).unwrap_or_else(|e| fail("write", e));
@@ -107,6 +105,17 @@ fn main() {
     eprintln!("resident after the edits: {}", resident());
     if index.release_build_caches() {
         eprintln!("resident with the build caches released: {}", resident());
+    }
+}
+
+/// A new function named `name` in the file's language (as `benches/common.ts` writes it).
+fn probe_source(file: &str, name: &str) -> String {
+    match file.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("py") => format!("\n\ndef {name}():\n    return 1\n"),
+        Some("go") => format!("\nfunc {name}() int {{\n\treturn 1\n}}\n"),
+        Some("rs") => format!("\npub fn {name}() -> i32 {{\n    1\n}}\n"),
+        Some("java") => format!("\nclass {name} {{}}\n"),
+        _ => format!("\nexport function {name}() {{\n  return 1;\n}}\n"),
     }
 }
 

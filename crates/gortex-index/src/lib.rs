@@ -224,6 +224,9 @@ pub struct IndexReport {
     pub syntax_error_files: usize,
     pub wall_ms: u64,
     pub phases_ms: BTreeMap<String, u64>,
+    /// How the graph was put together: `assembled` from scratch, `patched` in place, `shifted`
+    /// (renumbered, then patched); empty when no graph was built.
+    pub graph_layout: String,
     pub threads: usize,
 }
 
@@ -1053,6 +1056,7 @@ impl RepoIndex {
         });
         let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
         report.files.resolved = stats.resolved_files;
+        report.graph_layout = stats.layout.as_str().into();
         for (phase, ms) in [
             ("resolve.nodes", stats.nodes_ms),
             ("resolve.tables", stats.tables_ms),

@@ -607,3 +607,42 @@ fn a_new_impl_block_rebuilds_the_kept_tables() {
         "{dump:#?}"
     );
 }
+
+/// A declaration added to or removed from a file in the middle of the order moves every node
+/// after it: the previous graph is renumbered and patched (`shifted`) rather than assembled, a
+/// body edit patches it in place (`patched`), and each equals a clean build, layout included.
+#[test]
+fn a_grown_or_shrunk_file_shifts_the_previous_graph() {
+    let repo = tempfile::tempdir().unwrap();
+    for lang in ["go", "ts"] {
+        copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.name = Some("poly".into());
+    let (mut live, _) = index(repo.path(), &opts);
+    let rel = "go/store/close.go".to_string();
+    let path = repo.path().join(&rel);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let mut edit = |text: String| -> String {
+        std::fs::write(&path, text).unwrap();
+        let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+        let clean = clean_index(repo.path()).graph;
+        assert_eq!(
+            live.graph.canonical_dump(),
+            clean.canonical_dump(),
+            "incremental differs from clean"
+        );
+        assert_eq!(
+            layout_dump(&live.graph),
+            layout_dump(&clean),
+            "the layout differs from a clean build's"
+        );
+        report.graph_layout
+    };
+    let grown = format!("{original}\nfunc Reopen(s *Store) *Store {{ s.Close(); return Open() }}\n");
+    assert_eq!(edit(grown.clone()), "shifted", "an appended function");
+    let body = grown.replace("s.Close(); return Open()", "s.Close()\n\treturn Open()");
+    assert_eq!(edit(body), "patched", "a body edit");
+    assert_eq!(edit(original), "shifted", "a removed function");
+}
