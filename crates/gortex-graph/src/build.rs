@@ -66,6 +66,31 @@ pub struct BuildStats {
     pub assemble_ms: u64,
     /// How the graph was put together.
     pub layout: Layout,
+    /// How the resolver's lookup tables were made.
+    pub tables: TablesMade,
+}
+
+/// How a build made the resolver's lookup tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TablesMade {
+    /// Built from every file.
+    #[default]
+    Built,
+    /// The last build's, re-pointed at the new files (no interface changed).
+    Kept,
+    /// The last build's, patched for the files whose declarations changed.
+    Patched,
+}
+
+impl TablesMade {
+    /// The name reports use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TablesMade::Built => "built",
+            TablesMade::Kept => "kept",
+            TablesMade::Patched => "patched",
+        }
+    }
 }
 
 /// How a build put its graph together.
@@ -310,13 +335,21 @@ pub fn build_graph_incremental(
     );
     // The last build's tables when this change cannot alter them (a body edit); their derived
     // tables are then the same too, shared rather than rendered and compared again.
+    // When declarations changed but the files are the same, the tables are patched instead.
     let kept = previous
         .as_ref()
-        .and_then(|p| Some((p.cache.kept_tables.take()?, &p.cache.derived)))
-        .filter(|(kept, _)| kept.fits(input.files, &fingerprint));
+        .and_then(|p| Some((p.cache.kept_tables.take()?, &p.cache.derived)));
     let (kept, derived) = match kept {
-        Some((kept, derived)) => ((*kept).rebind(input.files), Arc::clone(derived)),
-        None => {
+        Some((kept, derived)) if kept.fits(input.files, &fingerprint) => {
+            stats.tables = TablesMade::Kept;
+            ((*kept).rebind(input.files), Arc::clone(derived))
+        }
+        Some((kept, derived)) if kept.patchable(input.files, &fingerprint) => {
+            stats.tables = TablesMade::Patched;
+            let (kept, derived) = (*kept).patch(input.files, derived);
+            (kept, Arc::new(derived))
+        }
+        _ => {
             let kept = KeptTables::build(input.files, input.config, fingerprint.clone());
             let derived = Arc::new(kept.tables().render_derived());
             (kept, derived)

@@ -12,7 +12,7 @@ pub mod query;
 mod resolve;
 
 pub use build::{
-    build_graph, build_graph_incremental, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile,
+    build_graph, build_graph_incremental, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile, TablesMade,
 };
 pub use cache::ResolutionCache;
 pub use config::RepoConfig;

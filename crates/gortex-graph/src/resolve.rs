@@ -90,8 +90,14 @@ pub(crate) struct KeptTables {
     built_from: Arc<[SourceFile]>,
     #[allow(dead_code)]
     config: Arc<RepoConfig>,
+    /// Facts of patched files, old and new: names in the tables may point into either.
+    #[allow(dead_code)]
+    pinned: Vec<Arc<gortex_core::FileFacts>>,
     fingerprint: String,
 }
+
+/// Patched files' facts a [`KeptTables`] holds on to before the next build starts afresh.
+const MAX_PINNED_FACTS: usize = 4096;
 
 impl KeptTables {
     /// Builds the tables for `files` (see [`Tables::build`]) and keeps what they borrow.
@@ -107,6 +113,7 @@ impl KeptTables {
             current: None,
             built_from,
             config,
+            pinned: Vec::new(),
             fingerprint,
         }
     }
@@ -119,10 +126,7 @@ impl KeptTables {
         self.fingerprint == fingerprint
             && last.len() == files.len()
             && last.par_iter().zip(files).all(|(old, new)| {
-                old.path == new.path
-                    && old.language == new.language
-                    && (Arc::ptr_eq(&old.facts, &new.facts)
-                        || (old.facts.same_interface(&new.facts) && same_heritage(&old.facts, &new.facts)))
+                old.path == new.path && old.language == new.language && same_table_input(&old.facts, &new.facts)
             })
     }
 
@@ -135,10 +139,120 @@ impl KeptTables {
         self
     }
 
+    /// Whether [`KeptTables::patch`] can bring these tables up to `files`: the same configuration
+    /// and the same paths and languages in the same order (the files' facts may differ).
+    pub(crate) fn patchable(&self, files: &[SourceFile], fingerprint: &str) -> bool {
+        let last = self.tables.files;
+        self.fingerprint == fingerprint
+            && self.pinned.len() < MAX_PINNED_FACTS
+            && last.len() == files.len()
+            && last
+                .par_iter()
+                .zip(files)
+                .all(|(old, new)| old.path == new.path && old.language == new.language)
+    }
+
+    /// The tables for `files` (which must be [`KeptTables::patchable`]) made from these: each
+    /// file whose declarations, bindings, package or inheritance changed has its entries taken
+    /// out and put back, then the whole-repository tables (import targets, include closures,
+    /// method owners, supertypes) are derived again. Equal to [`KeptTables::build`] of `files`
+    /// (checked in debug builds). Also returns the derived tables rendered, reusing `previous`'s
+    /// rendering of every file whose import targets did not change.
+    pub(crate) fn patch(mut self, files: &[SourceFile], previous: &DerivedTables) -> (KeptTables, DerivedTables) {
+        let current: Arc<[SourceFile]> = files.into();
+        // SAFETY: as in `build`; `current` is stored beside the tables, and the facts of every
+        // patched file (whose names the tables now hold) are pinned until the tables drop.
+        let new_files: &'static [SourceFile] = unsafe { &*Arc::as_ptr(&current) };
+        let old_files = self.tables.files;
+        let changed: Vec<u32> = (0..files.len() as u32)
+            .into_par_iter()
+            .filter(|&fi| {
+                let (old, new) = (&old_files[fi as usize].facts, &new_files[fi as usize].facts);
+                !same_table_input(old, new)
+            })
+            .collect();
+        for &fi in &changed {
+            self.pinned.push(Arc::clone(&old_files[fi as usize].facts));
+            self.pinned.push(Arc::clone(&new_files[fi as usize].facts));
+        }
+        let t = &mut self.tables;
+        // Owners of detached methods and supertypes are derived again below.
+        for (method, ty) in std::mem::take(&mut t.method_owner) {
+            remove_from(&mut t.children, &ty, |&m| m == method);
+        }
+        t.supertypes.clear();
+        let swiftpm_roots = swiftpm_roots(new_files);
+        for &fi in &changed {
+            let (old, new) = (&old_files[fi as usize], &new_files[fi as usize]);
+            for (si, sym) in old.facts.symbols.iter().enumerate() {
+                remove_from(&mut t.by_name, sym.name.as_str(), |s| s.0 == fi);
+                if let Some(p) = sym.parent.filter(|&p| p < si as u32) {
+                    t.children.remove(&(fi, p));
+                }
+            }
+            for (si, sym) in new.facts.symbols.iter().enumerate() {
+                let si = si as u32;
+                insert_sorted(t.by_name.entry(sym.name.as_str()).or_default(), (fi, si));
+                if let Some(p) = sym.parent.filter(|&p| p < si) {
+                    t.children.entry((fi, p)).or_default().push((fi, si));
+                }
+            }
+            (t.top[fi as usize], t.bindings[fi as usize]) = file_maps(new);
+            let (was, is) = (package_key(old, &swiftpm_roots), package_key(new, &swiftpm_roots));
+            if was != is {
+                if let Some(was) = was {
+                    remove_from(&mut t.java_packages, was, |&f| f == fi);
+                }
+                t.swift_modules.remove(&fi);
+                if let Some(is) = is {
+                    insert_sorted(t.java_packages.entry(is).or_default(), fi);
+                    if new.language == Language::Swift {
+                        t.swift_modules.insert(fi, is);
+                    }
+                }
+            }
+            if merges_namespaces(new.language) {
+                for si in 0..old.facts.symbols.len() as u32 {
+                    if let Some(path) = namespace_path(&old.facts, si) {
+                        remove_from(&mut t.ts_namespaces, path.as_str(), |s| s.0 == fi);
+                    }
+                }
+                for si in 0..new.facts.symbols.len() as u32 {
+                    if let Some(path) = namespace_path(&new.facts, si) {
+                        insert_sorted(t.ts_namespaces.entry(path).or_default(), (fi, si));
+                    }
+                }
+            }
+        }
+        t.files = new_files;
+        let old_targets = std::mem::take(&mut t.import_targets);
+        t.derive();
+        let mut derived = t.render_derived_reusing(&old_targets, previous);
+        derived.import_targets.shrink_to_fit();
+        self.current = Some(current);
+        #[cfg(debug_assertions)]
+        {
+            let fresh = Tables::build(new_files, self.tables.config);
+            assert_eq!(
+                self.tables.dump(),
+                fresh.dump(),
+                "patched tables differ from built ones"
+            );
+            assert_eq!(derived, fresh.render_derived(), "patched derived tables differ");
+        }
+        (self, derived)
+    }
+
     /// The tables, borrowed for as long as this value is.
     pub(crate) fn tables(&self) -> &Tables<'_> {
         &self.tables
     }
+}
+
+/// Whether the tables read the same from two versions of a file's facts: the very same facts,
+/// or the same interface and inheritance clauses.
+fn same_table_input(old: &Arc<gortex_core::FileFacts>, new: &Arc<gortex_core::FileFacts>) -> bool {
+    Arc::ptr_eq(old, new) || (old.same_interface(new) && same_heritage(old, new))
 }
 
 /// Whether two versions of a file state the same inheritance (`extends`/`implements` uses, by
@@ -188,50 +302,87 @@ fn is_test_path(path: &str) -> bool {
     path.ends_with("_test.go")
 }
 
+/// One file's own lookup maps: top-level declarations by name, and bindings by (scope, name).
+type FileMaps<'a> = (FxHashMap<&'a str, Vec<u32>>, FxHashMap<(Option<u32>, &'a str), u32>);
+
+/// Builds one file's [`FileMaps`].
+fn file_maps(f: &SourceFile) -> FileMaps<'_> {
+    let mut top: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+    // Names declared in namespaces and modules are the file's own top level (the generic
+    // tier's `defmodule`/`-module`/`module … where` included).
+    let namespaced = f.language.is_c_family()
+        || matches!(
+            f.language,
+            Language::Ruby | Language::Elixir | Language::Erlang | Language::Elm | Language::Haskell
+        );
+    for (si, sym) in f.facts.symbols.iter().enumerate() {
+        let is_top = if namespaced {
+            c_top_level(&f.facts, si as u32)
+        } else {
+            sym.parent.filter(|&p| p < si as u32).is_none()
+        };
+        if is_top {
+            top.entry(sym.name.as_str()).or_default().push(si as u32);
+        }
+    }
+    let bindings = f
+        .facts
+        .bindings
+        .iter()
+        .enumerate()
+        .map(|(i, b)| ((b.scope, b.name.as_str()), i as u32))
+        .collect();
+    (top, bindings)
+}
+
+/// SwiftPM packages: the directories holding a `Package.swift`.
+fn swiftpm_roots(files: &[SourceFile]) -> Vec<&str> {
+    files
+        .iter()
+        .filter(|f| basename(&f.path) == "Package.swift")
+        .map(|f| dir_of(&f.path))
+        .collect()
+}
+
+/// Drops the entries of `map[key]` that match, and the key once its list is empty.
+fn remove_from<K, Q, V>(map: &mut FxHashMap<K, Vec<V>>, key: &Q, gone: impl Fn(&V) -> bool)
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    if let Some(list) = map.get_mut(key) {
+        list.retain(|v| !gone(v));
+        if list.is_empty() {
+            map.remove(key);
+        }
+    }
+}
+
+/// Inserts into a list kept in ascending order (file order, then symbol order).
+fn insert_sorted<V: Ord + Copy>(list: &mut Vec<V>, v: V) {
+    let at = list.partition_point(|x| *x < v);
+    list.insert(at, v);
+}
+
+/// The file's key in the package table: its Java/C#/Kotlin/PHP/Scala package or namespace, or
+/// its Swift module (the two share the table: files by package name).
+fn package_key<'f>(file: &'f SourceFile, swiftpm_roots: &[&str]) -> Option<&'f str> {
+    match file.language {
+        Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
+            file.facts.package.as_deref()
+        }
+        Language::Swift => Some(swift_module(file, swiftpm_roots)),
+        _ => None,
+    }
+}
+
 impl<'a> Tables<'a> {
     /// Builds every table, then the two passes that need the others: import targets, then
     /// type hierarchy and receiver-type owners of detached (Go/Rust) methods.
     pub fn build(files: &'a [SourceFile], config: &'a RepoConfig) -> Tables<'a> {
         // Per-file maps in parallel, beside the whole-repository maps (one pass, in file order).
-        type PerFile<'a> = (FxHashMap<&'a str, Vec<u32>>, FxHashMap<(Option<u32>, &'a str), u32>);
-        let (per_file, mut t): (Vec<PerFile<'a>>, Tables<'a>) = rayon::join(
-            || {
-                files
-                    .par_iter()
-                    .map(|f| {
-                        let mut top: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
-                        // Names declared in namespaces and modules are the file's own top level (the
-                        // generic tier's `defmodule`/`-module`/`module … where` included).
-                        let namespaced = f.language.is_c_family()
-                            || matches!(
-                                f.language,
-                                Language::Ruby
-                                    | Language::Elixir
-                                    | Language::Erlang
-                                    | Language::Elm
-                                    | Language::Haskell
-                            );
-                        for (si, sym) in f.facts.symbols.iter().enumerate() {
-                            let is_top = if namespaced {
-                                c_top_level(&f.facts, si as u32)
-                            } else {
-                                sym.parent.filter(|&p| p < si as u32).is_none()
-                            };
-                            if is_top {
-                                top.entry(sym.name.as_str()).or_default().push(si as u32);
-                            }
-                        }
-                        let bindings = f
-                            .facts
-                            .bindings
-                            .iter()
-                            .enumerate()
-                            .map(|(i, b)| ((b.scope, b.name.as_str()), i as u32))
-                            .collect();
-                        (top, bindings)
-                    })
-                    .collect()
-            },
+        let (per_file, mut t): (Vec<FileMaps<'a>>, Tables<'a>) = rayon::join(
+            || files.par_iter().map(file_maps).collect(),
             || {
                 let mut t = Tables {
                     files,
@@ -254,12 +405,7 @@ impl<'a> Tables<'a> {
                     include_by_basename: FxHashMap::default(),
                     c_visible: Vec::new(),
                 };
-                // SwiftPM packages: the directories holding a `Package.swift`.
-                let swiftpm_roots: Vec<&str> = files
-                    .iter()
-                    .filter(|f| basename(&f.path) == "Package.swift")
-                    .map(|f| dir_of(&f.path))
-                    .collect();
+                let swiftpm_roots = swiftpm_roots(files);
                 for (fi, file) in files.iter().enumerate() {
                     let fi = fi as u32;
                     t.by_path.insert(&file.path, fi);
@@ -271,18 +417,13 @@ impl<'a> Tables<'a> {
                             t.children.entry((fi, p)).or_default().push((fi, si));
                         }
                     }
+                    if let Some(pkg) = package_key(file, &swiftpm_roots) {
+                        t.java_packages.entry(pkg).or_default().push(fi);
+                        if file.language == Language::Swift {
+                            t.swift_modules.insert(fi, pkg);
+                        }
+                    }
                     match file.language {
-                        // C# namespaces and Swift modules share the table: files by package name.
-                        Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
-                            if let Some(pkg) = &file.facts.package {
-                                t.java_packages.entry(pkg.as_str()).or_default().push(fi);
-                            }
-                        }
-                        Language::Swift => {
-                            let module = swift_module(file, &swiftpm_roots);
-                            t.swift_modules.insert(fi, module);
-                            t.java_packages.entry(module).or_default().push(fi);
-                        }
                         Language::Python => {
                             for key in python_module_keys(&file.path) {
                                 t.python_modules.entry(key).or_default().push(fi);
@@ -300,6 +441,16 @@ impl<'a> Tables<'a> {
         (t.top, t.bindings) = per_file.into_iter().unzip();
         t.index_rust_modules();
         t.index_ts_namespaces();
+        t.derive();
+        t
+    }
+
+    /// The tables built from the others, for the whole repository: import targets, C include
+    /// closures, owners of detached methods (added to their type's children) and supertypes.
+    /// Expects `method_owner` and `supertypes` empty and no owner in `children`.
+    fn derive(&mut self) {
+        let t = self;
+        let files = t.files;
         let targets: Vec<Vec<Option<Entity>>> = (0..files.len() as u32)
             .into_par_iter()
             .map(|fi| {
@@ -380,7 +531,6 @@ impl<'a> Tables<'a> {
                 list.push(sup);
             }
         }
-        t
     }
 
     fn sym_key(&self, s: Sym) -> String {
@@ -400,19 +550,76 @@ impl<'a> Tables<'a> {
         }
     }
 
-    /// The whole-repository tables rendered in path space, for change detection.
-    pub(crate) fn render_derived(&self) -> DerivedTables {
-        let import_targets = self
+    /// [`Tables::render_derived`], copying `previous`'s rendering of each file whose import
+    /// targets equal `old_targets` (the same files: a rendering is a function of the targets).
+    fn render_derived_reusing(&self, old_targets: &[Vec<Option<Entity>>], previous: &DerivedTables) -> DerivedTables {
+        let mut derived = self.render_hierarchy();
+        derived.import_targets = self
             .files
-            .iter()
+            .par_iter()
             .enumerate()
-            .map(|(fi, f)| {
-                (
-                    f.path.to_string(),
-                    self.import_targets[fi].iter().map(|e| self.render_entity(e)).collect(),
-                )
+            .map(|(fi, f)| match previous.import_targets.get(fi) {
+                Some((path, rendered))
+                    if **path == *f.path && old_targets.get(fi) == Some(&self.import_targets[fi]) =>
+                {
+                    (path.clone(), rendered.clone())
+                }
+                _ => self.render_targets(fi),
             })
             .collect();
+        derived
+    }
+
+    fn render_targets(&self, fi: usize) -> (String, Vec<String>) {
+        (
+            self.files[fi].path.to_string(),
+            self.import_targets[fi].iter().map(|e| self.render_entity(e)).collect(),
+        )
+    }
+
+    /// Every table in a canonical text form (lists in their order), to compare two builds.
+    #[cfg(debug_assertions)]
+    fn dump(&self) -> Vec<String> {
+        fn sorted<K: std::fmt::Debug, V: std::fmt::Debug>(tag: &str, map: impl Iterator<Item = (K, V)>) -> Vec<String> {
+            let mut lines: Vec<String> = map.map(|(k, v)| format!("{tag} {k:?} {v:?}")).collect();
+            lines.sort();
+            lines
+        }
+        let mut out = Vec::new();
+        out.extend(sorted("path", self.by_path.iter()));
+        out.extend(sorted("dir", self.by_dir.iter()));
+        out.extend(sorted("name", self.by_name.iter()));
+        out.extend(sorted("children", self.children.iter()));
+        out.extend(sorted("package", self.java_packages.iter()));
+        out.extend(sorted("swift", self.swift_modules.iter()));
+        out.extend(sorted("python", self.python_modules.iter()));
+        out.extend(sorted("rust", self.rust_modules.iter()));
+        out.extend(sorted("supertypes", self.supertypes.iter()));
+        out.extend(sorted("owner", self.method_owner.iter()));
+        out.extend(sorted("namespace", self.ts_namespaces.iter()));
+        out.extend(sorted("include", self.include_by_basename.iter()));
+        for fi in 0..self.files.len() {
+            out.extend(sorted(&format!("top {fi}"), self.top[fi].iter()));
+            out.extend(sorted(&format!("binding {fi}"), self.bindings[fi].iter()));
+            out.push(format!("targets {fi} {:?}", self.import_targets[fi]));
+            out.push(format!("visible {fi} {:?}", self.c_visible[fi]));
+            out.push(format!("rust module {fi} {:?}", self.rust_file_module[fi]));
+        }
+        out
+    }
+
+    /// The whole-repository tables rendered in path space, for change detection.
+    pub(crate) fn render_derived(&self) -> DerivedTables {
+        let mut derived = self.render_hierarchy();
+        derived.import_targets = (0..self.files.len())
+            .into_par_iter()
+            .map(|fi| self.render_targets(fi))
+            .collect();
+        derived
+    }
+
+    /// The rendered supertypes and method owners (import targets left empty).
+    fn render_hierarchy(&self) -> DerivedTables {
         let mut supertypes: Vec<(String, Vec<String>)> = self
             .supertypes
             .iter()
@@ -426,7 +633,7 @@ impl<'a> Tables<'a> {
             .collect();
         method_owners.sort();
         DerivedTables {
-            import_targets,
+            import_targets: Vec::new(),
             supertypes,
             method_owners,
         }

@@ -227,6 +227,9 @@ pub struct IndexReport {
     /// How the graph was put together: `assembled` from scratch, `patched` in place, `shifted`
     /// (renumbered, then patched); empty when no graph was built.
     pub graph_layout: String,
+    /// How the resolver's lookup tables were made: `built`, `kept` (no interface changed) or
+    /// `patched` (the changed files' entries replaced); empty when no graph was built.
+    pub lookup_tables: String,
     pub threads: usize,
 }
 
@@ -1057,6 +1060,7 @@ impl RepoIndex {
         let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
         report.files.resolved = stats.resolved_files;
         report.graph_layout = stats.layout.as_str().into();
+        report.lookup_tables = stats.tables.as_str().into();
         for (phase, ms) in [
             ("resolve.nodes", stats.nodes_ms),
             ("resolve.tables", stats.tables_ms),

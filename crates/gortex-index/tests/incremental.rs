@@ -624,7 +624,7 @@ fn a_grown_or_shrunk_file_shifts_the_previous_graph() {
     let rel = "go/store/close.go".to_string();
     let path = repo.path().join(&rel);
     let original = std::fs::read_to_string(&path).unwrap();
-    let mut edit = |text: String| -> String {
+    let mut edit = |text: String| -> (String, String) {
         std::fs::write(&path, text).unwrap();
         let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
         let clean = clean_index(repo.path()).graph;
@@ -638,11 +638,20 @@ fn a_grown_or_shrunk_file_shifts_the_previous_graph() {
             layout_dump(&clean),
             "the layout differs from a clean build's"
         );
-        report.graph_layout
+        (report.graph_layout, report.lookup_tables)
     };
     let grown = format!("{original}\nfunc Reopen(s *Store) *Store {{ s.Close(); return Open() }}\n");
-    assert_eq!(edit(grown.clone()), "shifted", "an appended function");
+    // The first edit after opening builds the lookup tables; later ones keep or patch them.
+    assert_eq!(
+        edit(grown.clone()),
+        ("shifted".into(), "built".into()),
+        "an appended function"
+    );
     let body = grown.replace("s.Close(); return Open()", "s.Close()\n\treturn Open()");
-    assert_eq!(edit(body), "patched", "a body edit");
-    assert_eq!(edit(original), "shifted", "a removed function");
+    assert_eq!(edit(body), ("patched".into(), "kept".into()), "a body edit");
+    assert_eq!(
+        edit(original),
+        ("shifted".into(), "patched".into()),
+        "a removed function"
+    );
 }
