@@ -26,6 +26,8 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+mod patch;
+
 /// Fields of the packed term frequency, in bit order: name, owner, signature, doc (4 bits each).
 const FIELDS: usize = 4;
 /// Weight of a match in each field: the name is strongest, then the owner type, signature, doc.
@@ -155,8 +157,10 @@ struct TextTables {
     file_path_len: Vec<u8>,
     avg_len: [f32; FIELDS],
     avg_path_len: f32,
-    by_name: Vec<u32>,
-    by_qualified: Vec<u32>,
+    /// Docs by name: `hash << 32 | doc`, sorted (see [`exact_tables`]).
+    by_name: Vec<u64>,
+    /// Docs by qualified name where it differs from the name, as `by_name`.
+    by_qualified: Vec<u64>,
 }
 
 /// An inverted index over the symbols of one graph. Build with [`SymbolIndex::build`].
@@ -356,14 +360,34 @@ type CachedChunk = (Option<u64>, u64, Arc<Chunk>);
 pub struct TokenCache {
     /// By file range: the facts key (when the graph had facts), the text key, the tokens.
     chunks: FxHashMap<(usize, usize), CachedChunk>,
-    /// The last build's doc layout (doc → node) and text tables: when a build finds every chunk
-    /// unchanged and the same layout, it shares the tables instead of merging chunks again.
-    last: Option<(Vec<NodeIndex>, Arc<TextTables>)>,
+    /// The last build's doc layout (doc → node, file → first doc) and text tables: when a build
+    /// finds every chunk unchanged and the same layout, it shares the tables instead of merging
+    /// chunks again; when a few chunks changed, it patches them.
+    last: Option<(Vec<NodeIndex>, Vec<u32>, Arc<TextTables>)>,
     /// The last build's files (as `Graph::files`): their facts and indexed symbols' offsets.
     layouts: Vec<(Arc<FileFacts>, Arc<[u32]>)>,
+    /// How the last build made its text tables.
+    text_build: TextBuild,
+}
+
+/// How a symbol-index build made its text tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TextBuild {
+    /// Merged from every chunk's tokens.
+    #[default]
+    Merged,
+    /// The last build's, patched for the chunks whose text changed.
+    Patched,
+    /// The last build's, shared: no text changed.
+    Shared,
 }
 
 impl TokenCache {
+    /// How the last build that used this cache made its text tables.
+    pub fn text_build(&self) -> TextBuild {
+        self.text_build
+    }
+
     /// Approximate heap bytes the cached chunks hold.
     pub fn memory_bytes(&self) -> usize {
         self.chunks
@@ -403,6 +427,35 @@ thread_local! {
 }
 
 impl TextTables {
+    /// Number of tokens in the vocabulary.
+    fn vocabulary_len(&self) -> usize {
+        self.vocab_off.len().saturating_sub(1)
+    }
+
+    /// The token with this id.
+    fn token(&self, id: u32) -> &str {
+        let (s, e) = (
+            self.vocab_off[id as usize] as usize,
+            self.vocab_off[id as usize + 1] as usize,
+        );
+        // The buffer only ever receives whole `&str` tokens.
+        std::str::from_utf8(&self.vocab[s..e]).unwrap_or("")
+    }
+
+    /// The id of a vocabulary token (the vocabulary is sorted).
+    fn token_id(&self, token: &str) -> Option<u32> {
+        let (mut lo, mut hi) = (0u32, self.vocabulary_len() as u32);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.token(mid).cmp(token) {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
     /// Merges tokenised chunks (in doc order) into one sorted vocabulary, postings, document
     /// frequencies, field lengths and the exact-name lookup tables.
     fn merge(
@@ -479,69 +532,23 @@ impl TextTables {
         }
         drop(chunks);
 
-        // Document frequency over symbols and paths together (a symbol counts once).
         let df: Vec<u32> = (0..ntok)
             .into_par_iter()
             .map(|t| {
                 let docs = &post_doc[post_off[t] as usize..post_off[t + 1] as usize];
                 let files = &path_file[path_off[t] as usize..path_off[t + 1] as usize];
-                let mut n: u32 = files
-                    .iter()
-                    .map(|&f| file_doc_off[f as usize + 1] - file_doc_off[f as usize])
-                    .sum();
-                let mut fi = 0;
-                for &d in docs {
-                    let f = doc_file[d as usize];
-                    while fi < files.len() && files[fi] < f {
-                        fi += 1;
-                    }
-                    if fi >= files.len() || files[fi] != f {
-                        n += 1;
-                    }
-                }
-                n
+                doc_frequency(docs, files, doc_file, file_doc_off)
             })
             .collect();
 
-        let mut avg_len = [0f32; FIELDS];
-        for (field, avg) in avg_len.iter_mut().enumerate() {
-            let (sum, count) = doc_len
-                .iter()
-                .filter(|l| l[field] > 0)
-                .fold((0u64, 0u64), |(s, c), l| (s + l[field] as u64, c + 1));
-            *avg = if count == 0 { 1.0 } else { sum as f32 / count as f32 };
-        }
+        let avg_len = average_lengths(&doc_len);
         let avg_path_len = if nfiles == 0 {
             1.0
         } else {
             (file_path_len.iter().map(|&l| l as u64).sum::<u64>() as f32 / nfiles as f32).max(1.0)
         };
 
-        // Exact-name lookup tables: doc ids sorted by a hash of the ASCII-lowercased name (and
-        // qualified name), so sorting compares integers instead of chasing node strings.
-        let by_hash = |docs: Vec<(u32, u32)>| -> Vec<u32> {
-            let mut keys: Vec<u64> = docs.into_iter().map(|(h, d)| ((h as u64) << 32) | d as u64).collect();
-            keys.par_sort_unstable();
-            keys.into_iter().map(|k| k as u32).collect()
-        };
-        let by_name = by_hash(
-            doc_node
-                .par_iter()
-                .enumerate()
-                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].name), d as u32))
-                .collect(),
-        );
-        let by_qualified = by_hash(
-            doc_node
-                .par_iter()
-                .enumerate()
-                .filter(|(_, &n)| {
-                    let node = &g.nodes[n as usize];
-                    node.qualified.len() != node.name.len()
-                })
-                .map(|(d, &n)| (fold_hash(&g.nodes[n as usize].qualified), d as u32))
-                .collect(),
-        );
+        let (by_name, by_qualified) = exact_tables(g, doc_node);
         TextTables {
             vocab,
             vocab_off,
@@ -562,6 +569,74 @@ impl TextTables {
             by_qualified,
         }
     }
+}
+
+/// A token's document frequency over symbols and paths together (a symbol counts once): the
+/// docs of every file whose path holds it, plus each doc holding it elsewhere. `docs` and
+/// `files` are its postings, ascending.
+fn doc_frequency(docs: &[u32], files: &[u32], doc_file: &[u32], file_doc_off: &[u32]) -> u32 {
+    let mut n: u32 = files
+        .iter()
+        .map(|&f| file_doc_off[f as usize + 1] - file_doc_off[f as usize])
+        .sum();
+    let mut fi = 0;
+    for &d in docs {
+        let f = doc_file[d as usize];
+        while fi < files.len() && files[fi] < f {
+            fi += 1;
+        }
+        if fi >= files.len() || files[fi] != f {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Each field's average length over the docs where it is not empty.
+fn average_lengths(doc_len: &[[u8; FIELDS]]) -> [f32; FIELDS] {
+    let mut avg_len = [0f32; FIELDS];
+    for (field, avg) in avg_len.iter_mut().enumerate() {
+        let (sum, count) = doc_len
+            .iter()
+            .filter(|l| l[field] > 0)
+            .fold((0u64, 0u64), |(s, c), l| (s + l[field] as u64, c + 1));
+        *avg = if count == 0 { 1.0 } else { sum as f32 / count as f32 };
+    }
+    avg_len
+}
+
+/// Exact-name lookup tables: `hash << 32 | doc` for every doc, by a hash of its
+/// ASCII-lowercased name (and of its qualified name where that differs), sorted: lookups and
+/// sorting compare integers instead of chasing strings.
+fn exact_tables(g: &Graph, doc_node: &[NodeIndex]) -> (Vec<u64>, Vec<u64>) {
+    let (mut by_name, mut by_qualified) = exact_keys(g, doc_node, 0);
+    rayon::join(|| by_name.par_sort_unstable(), || by_qualified.par_sort_unstable());
+    (by_name, by_qualified)
+}
+
+/// The unsorted [`exact_tables`] keys of `doc_node`, whose first doc is `first_doc`.
+fn exact_keys(g: &Graph, doc_node: &[NodeIndex], first_doc: u32) -> (Vec<u64>, Vec<u64>) {
+    let key = |h: u32, d: usize| ((h as u64) << 32) | (first_doc + d as u32) as u64;
+    rayon::join(
+        || {
+            doc_node
+                .par_iter()
+                .enumerate()
+                .map(|(d, &n)| key(fold_hash(&g.nodes[n as usize].name), d))
+                .collect()
+        },
+        || {
+            doc_node
+                .par_iter()
+                .enumerate()
+                .filter(|(_, &n)| {
+                    let node = &g.nodes[n as usize];
+                    node.qualified.len() != node.name.len()
+                })
+                .map(|(d, &n)| key(fold_hash(&g.nodes[n as usize].qualified), d))
+                .collect()
+        },
+    )
 }
 
 /// Which nodes a symbol index holds, in file order.
@@ -723,7 +798,7 @@ impl SymbolIndex {
 
         // Tokenise chunks of files in parallel; a chunk whose text is unchanged since the last
         // build (same files, same fields: what a body edit elsewhere leaves) is taken from `cache`.
-        let chunk_files = (nfiles / (rayon::current_num_threads() * 8)).clamp(16, 1024);
+        let chunk_files = (nfiles / (rayon::current_num_threads() * 8)).clamp(16, 256);
         let starts: Vec<usize> = (0..nfiles).step_by(chunk_files).collect();
         let texts = ChunkText {
             g,
@@ -732,8 +807,8 @@ impl SymbolIndex {
             doc_node: &doc_node,
             file_facts: file_facts.as_deref(),
         };
-        // (facts key, text key, tokens, reused)
-        type Keyed = (Option<u64>, u64, Arc<Chunk>, bool);
+        // (facts key, text key, tokens, reused, the last build's tokens of this chunk)
+        type Keyed = (Option<u64>, u64, Arc<Chunk>, bool, Option<Arc<Chunk>>);
         let keyed: Vec<Keyed> = starts
             .par_iter()
             .map(|&start| {
@@ -743,21 +818,25 @@ impl SymbolIndex {
                 // The same facts: the same text, no need to read it.
                 if let Some((Some(k), text_key, chunk)) = last {
                     if facts_key == Some(*k) {
-                        return (facts_key, *text_key, Arc::clone(chunk), true);
+                        return (facts_key, *text_key, Arc::clone(chunk), true, None);
                     }
                 }
                 let key = texts.key(start, end);
                 match last {
-                    Some((_, k, chunk)) if *k == key => (facts_key, key, Arc::clone(chunk), true),
-                    _ => (facts_key, key, Arc::new(texts.tokenise(start, end)), false),
+                    Some((_, k, chunk)) if *k == key => (facts_key, key, Arc::clone(chunk), true, None),
+                    _ => {
+                        let old = last.map(|(_, _, chunk)| Arc::clone(chunk));
+                        (facts_key, key, Arc::new(texts.tokenise(start, end)), false, old)
+                    }
                 }
             })
             .collect();
-        let same_chunks = keyed.len() == cache.chunks.len() && keyed.iter().all(|(_, _, _, reused)| *reused);
+        let same_ranges = keyed.len() == cache.chunks.len();
+        let same_chunks = same_ranges && keyed.iter().all(|k| k.3);
         cache.chunks = starts
             .iter()
             .zip(&keyed)
-            .map(|(&start, (facts_key, key, chunk, _))| {
+            .map(|(&start, (facts_key, key, chunk, _, _))| {
                 (
                     (start, (start + chunk_files).min(nfiles)),
                     (*facts_key, *key, Arc::clone(chunk)),
@@ -769,18 +848,46 @@ impl SymbolIndex {
         cache.layouts = layouts;
         // Every chunk's text and every symbol's place as in the last build: its text tables hold.
         let text = match &cache.last {
-            Some((layout, text)) if same_chunks && *layout == doc_node => Arc::clone(text),
-            _ => {
-                let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|(_, _, chunk, _)| chunk).collect();
-                let text = Arc::new(TextTables::merge(
-                    g,
-                    chunks,
-                    &starts,
-                    &doc_node,
-                    &doc_file,
-                    &file_doc_off,
-                ));
-                cache.last = Some((doc_node.clone(), Arc::clone(&text)));
+            Some((layout, _, text)) if same_chunks && *layout == doc_node => {
+                cache.text_build = TextBuild::Shared;
+                Arc::clone(text)
+            }
+            last => {
+                // A few chunks tokenised again (and the rest as before): patch the last tables.
+                let changes: Option<Vec<patch::ChunkChange>> = (same_ranges
+                    && keyed.iter().filter(|k| !k.3).count() * 2 <= keyed.len())
+                .then(|| {
+                    starts
+                        .iter()
+                        .zip(&keyed)
+                        .filter(|(_, k)| !k.3)
+                        .map(|(&start, k)| {
+                            Some(patch::ChunkChange {
+                                start,
+                                end: (start + chunk_files).min(nfiles),
+                                old: Arc::clone(k.4.as_ref()?),
+                                new: Arc::clone(&k.2),
+                            })
+                        })
+                        .collect()
+                })
+                .flatten();
+                let patched = match (last, changes) {
+                    (Some((_, old_file_doc_off, text)), Some(changes)) => {
+                        text.patch(g, old_file_doc_off, &changes, &doc_node, &doc_file, &file_doc_off)
+                    }
+                    _ => None,
+                };
+                cache.text_build = if patched.is_some() {
+                    TextBuild::Patched
+                } else {
+                    TextBuild::Merged
+                };
+                let text = Arc::new(patched.unwrap_or_else(|| {
+                    let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|k| k.2).collect();
+                    TextTables::merge(g, chunks, &starts, &doc_node, &doc_file, &file_doc_off)
+                }));
+                cache.last = Some((doc_node.clone(), file_doc_off.clone(), Arc::clone(&text)));
                 text
             }
         };
@@ -884,7 +991,7 @@ impl SymbolIndex {
 
     /// Number of distinct tokens.
     pub fn vocabulary_len(&self) -> usize {
-        self.text.vocab_off.len().saturating_sub(1)
+        self.text.vocabulary_len()
     }
 
     /// Heap bytes held by the index (capacities, so it matches what the allocator gave out).
@@ -932,27 +1039,12 @@ impl SymbolIndex {
     }
 
     pub(crate) fn token(&self, id: u32) -> &str {
-        let (s, e) = (
-            self.text.vocab_off[id as usize] as usize,
-            self.text.vocab_off[id as usize + 1] as usize,
-        );
-        // The buffer only ever receives whole `&str` tokens.
-        std::str::from_utf8(&self.text.vocab[s..e]).unwrap_or("")
+        self.text.token(id)
     }
 
     /// The id of a vocabulary token.
     pub(crate) fn token_id(&self, token: &str) -> Option<u32> {
-        let n = self.vocabulary_len() as u32;
-        let (mut lo, mut hi) = (0u32, n);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match self.token(mid).cmp(token) {
-                Ordering::Less => lo = mid + 1,
-                Ordering::Greater => hi = mid,
-                Ordering::Equal => return Some(mid),
-            }
-        }
-        None
+        self.text.token_id(token)
     }
 
     /// Ids of every token starting with `prefix` (a contiguous range: the vocabulary is sorted).
@@ -1176,18 +1268,19 @@ impl SymbolIndex {
     /// ASCII-case-insensitively, split into case-sensitive matches and the rest. Doc order.
     pub(crate) fn exact(&self, g: &Graph, query: &str) -> (Vec<u32>, Vec<u32>) {
         let qualified = query.contains('.');
-        let (list, field): (&[u32], fn(&Node) -> &str) = if qualified {
+        let (list, field): (&[u64], fn(&Node) -> &str) = if qualified {
             (&self.text.by_qualified, |n| n.qualified.as_str())
         } else {
             (&self.text.by_name, |n| n.name.as_str())
         };
         let text = |d: u32| field(&g.nodes[self.doc_node[d as usize] as usize]);
-        let h = fold_hash(query);
-        let start = list.partition_point(|&d| fold_hash(text(d)) < h);
-        let end = start + list[start..].partition_point(|&d| fold_hash(text(d)) == h);
+        let h = fold_hash(query) as u64;
+        let start = list.partition_point(|&k| k >> 32 < h);
+        let end = start + list[start..].partition_point(|&k| k >> 32 == h);
         let mut sensitive = Vec::new();
         let mut insensitive = Vec::new();
-        for &d in &list[start..end] {
+        for &k in &list[start..end] {
+            let d = k as u32;
             let t = text(d);
             if t == query {
                 sensitive.push(d);
@@ -1398,6 +1491,46 @@ mod tests {
         Graph::assemble("r".into(), nodes, edges, Vec::new())
     }
 
+    /// Files `src/<letters>.ts`, each with the given (name, doc) symbols.
+    fn files_with(symbols: &[Vec<(String, String)>]) -> Graph {
+        let mut nodes = Vec::new();
+        for (f, syms) in symbols.iter().enumerate() {
+            let path = format!("src/{}.ts", letters(f));
+            nodes.push(node(&path, NodeKind::File, &path, None));
+            for (name, doc) in syms {
+                nodes.push(node(&path, NodeKind::Function, name, Some(doc)));
+            }
+        }
+        Graph::assemble("r".into(), nodes, Vec::new(), Vec::new())
+    }
+
+    #[test]
+    fn symbols_added_and_removed_patch_the_text_tables() {
+        let mut files: Vec<Vec<(String, String)>> = (0..200)
+            .map(|f| vec![(format!("handler{f}"), format!("Handles topic{f}."))])
+            .collect();
+        let mut cache = TokenCache::default();
+        SymbolIndex::build_reusing(&files_with(&files), &mut cache);
+        // A file gains two symbols: one with words no file had, one with known words.
+        files[40].push(("brandNewThing".into(), "Quite unheard of.".into()));
+        files[40].push(("handler7".into(), "Handles topic7 again.".into()));
+        // Another's only symbol is replaced: its words leave the vocabulary. (A file left with
+        // no symbols leaves the doc layout: that build merges.)
+        files[80] = vec![("other80".into(), "Something else.".into())];
+        for step in 0..2 {
+            let g = files_with(&files);
+            let patched = SymbolIndex::build_reusing(&g, &mut cache);
+            assert_eq!(cache.text_build(), TextBuild::Patched, "step {step}");
+            assert_eq!(patched, SymbolIndex::build(&g), "step {step}");
+            // Then back: the new words go, the old ones return.
+            files[40].truncate(1);
+            files[80] = vec![("handler80".into(), "Handles topic80.".into())];
+        }
+        let g = files_with(&files);
+        let top = ranked(&SymbolIndex::build_reusing(&g, &mut cache), &g, "topic80");
+        assert_eq!(top.first().map(|(q, _)| q.as_str()), Some("handler80"));
+    }
+
     #[test]
     fn every_chunk_maps_its_docs_and_paths_to_their_own_nodes() {
         let g = many_files(100, None);
@@ -1424,9 +1557,11 @@ mod tests {
         let mut cache = TokenCache::default();
         let before = SymbolIndex::build_reusing(&many_files(100, None), &mut cache);
         assert_eq!(before, SymbolIndex::build(&many_files(100, None)));
-        // One file of a middle chunk changes: its chunk is tokenised again, the rest reused.
+        // One file of a middle chunk changes: its chunk is tokenised again, the rest reused,
+        // and the last text tables are patched (a token gone, a token new).
         let edited = many_files(100, Some(60));
         let reused = SymbolIndex::build_reusing(&edited, &mut cache);
+        assert_eq!(cache.text_build(), TextBuild::Patched);
         assert_eq!(reused, SymbolIndex::build(&edited));
         assert_eq!(
             ranked(&reused, &edited, "renamed60").first().map(|(q, _)| q.as_str()),
@@ -1438,6 +1573,7 @@ mod tests {
             SymbolIndex::build_reusing(&fewer, &mut cache),
             SymbolIndex::build(&fewer)
         );
+        assert_eq!(cache.text_build(), TextBuild::Merged);
     }
 
     #[test]
@@ -1448,6 +1584,7 @@ mod tests {
         let calling = many_files_calling(100, None, &[(1, 7), (2, 7), (3, 7)]);
         let after = SymbolIndex::build_reusing(&calling, &mut cache);
         assert!(Arc::ptr_eq(&before.text, &after.text));
+        assert_eq!(cache.text_build(), TextBuild::Shared);
         assert_eq!(after, SymbolIndex::build(&calling));
         let handler7 = doc_of(&after, &calling, &format!("r/src/{}.ts::handler7", letters(7)));
         assert_eq!(after.fan_in[handler7 as usize], 3);
