@@ -878,13 +878,17 @@ fn patch_in_place(
     });
     let edges = merge_edges(edges, added);
     // Unresolved references are in file order, each file's in its block: each file's new ones
-    // replace its old ones.
-    let mut unresolved = old_unresolved;
-    for (new, block) in new_unresolved.into_iter().zip(&blocks).rev() {
-        let start = unresolved.partition_point(|u| u.from < *block.start());
-        let end = start + unresolved[start..].partition_point(|u| u.from <= *block.end());
-        unresolved.splice(start..end, new);
+    // replace its old ones (in one pass: splicing each block would move the tail every time).
+    let mut unresolved = Vec::with_capacity(old_unresolved.len());
+    let mut old_unresolved = old_unresolved.into_iter().peekable();
+    for (new, block) in new_unresolved.into_iter().zip(&blocks) {
+        while let Some(u) = old_unresolved.next_if(|u| u.from < *block.start()) {
+            unresolved.push(u);
+        }
+        while old_unresolved.next_if(|u| u.from <= *block.end()).is_some() {}
+        unresolved.extend(new);
     }
+    unresolved.extend(old_unresolved);
     Ok(GraphParts {
         edges,
         unresolved,
@@ -948,6 +952,22 @@ fn changed_keys<'a>(
         let (before, after) = (declared(&change.old), declared(&new_facts));
         for (name, _, _) in before.symmetric_difference(&after) {
             keys.insert(deps::key(deps::NAME, name));
+        }
+        // A lookup that missed in this file noted the name (not the file): names that became
+        // or stopped being top-level here, even if declared before (a nesting change).
+        // (An added or deleted file's names are all in the difference above.)
+        if let (Some(old), Some(file)) = (&change.old, current.get(path)) {
+            let (was, is) = (
+                resolve::top_level_names(old, file.language),
+                resolve::top_level_names(&file.facts, file.language),
+            );
+            for name in was.symmetric_difference(&is) {
+                keys.insert(deps::key(deps::NAME, name));
+            }
+        }
+        let imports = |facts: &Option<Arc<FileFacts>>| facts.as_ref().map(|f| f.imports.clone());
+        if imports(&change.old) != imports(&new_facts) {
+            keys.insert(deps::key(deps::IMPORTS, path));
         }
         for facts in change.old.iter().chain(new_facts.iter()) {
             if let Some(pkg) = &facts.package {

@@ -16,6 +16,8 @@ pub const PY_MODULE: u8 = 4;
 pub const JAVA_PACKAGE: u8 = 5;
 /// A Rust module path (`a::b`).
 pub const RUST_MODULE: u8 = 6;
+/// A file's import statements (read when a name it does not declare may be re-exported).
+pub const IMPORTS: u8 = 7;
 
 thread_local! {
     static RECORDER: RefCell<Option<Vec<u64>>> = const { RefCell::new(None) };

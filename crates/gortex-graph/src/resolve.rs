@@ -308,22 +308,8 @@ type FileMaps<'a> = (FxHashMap<&'a str, Vec<u32>>, FxHashMap<(Option<u32>, &'a s
 /// Builds one file's [`FileMaps`].
 fn file_maps(f: &SourceFile) -> FileMaps<'_> {
     let mut top: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
-    // Names declared in namespaces and modules are the file's own top level (the generic
-    // tier's `defmodule`/`-module`/`module … where` included).
-    let namespaced = f.language.is_c_family()
-        || matches!(
-            f.language,
-            Language::Ruby | Language::Elixir | Language::Erlang | Language::Elm | Language::Haskell
-        );
-    for (si, sym) in f.facts.symbols.iter().enumerate() {
-        let is_top = if namespaced {
-            c_top_level(&f.facts, si as u32)
-        } else {
-            sym.parent.filter(|&p| p < si as u32).is_none()
-        };
-        if is_top {
-            top.entry(sym.name.as_str()).or_default().push(si as u32);
-        }
+    for (si, sym) in top_level(&f.facts, f.language) {
+        top.entry(sym.name.as_str()).or_default().push(si);
     }
     let bindings = f
         .facts
@@ -333,6 +319,34 @@ fn file_maps(f: &SourceFile) -> FileMaps<'_> {
         .map(|(i, b)| ((b.scope, b.name.as_str()), i as u32))
         .collect();
     (top, bindings)
+}
+
+/// A file's top-level declarations (what lookups by name in the file see), in order.
+fn top_level(
+    facts: &gortex_core::FileFacts,
+    language: Language,
+) -> impl Iterator<Item = (u32, &gortex_core::SymbolFact)> {
+    // Names declared in namespaces and modules are the file's own top level (the generic
+    // tier's `defmodule`/`-module`/`module … where` included).
+    let namespaced = language.is_c_family()
+        || matches!(
+            language,
+            Language::Ruby | Language::Elixir | Language::Erlang | Language::Elm | Language::Haskell
+        );
+    facts.symbols.iter().enumerate().filter_map(move |(si, sym)| {
+        let si = si as u32;
+        let is_top = if namespaced {
+            c_top_level(facts, si)
+        } else {
+            sym.parent.filter(|&p| p < si).is_none()
+        };
+        is_top.then_some((si, sym))
+    })
+}
+
+/// The names a file declares at its top level.
+pub(crate) fn top_level_names(facts: &gortex_core::FileFacts, language: Language) -> FxHashSet<String> {
+    top_level(facts, language).map(|(_, s)| s.name.clone()).collect()
 }
 
 /// SwiftPM packages: the directories holding a `Package.swift`.
@@ -720,8 +734,21 @@ impl<'a> Tables<'a> {
     }
 
     fn top_of(&self, fi: u32, name: &str) -> Option<&Vec<u32>> {
-        self.note_file(fi);
-        self.top[fi as usize].get(name)
+        let found = self.top[fi as usize].get(name);
+        // A hit is read further (the file's symbols); a miss only says the file declares no
+        // top-level `name`, which changes only when one appears there (a NAME key): a reader
+        // that probed a package's files for one name is not redone for every new declaration.
+        match found {
+            Some(_) => self.note_file(fi),
+            None => deps::note(deps::NAME, name),
+        }
+        found
+    }
+
+    /// A file's imports, for lookups that only scan them (re-exports).
+    fn imports_of(&self, fi: u32) -> &'a [ImportFact] {
+        deps::note(deps::IMPORTS, &self.files[fi as usize].path);
+        &self.files[fi as usize].facts.imports
     }
 
     fn children_of(&self, t: Sym) -> Option<&Vec<Sym>> {
@@ -1345,8 +1372,8 @@ impl<'a> Tables<'a> {
             return Some((Entity::Sym((f, best)), Origin::AstResolved));
         }
         let lang = self.lang(f);
-        let facts = self.facts(f);
-        for (k, imp) in facts.imports.iter().enumerate() {
+        let imports = self.imports_of(f);
+        for (k, imp) in imports.iter().enumerate() {
             let forwards = imp.reexport || lang == Language::Python;
             if !forwards || imp.local.as_deref() != Some(name) {
                 continue;
@@ -1355,7 +1382,7 @@ impl<'a> Tables<'a> {
                 return Some(found);
             }
         }
-        for (k, imp) in facts.imports.iter().enumerate() {
+        for (k, imp) in imports.iter().enumerate() {
             if imp.kind == ImportKind::Wildcard && (imp.reexport || lang == Language::Python) {
                 if let Some(Some(target)) = self.targets_of(f).and_then(|v| v.get(k)) {
                     if let Some(found) = self.member(target, name, depth + 1) {
@@ -1511,8 +1538,10 @@ impl<'a> Tables<'a> {
                 }
             }
             Language::C | Language::Cpp => {
-                // What the includes make visible, nearest first; each visited file is noted.
+                // What the includes make visible, nearest first.
                 for &f in &self.c_visible[fi as usize] {
+                    // The list follows these files' includes (a derived table no key names).
+                    self.note_file(f);
                     if let Some(syms) = self.top_of(f, name) {
                         let facts = self.facts(f);
                         let best = syms.iter().copied().max_by_key(|&s| {

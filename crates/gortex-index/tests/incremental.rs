@@ -655,3 +655,75 @@ fn a_grown_or_shrunk_file_shifts_the_previous_graph() {
         "a removed function"
     );
 }
+
+/// A lookup that found nothing in a file depends on that file only through the name it asked
+/// for, or through the imports it scanned for a re-export: a reader is redone when the name
+/// appears there first or when a re-export of it is added, and not for other declarations.
+#[test]
+fn lookups_that_missed_are_redone_when_the_name_appears() {
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = repo.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("go.mod", "module example.com/m\n\ngo 1.20\n");
+    write("pkg/a.go", "package pkg\n\nfunc A() {}\n");
+    write("pkg/b.go", "package pkg\n\nfunc Foo() {}\n");
+    write(
+        "main.go",
+        "package main\n\nimport \"example.com/m/pkg\"\n\nfunc main() { pkg.Foo() }\n",
+    );
+    write("web/y.ts", "export function Y(): void {}\n");
+    write("web/z.ts", "export function Z(): void {}\n");
+    write("web/index.ts", "export { Z } from './z';\n");
+    write(
+        "web/main.ts",
+        "import { Y } from './index';\n\nexport function run(): void { Y(); }\n",
+    );
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.name = Some("poly".into());
+    let (mut live, _) = index(repo.path(), &opts);
+    let edit = |live: &mut RepoIndex, rel: &str, text: &str| -> usize {
+        write(rel, text);
+        let report = live.update_paths(&[rel.to_string()], &opts).unwrap();
+        assert_eq!(
+            live.graph.canonical_dump(),
+            clean_dump(repo.path()),
+            "after editing {rel}: incremental differs from clean"
+        );
+        report.files.resolved
+    };
+    let calls = |live: &RepoIndex, from: &str| -> Vec<String> {
+        live.graph
+            .canonical_dump()
+            .into_iter()
+            .filter(|l| l.starts_with(&format!("E {from}")) && l.contains("-calls->"))
+            .collect()
+    };
+    // `pkg.Foo` missed in a.go before b.go had it; a.go declaring Foo first changes the binding.
+    assert!(calls(&live, "poly/main.go::main")[0].contains("pkg/b.go::Foo"));
+    edit(&mut live, "pkg/a.go", "package pkg\n\nfunc A() {}\n\nfunc Foo() {}\n");
+    assert!(calls(&live, "poly/main.go::main")[0].contains("pkg/a.go::Foo"));
+    // A declaration nobody asked for redoes the package's own files, not the importer.
+    let resolved = edit(
+        &mut live,
+        "pkg/b.go",
+        "package pkg\n\nfunc Foo() {}\n\nfunc Unused() {}\n",
+    );
+    assert!(
+        resolved <= 2,
+        "{resolved} files resolved again for an unused declaration"
+    );
+    // `Y` is not re-exported by index.ts (bound by name only) until it is (bound by import).
+    let bound = |live: &RepoIndex| calls(live, "poly/web/main.ts::run").join("\n");
+    assert!(bound(&live).contains("web/y.ts::Y"), "{}", bound(&live));
+    assert!(!bound(&live).contains("ast_resolved"), "{}", bound(&live));
+    edit(
+        &mut live,
+        "web/index.ts",
+        "export { Z } from './z';\nexport { Y } from './y';\n",
+    );
+    assert!(bound(&live).contains("ast_resolved"), "{}", bound(&live));
+}
