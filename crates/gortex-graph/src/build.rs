@@ -1014,13 +1014,13 @@ fn sym_path(key: &str) -> &str {
 }
 
 /// Calls `on_diff(key, old, new)` for every key whose value differs between two sorted-by-key lists.
-fn diff_pairs<'x, V: PartialEq>(
-    old: &'x [(String, V)],
-    new: &'x [(String, V)],
+fn diff_pairs<'x, K: std::ops::Deref<Target = str>, V: PartialEq>(
+    old: &'x [(K, V)],
+    new: &'x [(K, V)],
     mut on_diff: impl FnMut(&'x str, Option<&'x V>, Option<&'x V>),
 ) {
-    let old_map: FxHashMap<&str, &V> = old.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let new_map: FxHashMap<&str, &V> = new.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let old_map: FxHashMap<&str, &V> = old.iter().map(|(k, v)| (&**k, v)).collect();
+    let new_map: FxHashMap<&str, &V> = new.iter().map(|(k, v)| (&**k, v)).collect();
     for (k, v) in &new_map {
         if old_map.get(k) != Some(v) {
             on_diff(k, old_map.get(k).copied(), Some(v));

@@ -63,8 +63,9 @@ pub struct ResolvedFile {
 /// Whole-repository tables, rendered as text so two builds can be compared cheaply.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DerivedTables {
-    /// Per file (by path): one rendering per import.
-    pub import_targets: Vec<(String, Vec<String>)>,
+    /// Per file (by path): one rendering per import. Shared, so a build whose file's targets
+    /// did not change reuses the last rendering for a refcount.
+    pub import_targets: Vec<(Arc<str>, Arc<Vec<String>>)>,
     /// `path#symbol` → its resolved supertypes.
     pub supertypes: Vec<(String, Vec<String>)>,
     /// `path#symbol` of a detached method → its owner type.

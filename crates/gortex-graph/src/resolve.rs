@@ -225,9 +225,20 @@ impl KeptTables {
             }
         }
         t.files = new_files;
-        let old_targets = std::mem::take(&mut t.import_targets);
-        t.derive();
-        let mut derived = t.render_derived_reusing(&old_targets, previous);
+        // Import targets are resolved from paths and packages, except that Java-like and Rust
+        // imports name declarations: only then can a file's new declarations change another
+        // file's targets.
+        let names_declarations =
+            |language: Language| matches!(language, Language::Rust | Language::Swift) || uses_java_packages(language);
+        let declarations_imported = changed
+            .iter()
+            .any(|&fi| names_declarations(new_files[fi as usize].language));
+        let changed: FxHashSet<u32> = changed.into_iter().collect();
+        let redo = |fi: u32| {
+            changed.contains(&fi) || (declarations_imported && names_declarations(new_files[fi as usize].language))
+        };
+        let retargeted = t.derive(Some(&redo));
+        let mut derived = t.render_derived_reusing(&retargeted, previous);
         derived.import_targets.shrink_to_fit();
         self.current = Some(current);
         #[cfg(debug_assertions)]
@@ -378,14 +389,20 @@ fn insert_sorted<V: Ord + Copy>(list: &mut Vec<V>, v: V) {
     list.insert(at, v);
 }
 
+/// Languages whose files join the package table by their declared package or namespace.
+fn uses_java_packages(language: Language) -> bool {
+    matches!(
+        language,
+        Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala
+    )
+}
+
 /// The file's key in the package table: its Java/C#/Kotlin/PHP/Scala package or namespace, or
 /// its Swift module (the two share the table: files by package name).
 fn package_key<'f>(file: &'f SourceFile, swiftpm_roots: &[&str]) -> Option<&'f str> {
     match file.language {
-        Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
-            file.facts.package.as_deref()
-        }
         Language::Swift => Some(swift_module(file, swiftpm_roots)),
+        language if uses_java_packages(language) => file.facts.package.as_deref(),
         _ => None,
     }
 }
@@ -455,28 +472,43 @@ impl<'a> Tables<'a> {
         (t.top, t.bindings) = per_file.into_iter().unzip();
         t.index_rust_modules();
         t.index_ts_namespaces();
-        t.derive();
+        t.derive(None);
         t
     }
 
     /// The tables built from the others, for the whole repository: import targets, C include
     /// closures, owners of detached methods (added to their type's children) and supertypes.
-    /// Expects `method_owner` and `supertypes` empty and no owner in `children`.
-    fn derive(&mut self) {
+    /// Expects `method_owner` and `supertypes` empty and no owner in `children`. With `redo`,
+    /// only the files it names have their import targets resolved again (the others keep
+    /// theirs); returns the files whose targets that changed.
+    fn derive(&mut self, redo: Option<&(dyn Fn(u32) -> bool + Sync)>) -> FxHashSet<u32> {
         let t = self;
         let files = t.files;
-        let targets: Vec<Vec<Option<Entity>>> = (0..files.len() as u32)
-            .into_par_iter()
-            .map(|fi| {
-                files[fi as usize]
-                    .facts
-                    .imports
-                    .iter()
-                    .map(|imp| t.resolve_module(fi, imp))
-                    .collect()
-            })
-            .collect();
-        t.import_targets = targets;
+        let targets_of = |fi: u32| -> Vec<Option<Entity>> {
+            files[fi as usize]
+                .facts
+                .imports
+                .iter()
+                .map(|imp| t.resolve_module(fi, imp))
+                .collect()
+        };
+        let mut changed = FxHashSet::default();
+        match redo {
+            None => t.import_targets = (0..files.len() as u32).into_par_iter().map(targets_of).collect(),
+            Some(redo) => {
+                let fresh: Vec<(u32, Vec<Option<Entity>>)> = (0..files.len() as u32)
+                    .into_par_iter()
+                    .filter(|&fi| redo(fi))
+                    .map(|fi| (fi, targets_of(fi)))
+                    .collect();
+                for (fi, targets) in fresh {
+                    if t.import_targets[fi as usize] != targets {
+                        changed.insert(fi);
+                        t.import_targets[fi as usize] = targets;
+                    }
+                }
+            }
+        }
         t.c_visible = (0..files.len() as u32)
             .into_par_iter()
             .map(|fi| {
@@ -545,6 +577,7 @@ impl<'a> Tables<'a> {
                 list.push(sup);
             }
         }
+        changed
     }
 
     fn sym_key(&self, s: Sym) -> String {
@@ -564,19 +597,17 @@ impl<'a> Tables<'a> {
         }
     }
 
-    /// [`Tables::render_derived`], copying `previous`'s rendering of each file whose import
-    /// targets equal `old_targets` (the same files: a rendering is a function of the targets).
-    fn render_derived_reusing(&self, old_targets: &[Vec<Option<Entity>>], previous: &DerivedTables) -> DerivedTables {
+    /// [`Tables::render_derived`], sharing `previous`'s rendering of each file not in
+    /// `retargeted` (the same files: a rendering is a function of the targets).
+    fn render_derived_reusing(&self, retargeted: &FxHashSet<u32>, previous: &DerivedTables) -> DerivedTables {
         let mut derived = self.render_hierarchy();
         derived.import_targets = self
             .files
             .par_iter()
             .enumerate()
             .map(|(fi, f)| match previous.import_targets.get(fi) {
-                Some((path, rendered))
-                    if **path == *f.path && old_targets.get(fi) == Some(&self.import_targets[fi]) =>
-                {
-                    (path.clone(), rendered.clone())
+                Some((path, rendered)) if **path == *f.path && !retargeted.contains(&(fi as u32)) => {
+                    (Arc::clone(path), Arc::clone(rendered))
                 }
                 _ => self.render_targets(fi),
             })
@@ -584,10 +615,10 @@ impl<'a> Tables<'a> {
         derived
     }
 
-    fn render_targets(&self, fi: usize) -> (String, Vec<String>) {
+    fn render_targets(&self, fi: usize) -> (Arc<str>, Arc<Vec<String>>) {
         (
-            self.files[fi].path.to_string(),
-            self.import_targets[fi].iter().map(|e| self.render_entity(e)).collect(),
+            Arc::clone(&self.files[fi].path),
+            Arc::new(self.import_targets[fi].iter().map(|e| self.render_entity(e)).collect()),
         )
     }
 
