@@ -68,7 +68,16 @@ async function main(): Promise<void> {
         }
         await sleep(2);
       }
-      rows.push({ mode, file: rel, ms, pass_ms: report?.wall_ms ?? null, phases_ms: report?.phases_ms ?? null, resolved: report?.files.resolved ?? null });
+      rows.push({
+        mode,
+        file: rel,
+        ms,
+        pass_ms: report?.wall_ms ?? null,
+        phases_ms: report?.phases_ms ?? null,
+        resolved: report?.files.resolved ?? null,
+        graph_layout: report?.graph_layout ?? null,
+        lookup_tables: report?.lookup_tables ?? null,
+      });
       // Restore and let the watcher take it back before the next edit.
       fs.writeFileSync(abs, before);
       originals.delete(abs);

@@ -735,6 +735,31 @@ impl Shift {
             },
         );
         let placeholder = Node::placeholder();
+        // A few resized blocks (an edit): grow or shrink each in place, last first so earlier
+        // offsets hold; each moves only the nodes after it, not all of them.
+        let mut at = 0usize;
+        let resized: Vec<(usize, usize, usize)> = self
+            .steps
+            .iter()
+            .filter_map(|&(old_len, new_len, package)| {
+                let start = at;
+                at += old_len + package as usize;
+                (old_len != new_len).then_some((start, old_len, new_len))
+            })
+            .collect();
+        if resized.len() <= 4 {
+            let mut nodes = nodes;
+            for &(start, old_len, new_len) in resized.iter().rev() {
+                if new_len > old_len {
+                    let end = start + old_len;
+                    nodes.splice(end..end, std::iter::repeat_n(placeholder.clone(), new_len - old_len));
+                } else {
+                    nodes.drain(start + new_len..start + old_len);
+                }
+            }
+            let tail = nodes.split_off(self.new_kept);
+            return (nodes, tail);
+        }
         let mut out: Vec<Node> = Vec::with_capacity(self.new_kept + self.new_kept / 64);
         let mut old = nodes.into_iter();
         let mut dropped = Vec::new();
@@ -785,6 +810,12 @@ fn patch_in_place(
         return Err(Box::new(parts));
     };
     let redo: Vec<usize> = (0..results.len()).filter(|&fi| !results[fi].1).collect();
+    // Patching costs per file resolved again, assembling per repository: past a few percent of
+    // the files (Kubernetes: 1,799 of 15,000 took ≈ 400 ms to patch, ≈ 130 ms to assemble),
+    // assembling is cheaper.
+    if redo.len() > 256 && redo.len() * 32 > results.len() {
+        return Err(Box::new(parts));
+    }
     let Some(before) = redo
         .iter()
         .map(|&fi| prior.get(&*conv.files[fi].path).copied())
@@ -988,9 +1019,20 @@ fn changed_keys<'a>(
     if Arc::ptr_eq(old, derived) {
         return (keys, forced);
     }
-    diff_pairs(&old.import_targets, &derived.import_targets, |path, _, _| {
-        affected.insert(path.to_string());
-    });
+    let (was, is) = (&old.import_targets, &derived.import_targets);
+    if was.len() == is.len() && was.iter().zip(is).all(|(a, b)| a.0 == b.0) {
+        // The same files in the same order (an edit): compare in place (shared renderings
+        // compare by address first).
+        for (a, b) in was.iter().zip(is) {
+            if a.1 != b.1 {
+                affected.insert(b.0.to_string());
+            }
+        }
+    } else {
+        diff_pairs(was, is, |path, _, _| {
+            affected.insert(path.to_string());
+        });
+    }
     diff_pairs(&old.supertypes, &derived.supertypes, |sub, _, _| {
         affected.insert(sym_path(sub).to_string());
     });

@@ -727,3 +727,41 @@ fn lookups_that_missed_are_redone_when_the_name_appears() {
     );
     assert!(bound(&live).contains("ast_resolved"), "{}", bound(&live));
 }
+
+/// Many files growing at once (a formatter, a codegen run) take the shift's one-pass rebuild of
+/// the node list rather than one splice per file: the same layout as a clean build either way.
+#[test]
+fn many_files_grown_at_once_shift_in_one_pass() {
+    let repo = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..8).map(|i| format!("src/m{i}.ts")).collect();
+    for (i, rel) in names.iter().enumerate() {
+        let path = repo.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let next = (i + 1) % names.len();
+        std::fs::write(
+            path,
+            format!("import {{ f{next} }} from './m{next}';\n\nexport function f{i}(): void {{ f{next}(); }}\n"),
+        )
+        .unwrap();
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.name = Some("poly".into());
+    let (mut live, _) = index(repo.path(), &opts);
+    for round in 0..2 {
+        for (i, rel) in names.iter().enumerate() {
+            let next = (i + 1) % names.len();
+            let mut text =
+                format!("import {{ f{next} }} from './m{next}';\n\nexport function f{i}(): void {{ f{next}(); }}\n");
+            if round == 0 {
+                text.push_str(&format!("\nexport function g{i}(): void {{ f{i}(); }}\n"));
+            }
+            std::fs::write(repo.path().join(rel), text).unwrap();
+        }
+        let report = live.update_paths(&names, &opts).unwrap();
+        assert_eq!(report.graph_layout, "shifted", "round {round}");
+        let clean = clean_index(repo.path()).graph;
+        assert_eq!(live.graph.canonical_dump(), clean.canonical_dump(), "round {round}");
+        assert_eq!(layout_dump(&live.graph), layout_dump(&clean), "round {round}");
+    }
+}
