@@ -762,11 +762,11 @@ impl Shift {
         }
         let mut out: Vec<Node> = Vec::with_capacity(self.new_kept + self.new_kept / 64);
         let mut old = nodes.into_iter();
-        let mut dropped = Vec::new();
         for &(old_len, new_len, package) in &self.steps {
             let keep = old_len.min(new_len);
             out.extend(old.by_ref().take(keep));
-            dropped.extend(old.by_ref().take(old_len - keep));
+            // A shrunk block's last slots go.
+            old.by_ref().take(old_len - keep).for_each(drop);
             out.extend(std::iter::repeat_n(placeholder.clone(), new_len - keep));
             if package {
                 out.extend(old.next());
@@ -775,7 +775,6 @@ impl Shift {
         debug_assert_eq!(out.len(), self.new_kept);
         let tail: Vec<Node> = old.collect();
         debug_assert_eq!(self.old_kept + tail.len(), self.remap.len());
-        drop(dropped);
         (out, tail)
     }
 }
@@ -996,8 +995,11 @@ fn changed_keys<'a>(
                 keys.insert(deps::key(deps::NAME, name));
             }
         }
-        let imports = |facts: &Option<Arc<FileFacts>>| facts.as_ref().map(|f| f.imports.clone());
-        if imports(&change.old) != imports(&new_facts) {
+        let (was, is) = (
+            change.old.as_ref().map(|f| &f.imports),
+            new_facts.as_ref().map(|f| &f.imports),
+        );
+        if was != is {
             keys.insert(deps::key(deps::IMPORTS, path));
         }
         for facts in change.old.iter().chain(new_facts.iter()) {

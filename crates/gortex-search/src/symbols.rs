@@ -1493,9 +1493,17 @@ mod tests {
 
     /// Files `src/<letters>.ts`, each with the given (name, doc) symbols.
     fn files_with(symbols: &[Vec<(String, String)>]) -> Graph {
+        files_at(symbols, None)
+    }
+
+    /// [`files_with`], file `renamed.0` at path `renamed.1` instead.
+    fn files_at(symbols: &[Vec<(String, String)>], renamed: Option<(usize, &str)>) -> Graph {
         let mut nodes = Vec::new();
         for (f, syms) in symbols.iter().enumerate() {
-            let path = format!("src/{}.ts", letters(f));
+            let path = match renamed {
+                Some((r, path)) if r == f => path.to_string(),
+                _ => format!("src/{}.ts", letters(f)),
+            };
             nodes.push(node(&path, NodeKind::File, &path, None));
             for (name, doc) in syms {
                 nodes.push(node(&path, NodeKind::Function, name, Some(doc)));
@@ -1529,6 +1537,12 @@ mod tests {
         let g = files_with(&files);
         let top = ranked(&SymbolIndex::build_reusing(&g, &mut cache), &g, "topic80");
         assert_eq!(top.first().map(|(q, _)| q.as_str()), Some("handler80"));
+        // A file moved to another path (same place in the order, same count): its path tokens
+        // differ, which a patch does not handle; the tables are merged, and still fresh.
+        let moved = files_at(&files, Some((40, "src/bbmoved.ts")));
+        let merged = SymbolIndex::build_reusing(&moved, &mut cache);
+        assert_eq!(cache.text_build(), TextBuild::Merged);
+        assert_eq!(merged, SymbolIndex::build(&moved));
     }
 
     #[test]

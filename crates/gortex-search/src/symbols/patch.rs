@@ -52,6 +52,44 @@ fn merge_keys(old: &[u64], doc_map: &[u32], mut more: Vec<u64>) -> Vec<u64> {
     out
 }
 
+/// How many postings each of a chunk's local tokens has.
+fn postings_per_token(c: &Chunk) -> Vec<i64> {
+    let mut counts = vec![0i64; c.vocab.len()];
+    for &(t, _, _) in &c.postings {
+        counts[t as usize] += 1;
+    }
+    counts
+}
+
+/// Old doc → new doc: the changed chunks' docs go ([`GONE`]), the docs after each move by its
+/// growth. `None` when the chunks' docs do not line up with the two layouts.
+fn renumber_docs(old_file_doc_off: &[u32], file_doc_off: &[u32], changes: &[ChunkChange]) -> Option<Vec<u32>> {
+    let (old_ndocs, new_ndocs) = (*old_file_doc_off.last()? as usize, *file_doc_off.last()? as usize);
+    let mut doc_map = vec![GONE; old_ndocs];
+    let (mut next, mut delta) = (0usize, 0i64);
+    let shift = |doc_map: &mut [u32], range: std::ops::Range<usize>, delta: i64| {
+        for (d, slot) in doc_map.iter_mut().enumerate().take(range.end).skip(range.start) {
+            *slot = (d as i64 + delta) as u32;
+        }
+    };
+    for c in changes {
+        let (os, oe) = (old_file_doc_off[c.start] as usize, old_file_doc_off[c.end] as usize);
+        let (ns, ne) = (file_doc_off[c.start] as usize, file_doc_off[c.end] as usize);
+        if os < next
+            || os as i64 + delta != ns as i64
+            || c.old.doc_len.len() != oe - os
+            || c.new.doc_len.len() != ne - ns
+        {
+            return None;
+        }
+        shift(&mut doc_map, next..os, delta);
+        delta += (ne - ns) as i64 - (oe - os) as i64;
+        next = oe;
+    }
+    shift(&mut doc_map, next..old_ndocs, delta);
+    (old_ndocs as i64 + delta == new_ndocs as i64).then_some(doc_map)
+}
+
 impl TextTables {
     /// These tables with `changes` applied, for a build whose doc layout is `doc_node`,
     /// `doc_file`, `file_doc_off` and whose last one had `old_file_doc_off`. `None` when the
@@ -77,31 +115,7 @@ impl TextTables {
             }
         }
 
-        // Old doc → new doc: the changed chunks' docs go, the docs after each move by its growth.
-        let mut doc_map = vec![GONE; old_ndocs];
-        let (mut next, mut delta) = (0usize, 0i64);
-        for c in changes {
-            let (os, oe) = (old_file_doc_off[c.start] as usize, old_file_doc_off[c.end] as usize);
-            let (ns, ne) = (file_doc_off[c.start] as usize, file_doc_off[c.end] as usize);
-            if os < next
-                || os as i64 + delta != ns as i64
-                || c.old.doc_len.len() != oe - os
-                || c.new.doc_len.len() != ne - ns
-            {
-                return None;
-            }
-            for (d, slot) in doc_map.iter_mut().enumerate().take(os).skip(next) {
-                *slot = (d as i64 + delta) as u32;
-            }
-            delta += (ne - ns) as i64 - (oe - os) as i64;
-            next = oe;
-        }
-        for (d, slot) in doc_map.iter_mut().enumerate().skip(next) {
-            *slot = (d as i64 + delta) as u32;
-        }
-        if old_ndocs as i64 + delta != doc_node.len() as i64 {
-            return None;
-        }
+        let doc_map = renumber_docs(old_file_doc_off, file_doc_off, changes)?;
 
         // How many postings each old token loses and gains; tokens new to the vocabulary.
         let old_ntok = self.vocabulary_len();
@@ -116,11 +130,7 @@ impl TextTables {
                 .par_iter()
                 .map(|t| self.token_id(t))
                 .collect::<Option<_>>()?;
-            let mut lost = vec![0i64; old_ids.len()];
-            for &(t, _, _) in &c.old.postings {
-                lost[t as usize] += 1;
-            }
-            for (&id, &n) in old_ids.iter().zip(&lost) {
+            for (&id, &n) in old_ids.iter().zip(&postings_per_token(&c.old)) {
                 if n > 0 {
                     *net.entry(id).or_default() -= n;
                 }
@@ -138,11 +148,7 @@ impl TextTables {
                     .filter(|(&id, _)| id == GONE)
                     .map(|(_, t)| &**t),
             );
-            let mut gained = vec![0i64; local.len()];
-            for &(t, _, _) in &c.new.postings {
-                gained[t as usize] += 1;
-            }
-            for (&id, &n) in local.iter().zip(&gained) {
+            for (&id, &n) in local.iter().zip(&postings_per_token(&c.new)) {
                 if n > 0 && id != GONE {
                     *net.entry(id).or_default() += n;
                 }
