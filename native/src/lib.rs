@@ -604,7 +604,7 @@ impl Engine {
             let g = &guard.graph;
             let rel = path.trim_start_matches("./");
             let nodes = g.file_nodes(rel);
-            if nodes.is_empty() && !guard.files.iter().any(|f| f.path == rel) {
+            if nodes.is_empty() && !guard.files.iter().any(|f| *f.path == *rel) {
                 return Err(to_napi_error(format!(
                     "file not indexed: \"{rel}\" (paths are relative to {})",
                     guard.root.display()

@@ -66,10 +66,11 @@ pub struct DerivedTables {
     /// Per file (by path): one rendering per import. Shared, so a build whose file's targets
     /// did not change reuses the last rendering for a refcount.
     pub import_targets: Vec<(Arc<str>, Arc<Vec<String>>)>,
-    /// `path#symbol` → its resolved supertypes.
-    pub supertypes: Vec<(String, Vec<String>)>,
+    /// `path#symbol` → its resolved supertypes. Shared with the next build when its hierarchy
+    /// is the same (as are the two lists below).
+    pub supertypes: Arc<Vec<(String, Vec<String>)>>,
     /// `path#symbol` of a detached method → its owner type.
-    pub method_owners: Vec<(String, String)>,
+    pub method_owners: Arc<Vec<(String, String)>>,
 }
 
 /// The persisted resolution state of one repository.
@@ -78,7 +79,7 @@ pub struct ResolutionCache {
     /// Resolver fingerprint + configuration hash: any difference means "resolve everything".
     pub fingerprint: String,
     /// Per file, sorted by path. Shared, so reusing a file's resolution costs a refcount.
-    pub files: Vec<(String, Arc<ResolvedFile>)>,
+    pub files: Vec<(Arc<str>, Arc<ResolvedFile>)>,
     /// Shared with the next build when its tables are provably the same (a body edit).
     pub derived: Arc<DerivedTables>,
     /// The last build's lookup tables, in memory only: the next build takes them instead of

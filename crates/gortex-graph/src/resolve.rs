@@ -69,6 +69,10 @@ pub(crate) struct Tables<'a> {
     /// Per C/C++ file: the files its includes make visible, nearest first (headers reached
     /// through headers, and the sources that implement each header). Empty elsewhere.
     c_visible: Vec<Vec<u32>>,
+    /// Files with `extends`/`implements` uses, and files with detached methods, ascending: the
+    /// type hierarchy and method owners are derived from these files only.
+    heritage_files: Vec<u32>,
+    detached_files: Vec<u32>,
 }
 
 /// The lookup tables of one build, kept for the next. A body edit (the same files and
@@ -177,10 +181,10 @@ impl KeptTables {
         }
         let t = &mut self.tables;
         // Owners of detached methods and supertypes are derived again below.
-        for (method, ty) in std::mem::take(&mut t.method_owner) {
-            remove_from(&mut t.children, &ty, |&m| m == method);
+        let (old_owners, old_supertypes) = (std::mem::take(&mut t.method_owner), std::mem::take(&mut t.supertypes));
+        for (method, ty) in &old_owners {
+            remove_from(&mut t.children, ty, |m| m == method);
         }
-        t.supertypes.clear();
         let swiftpm_roots = swiftpm_roots(new_files);
         for &fi in &changed {
             let (old, new) = (&old_files[fi as usize], &new_files[fi as usize]);
@@ -198,6 +202,8 @@ impl KeptTables {
                 }
             }
             (t.top[fi as usize], t.bindings[fi as usize]) = file_maps(new);
+            set_member(&mut t.heritage_files, fi, has_heritage(&new.facts));
+            set_member(&mut t.detached_files, fi, has_detached_methods(&new.facts));
             let (was, is) = (package_key(old, &swiftpm_roots), package_key(new, &swiftpm_roots));
             if was != is {
                 if let Some(was) = was {
@@ -238,7 +244,9 @@ impl KeptTables {
             changed.contains(&fi) || (declarations_imported && names_declarations(new_files[fi as usize].language))
         };
         let retargeted = t.derive(Some(&redo));
-        let mut derived = t.render_derived_reusing(&retargeted, previous);
+        // The same files in the same order: the same hierarchy renders the same.
+        let same_hierarchy = t.method_owner == old_owners && t.supertypes == old_supertypes;
+        let mut derived = t.render_derived_reusing(&retargeted, same_hierarchy, previous);
         derived.import_targets.shrink_to_fit();
         self.current = Some(current);
         #[cfg(debug_assertions)]
@@ -273,10 +281,44 @@ fn same_heritage(a: &gortex_core::FileFacts, b: &gortex_core::FileFacts) -> bool
     fn heritage(f: &gortex_core::FileFacts) -> impl Iterator<Item = (EdgeKind, Option<u32>, &str, &Receiver)> {
         f.refs
             .iter()
-            .filter(|r| matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements))
+            .filter(|r| is_heritage(r))
             .map(|r| (r.kind, r.from, r.name.as_str(), &r.receiver))
     }
     heritage(a).eq(heritage(b))
+}
+
+/// Whether a use states inheritance (`extends`/`implements`).
+fn is_heritage(r: &RefFact) -> bool {
+    matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)
+}
+
+/// Whether a file states inheritance anywhere.
+fn has_heritage(facts: &gortex_core::FileFacts) -> bool {
+    facts.refs.iter().any(is_heritage)
+}
+
+/// The receiver type a detached method (a method outside its type: Go receivers, Rust `impl`
+/// blocks) names.
+fn detached_owner(s: &gortex_core::SymbolFact) -> Option<&str> {
+    (s.kind == NodeKind::Method && s.parent.is_none())
+        .then_some(s.type_name.as_deref())
+        .flatten()
+}
+
+/// Whether a file declares a detached method.
+fn has_detached_methods(facts: &gortex_core::FileFacts) -> bool {
+    facts.symbols.iter().any(|s| detached_owner(s).is_some())
+}
+
+/// Puts `fi` in or out of an ascending file list.
+fn set_member(list: &mut Vec<u32>, fi: u32, member: bool) {
+    match (list.binary_search(&fi), member) {
+        (Err(at), true) => list.insert(at, fi),
+        (Ok(at), false) => {
+            list.remove(at);
+        }
+        _ => {}
+    }
 }
 
 /// At most this many files are made visible to one C/C++ file through its includes.
@@ -435,6 +477,8 @@ impl<'a> Tables<'a> {
                     bindings: Vec::new(),
                     include_by_basename: FxHashMap::default(),
                     c_visible: Vec::new(),
+                    heritage_files: Vec::new(),
+                    detached_files: Vec::new(),
                 };
                 let swiftpm_roots = swiftpm_roots(files);
                 for (fi, file) in files.iter().enumerate() {
@@ -472,6 +516,18 @@ impl<'a> Tables<'a> {
         (t.top, t.bindings) = per_file.into_iter().unzip();
         t.index_rust_modules();
         t.index_ts_namespaces();
+        let (heritage, detached): (Vec<Option<u32>>, Vec<Option<u32>>) = (0..files.len() as u32)
+            .into_par_iter()
+            .map(|fi| {
+                let facts = &files[fi as usize].facts;
+                (
+                    has_heritage(facts).then_some(fi),
+                    has_detached_methods(facts).then_some(fi),
+                )
+            })
+            .unzip();
+        t.heritage_files = heritage.into_iter().flatten().collect();
+        t.detached_files = detached.into_iter().flatten().collect();
         t.derive(None);
         t
     }
@@ -521,9 +577,10 @@ impl<'a> Tables<'a> {
             .collect();
 
         // Detached methods (Go receivers, Rust impl blocks in other files) join their type.
-        let owners: Vec<(Sym, Sym)> = (0..files.len() as u32)
-            .into_par_iter()
-            .flat_map_iter(|fi| {
+        let owners: Vec<(Sym, Sym)> = t
+            .detached_files
+            .par_iter()
+            .flat_map_iter(|&fi| {
                 let t = &t;
                 files[fi as usize]
                     .facts
@@ -531,10 +588,7 @@ impl<'a> Tables<'a> {
                     .iter()
                     .enumerate()
                     .filter_map(move |(si, s)| {
-                        if s.kind != NodeKind::Method || s.parent.is_some() {
-                            return None;
-                        }
-                        let owner = s.type_name.as_deref()?;
+                        let owner = detached_owner(s)?;
                         match t.resolve_type(fi, owner, 0) {
                             Some((Entity::Sym(ty), _)) => Some(((fi, si as u32), ty)),
                             _ => None,
@@ -546,12 +600,13 @@ impl<'a> Tables<'a> {
             t.method_owner.insert(method, ty);
             t.children.entry(ty).or_default().push(method);
         }
-        let supers: Vec<(Sym, Sym)> = (0..files.len() as u32)
-            .into_par_iter()
-            .flat_map_iter(|fi| {
+        let supers: Vec<(Sym, Sym)> = t
+            .heritage_files
+            .par_iter()
+            .flat_map_iter(|&fi| {
                 let t = &t;
                 files[fi as usize].facts.refs.iter().filter_map(move |r| {
-                    if !matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements) {
+                    if !is_heritage(r) {
                         return None;
                     }
                     let sub = match r.from {
@@ -598,15 +653,29 @@ impl<'a> Tables<'a> {
     }
 
     /// [`Tables::render_derived`], sharing `previous`'s rendering of each file not in
-    /// `retargeted` (the same files: a rendering is a function of the targets).
-    fn render_derived_reusing(&self, retargeted: &FxHashSet<u32>, previous: &DerivedTables) -> DerivedTables {
-        let mut derived = self.render_hierarchy();
+    /// `retargeted` (the same files: a rendering is a function of the targets), and of the
+    /// hierarchy when it is the same.
+    fn render_derived_reusing(
+        &self,
+        retargeted: &FxHashSet<u32>,
+        same_hierarchy: bool,
+        previous: &DerivedTables,
+    ) -> DerivedTables {
+        let mut derived = if same_hierarchy {
+            DerivedTables {
+                import_targets: Vec::new(),
+                supertypes: Arc::clone(&previous.supertypes),
+                method_owners: Arc::clone(&previous.method_owners),
+            }
+        } else {
+            self.render_hierarchy()
+        };
         derived.import_targets = self
             .files
             .par_iter()
             .enumerate()
             .map(|(fi, f)| match previous.import_targets.get(fi) {
-                Some((path, rendered)) if **path == *f.path && !retargeted.contains(&(fi as u32)) => {
+                Some((path, rendered)) if *path == f.path && !retargeted.contains(&(fi as u32)) => {
                     (Arc::clone(path), Arc::clone(rendered))
                 }
                 _ => self.render_targets(fi),
@@ -643,6 +712,8 @@ impl<'a> Tables<'a> {
         out.extend(sorted("owner", self.method_owner.iter()));
         out.extend(sorted("namespace", self.ts_namespaces.iter()));
         out.extend(sorted("include", self.include_by_basename.iter()));
+        out.push(format!("heritage files {:?}", self.heritage_files));
+        out.push(format!("detached files {:?}", self.detached_files));
         for fi in 0..self.files.len() {
             out.extend(sorted(&format!("top {fi}"), self.top[fi].iter()));
             out.extend(sorted(&format!("binding {fi}"), self.bindings[fi].iter()));
@@ -679,8 +750,8 @@ impl<'a> Tables<'a> {
         method_owners.sort();
         DerivedTables {
             import_targets: Vec::new(),
-            supertypes,
-            method_owners,
+            supertypes: Arc::new(supertypes),
+            method_owners: Arc::new(method_owners),
         }
     }
 

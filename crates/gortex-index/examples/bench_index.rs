@@ -218,7 +218,7 @@ fn pick(index: &RepoIndex, count: usize, offset: usize) -> Vec<(String, Language
     let step = (n / (2 * count.max(1))).max(1);
     (0..count.min(n))
         .map(|i| &index.files[(offset + i * 2 * step) % n])
-        .map(|r| (r.path.clone(), r.language))
+        .map(|r| (r.path.to_string(), r.language))
         .collect()
 }
 

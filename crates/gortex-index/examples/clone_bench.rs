@@ -47,7 +47,7 @@ fn main() {
     };
     let index_ms = ms(t);
     let g = &index.graph;
-    let files: Vec<(String, u64)> = index.files.iter().map(|r| (r.path.clone(), r.hash)).collect();
+    let files: Vec<(String, u64)> = index.files.iter().map(|r| (r.path.to_string(), r.hash)).collect();
 
     let mut clones = CloneIndex::new();
     let t = Instant::now();

@@ -123,7 +123,7 @@ impl RepoIndex {
     pub(crate) fn with_clones<R>(&self, f: impl FnOnce(&CloneIndex) -> R) -> R {
         let mut state = self.analysis.clones.lock().unwrap_or_else(|p| p.into_inner());
         if !same_graph(&state.synced, &self.graph) {
-            let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.clone(), r.hash)).collect();
+            let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.to_string(), r.hash)).collect();
             state.index.sync(&self.root, &self.graph, &files);
             state.synced = Arc::downgrade(&self.graph);
         }
@@ -179,7 +179,7 @@ impl RepoIndex {
         let files: Vec<(String, u64, gortex_core::Language)> = self
             .files
             .iter()
-            .map(|r| (r.path.clone(), r.hash, r.language))
+            .map(|r| (r.path.to_string(), r.hash, r.language))
             .collect();
         state.index.sync(&self.root, &files);
         let fg = Arc::new(state.index.link(&self.graph));

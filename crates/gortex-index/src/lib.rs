@@ -74,7 +74,9 @@ pub struct Failure {
 /// A parsed source file as persisted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileRecord {
-    pub path: String,
+    /// Repository-relative path; shared with every build's `SourceFile` (so builds compare
+    /// paths by address first).
+    pub path: Arc<str>,
     pub language: Language,
     pub size: u64,
     pub mtime_ns: u64,
@@ -431,7 +433,7 @@ fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &Inde
         Ok(Ok(mut facts)) => {
             sanitize(&mut facts);
             Outcome::Parsed(FileRecord {
-                path: cand.rel.clone(),
+                path: Arc::from(cand.rel.as_str()),
                 language,
                 size: bytes.len() as u64,
                 mtime_ns: cand.mtime_ns,
@@ -460,27 +462,27 @@ fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &Inde
 /// Files whose facts differ between two record lists (both sorted by path), with the old facts.
 fn diff_records(before: &[FileRecord], after: &[FileRecord]) -> Vec<ChangedFile> {
     // Fx rather than SipHash: tens of thousands of paths on every watcher pass.
-    let old: rustc_hash::FxHashMap<&str, &FileRecord> = before.iter().map(|r| (r.path.as_str(), r)).collect();
-    let new: rustc_hash::FxHashMap<&str, &FileRecord> = after.iter().map(|r| (r.path.as_str(), r)).collect();
+    let old: rustc_hash::FxHashMap<&str, &FileRecord> = before.iter().map(|r| (&*r.path, r)).collect();
+    let new: rustc_hash::FxHashMap<&str, &FileRecord> = after.iter().map(|r| (&*r.path, r)).collect();
     let mut changes = Vec::new();
     for r in after {
-        match old.get(r.path.as_str()) {
+        match old.get(&*r.path) {
             // Same facts (e.g. only a comment changed at the end): nothing to re-resolve.
             Some(o) if o.language == r.language && (o.hash == r.hash || o.facts == r.facts) => {}
             Some(o) => changes.push(ChangedFile {
-                path: r.path.clone(),
+                path: r.path.to_string(),
                 old: Some(o.facts.clone()),
             }),
             None => changes.push(ChangedFile {
-                path: r.path.clone(),
+                path: r.path.to_string(),
                 old: None,
             }),
         }
     }
     for r in before {
-        if !new.contains_key(r.path.as_str()) {
+        if !new.contains_key(&*r.path) {
             changes.push(ChangedFile {
-                path: r.path.clone(),
+                path: r.path.to_string(),
                 old: Some(r.facts.clone()),
             });
         }
@@ -737,7 +739,7 @@ impl RepoIndex {
         });
         let outcomes: Vec<Outcome> = {
             let prev = PreviousFiles {
-                records: self.files.iter().map(|r| (r.path.as_str(), r)).collect(),
+                records: self.files.iter().map(|r| (&*r.path, r)).collect(),
                 skipped: self
                     .skipped_stats
                     .iter()
@@ -796,7 +798,7 @@ impl RepoIndex {
             sink.parsed_all();
         }
 
-        let previous_paths: std::collections::HashSet<String> = self.files.iter().map(|r| r.path.clone()).collect();
+        let previous_paths: std::collections::HashSet<String> = self.files.iter().map(|r| r.path.to_string()).collect();
         let mut files = Vec::with_capacity(outcomes.len());
         let mut skipped = walked.skipped;
         let mut skipped_stats = Vec::new();
@@ -820,7 +822,7 @@ impl RepoIndex {
                 Outcome::Failed(f) => failures.push(f),
             }
         }
-        let current: std::collections::HashSet<&str> = files.iter().map(|r| r.path.as_str()).collect();
+        let current: std::collections::HashSet<&str> = files.iter().map(|r| &*r.path).collect();
         report.files.deleted = previous_paths.iter().filter(|p| !current.contains(p.as_str())).count();
         let changes = diff_records(&self.files, &files);
         report.files.total = files.len();
@@ -875,7 +877,7 @@ impl RepoIndex {
     /// Whether indexed or skipped files sit below the directory `rel`.
     fn has_files_under(&self, rel: &str) -> bool {
         let prefix = format!("{rel}/");
-        let at = self.files.partition_point(|r| r.path.as_str() < prefix.as_str());
+        let at = self.files.partition_point(|r| &*r.path < prefix.as_str());
         self.files.get(at).is_some_and(|r| r.path.starts_with(&prefix))
             || self.skipped.iter().any(|s| s.path.starts_with(&prefix))
     }
@@ -916,7 +918,7 @@ impl RepoIndex {
             if CONFIG_FILES.contains(&rel.rsplit('/').next().unwrap_or(rel)) {
                 config_touched = true;
             }
-            let at = self.files.binary_search_by(|r| r.path.as_str().cmp(rel));
+            let at = self.files.binary_search_by(|r| (*r.path).cmp(rel));
             let old = at.ok().map(|i| &self.files[i]);
             let record = match read_path(&self.root, rel, old, options, &pool, &mut admission) {
                 PathState::Unsupported => continue,
@@ -1039,7 +1041,7 @@ impl RepoIndex {
             .files
             .iter()
             .map(|r| SourceFile {
-                path: Arc::from(r.path.as_str()),
+                path: Arc::clone(&r.path),
                 language: r.language,
                 facts: r.facts.clone(),
             })
@@ -1240,7 +1242,7 @@ pub struct Staleness {
 fn staleness_of(files: &[FileRecord], skipped_stats: &[(String, u64, u64)], walked: &walk::WalkResult) -> Staleness {
     let known: HashMap<&str, (u64, u64, Option<u64>)> = files
         .iter()
-        .map(|r| (r.path.as_str(), (r.size, r.mtime_ns, Some(r.hash))))
+        .map(|r| (&*r.path, (r.size, r.mtime_ns, Some(r.hash))))
         .chain(skipped_stats.iter().map(|(p, s, m)| (p.as_str(), (*s, *m, None))))
         .collect();
     let mut out = Staleness::default();
@@ -1257,8 +1259,8 @@ fn staleness_of(files: &[FileRecord], skipped_stats: &[(String, u64, u64)], walk
         }
     }
     for r in files {
-        if !seen.contains(r.path.as_str()) {
-            out.deleted.push(r.path.clone());
+        if !seen.contains(&*r.path) {
+            out.deleted.push(r.path.to_string());
         }
     }
     out

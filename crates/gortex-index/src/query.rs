@@ -257,7 +257,7 @@ impl RepoIndex {
         {
             let mut state = self.search.text.write().unwrap_or_else(|p| p.into_inner());
             if !fresh(&state) {
-                let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.clone(), r.hash)).collect();
+                let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.to_string(), r.hash)).collect();
                 let index = state.index.get_or_insert_with(|| TextIndex::new(text_budget()));
                 index.sync(&self.root, &files);
                 state.synced = Arc::downgrade(&self.graph);

@@ -202,7 +202,7 @@ mod tests {
         assert!(partial.is_provisional());
         assert_eq!(partial.files.len(), first.len());
         assert!(partial.files.windows(2).all(|w| w[0].path < w[1].path), "path order");
-        let read: std::collections::HashSet<&str> = first.iter().map(|(_, r)| r.path.as_str()).collect();
+        let read: std::collections::HashSet<&str> = first.iter().map(|(_, r)| &*r.path).collect();
         for node in &partial.graph.nodes {
             let path: &str = &node.path;
             assert!(

@@ -24,7 +24,7 @@ const JAVA_A: &str = "clones/java/com/shop/Stats.java::Stats.meanAbove";
 const JAVA_B: &str = "clones/java/com/shop/Report.java::Report.averageAtLeast";
 
 fn files(repo: &RepoIndex) -> Vec<(String, u64)> {
-    repo.files.iter().map(|r| (r.path.clone(), r.hash)).collect()
+    repo.files.iter().map(|r| (r.path.to_string(), r.hash)).collect()
 }
 
 fn fixture() -> (RepoIndex, CloneIndex, tempfile::TempDir) {

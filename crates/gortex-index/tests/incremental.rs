@@ -606,6 +606,23 @@ fn a_new_impl_block_rebuilds_the_kept_tables() {
             .any(|l| l.contains("user.rs::show -calls-> poly/src/store.rs::Labeled.label ast_")),
         "{dump:#?}"
     );
+    // A file with no inheritance clause gains one, then loses it again: the patched tables
+    // derive the hierarchy from the files that state one, so that list must follow.
+    let rel = "src/user.rs".to_string();
+    let user = std::fs::read_to_string(repo.path().join(&rel)).unwrap();
+    for (text, count) in [
+        (
+            format!("{user}pub struct Guest {{}}\nimpl crate::store::Named for Guest {{}}\n"),
+            3,
+        ),
+        (format!("{user}pub struct Guest {{}}\n"), 2),
+    ] {
+        std::fs::write(repo.path().join(&rel), &text).unwrap();
+        let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+        assert_eq!(report.lookup_tables, "patched", "after:\n{text}");
+        assert_eq!(live.graph.canonical_dump(), clean_dump(repo.path()), "after:\n{text}");
+        assert_eq!(implements(&live).len(), count, "{:#?}", implements(&live));
+    }
 }
 
 /// A declaration added to or removed from a file in the middle of the order moves every node

@@ -74,7 +74,7 @@ fn hostile_files_are_reported_and_never_fatal() {
     assert_eq!(reason("gen.go"), Some("generated"));
     assert_eq!(reason("loop_a.ts"), Some("symlink_loop"));
     assert_eq!(reason("pipe.ts"), Some("unreadable"));
-    let indexed: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
+    let indexed: Vec<&str> = index.files.iter().map(|f| &*f.path).collect();
     for path in ["good.ts", "latin1.go", "deep.js", "deep.py", "empty.rs", "garbage.java"] {
         assert!(
             indexed.contains(&path) || report.failures.iter().any(|f| f.path == path),
@@ -134,7 +134,7 @@ fn ignore_rules_and_builtin_excludes_apply() {
     write(root, "node_modules/dep/index.js", b"module.exports = 1;\n");
     write(root, "target/debug/x.rs", b"fn main() {}\n");
     let (index, _) = index(root, &options(home.path()));
-    let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
+    let paths: Vec<&str> = index.files.iter().map(|f| &*f.path).collect();
     // The ignore files are text files of the repository like any other.
     assert_eq!(
         paths,
@@ -163,7 +163,7 @@ fn exclude_patterns_leave_files_out_and_bad_patterns_are_named() {
     opts.exclude = vec!["src/legacy.ts".into(), "generated/".into(), "*.gen.ts".into()];
     opts.check(root).expect("valid patterns");
     let (first, _) = index(root, &opts);
-    let paths: Vec<&str> = first.files.iter().map(|f| f.path.as_str()).collect();
+    let paths: Vec<&str> = first.files.iter().map(|f| &*f.path).collect();
     assert_eq!(paths, vec!["lib/util.ts", "src/app.ts"]);
     // Dropping a pattern brings its files back on the next pass.
     opts.exclude = vec!["generated/".into()];
