@@ -142,6 +142,11 @@ export interface IndexRepoOptions {
    */
   persist?: boolean
   /**
+   * The repository will be edited (a watcher follows it): keep the resolver's lookup tables
+   * ready for the next pass, also after opening and bulk changes; default false.
+   */
+  keepBuildCaches?: boolean
+  /**
    * Repo-relative paths a file watcher saw change: when the repository is already indexed,
    * only these are re-read (no walk), unless one is an ignore file or a directory, which
    * takes a whole refresh. The snapshot is not written (as with `persist: false`).

@@ -81,7 +81,7 @@ describe('embedded repository watcher', () => {
     }
   });
 
-  test('a re-index keeps its tables for the next one; a quiet repository releases them', async () => {
+  test('a watched repository keeps its tables from opening on; a quiet one releases them', async () => {
     const root = fixtureCopy('query/app-ts', 'embrelease');
     const edit = async (repo: Awaited<ReturnType<typeof openEmbedded>>, text: string): Promise<void> => {
       const reindexed = new Promise((resolve) => {
@@ -93,18 +93,31 @@ describe('embedded repository watcher', () => {
       fs.appendFileSync(path.join(root, 'src', 'format.ts'), text);
       await reindexed;
     };
+    // Opened without a watcher (a one-shot query), nothing is kept for a next pass.
+    const unwatched = await openEmbedded(root, { watch: false });
+    try {
+      const ctx = await unwatched.context();
+      expect(ctx.lastIndex?.phases_ms['resolve.keep_tables']).toBeUndefined();
+      expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
+    } finally {
+      unwatched.close();
+    }
     const repo = await openEmbedded(root, { watch: true, releaseAfterMs: 60_000 });
     try {
       const ctx = await repo.context();
-      // Opening keeps nothing; a re-index keeps its tables (released once, then nothing is held).
-      expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
+      // Watched, the opening pass builds the tables again once the graph is assembled, so the
+      // first edit patches them instead of building them.
+      expect(ctx.lastIndex?.phases_ms['resolve.keep_tables']).toBeGreaterThanOrEqual(0);
       // A repository the engine has not indexed is named in the error, with what to do.
       expect(() => ctx.engine.releaseBuildCaches(path.join(root, 'not-a-repo'))).toThrow(/repository not indexed: .*not-a-repo.*call indexRepo first/);
       await edit(repo, '\nexport function keptOne(): number {\n  return 1;\n}\n');
+      expect(ctx.lastIndex?.lookup_tables).toBe('patched');
+      // A re-index keeps its tables (released once, then nothing is held).
       expect(ctx.engine.releaseBuildCaches(root)).toBe(true);
       expect(ctx.engine.releaseBuildCaches(root)).toBe(false);
       // Released tables are only a cache: the next re-index builds them again and answers right.
       await edit(repo, '\nexport function keptTwo(): number {\n  return keptOne();\n}\n');
+      expect(ctx.lastIndex?.lookup_tables).toBe('built');
       expect(ctx.engine.query('get_callers', { id: `${ctx.lastIndex?.repo}/src/format.ts::keptOne` }, { repo: ctx.repo })).toMatchObject({
         callers: [expect.objectContaining({ caller: expect.objectContaining({ name: 'keptTwo' }) })],
       });

@@ -67,6 +67,9 @@ pub struct IndexRepoOptions {
     /// Write the snapshot when the pass changed anything; default true. Watcher passes skip it
     /// (a stale snapshot is safe: the next open re-parses what changed) and persist later.
     pub persist: Option<bool>,
+    /// The repository will be edited (a watcher follows it): keep the resolver's lookup tables
+    /// ready for the next pass, also after opening and bulk changes; default false.
+    pub keep_build_caches: Option<bool>,
     /// Repo-relative paths a file watcher saw change: when the repository is already indexed,
     /// only these are re-read (no walk), unless one is an ignore file or a directory, which
     /// takes a whole refresh. The snapshot is not written (as with `persist: false`).
@@ -283,6 +286,7 @@ impl Engine {
             if let Some(p) = o.persist {
                 opts.persist = p;
             }
+            opts.keep_build_caches = o.keep_build_caches.unwrap_or(false);
         }
         AsyncTask::new(IndexTask {
             gate: self.index_gate.clone(),

@@ -23,6 +23,8 @@ export async function openRepo(
     onProgress?: (event: ProgressEvent) => void;
     /** Called with the engine before the index pass starts (to ask it for provisional answers meanwhile). */
     onEngine?: (engine: Engine, root: string) => void;
+    /** The repository will be edited under a watcher: keep what makes its next pass fast (see `IndexRepoOptions`). */
+    keepBuildCaches?: boolean;
   } = {},
 ): Promise<OpenRepo> {
   const { resolveRepoRoot } = await import('./repo-root');
@@ -32,7 +34,10 @@ export async function openRepo(
   const { gortexHome } = await import('../daemon/paths');
   // The home as this process sees it (a test runner's process.env may not reach native getenv).
   const engine = new Engine({ home: gortexHome() });
-  const indexOptions = await configIndexOptions(root, engine);
+  const indexOptions: IndexRepoOptions = {
+    ...(await configIndexOptions(root, engine)),
+    ...(options.keepBuildCaches ? { keepBuildCaches: true } : {}),
+  };
   options.onEngine?.(engine, root);
   const progress = process.stderr.isTTY && !options.onProgress ? new ProgressLine(process.stderr) : undefined;
   const controller = new AbortController();

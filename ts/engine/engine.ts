@@ -82,6 +82,11 @@ export interface IndexRepoOptions {
   /** Write the snapshot when the pass changed anything (default true); watchers defer it. */
   persist?: boolean;
   /**
+   * The repository will be edited (a watcher follows it): the resolver's lookup tables stay
+   * built for the next pass, also after opening (tens of MB; `releaseBuildCaches` frees them).
+   */
+  keepBuildCaches?: boolean;
+  /**
    * Repo-relative paths a watcher saw change: an indexed repository re-reads only these (no
    * walk) unless one is an ignore file or a directory, which takes a whole refresh.
    */
@@ -151,6 +156,7 @@ export class Engine {
     if (options.exclude !== undefined) nativeOptions.exclude = [...options.exclude];
     if (options.respectGitignore !== undefined) nativeOptions.respectGitignore = options.respectGitignore;
     if (options.persist !== undefined) nativeOptions.persist = options.persist;
+    if (options.keepBuildCaches !== undefined) nativeOptions.keepBuildCaches = options.keepBuildCaches;
     if (options.paths !== undefined) nativeOptions.paths = [...options.paths];
     const onAbort = (): void => this.native.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });

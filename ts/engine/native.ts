@@ -23,6 +23,7 @@ export interface NativeIndexOptions {
   exclude?: string[];
   respectGitignore?: boolean;
   persist?: boolean;
+  keepBuildCaches?: boolean;
   paths?: string[];
 }
 

@@ -88,6 +88,23 @@ pub struct ResolutionCache {
     pub kept_tables: KeptTablesSlot,
 }
 
+impl ResolutionCache {
+    /// Builds the lookup tables for `files` (the files of the build that made this cache) and
+    /// keeps them for the next build, unless some are kept already; returns whether it built
+    /// them. For a repository that will be edited: the build that opens it (or applies a bulk
+    /// change) frees its tables before assembling the graph, to keep its peak memory down.
+    pub fn keep_tables(&self, files: &[crate::SourceFile], config: &crate::RepoConfig) -> bool {
+        if self.kept_tables.is_filled() {
+            return false;
+        }
+        let tables = KeptTables::build(files, config, self.fingerprint.clone());
+        if let Ok(mut slot) = self.kept_tables.0.lock() {
+            *slot = Some(Box::new(tables));
+        }
+        true
+    }
+}
+
 /// A slot the next build takes the kept lookup tables from. Clones and comparisons ignore it:
 /// it is a cache, never part of a result.
 #[derive(Default)]

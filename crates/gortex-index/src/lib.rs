@@ -106,6 +106,10 @@ pub struct IndexOptions {
     pub force: bool,
     /// Write the snapshot after indexing.
     pub persist: bool,
+    /// The repository will be edited (a watcher follows it): a pass that built the resolver's
+    /// lookup tables without keeping them (opening, a bulk change) builds them again at its end,
+    /// so the next edit's pass does not (tens of megabytes, see [`RepoIndex::release_build_caches`]).
+    pub keep_build_caches: bool,
 }
 
 impl IndexOptions {
@@ -138,6 +142,7 @@ impl IndexOptions {
             parse_budget: gortex_lang::DEFAULT_PARSE_BUDGET,
             force: false,
             persist: true,
+            keep_build_caches: false,
         }
     }
 }
@@ -839,7 +844,7 @@ impl RepoIndex {
         } else {
             "unchanged".into()
         };
-        self.rebuild_graph(&pool, progress, report, &changes);
+        self.rebuild_graph(&pool, progress, report, &changes, options.keep_build_caches);
         if options.persist && (changed || !report.snapshot.loaded) {
             self.save(progress, report)?;
         }
@@ -1014,7 +1019,7 @@ impl RepoIndex {
         if changes.is_empty() && same_content && !config_touched {
             report.mode = "unchanged".into();
         } else {
-            self.rebuild_graph(&pool, &noop, &mut report, &changes);
+            self.rebuild_graph(&pool, &noop, &mut report, &changes, options.keep_build_caches);
         }
         // No snapshot write here: updates arrive in bursts (editors, watchers) and a stale
         // snapshot is always safe (the next open re-parses what changed). Callers persist with
@@ -1030,6 +1035,7 @@ impl RepoIndex {
         progress: &(dyn Fn(Progress) + Sync),
         report: &mut IndexReport,
         changes: &[ChangedFile],
+        keep_tables: bool,
     ) {
         let t = Instant::now();
         progress(Progress {
@@ -1070,6 +1076,14 @@ impl RepoIndex {
             ("resolve.assemble", stats.assemble_ms),
         ] {
             report.phases_ms.insert(phase.into(), ms);
+        }
+        if keep_tables {
+            let t = Instant::now();
+            if pool.install(|| cache.keep_tables(&sources, &self.config)) {
+                report
+                    .phases_ms
+                    .insert("resolve.keep_tables".into(), t.elapsed().as_millis() as u64);
+            }
         }
         self.resolution = Some(cache);
         self.graph = Arc::new(graph);

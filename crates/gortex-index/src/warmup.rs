@@ -127,7 +127,8 @@ impl RepoIndex {
         // One thread: the pass it runs beside keeps the other cores busy parsing.
         let pool = build_pool(1)?;
         let mut report = IndexReport::default();
-        self.rebuild_graph(&pool, &|_| {}, &mut report, &changes);
+        // Provisional: replaced by the pass's own index, never edited.
+        self.rebuild_graph(&pool, &|_| {}, &mut report, &changes, false);
         Ok(())
     }
 }

@@ -673,6 +673,32 @@ fn a_grown_or_shrunk_file_shifts_the_previous_graph() {
     );
 }
 
+/// An index opened for editing (`keep_build_caches`, what a watched repository asks) builds its
+/// lookup tables again after the opening pass, which frees its own: the first edit keeps them
+/// (a body edit) instead of building them. Opened without it, the first edit builds them.
+#[test]
+fn an_index_opened_for_editing_has_its_tables_ready() {
+    let repo = tempfile::tempdir().unwrap();
+    copy_tree(&fixtures().join("resolver").join("go"), &repo.path().join("go"));
+    let rel = "go/store/close.go".to_string();
+    let path = repo.path().join(&rel);
+    let original = std::fs::read_to_string(&path).unwrap();
+    for keep in [true, false] {
+        let home = tempfile::tempdir().unwrap();
+        let mut opts = options(home.path());
+        opts.name = Some("poly".into());
+        opts.keep_build_caches = keep;
+        let (mut live, opened) = index(repo.path(), &opts);
+        assert_eq!(opened.phases_ms.contains_key("resolve.keep_tables"), keep);
+        std::fs::write(&path, original.replace("s.db.Query()", "// closing\n\ts.db.Query()")).unwrap();
+        let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+        std::fs::write(&path, &original).unwrap();
+        assert_eq!(report.lookup_tables, if keep { "kept" } else { "built" });
+        // Kept either way after an edit (the next one is likely).
+        assert!(live.release_build_caches());
+    }
+}
+
 /// A lookup that found nothing in a file depends on that file only through the name it asked
 /// for, or through the imports it scanned for a re-export: a reader is redone when the name
 /// appears there first or when a re-export of it is added, and not for other declarations.
