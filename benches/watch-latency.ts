@@ -53,6 +53,11 @@ async function main(): Promise<void> {
         text = `${before.toString('utf8')}${probeSource(rel, name)}`;
       }
       const reportBefore = (await repo.context()).lastIndex;
+      // When the pass that saw the write finished (the rest is the first search building its index).
+      let passEnd = -1;
+      const off = repo.onReindexed((change) => {
+        if (passEnd < 0) passEnd = change.timestamp;
+      });
       t = Date.now();
       fs.writeFileSync(abs, text);
       let ms = -1;
@@ -73,16 +78,21 @@ async function main(): Promise<void> {
         file: rel,
         ms,
         pass_ms: report?.wall_ms ?? null,
+        to_pass_end_ms: passEnd < 0 ? null : passEnd - t,
         phases_ms: report?.phases_ms ?? null,
         resolved: report?.files.resolved ?? null,
         graph_layout: report?.graph_layout ?? null,
         lookup_tables: report?.lookup_tables ?? null,
       });
-      // Restore and let the watcher take it back before the next edit.
+      off();
+      // Restore and let the watcher take it back before the next edit, then bring the search
+      // index up to date (else the next edit's first poll would build it, inside its window).
       fs.writeFileSync(abs, before);
       originals.delete(abs);
       const restored = (await repo.context()).lastIndex;
       for (let k = 0; k < 200 && (await repo.context()).lastIndex === restored; k++) await sleep(10);
+      const settled = await repo.context();
+      settled.engine.query('search_symbols', { query: 'warmup' }, { repo: settled.repo });
     }
   } finally {
     for (const [abs, bytes] of originals) fs.writeFileSync(abs, bytes);
