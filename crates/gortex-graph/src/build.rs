@@ -1021,24 +1021,30 @@ fn changed_keys<'a>(
         touch_file(path, &mut keys);
         let new_facts = current(path).map(|f| f.facts.clone());
         // Readers of this file noted it (FILE); name-only lookups elsewhere only care about
-        // declarations that appeared or disappeared (or changed kind or test-ness).
-        let declared = |facts: &Option<Arc<FileFacts>>| -> FxHashSet<(String, NodeKind, bool)> {
+        // declarations that appeared or disappeared (or changed kind, test-ness or enclosing
+        // declaration: a namespace member lookup that missed a block noted only the name).
+        type Declared<'f> = FxHashSet<(&'f str, NodeKind, bool, Option<&'f str>)>;
+        fn declared(facts: Option<&FileFacts>) -> Declared<'_> {
             let Some(facts) = facts else {
                 return FxHashSet::default();
             };
             let test_file = facts.test_runner.is_some();
             let mut set = FxHashSet::default();
             for s in &facts.symbols {
-                set.insert((s.name.clone(), s.kind, test_file));
+                let parent = s
+                    .parent
+                    .and_then(|p| facts.symbols.get(p as usize))
+                    .map(|p| p.name.as_str());
+                set.insert((s.name.as_str(), s.kind, test_file, parent));
                 if let (Some(owner), None, NodeKind::Method) = (&s.type_name, s.parent, s.kind) {
                     // Detached methods are looked up through their owner's name.
-                    set.insert((owner.clone(), NodeKind::Type, test_file));
+                    set.insert((owner.as_str(), NodeKind::Type, test_file, None));
                 }
             }
             set
-        };
-        let (before, after) = (declared(&change.old), declared(&new_facts));
-        for (name, _, _) in before.symmetric_difference(&after) {
+        }
+        let (before, after) = (declared(change.old.as_deref()), declared(new_facts.as_deref()));
+        for (name, _, _, _) in before.symmetric_difference(&after) {
             keys.insert(deps::key(deps::NAME, name));
         }
         // A lookup that missed in this file noted the name (not the file): names that became

@@ -699,6 +699,80 @@ fn an_index_opened_for_editing_has_its_tables_ready() {
     }
 }
 
+/// TypeScript namespaces merge across files (the compiler's own `namespace ts` spans most of its
+/// sources). A member lookup that scanned a block without finding the member depends on the
+/// member's name, not on the block's file: a declaration added to the first block does not redo
+/// every reader of the namespace; a member that appears there still rebinds its readers, and one
+/// that moves into the namespace from a nested one is bound through it (each step equals a clean
+/// build).
+#[test]
+fn a_namespace_member_added_redoes_only_its_readers() {
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = repo.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let first = "namespace ts {\n    export namespace inner {\n        export function delta(): void {}\n    }\n    export function alpha(): void {}\n}\n";
+    write("src/a.ts", first);
+    write("src/b.ts", "namespace ts {\n    export function beta(): void {}\n}\n");
+    for i in 0..8 {
+        write(
+            &format!("src/r{i}.ts"),
+            &format!("namespace ts {{\n    export function reader{i}(): void {{ beta(); }}\n}}\n"),
+        );
+    }
+    // `delta` is nested in two namespaces, so not bound at all (not even by name alone).
+    write(
+        "src/d.ts",
+        "namespace ts {\n    export function user(): void { delta(); }\n}\n",
+    );
+    write(
+        "src/e.ts",
+        "namespace other {\n    export function delta(): void {}\n}\n",
+    );
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.name = Some("poly".into());
+    let (mut live, _) = index(repo.path(), &opts);
+    let mut edit = |text: &str| -> usize {
+        write("src/a.ts", text);
+        let report = live.update_paths(&["src/a.ts".to_string()], &opts).unwrap();
+        assert_eq!(
+            live.graph.canonical_dump(),
+            clean_dump(repo.path()),
+            "after:\n{text}\nincremental differs from clean"
+        );
+        report.files.resolved
+    };
+    let calls = |dump: &[String], to: &str| dump.iter().filter(|l| l.contains("-calls->") && l.contains(to)).count();
+    assert_eq!(calls(&clean_dump(repo.path()), "src/b.ts::ts.beta"), 8);
+    // Every reader scanned a.ts's block for `beta` and missed: an unrelated new member there
+    // redoes a.ts alone.
+    let grown = first.replace(
+        "export function alpha(): void {}",
+        "export function alpha(): void {}\n    export function epsilon(): void {}",
+    );
+    assert_eq!(edit(&grown), 1, "an unrelated member redid the namespace's readers");
+    // `beta` declared in the first block: the readers now bind there.
+    let shadowing = grown.replace("export function epsilon(): void {}", "export function beta(): void {}");
+    assert!(edit(&shadowing) > 8);
+    let dump = clean_dump(repo.path());
+    assert_eq!(calls(&dump, "src/a.ts::ts.beta"), 8, "{dump:#?}");
+    // `delta` moves out of `inner` into `ts` itself: no name appears, but its reader binds it now.
+    let moved = shadowing.replace(
+        "export namespace inner {\n        export function delta(): void {}\n    }",
+        "export namespace inner {}\n    export function delta(): void {}",
+    );
+    assert!(edit(&moved) >= 2, "the reader of a member that moved in was not redone");
+    let dump = clean_dump(repo.path());
+    assert!(
+        dump.iter()
+            .any(|l| l.contains("d.ts::ts.user -calls-> poly/src/a.ts::ts.delta ast_resolved")),
+        "{dump:#?}"
+    );
+}
+
 /// A lookup that found nothing in a file depends on that file only through the name it asked
 /// for, or through the imports it scanned for a re-export: a reader is redone when the name
 /// appears there first or when a re-export of it is added, and not for other declarations.
