@@ -708,11 +708,7 @@ fn an_index_opened_for_editing_has_its_tables_ready() {
 #[test]
 fn a_namespace_member_added_redoes_only_its_readers() {
     let repo = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let path = repo.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_file(repo.path(), rel, text);
     let first = "namespace ts {\n    export namespace inner {\n        export function delta(): void {}\n    }\n    export function alpha(): void {}\n}\n";
     write("src/a.ts", first);
     write("src/b.ts", "namespace ts {\n    export function beta(): void {}\n}\n");
@@ -779,11 +775,7 @@ fn a_namespace_member_added_redoes_only_its_readers() {
 #[test]
 fn lookups_that_missed_are_redone_when_the_name_appears() {
     let repo = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let path = repo.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_file(repo.path(), rel, text);
     write("go.mod", "module example.com/m\n\ngo 1.20\n");
     write("pkg/a.go", "package pkg\n\nfunc A() {}\n");
     write("pkg/b.go", "package pkg\n\nfunc Foo() {}\n");

@@ -51,3 +51,10 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Writes `text` to `rel` under `root`, creating its directories.
+pub fn write_file(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
