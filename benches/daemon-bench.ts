@@ -1266,9 +1266,10 @@ function phaseLines(r: Json): string[] {
   const whole = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '–' : int(n));
   const cell = (p: Json, k: string): string => whole(p.phases_ms?.[k]);
   return [
-    'Where a watcher pass goes: the watcher re-runs a whole `indexRepo` refresh of the repository (walk and stat every file, parse what changed, ' +
-      're-resolve the files whose dependency keys the change touched, write the snapshot). The same refresh after one appended function, ' +
-      'in the bench process once the daemon had stopped (phases from the pass report):',
+    'Where a pass goes: the watcher re-reads only the paths it saw change (no walk, no snapshot write; see "re-index pass" above). ' +
+      'For its phases, the same edit is applied once more in the bench process once the daemon has stopped, through a whole `indexRepo` ' +
+      'refresh (walk and stat every file, parse what changed, re-resolve the files whose dependency keys the change touched), so `walk` ' +
+      'is what the watcher saves and the `resolve` phases are what it pays:',
     '',
     `| edited file | files parsed | wall ms | ${keys.map((k) => `${k} ms`).join(' | ')} |`,
     `|---|---:|---:|${keys.map(() => '---:').join('|')}|`,
@@ -1400,9 +1401,8 @@ function section(r: Json, m: Json, rawName: string): string {
     ...(r.tree
       ? [
           `The tree under the root holds ${int(r.tree.entries)} files and directories; the storm's files sit in ${r.tree.storm_dirs} directories, ` +
-            `the largest \`${r.tree.largest_storm_dir?.dir}\` with ${int(r.tree.largest_storm_dir?.entries ?? 0)} entries. Node ${m.node}'s recursive ` +
-            '`fs.watch` on Linux is implemented in JavaScript: one watcher per file and directory, and a synchronous `readdirSync` of a directory ' +
-            'on every event the directory itself reports, all on the daemon\'s only JS thread. A `probe` control request sent every 100 ms ' +
+            `the largest \`${r.tree.largest_storm_dir?.dir}\` with ${int(r.tree.largest_storm_dir?.entries ?? 0)} entries, watched by the native ` +
+            'watcher (a thread of its own hands over batches of paths). A `probe` control request sent every 100 ms ' +
             'during the storm (answered on that thread; a native re-index pass leaves it free) shows how long the thread was held: ' +
             'every session and every tracked repository waits that long.',
           '',
