@@ -1008,7 +1008,9 @@ fn changed_keys<'a>(
     };
     for change in previous.changed {
         let path = change.path.as_str();
-        if let Some(f) = current(path) {
+        // The file as it is now (none when deleted).
+        let file = current(path);
+        if let Some(f) = file {
             forced.insert(&f.path);
             // An edit that other files cannot see (a body, a comment, moved lines): only the
             // file itself is resolved again. Other files' results point at its symbols by index,
@@ -1019,7 +1021,7 @@ fn changed_keys<'a>(
             }
         }
         touch_file(path, &mut keys);
-        let new_facts = current(path).map(|f| f.facts.clone());
+        let new_facts = file.map(|f| &*f.facts);
         // Readers of this file noted it (FILE); name-only lookups elsewhere only care about
         // declarations that appeared or disappeared (or changed kind, test-ness or enclosing
         // declaration: a namespace member lookup that missed a block noted only the name).
@@ -1043,14 +1045,14 @@ fn changed_keys<'a>(
             }
             set
         }
-        let (before, after) = (declared(change.old.as_deref()), declared(new_facts.as_deref()));
+        let (before, after) = (declared(change.old.as_deref()), declared(new_facts));
         for (name, _, _, _) in before.symmetric_difference(&after) {
             keys.insert(deps::key(deps::NAME, name));
         }
         // A lookup that missed in this file noted the name (not the file): names that became
         // or stopped being top-level here, even if declared before (a nesting change).
         // (An added or deleted file's names are all in the difference above.)
-        if let (Some(old), Some(file)) = (&change.old, current(path)) {
+        if let (Some(old), Some(file)) = (&change.old, file) {
             let (was, is) = (
                 resolve::top_level_names(old, file.language),
                 resolve::top_level_names(&file.facts, file.language),
@@ -1059,14 +1061,11 @@ fn changed_keys<'a>(
                 keys.insert(deps::key(deps::NAME, name));
             }
         }
-        let (was, is) = (
-            change.old.as_ref().map(|f| &f.imports),
-            new_facts.as_ref().map(|f| &f.imports),
-        );
+        let (was, is) = (change.old.as_ref().map(|f| &f.imports), new_facts.map(|f| &f.imports));
         if was != is {
             keys.insert(deps::key(deps::IMPORTS, path));
         }
-        for facts in change.old.iter().chain(new_facts.iter()) {
+        for facts in change.old.as_deref().into_iter().chain(new_facts) {
             if let Some(pkg) = &facts.package {
                 keys.insert(deps::key(deps::JAVA_PACKAGE, pkg));
             }

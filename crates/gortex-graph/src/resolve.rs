@@ -218,15 +218,11 @@ impl KeptTables {
                 }
             }
             if merges_namespaces(new.language) {
-                for si in 0..old.facts.symbols.len() as u32 {
-                    if let Some(path) = namespace_path(&old.facts, si) {
-                        remove_from(&mut t.ts_namespaces, path.as_str(), |s| s.0 == fi);
-                    }
+                for (path, _) in namespace_blocks(&old.facts) {
+                    remove_from(&mut t.ts_namespaces, path.as_str(), |s| s.0 == fi);
                 }
-                for si in 0..new.facts.symbols.len() as u32 {
-                    if let Some(path) = namespace_path(&new.facts, si) {
-                        insert_sorted(t.ts_namespaces.entry(path).or_default(), (fi, si));
-                    }
+                for (path, si) in namespace_blocks(&new.facts) {
+                    insert_sorted(t.ts_namespaces.entry(path).or_default(), (fi, si));
                 }
             }
         }
@@ -760,12 +756,8 @@ impl<'a> Tables<'a> {
             if !merges_namespaces(file.language) {
                 continue;
             }
-            for (si, sym) in file.facts.symbols.iter().enumerate() {
-                if sym.kind == NodeKind::Module {
-                    if let Some(path) = namespace_path(&file.facts, si as u32) {
-                        self.ts_namespaces.entry(path).or_default().push((fi as u32, si as u32));
-                    }
-                }
+            for (path, si) in namespace_blocks(&file.facts) {
+                self.ts_namespaces.entry(path).or_default().push((fi as u32, si));
             }
         }
     }
@@ -2769,6 +2761,12 @@ fn namespace_path(facts: &gortex_core::FileFacts, si: u32) -> Option<String> {
     }
     parts.reverse();
     Some(parts.join("."))
+}
+
+/// A file's namespace blocks: (qualified name, symbol index) of each `namespace`/`module`
+/// declaration nested only in others.
+fn namespace_blocks(facts: &gortex_core::FileFacts) -> impl Iterator<Item = (String, u32)> + '_ {
+    (0..facts.symbols.len() as u32).filter_map(|si| Some((namespace_path(facts, si)?, si)))
 }
 
 /// Every dotted module name a Python file can be imported as (one per possible source root).

@@ -803,7 +803,6 @@ impl RepoIndex {
             sink.parsed_all();
         }
 
-        let previous_paths: std::collections::HashSet<String> = self.files.iter().map(|r| r.path.to_string()).collect();
         let mut files = Vec::with_capacity(outcomes.len());
         let mut skipped = walked.skipped;
         let mut skipped_stats = Vec::new();
@@ -828,7 +827,8 @@ impl RepoIndex {
             }
         }
         let current: std::collections::HashSet<&str> = files.iter().map(|r| &*r.path).collect();
-        report.files.deleted = previous_paths.iter().filter(|p| !current.contains(p.as_str())).count();
+        // `self.files` is still the previous pass's list here.
+        report.files.deleted = self.files.iter().filter(|r| !current.contains(&*r.path)).count();
         let changes = diff_records(&self.files, &files);
         report.files.total = files.len();
         let config_changed = config_files != self.config_files;

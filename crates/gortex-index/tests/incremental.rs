@@ -388,10 +388,16 @@ fn clean_dump(root: &Path) -> Vec<String> {
 
 fn clean_index(root: &Path) -> RepoIndex {
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
+    let mut opts = poly_options(home.path());
     opts.persist = false;
-    opts.name = Some("poly".into());
     index(root, &opts).0
+}
+
+/// Options for a test repository named `poly` (so its ids compare with [`clean_index`]'s).
+fn poly_options(home: &Path) -> gortex_index::IndexOptions {
+    let mut opts = options(home);
+    opts.name = Some("poly".into());
+    opts
 }
 
 /// Everything about a graph's layout the canonical dump leaves out: node, edge and unresolved
@@ -435,8 +441,7 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.name = Some("poly".into());
+    let opts = poly_options(home.path());
     let (mut live, _) = index(repo.path(), &opts);
     // The first symbol index fills the token cache the later ones reuse.
     live.symbol_index();
@@ -520,8 +525,7 @@ fn body_edits_resolve_only_the_edited_file() {
     let repo = tempfile::tempdir().unwrap();
     copy_tree(&fixtures().join("resolver").join("ts"), &repo.path().join("ts"));
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.name = Some("poly".into());
+    let opts = poly_options(home.path());
     let (mut live, _) = index(repo.path(), &opts);
     let rel = "ts/src/lib/store.ts".to_string();
     let path = repo.path().join(&rel);
@@ -574,8 +578,7 @@ fn a_new_impl_block_rebuilds_the_kept_tables() {
     )
     .unwrap();
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.name = Some("poly".into());
+    let opts = poly_options(home.path());
     let (mut live, _) = index(repo.path(), &opts);
     let implements = |live: &RepoIndex| -> Vec<String> {
         live.graph
@@ -635,8 +638,7 @@ fn a_grown_or_shrunk_file_shifts_the_previous_graph() {
         copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
     }
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.name = Some("poly".into());
+    let opts = poly_options(home.path());
     let (mut live, _) = index(repo.path(), &opts);
     let rel = "go/store/close.go".to_string();
     let path = repo.path().join(&rel);
@@ -685,8 +687,7 @@ fn an_index_opened_for_editing_has_its_tables_ready() {
     let original = std::fs::read_to_string(&path).unwrap();
     for keep in [true, false] {
         let home = tempfile::tempdir().unwrap();
-        let mut opts = options(home.path());
-        opts.name = Some("poly".into());
+        let mut opts = poly_options(home.path());
         opts.keep_build_caches = keep;
         let (mut live, opened) = index(repo.path(), &opts);
         assert_eq!(opened.phases_ms.contains_key("resolve.keep_tables"), keep);
@@ -728,8 +729,7 @@ fn a_namespace_member_added_redoes_only_its_readers() {
         "namespace other {\n    export function delta(): void {}\n}\n",
     );
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.name = Some("poly".into());
+    let opts = poly_options(home.path());
     let (mut live, _) = index(repo.path(), &opts);
     let mut edit = |text: &str| -> usize {
         write("src/a.ts", text);
@@ -791,8 +791,7 @@ fn lookups_that_missed_are_redone_when_the_name_appears() {
         "import { Y } from './index';\n\nexport function run(): void { Y(); }\n",
     );
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.name = Some("poly".into());
+    let opts = poly_options(home.path());
     let (mut live, _) = index(repo.path(), &opts);
     let edit = |live: &mut RepoIndex, rel: &str, text: &str| -> usize {
         write(rel, text);
@@ -854,8 +853,7 @@ fn many_files_grown_at_once_shift_in_one_pass() {
         .unwrap();
     }
     let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.name = Some("poly".into());
+    let opts = poly_options(home.path());
     let (mut live, _) = index(repo.path(), &opts);
     for round in 0..2 {
         for (i, rel) in names.iter().enumerate() {
