@@ -47,6 +47,8 @@ fn main() {
     };
     let mut opts = IndexOptions::new(home);
     opts.threads = 0;
+    // As a watched repository: the resolver's tables kept from opening on.
+    opts.keep_build_caches = true;
     let t = Instant::now();
     let (mut index, _) =
         RepoIndex::open(&root, &opts, &|_| {}, &AtomicBool::new(false)).unwrap_or_else(|e| fail("open", e));

@@ -268,6 +268,18 @@ impl ChunkText<'_> {
         ]
     }
 
+    /// Which files a chunk holds: a hash of their paths. The cache finds a chunk's last tokens by
+    /// it, wherever the chunk now starts.
+    fn identity(&self, start: usize, end: usize) -> u64 {
+        use std::hash::Hasher;
+        let mut h = rustc_hash::FxHasher::default();
+        for &file in &self.file_node[start..end] {
+            h.write(self.g.nodes[file as usize].path.as_bytes());
+            h.write_u8(0xff);
+        }
+        h.finish()
+    }
+
     /// A hash of everything tokenising files `start..end` reads: paths and fields, delimited.
     /// A cheap stand-in for [`ChunkText::key`] when the graph has its files' facts: nodes are a
     /// pure function of a file's path and facts, so the same facts (the same allocation: the
@@ -354,12 +366,117 @@ impl ChunkText<'_> {
 /// A cached chunk: its facts key (when the graph had facts), its text key, its tokens.
 type CachedChunk = (Option<u64>, u64, Arc<Chunk>);
 
+/// One chunk of a build: which files, its keys and tokens, and how it compares with the last.
+struct Keyed {
+    identity: u64,
+    facts_key: Option<u64>,
+    text_key: u64,
+    tokens: Arc<Chunk>,
+    reused: bool,
+    /// The last build's tokens of the same files, when they were tokenised again.
+    old: Option<Arc<Chunk>>,
+    /// The cache had a chunk of these files.
+    known: bool,
+}
+
+/// The runs of chunks that differ between the last build (`order`, tokens in `cached`) and this
+/// one (`keyed` over `ranges`): a chunk of the same files tokenised again is a run of its own;
+/// chunks of files the other build does not have in a chunk of the same files (a file added or
+/// deleted, or one gaining its first symbol) are paired with the last build's between the same
+/// unchanged neighbours. `None` when the two orders do not interleave that way.
+fn changed_regions(
+    order: &[(u64, usize, usize)],
+    cached: &FxHashMap<u64, CachedChunk>,
+    keyed: &[Keyed],
+    ranges: &[(usize, usize)],
+) -> Option<Vec<patch::Region>> {
+    let now: rustc_hash::FxHashSet<u64> = keyed.iter().map(|k| k.identity).collect();
+    let old_nfiles = order.last().map_or(0, |o| o.2);
+    let new_nfiles = ranges.last().map_or(0, |r| r.1);
+    let (mut i, mut j) = (0, 0);
+    let mut regions = Vec::new();
+    while i < order.len() || j < keyed.len() {
+        if i < order.len() && j < keyed.len() && order[i].0 == keyed[j].identity {
+            if !keyed[j].reused {
+                regions.push(patch::Region {
+                    old_files: (order[i].1, order[i].2),
+                    new_files: ranges[j],
+                    old: vec![(order[i].1, Arc::clone(keyed[j].old.as_ref()?))],
+                    new: vec![(ranges[j].0, Arc::clone(&keyed[j].tokens))],
+                });
+            }
+            i += 1;
+            j += 1;
+            continue;
+        }
+        let (i0, j0) = (i, j);
+        while i < order.len() && !now.contains(&order[i].0) {
+            i += 1;
+        }
+        while j < keyed.len() && !keyed[j].known {
+            j += 1;
+        }
+        if i == i0 && j == j0 {
+            return None;
+        }
+        let old_start = order.get(i0).map_or(old_nfiles, |o| o.1);
+        let new_start = ranges.get(j0).map_or(new_nfiles, |r| r.0);
+        regions.push(patch::Region {
+            old_files: (old_start, if i > i0 { order[i - 1].2 } else { old_start }),
+            new_files: (new_start, if j > j0 { ranges[j - 1].1 } else { new_start }),
+            old: order[i0..i]
+                .iter()
+                .map(|&(id, start, _)| Some((start, Arc::clone(&cached.get(&id)?.2))))
+                .collect::<Option<_>>()?,
+            new: (j0..j).map(|j| (ranges[j].0, Arc::clone(&keyed[j].tokens))).collect(),
+        });
+    }
+    Some(regions)
+}
+
+/// Files per tokenising chunk on average: a chunk ends after a file whose path hashes to a
+/// multiple of this. Boundaries that depend only on paths stay where they were when a file is
+/// added, removed or edited elsewhere, so every other chunk is found again in the cache.
+const CHUNK_SPREAD: u32 = 16;
+/// A file declaring at least this many symbols is a chunk of its own: an edit re-tokenises one
+/// whole chunk, and a large file must not drag its neighbours along (nor they it).
+const BIG_FILE_DOCS: u32 = 512;
+/// Most files one chunk holds (a run of paths that never hash to a boundary).
+const MAX_CHUNK_FILES: usize = 128;
+
+/// The tokenising chunks over the files that have docs, as file ranges (see [`CHUNK_SPREAD`]).
+fn chunk_ranges(g: &Graph, file_node: &[NodeIndex], file_doc_off: &[u32]) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    for (f, &file) in file_node.iter().enumerate() {
+        let big = file_doc_off[f + 1] - file_doc_off[f] >= BIG_FILE_DOCS;
+        if big && start < f {
+            ranges.push((start, f));
+            start = f;
+        }
+        if big
+            || fold_hash(&g.nodes[file as usize].path).is_multiple_of(CHUNK_SPREAD)
+            || f + 1 - start >= MAX_CHUNK_FILES
+        {
+            ranges.push((start, f + 1));
+            start = f + 1;
+        }
+    }
+    if start < file_node.len() {
+        ranges.push((start, file_node.len()));
+    }
+    ranges
+}
+
 /// Tokenised chunks of the last symbol-index build, reused by the next build for every chunk
 /// whose text did not change (a watcher pass changes one or two files of tens of thousands).
 #[derive(Default)]
 pub struct TokenCache {
-    /// By file range: the facts key (when the graph had facts), the text key, the tokens.
-    chunks: FxHashMap<(usize, usize), CachedChunk>,
+    /// By chunk identity (its files' paths): the facts key (when the graph had facts), the text
+    /// key, the tokens.
+    chunks: FxHashMap<u64, CachedChunk>,
+    /// The last build's chunks in file order: identity and file range.
+    order: Vec<(u64, usize, usize)>,
     /// The last build's doc layout (doc → node, file → first doc) and text tables: when a build
     /// finds every chunk unchanged and the same layout, it shares the tables instead of merging
     /// chunks again; when a few chunks changed, it patches them.
@@ -368,6 +485,8 @@ pub struct TokenCache {
     layouts: Vec<(Arc<FileFacts>, Arc<[u32]>)>,
     /// How the last build made its text tables.
     text_build: TextBuild,
+    /// Chunks the last build tokenised, of how many.
+    tokenised: (usize, usize),
 }
 
 /// How a symbol-index build made its text tables.
@@ -386,6 +505,11 @@ impl TokenCache {
     /// How the last build that used this cache made its text tables.
     pub fn text_build(&self) -> TextBuild {
         self.text_build
+    }
+
+    /// How many chunks of files the last build tokenised, and how many it had.
+    pub fn chunks_tokenised(&self) -> (usize, usize) {
+        self.tokenised
     }
 
     /// Approximate heap bytes the cached chunks hold.
@@ -542,11 +666,7 @@ impl TextTables {
             .collect();
 
         let avg_len = average_lengths(&doc_len);
-        let avg_path_len = if nfiles == 0 {
-            1.0
-        } else {
-            (file_path_len.iter().map(|&l| l as u64).sum::<u64>() as f32 / nfiles as f32).max(1.0)
-        };
+        let avg_path_len = average_path_length(&file_path_len);
 
         let (by_name, by_qualified) = exact_tables(g, doc_node);
         TextTables {
@@ -590,6 +710,14 @@ fn doc_frequency(docs: &[u32], files: &[u32], doc_file: &[u32], file_doc_off: &[
         }
     }
     n
+}
+
+/// The average path length over the files (1 when there are none, never below 1).
+fn average_path_length(file_path_len: &[u8]) -> f32 {
+    if file_path_len.is_empty() {
+        return 1.0;
+    }
+    (file_path_len.iter().map(|&l| l as u64).sum::<u64>() as f32 / file_path_len.len() as f32).max(1.0)
 }
 
 /// Each field's average length over the docs where it is not empty.
@@ -794,12 +922,10 @@ impl SymbolIndex {
             file_node,
             file_facts,
         } = layout;
-        let nfiles = file_node.len();
 
         // Tokenise chunks of files in parallel; a chunk whose text is unchanged since the last
         // build (same files, same fields: what a body edit elsewhere leaves) is taken from `cache`.
-        let chunk_files = (nfiles / (rayon::current_num_threads() * 8)).clamp(16, 256);
-        let starts: Vec<usize> = (0..nfiles).step_by(chunk_files).collect();
+        let ranges = chunk_ranges(g, &file_node, &file_doc_off);
         let texts = ChunkText {
             g,
             file_node: &file_node,
@@ -807,41 +933,56 @@ impl SymbolIndex {
             doc_node: &doc_node,
             file_facts: file_facts.as_deref(),
         };
-        // (facts key, text key, tokens, reused, the last build's tokens of this chunk)
-        type Keyed = (Option<u64>, u64, Arc<Chunk>, bool, Option<Arc<Chunk>>);
-        let keyed: Vec<Keyed> = starts
+        let keyed: Vec<Keyed> = ranges
             .par_iter()
-            .map(|&start| {
-                let end = (start + chunk_files).min(nfiles);
+            .map(|&(start, end)| {
+                let identity = texts.identity(start, end);
                 let facts_key = texts.facts_key(start, end);
-                let last = cache.chunks.get(&(start, end));
+                let last = cache.chunks.get(&identity);
+                let keyed = |text_key, tokens: &Arc<Chunk>| Keyed {
+                    identity,
+                    facts_key,
+                    text_key,
+                    tokens: Arc::clone(tokens),
+                    reused: true,
+                    old: None,
+                    known: true,
+                };
                 // The same facts: the same text, no need to read it.
                 if let Some((Some(k), text_key, chunk)) = last {
                     if facts_key == Some(*k) {
-                        return (facts_key, *text_key, Arc::clone(chunk), true, None);
+                        return keyed(*text_key, chunk);
                     }
                 }
-                let key = texts.key(start, end);
+                let text_key = texts.key(start, end);
                 match last {
-                    Some((_, k, chunk)) if *k == key => (facts_key, key, Arc::clone(chunk), true, None),
-                    _ => {
-                        let old = last.map(|(_, _, chunk)| Arc::clone(chunk));
-                        (facts_key, key, Arc::new(texts.tokenise(start, end)), false, old)
-                    }
+                    Some((_, k, chunk)) if *k == text_key => keyed(text_key, chunk),
+                    _ => Keyed {
+                        identity,
+                        facts_key,
+                        text_key,
+                        tokens: Arc::new(texts.tokenise(start, end)),
+                        reused: false,
+                        old: last.map(|(_, _, chunk)| Arc::clone(chunk)),
+                        known: last.is_some(),
+                    },
                 }
             })
             .collect();
-        let same_ranges = keyed.len() == cache.chunks.len();
-        let same_chunks = same_ranges && keyed.iter().all(|k| k.3);
-        cache.chunks = starts
+        // Every chunk's files as in the last build: the same files, in the same places.
+        let same_ranges = keyed.len() == cache.chunks.len() && keyed.iter().all(|k| k.known);
+        let same_chunks = same_ranges && keyed.iter().all(|k| k.reused);
+        cache.tokenised = (keyed.iter().filter(|k| !k.reused).count(), keyed.len());
+        // Where chunks changed, for a patch of the last tables (few changed: patching is worth it).
+        let regions = changed_regions(&cache.order, &cache.chunks, &keyed, &ranges);
+        cache.order = keyed
             .iter()
-            .zip(&keyed)
-            .map(|(&start, (facts_key, key, chunk, _, _))| {
-                (
-                    (start, (start + chunk_files).min(nfiles)),
-                    (*facts_key, *key, Arc::clone(chunk)),
-                )
-            })
+            .zip(&ranges)
+            .map(|(k, &(s, e))| (k.identity, s, e))
+            .collect();
+        cache.chunks = keyed
+            .iter()
+            .map(|k| (k.identity, (k.facts_key, k.text_key, Arc::clone(&k.tokens))))
             .collect();
         // Only now: the keys just compared name the last build's facts by address, which must
         // stay allocated (held here) until no key names them.
@@ -853,28 +994,10 @@ impl SymbolIndex {
                 Arc::clone(text)
             }
             last => {
-                // A few chunks tokenised again (and the rest as before): patch the last tables.
-                let changes: Option<Vec<patch::ChunkChange>> = (same_ranges
-                    && keyed.iter().filter(|k| !k.3).count() * 2 <= keyed.len())
-                .then(|| {
-                    starts
-                        .iter()
-                        .zip(&keyed)
-                        .filter(|(_, k)| !k.3)
-                        .map(|(&start, k)| {
-                            Some(patch::ChunkChange {
-                                start,
-                                end: (start + chunk_files).min(nfiles),
-                                old: Arc::clone(k.4.as_ref()?),
-                                new: Arc::clone(&k.2),
-                            })
-                        })
-                        .collect()
-                })
-                .flatten();
+                let changes = regions.filter(|r| r.iter().map(|r| r.new.len()).sum::<usize>() * 2 <= keyed.len());
                 let patched = match (last, changes) {
-                    (Some((_, old_file_doc_off, text)), Some(changes)) => {
-                        text.patch(g, old_file_doc_off, &changes, &doc_node, &doc_file, &file_doc_off)
+                    (Some((_, old_file_doc_off, text)), Some(regions)) => {
+                        text.patch(g, old_file_doc_off, &regions, &doc_node, &doc_file, &file_doc_off)
                     }
                     _ => None,
                 };
@@ -884,7 +1007,8 @@ impl SymbolIndex {
                     TextBuild::Merged
                 };
                 let text = Arc::new(patched.unwrap_or_else(|| {
-                    let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|k| k.2).collect();
+                    let chunks: Vec<Arc<Chunk>> = keyed.into_iter().map(|k| k.tokens).collect();
+                    let starts: Vec<usize> = ranges.iter().map(|r| r.0).collect();
                     TextTables::merge(g, chunks, &starts, &doc_node, &doc_file, &file_doc_off)
                 }));
                 cache.last = Some((doc_node.clone(), file_doc_off.clone(), Arc::clone(&text)));
@@ -1538,11 +1662,80 @@ mod tests {
         let top = ranked(&SymbolIndex::build_reusing(&g, &mut cache), &g, "topic80");
         assert_eq!(top.first().map(|(q, _)| q.as_str()), Some("handler80"));
         // A file moved to another path (same place in the order, same count): its path tokens
-        // differ, which a patch does not handle; the tables are merged, and still fresh.
+        // go and others come; the chunks around it are patched in.
         let moved = files_at(&files, Some((40, "src/bbmoved.ts")));
-        let merged = SymbolIndex::build_reusing(&moved, &mut cache);
-        assert_eq!(cache.text_build(), TextBuild::Merged);
-        assert_eq!(merged, SymbolIndex::build(&moved));
+        let patched = SymbolIndex::build_reusing(&moved, &mut cache);
+        assert_eq!(cache.text_build(), TextBuild::Patched);
+        assert_eq!(patched, SymbolIndex::build(&moved));
+        // A file left with no symbols leaves the doc layout, and comes back.
+        let mut emptied = files.clone();
+        emptied[120].clear();
+        for files in [&emptied, &files] {
+            let g = files_with(files);
+            let patched = SymbolIndex::build_reusing(&g, &mut cache);
+            assert_eq!(cache.text_build(), TextBuild::Patched);
+            assert_eq!(patched, SymbolIndex::build(&g));
+        }
+    }
+
+    /// One function per path, named after it.
+    fn files_named(paths: &[String]) -> Graph {
+        let mut nodes = Vec::new();
+        for path in paths {
+            let stem = path.trim_start_matches("src/").trim_end_matches(".ts");
+            nodes.push(node(path, NodeKind::File, path, None));
+            nodes.push(node(
+                path,
+                NodeKind::Function,
+                &format!("handle{stem}"),
+                Some("Handles a topic."),
+            ));
+        }
+        Graph::assemble("r".into(), nodes, Vec::new(), Vec::new())
+    }
+
+    #[test]
+    fn chunks_follow_paths_so_a_file_added_re_tokenises_only_its_own() {
+        let mut paths: Vec<String> = (0..600).map(|f| format!("src/{}.ts", letters(f))).collect();
+        let mut cache = TokenCache::default();
+        SymbolIndex::build_reusing(&files_named(&paths), &mut cache);
+        let (_, chunks) = cache.chunks_tokenised();
+        assert!(chunks > 10, "600 files make many chunks, not {chunks}");
+        // A file in the middle of the order: every other chunk's files are where they were in
+        // the order of paths, so only the chunk that gains it is tokenised again (by position,
+        // every chunk after it would hold other files).
+        paths.insert(300, "src/zzmmadded.ts".into());
+        let added = files_named(&paths);
+        let built = SymbolIndex::build_reusing(&added, &mut cache);
+        assert_eq!(built, SymbolIndex::build(&added));
+        assert_eq!(cache.text_build(), TextBuild::Patched);
+        let (tokenised, total) = cache.chunks_tokenised();
+        assert!(tokenised <= 2, "{tokenised} of {total} chunks tokenised again");
+        // Files at the start and the end, several at once, and one deleted: still a patch.
+        paths.insert(0, "src/aaafirst.ts".into());
+        paths.push("src/zzzzlast.ts".into());
+        paths.remove(450);
+        paths.insert(100, "src/zzccmore.ts".into());
+        let more = files_named(&paths);
+        assert_eq!(SymbolIndex::build_reusing(&more, &mut cache), SymbolIndex::build(&more));
+        assert_eq!(cache.text_build(), TextBuild::Patched);
+        let found = ranked(&SymbolIndex::build_reusing(&more, &mut cache), &more, "handlezzccmore");
+        assert_eq!(found.first().map(|(q, _)| q.as_str()), Some("handlezzccmore"));
+        // A file declaring many symbols is a chunk of its own.
+        let mut nodes = Vec::new();
+        for path in ["src/a.ts", "src/big.ts", "src/c.ts"] {
+            nodes.push(node(path, NodeKind::File, path, None));
+            let n = if path == "src/big.ts" {
+                BIG_FILE_DOCS as usize
+            } else {
+                1
+            };
+            nodes.extend((0..n).map(|i| node(path, NodeKind::Function, &format!("f{i}"), None)));
+        }
+        let g = Graph::assemble("r".into(), nodes, Vec::new(), Vec::new());
+        let layout = layout_from_nodes(&g);
+        let ranges = chunk_ranges(&g, &layout.file_node, &layout.file_doc_off);
+        assert!(ranges.contains(&(1, 2)), "{ranges:?}");
     }
 
     #[test]
@@ -1581,12 +1774,17 @@ mod tests {
             ranked(&reused, &edited, "renamed60").first().map(|(q, _)| q.as_str()),
             Some("renamed60")
         );
-        // Fewer files: chunk boundaries move, and the result is still the fresh one.
+        // Fewer files: the last chunks go, and the result is still the fresh one.
         let fewer = many_files(70, None);
         assert_eq!(
             SymbolIndex::build_reusing(&fewer, &mut cache),
             SymbolIndex::build(&fewer)
         );
+        assert_eq!(cache.text_build(), TextBuild::Patched);
+        // Most files new: merged, not patched.
+        let renamed: Vec<String> = (0..70).map(|f| format!("lib/{}.ts", letters(f))).collect();
+        let g = files_named(&renamed);
+        assert_eq!(SymbolIndex::build_reusing(&g, &mut cache), SymbolIndex::build(&g));
         assert_eq!(cache.text_build(), TextBuild::Merged);
     }
 

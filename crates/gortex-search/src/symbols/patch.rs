@@ -1,44 +1,85 @@
-//! Patching the last build's text tables for a few chunks tokenised again (an edit that added,
-//! removed or renamed a symbol), instead of merging every chunk: the chunks' previous postings
-//! are taken out, their new ones put in, and docs after them renumbered. The result equals
+//! Patching the last build's text tables where a few runs of chunks changed (an edit that added,
+//! removed or renamed a symbol, a file added or deleted, a file gaining its first symbol),
+//! instead of merging every chunk: the runs' previous postings are taken out, their new ones put
+//! in, and the docs and files after each run renumbered. The result equals
 //! [`TextTables::merge`] of the same chunks (the reuse-equals-fresh tests compare every table).
 
-use super::{average_lengths, doc_frequency, exact_keys, letter_mask, Chunk, TextTables, MAX_TOKEN_LEN};
+use super::{
+    average_lengths, average_path_length, doc_frequency, exact_keys, letter_mask, Chunk, TextTables, MAX_TOKEN_LEN,
+};
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-/// An id no token or doc has: one that goes.
+/// An id no token, doc or file has: one that goes.
 const GONE: u32 = u32::MAX;
 
-/// One chunk of files tokenised again: its file range, its last build's tokens and its new ones.
-pub(super) struct ChunkChange {
-    pub start: usize,
-    pub end: usize,
-    pub old: Arc<Chunk>,
-    pub new: Arc<Chunk>,
+/// A run of consecutive chunks whose files or text changed: the last build's chunks there and
+/// this build's, each with the file it starts at (in its own build). Outside the runs, files and
+/// their tokens are as in the last build.
+pub(super) struct Region {
+    /// File range in the last build.
+    pub old_files: (usize, usize),
+    /// File range in this build.
+    pub new_files: (usize, usize),
+    pub old: Vec<(usize, Arc<Chunk>)>,
+    pub new: Vec<(usize, Arc<Chunk>)>,
 }
 
-/// A chunk's path postings as (file, token, tf), sorted: comparable across two tokenisations.
-fn path_postings(c: &Chunk) -> Vec<(u32, &str, u8)> {
-    let mut out: Vec<(u32, &str, u8)> = c
-        .paths
-        .iter()
-        .map(|&(t, f, tf)| (f, &*c.vocab[t as usize], tf))
-        .collect();
-    out.sort_unstable();
-    out
+/// Old id → new id when runs of ids are replaced: ids before the first run keep theirs, ids in a
+/// run go ([`GONE`]), ids after a run move by the growth so far. Arithmetic rather than a table:
+/// renumbering every posting reads no memory but the postings themselves.
+struct Renumber {
+    /// Per run, in order: its old id range and the shift of the ids after it.
+    cuts: Vec<(u32, u32, i64)>,
 }
 
-/// `old` exact-name keys with their docs renumbered by `doc_map` (dropping those that go),
-/// merged with `more` (unsorted): sorted as [`exact_tables`] leaves them.
-fn merge_keys(old: &[u64], doc_map: &[u32], mut more: Vec<u64>) -> Vec<u64> {
+impl Renumber {
+    /// Cuts from (old start, old end, new start, new end) runs, in order; `None` unless the ids
+    /// between runs line up (the same count before each run, and `old_total`/`new_total` after).
+    fn new(runs: impl Iterator<Item = (u32, u32, u32, u32)>, old_total: u32, new_total: u32) -> Option<Renumber> {
+        let (mut next, mut delta, mut cuts) = (0u32, 0i64, Vec::new());
+        for (os, oe, ns, ne) in runs {
+            if os < next || oe < os || ne < ns || os as i64 + delta != ns as i64 {
+                return None;
+            }
+            delta += (ne - ns) as i64 - (oe - os) as i64;
+            cuts.push((os, oe, delta));
+            next = oe;
+        }
+        (old_total as i64 + delta == new_total as i64).then_some(Renumber { cuts })
+    }
+
+    /// The new id of old id `d`, or [`GONE`].
+    fn get(&self, d: u32) -> u32 {
+        let mut delta = 0i64;
+        for &(start, end, after) in &self.cuts {
+            if d < start {
+                break;
+            }
+            if d < end {
+                return GONE;
+            }
+            delta = after;
+        }
+        (d as i64 + delta) as u32
+    }
+
+    /// Whether id `d`, and so every id before it, keeps its value.
+    fn keeps(&self, d: u32) -> bool {
+        self.cuts.first().is_none_or(|&(start, _, _)| d < start)
+    }
+}
+
+/// `old` exact-name keys with their docs renumbered (dropping those that go), merged with
+/// `more` (unsorted): sorted as [`exact_tables`] leaves them.
+fn merge_keys(old: &[u64], docs: &Renumber, mut more: Vec<u64>) -> Vec<u64> {
     more.sort_unstable();
     let mut out = Vec::with_capacity(old.len() + more.len());
     let mut more = more.into_iter().peekable();
     for &k in old {
-        let d = doc_map[k as u32 as usize];
+        let d = docs.get(k as u32);
         if d == GONE {
             continue;
         }
@@ -52,116 +93,253 @@ fn merge_keys(old: &[u64], doc_map: &[u32], mut more: Vec<u64>) -> Vec<u64> {
     out
 }
 
-/// How many postings each of a chunk's local tokens has.
-fn postings_per_token(c: &Chunk) -> Vec<i64> {
-    let mut counts = vec![0i64; c.vocab.len()];
+/// One kind of postings (symbols over docs, or paths over files) in CSR form.
+struct Lists<'a, T> {
+    off: &'a [u32],
+    ids: &'a [u32],
+    tf: &'a [T],
+}
+
+/// `old` postings with ids renumbered, each touched token's new ones (`added`, by new token,
+/// ascending) merged in: the new lists, offsets first. `new_old` maps new token → old token.
+fn rebuild_lists<T: Copy + Default + Send + Sync>(
+    old: Lists<'_, T>,
+    ids: &Renumber,
+    new_old: &[u32],
+    net: &FxHashMap<u32, i64>,
+    touched: &[bool],
+    added_off: &[u32],
+    added: &[(u32, T)],
+) -> (Vec<u32>, Vec<u32>, Vec<T>) {
+    let ntok = new_old.len();
+    // An old token: its postings less the lost plus the gained ones; a fresh one: its new ones.
+    let mut off = Vec::with_capacity(ntok + 1);
+    off.push(0u32);
+    for (t, &o) in new_old.iter().enumerate() {
+        let total = if o == GONE {
+            added_off[t + 1] - added_off[t]
+        } else {
+            let had = (old.off[o as usize + 1] - old.off[o as usize]) as i64;
+            (had + net.get(&o).copied().unwrap_or(0)) as u32
+        };
+        off.push(off[t] + total);
+    }
+    let n = off[ntok] as usize;
+    let mut out_ids = vec![0u32; n];
+    let mut out_tf = vec![T::default(); n];
+    // Filled in parallel, each range of tokens into its own slice.
+    let span = (ntok / (rayon::current_num_threads() * 16)).max(1024);
+    let mut parts: Vec<(usize, &mut [u32], &mut [T])> = Vec::new();
+    let (mut rest_ids, mut rest_tf): (&mut [u32], &mut [T]) = (&mut out_ids, &mut out_tf);
+    for t0 in (0..ntok).step_by(span) {
+        let t1 = (t0 + span).min(ntok);
+        let len = (off[t1] - off[t0]) as usize;
+        let (a, more_ids) = std::mem::take(&mut rest_ids).split_at_mut(len);
+        let (b, more_tf) = std::mem::take(&mut rest_tf).split_at_mut(len);
+        (rest_ids, rest_tf) = (more_ids, more_tf);
+        parts.push((t0, a, b));
+    }
+    parts.into_par_iter().for_each(|(t0, out_ids, out_tf)| {
+        let mut at = 0usize;
+        for (t, &o) in new_old.iter().enumerate().take((t0 + span).min(ntok)).skip(t0) {
+            let kept = if o == GONE {
+                0..0
+            } else {
+                old.off[o as usize] as usize..old.off[o as usize + 1] as usize
+            };
+            if !touched[t] {
+                // No posting in a changed run (its count would have changed): each one keeps
+                // its id or moves, a plain copy when none lies past the first run.
+                let (src, n) = (&old.ids[kept.clone()], kept.len());
+                let dst = &mut out_ids[at..at + n];
+                if src.last().is_none_or(|&d| ids.keeps(d)) {
+                    dst.copy_from_slice(src);
+                } else {
+                    for (slot, &d) in dst.iter_mut().zip(src) {
+                        *slot = ids.get(d);
+                    }
+                }
+                out_tf[at..at + n].copy_from_slice(&old.tf[kept]);
+                at += n;
+                continue;
+            }
+            let mut news = added[added_off[t] as usize..added_off[t + 1] as usize]
+                .iter()
+                .peekable();
+            for i in kept {
+                let d = ids.get(old.ids[i]);
+                if d == GONE {
+                    continue;
+                }
+                while let Some(&&(nd, ntf)) = news.peek().filter(|n| n.0 < d) {
+                    out_ids[at] = nd;
+                    out_tf[at] = ntf;
+                    at += 1;
+                    news.next();
+                }
+                out_ids[at] = d;
+                out_tf[at] = old.tf[i];
+                at += 1;
+            }
+            for &(nd, ntf) in news {
+                out_ids[at] = nd;
+                out_tf[at] = ntf;
+                at += 1;
+            }
+        }
+        debug_assert_eq!(at, out_ids.len(), "the counted postings are the filled ones");
+    });
+    (off, out_ids, out_tf)
+}
+
+/// The new chunks' postings of one kind in new token ids and global ids, grouped by token (a
+/// counting sort keeps each token's in order): offsets per new token and the postings.
+fn added_lists<T: Copy + Default>(
+    ntok: usize,
+    news: &[(&Chunk, &[u32], u32)],
+    postings: impl Fn(&Chunk) -> &[(u32, u32, T)],
+) -> (Vec<u32>, Vec<(u32, T)>) {
+    let mut off = vec![0u32; ntok + 1];
+    for &(c, ids, _) in news {
+        for &(t, _, _) in postings(c) {
+            off[ids[t as usize] as usize + 1] += 1;
+        }
+    }
+    for t in 0..ntok {
+        off[t + 1] += off[t];
+    }
+    let mut added = vec![(0u32, T::default()); off[ntok] as usize];
+    let mut fill = off.clone();
+    for &(c, ids, base) in news {
+        for &(t, id, tf) in postings(c) {
+            let slot = &mut fill[ids[t as usize] as usize];
+            added[*slot as usize] = (id + base, tf);
+            *slot += 1;
+        }
+    }
+    (off, added)
+}
+
+/// How many postings of each kind every local token of a chunk has: (symbol, path).
+fn per_token(c: &Chunk) -> Vec<(i64, i64)> {
+    let mut counts = vec![(0i64, 0i64); c.vocab.len()];
     for &(t, _, _) in &c.postings {
-        counts[t as usize] += 1;
+        counts[t as usize].0 += 1;
+    }
+    for &(t, _, _) in &c.paths {
+        counts[t as usize].1 += 1;
     }
     counts
 }
 
-/// Old doc → new doc: the changed chunks' docs go ([`GONE`]), the docs after each move by its
-/// growth. `None` when the chunks' docs do not line up with the two layouts.
-fn renumber_docs(old_file_doc_off: &[u32], file_doc_off: &[u32], changes: &[ChunkChange]) -> Option<Vec<u32>> {
-    let (old_ndocs, new_ndocs) = (*old_file_doc_off.last()? as usize, *file_doc_off.last()? as usize);
-    let mut doc_map = vec![GONE; old_ndocs];
-    let (mut next, mut delta) = (0usize, 0i64);
-    let shift = |doc_map: &mut [u32], range: std::ops::Range<usize>, delta: i64| {
-        for (d, slot) in doc_map.iter_mut().enumerate().take(range.end).skip(range.start) {
-            *slot = (d as i64 + delta) as u32;
-        }
-    };
-    for c in changes {
-        let (os, oe) = (old_file_doc_off[c.start] as usize, old_file_doc_off[c.end] as usize);
-        let (ns, ne) = (file_doc_off[c.start] as usize, file_doc_off[c.end] as usize);
-        if os < next
-            || os as i64 + delta != ns as i64
-            || c.old.doc_len.len() != oe - os
-            || c.new.doc_len.len() != ne - ns
-        {
-            return None;
-        }
-        shift(&mut doc_map, next..os, delta);
-        delta += (ne - ns) as i64 - (oe - os) as i64;
-        next = oe;
-    }
-    shift(&mut doc_map, next..old_ndocs, delta);
-    (old_ndocs as i64 + delta == new_ndocs as i64).then_some(doc_map)
-}
-
 impl TextTables {
-    /// These tables with `changes` applied, for a build whose doc layout is `doc_node`,
+    /// These tables with `regions` replaced, for a build whose doc layout is `doc_node`,
     /// `doc_file`, `file_doc_off` and whose last one had `old_file_doc_off`. `None` when the
-    /// change is not one this handles (other files, paths that changed, tokens that do not
-    /// line up): the caller merges instead.
+    /// regions do not line up with the two layouts or name a token the tables lack: the caller
+    /// merges instead.
     pub(super) fn patch(
         &self,
         g: &Graph,
         old_file_doc_off: &[u32],
-        changes: &[ChunkChange],
+        regions: &[Region],
         doc_node: &[NodeIndex],
         doc_file: &[u32],
         file_doc_off: &[u32],
     ) -> Option<TextTables> {
-        let old_ndocs = self.doc_len.len();
-        if old_file_doc_off.len() != file_doc_off.len() || old_file_doc_off.last() != Some(&(old_ndocs as u32)) {
+        let old_nfiles = old_file_doc_off.len().checked_sub(1)?;
+        let nfiles = file_doc_off.len().checked_sub(1)?;
+        if old_file_doc_off[old_nfiles] as usize != self.doc_len.len() || self.file_path_len.len() != old_nfiles {
             return None;
         }
-        // Paths are the same files' paths: their postings (and lengths) stay as they are.
-        for c in changes {
-            if c.old.path_len != c.new.path_len || path_postings(&c.old) != path_postings(&c.new) {
+        // Each run's chunks cover its files and their docs, in both builds.
+        for r in regions {
+            let covers = |files: (usize, usize), chunks: &[(usize, Arc<Chunk>)], doc_off: &[u32]| {
+                let mut at = files.0;
+                for (start, c) in chunks {
+                    let end = *start + c.path_len.len();
+                    if *start != at || end > files.1 || c.doc_len.len() != (doc_off[end] - doc_off[*start]) as usize {
+                        return false;
+                    }
+                    at = end;
+                }
+                at == files.1
+            };
+            if r.old_files.1 > old_nfiles
+                || r.new_files.1 > nfiles
+                || !covers(r.old_files, &r.old, old_file_doc_off)
+                || !covers(r.new_files, &r.new, file_doc_off)
+            {
                 return None;
             }
         }
+        let u = |x: usize| x as u32;
+        let files = Renumber::new(
+            regions
+                .iter()
+                .map(|r| (u(r.old_files.0), u(r.old_files.1), u(r.new_files.0), u(r.new_files.1))),
+            u(old_nfiles),
+            u(nfiles),
+        )?;
+        let docs = Renumber::new(
+            regions.iter().map(|r| {
+                (
+                    old_file_doc_off[r.old_files.0],
+                    old_file_doc_off[r.old_files.1],
+                    file_doc_off[r.new_files.0],
+                    file_doc_off[r.new_files.1],
+                )
+            }),
+            *old_file_doc_off.last()?,
+            *file_doc_off.last()?,
+        )?;
 
-        let doc_map = renumber_docs(old_file_doc_off, file_doc_off, changes)?;
-
-        // How many postings each old token loses and gains; tokens new to the vocabulary.
+        // How many postings of each kind each old token loses and gains; tokens new to the
+        // vocabulary. Every token a run had or has gets an entry, so its lists are redone.
         let old_ntok = self.vocabulary_len();
-        let mut net: FxHashMap<u32, i64> = FxHashMap::default();
+        let (mut net_post, mut net_path): (FxHashMap<u32, i64>, FxHashMap<u32, i64>) = Default::default();
         let mut fresh: Vec<&str> = Vec::new();
-        // Per change, the new chunk's local tokens: an old id, or `GONE` while still fresh.
-        let mut new_local: Vec<Vec<u32>> = Vec::with_capacity(changes.len());
-        for c in changes {
-            let old_ids: Vec<u32> = c
-                .old
-                .vocab
-                .par_iter()
-                .map(|t| self.token_id(t))
-                .collect::<Option<_>>()?;
-            for (&id, &n) in old_ids.iter().zip(&postings_per_token(&c.old)) {
-                if n > 0 {
-                    *net.entry(id).or_default() -= n;
+        // Per new chunk, its local tokens: an old id, or `GONE` while still fresh.
+        let mut new_local: Vec<Vec<u32>> = Vec::new();
+        for r in regions {
+            for (_, c) in &r.old {
+                let old_ids: Vec<u32> = c.vocab.par_iter().map(|t| self.token_id(t)).collect::<Option<_>>()?;
+                for (&id, &(posts, paths)) in old_ids.iter().zip(&per_token(c)) {
+                    if posts > 0 {
+                        *net_post.entry(id).or_default() -= posts;
+                    }
+                    if paths > 0 {
+                        *net_path.entry(id).or_default() -= paths;
+                    }
                 }
             }
-            let local: Vec<u32> = c
-                .new
-                .vocab
-                .par_iter()
-                .map(|t| self.token_id(t).unwrap_or(GONE))
-                .collect();
-            fresh.extend(
-                local
-                    .iter()
-                    .zip(&c.new.vocab)
-                    .filter(|(&id, _)| id == GONE)
-                    .map(|(_, t)| &**t),
-            );
-            for (&id, &n) in local.iter().zip(&postings_per_token(&c.new)) {
-                if n > 0 && id != GONE {
-                    *net.entry(id).or_default() += n;
+            for (_, c) in &r.new {
+                let local: Vec<u32> = c.vocab.par_iter().map(|t| self.token_id(t).unwrap_or(GONE)).collect();
+                fresh.extend(
+                    local
+                        .iter()
+                        .zip(&c.vocab)
+                        .filter(|(&id, _)| id == GONE)
+                        .map(|(_, t)| &**t),
+                );
+                for (&id, &(posts, paths)) in local.iter().zip(&per_token(c)) {
+                    if id != GONE && posts > 0 {
+                        *net_post.entry(id).or_default() += posts;
+                    }
+                    if id != GONE && paths > 0 {
+                        *net_path.entry(id).or_default() += paths;
+                    }
                 }
+                new_local.push(local);
             }
-            new_local.push(local);
         }
         fresh.sort_unstable();
         fresh.dedup();
-        let count = |o: u32| {
-            (self.post_off[o as usize + 1] - self.post_off[o as usize]) as i64
-                + (self.path_off[o as usize + 1] - self.path_off[o as usize]) as i64
+        let remaining = |o: u32| {
+            let posts = (self.post_off[o as usize + 1] - self.post_off[o as usize]) as i64;
+            let paths = (self.path_off[o as usize + 1] - self.path_off[o as usize]) as i64;
+            posts + net_post.get(&o).copied().unwrap_or(0) + paths + net_path.get(&o).copied().unwrap_or(0)
         };
-        let dropped = |o: u32| net.get(&o).is_some_and(|&n| count(o) + n <= 0);
+        let dropped = |o: u32| (net_post.contains_key(&o) || net_path.contains_key(&o)) && remaining(o) <= 0;
 
         // The new vocabulary: old tokens that keep a posting and fresh ones, in order.
         let mut old_new = vec![GONE; old_ntok];
@@ -220,21 +398,15 @@ impl TextTables {
             (vocab, vocab_off, vocab_mask, by_len)
         };
 
-        // The new chunks' postings in new ids and docs, grouped by token (a counting sort: each
-        // token's stay in doc order); which tokens changed.
-        let mut touched = vec![false; ntok];
-        for (o, _) in net.iter() {
-            if old_new[*o as usize] != GONE {
-                touched[old_new[*o as usize] as usize] = true;
-            }
-        }
-        let new_ids: Vec<Vec<u32>> = changes
+        // The new chunks' postings in new token ids, and which tokens' lists change.
+        let new_ids: Vec<Vec<u32>> = regions
             .iter()
+            .flat_map(|r| &r.new)
             .zip(&new_local)
-            .map(|(c, local)| {
+            .map(|((_, c), local)| {
                 local
                     .iter()
-                    .zip(&c.new.vocab)
+                    .zip(&c.vocab)
                     .map(|(&o, t)| {
                         if o == GONE {
                             fresh_ids[fresh.binary_search(&&**t).expect("a fresh token is listed")]
@@ -245,131 +417,71 @@ impl TextTables {
                     .collect()
             })
             .collect();
-        let mut added_off = vec![0u32; ntok + 1];
-        for (c, ids) in changes.iter().zip(&new_ids) {
-            for &(t, _, _) in &c.new.postings {
-                added_off[ids[t as usize] as usize + 1] += 1;
-            }
-        }
-        for t in 0..ntok {
-            added_off[t + 1] += added_off[t];
-        }
-        let mut added: Vec<(u32, u16)> = vec![(0, 0); added_off[ntok] as usize];
-        let mut fill = added_off.clone();
-        for (c, ids) in changes.iter().zip(&new_ids) {
-            let base = file_doc_off[c.start];
-            for &(t, d, tf) in &c.new.postings {
-                let id = ids[t as usize] as usize;
-                touched[id] = true;
-                added[fill[id] as usize] = (d + base, tf);
-                fill[id] += 1;
-            }
-        }
-        drop(fill);
-
-        // Postings: each token's kept ones renumbered, merged with its new ones by doc. Counts
-        // first, then the lists filled in parallel, each range of tokens into its own slice.
-        let mut post_off = Vec::with_capacity(ntok + 1);
-        post_off.push(0u32);
-        for (t, &o) in new_old.iter().enumerate() {
-            // An old token: its postings less the lost plus the gained ones; a fresh one: its new ones.
-            let total = if o == GONE {
-                added_off[t + 1] - added_off[t]
-            } else {
-                let old = (self.post_off[o as usize + 1] - self.post_off[o as usize]) as i64;
-                (old + net.get(&o).copied().unwrap_or(0)) as u32
-            };
-            post_off.push(post_off[t] + total);
-        }
-        let npost = post_off[ntok] as usize;
-        let mut post_doc = vec![0u32; npost];
-        let mut post_tf = vec![0u16; npost];
-        let ranges = (ntok / (rayon::current_num_threads() * 16)).max(1024);
-        let mut parts: Vec<(usize, &mut [u32], &mut [u16])> = Vec::new();
-        let (mut docs, mut tfs): (&mut [u32], &mut [u16]) = (&mut post_doc, &mut post_tf);
-        for t0 in (0..ntok).step_by(ranges) {
-            let t1 = (t0 + ranges).min(ntok);
-            let len = (post_off[t1] - post_off[t0]) as usize;
-            let (d, rest_d) = std::mem::take(&mut docs).split_at_mut(len);
-            let (f, rest_f) = std::mem::take(&mut tfs).split_at_mut(len);
-            (docs, tfs) = (rest_d, rest_f);
-            parts.push((t0, d, f));
-        }
-        parts.into_par_iter().for_each(|(t0, docs, tfs)| {
-            let mut at = 0usize;
-            let mut push = |d: u32, tf: u16| {
-                docs[at] = d;
-                tfs[at] = tf;
-                at += 1;
-            };
-            let t1 = (t0 + ranges).min(ntok);
-            for (t, &o) in new_old.iter().enumerate().take(t1).skip(t0) {
-                let old = if o == GONE {
-                    0..0
-                } else {
-                    self.post_off[o as usize] as usize..self.post_off[o as usize + 1] as usize
-                };
-                if !touched[t] {
-                    for i in old {
-                        push(doc_map[self.post_doc[i] as usize], self.post_tf[i]);
-                    }
-                    continue;
-                }
-                let mut news = added[added_off[t] as usize..added_off[t + 1] as usize]
-                    .iter()
-                    .peekable();
-                for i in old {
-                    let d = doc_map[self.post_doc[i] as usize];
-                    if d == GONE {
-                        continue;
-                    }
-                    while let Some(&&(nd, ntf)) = news.peek().filter(|n| n.0 < d) {
-                        push(nd, ntf);
-                        news.next();
-                    }
-                    push(d, self.post_tf[i]);
-                }
-                for &(nd, ntf) in news {
-                    push(nd, ntf);
-                }
-            }
-            debug_assert_eq!(at, docs.len(), "the counted postings are the filled ones");
-        });
-
-        // Paths did not change; only their tokens' ids may have.
-        let (path_off, path_file, path_tf) = if same_vocab {
-            (self.path_off.clone(), self.path_file.clone(), self.path_tf.clone())
-        } else {
-            let mut path_off = Vec::with_capacity(ntok + 1);
-            let mut path_file = Vec::with_capacity(self.path_file.len());
-            let mut path_tf = Vec::with_capacity(self.path_tf.len());
-            path_off.push(0u32);
-            for &o in &new_old {
-                if o != GONE {
-                    let r = self.path_off[o as usize] as usize..self.path_off[o as usize + 1] as usize;
-                    path_file.extend_from_slice(&self.path_file[r.clone()]);
-                    path_tf.extend_from_slice(&self.path_tf[r]);
-                }
-                path_off.push(path_file.len() as u32);
-            }
-            (path_off, path_file, path_tf)
+        // Each new chunk with its ids and the first doc (for symbol postings) or file (for path
+        // postings) its own ids count from.
+        let news = |base: &dyn Fn(usize) -> u32| -> Vec<(&Chunk, &[u32], u32)> {
+            regions
+                .iter()
+                .flat_map(|r| &r.new)
+                .zip(&new_ids)
+                .map(|((start, c), ids)| (&**c, ids.as_slice(), base(*start)))
+                .collect()
         };
-
-        // A token's document frequency changes only if its postings did, or if it is in the path
-        // of a file whose symbols changed (those are in the changed chunks' vocabularies too).
-        for (c, local) in changes.iter().zip(&new_local) {
-            for &(t, _, _) in &c.new.paths {
-                let o = local[t as usize];
-                if o != GONE && old_new[o as usize] != GONE {
-                    touched[old_new[o as usize] as usize] = true;
+        let touched = |net: &FxHashMap<u32, i64>, added_off: &[u32]| -> Vec<bool> {
+            let mut touched: Vec<bool> = (0..ntok).map(|t| added_off[t] < added_off[t + 1]).collect();
+            for o in net.keys() {
+                if old_new[*o as usize] != GONE {
+                    touched[old_new[*o as usize] as usize] = true;
                 }
             }
-        }
+            touched
+        };
+        let (post_added_off, post_added) = added_lists(ntok, &news(&|start| file_doc_off[start]), |c| &c.postings);
+        let post_touched = touched(&net_post, &post_added_off);
+        let (path_added_off, path_added) = added_lists(ntok, &news(&|start| start as u32), |c| &c.paths);
+        let path_touched = touched(&net_path, &path_added_off);
+        let ((post_off, post_doc, post_tf), (path_off, path_file, path_tf)) = rayon::join(
+            || {
+                let old = Lists {
+                    off: &self.post_off,
+                    ids: &self.post_doc,
+                    tf: &self.post_tf,
+                };
+                rebuild_lists(
+                    old,
+                    &docs,
+                    &new_old,
+                    &net_post,
+                    &post_touched,
+                    &post_added_off,
+                    &post_added,
+                )
+            },
+            || {
+                let old = Lists {
+                    off: &self.path_off,
+                    ids: &self.path_file,
+                    tf: &self.path_tf,
+                };
+                rebuild_lists(
+                    old,
+                    &files,
+                    &new_old,
+                    &net_path,
+                    &path_touched,
+                    &path_added_off,
+                    &path_added,
+                )
+            },
+        );
+
+        // A token's document frequency changes only if its symbol or path postings did (a path
+        // token of a run's file is in that run's vocabularies).
         let df: Vec<u32> = (0..ntok)
             .into_par_iter()
             .map(|t| {
                 let o = new_old[t];
-                if !touched[t] && o != GONE {
+                if !post_touched[t] && !path_touched[t] && o != GONE {
                     return self.df[o as usize];
                 }
                 let docs = &post_doc[post_off[t] as usize..post_off[t + 1] as usize];
@@ -378,26 +490,36 @@ impl TextTables {
             })
             .collect();
 
+        // Per-doc and per-file lengths: the runs' spliced in.
         let mut doc_len = Vec::with_capacity(doc_node.len());
-        let mut next = 0usize;
-        for c in changes {
-            doc_len.extend_from_slice(&self.doc_len[next..old_file_doc_off[c.start] as usize]);
-            doc_len.extend_from_slice(&c.new.doc_len);
-            next = old_file_doc_off[c.end] as usize;
+        let mut file_path_len = Vec::with_capacity(nfiles);
+        let (mut next_doc, mut next_file) = (0usize, 0usize);
+        for r in regions {
+            doc_len.extend_from_slice(&self.doc_len[next_doc..old_file_doc_off[r.old_files.0] as usize]);
+            file_path_len.extend_from_slice(&self.file_path_len[next_file..r.old_files.0]);
+            for (_, c) in &r.new {
+                doc_len.extend_from_slice(&c.doc_len);
+                file_path_len.extend_from_slice(&c.path_len);
+            }
+            next_doc = old_file_doc_off[r.old_files.1] as usize;
+            next_file = r.old_files.1;
         }
-        doc_len.extend_from_slice(&self.doc_len[next..]);
+        doc_len.extend_from_slice(&self.doc_len[next_doc..]);
+        file_path_len.extend_from_slice(&self.file_path_len[next_file..]);
         let avg_len = average_lengths(&doc_len);
+        let avg_path_len = average_path_length(&file_path_len);
+
         // Exact-name tables: the kept docs renumbered (their order holds), the new ones merged in.
         let (mut name_keys, mut qualified_keys) = (Vec::new(), Vec::new());
-        for c in changes {
-            let (s, e) = (file_doc_off[c.start], file_doc_off[c.end]);
+        for r in regions {
+            let (s, e) = (file_doc_off[r.new_files.0], file_doc_off[r.new_files.1]);
             let (n, q) = exact_keys(g, &doc_node[s as usize..e as usize], s);
             name_keys.extend(n);
             qualified_keys.extend(q);
         }
         let (by_name, by_qualified) = rayon::join(
-            || merge_keys(&self.by_name, &doc_map, name_keys),
-            || merge_keys(&self.by_qualified, &doc_map, qualified_keys),
+            || merge_keys(&self.by_name, &docs, name_keys),
+            || merge_keys(&self.by_qualified, &docs, qualified_keys),
         );
         Some(TextTables {
             vocab,
@@ -412,9 +534,9 @@ impl TextTables {
             path_tf,
             df,
             doc_len,
-            file_path_len: self.file_path_len.clone(),
+            file_path_len,
             avg_len,
-            avg_path_len: self.avg_path_len,
+            avg_path_len,
             by_name,
             by_qualified,
         })
