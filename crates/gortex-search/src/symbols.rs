@@ -390,6 +390,11 @@ fn changed_regions(
     keyed: &[Keyed],
     ranges: &[(usize, usize)],
 ) -> Option<Vec<patch::Region>> {
+    // Two chunks of the last build with one identity (a hash collision) left one set of tokens
+    // for both: nothing to pair them by.
+    if cached.len() != order.len() {
+        return None;
+    }
     let now: rustc_hash::FxHashSet<u64> = keyed.iter().map(|k| k.identity).collect();
     let old_nfiles = order.last().map_or(0, |o| o.2);
     let new_nfiles = ranges.last().map_or(0, |r| r.1);
@@ -969,7 +974,8 @@ impl SymbolIndex {
                 }
             })
             .collect();
-        // Every chunk's files as in the last build: the same files, in the same places.
+        // Every chunk's files were a chunk of the last build, and no chunk went (whether in the
+        // same places is for the doc layout comparison below to say).
         let same_ranges = keyed.len() == cache.chunks.len() && keyed.iter().all(|k| k.known);
         let same_chunks = same_ranges && keyed.iter().all(|k| k.reused);
         cache.tokenised = (keyed.iter().filter(|k| !k.reused).count(), keyed.len());
@@ -994,7 +1000,10 @@ impl SymbolIndex {
                 Arc::clone(text)
             }
             last => {
-                let changes = regions.filter(|r| r.iter().map(|r| r.new.len()).sum::<usize>() * 2 <= keyed.len());
+                // At most about half the chunks of the two builds in changed runs: beyond that a
+                // merge is cheaper than taking so many out and putting them in.
+                let changed = |r: &Vec<patch::Region>| r.iter().map(|r| r.old.len() + r.new.len()).sum::<usize>();
+                let changes = regions.filter(|r| changed(r) * 2 <= cache.order.len() + keyed.len());
                 let patched = match (last, changes) {
                     (Some((_, old_file_doc_off, text)), Some(regions)) => {
                         text.patch(g, old_file_doc_off, &regions, &doc_node, &doc_file, &file_doc_off)
@@ -1774,13 +1783,16 @@ mod tests {
             ranked(&reused, &edited, "renamed60").first().map(|(q, _)| q.as_str()),
             Some("renamed60")
         );
-        // Fewer files: the last chunks go, and the result is still the fresh one.
-        let fewer = many_files(70, None);
-        assert_eq!(
-            SymbolIndex::build_reusing(&fewer, &mut cache),
-            SymbolIndex::build(&fewer)
-        );
-        assert_eq!(cache.text_build(), TextBuild::Patched);
+        // A few files fewer: the last chunk or two go, patched; many fewer: merged. Either way
+        // the result is the fresh one.
+        for (files, build) in [(95, TextBuild::Patched), (30, TextBuild::Merged)] {
+            let fewer = many_files(files, None);
+            assert_eq!(
+                SymbolIndex::build_reusing(&fewer, &mut cache),
+                SymbolIndex::build(&fewer)
+            );
+            assert_eq!(cache.text_build(), build, "{files} files");
+        }
         // Most files new: merged, not patched.
         let renamed: Vec<String> = (0..70).map(|f| format!("lib/{}.ts", letters(f))).collect();
         let g = files_named(&renamed);

@@ -51,19 +51,20 @@ impl Renumber {
         (old_total as i64 + delta == new_total as i64).then_some(Renumber { cuts })
     }
 
-    /// The new id of old id `d`, or [`GONE`].
+    /// The new id of old id `d`, or [`GONE`] (a binary search: a branch switch makes hundreds of
+    /// runs, and every posting after the first is looked up).
     fn get(&self, d: u32) -> u32 {
-        let mut delta = 0i64;
-        for &(start, end, after) in &self.cuts {
-            if d < start {
-                break;
+        match self.cuts.partition_point(|&(start, _, _)| start <= d) {
+            0 => d,
+            k => {
+                let (_, end, after) = self.cuts[k - 1];
+                if d < end {
+                    GONE
+                } else {
+                    (d as i64 + after) as u32
+                }
             }
-            if d < end {
-                return GONE;
-            }
-            delta = after;
         }
-        (d as i64 + delta) as u32
     }
 
     /// Whether id `d`, and so every id before it, keeps its value.
@@ -148,8 +149,9 @@ fn rebuild_lists<T: Copy + Default + Send + Sync>(
                 old.off[o as usize] as usize..old.off[o as usize + 1] as usize
             };
             if !touched[t] {
-                // No posting in a changed run (its count would have changed): each one keeps
-                // its id or moves, a plain copy when none lies past the first run.
+                // No posting in a changed run (every token a run's old chunks hold has an entry
+                // in `net`, so is touched): each one keeps its id or moves, a plain copy when none
+                // lies past the first run.
                 let (src, n) = (&old.ids[kept.clone()], kept.len());
                 let dst = &mut out_ids[at..at + n];
                 if src.last().is_none_or(|&d| ids.keeps(d)) {
@@ -540,5 +542,29 @@ impl TextTables {
             by_name,
             by_qualified,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renumbering_drops_the_ids_of_each_run_and_moves_the_ones_after_it() {
+        // Of ids 0..20: 3..5 replaced by four ids, two inserted before 10, 12..15 removed.
+        let runs = [(3, 5, 3, 7), (10, 10, 12, 14), (12, 15, 16, 16)];
+        let map = Renumber::new(runs.into_iter(), 20, 21).expect("the runs line up");
+        let got: Vec<u32> = (0..20).map(|d| map.get(d)).collect();
+        let mut want = vec![0, 1, 2, GONE, GONE];
+        want.extend(7..12); // 5..10 move by two
+        want.extend([14, 15]); // 10, 11 by four
+        want.extend([GONE; 3]);
+        want.extend(16..21); // 15..20 by one
+        assert_eq!(got, want);
+        assert!(map.keeps(2) && !map.keeps(3));
+        // Runs that do not line up, overlap or miss the total: no map.
+        assert!(Renumber::new([(3, 5, 4, 7)].into_iter(), 20, 22).is_none());
+        assert!(Renumber::new([(3, 5, 3, 7), (4, 6, 6, 8)].into_iter(), 20, 22).is_none());
+        assert!(Renumber::new([(3, 5, 3, 7)].into_iter(), 20, 21).is_none());
     }
 }
