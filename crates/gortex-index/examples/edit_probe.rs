@@ -100,6 +100,8 @@ fn main() {
                 "symbol_index_ms": symbols_ms,
                 "parsed": report.files.parsed,
                 "resolved": report.files.resolved,
+                "lookup_tables": report.lookup_tables,
+                "graph_layout": report.graph_layout,
                 "phases_ms": report.phases_ms,
             })
         );

@@ -651,6 +651,14 @@ impl RepoIndex {
         if cold {
             report.mode = "cold".into();
         }
+        if options.keep_build_caches {
+            // A repository that will be edited: its languages' queries are compiled now, in the
+            // background, rather than by its first edit (a warm open parses nothing).
+            let mut languages: Vec<Language> = index.files.iter().map(|r| r.language).collect();
+            languages.sort_unstable();
+            languages.dedup();
+            std::thread::spawn(move || languages.into_iter().for_each(gortex_lang::prepare));
+        }
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok((index, report))
     }

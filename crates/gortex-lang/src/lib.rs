@@ -214,5 +214,18 @@ pub fn extract_file(
     Ok(facts)
 }
 
+/// Compiles a language's queries (once per process; tens of milliseconds for the larger
+/// grammars) by extracting an empty file, so that the first real file of that language does not
+/// wait for them: a repository opened from its snapshot parses nothing until its first edit.
+pub fn prepare(language: Language) {
+    if language.is_code() {
+        let ctx = FileContext {
+            path: "",
+            is_test_file: false,
+        };
+        let _ = extract_file(language, b"", &ctx, DEFAULT_PARSE_BUDGET);
+    }
+}
+
 /// Changes whenever an extractor or query file changes; persisted facts carry it.
 pub const EXTRACTOR_FINGERPRINT: &str = env!("GORTEX_EXTRACTOR_FINGERPRINT");

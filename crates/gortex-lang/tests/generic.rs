@@ -131,3 +131,15 @@ fn garbage_and_deep_input_never_panics() {
     let facts = on_small_stack(move || cases.into_iter().map(|(l, p, s)| extract(l, p, &s)).collect::<Vec<_>>());
     assert_eq!(facts.len(), n);
 }
+
+/// `prepare` (what a repository opened for editing runs in the background) works for every
+/// language of the build, documents included, and a file extracted afterwards is read as before.
+#[test]
+fn every_language_can_be_prepared_before_its_first_file() {
+    for language in gortex_lang::enabled_languages() {
+        gortex_lang::prepare(language);
+    }
+    let f = extract(Language::Go, "a.go", "package a\n\nfunc Run() { helper() }\n");
+    assert_eq!(names(&f), ["Run"]);
+    assert_eq!(calls(&f), [("Run".to_string(), "helper".to_string())]);
+}
