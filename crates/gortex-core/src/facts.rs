@@ -32,6 +32,13 @@ impl FileFacts {
     /// so files that read this one need not be resolved again. Exhaustive destructuring below
     /// makes a new field a compile error here until someone decides which side it belongs to.
     pub fn same_interface(&self, other: &FileFacts) -> bool {
+        self.symbols.len() == other.symbols.len() && self.appended_to_by(other)
+    }
+
+    /// Whether `newer` only adds declarations after this version's last one: the same interface
+    /// (see [`FileFacts::same_interface`]) except for symbols past the end of these. Every symbol
+    /// other files found here keeps its index and what they read of it.
+    pub fn appended_to_by(&self, newer: &FileFacts) -> bool {
         let FileFacts {
             package,
             symbols,
@@ -41,14 +48,14 @@ impl FileFacts {
             test_runner,
             syntax_errors: _,
         } = self;
-        *package == other.package
-            && *test_runner == other.test_runner
-            && symbols.len() == other.symbols.len()
-            && symbols.iter().zip(&other.symbols).all(|(a, b)| a.same_interface(b))
-            && imports.len() == other.imports.len()
-            && imports.iter().zip(&other.imports).all(|(a, b)| a.same_interface(b))
-            && bindings.len() == other.bindings.len()
-            && bindings.iter().zip(&other.bindings).all(|(a, b)| a.same_interface(b))
+        *package == newer.package
+            && *test_runner == newer.test_runner
+            && symbols.len() <= newer.symbols.len()
+            && symbols.iter().zip(&newer.symbols).all(|(a, b)| a.same_interface(b))
+            && imports.len() == newer.imports.len()
+            && imports.iter().zip(&newer.imports).all(|(a, b)| a.same_interface(b))
+            && bindings.len() == newer.bindings.len()
+            && bindings.iter().zip(&newer.bindings).all(|(a, b)| a.same_interface(b))
     }
 }
 

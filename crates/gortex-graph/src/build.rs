@@ -382,18 +382,37 @@ pub fn build_graph_incremental(
             let (keys, forced) = changed_keys(&input, p, &derived);
             (Prior::new(&input, p), keys, forced)
         });
-    let results: Vec<(Arc<ResolvedFile>, bool)> = (0..input.files.len() as u32)
-        .into_par_iter()
-        .map(|fi| {
-            let path: &str = &input.files[fi as usize].path;
-            if let Some((prior, keys, forced)) = &reusable {
-                if let Some(prev) = prior.get(fi, path) {
-                    if !forced.contains(path) && !prev.deps.iter().any(|k| keys.contains(k)) {
-                        return (Arc::clone(prev), true);
-                    }
-                }
-            }
-            (Arc::new(resolve::resolve_file(tables, fi)), false)
+    let reused: Vec<Option<Arc<ResolvedFile>>> = match &reusable {
+        Some((prior, keys, forced)) => (0..input.files.len() as u32)
+            .into_par_iter()
+            .map(|fi| {
+                let path: &str = &input.files[fi as usize].path;
+                prior
+                    .get(fi, path)
+                    .filter(|prev| !forced.contains(path) && !prev.deps.iter().any(|k| keys.contains(k)))
+                    .map(Arc::clone)
+            })
+            .collect(),
+        None => vec![None; input.files.len()],
+    };
+    let todo: Vec<u32> = (0..input.files.len() as u32)
+        .filter(|&fi| reused[fi as usize].is_none())
+        .collect();
+    // The files to resolve again after an edit sit together (a directory's readers of the file
+    // changed) and cost from microseconds to tens of milliseconds each: one job per file, or
+    // rayon's split of the whole list leaves them all to one thread.
+    let max_len = if todo.len() < 4096 { 1 } else { usize::MAX };
+    let mut fresh = todo
+        .par_iter()
+        .with_max_len(max_len)
+        .map(|&fi| Arc::new(resolve::resolve_file(tables, fi)))
+        .collect::<Vec<_>>()
+        .into_iter();
+    let results: Vec<(Arc<ResolvedFile>, bool)> = reused
+        .into_iter()
+        .map(|prev| match prev {
+            Some(prev) => (prev, true),
+            None => (fresh.next().expect("one resolution per file to resolve"), false),
         })
         .collect();
     stats.resolve_ms = lap() - stats.nodes_ms - stats.tables_ms;
@@ -1004,6 +1023,7 @@ fn changed_keys<'a>(
     let current = |path: &str| file_position(input.files, path).map(|i| &input.files[i]);
     let touch_file = |path: &str, keys: &mut FxHashSet<u64>| {
         keys.insert(deps::key(deps::FILE, path));
+        keys.insert(deps::key(deps::SYMBOLS, path));
         keys.insert(deps::key(deps::DIR, dir_of(path)));
     };
     for change in previous.changed {
@@ -1020,8 +1040,23 @@ fn changed_keys<'a>(
                 continue;
             }
         }
-        touch_file(path, &mut keys);
         let new_facts = file.map(|f| &*f.facts);
+        match (change.old.as_deref(), new_facts) {
+            // Declarations added after the last one (the common way a new function arrives):
+            // readers that found this file's symbols by index or by a name keep them; any lookup
+            // of a new symbol's name (owners' names for detached methods) is redone.
+            (Some(old), Some(new)) if old.appended_to_by(new) => {
+                keys.insert(deps::key(deps::FILE, path));
+                keys.insert(deps::key(deps::DIR, dir_of(path)));
+                for s in &new.symbols[old.symbols.len()..] {
+                    keys.insert(deps::key(deps::NAME, &s.name));
+                    if let Some(owner) = &s.type_name {
+                        keys.insert(deps::key(deps::NAME, owner));
+                    }
+                }
+            }
+            _ => touch_file(path, &mut keys),
+        }
         // Readers of this file noted it (FILE); name-only lookups elsewhere only care about
         // declarations that appeared or disappeared (or changed kind, test-ness or enclosing
         // declaration: a namespace member lookup that missed a block noted only the name).

@@ -18,6 +18,10 @@ pub const JAVA_PACKAGE: u8 = 5;
 pub const RUST_MODULE: u8 = 6;
 /// A file's import statements (read when a name it does not declare may be re-exported).
 pub const IMPORTS: u8 = 7;
+/// A file's symbols as found by index or through a name that was noted too (a NAME key): what
+/// declarations appended after the last one leave alone (see `FileFacts::appended_to_by`). A
+/// reader that scans a file's symbols or other data notes FILE instead.
+pub const SYMBOLS: u8 = 8;
 
 thread_local! {
     static RECORDER: RefCell<Option<Vec<u64>>> = const { RefCell::new(None) };

@@ -783,7 +783,8 @@ impl<'a> Tables<'a> {
                 .get(&other)
                 .and_then(|kids| kids.iter().find(|&&k| unnoted(k).name == name && want(unnoted(k).kind)))
             {
-                self.note_file(other.0);
+                // The member was found by a name noted above: appended declarations leave it.
+                self.note_symbols(other.0);
                 return Some(k);
             }
         }
@@ -807,6 +808,11 @@ impl<'a> Tables<'a> {
 
     fn note_file(&self, fi: u32) {
         deps::note(deps::FILE, &self.files[fi as usize].path);
+    }
+
+    /// A read of file `fi`'s symbols by index, or by a name also noted (see `deps::SYMBOLS`).
+    fn note_symbols(&self, fi: u32) {
+        deps::note(deps::SYMBOLS, &self.files[fi as usize].path);
     }
 
     fn path_lookup(&self, path: &str) -> Option<u32> {
@@ -836,12 +842,13 @@ impl<'a> Tables<'a> {
 
     fn top_of(&self, fi: u32, name: &str) -> Option<&Vec<u32>> {
         let found = self.top[fi as usize].get(name);
-        // A hit is read further (the file's symbols); a miss only says the file declares no
-        // top-level `name`, which changes only when one appears there (a NAME key): a reader
-        // that probed a package's files for one name is not redone for every new declaration.
-        match found {
-            Some(_) => self.note_file(fi),
-            None => deps::note(deps::NAME, name),
+        // Either way the answer changes only when a top-level `name` appears or goes there (a
+        // NAME key; a hit also depends on the declarations it lists, the file's symbols): a
+        // reader that probed a package's files for one name is not redone for every new
+        // declaration, nor is one that found `name` when a declaration is appended after it.
+        deps::note(deps::NAME, name);
+        if found.is_some() {
+            self.note_symbols(fi);
         }
         found
     }
@@ -882,7 +889,7 @@ impl<'a> Tables<'a> {
     }
 
     fn sym(&self, s: Sym) -> &'a gortex_core::SymbolFact {
-        self.note_file(s.0);
+        self.note_symbols(s.0);
         &self.files[s.0 as usize].facts.symbols[s.1 as usize]
     }
 
@@ -2839,7 +2846,7 @@ impl<'t, 'a> Emitter<'t, 'a> {
     }
 
     fn symbol(&mut self, s: Sym) -> Endpoint {
-        self.t.note_file(s.0);
+        self.t.note_symbols(s.0);
         Endpoint::Symbol(self.path_index(s.0), s.1)
     }
 

@@ -505,7 +505,11 @@ fn run(edits: &[Edit], use_paths: bool) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+    // `GORTEX_PROPTEST_CASES=500` for a longer search after a change to the resolver's keys.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("GORTEX_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(40),
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn incremental_refresh_equals_clean(edits in proptest::collection::vec(edit_strategy(), 1..8)) {
@@ -767,6 +771,70 @@ fn a_namespace_member_added_redoes_only_its_readers() {
             .any(|l| l.contains("d.ts::ts.user -calls-> poly/src/a.ts::ts.delta ast_resolved")),
         "{dump:#?}"
     );
+}
+
+/// A declaration added after a file's last one (a new function at the end of TypeScript's
+/// `namespace ts` block) leaves every symbol other files found there at its index: the readers
+/// of other names are not redone; a reader of the new name, a name declared twice, or symbols
+/// that moved still are (each step equals a clean build).
+#[test]
+fn declarations_appended_redo_only_the_readers_of_their_names() {
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| write_file(repo.path(), rel, text);
+    let lib = |members: &str| format!("namespace ts {{\n    export function alpha(): void {{}}\n{members}}}\n");
+    write("src/lib.ts", &lib(""));
+    for i in 0..8 {
+        write(
+            &format!("src/r{i}.ts"),
+            &format!("namespace ts {{\n    export function reader{i}(): void {{ alpha(); }}\n}}\n"),
+        );
+    }
+    write(
+        "src/wait.ts",
+        "namespace ts {\n    export function waiter(): void { gamma(); }\n}\n",
+    );
+    let home = tempfile::tempdir().unwrap();
+    let opts = poly_options(home.path());
+    let (mut live, _) = index(repo.path(), &opts);
+    let mut edit = |text: &str| -> usize {
+        write("src/lib.ts", text);
+        let report = live.update_paths(&["src/lib.ts".to_string()], &opts).unwrap();
+        assert_eq!(
+            live.graph.canonical_dump(),
+            clean_dump(repo.path()),
+            "after:\n{text}\nincremental differs from clean"
+        );
+        report.files.resolved
+    };
+    let calls = |to: &str| {
+        clean_dump(repo.path())
+            .iter()
+            .filter(|l| l.contains("-calls->") && l.contains(to))
+            .count()
+    };
+    assert_eq!(calls("src/lib.ts::ts.alpha"), 8);
+    // A new member nobody calls: lib.ts alone (before: every reader of `alpha`, by its file).
+    let grown = lib("    export function unrelated(): void {}\n");
+    assert_eq!(
+        edit(&grown),
+        1,
+        "an appended declaration redid the readers of other names"
+    );
+    // The name a reader was missing: that reader binds to it.
+    let awaited = lib("    export function unrelated(): void {}\n    export function gamma(): void {}\n");
+    assert_eq!(edit(&awaited), 2);
+    assert_eq!(calls("src/lib.ts::ts.gamma"), 1);
+    // A second `alpha` after the first: its readers are redone (the graph says which they bind).
+    let twice = format!("{awaited}namespace ts {{\n    export function alpha(): void {{}}\n}}\n");
+    assert!(edit(&twice) > 8);
+    // A member inserted before `alpha` moves it to another index: every reader is redone.
+    let moved = twice.replacen(
+        "namespace ts {\n",
+        "namespace ts {\n    export function zero(): void {}\n",
+        1,
+    );
+    assert!(edit(&moved) > 8);
+    assert_eq!(calls("src/lib.ts::ts.alpha"), 8);
 }
 
 /// A lookup that found nothing in a file depends on that file only through the name it asked
