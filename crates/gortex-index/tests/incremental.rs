@@ -940,3 +940,46 @@ fn many_files_grown_at_once_shift_in_one_pass() {
         assert_eq!(layout_dump(&live.graph), layout_dump(&clean), "round {round}");
     }
 }
+
+/// The symbol index copies a file's per-symbol metadata (kind, language, test and export flags)
+/// from its last build only while the file's facts are the same: a symbol that stops being
+/// exported, a file that becomes a test file, a declaration appended are read again, and every
+/// index equals a fresh one.
+#[test]
+fn symbol_metadata_is_read_again_for_changed_files_only() {
+    let repo = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| write_file(repo.path(), rel, text);
+    write("src/a.ts", "export function alpha(): void {}\n");
+    write("src/b.ts", "export function beta(): void { alpha(); }\n");
+    write("src/c.py", "def gamma():\n    return 1\n");
+    let home = tempfile::tempdir().unwrap();
+    let opts = poly_options(home.path());
+    let (mut live, _) = index(repo.path(), &opts);
+    live.symbol_index();
+    let mut step = |rel: &str, text: Option<&str>, touched: &[&str]| {
+        match text {
+            Some(text) => write(rel, text),
+            None => std::fs::remove_file(repo.path().join(rel)).unwrap(),
+        }
+        let touched: Vec<String> = touched.iter().map(|p| p.to_string()).collect();
+        live.update_paths(&touched, &opts).unwrap();
+        let fresh = gortex_search::SymbolIndex::build(&live.graph);
+        assert!(
+            *live.symbol_index() == fresh,
+            "after writing {rel}: differs from a fresh build"
+        );
+    };
+    step("src/a.ts", Some("function alpha(): void {}\n"), &["src/a.ts"]);
+    step(
+        "src/a.ts",
+        Some("function alpha(): void {}\nexport class Later {}\n"),
+        &["src/a.ts"],
+    );
+    step(
+        "src/c.test.py",
+        Some("def gamma():\n    return 1\n"),
+        &["src/c.test.py"],
+    );
+    step("src/c.py", None, &["src/c.py"]);
+    step("src/b.ts", Some("export function beta(): void {}\n"), &["src/b.ts"]);
+}

@@ -486,8 +486,10 @@ pub struct TokenCache {
     /// finds every chunk unchanged and the same layout, it shares the tables instead of merging
     /// chunks again; when a few chunks changed, it patches them.
     last: Option<(Vec<NodeIndex>, Vec<u32>, Arc<TextTables>)>,
-    /// The last build's files (as `Graph::files`): their facts and indexed symbols' offsets.
-    layouts: Vec<(Arc<FileFacts>, Arc<[u32]>)>,
+    /// The last build's files (as `Graph::files`): their facts, indexed symbols and first doc.
+    layouts: Vec<LastFile>,
+    /// The last build's per-doc metadata (by doc), copied for files whose facts are the same.
+    metas: Vec<DocMeta>,
     /// How the last build made its text tables.
     text_build: TextBuild,
     /// Chunks the last build tokenised, of how many.
@@ -517,18 +519,20 @@ impl TokenCache {
         self.tokenised
     }
 
-    /// Approximate heap bytes the cached chunks hold.
+    /// Approximate heap bytes the cached chunks and the last build's metadata hold.
     pub fn memory_bytes(&self) -> usize {
-        self.chunks
-            .values()
-            .map(|(_, _, c)| {
-                c.vocab.iter().map(|t| t.len() + 16).sum::<usize>()
-                    + c.postings.len() * std::mem::size_of::<(u32, u32, u16)>()
-                    + c.paths.len() * std::mem::size_of::<(u32, u32, u8)>()
-                    + c.doc_len.len() * FIELDS
-                    + c.path_len.len()
-            })
-            .sum()
+        self.metas.capacity() * std::mem::size_of::<DocMeta>()
+            + self
+                .chunks
+                .values()
+                .map(|(_, _, c)| {
+                    c.vocab.iter().map(|t| t.len() + 16).sum::<usize>()
+                        + c.postings.len() * std::mem::size_of::<(u32, u32, u16)>()
+                        + c.paths.len() * std::mem::size_of::<(u32, u32, u8)>()
+                        + c.doc_len.len() * FIELDS
+                        + c.path_len.len()
+                })
+                .sum::<usize>()
     }
 }
 
@@ -834,22 +838,32 @@ fn layout_from_nodes(g: &Graph) -> DocLayout {
     out
 }
 
+/// One file of a symbol-index build, as the next build finds it again.
+struct LastFile {
+    facts: Arc<FileFacts>,
+    /// Offsets of its indexed symbols from its file node.
+    offsets: Arc<[u32]>,
+    path: Arc<str>,
+    /// Its first doc in that build (when it had docs).
+    first_doc: u32,
+}
+
 /// The layout from each file's facts (the builder puts a file's symbols right after its file
 /// node, one node per fact): offsets of the indexed symbols, reused from `last` for a file whose
-/// facts are the same allocation. Also gives this build's per-file offsets, for the next.
-#[allow(clippy::type_complexity)]
-fn layout_from_facts(
-    g: &Graph,
-    facts: &[Arc<FileFacts>],
-    last: &[(Arc<FileFacts>, Arc<[u32]>)],
-) -> (DocLayout, Vec<(Arc<FileFacts>, Arc<[u32]>)>) {
+/// facts are the same allocation. Also gives this build's files, for the next, and per file with
+/// docs its first doc in the last build when the same facts at the same path make the same docs
+/// there (`u32::MAX` otherwise).
+fn layout_from_facts(g: &Graph, facts: &[Arc<FileFacts>], last: &[LastFile]) -> (DocLayout, Vec<LastFile>, Vec<u32>) {
     let mut out = DocLayout::new();
     let mut kept = Vec::with_capacity(facts.len());
     let mut with_docs = Vec::new();
+    let mut carried = Vec::new();
     for (k, (&file, f)) in g.files().iter().zip(facts).enumerate() {
-        let offsets: Arc<[u32]> = match last.get(k) {
-            Some((prev, offsets)) if Arc::ptr_eq(prev, f) => Arc::clone(offsets),
-            _ => f
+        let path = &g.nodes[file as usize].path;
+        let prev = last.get(k).filter(|prev| Arc::ptr_eq(&prev.facts, f));
+        let offsets: Arc<[u32]> = match prev {
+            Some(prev) => Arc::clone(&prev.offsets),
+            None => f
                 .symbols
                 .iter()
                 .enumerate()
@@ -857,6 +871,7 @@ fn layout_from_facts(
                 .map(|(i, _)| i as u32 + 1)
                 .collect(),
         };
+        let first_doc = out.doc_node.len() as u32;
         if !offsets.is_empty() {
             let ordinal = out.file_node.len() as u32;
             out.doc_node.extend(offsets.iter().map(|&o| file + o));
@@ -864,11 +879,21 @@ fn layout_from_facts(
             out.file_node.push(file);
             out.file_doc_off.push(out.doc_node.len() as u32);
             with_docs.push(Arc::clone(f));
+            // A symbol's node is made from its fact, its file's language and path alone.
+            carried.push(match prev {
+                Some(prev) if prev.path == *path => prev.first_doc,
+                _ => u32::MAX,
+            });
         }
-        kept.push((Arc::clone(f), offsets));
+        kept.push(LastFile {
+            facts: Arc::clone(f),
+            offsets,
+            path: Arc::clone(path),
+            first_doc,
+        });
     }
     out.file_facts = Some(with_docs);
-    (out, kept)
+    (out, kept, carried)
 }
 
 /// Per node: usage edges in (`fan_in`) and out (`fan_out`), a node's uses of itself left out.
@@ -910,15 +935,15 @@ impl SymbolIndex {
         // records its files' facts says which symbols each file has without reading its nodes;
         // a file whose facts are the very ones of the last build reuses that build's offsets.
         let facts = g.file_facts();
-        let (layout, layouts) = if !facts.is_empty() && facts.len() == g.files().len() {
-            let (layout, layouts) = layout_from_facts(g, facts, &cache.layouts);
+        let (layout, layouts, carried) = if !facts.is_empty() && facts.len() == g.files().len() {
+            let (layout, layouts, carried) = layout_from_facts(g, facts, &cache.layouts);
             debug_assert!(
                 layout.same_docs(&layout_from_nodes(g)),
                 "the facts layout equals the nodes' one"
             );
-            (layout, layouts)
+            (layout, layouts, Some(carried))
         } else {
-            (layout_from_nodes(g), Vec::new())
+            (layout_from_nodes(g), Vec::new(), None)
         };
         let DocLayout {
             doc_node,
@@ -1024,26 +1049,44 @@ impl SymbolIndex {
                 text
             }
         };
-        Self::assemble(g, text, doc_node, doc_file, file_doc_off)
+        let metas = std::mem::take(&mut cache.metas);
+        let carry = carried.as_deref().map(|carried| (&metas[..], carried));
+        let index = Self::assemble(g, text, doc_node, doc_file, file_doc_off, carry);
+        cache.metas = if cache.layouts.is_empty() {
+            Vec::new()
+        } else {
+            index.doc_meta.clone()
+        };
+        index
     }
 
-    /// The index over `text` and the graph's current edges: per-symbol metadata, usage counts
-    /// and priors are always computed afresh (a body edit changes fan-in elsewhere).
+    /// The index over `text` and the graph's current edges: usage counts and priors are always
+    /// computed afresh (a body edit changes fan-in elsewhere); per-symbol metadata is copied from
+    /// `carry` (the last build's, and per file its first doc there or `u32::MAX`) where it can be.
     fn assemble(
         g: &Graph,
         text: Arc<TextTables>,
         doc_node: Vec<NodeIndex>,
         doc_file: Vec<u32>,
         file_doc_off: Vec<u32>,
+        carry: Option<(&[DocMeta], &[u32])>,
     ) -> SymbolIndex {
         // Usage counts per node in one pass over the edges (sorted by source: sequential reads),
         // rather than chasing each node's incoming edges through the adjacency.
         let (node_in, node_out) = usage_counts(g);
-        // A file's test naming is decided once per file, not once per symbol.
+        // Where file `f`'s metadata is copied from: its first doc in the last build.
+        let carried_from = |f: usize| -> Option<(&[DocMeta], usize)> {
+            let (metas, carried) = carry?;
+            let (from, len) = (carried[f] as usize, (file_doc_off[f + 1] - file_doc_off[f]) as usize);
+            (carried[f] != u32::MAX && from + len <= metas.len()).then_some((metas, from))
+        };
+        // A file's test naming is decided once per file, not once per symbol (nor for a file
+        // whose metadata is copied).
         let file_test: Vec<bool> = file_doc_off
             .par_windows(2)
-            .map(|w| {
-                w[0] < w[1] && {
+            .enumerate()
+            .map(|(f, w)| {
+                w[0] < w[1] && carried_from(f).is_none() && {
                     let n = &g.nodes[doc_node[w[0] as usize] as usize];
                     is_test_path(&n.path, n.language)
                 }
@@ -1063,7 +1106,12 @@ impl SymbolIndex {
         let per_doc: Vec<(DocMeta, u32, u32)> = doc_node
             .par_iter()
             .zip(doc_file.par_iter())
-            .map(|(&i, &f)| {
+            .enumerate()
+            .map(|(d, (&i, &f))| {
+                if let Some((metas, from)) = carried_from(f as usize) {
+                    let meta = metas[from + d - file_doc_off[f as usize] as usize];
+                    return (meta, node_in[i as usize], node_out[i as usize]);
+                }
                 let n = &g.nodes[i as usize];
                 let mut flags = 0;
                 if n.is_test || file_test[f as usize] {
