@@ -29,19 +29,22 @@ extern "C" {
     fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
 }
 
-/// `mi_option_purge_delay` in mimalloc v2's `mi_option_t`.
+/// `mi_option_purge_delay` in `mi_option_t` (the same position in mimalloc v2 and v3; the
+/// `libmimalloc-sys` crate builds v3).
 const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 /// How long freed memory stays with the process before mimalloc returns it to the OS. Its default
-/// (10 ms) made every watcher pass fault its working set in again: ≈ 40 ms of a pass through the
-/// daemon on TypeScript's tree. Bulk releases (an opening pass, released build tables) still
-/// return memory at once (`return_memory_to_os`).
+/// (1 s in v3) made every watcher pass that came more than a second after the last one fault its
+/// working set in again: ≈ 40 ms of a pass through the daemon on TypeScript's tree. Bulk releases
+/// (an opening pass, released build tables) still return memory at once (`return_memory_to_os`;
+/// in v3 that collects the calling thread's heap and purges every arena).
 const PURGE_DELAY_MS: std::ffi::c_long = 30_000;
 
 /// Keeps freed memory for [`PURGE_DELAY_MS`], unless `MIMALLOC_PURGE_DELAY` says otherwise.
 fn keep_freed_memory() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        let set = |name: &str| std::env::var_os(name).is_some();
+        if !set("MIMALLOC_PURGE_DELAY") && !set("MIMALLOC_RESET_DELAY") {
             // SAFETY: setting an option is valid at any time; mimalloc is the global allocator.
             unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
         }

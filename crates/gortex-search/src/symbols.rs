@@ -1016,7 +1016,9 @@ impl SymbolIndex {
             .map(|k| (k.identity, (k.facts_key, k.text_key, Arc::clone(&k.tokens))))
             .collect();
         // Only now: the keys just compared name the last build's facts by address, which must
-        // stay allocated (held here) until no key names them.
+        // stay allocated (held here) until no key names them. The last metadata goes with the
+        // last layouts (a build that stops between here and its end carries nothing over).
+        let metas = std::mem::take(&mut cache.metas);
         cache.layouts = layouts;
         // Every chunk's text and every symbol's place as in the last build: its text tables hold.
         let text = match &cache.last {
@@ -1049,7 +1051,6 @@ impl SymbolIndex {
                 text
             }
         };
-        let metas = std::mem::take(&mut cache.metas);
         let carry = carried.as_deref().map(|carried| (&metas[..], carried));
         let index = Self::assemble(g, text, doc_node, doc_file, file_doc_off, carry);
         cache.metas = if cache.layouts.is_empty() {
