@@ -1021,10 +1021,14 @@ fn changed_keys<'a>(
     let mut keys = FxHashSet::default();
     let mut forced: FxHashSet<&'a str> = FxHashSet::default();
     let current = |path: &str| file_position(input.files, path).map(|i| &input.files[i]);
-    let touch_file = |path: &str, keys: &mut FxHashSet<u64>| {
+    // A file's readers (FILE) and directory (DIR); with `symbols`, also the readers that found
+    // its symbols by index or by a noted name (SYMBOLS), whom only appended declarations spare.
+    let touch = |path: &str, keys: &mut FxHashSet<u64>, symbols: bool| {
         keys.insert(deps::key(deps::FILE, path));
-        keys.insert(deps::key(deps::SYMBOLS, path));
         keys.insert(deps::key(deps::DIR, dir_of(path)));
+        if symbols {
+            keys.insert(deps::key(deps::SYMBOLS, path));
+        }
     };
     for change in previous.changed {
         let path = change.path.as_str();
@@ -1046,8 +1050,7 @@ fn changed_keys<'a>(
             // readers that found this file's symbols by index or by a name keep them; any lookup
             // of a new symbol's name (owners' names for detached methods) is redone.
             (Some(old), Some(new)) if old.appended_to_by(new) => {
-                keys.insert(deps::key(deps::FILE, path));
-                keys.insert(deps::key(deps::DIR, dir_of(path)));
+                touch(path, &mut keys, false);
                 for s in &new.symbols[old.symbols.len()..] {
                     keys.insert(deps::key(deps::NAME, &s.name));
                     if let Some(owner) = &s.type_name {
@@ -1055,7 +1058,7 @@ fn changed_keys<'a>(
                     }
                 }
             }
-            _ => touch_file(path, &mut keys),
+            _ => touch(path, &mut keys, true),
         }
         // Readers of this file noted it (FILE); name-only lookups elsewhere only care about
         // declarations that appeared or disappeared (or changed kind, test-ness or enclosing
@@ -1147,7 +1150,7 @@ fn changed_keys<'a>(
         });
     }
     for path in &affected {
-        touch_file(path, &mut keys);
+        touch(path, &mut keys, true);
         if let Some(f) = current(path.as_str()) {
             forced.insert(&f.path);
         }
