@@ -31,6 +31,13 @@ pub fn enclosing_from_id(id: &str) -> Option<&str> {
     qualified.rsplit_once('.').map(|(owner, _)| owner)
 }
 
+/// Whether two shared strings (paths, ids) are equal, by address first: `Arc<str>`'s `==`
+/// always compares the bytes, and builds compare tens of thousands of shared paths per pass
+/// whose bytes sit scattered in memory after a cold index.
+pub fn same_text(a: &std::sync::Arc<str>, b: &std::sync::Arc<str>) -> bool {
+    std::sync::Arc::ptr_eq(a, b) || a == b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,4 +49,13 @@ mod tests {
         assert_eq!(enclosing_from_id("app/src/a.ts::Foo.bar"), Some("Foo"));
         assert_eq!(enclosing_from_id("app/src/a.ts::bar"), None);
     }
+
+    #[test]
+    fn shared_texts_compare_by_address_then_by_bytes() {
+        let a: std::sync::Arc<str> = "src/a.ts".into();
+        assert!(same_text(&a, &a.clone()));
+        assert!(same_text(&a, &"src/a.ts".into()));
+        assert!(!same_text(&a, &"src/b.ts".into()));
+    }
 }
+

@@ -9,7 +9,7 @@ use crate::config::{dir_of, RepoConfig};
 use crate::deps;
 use crate::model::{merge_edges, Edge, Graph, GraphParts, Id, Node, NodeIndex, Unresolved};
 use crate::resolve::{self, KeptTables};
-use gortex_core::{file_id, symbol_id, EdgeKind, FileFacts, Language, NodeKind, Origin, Span};
+use gortex_core::{file_id, same_text, symbol_id, EdgeKind, FileFacts, Language, NodeKind, Origin, Span};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -389,7 +389,7 @@ pub fn build_graph_incremental(
                 let path: &str = &input.files[fi as usize].path;
                 prior
                     .get(fi, path)
-                    .filter(|prev| !forced.contains(path) && !prev.deps.iter().any(|k| keys.contains(k)))
+                    .filter(|prev| !forced.contains(&fi) && !prev.deps.iter().any(|k| keys.contains(k)))
                     .map(Arc::clone)
             })
             .collect(),
@@ -970,7 +970,7 @@ fn patch_in_place(
 }
 
 /// Previous resolutions, the dependency keys a change touches, and files to redo anyway.
-type Reusable<'x> = (Prior<'x>, FxHashSet<u64>, FxHashSet<&'x str>);
+type Reusable<'x> = (Prior<'x>, FxHashSet<u64>, FxHashSet<u32>);
 
 /// The previous build's resolution of each file: by position when this build has the same
 /// files (an edit that added or removed none: the cache lists them in the same path order),
@@ -1012,15 +1012,17 @@ fn file_position(files: &[SourceFile], path: &str) -> Option<usize> {
     files.binary_search_by(|f| (*f.path).cmp(path)).ok()
 }
 
-/// Dependency keys a change touches, and the files that must be resolved regardless.
+/// Dependency keys a change touches, and the positions of the files to resolve regardless.
 fn changed_keys<'a>(
     input: &RepoInput<'a>,
     previous: &Previous<'_>,
     derived: &Arc<DerivedTables>,
-) -> (FxHashSet<u64>, FxHashSet<&'a str>) {
+) -> (FxHashSet<u64>, FxHashSet<u32>) {
     let mut keys = FxHashSet::default();
-    let mut forced: FxHashSet<&'a str> = FxHashSet::default();
-    let current = |path: &str| file_position(input.files, path).map(|i| &input.files[i]);
+    // By position, not path: every file is checked against it, and hashing 60,000 paths reads
+    // 60,000 strings scattered in memory.
+    let mut forced: FxHashSet<u32> = FxHashSet::default();
+    let current = |path: &str| file_position(input.files, path).map(|i| (i as u32, &input.files[i]));
     // A file's readers (FILE) and directory (DIR); with `symbols`, also the readers that found
     // its symbols by index or by a noted name (SYMBOLS), whom only appended declarations spare.
     let touch = |path: &str, keys: &mut FxHashSet<u64>, symbols: bool| {
@@ -1034,8 +1036,8 @@ fn changed_keys<'a>(
         let path = change.path.as_str();
         // The file as it is now (none when deleted).
         let file = current(path);
-        if let Some(f) = file {
-            forced.insert(&f.path);
+        if let Some((fi, f)) = file {
+            forced.insert(fi);
             // An edit that other files cannot see (a body, a comment, moved lines): only the
             // file itself is resolved again. Other files' results point at its symbols by index,
             // which the same interface keeps; the derived tables below still catch hierarchy
@@ -1044,7 +1046,7 @@ fn changed_keys<'a>(
                 continue;
             }
         }
-        let new_facts = file.map(|f| &*f.facts);
+        let new_facts = file.map(|(_, f)| &*f.facts);
         match (change.old.as_deref(), new_facts) {
             // Declarations added after the last one (the common way a new function arrives):
             // readers that found this file's symbols by index or by a name keep them; any lookup
@@ -1090,7 +1092,7 @@ fn changed_keys<'a>(
         // A lookup that missed in this file noted the name (not the file): names that became
         // or stopped being top-level here, even if declared before (a nesting change).
         // (An added or deleted file's names are all in the difference above.)
-        if let (Some(old), Some(file)) = (&change.old, file) {
+        if let (Some(old), Some((_, file))) = (&change.old, file) {
             let (was, is) = (
                 resolve::top_level_names(old, file.language),
                 resolve::top_level_names(&file.facts, file.language),
@@ -1123,7 +1125,7 @@ fn changed_keys<'a>(
         return (keys, forced);
     }
     let (was, is) = (&old.import_targets, &derived.import_targets);
-    if was.len() == is.len() && was.iter().zip(is).all(|(a, b)| a.0 == b.0) {
+    if was.len() == is.len() && was.iter().zip(is).all(|(a, b)| same_text(&a.0, &b.0)) {
         // The same files in the same order (an edit): compare in place (shared renderings
         // compare by address first).
         for (a, b) in was.iter().zip(is) {
@@ -1151,8 +1153,8 @@ fn changed_keys<'a>(
     }
     for path in &affected {
         touch(path, &mut keys, true);
-        if let Some(f) = current(path.as_str()) {
-            forced.insert(&f.path);
+        if let Some((fi, _)) = current(path.as_str()) {
+            forced.insert(fi);
         }
     }
     (keys, forced)

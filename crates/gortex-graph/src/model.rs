@@ -1,7 +1,7 @@
 //! The graph store: nodes, resolved edges and unresolved references with compact adjacency.
 
 use gortex_core::{
-    EdgeKind, FileFacts, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility,
+    same_text, EdgeKind, FileFacts, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -432,7 +432,7 @@ fn file_blocks(nodes: &[Node]) -> (FxHashMap<Arc<str>, Vec<NodeIndex>>, Vec<Node
     while i < nodes.len() {
         let path = &nodes[i].path;
         let mut end = i + 1;
-        while end < nodes.len() && (Arc::ptr_eq(&nodes[end].path, path) || nodes[end].path == *path) {
+        while end < nodes.len() && same_text(&nodes[end].path, path) {
             end += 1;
         }
         for (j, node) in nodes[i..end].iter().enumerate() {

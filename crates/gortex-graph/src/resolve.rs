@@ -13,7 +13,8 @@ use crate::cache::{DerivedTables, Endpoint, ExternalEdge, ResolvedEdge, Resolved
 use crate::config::{dir_of, join_path, RepoConfig};
 use crate::deps;
 use gortex_core::{
-    BindingValue, EdgeKind, ImportFact, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, TypeFlavor,
+    same_text, BindingValue, EdgeKind, ImportFact, ImportKind, Language, NodeKind, Origin, Receiver, RefFact,
+    TypeFlavor,
 };
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -130,7 +131,9 @@ impl KeptTables {
         self.fingerprint == fingerprint
             && last.len() == files.len()
             && last.par_iter().zip(files).all(|(old, new)| {
-                old.path == new.path && old.language == new.language && same_table_input(&old.facts, &new.facts)
+                same_text(&old.path, &new.path)
+                    && old.language == new.language
+                    && same_table_input(&old.facts, &new.facts)
             })
     }
 
@@ -153,7 +156,7 @@ impl KeptTables {
             && last
                 .par_iter()
                 .zip(files)
-                .all(|(old, new)| old.path == new.path && old.language == new.language)
+                .all(|(old, new)| same_text(&old.path, &new.path) && old.language == new.language)
     }
 
     /// The tables for `files` (which must be [`KeptTables::patchable`]) made from these: each
@@ -185,7 +188,16 @@ impl KeptTables {
         for (method, ty) in &old_owners {
             remove_from(&mut t.children, ty, |m| m == method);
         }
-        let swiftpm_roots = swiftpm_roots(new_files);
+        // Swift modules follow from paths alone (the same here), and only changed Swift files'
+        // keys are read: the scan of every path is skipped for the common edit.
+        let swiftpm_roots = if changed
+            .iter()
+            .any(|&fi| new_files[fi as usize].language == Language::Swift)
+        {
+            swiftpm_roots(new_files)
+        } else {
+            Vec::new()
+        };
         for &fi in &changed {
             let (old, new) = (&old_files[fi as usize], &new_files[fi as usize]);
             for (si, sym) in old.facts.symbols.iter().enumerate() {
@@ -671,7 +683,7 @@ impl<'a> Tables<'a> {
             .par_iter()
             .enumerate()
             .map(|(fi, f)| match previous.import_targets.get(fi) {
-                Some((path, rendered)) if *path == f.path && !retargeted.contains(&(fi as u32)) => {
+                Some((path, rendered)) if same_text(path, &f.path) && !retargeted.contains(&(fi as u32)) => {
                     (Arc::clone(path), Arc::clone(rendered))
                 }
                 _ => self.render_targets(fi),

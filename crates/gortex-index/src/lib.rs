@@ -856,7 +856,7 @@ impl RepoIndex {
         if options.persist && (changed || !report.snapshot.loaded) {
             self.save(progress, report)?;
         }
-        self.fill_report(report);
+        self.fill_report(&pool, report);
         Ok(())
     }
 
@@ -1032,7 +1032,7 @@ impl RepoIndex {
         // No snapshot write here: updates arrive in bursts (editors, watchers) and a stale
         // snapshot is always safe (the next open re-parses what changed). Callers persist with
         // `save_snapshot` when convenient.
-        self.fill_report(&mut report);
+        self.fill_report(&pool, &mut report);
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok(report)
     }
@@ -1183,29 +1183,47 @@ impl RepoIndex {
         Ok(())
     }
 
-    fn fill_report(&self, report: &mut IndexReport) {
+    fn fill_report(&self, pool: &rayon::ThreadPool, report: &mut IndexReport) {
         // Counted by the kinds themselves, named once at the end: a string made or hashed per
         // file, node and edge cost tens of milliseconds per watcher pass on a large repository.
-        let mut languages: rustc_hash::FxHashMap<Language, (usize, u64)> = Default::default();
-        for r in &self.files {
-            let entry = languages.entry(r.language).or_default();
-            entry.0 += 1;
-            entry.1 += r.size;
-            if r.facts.syntax_errors > 0 {
-                report.syntax_error_files += 1;
+        // The three scans (files, nodes, edges: hundreds of thousands each) run side by side.
+        type Languages = rustc_hash::FxHashMap<Language, (usize, u64)>;
+        let g = &self.graph;
+        let count_files = || {
+            let mut languages = Languages::default();
+            let mut syntax_error_files = 0;
+            for r in &self.files {
+                let entry = languages.entry(r.language).or_default();
+                entry.0 += 1;
+                entry.1 += r.size;
+                syntax_error_files += usize::from(r.facts.syntax_errors > 0);
             }
-        }
+            (languages, syntax_error_files)
+        };
+        let count_nodes = || {
+            let mut nodes = [0usize; 256];
+            for n in &g.nodes {
+                nodes[n.kind as usize] += 1;
+            }
+            nodes
+        };
+        let count_edges = || {
+            let (mut kinds, mut origins) = ([0usize; 256], [0usize; 256]);
+            for e in &g.edges {
+                kinds[e.kind as usize] += 1;
+                origins[e.origin as usize] += 1;
+            }
+            (kinds, origins)
+        };
+        let ((languages, syntax_error_files), (nodes, (kinds, origins))) =
+            pool.install(|| rayon::join(count_files, || rayon::join(count_nodes, count_edges)));
+        report.syntax_error_files += syntax_error_files;
         for (language, (files, bytes)) in languages {
             let entry = report.languages.entry(language.as_str().to_string()).or_default();
             entry.files += files;
             entry.bytes += bytes;
         }
-        let g = &self.graph;
         report.nodes.total = g.nodes.len();
-        let mut nodes = [0usize; 256];
-        for n in &g.nodes {
-            nodes[n.kind as usize] += 1;
-        }
         let named = |counts: &[usize; 256], all: &mut dyn Iterator<Item = (usize, &'static str)>| {
             all.filter(|(i, _)| counts[*i] > 0)
                 .map(|(i, name)| (name.to_string(), counts[i]))
@@ -1216,11 +1234,6 @@ impl RepoIndex {
             &mut gortex_core::NodeKind::ALL.iter().map(|k| (*k as usize, k.as_str())),
         );
         report.edges.total = g.edges.len();
-        let (mut kinds, mut origins) = ([0usize; 256], [0usize; 256]);
-        for e in &g.edges {
-            kinds[e.kind as usize] += 1;
-            origins[e.origin as usize] += 1;
-        }
         report.edges.by_kind = named(
             &kinds,
             &mut gortex_core::EdgeKind::ALL.iter().map(|k| (*k as usize, k.as_str())),

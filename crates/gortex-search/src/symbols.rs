@@ -18,7 +18,7 @@
 use crate::fuzzy;
 use crate::rerank::{prior_parts, prior_sum};
 use crate::tokenize::{for_each_token, MAX_TOKEN_LEN};
-use gortex_core::{FileFacts, Language, NodeKind, QueryError, TypeFlavor, Visibility};
+use gortex_core::{same_text, FileFacts, Language, NodeKind, QueryError, TypeFlavor, Visibility};
 use gortex_graph::{Graph, Node, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -881,7 +881,7 @@ fn layout_from_facts(g: &Graph, facts: &[Arc<FileFacts>], last: &[LastFile]) -> 
             with_docs.push(Arc::clone(f));
             // A symbol's node is made from its fact, its file's language and path alone.
             carried.push(match prev {
-                Some(prev) if prev.path == *path => prev.first_doc,
+                Some(prev) if same_text(&prev.path, path) => prev.first_doc,
                 _ => u32::MAX,
             });
         }
