@@ -50,10 +50,15 @@ fn main() {
     // As a watched repository: the resolver's tables kept from opening on.
     opts.keep_build_caches = true;
     let t = Instant::now();
-    let (mut index, _) =
+    let (mut index, report) =
         RepoIndex::open(&root, &opts, &|_| {}, &AtomicBool::new(false)).unwrap_or_else(|e| fail("open", e));
-    eprintln!("opened in {:.0} ms", t.elapsed().as_secs_f64() * 1000.0);
-    eprintln!("resident after open: {}", resident());
+    eprintln!(
+        "opened ({}) in {:.0} ms; phases {:?}",
+        report.mode,
+        t.elapsed().as_secs_f64() * 1000.0,
+        report.phases_ms
+    );
+    eprintln!("resident after open: {} (peak {})", resident(), status_field("VmHWM:"));
     index.symbol_index();
     eprintln!(
         "symbol index {} bytes; with the tokens kept for the next build {:?} bytes",
@@ -131,12 +136,17 @@ fn resident() -> String {
     }
     // SAFETY: mimalloc is the global allocator (above); collecting is valid at any time.
     unsafe { mi_collect(true) };
+    status_field("VmRSS:")
+}
+
+/// One field of `/proc/self/status` (`VmRSS:`, `VmHWM:` for the peak).
+fn status_field(field: &str) -> String {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .map(|l| l.trim_start_matches("VmRSS:").trim().to_string())
+                .find(|l| l.starts_with(field))
+                .map(|l| l.trim_start_matches(field).trim().to_string())
         })
         .unwrap_or_else(|| "unknown (no /proc)".into())
 }

@@ -650,6 +650,13 @@ impl RepoIndex {
         index.refresh_inner(options, progress, cancel, &mut report, sink)?;
         if cold {
             report.mode = "cold".into();
+            if options.keep_build_caches && options.persist {
+                let t = Instant::now();
+                index.relayout(options, progress)?;
+                report
+                    .phases_ms
+                    .insert("relayout".into(), t.elapsed().as_millis() as u64);
+            }
         }
         if options.keep_build_caches {
             // A repository that will be edited: its languages' queries are compiled now, in the
@@ -661,6 +668,39 @@ impl RepoIndex {
         }
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok((index, report))
+    }
+
+    /// Replaces a cold-built repository's per-file data by the snapshot it just wrote, read
+    /// back, and assembles the graph again from it (resolving nothing), as a warm open would.
+    /// A cold pass leaves every file's facts and resolution wherever its parse and resolve
+    /// threads happened to allocate them, between freed syntax trees; every later watcher pass
+    /// walks all of them (refcounts, lengths, paths), and scattered that costs a page miss per
+    /// file (TypeScript's tree: a pass ≈ 97 ms cold-built against ≈ 79 ms read back). Only for
+    /// repositories that will be edited (`keep_build_caches`). Should the snapshot not read back
+    /// the same files, the index stays as built.
+    fn relayout(&mut self, options: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Result<(), IndexError> {
+        let pool = build_pool(options.threads)?;
+        // The graph is derived: dropped first, so the old and new copies never coexist.
+        self.graph = Arc::new(Graph::default());
+        let reread = snapshot::load(&self.snapshot_path)
+            .ok()
+            .map(|(data, _)| data)
+            .filter(|data| {
+                data.files.len() == self.files.len()
+                    && data
+                        .files
+                        .iter()
+                        .zip(&self.files)
+                        .all(|(a, b)| a.path == b.path && a.hash == b.hash && a.language == b.language)
+                    && data.resolution.is_some()
+            });
+        if let Some(data) = reread {
+            self.files = data.files;
+            self.resolution = data.resolution;
+        }
+        let mut scratch = IndexReport::default();
+        self.rebuild_graph(&pool, progress, &mut scratch, &[], options.keep_build_caches);
+        Ok(())
     }
 
     /// An index holding nothing yet, to be filled by a pass (or, `provisional`, from a sink).

@@ -9,6 +9,7 @@ use gortex_index::RepoIndex;
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 enum Edit {
@@ -701,6 +702,55 @@ fn an_index_opened_for_editing_has_its_tables_ready() {
         assert_eq!(report.lookup_tables, if keep { "kept" } else { "built" });
         // Kept either way after an edit (the next one is likely).
         assert!(live.release_build_caches());
+    }
+}
+
+/// A repository indexed cold for editing is read back from the snapshot it just wrote (its
+/// per-file data then lies in path order, as after a warm open): the graph, its layout and the
+/// links between the graph's file facts and the index's records are those of the pass, and the
+/// first edit patches the tables kept for it and equals a clean build. Not for a repository that
+/// will not be edited, nor without a snapshot.
+#[test]
+fn a_cold_index_opened_for_editing_is_read_back_from_its_snapshot() {
+    let repo = tempfile::tempdir().unwrap();
+    for lang in ["go", "ts"] {
+        copy_tree(&fixtures().join("resolver").join(lang), &repo.path().join(lang));
+    }
+    for (keep, persist) in [(true, true), (false, true), (true, false)] {
+        let home = tempfile::tempdir().unwrap();
+        let mut opts = poly_options(home.path());
+        opts.keep_build_caches = keep;
+        opts.persist = persist;
+        let (mut live, opened) = index(repo.path(), &opts);
+        assert_eq!(opened.mode, "cold");
+        assert_eq!(
+            opened.phases_ms.contains_key("relayout"),
+            keep && persist,
+            "keep {keep} persist {persist}"
+        );
+        assert_eq!(opened.files.parsed, live.files.len(), "the report is the cold pass's");
+        let clean = clean_index(repo.path()).graph;
+        assert_eq!(live.graph.canonical_dump(), clean.canonical_dump());
+        assert_eq!(layout_dump(&live.graph), layout_dump(&clean));
+        // Unchanged files are told by their facts' identity: the graph must hold the records' own.
+        let facts = live.graph.file_facts();
+        assert_eq!(facts.len(), live.files.len());
+        assert!(facts.iter().zip(&live.files).all(|(g, r)| Arc::ptr_eq(g, &r.facts)));
+        let rel = "go/store/close.go".to_string();
+        let path = repo.path().join(&rel);
+        let original = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(
+            &path,
+            format!("{original}\nfunc Reopen(s *Store) *Store {{ return s }}\n"),
+        )
+        .unwrap();
+        let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+        let clean = clean_index(repo.path()).graph;
+        std::fs::write(&path, &original).unwrap();
+        assert_eq!(report.graph_layout, "shifted");
+        assert_eq!(report.lookup_tables, if keep { "patched" } else { "built" });
+        assert_eq!(live.graph.canonical_dump(), clean.canonical_dump());
+        assert_eq!(layout_dump(&live.graph), layout_dump(&clean));
     }
 }
 
