@@ -828,6 +828,14 @@ describe('cross-repository edges', () => {
       ]);
       // A function nobody imports has no cross-repository callers.
       expect((await ok(client, 'get_callers', { id: 'localOnly', repo: 'app' })).cross_repo_refs).toBeUndefined();
+      // An edit on disk re-indexes one repository: the edges across are linked again.
+      const main = path.join(app!, 'src', 'main.ts');
+      fs.appendFileSync(main, '\nexport function again(): number {\n  return sharedHelper() * 2;\n}\n');
+      const after = await eventually(async () => {
+        const r = await ok(client, 'get_callers', { id: 'sharedHelper' });
+        return r.cross_repo_refs === 2 ? r : undefined;
+      }, 'a second cross-repository caller after the edit');
+      expect(after.callers.map((c: any) => c.caller.id).sort()).toEqual(['app/src/main.ts::again', 'app/src/main.ts::run']);
     } finally {
       await client.close();
       runCli(['daemon', 'stop'], { env: w.env });

@@ -19,15 +19,17 @@ export function daemonWorkspace(repos: RepoSet, home: string): Workspace {
     if (!found) throw new ToolInputError('not_found', `repository "${nameOrRoot}" is not tracked; tracked: ${repos.all().map((r) => r.entry.name).join(', ') || 'none'}`);
     return found;
   };
-  // Cross-repository edges, recomputed when any repository's graph changed.
-  let crossKey = '';
+  // Cross-repository edges, recomputed when any repository's graph changed: every pass replaces
+  // its repository's last report, so the reports are compared by identity (asked for on every
+  // get_callers and find_usages, this must not cost a native call per repository).
+  let crossMarks: unknown[] = [];
   let crossCache: CrossEdge[] = [];
   const crossEdges = (): CrossEdge[] => {
     const open = repos.all().filter((r) => r.phase === 'ready' && r.syncContext !== undefined);
-    const key = open.map((r) => `${r.entry.name}@${r.syncContext!.engine.repos().find((x) => x.root === r.entry.root)?.indexed_at_ms ?? 0}`).join('|');
-    if (key !== crossKey) {
+    const marks = open.flatMap((r) => [r, r.syncContext!.lastIndex ?? r.syncContext!.engine.repos().find((x) => x.root === r.entry.root)?.indexed_at_ms]);
+    if (marks.length !== crossMarks.length || marks.some((m, i) => m !== crossMarks[i])) {
       crossCache = open.length < 2 ? [] : linkRepos(open.map((r) => ({ name: r.entry.name, root: r.entry.root, engine: r.syncContext!.engine, key: r.syncContext!.repo })));
-      crossKey = key;
+      crossMarks = marks;
     }
     return crossCache;
   };

@@ -170,6 +170,10 @@ function workspaceOf(ctx: ToolContext): Workspace {
 
 /** The names a scope clause selects: `repo`, a saved `scope`, or a `project` (explicit or the session's active one). */
 function targets(ws: Workspace, ctx: ToolContext, sel: { repo?: string | undefined; project?: string | undefined; scope?: string | undefined }): string[] | undefined {
+  const project = sel.project ?? ctx.session?.store?.activeProject;
+  const bound = ctx.session?.store?.boundRepos;
+  // The common call narrows nothing: it must not pay for a row per repository (a native call each).
+  if (sel.repo === undefined && sel.scope === undefined && project === undefined && (bound === undefined || bound.length < 2)) return undefined;
   const repos = ws.repos();
   if (sel.repo !== undefined) {
     const found = repos.find((r) => r.name === sel.repo || r.root === sel.repo);
@@ -183,7 +187,6 @@ function targets(ws: Workspace, ctx: ToolContext, sel: { repo?: string | undefin
     if (names.length === 0) throw new ToolInputError('not_found', `scope "${sel.scope}" names no repository served now (${saved.repos.join(', ')})`);
     return names;
   }
-  const project = sel.project ?? ctx.session?.store?.activeProject;
   if (project !== undefined) {
     const names = repos.filter((r) => r.project === project).map((r) => r.name);
     if (names.length === 0) {
@@ -193,8 +196,8 @@ function targets(ws: Workspace, ctx: ToolContext, sel: { repo?: string | undefin
     return names;
   }
   // A session opened at a folder holding several tracked repositories spans all of them.
-  const bound = ctx.session?.store?.boundRepos?.filter((n) => repos.some((r) => r.name === n));
-  if (bound && bound.length > 1) return bound;
+  const served = bound?.filter((n) => repos.some((r) => r.name === n));
+  if (served && served.length > 1) return served;
   return undefined;
 }
 
