@@ -58,4 +58,3 @@ mod tests {
         assert!(!same_text(&a, &"src/b.ts".into()));
     }
 }
-
