@@ -36,6 +36,42 @@ describe('SessionStore', () => {
     expect(s.response('r3')).toBeUndefined();
   });
 
+  test('an answer recorded with its value is stored exactly as its text parsed back', () => {
+    class Stamp {
+      toJSON(): string {
+        return 'stamped';
+      }
+    }
+    const value = {
+      rows: [1, undefined, { deep: undefined, kept: 2 }],
+      gone: undefined,
+      fn: () => 1,
+      nested: { a: 1, b: undefined, c: new Stamp(), d: Number.NaN },
+      stamp: new Stamp(),
+      big: Number.POSITIVE_INFINITY,
+      text: 'x'.repeat(50),
+    };
+    const text = JSON.stringify(value);
+    const parsed = new SessionStore({ minBytes: 0, now: () => 1 });
+    const given = new SessionStore({ minBytes: 0, now: () => 1 });
+    parsed.record('t', { q: 1 }, text);
+    given.record('t', { q: 1 }, text, value);
+    expect(given.response()).toEqual(parsed.response());
+    expect(given.response()!.shape).toEqual({
+      type: 'object',
+      keys: [
+        { key: 'rows', type: 'array', rows: 3 },
+        { key: 'nested', type: 'object', keys: 3 },
+        { key: 'stamp', type: 'string' },
+        { key: 'big', type: 'null' },
+        { key: 'text', type: 'string' },
+      ],
+    });
+    // A value that is not an object or array (a string answer) is stored as its text.
+    given.record('t', {}, JSON.stringify('[not json'), '[not json');
+    expect(given.response()!.json).toBe(false);
+  });
+
   test('evicts the oldest past the response count', () => {
     const s = new SessionStore({ maxResponses: 3, minBytes: 0 });
     for (let i = 0; i < 5; i++) s.record('t', { i }, `${i}`);

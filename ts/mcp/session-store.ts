@@ -83,8 +83,14 @@ const ARGS_SUMMARY_CHARS = 200;
 /** Keys listed in a shape summary. */
 const SHAPE_KEYS = 50;
 
-/** The pretty-printed rendering (when `text` is a JSON object or array) or the text itself. */
-function render(text: string): { view: string; json: boolean; shape: ResponseShape } {
+/**
+ * The pretty-printed rendering (when `text` is a JSON object or array) or the text itself.
+ * `value`, when given, is what `text` is the JSON of: rendered as is, without parsing the text
+ * back (the same rendering and shape; the parse was most of a large answer's cost).
+ */
+function render(text: string, value?: unknown): { view: string; json: boolean; shape: ResponseShape } {
+  const own = asJson(value);
+  if (own !== null && typeof own === 'object') return { view: JSON.stringify(own, null, 2), json: true, shape: shapeOf(own) };
   const head = text.trimStart()[0];
   if (head === '{' || head === '[') {
     try {
@@ -97,18 +103,32 @@ function render(text: string): { view: string; json: boolean; shape: ResponseSha
   return { view: text, json: false, shape: { type: 'text' } };
 }
 
-/** Top-level keys with their types and sizes, or an array's row count. */
+/** A value as `JSON.stringify` sees it: its `toJSON()` when it has one. */
+function asJson(value: unknown): unknown {
+  const withToJson = value as { toJSON?: unknown } | null | undefined;
+  return typeof withToJson?.toJSON === 'function' ? (withToJson.toJSON as () => unknown)() : value;
+}
+
+/** Top-level keys with their types and sizes, or an array's row count (as the value's JSON has them). */
 function shapeOf(value: unknown): ResponseShape {
   if (Array.isArray(value)) return { type: 'array', rows: value.length };
   if (value === null || typeof value !== 'object') return { type: 'scalar' };
-  const entries = Object.entries(value as Record<string, unknown>);
+  const entries = jsonEntries(value);
   const keys = entries.slice(0, SHAPE_KEYS).map(([key, v]): ShapeKey => {
     if (Array.isArray(v)) return { key, type: 'array', rows: v.length };
-    if (v === null) return { key, type: 'null' };
-    if (typeof v === 'object') return { key, type: 'object', keys: Object.keys(v).length };
+    // JSON writes a non-finite number as null.
+    if (v === null || (typeof v === 'number' && !Number.isFinite(v))) return { key, type: 'null' };
+    if (typeof v === 'object') return { key, type: 'object', keys: jsonEntries(v).length };
     return { key, type: typeof v as 'string' | 'number' | 'boolean' };
   });
   return entries.length > SHAPE_KEYS ? { type: 'object', keys, more_keys: entries.length - SHAPE_KEYS } : { type: 'object', keys };
+}
+
+/** An object's entries as its JSON has them: values by `toJSON()`, without the keys JSON drops (undefined, functions, symbols). */
+function jsonEntries(value: object): [string, unknown][] {
+  return Object.entries(value)
+    .map(([key, v]): [string, unknown] => [key, asJson(v)])
+    .filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
 }
 
 /** Splits into lines; a final newline does not make an extra empty line. */
@@ -163,16 +183,17 @@ export class SessionStore {
   // ---- response ring ------------------------------------------------------------------------
 
   /**
-   * Keeps `text` (the answer of `tool` called with `args`) when it is larger than `minBytes`,
+   * Keeps `text` (the answer of `tool` called with `args`; `value`, when given, the value `text`
+   * is the JSON of) when it is larger than `minBytes`,
    * evicting the oldest responses to stay within the count and byte bounds. Returns its handle
    * (`r1`, `r2`, …; never reused), or undefined when it was not kept (small, a re-cut tool's own
    * answer, or alone larger than the byte budget).
    */
-  record(tool: string, args: unknown, text: string): string | undefined {
+  record(tool: string, args: unknown, text: string, value?: unknown): string | undefined {
     if (UNRECORDED_TOOLS.has(tool)) return undefined;
     const bytes = Buffer.byteLength(text);
     if (bytes <= this.limits.minBytes) return undefined;
-    const { view, json, shape } = render(text);
+    const { view, json, shape } = render(text, value);
     const stored = Buffer.byteLength(view);
     if (stored > this.limits.maxTotalBytes) return undefined;
     while (this.ring.length >= this.limits.maxResponses || this.totalBytes + stored > this.limits.maxTotalBytes) {

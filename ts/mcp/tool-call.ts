@@ -113,7 +113,7 @@ export async function answerToolCall(name: string, rawArgs: Record<string, unkno
     }
     const advisory = securityAdvisory(args, text);
     // Large answers stay re-cuttable (ctx_grep, ctx_slice, …) by the handle in _meta.
-    const handle = deps.store?.record(name, args, text);
+    const handle = deps.store?.record(name, args, text, gcx ? undefined : result);
     const meta = {
       ...(answer instanceof ResultWithMeta ? answer.meta : {}),
       etag,
