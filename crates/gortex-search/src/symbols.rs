@@ -303,10 +303,15 @@ impl ChunkText<'_> {
             h.write(self.g.nodes[self.file_node[f] as usize].path.as_bytes());
             h.write_u8(0xff);
             for d in self.file_doc_off[f]..self.file_doc_off[f + 1] {
-                for text in Self::fields(&self.g.nodes[self.doc_node[d as usize] as usize]) {
+                let node = &self.g.nodes[self.doc_node[d as usize] as usize];
+                for text in Self::fields(node) {
                     h.write(text.as_bytes());
                     h.write_u8(0xfe);
                 }
+                // The exact-name tables key the qualified name, which name and owner do not
+                // always spell (`A.b` and `Ab` both have name `b` and owner `A`).
+                h.write(node.qualified.as_bytes());
+                h.write_u8(0xfd);
             }
         }
         h.finish()
@@ -1743,6 +1748,20 @@ mod tests {
             assert_eq!(cache.text_build(), TextBuild::Patched);
             assert_eq!(patched, SymbolIndex::build(&g));
         }
+    }
+
+    #[test]
+    fn a_qualified_name_that_keeps_name_and_owner_still_changes_the_exact_tables() {
+        let graph = |qualified: &str| {
+            let mut method = node("src/a.ts", NodeKind::Method, qualified, None);
+            method.name = "b".into();
+            let file = node("src/a.ts", NodeKind::File, "src/a.ts", None);
+            Graph::assemble("r".into(), vec![file, method], Vec::new(), Vec::new())
+        };
+        let mut cache = TokenCache::default();
+        SymbolIndex::build_reusing(&graph("A.b"), &mut cache);
+        let g = graph("Ab");
+        assert_eq!(SymbolIndex::build_reusing(&g, &mut cache), SymbolIndex::build(&g));
     }
 
     /// One function per path, named after it.
