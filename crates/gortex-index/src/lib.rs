@@ -647,16 +647,20 @@ impl RepoIndex {
             // Content-skipped files (generated, minified, binary) with unchanged stats are not re-read.
             index.skipped = data.skipped;
         }
-        index.refresh_inner(options, progress, cancel, &mut report, sink)?;
+        // A cold index for editing is read back once built (see `relayout`), which builds the
+        // tables kept for the first edit: the pass itself need not.
+        let read_back = cold && options.keep_build_caches && options.persist;
+        let keep_tables = options.keep_build_caches && !read_back;
+        index.refresh_inner(options, progress, cancel, &mut report, sink, keep_tables)?;
         if cold {
             report.mode = "cold".into();
-            if options.keep_build_caches && options.persist {
-                let t = Instant::now();
-                index.relayout(options, progress)?;
-                report
-                    .phases_ms
-                    .insert("relayout".into(), t.elapsed().as_millis() as u64);
-            }
+        }
+        if read_back {
+            let t = Instant::now();
+            index.relayout(options, progress, &mut report)?;
+            report
+                .phases_ms
+                .insert("relayout".into(), t.elapsed().as_millis() as u64);
         }
         if options.keep_build_caches {
             // A repository that will be edited: its languages' queries are compiled now, in the
@@ -677,8 +681,14 @@ impl RepoIndex {
     /// walks all of them (refcounts, lengths, paths), and scattered that costs a page miss per
     /// file (TypeScript's tree: a pass ≈ 97 ms cold-built against ≈ 79 ms read back). Only for
     /// repositories that will be edited (`keep_build_caches`). Should the snapshot not read back
-    /// the same files, the index stays as built.
-    fn relayout(&mut self, options: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Result<(), IndexError> {
+    /// the same files, the graph is assembled again from the data as built. Either way the tables
+    /// kept for the next build are made here (`resolve.keep_tables` in `report`).
+    fn relayout(
+        &mut self,
+        options: &IndexOptions,
+        progress: &(dyn Fn(Progress) + Sync),
+        report: &mut IndexReport,
+    ) -> Result<(), IndexError> {
         let pool = build_pool(options.threads)?;
         // The graph is derived: dropped first, so the old and new copies never coexist.
         self.graph = Arc::new(Graph::default());
@@ -700,6 +710,9 @@ impl RepoIndex {
         }
         let mut scratch = IndexReport::default();
         self.rebuild_graph(&pool, progress, &mut scratch, &[], options.keep_build_caches);
+        if let Some(ms) = scratch.phases_ms.get("resolve.keep_tables") {
+            report.phases_ms.insert("resolve.keep_tables".into(), *ms);
+        }
         Ok(())
     }
 
@@ -747,7 +760,7 @@ impl RepoIndex {
         };
         report.snapshot.path = self.snapshot_path.display().to_string();
         report.snapshot.loaded = true;
-        self.refresh_inner(options, progress, cancel, &mut report, None)?;
+        self.refresh_inner(options, progress, cancel, &mut report, None, options.keep_build_caches)?;
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok(report)
     }
@@ -759,6 +772,7 @@ impl RepoIndex {
         cancel: &AtomicBool,
         report: &mut IndexReport,
         sink: Option<&ParseSink>,
+        keep_tables: bool,
     ) -> Result<(), IndexError> {
         self.options = options.clone();
         let pool = build_pool(options.threads)?;
@@ -892,7 +906,7 @@ impl RepoIndex {
         } else {
             "unchanged".into()
         };
-        self.rebuild_graph(&pool, progress, report, &changes, options.keep_build_caches);
+        self.rebuild_graph(&pool, progress, report, &changes, keep_tables);
         if options.persist && (changed || !report.snapshot.loaded) {
             self.save(progress, report)?;
         }
@@ -1406,4 +1420,47 @@ pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, Index
         Err(e) => report.snapshot_error = Some(e.to_string()),
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The read-back after a cold index: a snapshot that does not read back leaves the index as
+    /// built (its graph assembled again from the pass's own data); a good one replaces that data
+    /// with the same graph from other allocations. Either way the tables for the next edit are kept.
+    #[test]
+    fn a_snapshot_that_does_not_read_back_leaves_the_index_as_built() {
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::write(repo.path().join("a.ts"), "export function alpha() { return beta(); }\n").unwrap();
+        std::fs::write(repo.path().join("b.ts"), "export function beta() { return 1; }\n").unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let mut opts = IndexOptions::new(home.path().to_path_buf());
+        opts.keep_build_caches = true;
+        let (mut index, _) = RepoIndex::open(repo.path(), &opts, &|_| {}, &AtomicBool::new(false)).unwrap();
+        let before = index.graph.canonical_dump();
+        let facts: Vec<Arc<FileFacts>> = index.files.iter().map(|r| Arc::clone(&r.facts)).collect();
+        std::fs::write(&index.snapshot_path, b"not a snapshot").unwrap();
+        let mut report = IndexReport::default();
+        index.relayout(&opts, &|_| {}, &mut report).unwrap();
+        assert_eq!(index.graph.canonical_dump(), before);
+        assert!(index.files.iter().zip(&facts).all(|(r, f)| Arc::ptr_eq(&r.facts, f)));
+        assert!(index
+            .graph
+            .file_facts()
+            .iter()
+            .zip(&facts)
+            .all(|(g, f)| Arc::ptr_eq(g, f)));
+        assert!(report.phases_ms.contains_key("resolve.keep_tables"));
+        index.save_snapshot().unwrap();
+        index.relayout(&opts, &|_| {}, &mut report).unwrap();
+        assert_eq!(index.graph.canonical_dump(), before);
+        assert!(!index.files.iter().zip(&facts).any(|(r, f)| Arc::ptr_eq(&r.facts, f)));
+        assert!(index
+            .graph
+            .file_facts()
+            .iter()
+            .zip(&index.files)
+            .all(|(g, r)| Arc::ptr_eq(g, &r.facts)));
+    }
 }
