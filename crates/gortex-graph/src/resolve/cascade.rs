@@ -1,0 +1,454 @@
+//! The resolution cascade: a plain name as a file sees it (own declarations, imports, the same
+//! package, wildcard imports, the language's implicit names), type names, receiver paths and
+//! local bindings, and the name-only fallback.
+
+use super::builtins::{
+    KNOWN_GLOBALS, KOTLIN_IMPLICIT, LUA_GLOBALS, RUBY_KERNEL, RUBY_MODULE, SCALA_IMPLICIT, SWIFT_FRAMEWORKS,
+    SWIFT_IMPLICIT,
+};
+use super::namespaces::merges_namespaces;
+use super::tables::Tables;
+use super::{Entity, Sym, MAX_DEPTH};
+use crate::config::dir_of;
+use gortex_core::{BindingValue, EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact};
+
+/// Name-only candidates are counted up to this many (reported as "this many or more").
+const MAX_COUNTED_CANDIDATES: u32 = 16;
+
+impl Tables<'_> {
+    /// A name as the file sees it, without local variable bindings: its own declarations,
+    /// imports, same package, wildcard imports.
+    pub(super) fn resolve_first_plain(&self, fi: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let lang = self.lang(fi);
+        if let Some(syms) = self.top_of(fi, name) {
+            let sym = (fi, syms[0]);
+            if lang == Language::Rust && self.sym(sym).kind == NodeKind::Module {
+                // `mod foo;` declares the module file `foo.rs` / `foo/mod.rs`.
+                if let Some(file) = self.rust_submodule(fi, name) {
+                    return Some((Entity::Files(vec![file]), Origin::AstResolved));
+                }
+            }
+            return Some((Entity::Sym(sym), Origin::AstResolved));
+        }
+        let facts = self.facts(fi);
+        for (k, imp) in facts.imports.iter().enumerate() {
+            let binds = match (&imp.local, lang) {
+                (Some(local), _) => local == name,
+                (None, Language::Go) if imp.kind == ImportKind::Module => {
+                    self.go_package_name(fi, k).as_deref() == Some(name)
+                }
+                (None, Language::Java | Language::CSharp | Language::Kotlin | Language::Scala)
+                    if imp.kind == ImportKind::Named =>
+                {
+                    imp.name.as_deref() == Some(name)
+                }
+                _ => false,
+            };
+            if binds {
+                if let Some(found) = self.import_binding(fi, k, depth + 1) {
+                    return Some(found);
+                }
+            }
+        }
+        if let Some(found) = self.resolve_in_visible_files(fi, lang, facts, name) {
+            return Some(found);
+        }
+        for (k, imp) in facts.imports.iter().enumerate() {
+            if imp.kind != ImportKind::Wildcard {
+                continue;
+            }
+            if let Some(Some(target)) = self.targets_of(fi).and_then(|v| v.get(k)) {
+                if let Some(found) = self.member(target, name, depth + 1) {
+                    if !matches!(found.0, Entity::External(_)) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        implicit_name(lang, facts, name)
+    }
+
+    /// A name declared in the files a language makes visible without an import: the same
+    /// package (Go directory and package, Java/Kotlin/PHP/Scala package, Swift module, C#
+    /// namespace and its parents), what C/C++ includes bring, Rust crates and `mod` declarations.
+    fn resolve_in_visible_files(
+        &self,
+        fi: u32,
+        lang: Language,
+        facts: &gortex_core::FileFacts,
+        name: &str,
+    ) -> Option<(Entity, Origin)> {
+        match lang {
+            Language::Go => {
+                let dir = dir_of(&self.files[fi as usize].path);
+                let pkg = facts.package.as_deref();
+                for f in self.go_files_in(dir) {
+                    if f != fi && self.facts(f).package.as_deref() == pkg {
+                        if let Some(syms) = self.top_of(f, name) {
+                            return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
+                        }
+                    }
+                }
+            }
+            Language::Java | Language::Kotlin | Language::Php | Language::Scala | Language::Swift => {
+                let pkg = match lang {
+                    Language::Swift => self.swift_modules.get(&fi).copied(),
+                    _ => facts.package.as_deref(),
+                };
+                if let Some(pkg) = pkg {
+                    for &f in self.java_pkg(pkg).into_iter().flatten() {
+                        if f != fi {
+                            if let Some(syms) = self.top_of(f, name) {
+                                return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
+                            }
+                        }
+                    }
+                }
+            }
+            Language::CSharp => {
+                // The file's namespace, then each enclosing one (`A.B.C` sees `A.B` and `A`).
+                let mut pkg = facts.package.as_deref();
+                while let Some(p) = pkg {
+                    for &f in self.java_pkg(p).into_iter().flatten() {
+                        if f != fi {
+                            if let Some(syms) = self.top_of(f, name) {
+                                return Some((Entity::Sym((f, syms[0])), Origin::AstResolved));
+                            }
+                        }
+                    }
+                    pkg = p.rsplit_once('.').map(|(outer, _)| outer);
+                }
+            }
+            Language::C | Language::Cpp => {
+                // What the includes make visible, nearest first.
+                for &f in &self.c_visible[fi as usize] {
+                    // The list follows these files' includes (a derived table no key names).
+                    self.note_file(f);
+                    if let Some(syms) = self.top_of(f, name) {
+                        let facts = self.facts(f);
+                        let best = syms.iter().copied().max_by_key(|&s| {
+                            let sym = &facts.symbols[s as usize];
+                            (sym.exported, sym.kind.is_type_like() || sym.kind.is_callable())
+                        });
+                        if let Some(best) = best {
+                            return Some((Entity::Sym((f, best)), Origin::AstResolved));
+                        }
+                    }
+                }
+            }
+            Language::Rust => {
+                if let Some(ci) = self.config.cargo_crates.iter().position(|c| c.name == name) {
+                    if let Some(f) = self.rust_module(ci as u32, "") {
+                        return Some((Entity::Files(vec![f]), Origin::AstResolved));
+                    }
+                }
+                // `mod foo;` declared here.
+                if let Some((key, module)) = &self.rust_file_module[fi as usize] {
+                    let mut next = module.clone();
+                    next.push(name.to_string());
+                    if let Some(f) = self.rust_module(*key, &next.join("::")) {
+                        return Some((Entity::Files(vec![f]), Origin::AstResolved));
+                    }
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// True when a member call's receiver is known to live outside the repository (a global
+    /// such as `console`/`JSON`/`String`, or a capitalised name nothing in scope declares):
+    /// a same-named method elsewhere in the repo would be a wrong guess.
+    pub(super) fn receiver_is_foreign(&self, fi: u32, scope: Option<u32>, receiver: &Receiver) -> bool {
+        let first = match receiver {
+            Receiver::Name(x) => x.as_str(),
+            Receiver::Path(p) => match p.first() {
+                Some(x) => x.as_str(),
+                None => return false,
+            },
+            _ => return false,
+        };
+        if KNOWN_GLOBALS.contains(&first) {
+            return true;
+        }
+        first.chars().next().is_some_and(char::is_uppercase)
+            && first != "Self"
+            && self.resolve_receiver_name(fi, scope, first, 0).is_none()
+    }
+
+    /// A type name as file `fi` sees it. Name-only matches are `text_matched`.
+    pub(super) fn resolve_type(&self, fi: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        if name.starts_with("std::") && self.lang(fi).is_c_family() {
+            // The C++ standard library never lives in the repository.
+            return Some((Entity::External(name.to_string()), Origin::AstResolved));
+        }
+        if let Some((e, o)) = self.resolve_first_plain(fi, name, depth) {
+            match &e {
+                Entity::Sym(s) if self.sym(*s).kind.is_type_like() => return Some((e, o)),
+                // `include Loggable`: Ruby modules are mixed into classes; Lua module tables own
+                // the functions declared on them (`function M.f()`).
+                Entity::Sym(s)
+                    if matches!(self.lang(fi), Language::Ruby | Language::Lua)
+                        && self.sym(*s).kind == NodeKind::Module =>
+                {
+                    return Some((e, o))
+                }
+                Entity::External(_) => return Some((e, o)),
+                _ => {}
+            }
+        }
+        match self.name_only(fi, name, |k| k.is_type_like(), None) {
+            NameOnly::One(s) => Some((Entity::Sym(s), Origin::TextMatched)),
+            _ => None,
+        }
+    }
+
+    /// Resolves the type target of an `extends`/`implements`/annotation reference.
+    pub(super) fn resolve_type_ref(&self, fi: u32, r: &RefFact, depth: u32) -> Option<(Entity, Origin)> {
+        if r.kind == EdgeKind::Implements && self.lang(fi) == Language::Swift {
+            // `extension T: P`: the receiver is the conforming type, not a qualifier of P.
+            return self.resolve_type(fi, &r.name, depth);
+        }
+        match &r.receiver {
+            Receiver::Name(ns) => {
+                let (base, o1) = self.resolve_first_plain(fi, ns, depth)?;
+                let (m, o2) = self.member(&base, &r.name, depth + 1)?;
+                Some((m, o1.min(o2)))
+            }
+            Receiver::Path(path) => {
+                let (base, o1) = self.resolve_path(fi, None, path, depth)?;
+                let (m, o2) = self.member(&base, &r.name, depth + 1)?;
+                Some((m, o1.min(o2)))
+            }
+            _ => self.resolve_type(fi, &r.name, depth),
+        }
+    }
+
+    /// Same-language candidates named `name` in the whole repository.
+    pub(super) fn name_only(
+        &self,
+        fi: u32,
+        name: &str,
+        want: impl Fn(NodeKind) -> bool,
+        exclude: Option<Sym>,
+    ) -> NameOnly {
+        let family = self.lang(fi).family();
+        let Some(cands) = self.named(name) else {
+            return NameOnly::None;
+        };
+        // Production code does not call into test files; a name match there is a fake or a fixture.
+        let caller_is_test = self.facts(fi).test_runner.is_some();
+        let mut found = None;
+        let mut count = 0u32;
+        for &c in cands {
+            // Raw reads, not recorded: the candidate set is covered by the NAME key, and the one
+            // candidate an edge points at is recorded when the edge is emitted.
+            let file = &self.files[c.0 as usize];
+            if Some(c) == exclude || file.language.family() != family || !want(file.facts.symbols[c.1 as usize].kind) {
+                continue;
+            }
+            if !caller_is_test && file.facts.test_runner.is_some() {
+                continue;
+            }
+            count += 1;
+            found = Some(c);
+            // Only uniqueness matters; common names (thousands of `foo`s in test corpora) would
+            // otherwise make every lookup linear in the repository.
+            if count >= MAX_COUNTED_CANDIDATES {
+                break;
+            }
+        }
+        match (count, found) {
+            (1, Some(s)) => NameOnly::One(s),
+            (0, _) => NameOnly::None,
+            (n, _) => NameOnly::Many(n),
+        }
+    }
+
+    /// Resolves a chain of identifiers (a receiver path) from a scope.
+    pub(super) fn resolve_path(
+        &self,
+        fi: u32,
+        scope: Option<u32>,
+        path: &[String],
+        depth: u32,
+    ) -> Option<(Entity, Origin)> {
+        if self.lang(fi) == Language::Rust {
+            if let Some(e) = self.resolve_rust_path(fi, path, false) {
+                return Some((e, Origin::AstResolved));
+            }
+        }
+        if matches!(self.lang(fi), Language::Php | Language::CSharp) && path.len() > 1 {
+            // A fully qualified name's namespace (`\App\Models\Order`, `Acme.Store.MemoryStore`)
+            // is a package.
+            if let Some(files) = self.java_pkg(&path.join(".")) {
+                return Some((Entity::Files(files.clone()), Origin::AstResolved));
+            }
+        }
+        let (first, rest) = path.split_first()?;
+        let (mut entity, mut origin) = self.resolve_receiver_name(fi, scope, first, depth)?;
+        for seg in rest {
+            let (e, o) = self.member(&entity, seg, depth + 1)?;
+            entity = e;
+            origin = origin.min(o);
+        }
+        Some((entity, origin))
+    }
+
+    /// What an identifier used as a receiver denotes: a typed local, a parameter, an import,
+    /// a type (static access), a field of the enclosing type (Java's implicit `this`).
+    pub(super) fn resolve_receiver_name(
+        &self,
+        fi: u32,
+        scope: Option<u32>,
+        name: &str,
+        depth: u32,
+    ) -> Option<(Entity, Origin)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some(found) = self.binding_type(fi, scope, name, depth) {
+            return Some(found);
+        }
+        if name == "Self" {
+            let ty = self.enclosing_type(fi, scope?)?;
+            return Some((Entity::Sym(ty), Origin::AstResolved));
+        }
+        if name == "std" && self.lang(fi) == Language::Cpp {
+            // `std::sort(…)`, `std::chrono::now()`: the standard library, outside the repository.
+            return Some((Entity::External("std::".into()), Origin::AstResolved));
+        }
+        if merges_namespaces(self.lang(fi)) {
+            // Inside `namespace a { … }`, names of every merged `a` block are in scope.
+            let facts = self.facts(fi);
+            let mut cur = scope;
+            while let Some(s) = cur {
+                if facts.symbols[s as usize].kind == NodeKind::Module {
+                    if let Some(k) = self.namespace_member((fi, s), name, |_| true) {
+                        return Some((Entity::Sym(k), Origin::AstResolved));
+                    }
+                }
+                cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+            }
+        }
+        if let Some(found) = self.resolve_first_plain(fi, name, depth) {
+            return Some(found);
+        }
+        if matches!(
+            self.lang(fi),
+            Language::Java | Language::Cpp | Language::CSharp | Language::Kotlin | Language::Scala | Language::Swift
+        ) {
+            // An implicit `this`: a field of the enclosing type (or of an out-of-line method's class).
+            let ty = self.enclosing_type(fi, scope?)?;
+            let field = self.find_member(ty, name)?;
+            if self.sym(field).kind == NodeKind::Field {
+                return self.member_entity_type(field, depth);
+            }
+        }
+        None
+    }
+
+    /// The type of a field/variable symbol.
+    pub(super) fn member_entity_type(&self, s: Sym, depth: u32) -> Option<(Entity, Origin)> {
+        let ty = self.sym(s).type_name.as_deref()?;
+        self.resolve_type(s.0, ty, depth + 1)
+    }
+
+    /// The type of a local binding visible from `scope` (innermost scope first, then module).
+    pub(super) fn binding_type(&self, fi: u32, scope: Option<u32>, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        let facts = self.facts(fi);
+        let mut chain: Vec<Option<u32>> = Vec::new();
+        let mut cur = scope;
+        while let Some(s) = cur {
+            chain.push(Some(s));
+            cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+            if chain.len() > 64 {
+                break;
+            }
+        }
+        chain.push(None);
+        for sc in chain {
+            let Some(&bi) = self.bindings[fi as usize].get(&(sc, name)) else {
+                continue;
+            };
+            let b = &facts.bindings[bi as usize];
+            return match &b.value {
+                BindingValue::Type { name: ty } => {
+                    let (e, o) = self.resolve_type(fi, ty, depth + 1)?;
+                    Some((e, o))
+                }
+                BindingValue::Call { receiver, name: callee } => {
+                    let (target, _) = self.resolve_callee(fi, sc, receiver, callee, depth + 1)?;
+                    let Entity::Sym(t) = target else { return None };
+                    let callee_sym = self.sym(t);
+                    if callee_sym.kind.is_type_like() {
+                        // `x = Foo()` in Python / `Foo::new`-less constructors.
+                        return Some((Entity::Sym(t), Origin::AstInferred));
+                    }
+                    let ret = callee_sym.return_type.as_deref()?;
+                    let (e, _) = self.resolve_type(t.0, ret, depth + 1)?;
+                    Some((e, Origin::AstInferred))
+                }
+            };
+        }
+        None
+    }
+}
+
+/// A name the language's runtime gives every file (Kotlin's and Scala's implicit imports, Swift's
+/// standard library, XCTest and imported frameworks, Lua's globals, Ruby's `Kernel` and
+/// `Module`), as an external: consulted only after everything the repository declares.
+fn implicit_name(lang: Language, facts: &gortex_core::FileFacts, name: &str) -> Option<(Entity, Origin)> {
+    // Kotlin imports its standard library's top-level functions into every file.
+    if lang == Language::Kotlin && KOTLIN_IMPLICIT.contains(&name) {
+        return Some((Entity::External(format!("kotlin.{name}")), Origin::AstResolved));
+    }
+    // Scala's `Predef` and the `scala` package are imported into every file.
+    if lang == Language::Scala && SCALA_IMPLICIT.contains(&name) {
+        return Some((Entity::External(format!("scala.{name}")), Origin::AstResolved));
+    }
+    // Swift's standard library is imported into every file; `XCT…` names (XCTestCase,
+    // XCTAssertEqual, XCTFail) are the XCTest module's.
+    if lang == Language::Swift {
+        if SWIFT_IMPLICIT.contains(&name) {
+            return Some((Entity::External(format!("swift.{name}")), Origin::AstResolved));
+        }
+        if name.starts_with("XCT") {
+            return Some((Entity::External(format!("XCTest.{name}")), Origin::AstResolved));
+        }
+        // Apple's frameworks and the common test DSLs, only where the file imports them.
+        for (module, importers, names) in SWIFT_FRAMEWORKS {
+            if names.contains(&name) && facts.imports.iter().any(|i| importers.contains(&i.module.as_str())) {
+                return Some((Entity::External(format!("{module}.{name}")), Origin::AstResolved));
+            }
+        }
+    }
+    // Lua's standard library: global functions and library tables (`string.format`).
+    if lang == Language::Lua && LUA_GLOBALS.contains(&name) {
+        return Some((Entity::External(format!("lua.{name}")), Origin::AstResolved));
+    }
+    // Ruby's `Kernel` (every object's private methods) and the `Module` methods a class body
+    // calls on itself (`attr_reader`, `include`, `private`).
+    if lang == Language::Ruby {
+        if RUBY_KERNEL.contains(&name) {
+            return Some((Entity::External(format!("ruby.Kernel.{name}")), Origin::AstResolved));
+        }
+        if RUBY_MODULE.contains(&name) {
+            return Some((Entity::External(format!("ruby.Module.{name}")), Origin::AstResolved));
+        }
+    }
+    None
+}
+
+/// Same-language candidates for a name-only match.
+pub(super) enum NameOnly {
+    /// No candidate of a fitting kind.
+    None,
+    /// Exactly one: the only case that earns a `text_matched` edge.
+    One(Sym),
+    /// This many (counted up to `MAX_COUNTED_CANDIDATES`).
+    Many(u32),
+}

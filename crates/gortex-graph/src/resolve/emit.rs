@@ -1,0 +1,313 @@
+//! The edge emitter: one file's detached methods, imports and references turned into resolved
+//! edges, external edges and unresolved placeholders, with endpoints in path space.
+
+use super::cascade::NameOnly;
+use super::tables::Tables;
+use super::{Entity, Sym};
+use crate::cache::{Endpoint, ExternalEdge, ResolvedEdge, ResolvedFile, UnresolvedRef};
+use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, TypeFlavor};
+use rustc_hash::FxHashMap;
+
+/// Whether an edge of `kind` may point at a symbol of kind `target`.
+fn accepts(kind: EdgeKind, target: NodeKind) -> bool {
+    match kind {
+        // A Ruby module mixed in with `include` is a supertype.
+        EdgeKind::Extends => target.is_type_like() || target == NodeKind::Module,
+        EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => target.is_type_like(),
+        EdgeKind::Calls => {
+            target.is_callable()
+                || target.is_type_like()
+                || matches!(target, NodeKind::Variable | NodeKind::Constant | NodeKind::Field)
+        }
+        EdgeKind::Instantiates => target.is_type_like() || target.is_callable(),
+        _ => target.is_symbol(),
+    }
+}
+
+/// Maps symbols of any file to path-space endpoints of one file's [`ResolvedFile`].
+struct Emitter<'t, 'a> {
+    t: &'t Tables<'a>,
+    index: FxHashMap<u32, u32>,
+    out: ResolvedFile,
+}
+
+impl<'t, 'a> Emitter<'t, 'a> {
+    /// An emitter for file `fi`, whose path is always index 0 (its own endpoints).
+    fn new(t: &'t Tables<'a>, fi: u32) -> Self {
+        let mut e = Emitter {
+            t,
+            index: FxHashMap::default(),
+            out: ResolvedFile::default(),
+        };
+        e.path_index(fi);
+        e
+    }
+
+    /// File `f`'s index in this file's path table, added on first use.
+    fn path_index(&mut self, f: u32) -> u32 {
+        let paths = &mut self.out.paths;
+        let t = self.t;
+        *self.index.entry(f).or_insert_with(|| {
+            paths.push(t.files[f as usize].path.to_string());
+            (paths.len() - 1) as u32
+        })
+    }
+
+    /// File `f` as an endpoint.
+    fn file(&mut self, f: u32) -> Endpoint {
+        Endpoint::File(self.path_index(f))
+    }
+
+    /// A symbol as an endpoint; the edge depends on its file's symbols.
+    fn symbol(&mut self, s: Sym) -> Endpoint {
+        self.t.note_symbols(s.0);
+        Endpoint::Symbol(self.path_index(s.0), s.1)
+    }
+
+    /// Records a resolved edge.
+    fn edge(&mut self, from: Endpoint, to: Endpoint, kind: EdgeKind, origin: Origin, line: u32) {
+        self.out.edges.push(ResolvedEdge {
+            from,
+            to,
+            kind,
+            origin,
+            line,
+        });
+    }
+
+    /// Records an unresolved placeholder with its name-only candidate count.
+    fn unresolved(&mut self, from: Endpoint, kind: EdgeKind, target: String, line: u32, candidates: u32) {
+        self.out.unresolved.push(UnresolvedRef {
+            from,
+            kind,
+            target,
+            line,
+            candidates,
+        });
+    }
+}
+
+/// One file's edges, external edges and placeholders (the caller records its dependency keys).
+pub(super) fn emit_file(t: &Tables<'_>, fi: u32) -> ResolvedFile {
+    let mut em = Emitter::new(t, fi);
+    emit_method_owners(&mut em, fi);
+    emit_imports(&mut em, fi);
+    let facts = &t.files[fi as usize].facts;
+    let file_test = facts.test_runner.is_some();
+    for r in &facts.refs {
+        emit_reference(&mut em, fi, r, file_test);
+    }
+    em.out
+}
+
+/// Detached methods join their owner type (`member_of` and `contains`).
+fn emit_method_owners(em: &mut Emitter<'_, '_>, fi: u32) {
+    let t = em.t;
+    let facts = &t.files[fi as usize].facts;
+    let own = |si: u32| Endpoint::Symbol(0, si);
+    for (si, s) in facts.symbols.iter().enumerate() {
+        if s.kind == NodeKind::Method && s.parent.is_none() {
+            if let Some(&ty) = t.method_owner.get(&(fi, si as u32)) {
+                let owner = em.symbol(ty);
+                let line = s.span.start_line;
+                em.edge(
+                    own(si as u32),
+                    owner.clone(),
+                    EdgeKind::MemberOf,
+                    Origin::AstResolved,
+                    line,
+                );
+                em.edge(owner, own(si as u32), EdgeKind::Contains, Origin::AstResolved, line);
+            }
+        }
+    }
+}
+
+/// Each import's edge to the file, package or declaration it names; an external module; or a
+/// placeholder when nothing was found.
+fn emit_imports(em: &mut Emitter<'_, '_>, fi: u32) {
+    let t = em.t;
+    let file = &t.files[fi as usize];
+    let facts = &file.facts;
+    let lang = file.language;
+    for (k, imp) in facts.imports.iter().enumerate() {
+        let kind = if imp.kind == ImportKind::Dependency {
+            EdgeKind::DependsOnModule
+        } else if imp.reexport {
+            EdgeKind::ReExports
+        } else {
+            EdgeKind::Imports
+        };
+        let target = t.import_targets[fi as usize][k].as_ref();
+        let here = Endpoint::File(0);
+        match target {
+            Some(Entity::Files(files)) if !files.is_empty() => {
+                let to = match lang {
+                    Language::Go
+                    | Language::Java
+                    | Language::CSharp
+                    | Language::Kotlin
+                    | Language::Php
+                    | Language::Scala => {
+                        let tf = files[0];
+                        if t.facts(tf).package.is_some() {
+                            Endpoint::Package(em.path_index(tf))
+                        } else {
+                            em.file(tf)
+                        }
+                    }
+                    _ => em.file(files[0]),
+                };
+                if to != here {
+                    em.edge(here.clone(), to, kind, Origin::AstResolved, imp.line);
+                }
+                if matches!(imp.kind, ImportKind::Named | ImportKind::Default) {
+                    if let Some((Entity::Sym(s), o)) = t.import_binding(fi, k, 0) {
+                        let to = em.symbol(s);
+                        em.edge(here, to, kind, o, imp.line);
+                    }
+                }
+            }
+            Some(Entity::Sym(s)) => {
+                let to = em.symbol(*s);
+                em.edge(here, to, kind, Origin::AstResolved, imp.line);
+            }
+            Some(Entity::External(m)) => em.out.external.push(ExternalEdge {
+                from: here,
+                target: m.clone(),
+                stub: NodeKind::Module,
+                kind,
+                origin: Origin::AstResolved,
+                line: imp.line,
+            }),
+            _ => em.unresolved(here, kind, format!("unresolved::import::{}", imp.module), imp.line, 0),
+        }
+    }
+}
+
+/// One reference's edge: resolved through the cascade, else an honest name-only match, else a
+/// placeholder. A call from a test symbol to a non-test symbol also emits `tests`.
+fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: bool) {
+    let t = em.t;
+    let file = &t.files[fi as usize];
+    let facts = &file.facts;
+    let lang = file.language;
+    let own = |si: u32| Endpoint::Symbol(0, si);
+    let from_sym = r.from.filter(|&f| (f as usize) < facts.symbols.len());
+    let from = match (from_sym, &r.receiver) {
+        // Swift's `extension T: P` conforms T, declared elsewhere, to P.
+        (None, Receiver::Name(owner)) if r.kind == EdgeKind::Implements && lang == Language::Swift => {
+            match t.resolve_type(fi, owner, 0) {
+                Some((Entity::Sym(ty), _)) => em.symbol(ty),
+                _ => Endpoint::File(0),
+            }
+        }
+        _ => from_sym.map(own).unwrap_or(Endpoint::File(0)),
+    };
+    let from_test = match from_sym {
+        Some(f) => facts.symbols[f as usize].test_role.is_some(),
+        None => file_test,
+    };
+    let resolved = match r.kind {
+        EdgeKind::Extends | EdgeKind::Implements | EdgeKind::TypedAs | EdgeKind::Returns => {
+            t.resolve_type_ref(fi, r, 0)
+        }
+        _ => t.resolve_callee(fi, from_sym, &r.receiver, &r.name, 0),
+    };
+    let self_sym = from_sym.map(|f| (fi, f));
+    match resolved {
+        Some((Entity::Sym(s), origin))
+            if accepts(r.kind, t.sym(s).kind)
+                && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)) =>
+        {
+            let target = t.sym(s);
+            let kind = match (r.kind, target.kind) {
+                (EdgeKind::Calls, NodeKind::Type)
+                    if !matches!(target.flavor, Some(TypeFlavor::TypeAlias) | Some(TypeFlavor::Enum)) =>
+                {
+                    EdgeKind::Instantiates
+                }
+                (EdgeKind::Calls, NodeKind::Interface) => EdgeKind::References,
+                // A Swift supertype list does not say which entry is the superclass: the class is.
+                (EdgeKind::Implements, NodeKind::Type)
+                    if lang == Language::Swift && target.flavor == Some(TypeFlavor::Class) =>
+                {
+                    EdgeKind::Extends
+                }
+                (k, _) => k,
+            };
+            push_edge(em, from, from_test, s, kind, origin, r.line);
+        }
+        Some((Entity::External(path), origin)) => {
+            let stub = match r.kind {
+                EdgeKind::Calls => NodeKind::Function,
+                EdgeKind::References => NodeKind::Variable,
+                _ => NodeKind::Type,
+            };
+            em.out.external.push(ExternalEdge {
+                from,
+                target: path,
+                stub,
+                kind: r.kind,
+                origin,
+                line: r.line,
+            });
+        }
+        _ => {
+            // Name-only: an honest `text_matched` edge only when exactly one candidate exists.
+            let member = !matches!(r.receiver, Receiver::None);
+            if member && t.receiver_is_foreign(fi, from_sym, &r.receiver) {
+                em.unresolved(from, r.kind, format!("unresolved::*.{}", r.name), r.line, 0);
+                return;
+            }
+            // A member call binds by name to a method or function only: a field of that name
+            // elsewhere (a Vue prop `push: Number`) says nothing about `list.push()`.
+            let want = |k: NodeKind| {
+                accepts(r.kind, k)
+                    && (!member
+                        || match r.kind {
+                            EdgeKind::Calls => matches!(k, NodeKind::Method | NodeKind::Function),
+                            _ => matches!(k, NodeKind::Method | NodeKind::Field | NodeKind::Function),
+                        })
+            };
+            match t.name_only(fi, &r.name, want, self_sym) {
+                NameOnly::One(s)
+                    if !matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements) || t.sym(s).kind.is_type_like() =>
+                {
+                    push_edge(em, from, from_test, s, r.kind, Origin::TextMatched, r.line);
+                }
+                other => {
+                    let candidates = match other {
+                        NameOnly::Many(n) => n,
+                        NameOnly::One(_) => 1,
+                        NameOnly::None => 0,
+                    };
+                    let target = if member {
+                        format!("unresolved::*.{}", r.name)
+                    } else {
+                        format!("unresolved::{}", r.name)
+                    };
+                    em.unresolved(from, r.kind, target, r.line, candidates);
+                }
+            }
+        }
+    }
+}
+
+/// An edge to symbol `to`, and a `tests` edge beside a call from test code to non-test code.
+fn push_edge(
+    em: &mut Emitter<'_, '_>,
+    from: Endpoint,
+    from_test: bool,
+    to: Sym,
+    kind: EdgeKind,
+    origin: Origin,
+    line: u32,
+) {
+    let to_test = em.t.sym(to).test_role.is_some();
+    let to_ep = em.symbol(to);
+    if matches!(kind, EdgeKind::Calls | EdgeKind::Instantiates) && from_test && !to_test {
+        em.edge(from.clone(), to_ep.clone(), EdgeKind::Tests, origin, line);
+    }
+    em.edge(from, to_ep, kind, origin, line);
+}
