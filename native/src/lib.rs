@@ -5,9 +5,9 @@
 mod warmup;
 mod watch;
 
-use gortex_core::EdgeKind;
-use gortex_graph::{Direction, Graph, NodeIndex};
-use gortex_index::{IndexOptions, IndexReport, Progress, RepoIndex};
+use gortex_core::QueryError;
+use gortex_index::inspect::{self, EdgeFilter};
+use gortex_index::{IndexOptions, IndexReport, LoadedRepos, Progress, RepoIndex, SharedIndex};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
@@ -58,7 +58,7 @@ fn return_memory_to_os() {
     unsafe { mi_collect(true) };
 }
 
-pub(crate) type Repos = Arc<Mutex<HashMap<PathBuf, Arc<RwLock<RepoIndex>>>>>;
+pub(crate) type Repos = Arc<Mutex<LoadedRepos>>;
 
 /// Options for `new Engine()`.
 #[napi(object)]
@@ -102,6 +102,17 @@ pub struct IndexRepoOptions {
 
 pub(crate) fn to_napi_error(message: impl std::fmt::Display) -> Error {
     Error::new(Status::GenericFailure, message.to_string())
+}
+
+/// The inspection calls' errors: the message alone, without the `<code>: ` prefix `query` adds.
+fn message_error(error: QueryError) -> Error {
+    to_napi_error(error.message)
+}
+
+/// A result's JSON text, from its `serde_json::to_value`: a `Value`'s maps sort their keys, so
+/// these answers keep the key order they (and every `query` answer) have always had on the wire.
+fn sorted_json(value: serde_json::Result<Value>) -> Result<String> {
+    value.map(|v| v.to_string()).map_err(to_napi_error)
 }
 
 fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
@@ -191,7 +202,7 @@ impl Task for IndexTask {
             let existing = repos
                 .lock()
                 .map_err(|_| to_napi_error("engine state poisoned"))?
-                .get(&canonical)
+                .at_root(&canonical)
                 .cloned();
             let opening = existing.is_none() || options.force;
             let report: IndexReport = match existing {
@@ -272,7 +283,7 @@ impl Engine {
         Engine {
             home,
             threads,
-            repos: Arc::new(Mutex::new(HashMap::new())),
+            repos: Arc::new(Mutex::new(LoadedRepos::default())),
             cancel: Arc::new(AtomicBool::new(false)),
             index_gate: Arc::new(Mutex::new(())),
             warmups: Arc::new(Mutex::new(HashMap::new())),
@@ -416,12 +427,7 @@ impl Engine {
     pub fn repos(&self) -> Result<String> {
         guarded("repos", || {
             let repos = self.repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?;
-            let mut list: Vec<Value> = repos
-                .values()
-                .filter_map(|r| r.read().ok().map(|g| summary(&g)))
-                .collect();
-            list.sort_by(|a, b| a["root"].as_str().cmp(&b["root"].as_str()));
-            Ok(Value::Array(list).to_string())
+            sorted_json(serde_json::to_value(repos.summaries()))
         })
     }
 
@@ -431,24 +437,7 @@ impl Engine {
         guarded("stats", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let g = &guard.graph;
-            let mut nodes: HashMap<&str, usize> = HashMap::new();
-            for n in &g.nodes {
-                *nodes.entry(n.kind.as_str()).or_default() += 1;
-            }
-            let mut edges: HashMap<&str, usize> = HashMap::new();
-            let mut origins: HashMap<&str, usize> = HashMap::new();
-            for e in &g.edges {
-                *edges.entry(e.kind.as_str()).or_default() += 1;
-                *origins.entry(e.origin.as_str()).or_default() += 1;
-            }
-            let mut out = summary(&guard);
-            out["nodes_by_kind"] = json!(nodes);
-            out["edges_by_kind"] = json!(edges);
-            out["edges_by_origin"] = json!(origins);
-            out["unresolved"] = json!(g.unresolved.len());
-            out["search_memory"] = json!(guard.search_memory());
-            Ok(out.to_string())
+            sorted_json(serde_json::to_value(inspect::stats(&guard)))
         })
     }
 
@@ -461,53 +450,10 @@ impl Engine {
         guarded("graphDump", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let g = &guard.graph;
-            let cap = max_nodes.unwrap_or(50_000) as usize;
-            let mut order: Vec<usize> = (0..g.nodes.len()).collect();
-            order.sort_by(|&a, &b| g.nodes[a].id.cmp(&g.nodes[b].id));
-            order.truncate(cap);
-            let mut kept = vec![false; g.nodes.len()];
-            for &i in &order {
-                kept[i] = true;
-            }
-            let nodes: Vec<Value> = order
-                .iter()
-                .map(|&i| {
-                    let n = &g.nodes[i];
-                    json!({
-                        "id": n.id.to_string(),
-                        "kind": n.kind.as_str(),
-                        "name": n.name,
-                        "path": &*n.path,
-                        "line": n.span.start_line,
-                        "end_line": n.span.end_line,
-                        "language": n.language.map(|l| l.as_str()),
-                    })
-                })
-                .collect();
-            let edges: Vec<Value> = g
-                .edges
-                .iter()
-                .filter(|e| kept[e.from as usize] && kept[e.to as usize])
-                .map(|e| {
-                    json!({
-                        "from": g.nodes[e.from as usize].id.to_string(),
-                        "to": g.nodes[e.to as usize].id.to_string(),
-                        "kind": e.kind.as_str(),
-                        "origin": e.origin.as_str(),
-                    })
-                })
-                .collect();
-            Ok(json!({
-                "repo": guard.name,
-                "root": guard.root.display().to_string(),
-                "total_nodes": g.nodes.len(),
-                "total_edges": g.edges.len(),
-                "truncated": nodes.len() < g.nodes.len(),
-                "nodes": nodes,
-                "edges": edges,
-            })
-            .to_string())
+            sorted_json(serde_json::to_value(inspect::graph_dump(
+                &guard,
+                max_nodes.map(|n| n as usize),
+            )))
         })
     }
 
@@ -519,32 +465,7 @@ impl Engine {
         guarded("externalRefs", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let g = &guard.graph;
-            let list: Vec<Value> = g
-                .nodes
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| n.external)
-                .map(|(i, n)| {
-                    let refs: Vec<Value> = g
-                        .in_edges(i as NodeIndex)
-                        .map(|e| {
-                            let from = &g.nodes[e.from as usize];
-                            json!({
-                                "from": from.id.to_string(),
-                                "from_name": from.qualified,
-                                "from_kind": from.kind.as_str(),
-                                "path": &*from.path,
-                                "kind": e.kind.as_str(),
-                                "origin": e.origin.as_str(),
-                                "line": e.line,
-                            })
-                        })
-                        .collect();
-                    json!({ "id": n.id.to_string(), "target": n.qualified, "kind": n.kind.as_str(), "refs": refs })
-                })
-                .collect();
-            Ok(Value::Array(list).to_string())
+            sorted_json(serde_json::to_value(inspect::external_refs(&guard.graph)))
         })
     }
 
@@ -555,39 +476,10 @@ impl Engine {
         guarded("mostImported", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let g = &guard.graph;
-            let mut importers: HashMap<NodeIndex, std::collections::HashSet<&str>> = HashMap::new();
-            for e in &g.edges {
-                if !matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports) {
-                    continue;
-                }
-                let to = &g.nodes[e.to as usize];
-                if to.external || !matches!(to.kind.as_str(), "file" | "package") {
-                    continue;
-                }
-                importers
-                    .entry(e.to)
-                    .or_default()
-                    .insert(&g.nodes[e.from as usize].path);
-            }
-            let mut rows: Vec<(usize, &str, NodeIndex)> = importers
-                .iter()
-                .map(|(&n, from)| {
-                    let node = &g.nodes[n as usize];
-                    let path: &str = if node.path.is_empty() { &node.id } else { &node.path };
-                    (from.len(), path, n)
-                })
-                .collect();
-            rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-            rows.truncate(limit as usize);
-            let list: Vec<Value> = rows
-                .into_iter()
-                .map(|(count, path, n)| {
-                    let node = &g.nodes[n as usize];
-                    json!({ "id": node.id.to_string(), "path": path, "kind": node.kind.as_str(), "importers": count })
-                })
-                .collect();
-            Ok(Value::Array(list).to_string())
+            sorted_json(serde_json::to_value(inspect::most_imported(
+                &guard.graph,
+                limit as usize,
+            )))
         })
     }
 
@@ -598,21 +490,8 @@ impl Engine {
         guarded("fileNodes", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let g = &guard.graph;
-            let mut rows: Vec<Value> = Vec::with_capacity(g.files().len());
-            for &f in g.files() {
-                let node = &g.nodes[f as usize];
-                let symbols = g
-                    .file_nodes(&node.path)
-                    .iter()
-                    .filter(|&&n| count_kinds.iter().any(|k| k == g.nodes[n as usize].kind.as_str()))
-                    .count();
-                let mut row = serde_json::to_value(node).map_err(to_napi_error)?;
-                row["symbols"] = json!(symbols);
-                rows.push(row);
-            }
-            rows.sort_by(|a, b| a["path"].as_str().cmp(&b["path"].as_str()));
-            Ok(Value::Array(rows).to_string())
+            let kinds = inspect::parse_node_kinds(&count_kinds).map_err(message_error)?;
+            sorted_json(serde_json::to_value(inspect::file_nodes(&guard.graph, &kinds)))
         })
     }
 
@@ -622,10 +501,11 @@ impl Engine {
         guarded("getNode", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            Ok(guard
+            guard
                 .graph
                 .node(&id)
-                .map(|n| serde_json::to_string(n).unwrap_or_default()))
+                .map(|n| serde_json::to_string(n).map_err(to_napi_error))
+                .transpose()
         })
     }
 
@@ -635,17 +515,8 @@ impl Engine {
         guarded("fileSymbols", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let g = &guard.graph;
-            let rel = path.trim_start_matches("./");
-            let nodes = g.file_nodes(rel);
-            if nodes.is_empty() && !guard.files.iter().any(|f| *f.path == *rel) {
-                return Err(to_napi_error(format!(
-                    "file not indexed: \"{rel}\" (paths are relative to {})",
-                    guard.root.display()
-                )));
-            }
-            let list: Vec<&gortex_graph::Node> = nodes.iter().map(|&i| &g.nodes[i as usize]).collect();
-            serde_json::to_string(&list).map_err(to_napi_error)
+            let nodes = inspect::file_symbols(&guard, &path).map_err(message_error)?;
+            serde_json::to_string(&nodes).map_err(to_napi_error)
         })
     }
 
@@ -656,34 +527,9 @@ impl Engine {
         guarded("edges", || {
             let index = self.repo(&repo)?;
             let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let g = &guard.graph;
-            let dir = match direction.as_str() {
-                "in" => Direction::In,
-                "out" => Direction::Out,
-                "both" => Direction::Both,
-                other => {
-                    return Err(to_napi_error(format!(
-                        "invalid direction \"{other}\": use in, out or both"
-                    )))
-                }
-            };
-            let kinds: Option<Vec<EdgeKind>> = match kinds {
-                None => None,
-                Some(list) => Some(
-                    list.iter()
-                        .map(|k| {
-                            EdgeKind::parse(k).ok_or_else(|| {
-                                let valid: Vec<&str> = EdgeKind::ALL.iter().map(|k| k.as_str()).collect();
-                                to_napi_error(format!("unknown edge kind \"{k}\"; valid kinds: {}", valid.join(", ")))
-                            })
-                        })
-                        .collect::<Result<_>>()?,
-                ),
-            };
-            let node = g
-                .lookup(&id)
-                .ok_or_else(|| to_napi_error(format!("node not found: \"{id}\"")))?;
-            serde_json::to_string(&edge_list(g, node, dir, kinds.as_deref())).map_err(to_napi_error)
+            let filter = EdgeFilter::parse(&direction, kinds.as_deref()).map_err(message_error)?;
+            let rows = inspect::node_edges(&guard.graph, &id, &filter).map_err(message_error)?;
+            sorted_json(serde_json::to_value(rows))
         })
     }
 
@@ -713,115 +559,26 @@ impl Engine {
     pub fn query_tools(&self) -> String {
         let list: Vec<Value> = gortex_index::query::TOOLS
             .iter()
-            .map(|(name, description)| json!({ "name": name, "description": description }))
+            .map(|tool| json!({ "name": tool.name, "description": tool.description }))
             .collect();
         Value::Array(list).to_string()
     }
 }
 
 impl Engine {
-    fn repo(&self, key: &str) -> Result<Arc<RwLock<RepoIndex>>> {
+    /// The repository `key` (a root path or name) names.
+    fn repo(&self, key: &str) -> Result<SharedIndex> {
         let repos = self.repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?;
-        if let Ok(canonical) = std::fs::canonicalize(key) {
-            if let Some(r) = repos.get(&canonical) {
-                return Ok(r.clone());
-            }
-        }
-        for r in repos.values() {
-            if r.read().map(|g| g.name == key).unwrap_or(false) {
-                return Ok(r.clone());
-            }
-        }
-        Err(to_napi_error(format!(
-            "repository not indexed: \"{key}\" (call indexRepo first)"
-        )))
+        repos.find(key).map_err(message_error)
     }
 
-    /// The repository a query without `repo` means: the one owning its id-like argument
-    /// (`<repo>/…`), else the only repository loaded.
-    fn repo_for_args(&self, args: &Value) -> Result<Arc<RwLock<RepoIndex>>> {
+    /// The repository a query without `repo` means (see `LoadedRepos::for_query`).
+    fn repo_for_args(&self, args: &Value) -> Result<SharedIndex> {
         let repos = self.repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?;
-        let id_like = ["id", "from", "to"]
-            .iter()
-            .find_map(|k| args.get(*k).and_then(Value::as_str));
-        if let Some(id) = id_like {
-            for r in repos.values() {
-                if r.read()
-                    .map(|g| id.starts_with(&format!("{}/", g.name)))
-                    .unwrap_or(false)
-                {
-                    return Ok(r.clone());
-                }
-            }
-        }
-        match repos.len() {
-            1 => Ok(repos.values().next().cloned().expect("one repository")),
-            0 => Err(to_napi_error(
-                "not_found: no repository is indexed (call indexRepo first)",
-            )),
-            n => Err(to_napi_error(format!(
-                "invalid_argument: {n} repositories are loaded; pass repo (a root path or name)"
-            ))),
-        }
+        repos.for_query(args).map_err(to_napi_error)
     }
 }
 
 fn lock_warmups(warmups: &warmup::Warmups) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<warmup::Warmup>>> {
     warmups.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn summary(index: &RepoIndex) -> Value {
-    json!({
-        "provisional": index.is_provisional(),
-        "name": index.name,
-        "root": index.root.display().to_string(),
-        "files": index.files.len(),
-        "nodes": index.graph.nodes.len(),
-        "edges": index.graph.edges.len(),
-        "indexed_at_ms": index.indexed_at_ms,
-        "snapshot_path": index.snapshot_path.display().to_string(),
-    })
-}
-
-fn edge_list(g: &Graph, node: NodeIndex, dir: Direction, kinds: Option<&[EdgeKind]>) -> Vec<Value> {
-    let keep = |k: EdgeKind| kinds.is_none_or(|ks| ks.contains(&k));
-    let mut out = Vec::new();
-    let mut push = |e: &gortex_graph::Edge| {
-        if keep(e.kind) {
-            let from = &g.nodes[e.from as usize];
-            out.push(json!({
-                "from": from.id.as_ref(),
-                "to": g.nodes[e.to as usize].id.as_ref(),
-                "kind": e.kind.as_str(),
-                "origin": e.origin.as_str(),
-                "path": from.path.as_ref(),
-                "line": e.line,
-                "resolved": true,
-            }));
-        }
-    };
-    if matches!(dir, Direction::Out | Direction::Both) {
-        g.out_edges(node).for_each(&mut push);
-    }
-    if matches!(dir, Direction::In | Direction::Both) {
-        g.in_edges(node).for_each(&mut push);
-    }
-    if matches!(dir, Direction::Out | Direction::Both) {
-        for u in g.unresolved_from(node) {
-            if keep(u.kind) {
-                let from = &g.nodes[u.from as usize];
-                out.push(json!({
-                    "from": from.id.as_ref(),
-                    "to": u.target,
-                    "kind": u.kind.as_str(),
-                    "origin": null,
-                    "path": from.path.as_ref(),
-                    "line": u.line,
-                    "resolved": false,
-                    "candidates": u.candidates,
-                }));
-            }
-        }
-    }
-    out
 }

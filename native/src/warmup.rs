@@ -67,10 +67,8 @@ impl Warmup {
                 map.insert(self.root.clone(), index);
             }
             None => {
-                if let (Some(partial), Some(current)) = (&partial, map.get(&self.root)) {
-                    if Arc::ptr_eq(partial, current) {
-                        map.remove(&self.root);
-                    }
+                if let Some(partial) = &partial {
+                    map.withdraw(&self.root, partial);
                 }
             }
         }

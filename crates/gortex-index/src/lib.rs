@@ -6,6 +6,8 @@
 
 pub mod analyze;
 mod classify;
+pub mod inspect;
+pub mod loaded_repos;
 pub mod query;
 pub mod snapshot;
 pub mod walk;
@@ -24,6 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+pub use loaded_repos::{LoadedRepos, SharedIndex};
 pub use snapshot::SnapshotError;
 pub use walk::{CONFIG_FILES, DEFAULT_EXCLUDED_DIRS};
 pub use warmup::{ParseSink, SinkProgress};

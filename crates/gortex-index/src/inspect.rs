@@ -1,0 +1,441 @@
+//! Read-only inspection of one repository's graph, for engine callers and viewers rather than
+//! agents' tools: counts ([`stats`]), the whole graph in brief ([`graph_dump`]), a node's edges
+//! ([`node_edges`]), a file's symbols ([`file_symbols`]), every file with its symbol count
+//! ([`file_nodes`]), the most imported files ([`most_imported`]) and the references that leave
+//! the repository ([`external_refs`]). Rows borrow from the graph and come in a stable order;
+//! field names are the wire's (napi serialises them through `serde_json::Value`, so keys come
+//! out sorted, as in every `query` answer).
+
+use crate::query::SearchMemory;
+use crate::RepoIndex;
+use gortex_core::{EdgeKind, Language, NodeKind, Origin, QueryError};
+use gortex_graph::{Direction, Edge, Graph, Node, NodeIndex};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Nodes a [`graph_dump`] keeps when the caller sets no cap.
+pub const DEFAULT_DUMP_NODES: usize = 50_000;
+
+/// One loaded repository in brief (napi `Engine.repos`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RepoSummary {
+    /// Built from part of the pass that is opening the repository (see [`crate::warmup`]).
+    pub provisional: bool,
+    pub name: String,
+    pub root: String,
+    pub files: usize,
+    pub nodes: usize,
+    pub edges: usize,
+    pub indexed_at_ms: u64,
+    pub snapshot_path: String,
+}
+
+/// The repository's name, root, sizes and snapshot.
+pub fn summary(index: &RepoIndex) -> RepoSummary {
+    RepoSummary {
+        provisional: index.is_provisional(),
+        name: index.name.clone(),
+        root: index.root.display().to_string(),
+        files: index.files.len(),
+        nodes: index.graph.nodes.len(),
+        edges: index.graph.edges.len(),
+        indexed_at_ms: index.indexed_at_ms,
+        snapshot_path: index.snapshot_path.display().to_string(),
+    }
+}
+
+/// Graph counts of one repository (napi `Engine.stats`).
+#[derive(Debug, Clone, Serialize)]
+pub struct GraphStats {
+    #[serde(flatten)]
+    pub summary: RepoSummary,
+    /// Node count per kind, by wire name.
+    pub nodes_by_kind: BTreeMap<&'static str, usize>,
+    /// Edge count per kind, by wire name.
+    pub edges_by_kind: BTreeMap<&'static str, usize>,
+    /// Edge count per tier, by wire name.
+    pub edges_by_origin: BTreeMap<&'static str, usize>,
+    /// References the resolver could not bind.
+    pub unresolved: usize,
+    /// Memory of the lazily built search indexes.
+    pub search_memory: SearchMemory,
+}
+
+/// Counts the repository's nodes by kind and its edges by kind and tier.
+pub fn stats(index: &RepoIndex) -> GraphStats {
+    let g = &index.graph;
+    let mut nodes_by_kind = BTreeMap::new();
+    for n in &g.nodes {
+        *nodes_by_kind.entry(n.kind.as_str()).or_default() += 1;
+    }
+    let mut edges_by_kind = BTreeMap::new();
+    let mut edges_by_origin = BTreeMap::new();
+    for e in &g.edges {
+        *edges_by_kind.entry(e.kind.as_str()).or_default() += 1;
+        *edges_by_origin.entry(e.origin.as_str()).or_default() += 1;
+    }
+    GraphStats {
+        summary: summary(index),
+        nodes_by_kind,
+        edges_by_kind,
+        edges_by_origin,
+        unresolved: g.unresolved.len(),
+        search_memory: index.search_memory(),
+    }
+}
+
+/// The whole graph in brief, for viewers (napi `Engine.graphDump`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GraphDump<'g> {
+    pub repo: &'g str,
+    pub root: String,
+    pub total_nodes: usize,
+    pub total_edges: usize,
+    /// Nodes (and the edges touching them) were left out by the cap.
+    pub truncated: bool,
+    pub nodes: Vec<DumpNode<'g>>,
+    pub edges: Vec<DumpEdge<'g>>,
+}
+
+/// A node of a [`GraphDump`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DumpNode<'g> {
+    pub id: &'g str,
+    pub kind: NodeKind,
+    pub name: &'g str,
+    pub path: &'g str,
+    pub line: u32,
+    pub end_line: u32,
+    pub language: Option<Language>,
+}
+
+/// An edge of a [`GraphDump`], between two nodes it kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DumpEdge<'g> {
+    pub from: &'g str,
+    pub to: &'g str,
+    pub kind: EdgeKind,
+    pub origin: Origin,
+}
+
+/// The first `max_nodes` nodes by id ([`DEFAULT_DUMP_NODES`] when `None`) and the edges between
+/// them, in edge order.
+pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> {
+    let g = &index.graph;
+    let mut order: Vec<usize> = (0..g.nodes.len()).collect();
+    order.sort_by(|&a, &b| g.nodes[a].id.cmp(&g.nodes[b].id));
+    order.truncate(max_nodes.unwrap_or(DEFAULT_DUMP_NODES));
+    let mut kept = vec![false; g.nodes.len()];
+    for &i in &order {
+        kept[i] = true;
+    }
+    let nodes: Vec<DumpNode> = order
+        .iter()
+        .map(|&i| {
+            let n = &g.nodes[i];
+            DumpNode {
+                id: &n.id,
+                kind: n.kind,
+                name: &n.name,
+                path: &n.path,
+                line: n.span.start_line,
+                end_line: n.span.end_line,
+                language: n.language,
+            }
+        })
+        .collect();
+    let edges = g
+        .edges
+        .iter()
+        .filter(|e| kept[e.from as usize] && kept[e.to as usize])
+        .map(|e| DumpEdge {
+            from: &g.nodes[e.from as usize].id,
+            to: &g.nodes[e.to as usize].id,
+            kind: e.kind,
+            origin: e.origin,
+        })
+        .collect();
+    GraphDump {
+        repo: &index.name,
+        root: index.root.display().to_string(),
+        total_nodes: g.nodes.len(),
+        total_edges: g.edges.len(),
+        truncated: nodes.len() < g.nodes.len(),
+        nodes,
+        edges,
+    }
+}
+
+/// One `external::…` stub and the references that reach it (napi `Engine.externalRefs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExternalRef<'g> {
+    pub id: &'g str,
+    /// What it names outside the repository (the stub's qualified name).
+    pub target: &'g str,
+    pub kind: NodeKind,
+    pub refs: Vec<ExternalUse<'g>>,
+}
+
+/// An edge into an external stub, with the node it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExternalUse<'g> {
+    pub from: &'g str,
+    /// The referring node's qualified name.
+    pub from_name: &'g str,
+    pub from_kind: NodeKind,
+    pub path: &'g str,
+    pub kind: EdgeKind,
+    pub origin: Origin,
+    pub line: u32,
+}
+
+/// Every reference from the repository to code outside it, stubs in node order and each stub's
+/// incoming edges in adjacency order: what a multi-repository workspace links against the
+/// repositories that define those targets.
+pub fn external_refs(g: &Graph) -> Vec<ExternalRef<'_>> {
+    g.nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.external)
+        .map(|(i, n)| ExternalRef {
+            id: &n.id,
+            target: &n.qualified,
+            kind: n.kind,
+            refs: g
+                .in_edges(i as NodeIndex)
+                .map(|e| {
+                    let from = &g.nodes[e.from as usize];
+                    ExternalUse {
+                        from: &from.id,
+                        from_name: &from.qualified,
+                        from_kind: from.kind,
+                        path: &from.path,
+                        kind: e.kind,
+                        origin: e.origin,
+                        line: e.line,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// A file or package with the number of distinct files importing it (napi `Engine.mostImported`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportedRow<'g> {
+    pub id: &'g str,
+    /// The node's path (its id when it has none).
+    pub path: &'g str,
+    pub kind: NodeKind,
+    pub importers: usize,
+}
+
+/// Files and packages of the repository by how many distinct files import (or re-export) them,
+/// most imported first, then by path and id; at most `limit` rows. External stubs do not count.
+pub fn most_imported(g: &Graph, limit: usize) -> Vec<ImportedRow<'_>> {
+    let mut importers: HashMap<NodeIndex, HashSet<&str>> = HashMap::new();
+    for e in &g.edges {
+        if !matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports) {
+            continue;
+        }
+        let to = &g.nodes[e.to as usize];
+        if to.external || !matches!(to.kind, NodeKind::File | NodeKind::Package) {
+            continue;
+        }
+        importers
+            .entry(e.to)
+            .or_default()
+            .insert(&g.nodes[e.from as usize].path);
+    }
+    let mut rows: Vec<ImportedRow> = importers
+        .into_iter()
+        .map(|(n, from)| {
+            let node = &g.nodes[n as usize];
+            ImportedRow {
+                id: &node.id,
+                path: if node.path.is_empty() { &node.id } else { &node.path },
+                kind: node.kind,
+                importers: from.len(),
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.importers
+            .cmp(&a.importers)
+            .then_with(|| a.path.cmp(b.path))
+            .then_with(|| a.id.cmp(b.id))
+    });
+    rows.truncate(limit);
+    rows
+}
+
+/// A file node with how many symbols of the counted kinds it declares (napi `Engine.fileNodes`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileNode<'g> {
+    #[serde(flatten)]
+    pub node: &'g Node,
+    pub symbols: usize,
+}
+
+/// Every file node in path order, each with the number of nodes of `count_kinds` it declares:
+/// one call for what a per-file lookup did file by file.
+pub fn file_nodes<'g>(g: &'g Graph, count_kinds: &[NodeKind]) -> Vec<FileNode<'g>> {
+    let mut rows: Vec<FileNode> = g
+        .files()
+        .iter()
+        .map(|&f| {
+            let node = &g.nodes[f as usize];
+            let symbols = g
+                .file_nodes(&node.path)
+                .iter()
+                .filter(|&&n| count_kinds.contains(&g.nodes[n as usize].kind))
+                .count();
+            FileNode { node, symbols }
+        })
+        .collect();
+    rows.sort_by(|a, b| a.node.path.cmp(&b.node.path));
+    rows
+}
+
+/// Parses node kind names (`function`, `method`, …), refusing an unknown one with the list of
+/// valid kinds.
+pub fn parse_node_kinds(names: &[String]) -> Result<Vec<NodeKind>, QueryError> {
+    names
+        .iter()
+        .map(|name| {
+            NodeKind::parse(name).ok_or_else(|| {
+                let valid: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
+                QueryError::invalid(format!(
+                    "unknown node kind \"{name}\"; valid kinds: {}",
+                    valid.join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The nodes a file declares, in source order with the file node first (napi
+/// `Engine.fileSymbols`). `path` is repository-relative (a leading `./` is ignored); a file that
+/// is indexed but declares nothing has an empty list, one that is not indexed is `not_found`.
+pub fn file_symbols<'g>(index: &'g RepoIndex, path: &str) -> Result<Vec<&'g Node>, QueryError> {
+    let g = &index.graph;
+    let rel = path.trim_start_matches("./");
+    let nodes = g.file_nodes(rel);
+    if nodes.is_empty() && !index.files.iter().any(|f| *f.path == *rel) {
+        return Err(QueryError::not_found(format!(
+            "file not indexed: \"{rel}\" (paths are relative to {})",
+            index.root.display()
+        )));
+    }
+    Ok(nodes.iter().map(|&i| &g.nodes[i as usize]).collect())
+}
+
+/// Which edges of a node [`node_edges`] lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeFilter {
+    pub direction: Direction,
+    /// Only these kinds; every kind when `None`.
+    pub kinds: Option<Vec<EdgeKind>>,
+}
+
+impl EdgeFilter {
+    /// Parses a direction (`in`, `out` or `both`) and edge kind names, refusing a bad value with
+    /// what is accepted.
+    pub fn parse(direction: &str, kinds: Option<&[String]>) -> Result<EdgeFilter, QueryError> {
+        let direction = match direction {
+            "in" => Direction::In,
+            "out" => Direction::Out,
+            "both" => Direction::Both,
+            other => {
+                return Err(QueryError::invalid(format!(
+                    "invalid direction \"{other}\": use in, out or both"
+                )))
+            }
+        };
+        let kinds = kinds
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|name| {
+                        EdgeKind::parse(name).ok_or_else(|| {
+                            let valid: Vec<&str> = EdgeKind::ALL.iter().map(|k| k.as_str()).collect();
+                            QueryError::invalid(format!(
+                                "unknown edge kind \"{name}\"; valid kinds: {}",
+                                valid.join(", ")
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        Ok(EdgeFilter { direction, kinds })
+    }
+
+    fn keeps(&self, kind: EdgeKind) -> bool {
+        self.kinds.as_ref().is_none_or(|kinds| kinds.contains(&kind))
+    }
+}
+
+/// One edge of a node (napi `Engine.edges`): resolved, or an unresolved reference the node makes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EdgeRow<'g> {
+    pub from: &'g str,
+    /// The target's id; for an unresolved reference its placeholder (`unresolved::name`).
+    pub to: &'g str,
+    pub kind: EdgeKind,
+    /// `None` (null) for an unresolved reference.
+    pub origin: Option<Origin>,
+    /// The referring node's file.
+    pub path: &'g str,
+    pub line: u32,
+    pub resolved: bool,
+    /// Same-named candidates of an unresolved reference; absent on resolved edges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<u32>,
+}
+
+/// The edges of node `id` that `filter` keeps: outgoing (in adjacency order), then incoming,
+/// then the unresolved references it makes (outgoing only). An unknown id is `not_found`.
+pub fn node_edges<'g>(g: &'g Graph, id: &str, filter: &EdgeFilter) -> Result<Vec<EdgeRow<'g>>, QueryError> {
+    let node = g
+        .lookup(id)
+        .ok_or_else(|| QueryError::not_found(format!("node not found: \"{id}\"")))?;
+    let resolved = |e: &'g Edge| {
+        let from = &g.nodes[e.from as usize];
+        EdgeRow {
+            from: &from.id,
+            to: &g.nodes[e.to as usize].id,
+            kind: e.kind,
+            origin: Some(e.origin),
+            path: &from.path,
+            line: e.line,
+            resolved: true,
+            candidates: None,
+        }
+    };
+    let outgoing = matches!(filter.direction, Direction::Out | Direction::Both);
+    let incoming = matches!(filter.direction, Direction::In | Direction::Both);
+    let mut rows = Vec::new();
+    if outgoing {
+        rows.extend(g.out_edges(node).filter(|e| filter.keeps(e.kind)).map(resolved));
+    }
+    if incoming {
+        rows.extend(g.in_edges(node).filter(|e| filter.keeps(e.kind)).map(resolved));
+    }
+    if outgoing {
+        rows.extend(g.unresolved_from(node).filter(|u| filter.keeps(u.kind)).map(|u| {
+            let from = &g.nodes[u.from as usize];
+            EdgeRow {
+                from: &from.id,
+                to: &u.target,
+                kind: u.kind,
+                origin: None,
+                path: &from.path,
+                line: u.line,
+                resolved: false,
+                candidates: Some(u.candidates),
+            }
+        }));
+    }
+    Ok(rows)
+}
