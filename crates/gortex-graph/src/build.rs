@@ -1,5 +1,5 @@
 //! Builds a repository's graph from per-file facts: nodes with stable ids, structural edges,
-//! then resolution of imports and references (see `resolve.rs`). With the previous build's
+//! then resolution of imports and references (see `resolve/`). With the previous build's
 //! [`ResolutionCache`], only files whose dependencies a change touched are resolved again.
 
 use crate::cache::{
