@@ -17,13 +17,14 @@ use gortex_graph::query::common::{check_limit, check_range};
 use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rustc_hash::FxHashMap;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Modularity resolution: 1.0 is classic modularity.
 pub const RESOLUTION: f64 = 1.0;
 
 /// A community detection algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     /// Leiden with refinement (connected communities); the default.
@@ -57,7 +58,7 @@ impl Algorithm {
 }
 
 /// A file and how many members of a community it declares.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FileCount {
     pub path: String,
     pub members: usize,
@@ -259,7 +260,7 @@ pub(crate) fn parse_path_prefix(value: Option<&str>) -> Result<Option<String>, Q
 }
 
 /// An id argument given as a number or as a name (label, entry name, or a number in a string).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum IdOrName {
     Number(i64),
@@ -286,7 +287,7 @@ impl std::fmt::Display for IdOrName {
 }
 
 /// Arguments of `get_communities`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetCommunitiesArgs {
     /// One community by id or label; without it, the list.
@@ -304,7 +305,7 @@ pub struct GetCommunitiesArgs {
 }
 
 /// One row of a community list.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CommunityRow {
     pub id: u32,
     pub label: String,
@@ -316,7 +317,7 @@ pub struct CommunityRow {
 }
 
 /// A list of communities (the `get_communities` list and analyze kind `clusters`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CommunityList {
     pub algorithm: Algorithm,
     pub modularity: f64,
@@ -332,7 +333,7 @@ pub struct CommunityList {
 }
 
 /// Another community a community's members call or reference.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NeighbourRow {
     pub id: u32,
     pub label: String,
@@ -343,7 +344,7 @@ pub struct NeighbourRow {
 }
 
 /// One community in detail.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CommunityDetail {
     pub id: u32,
     pub label: String,
@@ -361,13 +362,13 @@ pub struct CommunityDetail {
 }
 
 /// One community, wrapped.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CommunityOne {
     pub community: CommunityDetail,
 }
 
 /// The answer of `get_communities`: the list, or one community.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum GetCommunitiesResult {
     List(CommunityList),
@@ -516,11 +517,12 @@ fn detail(g: &Graph, cs: &Communities, c: &Community, limit: usize) -> Community
 }
 
 /// Arguments of analyze kind `clusters`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClustersArgs {
-    /// `leiden` (default), `louvain`; `spectral` is refused (not built).
+    /// Community algorithm: `leiden` (default) or `louvain`.
     #[serde(default)]
+    #[schemars(extend("enum" = ["leiden", "louvain"]))]
     pub algorithm: Option<String>,
     /// Communities listed: 1..=1000, default 50.
     #[serde(default)]

@@ -10,27 +10,30 @@ use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Caller hops within which a test caller counts as coverage.
 pub const TEST_HOPS: usize = 2;
 
 /// Arguments of `coverage_gaps`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CoverageGapsArgs {
     /// Only files under this repository path prefix.
     pub path_prefix: Option<String>,
-    /// `function` or `method` (default both).
+    /// Only functions (`function`) or only methods (`method`); default both.
+    #[schemars(extend("enum" = ["function", "method"]))]
     pub symbol_kind: Option<String>,
     /// Only exported symbols (a method is as visible as its type).
     #[serde(default)]
     pub exported_only: bool,
+    /// Most rows returned (1..=1000, default 50).
     pub limit: Option<usize>,
 }
 
 /// One untested function or method.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct UntestedRow {
     #[serde(flatten)]
     pub node: NodeSummary,
@@ -40,7 +43,7 @@ pub struct UntestedRow {
 }
 
 /// Result of `coverage_gaps`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct CoverageGapsResult {
     pub symbols: Vec<UntestedRow>,
     /// Untested symbols found (before `limit`).

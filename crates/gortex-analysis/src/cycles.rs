@@ -29,6 +29,7 @@ use gortex_graph::query::common::{check_limit, parse_min_tier, resolve_arg, tier
 use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -36,11 +37,12 @@ use std::collections::{BTreeMap, VecDeque};
 pub const MAX_CYCLE_MEMBERS: usize = 100;
 
 /// Arguments of `analyze kind=cycles`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CyclesArgs {
-    /// `imports`, `calls` or `all` (default).
+    /// Import cycles (`imports`), call cycles (`calls`) or both (`all`, default).
     #[serde(default)]
+    #[schemars(extend("enum" = ["imports", "calls", "all"]))]
     pub scope: Option<String>,
     /// Most cycles returned (1..=1000, default 50).
     #[serde(default)]
@@ -53,11 +55,12 @@ pub struct CyclesArgs {
     pub include_self: Option<bool>,
     /// Weakest provenance tier followed (default `text_matched`).
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// Which graph a cycle lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CycleKind {
     Imports,
@@ -77,7 +80,7 @@ impl CycleKind {
 }
 
 /// How bad a cycle is (see the module doc for the rule).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     High,
@@ -86,7 +89,7 @@ pub enum Severity {
 }
 
 /// One edge of a cycle's path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct CycleStep {
     /// Id of the importing file/package, or of the caller.
     pub from: String,
@@ -99,7 +102,7 @@ pub struct CycleStep {
 }
 
 /// One strongly connected component.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Cycle {
     pub kind: CycleKind,
     pub severity: Severity,
@@ -121,7 +124,7 @@ pub struct Cycle {
 }
 
 /// Cycles found.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct CyclesResult {
     pub cycles: Vec<Cycle>,
     /// Cycles before `limit`.
@@ -206,20 +209,21 @@ pub fn cycles(g: &Graph, args: &CyclesArgs) -> Result<CyclesResult, QueryError> 
 }
 
 /// Arguments of `analyze kind=would_create_cycle`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WouldCreateCycleArgs {
     /// The importing file (edge `imports`) or the calling function/method (edge `calls`).
     pub from: String,
     /// The imported file or the called function/method.
     pub to: String,
-    /// `imports` (default) or `calls`.
+    /// The kind of the new edge: `imports` (default) or `calls`.
     #[serde(default)]
+    #[schemars(extend("enum" = ["imports", "calls"]))]
     pub edge: Option<String>,
 }
 
 /// Whether adding `from → to` would close a cycle.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct WouldCreateCycleResult {
     pub would_create_cycle: bool,
     pub edge: CycleKind,

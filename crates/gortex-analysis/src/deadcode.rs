@@ -56,6 +56,7 @@ use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -132,10 +133,11 @@ pub const INERT_DECORATORS: &[&str] = &[
 ];
 
 /// Arguments of `analyze kind=dead_code`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeadCodeArgs {
-    /// Node kinds to report (names, comma-separated or array); see [`DEAD_CODE_KINDS`].
+    /// Node kinds to check (one name, a comma-separated list or an array): function, method, type,
+    /// interface (the default), and field, variable, constant, enum_member on request.
     #[serde(default)]
     pub kinds: Option<OneOrMany>,
     /// Only report symbols whose path starts with this repository-relative prefix.
@@ -153,7 +155,7 @@ pub struct DeadCodeArgs {
 }
 
 /// How sure a dead-code row is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeadConfidence {
     /// No usage evidence of any kind.
@@ -163,7 +165,7 @@ pub enum DeadConfidence {
 }
 
 /// One dead symbol.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DeadRow {
     pub symbol: NodeSummary,
     /// Why it is considered dead, and what could make that wrong.
@@ -178,7 +180,7 @@ pub struct DeadRow {
 }
 
 /// Dead symbols of the repository (or under `path_prefix`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct DeadCodeResult {
     /// Rows: direct findings first, high confidence first, then by path and line.
     pub dead: Vec<DeadRow>,

@@ -8,6 +8,7 @@ use gortex_graph::query::common::check_limit;
 use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -15,7 +16,7 @@ use std::collections::BTreeMap;
 pub const TOP_CALLERS: usize = 5;
 
 /// Arguments of `analyze kind=external_calls`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExternalCallsArgs {
     /// Most targets returned (1..=1000, default 50).
@@ -27,7 +28,7 @@ pub struct ExternalCallsArgs {
 }
 
 /// A caller of an external target.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ExternalCaller {
     pub node: NodeSummary,
     /// Uses of the target from this caller.
@@ -35,7 +36,7 @@ pub struct ExternalCaller {
 }
 
 /// One external target and who uses it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ExternalTargetRow {
     pub target: NodeSummary,
     /// The external module it belongs to (the longest imported module that prefixes it, else its
@@ -56,7 +57,7 @@ pub struct ExternalTargetRow {
 }
 
 /// External uses, most used target first.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ExternalCallsResult {
     pub targets: Vec<ExternalTargetRow>,
     /// Targets before `limit`.

@@ -20,28 +20,86 @@ use crate::cycles::{cycles, CycleKind, CyclesArgs};
 use crate::deadcode::{dead_code, DeadCodeArgs, DeadConfidence};
 use gortex_core::{EdgeKind, NodeKind, QueryError};
 use gortex_graph::{Graph, NodeIndex};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 /// Arguments of `health_score` (none yet; unknown keys are refused).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HealthScoreArgs {}
 
 /// One measured component of the score.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct HealthComponent {
-    pub name: &'static str,
+    /// What was measured (`name`) and the raw measurements the score comes from (`measure`).
+    #[serde(flatten)]
+    pub measure: HealthMeasure,
     /// 0–100, higher is healthier.
     pub score: f64,
     /// Weight in the total after redistributing the weight of components left out.
     pub weight: f64,
-    /// The raw measurements the score comes from.
-    pub measure: Value,
+}
+
+/// The raw measurements behind one component, tagged with the component's name.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "name", content = "measure", rename_all = "snake_case")]
+pub enum HealthMeasure {
+    TestReach(TestReachMeasure),
+    DeadCode(DeadCodeMeasure),
+    Cycles(CyclesMeasure),
+    Structure(StructureMeasure),
+    Resolution(ResolutionMeasure),
+}
+
+/// `test_reach`: functions and methods examined and how many no test reaches.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct TestReachMeasure {
+    pub examined: usize,
+    pub untested: usize,
+    /// Share reached by a test, three decimals.
+    pub tested_ratio: f64,
+}
+
+/// `dead_code`: non-test functions, methods, types and interfaces checked, and the dead ones.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct DeadCodeMeasure {
+    pub checked: usize,
+    pub dead_high_confidence: usize,
+    pub dead_medium_confidence: usize,
+}
+
+/// `cycles`: cycle counts and how many files and callables they hold.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct CyclesMeasure {
+    pub import_cycles: usize,
+    pub call_cycles: usize,
+    pub files_in_import_cycles: usize,
+    pub files: usize,
+    pub callables_in_call_cycles: usize,
+    pub callables: usize,
+    /// More than 1000 cycles: the member counts are lower bounds.
+    pub lower_bound: bool,
+}
+
+/// `structure`: modularity of the Leiden communities.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct StructureMeasure {
+    /// Modularity Q, three decimals.
+    pub modularity: f64,
+    pub communities: usize,
+    /// Symbols taking part in calls (the structure needs 10).
+    pub clustered: usize,
+}
+
+/// `resolution`: call sites bound to a target and left unresolved.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ResolutionMeasure {
+    pub resolved_calls: usize,
+    pub unresolved_calls: usize,
 }
 
 /// Result of `health_score`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct HealthScoreResult {
     pub score: f64,
     pub grade: &'static str,
@@ -73,7 +131,8 @@ pub fn health_score(
     communities: &Communities,
     _args: &HealthScoreArgs,
 ) -> Result<HealthScoreResult, QueryError> {
-    let mut parts: Vec<(&'static str, f64, f64, Value)> = Vec::new();
+    // (weight, score, measure) per component.
+    let mut parts: Vec<(f64, f64, HealthMeasure)> = Vec::new();
     let mut left_out = Vec::new();
 
     let cov = coverage_gaps(
@@ -84,10 +143,13 @@ pub fn health_score(
         },
     )?;
     parts.push((
-        "test_reach",
         0.25,
         100.0 * cov.tested_ratio,
-        json!({ "examined": cov.examined, "untested": cov.total, "tested_ratio": (cov.tested_ratio * 1000.0).round() / 1000.0 }),
+        HealthMeasure::TestReach(TestReachMeasure {
+            examined: cov.examined,
+            untested: cov.total,
+            tested_ratio: (cov.tested_ratio * 1000.0).round() / 1000.0,
+        }),
     ));
 
     let dead = dead_code(
@@ -110,10 +172,13 @@ pub fn health_score(
         .count();
     let dead_share = share(high, checked);
     parts.push((
-        "dead_code",
         0.20,
         100.0 * (1.0 - 3.0 * dead_share).max(0.0),
-        json!({ "checked": checked, "dead_high_confidence": high, "dead_medium_confidence": dead.total - high }),
+        HealthMeasure::DeadCode(DeadCodeMeasure {
+            checked,
+            dead_high_confidence: high,
+            dead_medium_confidence: dead.total - high,
+        }),
     ));
 
     let cyc = cycles(
@@ -139,26 +204,28 @@ pub fn health_score(
     let callables = g.nodes.iter().filter(|n| n.kind.is_callable() && !n.external).count();
     let cycle_load = 0.7 * share(in_import_cycles, files) + 0.3 * share(in_call_cycles, callables);
     parts.push((
-        "cycles",
         0.20,
         100.0 * (1.0 - 3.0 * cycle_load).max(0.0),
-        json!({
-            "import_cycles": cyc.by_kind.get(&CycleKind::Imports).copied().unwrap_or(0),
-            "call_cycles": cyc.by_kind.get(&CycleKind::Calls).copied().unwrap_or(0),
-            "files_in_import_cycles": in_import_cycles,
-            "files": files,
-            "callables_in_call_cycles": in_call_cycles,
-            "callables": callables,
-            "lower_bound": cyc.truncated,
+        HealthMeasure::Cycles(CyclesMeasure {
+            import_cycles: cyc.by_kind.get(&CycleKind::Imports).copied().unwrap_or(0),
+            call_cycles: cyc.by_kind.get(&CycleKind::Calls).copied().unwrap_or(0),
+            files_in_import_cycles: in_import_cycles,
+            files,
+            callables_in_call_cycles: in_call_cycles,
+            callables,
+            lower_bound: cyc.truncated,
         }),
     ));
 
     if communities.clustered >= 10 {
         parts.push((
-            "structure",
             0.15,
             100.0 * (communities.modularity / 0.6).clamp(0.0, 1.0),
-            json!({ "modularity": (communities.modularity * 1000.0).round() / 1000.0, "communities": communities.communities.len(), "clustered": communities.clustered }),
+            HealthMeasure::Structure(StructureMeasure {
+                modularity: (communities.modularity * 1000.0).round() / 1000.0,
+                communities: communities.communities.len(),
+                clustered: communities.clustered,
+            }),
         ));
     } else {
         left_out.push(format!(
@@ -171,17 +238,19 @@ pub fn health_score(
     let unresolved = g.unresolved.iter().filter(|u| u.kind == EdgeKind::Calls).count();
     if resolved + unresolved > 0 {
         parts.push((
-            "resolution",
             0.20,
             100.0 * share(resolved, resolved + unresolved),
-            json!({ "resolved_calls": resolved, "unresolved_calls": unresolved }),
+            HealthMeasure::Resolution(ResolutionMeasure {
+                resolved_calls: resolved,
+                unresolved_calls: unresolved,
+            }),
         ));
     } else {
         left_out.push("resolution: the graph holds no call sites".to_string());
     }
 
-    let total_weight: f64 = parts.iter().map(|p| p.1).sum();
-    let score: f64 = parts.iter().map(|p| p.1 * p.2).sum::<f64>() / total_weight;
+    let total_weight: f64 = parts.iter().map(|p| p.0).sum();
+    let score: f64 = parts.iter().map(|p| p.0 * p.1).sum::<f64>() / total_weight;
     let grade = match score {
         s if s >= 85.0 => "A",
         s if s >= 70.0 => "B",
@@ -194,11 +263,10 @@ pub fn health_score(
         grade,
         components: parts
             .into_iter()
-            .map(|(name, weight, score, measure)| HealthComponent {
-                name,
+            .map(|(weight, score, measure)| HealthComponent {
+                measure,
                 score: round1(score),
                 weight: (weight / total_weight * 1000.0).round() / 1000.0,
-                measure,
             })
             .collect(),
         left_out,

@@ -27,6 +27,7 @@ use gortex_graph::query::common::{check_limit, check_range};
 use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Largest call graph whose betweenness is computed exactly (one BFS per node).
@@ -270,7 +271,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Arguments of `hotspots`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HotspotsArgs {
     /// Rows: 1..=1000, default 50.
@@ -285,7 +286,7 @@ pub struct HotspotsArgs {
 }
 
 /// One hotspot row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Hotspot {
     pub node: NodeSummary,
     /// 0–100.
@@ -300,7 +301,7 @@ pub struct Hotspot {
 }
 
 /// The answer of `hotspots`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct HotspotsResult {
     /// The threshold applied (given, or mean + 2σ).
     pub threshold: f64,

@@ -38,6 +38,7 @@ use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -46,7 +47,7 @@ use std::sync::Arc;
 pub const MAX_IMPACT_IDS: usize = 100;
 
 /// Arguments of `explain_change_impact`. Exactly one of `id`, `ids` and `file` is required.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExplainChangeImpactArgs {
     /// One symbol (id, qualified or bare name) or a file path.
@@ -66,11 +67,12 @@ pub struct ExplainChangeImpactArgs {
     pub limit: Option<usize>,
     /// Weakest provenance tier followed.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// The risk tier of a change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskTier {
     Low,
@@ -80,7 +82,7 @@ pub enum RiskTier {
 }
 
 /// One dependent.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DependentRow {
     pub node: NodeSummary,
     /// The best path tier reaching it.
@@ -88,7 +90,7 @@ pub struct DependentRow {
 }
 
 /// Dependents at one level.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ImpactLevel {
     pub depth: u32,
     /// Dependents at this level (before `limit`).
@@ -98,14 +100,14 @@ pub struct ImpactLevel {
 }
 
 /// An execution flow a change touches.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ProcessRef {
     pub id: u32,
     pub name: String,
 }
 
 /// The blast radius of a change.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ExplainChangeImpactResult {
     pub targets: Vec<NodeSummary>,
     pub depth: u32,
@@ -456,17 +458,19 @@ fn risk_tier(r: RiskInputs) -> (RiskTier, Vec<String>) {
 // ---------------------------------------------------------------------------------------------
 
 /// What `analyze kind=impact` ranks: one symbol or one file. Exactly one field is required.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImpactTarget {
+    /// A symbol: an id, `Owner.name` or a bare name.
     #[serde(default)]
     pub symbol: Option<String>,
+    /// A file path.
     #[serde(default)]
     pub file: Option<String>,
 }
 
 /// Arguments of `analyze kind=impact`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImpactArgs {
     /// Rank this target's blast radius; without it, rank the repository's riskiest functions.
@@ -478,7 +482,7 @@ pub struct ImpactArgs {
 }
 
 /// The points each part of the score contributed.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
 pub struct ImpactComponents {
     pub centrality: f64,
     pub reach: f64,
@@ -487,7 +491,7 @@ pub struct ImpactComponents {
 }
 
 /// The raw measurements behind a score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ImpactMetrics {
     /// Distinct nodes using the symbol (or anything it contains).
     pub in_degree: usize,
@@ -504,7 +508,7 @@ pub struct ImpactMetrics {
 }
 
 /// One ranked row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ImpactRow {
     pub node: NodeSummary,
     /// With a target: 0 for the target, else the dependent's level.
@@ -517,7 +521,7 @@ pub struct ImpactRow {
 }
 
 /// The ranking.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ImpactResult {
     /// `target` (a blast radius) or `repo` (the riskiest functions and methods).
     pub mode: &'static str,

@@ -43,6 +43,7 @@ use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Most processes per kind.
@@ -62,7 +63,7 @@ pub const DEPTH_LIMIT: &str = "depth_limit";
 pub const PROCESS_LIMIT: &str = "process_limit";
 
 /// Whether a process starts in product code or in a test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProcessKind {
     Product,
@@ -499,7 +500,7 @@ fn trace(
 }
 
 /// Arguments of `get_processes`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetProcessesArgs {
     /// One process by id or entry (id, qualified or bare name); without it, the list.
@@ -515,7 +516,7 @@ pub struct GetProcessesArgs {
 }
 
 /// One row of the process list.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProcessRow {
     pub id: u32,
     pub name: String,
@@ -532,7 +533,7 @@ pub struct ProcessRow {
 }
 
 /// The process list.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProcessList {
     /// Processes matching the request (product, plus tests when asked).
     pub total: usize,
@@ -545,7 +546,7 @@ pub struct ProcessList {
 }
 
 /// One step of a shown trace.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StepRow {
     pub depth: u32,
     pub node: NodeSummary,
@@ -557,7 +558,7 @@ pub struct StepRow {
 }
 
 /// One process with its trace.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProcessDetail {
     pub id: u32,
     pub name: String,
@@ -577,13 +578,13 @@ pub struct ProcessDetail {
 }
 
 /// One process, wrapped.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProcessOne {
     pub process: ProcessDetail,
 }
 
 /// The answer of `get_processes`: the list, or one trace.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum GetProcessesResult {
     List(ProcessList),

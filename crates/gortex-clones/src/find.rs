@@ -16,6 +16,7 @@ use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -31,7 +32,7 @@ pub const MAX_MEMBERS_LISTED: usize = 100;
 pub const MAX_PAIRS_LISTED: usize = 100;
 
 /// Arguments of `find_clones`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindClonesArgs {
     /// Jaccard threshold over token shingles, 0.5..=1.0 (default 0.82).
@@ -55,7 +56,7 @@ pub struct FindClonesArgs {
 }
 
 /// One member of a clone cluster.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct CloneMember {
     #[serde(flatten)]
     pub node: NodeSummary,
@@ -67,7 +68,7 @@ pub struct CloneMember {
 }
 
 /// One verified pair inside a cluster (`a` < `b` by id).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ClonePair {
     pub a: String,
     pub b: String,
@@ -76,7 +77,7 @@ pub struct ClonePair {
 }
 
 /// A connected component of verified clone pairs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct CloneCluster {
     /// 1-based rank in this result.
     pub id: usize,
@@ -93,7 +94,7 @@ pub struct CloneCluster {
 }
 
 /// Result of `find_clones`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct FindClonesResult {
     pub clusters: Vec<CloneCluster>,
     /// The threshold applied.

@@ -1,9 +1,10 @@
 //! Languages gortex knows, with their file extensions.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A source language. Dialects that need their own grammar (TSX) are separate variants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Language {
     #[serde(rename = "typescript")]

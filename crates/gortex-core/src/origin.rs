@@ -1,10 +1,11 @@
 //! Provenance tiers: how sure we are that an edge points where it says.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The evidence behind an edge, strongest first. Ordering follows strength, so
 /// `Origin::AstResolved > Origin::TextMatched`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// A language server confirmed the target.

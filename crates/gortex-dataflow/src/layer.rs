@@ -28,6 +28,7 @@ use gortex_core::{EdgeKind, Language, NodeKind, Origin};
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +40,7 @@ pub const CALL_FLOW_CONFIDENCE: f64 = 0.7;
 pub const PASS_THROUGH_CONFIDENCE: f64 = 0.5;
 
 /// What a flow node stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FlowKind {
     Param,
@@ -69,7 +70,7 @@ pub struct FlowNode {
 }
 
 /// The kind of a flow edge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FlowEdgeKind {
     ValueFlow,

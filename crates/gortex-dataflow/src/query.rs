@@ -25,6 +25,7 @@ use gortex_core::{NodeKind, Origin, QueryError};
 use gortex_graph::query::common::{check_range, parse_min_tier, resolve_one};
 use gortex_graph::{Graph, NodeIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -32,7 +33,7 @@ use std::collections::VecDeque;
 pub const MAX_CANDIDATES: usize = 100;
 
 /// A flow node as results show it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FlowNodeRow {
     pub id: String,
     pub kind: FlowKind,
@@ -46,7 +47,7 @@ pub struct FlowNodeRow {
 }
 
 /// One hop of a path.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FlowHop {
     pub to: FlowNodeRow,
     pub kind: FlowEdgeKind,
@@ -55,7 +56,7 @@ pub struct FlowHop {
 }
 
 /// One path from a source to a sink.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FlowPath {
     pub source: FlowNodeRow,
     pub sink: FlowNodeRow,
@@ -287,20 +288,26 @@ fn endpoint(g: &Graph, fg: &FlowGraph, spec: &str, end: End, arg: &str) -> Resul
 }
 
 /// Arguments of `flow_between`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowBetweenArgs {
+    /// Where the value starts: a function (its parameters), a field, or `Symbol#variable`
+    /// (`Symbol#return` for a return value), such as `getUser#req.query.id`.
     pub source: String,
+    /// Where it must arrive: a function (its parameters and the arguments of calls to it), a field,
+    /// or `Symbol#variable`.
     pub sink: String,
     /// Most hops per path, 1..=32 (default 16).
     pub max_depth: Option<u32>,
     /// Most paths returned, 1..=100 (default 10).
     pub max_paths: Option<usize>,
+    /// Weakest provenance tier of the call edges a path may cross.
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// Result of `flow_between`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FlowBetweenResult {
     pub sources: usize,
     pub sinks: usize,
@@ -584,24 +591,27 @@ fn candidates(g: &Graph, fg: &FlowGraph, clauses: &[Clause], end: End) -> (Vec<u
 }
 
 /// Arguments of `taint_paths`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaintPathsArgs {
-    /// Source clauses; omitted → built-in request inputs.
+    /// Source clauses (words, `exact:Name`, `path:dir/`, `kind:param|variable|…`, all must hold);
+    /// omit it for the built-in request inputs.
     pub source_pattern: Option<String>,
-    /// Sink clauses; omitted → built-in SQL, command and filesystem sinks.
+    /// Sink clauses, same forms; omit it for the built-in SQL, command and filesystem sinks.
     pub sink_pattern: Option<String>,
     /// Most hops per path, 1..=32 (default 16).
     pub max_depth: Option<u32>,
     /// Most findings, 1..=1000 (default 20).
     pub limit: Option<usize>,
+    /// Weakest provenance tier of the call edges a path may cross.
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
     /// Only sources in functions under this path prefix.
     pub path_prefix: Option<String>,
 }
 
 /// Size of the flow graph a sweep ran over (how much of the repository dataflow covers).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FlowGraphSize {
     /// Graph functions and methods with dataflow facts.
     pub functions: usize,
@@ -624,7 +634,7 @@ impl FlowGraphSize {
 }
 
 /// Result of `taint_paths`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct TaintPathsResult {
     pub sources: usize,
     pub sinks: usize,

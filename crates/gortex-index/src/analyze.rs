@@ -2,15 +2,20 @@
 //! (`gortex-clones`) and the text-sourced sweeps (`gortex_search::sites`). The `kind` argument
 //! picks the analysis; the remaining arguments belong to it and are checked by it.
 
+use crate::query::schema::{self, tool_table, ToolSpec};
 use crate::query::{out, parse};
 use crate::RepoIndex;
+use gortex_analysis::impact::{ExplainChangeImpactArgs, ExplainChangeImpactResult};
 use gortex_analysis::reach::ReachCache;
 use gortex_analysis::{Algorithm, Communities, Processes};
-use gortex_clones::CloneIndex;
+use gortex_clones::{CloneIndex, FindClonesArgs, FindClonesResult};
 use gortex_core::QueryError;
 use gortex_dataflow::layer::{DataflowIndex, FlowGraph};
 use gortex_graph::Graph;
-use serde_json::Value;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex, Weak};
 
 /// Analysis state derived from the current graph, built by the first query that needs it and
@@ -66,57 +71,137 @@ fn same_graph(weak: &Weak<Graph>, current: &Arc<Graph>) -> bool {
     weak.upgrade().is_some_and(|g| Arc::ptr_eq(&g, current))
 }
 
-/// Every `analyze` kind with a one-line description, in a stable order.
-pub const ANALYZE_KINDS: &[(&str, &str)] = &[
-    (
-        "dead_code",
+tool_table! {
+    /// Every `analyze` kind in a stable order: its name, its description, and its argument and
+    /// result types. `kind: "kinds"` lists them; [`ANALYZE_ALIASES`] names the same kinds again.
+    pub const ANALYZE_KINDS;
+    /// Runs the `analyze` kind `name`; `None` when there is no such kind.
+    fn run_kind(&self, g);
+
+    dead_code(gortex_analysis::deadcode::DeadCodeArgs) -> gortex_analysis::deadcode::DeadCodeResult,
         "Symbols nothing uses (entry points, exports, tests, constructors and interface methods excepted), with a confidence each",
-    ),
-    (
-        "hotspots",
+        |a| gortex_analysis::deadcode::dead_code(g, &a);
+    hotspots(gortex_analysis::HotspotsArgs) -> gortex_analysis::HotspotsResult,
         "Functions and methods scored by fan-in, fan-out, community crossings and betweenness (0–100; default threshold mean + 2σ)",
-    ),
-    (
-        "cycles",
+        |a| gortex_analysis::hotspots(g, &self.communities().map, &a);
+    cycles(gortex_analysis::cycles::CyclesArgs) -> gortex_analysis::cycles::CyclesResult,
         "Import cycles between files/packages and call cycles (mutual recursion), each with a closed path and a severity",
-    ),
-    (
-        "would_create_cycle",
+        |a| gortex_analysis::cycles::cycles(g, &a);
+    would_create_cycle(gortex_analysis::cycles::WouldCreateCycleArgs) -> gortex_analysis::cycles::WouldCreateCycleResult,
         "Whether a new import (file → file) or call (symbol → symbol) would close a cycle, with the path it would close",
-    ),
-    (
-        "impact",
+        |a| gortex_analysis::cycles::would_create_cycle(g, &a);
+    impact(gortex_analysis::impact::ImpactArgs) -> gortex_analysis::impact::ImpactResult,
         "Composite 0–100 change risk (centrality, reach, complexity, community span) for a target's blast radius or the whole repository",
-    ),
-    (
-        "clusters",
+        |a| gortex_analysis::impact::impact(g, &self.reach(), Some(&self.communities().map), &a);
+    clusters(gortex_analysis::ClustersArgs) -> gortex_analysis::ClustersResult,
         "Community detection with a chosen algorithm (leiden, louvain) and its modularity",
-    ),
-    (
-        "coverage_gaps",
+        |a| gortex_analysis::clusters(g, &a);
+    coverage_gaps(gortex_analysis::coverage::CoverageGapsArgs) -> gortex_analysis::coverage::CoverageGapsResult,
         "Functions and methods no test reaches (graph evidence: test callers within two hops, test files depending on the file); alias untested",
-    ),
-    (
-        "external_calls",
+        |a| gortex_analysis::coverage::coverage_gaps(g, &a);
+    external_calls(gortex_analysis::external::ExternalCallsArgs) -> gortex_analysis::external::ExternalCallsResult,
         "Calls and references leaving the repository, grouped by external target with callers and files",
-    ),
-    (
-        "routes",
+        |a| gortex_analysis::external::external_calls(g, &a);
+    routes(gortex_search::RoutesArgs) -> gortex_search::sites::RoutesResult,
         "HTTP routes of Express, FastAPI, Flask, Gin, net/http and Spring with their handlers",
-    ),
-    (
-        "env_var_users",
+        |a| self.with_text(|t| gortex_search::routes(t, g, &a));
+    env_var_users(gortex_search::EnvVarUsersArgs) -> gortex_search::sites::EnvVarUsersResult,
         "Environment variables read in code (process.env, os.environ, os.Getenv, env::var, System.getenv), grouped by variable",
-    ),
-    (
-        "todos",
+        |a| self.with_text(|t| gortex_search::env_var_users(t, g, &a));
+    todos(gortex_search::TodosArgs) -> gortex_search::sites::TodosResult,
         "TODO / FIXME / HACK / XXX / BUG / QUESTION marker comments with assignees and their enclosing symbol",
-    ),
-    (
-        "health_score",
+        |a| self.with_text(|t| gortex_search::todos(t, g, &a));
+    health_score(gortex_analysis::health::HealthScoreArgs) -> gortex_analysis::health::HealthScoreResult,
         "One 0–100 score and grade from test reach, dead code, cycles, structure and resolution, with each component",
-    ),
-];
+        |a| gortex_analysis::health::health_score(g, &self.communities(), &a);
+}
+
+/// Other names `analyze` accepts for a kind: `(alias, kind)`.
+pub const ANALYZE_ALIASES: &[(&str, &str)] = &[("untested", "coverage_gaps")];
+
+/// The kind that lists the others.
+const KINDS: &str = "kinds";
+
+/// `kind: "kinds"` as a table row (it is not one of [`ANALYZE_KINDS`], which it lists).
+pub const ANALYZE_LISTING: ToolSpec = ToolSpec {
+    name: KINDS,
+    description: "Every analyze kind with its description",
+    args: schema::schema_of::<AnalyzeKindsArgs>,
+    result: schema::schema_of::<AnalyzeKindsResult>,
+};
+
+/// Arguments of `analyze`: `kind` plus that kind's own arguments (checked by the kind). Kept as an
+/// object so a missing or unknown kind is answered with the list of kinds.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(transparent)]
+pub struct AnalyzeArgs(pub Map<String, Value>);
+
+impl JsonSchema for AnalyzeArgs {
+    fn schema_name() -> Cow<'static, str> {
+        "AnalyzeArgs".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut extra: Vec<&str> = ANALYZE_ALIASES.iter().map(|(alias, _)| *alias).collect();
+        extra.push(KINDS);
+        let shared = [
+            (
+                "limit",
+                "Most rows returned (1..=1000; default 50, 100 for routes, env_var_users and todos)",
+            ),
+            (
+                "path_prefix",
+                "Only code under this repository path prefix (routes, env_var_users and todos also take a glob)",
+            ),
+        ];
+        let mut schema = schema::dispatcher_args(generator, ANALYZE_KINDS, &extra, &shared);
+        schema.insert("title".into(), Self::schema_name().into());
+        schema
+    }
+}
+
+/// The answer of `analyze`: the answer of the kind that ran.
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
+pub struct AnalyzeResult(pub Value);
+
+impl JsonSchema for AnalyzeResult {
+    fn schema_name() -> Cow<'static, str> {
+        "AnalyzeResult".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = schema::dispatcher_result(generator, ANALYZE_KINDS, &[ANALYZE_LISTING.result]);
+        schema.insert("title".into(), Self::schema_name().into());
+        schema
+    }
+}
+
+/// Arguments of `kind: "kinds"` (none).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeKindsArgs {}
+
+/// The answer of `kind: "kinds"`: every kind with its description, in the table's order.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AnalyzeKindsResult {
+    pub kinds: Vec<AnalyzeKindRow>,
+}
+
+/// One `analyze` kind.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AnalyzeKindRow {
+    pub kind: &'static str,
+    pub description: &'static str,
+}
 
 impl RepoIndex {
     /// Runs `f` over the clone index, first synchronising it with the current graph and files.
@@ -160,11 +245,10 @@ impl RepoIndex {
     }
 
     /// Runs `find_clones`; `dead_only` is answered with the dead-code set of the current graph.
-    pub(crate) fn find_clones(&self, args: Value) -> Result<Value, QueryError> {
-        let a: gortex_clones::FindClonesArgs = parse("find_clones", args)?;
+    pub(crate) fn find_clones(&self, a: &FindClonesArgs) -> Result<FindClonesResult, QueryError> {
         let g = &*self.graph;
         let dead = a.dead_only.then(|| gortex_analysis::deadcode::dead_set(g));
-        self.with_clones(|idx| out(gortex_clones::find_clones(g, idx, &a, dead.as_ref())))
+        self.with_clones(|idx| gortex_clones::find_clones(g, idx, a, dead.as_ref()))
     }
 
     /// The dataflow graph of the current graph version: facts re-extracted for changed files,
@@ -188,21 +272,23 @@ impl RepoIndex {
     }
 
     /// Runs `explain_change_impact` with the communities and flows of the current graph.
-    pub(crate) fn explain_change_impact(&self, args: Value) -> Result<Value, QueryError> {
-        let a = parse("explain_change_impact", args)?;
+    pub(crate) fn explain_change_impact(
+        &self,
+        a: &ExplainChangeImpactArgs,
+    ) -> Result<ExplainChangeImpactResult, QueryError> {
         let (communities, processes) = (self.communities(), self.processes());
-        out(gortex_analysis::impact::explain_change_impact(
+        gortex_analysis::impact::explain_change_impact(
             &self.graph,
             &self.reach(),
             Some(&communities.map),
             Some(&processes.map),
-            &a,
-        ))
+            a,
+        )
     }
 
     /// Runs `analyze`: `args.kind` names the analysis, the other keys are its arguments.
-    pub(crate) fn analyze(&self, mut args: Value) -> Result<Value, QueryError> {
-        let kind = match args.as_object_mut().and_then(|m| m.remove("kind")) {
+    pub(crate) fn analyze(&self, AnalyzeArgs(mut args): AnalyzeArgs) -> Result<AnalyzeResult, QueryError> {
+        let kind = match args.remove("kind") {
             Some(Value::String(k)) => k,
             Some(other) => {
                 return Err(QueryError::invalid(format!(
@@ -216,67 +302,33 @@ impl RepoIndex {
                 )))
             }
         };
-        let g = &*self.graph;
-        let tool = format!("analyze kind={kind}");
-        match kind.as_str() {
-            "todos" => {
-                let a = parse(&tool, args)?;
-                self.with_text(|t| out(gortex_search::todos(t, g, &a)))
-            }
-            "env_var_users" => {
-                let a = parse(&tool, args)?;
-                self.with_text(|t| out(gortex_search::env_var_users(t, g, &a)))
-            }
-            "routes" => {
-                let a = parse(&tool, args)?;
-                self.with_text(|t| out(gortex_search::routes(t, g, &a)))
-            }
-            "hotspots" => {
-                let a = parse(&tool, args)?;
-                out(gortex_analysis::hotspots(g, &self.communities().map, &a))
-            }
-            "clusters" => out(gortex_analysis::clusters(g, &parse(&tool, args)?)),
-            "dead_code" => out(gortex_analysis::deadcode::dead_code(g, &parse(&tool, args)?)),
-            "cycles" => out(gortex_analysis::cycles::cycles(g, &parse(&tool, args)?)),
-            "would_create_cycle" => out(gortex_analysis::cycles::would_create_cycle(g, &parse(&tool, args)?)),
-            "impact" => {
-                let a = parse(&tool, args)?;
-                let communities = self.communities();
-                out(gortex_analysis::impact::impact(
-                    g,
-                    &self.reach(),
-                    Some(&communities.map),
-                    &a,
-                ))
-            }
-            "external_calls" => out(gortex_analysis::external::external_calls(g, &parse(&tool, args)?)),
-            "health_score" => {
-                let a = parse(&tool, args)?;
-                out(gortex_analysis::health::health_score(g, &self.communities(), &a))
-            }
-            "kinds" => {
-                parse::<NoArgs>(&tool, args)?;
-                Ok(serde_json::json!({
-                    "kinds": ANALYZE_KINDS
-                        .iter()
-                        .map(|(kind, description)| serde_json::json!({ "kind": kind, "description": description }))
-                        .collect::<Vec<_>>()
-                }))
-            }
-            "coverage_gaps" | "untested" => out(gortex_analysis::coverage::coverage_gaps(g, &parse(&tool, args)?)),
-            other => Err(QueryError::invalid(format!(
-                "analyze: unknown kind \"{other}\"; kinds: {}",
+        let label = format!("analyze kind={kind}");
+        let args = Value::Object(args);
+        if kind == KINDS {
+            parse::<AnalyzeKindsArgs>(&label, args)?;
+            let kinds = ANALYZE_KINDS
+                .iter()
+                .map(|k| AnalyzeKindRow {
+                    kind: k.name,
+                    description: k.description,
+                })
+                .collect();
+            return out(Ok(AnalyzeKindsResult { kinds })).map(AnalyzeResult);
+        }
+        let name = ANALYZE_ALIASES
+            .iter()
+            .find(|(alias, _)| *alias == kind)
+            .map_or(kind.as_str(), |(_, target)| target);
+        match self.run_kind(name, &label, args) {
+            Some(answer) => answer.map(AnalyzeResult),
+            None => Err(QueryError::invalid(format!(
+                "analyze: unknown kind \"{kind}\"; kinds: {}",
                 kind_names()
             ))),
         }
     }
 }
 
-/// Arguments of a kind that takes none.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NoArgs {}
-
 fn kind_names() -> String {
-    ANALYZE_KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+    ANALYZE_KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
 }

@@ -3,11 +3,14 @@
 //! indexes. The symbol index is rebuilt on the first query after the graph changed; the trigram
 //! index is synchronised with the indexed file list then (only changed files are re-read).
 
+pub mod schema;
+
 use crate::RepoIndex;
 use gortex_core::QueryError;
 use gortex_graph::query as q;
 use gortex_graph::Graph;
 use gortex_search::{SymbolIndex, TextIndex};
+use schema::tool_table;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -16,90 +19,95 @@ use std::sync::{Arc, RwLock, Weak};
 /// Default memory budget of the trigram index (`GORTEX_TRIGRAM_MAX_MB` overrides it).
 const TEXT_BUDGET_MB: usize = 256;
 
-/// Every query tool with a one-line description, in a stable order.
-pub const TOOLS: &[(&str, &str)] = &[
-    (
-        "search_symbols",
-        "Find symbols by name, words or description (BM25 + graph-aware rerank)",
-    ),
-    (
-        "winnow_symbols",
-        "Constraint-chain retrieval (kind, language, path, fan-in/out, text) with per-axis scores",
-    ),
-    (
-        "search_text",
-        "Trigram-indexed literal or regex text search; hits carry their enclosing symbol",
-    ),
-    ("find_files", "Find files by name, path, glob or fuzzy subsequence"),
-    (
-        "find_declaration",
-        "Use-site text or regex → the declarations it refers to",
-    ),
-    (
-        "get_symbol",
-        "One symbol: location, signature, doc, owner and edge counts",
-    ),
-    ("get_file_summary", "All symbols and imports of a file"),
-    ("get_dependencies", "What a symbol or file depends on (depth 1–3)"),
-    (
-        "get_dependents",
-        "What depends on a symbol or file (depth 1–3, blast radius)",
-    ),
-    (
-        "get_callers",
-        "Reverse call graph, with a caveat when the answer is thin",
-    ),
-    ("get_call_chain", "Forward call graph, with the unresolved calls listed"),
-    (
-        "find_usages",
-        "Every reference to a symbol with its context (call, parameter_type, field, …)",
-    ),
-    ("find_implementations", "Types implementing an interface"),
-    ("find_overrides", "Methods overriding, or overridden by, a method"),
-    (
-        "get_class_hierarchy",
-        "Inheritance subgraph around a type, interface or method",
-    ),
-    ("get_cluster", "Bidirectional neighbourhood over usage edges"),
-    ("walk_graph", "Token-budgeted traversal over chosen edge kinds"),
-    (
-        "graph_query",
-        "Small read-only DSL: nodes … | traverse … | filter … (five stages at most)",
-    ),
-    (
-        "trace_path",
-        "Shortest call paths from one symbol to another, or why there is none",
-    ),
-    ("find_import_path", "Shortest import chain between two files"),
-    (
-        "get_communities",
-        "Functional clusters (Leiden): list, or one community's members, files and neighbours",
-    ),
-    (
-        "get_processes",
-        "Execution flows from scored entry points: list, or one flow's call-tree trace",
-    ),
-    (
-        "explain_change_impact",
-        "Risk-tiered blast radius of a change: dependents per depth, tests, flows, communities",
-    ),
-    (
-        "flow_between",
-        "Ranked dataflow paths between two symbols (value_flow, arg_of, returns_to)",
-    ),
-    (
-        "taint_paths",
-        "Source → sink dataflow sweep: request input → SQL / command / filesystem by default",
-    ),
-    (
-        "find_clones",
-        "Near-duplicate function/method clusters (MinHash + LSH, verified Jaccard)",
-    ),
-    (
-        "analyze",
-        "Whole-repository analyses by kind (`kind: \"kinds\"` lists them): dead code, hotspots, cycles, impact, routes, …",
-    ),
-];
+tool_table! {
+    /// Every query tool in a stable order: its name, the description agents read, and its argument
+    /// and result types (the schemas `schema::tool_schemas` derives and TypeScript is generated from).
+    pub const TOOLS;
+    /// Runs the query tool `name`; `None` when there is no such tool.
+    fn run_tool(&self, g);
+
+    search_symbols(gortex_search::SearchSymbolsArgs) -> gortex_search::SearchSymbolsResult,
+        "Find symbols by name, Owner.name, words or description (camelCase/snake_case aware, typo tolerant, ranked with graph signals). Inline clauses: kind:function flavor:class lang:go path:src/. Use instead of grep for code.",
+        |a| gortex_search::search_symbols(g, &self.symbol_index(), &a);
+    winnow_symbols(gortex_search::WinnowSymbolsArgs) -> gortex_search::WinnowSymbolsResult,
+        "Structured retrieval by constraints (kind, language, path prefix, minimum fan-in/fan-out, text, exported) with per-axis score contributions.",
+        |a| gortex_search::winnow_symbols(g, &self.symbol_index(), &a);
+    search_text(gortex_search::SearchTextArgs) -> gortex_search::SearchTextResult,
+        "Trigram-indexed literal (or regexp: true) text search; each hit carries path, line, column, the line and its enclosing symbol.",
+        |a| self.with_text(|t| gortex_search::search_text(t, g, &a));
+    find_files(gortex_search::FindFilesArgs) -> gortex_search::FindFilesResult,
+        "Find files by name or path (exact > prefix > substring), glob (ts/**/*.test.ts) or fuzzy subsequence.",
+        |a| gortex_search::find_files(g, &a);
+    find_declaration(gortex_search::FindDeclarationArgs) -> gortex_search::FindDeclarationResult,
+        "Use-site text (fooBar( or .save() or regex: true) → the declarations it refers to, with the matching use locations and their tiers.",
+        |a| self.with_text(|t| gortex_search::find_declaration(t, g, &a));
+    get_symbol(q::GetSymbolArgs) -> q::GetSymbolResult,
+        "A symbol: location, signature, doc, owner and edge counts. Use instead of reading the file.",
+        |a| q::get_symbol(g, &a);
+    get_file_summary(q::GetFileSummaryArgs) -> q::GetFileSummaryResult,
+        "All symbols (nested, in source order) and imports (with resolution status) of a file.",
+        |a| q::get_file_summary(g, &a);
+    get_dependencies(q::GetDependenciesArgs) -> q::GetDependenciesResult,
+        "What a symbol (or a file, file-level) depends on, 1–3 hops, with per-depth counts.",
+        |a| q::get_dependencies(g, &a);
+    get_dependents(q::GetDependentsArgs) -> q::GetDependentsResult,
+        "What depends on a symbol or file (blast radius), 1–3 hops, with per-depth counts and a caveat when coverage is thin.",
+        |a| q::get_dependents(g, &a);
+    get_callers(q::GetCallersArgs) -> q::GetCallersResult,
+        "Reverse call graph. Carries a caveat (likely_unused, possible_extraction_gap, coverage_incomplete) whenever the answer must not be taken at face value.",
+        |a| q::get_callers(g, &a);
+    get_call_chain(q::GetCallChainArgs) -> q::GetCallChainResult,
+        "Forward call graph from a symbol, with the calls that stayed unresolved.",
+        |a| q::get_call_chain(g, &a);
+    find_usages(q::FindUsagesArgs) -> q::FindUsagesResult,
+        "Every reference to a symbol with its context (call, parameter_type, return_type, field, type, value, import); filter with context. Same caveats as get_callers.",
+        |a| q::find_usages(g, &a);
+    find_implementations(q::FindImplementationsArgs) -> q::FindImplementationsResult,
+        "Types implementing an interface (through sub-interfaces too).",
+        |a| q::find_implementations(g, &a);
+    find_overrides(q::FindOverridesArgs) -> q::FindOverridesResult,
+        "Methods that override (children) or are overridden by (parents) a method.",
+        |a| q::find_overrides(g, &a);
+    get_class_hierarchy(q::GetClassHierarchyArgs) -> q::GetClassHierarchyResult,
+        "Inheritance subgraph around a type, interface or method (up, down or both), optionally with members and their override chains.",
+        |a| q::get_class_hierarchy(g, &a);
+    get_cluster(q::GetClusterArgs) -> q::GetClusterResult,
+        "Bidirectional neighbourhood of a symbol over usage edges.",
+        |a| q::get_cluster(g, &a);
+    walk_graph(q::WalkGraphArgs) -> q::WalkGraphResult,
+        "Token-budgeted traversal from a symbol over chosen edge kinds (out, in or both); reports budget_hit and stopped_at_depth.",
+        |a| q::walk_graph(g, &a);
+    graph_query(q::GraphQueryArgs) -> q::GraphQueryResult,
+        "Read-only graph DSL, stages joined by |: nodes kind=interface name~Handler | traverse implements in | filter path=src/ (sort, limit; five stages at most).",
+        |a| q::graph_query(g, &a);
+    trace_path(q::TracePathArgs) -> q::TracePathResult,
+        "Shortest call paths from one symbol to another with per-hop confidence, or a diagnosis of why there is none.",
+        |a| q::trace_path(g, &a);
+    find_import_path(q::FindImportPathArgs) -> q::FindImportPathResult,
+        "Shortest import chain between two files (paths, file ids, or symbols standing for their files), or a diagnosis of why there is none.",
+        |a| q::find_import_path(g, &a);
+    get_communities(gortex_analysis::communities::GetCommunitiesArgs) -> gortex_analysis::communities::GetCommunitiesResult,
+        "Functional clusters (Leiden over calls and references, weighted by provenance). Without id: every community with label, size, cohesion and hub. With id (number or label): members, files and neighbouring communities.",
+        |a| gortex_analysis::get_communities(g, &self.communities(), &a);
+    get_processes(gortex_analysis::GetProcessesArgs) -> gortex_analysis::GetProcessesResult,
+        "Execution flows: scored entry points (mains, handlers, commands) with bounded call-tree traces; test flows kept apart. Without id: the list. With id (number or entry name): the step-by-step trace.",
+        |a| gortex_analysis::get_processes(g, &self.processes(), &a);
+    explain_change_impact(gortex_analysis::impact::ExplainChangeImpactArgs) -> gortex_analysis::impact::ExplainChangeImpactResult,
+        "Risk-tiered blast radius of changing symbols or a file: dependents per depth (1–3), affected tests and processes, communities touched, and a caveat when the target has no incoming edges.",
+        |a| self.explain_change_impact(&a);
+    flow_between(gortex_dataflow::query::FlowBetweenArgs) -> gortex_dataflow::query::FlowBetweenResult,
+        "Ranked dataflow paths from a source to a sink (value_flow inside functions, arg_of into callee parameters, returns_to back to callers), each hop with its confidence. Endpoints: a function (its parameters and return), a field, or Symbol#variable such as getUser#req.query.id.",
+        |a| gortex_dataflow::query::flow_between(g, &self.flow_graph(), &a);
+    taint_paths(gortex_dataflow::query::TaintPathsArgs) -> gortex_dataflow::query::TaintPathsResult,
+        "Source → sink dataflow sweep. Without patterns: request input (req.query, request.args, r.URL, getParameter, …) reaching SQL, command or filesystem calls, one finding per sink with its best path. Patterns: words (substring), exact:Name, path:dir/, kind:param|variable|argument|result|return|function|method, space-separated (all must hold).",
+        |a| gortex_dataflow::query::taint_paths(g, &self.flow_graph(), &a);
+    find_clones(gortex_clones::FindClonesArgs) -> gortex_clones::FindClonesResult,
+        "Near-duplicate function/method clusters (MinHash + LSH over normalised tokens, verified Jaccard ≥ min_similarity); dead_only finds dead duplicates of live code.",
+        |a| self.find_clones(&a);
+    analyze(crate::analyze::AnalyzeArgs) -> crate::analyze::AnalyzeResult,
+        "Whole-repository analyses by kind: dead_code, hotspots, cycles, would_create_cycle, impact, clusters, coverage_gaps (untested), external_calls, routes, env_var_users, todos, health_score; kind=kinds lists them with their descriptions.",
+        |a| self.analyze(a);
+}
 
 /// Search indexes derived from the current graph, built on first use.
 #[derive(Default)]
@@ -171,67 +179,13 @@ impl RepoIndex {
         if let Some(map) = args.as_object_mut() {
             map.remove("repo");
         }
-        let g: &Graph = &self.graph;
-        match tool {
-            "search_symbols" => {
-                let a = parse(tool, args)?;
-                out(gortex_search::search_symbols(g, &self.symbol_index(), &a))
-            }
-            "winnow_symbols" => {
-                let a = parse(tool, args)?;
-                out(gortex_search::winnow_symbols(g, &self.symbol_index(), &a))
-            }
-            "find_files" => out(gortex_search::find_files(g, &parse(tool, args)?)),
-            "search_text" => {
-                let a = parse(tool, args)?;
-                self.with_text(|t| out(gortex_search::search_text(t, g, &a)))
-            }
-            "find_declaration" => {
-                let a = parse(tool, args)?;
-                self.with_text(|t| out(gortex_search::find_declaration(t, g, &a)))
-            }
-            "get_symbol" => out(q::get_symbol(g, &parse(tool, args)?)),
-            "get_file_summary" => out(q::get_file_summary(g, &parse(tool, args)?)),
-            "get_dependencies" => out(q::get_dependencies(g, &parse(tool, args)?)),
-            "get_dependents" => out(q::get_dependents(g, &parse(tool, args)?)),
-            "get_callers" => out(q::get_callers(g, &parse(tool, args)?)),
-            "get_call_chain" => out(q::get_call_chain(g, &parse(tool, args)?)),
-            "find_usages" => out(q::find_usages(g, &parse(tool, args)?)),
-            "find_implementations" => out(q::find_implementations(g, &parse(tool, args)?)),
-            "find_overrides" => out(q::find_overrides(g, &parse(tool, args)?)),
-            "get_class_hierarchy" => out(q::get_class_hierarchy(g, &parse(tool, args)?)),
-            "get_cluster" => out(q::get_cluster(g, &parse(tool, args)?)),
-            "walk_graph" => out(q::walk_graph(g, &parse(tool, args)?)),
-            "graph_query" => out(q::graph_query(g, &parse(tool, args)?)),
-            "trace_path" => out(q::trace_path(g, &parse(tool, args)?)),
-            "find_import_path" => out(q::find_import_path(g, &parse(tool, args)?)),
-            "get_communities" => {
-                let a = parse(tool, args)?;
-                out(gortex_analysis::get_communities(g, &self.communities(), &a))
-            }
-            "get_processes" => {
-                let a = parse(tool, args)?;
-                out(gortex_analysis::get_processes(g, &self.processes(), &a))
-            }
-            "explain_change_impact" => self.explain_change_impact(args),
-            "flow_between" => {
-                let a = parse(tool, args)?;
-                out(gortex_dataflow::query::flow_between(g, &self.flow_graph(), &a))
-            }
-            "taint_paths" => {
-                let a = parse(tool, args)?;
-                out(gortex_dataflow::query::taint_paths(g, &self.flow_graph(), &a))
-            }
-            "find_clones" => self.find_clones(args),
-            "analyze" => self.analyze(args),
-            other => {
-                let names: Vec<&str> = TOOLS.iter().map(|(n, _)| *n).collect();
-                Err(QueryError::invalid(format!(
-                    "unknown tool \"{other}\"; query tools: {}",
-                    names.join(", ")
-                )))
-            }
-        }
+        self.run_tool(tool, tool, args).unwrap_or_else(|| {
+            let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+            Err(QueryError::invalid(format!(
+                "unknown tool \"{tool}\"; query tools: {}",
+                names.join(", ")
+            )))
+        })
     }
 
     /// The symbol index of the current graph, built now if the graph changed since.

@@ -20,9 +20,9 @@ fn every_analyze_kind_dispatches_and_kinds_lists_them() {
         .iter()
         .map(|k| k["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ANALYZE_KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>());
-    for (kind, _) in ANALYZE_KINDS {
-        let args = match *kind {
+    assert_eq!(names, ANALYZE_KINDS.iter().map(|k| k.name).collect::<Vec<_>>());
+    for kind in ANALYZE_KINDS.iter().map(|k| k.name) {
+        let args = match kind {
             "would_create_cycle" => json!({ "kind": kind, "from": "ts/clean/math.ts", "to": "ts/clean/main.ts" }),
             _ => json!({ "kind": kind }),
         };

@@ -56,7 +56,7 @@ fn every_listed_tool_dispatches() {
         ("find_clones", json!({})),
         ("analyze", json!({ "kind": "todos" })),
     ];
-    let listed: Vec<&str> = gortex_index::query::TOOLS.iter().map(|(n, _)| *n).collect();
+    let listed: Vec<&str> = gortex_index::query::TOOLS.iter().map(|t| t.name).collect();
     assert_eq!(
         listed,
         calls.iter().map(|(n, _)| *n).collect::<Vec<_>>(),

@@ -25,6 +25,7 @@ use gortex_core::{NodeKind, Origin, QueryError};
 use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -34,7 +35,7 @@ pub const DEFAULT_DECLARATION_LIMIT: usize = 50;
 pub const MAX_USE_SITES: usize = 1000;
 
 /// Arguments of `find_declaration`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindDeclarationArgs {
     /// A use-site fragment such as `fooBar(` or `.save(` (case-sensitive).
@@ -54,7 +55,7 @@ pub struct FindDeclarationArgs {
 }
 
 /// A use site (or an unresolved one).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct UseSite {
     pub path: String,
     pub line: u32,
@@ -70,7 +71,7 @@ pub struct UseSite {
 }
 
 /// A declaration and the use sites that lead to it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Declaration {
     pub node: NodeSummary,
     /// The strongest tier among its uses; `ast_resolved` when the only site is its own
@@ -86,7 +87,7 @@ pub struct Declaration {
 }
 
 /// Result of `find_declaration`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FindDeclarationResult {
     pub declarations: Vec<Declaration>,
     /// Sites that mapped to no declaration (of the requested kind).

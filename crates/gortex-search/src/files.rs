@@ -11,10 +11,11 @@ use crate::search::check_limit;
 use globset::{GlobBuilder, GlobMatcher};
 use gortex_core::{Language, QueryError};
 use gortex_graph::Graph;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Arguments of `find_files`; `query` and/or `glob` is required.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindFilesArgs {
     /// A basename or path fragment.
@@ -35,7 +36,7 @@ pub struct FindFilesArgs {
 }
 
 /// How a file matched, best first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FileMatch {
     ExactBasename,
@@ -66,7 +67,7 @@ impl FileMatch {
 }
 
 /// One `find_files` row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileHit {
     /// The file node id.
     pub id: String,
@@ -81,7 +82,7 @@ pub struct FileHit {
 }
 
 /// Result of `find_files`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FindFilesResult {
     pub results: Vec<FileHit>,
     /// Files that matched, before `limit`.

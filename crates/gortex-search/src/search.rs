@@ -26,6 +26,7 @@ use gortex_core::{EdgeKind, Language, NodeKind, QueryError, TypeFlavor};
 use gortex_graph::query::NodeSummary;
 use gortex_graph::Graph;
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -39,7 +40,7 @@ pub const MAX_LIMIT: usize = 1000;
 pub const EXACT_SCORE: f64 = 100.0;
 
 /// Arguments of `search_symbols`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchSymbolsArgs {
     /// Words, an identifier or `Owner.name`, optionally with `kind:`/`flavor:`/`lang:`/`path:` clauses.
@@ -71,11 +72,13 @@ pub struct SearchSymbolsArgs {
     /// `code` (default: everything but documentation sections), `docs` (only Markdown sections)
     /// or `all`. An explicit `kind` filter decides on its own.
     #[serde(default)]
+    #[schemars(extend("enum" = ["code", "docs", "all"]))]
     pub corpus: Option<String>,
     /// `auto` (default): a query of four or more words that is not an identifier is read as a
     /// sentence describing behaviour; `names`: always as names and keywords; `sentence`: always
     /// as a sentence. A sentence is matched mostly against doc comments, names weigh less.
     #[serde(default)]
+    #[schemars(extend("enum" = ["auto", "names", "sentence"]))]
     pub read_as: Option<String>,
 }
 
@@ -124,7 +127,7 @@ impl Corpus {
 }
 
 /// How a row was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchTier {
     /// The name (or `Owner.name`) equals the query exactly.
@@ -136,7 +139,7 @@ pub enum MatchTier {
 }
 
 /// One `search_symbols` row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SymbolHit {
     #[serde(flatten)]
     pub symbol: NodeSummary,
@@ -151,7 +154,7 @@ pub struct SymbolHit {
 }
 
 /// Result of `search_symbols`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SearchSymbolsResult {
     pub results: Vec<SymbolHit>,
     /// Candidates that passed the filters, before `limit` and `max_per_file`.

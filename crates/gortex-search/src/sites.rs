@@ -11,6 +11,7 @@ use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
 use regex::Regex;
 use rustc_hash::FxHashMap;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -58,18 +59,19 @@ fn trimmed(text: &str, max: usize) -> String {
 // todos
 
 /// Arguments of `analyze kind=todos`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TodosArgs {
     /// Path prefix or glob.
     pub path_prefix: Option<String>,
     /// Tags to report (default TODO, FIXME, HACK, XXX, BUG, QUESTION).
     pub tags: Option<Vec<String>>,
+    /// Most rows returned (1..=1000, default 100).
     pub limit: Option<usize>,
 }
 
 /// One marker comment.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct TodoRow {
     pub tag: String,
     /// From `TAG(name)` or `TAG @name`.
@@ -84,7 +86,7 @@ pub struct TodoRow {
 }
 
 /// Result of `analyze kind=todos`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct TodosResult {
     /// The scan stopped at 50,000 matching lines; totals are lower bounds.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -182,18 +184,19 @@ fn assignee_pattern() -> &'static Regex {
 // env_var_users
 
 /// Arguments of `analyze kind=env_var_users`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnvVarUsersArgs {
     /// Only this variable (exact name).
     pub name: Option<String>,
     /// Path prefix or glob.
     pub path_prefix: Option<String>,
+    /// Most rows returned (1..=1000, default 100).
     pub limit: Option<usize>,
 }
 
 /// One read of an environment variable.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct EnvVarSite {
     pub path: String,
     pub line: u32,
@@ -202,7 +205,7 @@ pub struct EnvVarSite {
 }
 
 /// An environment variable and every place that reads it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct EnvVarRow {
     pub name: String,
     pub reads: usize,
@@ -211,7 +214,7 @@ pub struct EnvVarRow {
 }
 
 /// Result of `analyze kind=env_var_users`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct EnvVarUsersResult {
     /// The scan stopped at 50,000 matching lines; totals are lower bounds.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -311,7 +314,7 @@ pub fn env_var_users(idx: &TextIndex, g: &Graph, args: &EnvVarUsersArgs) -> Resu
 // routes
 
 /// Arguments of `analyze kind=routes`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoutesArgs {
     /// Path prefix or glob.
@@ -320,11 +323,12 @@ pub struct RoutesArgs {
     pub method: Option<String>,
     /// Only routes whose path contains this text.
     pub route: Option<String>,
+    /// Most rows returned (1..=1000, default 100).
     pub limit: Option<usize>,
 }
 
 /// One HTTP route registration.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct RouteRow {
     pub method: String,
     pub route: String,
@@ -340,7 +344,7 @@ pub struct RouteRow {
 }
 
 /// Result of `analyze kind=routes`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct RoutesResult {
     /// The scan stopped at 50,000 matching lines; totals are lower bounds.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

@@ -19,6 +19,7 @@ use gortex_core::{NodeKind, QueryError};
 use gortex_graph::{Graph, NodeIndex};
 use memchr::{memchr, memmem, memrchr};
 use rayon::prelude::*;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -38,7 +39,7 @@ pub const ELLIPSIS: &str = "…";
 const DEFAULT_BEFORE_CHARS: usize = 80;
 
 /// Arguments of `search_text`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchTextArgs {
     /// Literal text, or a regular expression when `regexp` is true.
@@ -62,7 +63,7 @@ pub struct SearchTextArgs {
 }
 
 /// One matching line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TextHit {
     pub path: String,
     /// 1-based line of the match start.
@@ -79,7 +80,7 @@ pub struct TextHit {
 }
 
 /// Result of `search_text`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SearchTextResult {
     pub hits: Vec<TextHit>,
     /// Matching lines found; exact unless `truncated` (then a lower bound).

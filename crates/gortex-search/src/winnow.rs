@@ -15,6 +15,7 @@ use crate::symbols::SymbolIndex;
 use gortex_core::QueryError;
 use gortex_graph::query::NodeSummary;
 use gortex_graph::Graph;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -29,7 +30,7 @@ pub const TEST_PENALTY: f32 = 0.5;
 
 /// Arguments of `winnow_symbols`. At least one of kind, lang, path_prefix, min_fan_in,
 /// min_fan_out, text_match, exported is required.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WinnowSymbolsArgs {
     /// Node kinds or type flavors (comma-separated for several; any may match).
@@ -62,7 +63,7 @@ pub struct WinnowSymbolsArgs {
 }
 
 /// One `winnow_symbols` row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WinnowHit {
     #[serde(flatten)]
     pub symbol: NodeSummary,
@@ -75,7 +76,7 @@ pub struct WinnowHit {
 }
 
 /// Result of `winnow_symbols`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WinnowSymbolsResult {
     pub results: Vec<WinnowHit>,
     /// Symbols passing every constraint, before `limit`.

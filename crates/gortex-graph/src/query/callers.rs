@@ -11,6 +11,7 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 fn is_call(kind: EdgeKind) -> bool {
@@ -36,10 +37,10 @@ pub fn require_symbol(g: &Graph, i: NodeIndex, tool: &str, hint: &str) -> Result
 }
 
 /// Arguments of `get_callers`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetCallersArgs {
-    /// Node id, qualified or bare name of the callee.
+    /// The callee (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
     /// Caller levels to walk (1..=5, default 1).
     #[serde(default)]
@@ -49,6 +50,7 @@ pub struct GetCallersArgs {
     pub limit: Option<usize>,
     /// Weakest provenance tier kept.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
     /// Keep callers that are tests or live in test files (default true).
     #[serde(default)]
@@ -56,7 +58,7 @@ pub struct GetCallersArgs {
 }
 
 /// One caller.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CallerRow {
     pub caller: NodeSummary,
     /// `calls` or `instantiates` (the strongest edge to the callee).
@@ -74,7 +76,7 @@ pub struct CallerRow {
 }
 
 /// Callers of a symbol, nearest first.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetCallersResult {
     pub target: NodeSummary,
     pub callers: Vec<CallerRow>,
@@ -200,10 +202,10 @@ pub fn get_callers(g: &Graph, args: &GetCallersArgs) -> Result<GetCallersResult,
 }
 
 /// Arguments of `get_call_chain`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetCallChainArgs {
-    /// Node id, qualified or bare name of the root caller.
+    /// The root caller (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
     /// Call levels to walk (1..=6, default 3).
     #[serde(default)]
@@ -213,11 +215,12 @@ pub struct GetCallChainArgs {
     pub limit: Option<usize>,
     /// Weakest provenance tier kept.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// A node of the call chain.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ChainNode {
     pub node: NodeSummary,
     /// Calls from the root (0 = the root).
@@ -225,7 +228,7 @@ pub struct ChainNode {
 }
 
 /// One caller → callee pair (several call sites collapse into one row).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ChainCall {
     pub from: String,
     pub to: String,
@@ -239,7 +242,7 @@ pub struct ChainCall {
 }
 
 /// A call made inside the chain that the resolver could not bind.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ChainUnresolved {
     pub from: String,
     /// `unresolved::name` or `unresolved::*.name`.
@@ -250,7 +253,7 @@ pub struct ChainUnresolved {
 }
 
 /// The forward call graph below a symbol, as nodes and caller → callee rows.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetCallChainResult {
     pub root: NodeSummary,
     /// The root and every node named by a returned call, by depth then id.

@@ -7,13 +7,14 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Arguments of `get_cluster`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetClusterArgs {
-    /// Node id, qualified or bare name.
+    /// The centre (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
     /// Hops in either direction (1..=3, default 1).
     #[serde(default)]
@@ -23,6 +24,7 @@ pub struct GetClusterArgs {
     pub limit: Option<usize>,
     /// Weakest provenance tier kept.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
     /// Keep tests and test files (default true).
     #[serde(default)]
@@ -30,7 +32,7 @@ pub struct GetClusterArgs {
 }
 
 /// A node of the neighbourhood.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ClusterNode {
     pub node: NodeSummary,
     /// Hops from the centre (0 = the centre).
@@ -38,7 +40,7 @@ pub struct ClusterNode {
 }
 
 /// A usage edge between two nodes of the neighbourhood (several sites collapse into one).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ClusterEdge {
     pub from: String,
     pub to: String,
@@ -49,7 +51,7 @@ pub struct ClusterEdge {
 }
 
 /// The neighbourhood of a node.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetClusterResult {
     pub center: NodeSummary,
     /// The centre first, then by depth and id.

@@ -26,6 +26,7 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Direction, Edge, Graph, NodeIndex};
 use gortex_core::{EdgeKind, Language, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Default row limit of every tool.
@@ -62,7 +63,7 @@ where
 
 /// A string argument that may be given once or as a list (`"call"` or `["call", "type"]`).
 /// A single string may also hold a comma-separated list.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum OneOrMany {
     One(String),
@@ -134,7 +135,7 @@ pub fn tier_floor(min_tier: Option<Origin>) -> Origin {
 }
 
 /// Reported when `min_tier` removed rows: how many, and the strongest tier the full answer had.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TierFiltered {
     pub edges_below_min_tier: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,7 +143,7 @@ pub struct TierFiltered {
 }
 
 /// The tier bookkeeping every tiered result carries (flattened into the result).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TierReport {
     /// Present exactly when `min_tier` was given.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -506,7 +507,7 @@ pub fn neighbours<'g>(
 // ---------------------------------------------------------------------------------------------
 
 /// How far a thin answer can be trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CaveatClass {
     /// Resolved (non-weak) usage evidence exists.
@@ -521,7 +522,7 @@ pub enum CaveatClass {
 }
 
 /// A caveat attached to results about one symbol.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Caveat {
     pub class: CaveatClass,
     pub message: String,

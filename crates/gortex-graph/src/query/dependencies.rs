@@ -22,6 +22,7 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -53,15 +54,17 @@ pub const DEFAULT_DEPENDENCY_KINDS: &[EdgeKind] = &[
 ];
 
 /// Arguments of `get_dependencies`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetDependenciesArgs {
-    /// Symbol id or name, or a file path / file id for file-level dependencies.
+    /// The symbol (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick), or a file path or file id for file-level dependencies.
     pub id: String,
     /// Levels to walk (1..=3, default 1).
     #[serde(default)]
     pub depth: Option<u32>,
-    /// Edge kinds to follow (names, comma-separated or array); see [`DEPENDENCY_KINDS`].
+    /// Edge kinds to follow (one name, a comma-separated list or an array): calls, instantiates,
+    /// references, extends, implements, typed_as, returns, tests, imports, re_exports (default all
+    /// but tests).
     #[serde(default)]
     pub kinds: Option<OneOrMany>,
     /// Most rows returned (1..=1000, default 50).
@@ -69,6 +72,7 @@ pub struct GetDependenciesArgs {
     pub limit: Option<usize>,
     /// Weakest provenance tier kept.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
     /// Keep tests and test files (default true).
     #[serde(default)]
@@ -79,7 +83,7 @@ pub struct GetDependenciesArgs {
 pub type GetDependentsArgs = GetDependenciesArgs;
 
 /// One dependency or dependent.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DependencyRow {
     pub node: NodeSummary,
     /// Levels from the target (1 = direct).
@@ -96,7 +100,7 @@ pub struct DependencyRow {
 }
 
 /// Whether the walk was over symbols or files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DependencyMode {
     Symbol,
@@ -104,7 +108,7 @@ pub enum DependencyMode {
 }
 
 /// What the target depends on.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetDependenciesResult {
     pub target: NodeSummary,
     pub mode: DependencyMode,
@@ -118,7 +122,7 @@ pub struct GetDependenciesResult {
 }
 
 /// What depends on the target (its blast radius).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetDependentsResult {
     pub target: NodeSummary,
     pub mode: DependencyMode,

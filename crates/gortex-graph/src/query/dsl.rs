@@ -17,10 +17,11 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Direction, Edge, Graph, Node, NodeIndex};
 use gortex_core::{EdgeKind, Language, NodeKind, Origin, TypeFlavor};
 use rustc_hash::FxHashSet;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Arguments of `graph_query`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphQueryArgs {
     /// The pipeline, e.g. `nodes kind=function name~parse | traverse calls out`.
@@ -30,7 +31,7 @@ pub struct GraphQueryArgs {
 }
 
 /// Result of `graph_query`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GraphQueryResult {
     /// The final set, in its pipeline order (by id unless a `sort` stage says otherwise).
     pub nodes: Vec<NodeSummary>,
@@ -43,7 +44,7 @@ pub struct GraphQueryResult {
 }
 
 /// One parsed stage and the size of the set it produced.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct StagePlan {
     /// 1-based position in the pipeline.
     pub stage: usize,
@@ -54,7 +55,7 @@ pub struct StagePlan {
 }
 
 /// A parsed stage.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum StageOp {
     /// Every node matching all filters.
@@ -76,7 +77,7 @@ pub enum StageOp {
 }
 
 /// One filter as parsed: key, operator (`=`, `!=`, `~`) and value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct FilterPlan {
     pub key: &'static str,
     pub op: &'static str,

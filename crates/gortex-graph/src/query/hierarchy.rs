@@ -19,6 +19,7 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 fn id(g: &Graph, i: NodeIndex) -> &str {
@@ -26,21 +27,22 @@ fn id(g: &Graph, i: NodeIndex) -> &str {
 }
 
 /// Arguments of `find_implementations`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindImplementationsArgs {
-    /// Id or name of an interface (or of a type used as one).
+    /// The interface (or a type used as one) (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
     /// Most rows returned (1..=1000, default 50).
     #[serde(default)]
     pub limit: Option<usize>,
     /// Weakest provenance tier kept.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// A type implementing the target.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ImplementationRow {
     pub node: NodeSummary,
     /// The interface it names in its declaration (the target, or a sub-interface of it).
@@ -56,7 +58,7 @@ pub struct ImplementationRow {
 }
 
 /// An interface extending the target, walked to find indirect implementations.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SubInterfaceRow {
     pub node: NodeSummary,
     pub extends: String,
@@ -65,7 +67,7 @@ pub struct SubInterfaceRow {
 }
 
 /// Implementations of an interface.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FindImplementationsResult {
     pub target: NodeSummary,
     pub implementations: Vec<ImplementationRow>,
@@ -213,24 +215,26 @@ fn parse_way(name: &str, value: Option<&str>, up: &str, down: &str) -> Result<Wa
 }
 
 /// Arguments of `find_overrides`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindOverridesArgs {
-    /// Id or name of a method.
+    /// The method (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
     /// `parents` (what it overrides), `children` (what overrides it) or `both` (default).
     #[serde(default)]
+    #[schemars(extend("enum" = ["parents", "children", "both"]))]
     pub direction: Option<String>,
     /// Most rows per list (1..=1000, default 50).
     #[serde(default)]
     pub limit: Option<usize>,
     /// Weakest provenance tier kept (of the `extends`/`implements` edges on the path).
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// A method related to the target by overriding.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OverrideRow {
     pub method: NodeSummary,
     pub owner: NodeSummary,
@@ -241,7 +245,7 @@ pub struct OverrideRow {
 }
 
 /// Methods the target overrides (`parents`) and that override it (`children`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FindOverridesResult {
     pub target: NodeSummary,
     /// The type owning the target; absent for a method without a known owner.
@@ -306,13 +310,14 @@ pub fn find_overrides(g: &Graph, args: &FindOverridesArgs) -> Result<FindOverrid
 }
 
 /// Arguments of `get_class_hierarchy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetClassHierarchyArgs {
-    /// Id or name of a type, interface or method.
+    /// The type, interface or method (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
     /// `up` (supertypes), `down` (subtypes) or `both` (default).
     #[serde(default)]
+    #[schemars(extend("enum" = ["up", "down", "both"]))]
     pub direction: Option<String>,
     /// Inheritance hops (1..=10, default 5).
     #[serde(default)]
@@ -325,11 +330,12 @@ pub struct GetClassHierarchyArgs {
     pub limit: Option<usize>,
     /// Weakest provenance tier kept.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// Where a hierarchy node sits relative to the root.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HierarchySide {
     Root,
@@ -338,7 +344,7 @@ pub enum HierarchySide {
 }
 
 /// A method of a hierarchy type and the nearest supertype methods it overrides.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct HierarchyMethod {
     pub id: String,
     pub name: String,
@@ -348,7 +354,7 @@ pub struct HierarchyMethod {
 }
 
 /// A node of the hierarchy subgraph.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct HierarchyNode {
     pub node: NodeSummary,
     pub side: HierarchySide,
@@ -360,7 +366,7 @@ pub struct HierarchyNode {
 }
 
 /// An edge of the hierarchy subgraph (`extends`, `implements`, or derived `overrides`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct HierarchyEdge {
     pub from: String,
     pub to: String,
@@ -370,7 +376,7 @@ pub struct HierarchyEdge {
 }
 
 /// The inheritance subgraph around a type (or the override chain of a method).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetClassHierarchyResult {
     pub root: NodeSummary,
     /// The root first, then supertypes, then subtypes, each by depth then id.

@@ -40,10 +40,11 @@ pub use walk::{walk_graph, WalkGraphArgs, WalkGraphResult};
 
 use crate::model::{Graph, Node, NodeIndex};
 use gortex_core::{Language, NodeKind, TypeFlavor};
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The compact description of a node every query result uses.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct NodeSummary {
     pub id: String,
     pub kind: NodeKind,

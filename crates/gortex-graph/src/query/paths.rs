@@ -10,11 +10,12 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Direction, Edge, Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Arguments of `trace_path`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TracePathArgs {
     /// Start node: an id (with or without the `<repo>/` prefix), a file path, or a qualified or
@@ -29,11 +30,12 @@ pub struct TracePathArgs {
     /// Edge kinds a hop may use (CSV or list); default `calls,instantiates`.
     pub edge_kinds: Option<OneOrMany>,
     /// Weakest tier a hop may have; `speculative` hops only when asked for.
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// Result of `trace_path`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct TracePathResult {
     pub from: NodeSummary,
     pub to: NodeSummary,
@@ -55,7 +57,7 @@ pub struct TracePathResult {
 }
 
 /// One path: its hops in order and the product of their tier scores.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct TracedPath {
     pub hops: Vec<EdgeRow>,
     /// Product of per-hop tier scores (lsp_resolved 1.0, lsp_dispatch 0.95, ast_resolved 0.9,
@@ -64,7 +66,7 @@ pub struct TracedPath {
 }
 
 /// What the graph says about a missing path.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct TraceDiagnosis {
     /// The findings in one paragraph.
     pub message: String,
@@ -94,7 +96,7 @@ pub struct TraceDiagnosis {
 }
 
 /// An unresolved reference whose name is the target's name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct UnresolvedHint {
     pub from: String,
     pub kind: EdgeKind,
@@ -408,7 +410,7 @@ fn diagnose(
 // ---------------------------------------------------------------------------------------------
 
 /// Arguments of `find_import_path`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindImportPathArgs {
     /// Importing file: a repository-relative path, a file id, or a symbol id (meaning its file).
@@ -420,7 +422,7 @@ pub struct FindImportPathArgs {
 }
 
 /// Result of `find_import_path`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FindImportPathResult {
     /// Path of the importing file.
     pub from: String,
@@ -438,7 +440,7 @@ pub struct FindImportPathResult {
 }
 
 /// One import statement on the chain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ImportHop {
     pub from: String,
     pub to: String,
@@ -449,7 +451,7 @@ pub struct ImportHop {
 }
 
 /// What the graph says about a missing import chain.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ImportDiagnosis {
     /// The findings in one paragraph.
     pub message: String,
@@ -470,7 +472,7 @@ pub struct ImportDiagnosis {
 }
 
 /// An import the resolver could not bind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct UnresolvedImport {
     /// Path of the importing file.
     pub file: String,

@@ -4,19 +4,20 @@ use super::common::{check_limit_with, file_node, lookup_id, not_found, resolve_o
 use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin, TestRole, TestRunner, Visibility};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Arguments of `get_symbol`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetSymbolArgs {
-    /// Node id, file path, qualified or bare name.
+    /// The symbol (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
 }
 
 /// One node in full: its summary, declaration details, owner and edge counts.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetSymbolResult {
     pub symbol: NodeSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,7 +105,7 @@ pub fn get_symbol(g: &Graph, args: &GetSymbolArgs) -> Result<GetSymbolResult, Qu
 }
 
 /// Arguments of `get_file_summary`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetFileSummaryArgs {
     /// Repository-relative path or file node id.
@@ -115,7 +116,7 @@ pub struct GetFileSummaryArgs {
 }
 
 /// A symbol of the file, in source order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FileSymbol {
     pub symbol: NodeSummary,
     /// Id of the enclosing symbol, when nested.
@@ -126,7 +127,7 @@ pub struct FileSymbol {
 }
 
 /// How an import statement resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImportStatus {
     /// Bound to a file, package or symbol of this repository.
@@ -138,7 +139,7 @@ pub enum ImportStatus {
 }
 
 /// One import statement (grouped by line, kind and target module).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FileImport {
     pub line: u32,
     /// `imports` or `re_exports`.
@@ -159,7 +160,7 @@ pub struct FileImport {
 }
 
 /// Counts over the whole file (not cut by `limit`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FileCounts {
     pub symbols: usize,
     pub by_kind: BTreeMap<NodeKind, usize>,
@@ -170,7 +171,7 @@ pub struct FileCounts {
 }
 
 /// A file's symbols in source order (with nesting), its imports and counts.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct GetFileSummaryResult {
     pub file: NodeSummary,
     pub symbols: Vec<FileSymbol>,

@@ -12,11 +12,12 @@ use super::common::{caveat_for_rows, check_limit, parse_min_tier, resolve_one, t
 use super::{NodeSummary, QueryError};
 use crate::model::{Edge, Graph};
 use gortex_core::{EdgeKind, NodeKind, Origin};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The role a reference plays at its use site.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UsageContext {
     Call,
@@ -84,12 +85,13 @@ pub fn usage_context(g: &Graph, e: &Edge) -> Option<UsageContext> {
 }
 
 /// Arguments of `find_usages`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindUsagesArgs {
-    /// Node id, qualified or bare name.
+    /// The symbol whose references are listed (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
-    /// Keep only these contexts: one name, a comma-separated list or an array.
+    /// Keep only these contexts (call, parameter_type, return_type, field, type, value, import):
+    /// one name, a comma-separated list or an array.
     #[serde(default)]
     pub context: Option<OneOrMany>,
     /// Most rows returned (1..=1000, default 50).
@@ -97,6 +99,7 @@ pub struct FindUsagesArgs {
     pub limit: Option<usize>,
     /// Weakest provenance tier kept.
     #[serde(default)]
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
     /// Keep usages from tests and test files (default true).
     #[serde(default)]
@@ -104,7 +107,7 @@ pub struct FindUsagesArgs {
 }
 
 /// One use site.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct UsageRow {
     /// The using symbol (the file node for module-level code and imports).
     pub from: NodeSummary,
@@ -116,7 +119,7 @@ pub struct UsageRow {
 }
 
 /// Every reference to a symbol, by file and line.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FindUsagesResult {
     pub target: NodeSummary,
     pub usages: Vec<UsageRow>,

@@ -8,11 +8,12 @@ use super::{NodeSummary, QueryError};
 use crate::model::{Direction, Edge, Graph, NodeIndex};
 use gortex_core::{EdgeKind, Origin};
 use rustc_hash::FxHashSet;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// Arguments of `walk_graph`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WalkGraphArgs {
     /// Start node: an id (with or without the `<repo>/` prefix), a file path, or a qualified or
@@ -21,6 +22,7 @@ pub struct WalkGraphArgs {
     /// Edge kinds to follow (CSV or list); default every usage kind.
     pub edge_kinds: Option<OneOrMany>,
     /// `out` (default), `in` or `both`.
+    #[schemars(extend("enum" = ["out", "in", "both"]))]
     pub direction: Option<String>,
     /// Hops from the start, 1..=10 (default 3).
     pub max_depth: Option<u64>,
@@ -29,11 +31,12 @@ pub struct WalkGraphArgs {
     /// Most nodes returned, 1..=5000 (default 200).
     pub limit: Option<u64>,
     /// Weakest tier followed; `speculative` edges are skipped unless asked for.
+    #[schemars(with = "Option<gortex_core::Origin>")]
     pub min_tier: Option<String>,
 }
 
 /// A visited node and its distance from the start.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct WalkNode {
     #[serde(flatten)]
     pub node: NodeSummary,
@@ -41,7 +44,7 @@ pub struct WalkNode {
 }
 
 /// One edge as every path and walk result shows it (ids, tier, site line).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct EdgeRow {
     pub from: String,
     pub to: String,
@@ -64,7 +67,7 @@ impl EdgeRow {
 }
 
 /// Result of `walk_graph`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct WalkGraphResult {
     /// Id of the start node (also the first row of `nodes`, at depth 0).
     pub start: String,

@@ -1,0 +1,2113 @@
+/**
+ * Argument and result types of every query tool and `analyze` kind, generated from the Rust
+ * query types (`crates/gortex-index/src/query/schema.rs`); do not edit. Run:
+ * GORTEX_BLESS=1 cargo test -p gortex-index --test tool_schemas
+ */
+
+/** A community detection algorithm. */
+export type Algorithm = 'leiden' | 'louvain';
+
+/** One `analyze` kind. */
+export interface AnalyzeKindRow {
+  description: string;
+  kind: string;
+}
+
+/** Arguments of `kind: "kinds"` (none). */
+export interface AnalyzeKindsArgs {}
+
+/** The answer of `kind: "kinds"`: every kind with its description, in the table's order. */
+export interface AnalyzeKindsResult {
+  kinds: AnalyzeKindRow[];
+}
+
+/** One caller. */
+export interface CallerRow {
+  /** The node this caller calls, when it is not the target (depth > 1). */
+  callee?: string;
+  caller: NodeSummary;
+  /** Levels from the target (1 = calls the target directly). */
+  depth: number;
+  /** `calls` or `instantiates` (the strongest edge to the callee). */
+  kind: EdgeKind;
+  /** Call-site lines in that file, ascending. */
+  lines: number[];
+  origin: Origin;
+  /** File of the call sites. */
+  path: string;
+}
+
+/** A caveat attached to results about one symbol. */
+export interface Caveat {
+  class: CaveatClass;
+  message: string;
+}
+
+/** How far a thin answer can be trusted. */
+export type CaveatClass = 'none' | 'coverage_incomplete' | 'likely_unused' | 'possible_extraction_gap';
+
+/** One caller → callee pair (several call sites collapse into one row). */
+export interface ChainCall {
+  /** Depth of `to` along this edge (`from`'s depth + 1). */
+  depth: number;
+  from: string;
+  /** `calls` or `instantiates` (the strongest edge of the pair). */
+  kind: EdgeKind;
+  /** First call-site line. */
+  line: number;
+  origin: Origin;
+  to: string;
+}
+
+/** A node of the call chain. */
+export interface ChainNode {
+  /** Calls from the root (0 = the root). */
+  depth: number;
+  node: NodeSummary;
+}
+
+/** A call made inside the chain that the resolver could not bind. */
+export interface ChainUnresolved {
+  /** Same-named candidates in the repository (0 = none, >1 = ambiguous). */
+  candidates: number;
+  from: string;
+  line: number;
+  /** `unresolved::name` or `unresolved::*.name`. */
+  target: string;
+}
+
+/** A connected component of verified clone pairs. */
+export interface CloneCluster {
+  /** 1-based rank in this result. */
+  id: number;
+  max_similarity: number;
+  /** Members by id, at most `MAX_MEMBERS_LISTED`. */
+  members: CloneMember[];
+  min_similarity: number;
+  /** Verified pairs, most similar first, at most `MAX_PAIRS_LISTED`. */
+  pairs: ClonePair[];
+  /** Verified pairs in the cluster (all of them). */
+  pairs_total: number;
+  /** Members in the cluster (all of them, even when `members` is cut). */
+  size: number;
+}
+
+/** One member of a clone cluster. */
+export interface CloneMember {
+  /** In the dead set given to the query. */
+  dead?: boolean;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  line: number;
+  name: string;
+  path: string;
+  /** `Owner.name`; the path for file nodes. */
+  qualified: string;
+  signature?: string;
+  /** Normalised tokens in the body. */
+  tokens: number;
+}
+
+/** One verified pair inside a cluster (`a` < `b` by id). */
+export interface ClonePair {
+  a: string;
+  b: string;
+  /** Exact Jaccard index of the two shingle sets, rounded to 3 decimals. */
+  similarity: number;
+}
+
+/** A usage edge between two nodes of the neighbourhood (several sites collapse into one). */
+export interface ClusterEdge {
+  from: string;
+  kind: EdgeKind;
+  /** First site line. */
+  line: number;
+  origin: Origin;
+  to: string;
+}
+
+/** A node of the neighbourhood. */
+export interface ClusterNode {
+  /** Hops from the centre (0 = the centre). */
+  depth: number;
+  node: NodeSummary;
+}
+
+/** Arguments of analyze kind `clusters`. */
+export interface ClustersArgs {
+  /** Community algorithm: `leiden` (default) or `louvain`. */
+  algorithm?: 'leiden' | 'louvain';
+  /** Communities listed: 1..=1000, default 50. */
+  limit?: number;
+  /** Smallest community listed (2..=1000000, default 2). */
+  min_size?: number;
+}
+
+/** One community in detail. */
+export interface CommunityDetail {
+  cohesion: number;
+  /** Files by member count, at most `limit`. */
+  files: FileCount[];
+  files_total: number;
+  hub: NodeSummary;
+  id: number;
+  label: string;
+  /** Members by in-community weighted degree, at most `limit`. */
+  members: NodeSummary[];
+  members_total: number;
+  /** Neighbouring communities by crossing weight (descending), then id; at most `limit`. */
+  neighbours: NeighbourRow[];
+  size: number;
+}
+
+/** A list of communities (the `get_communities` list and analyze kind `clusters`). */
+export interface CommunityList {
+  algorithm: Algorithm;
+  communities: CommunityRow[];
+  /** Communities (two or more members) in the whole graph. */
+  count: number;
+  modularity: number;
+  /** Nodes with community edges that ended up alone (not listed). */
+  singletons: number;
+  /** Communities matching `min_size` and `path_prefix`. */
+  total: number;
+  truncated?: boolean;
+}
+
+/** One community, wrapped. */
+export interface CommunityOne {
+  community: CommunityDetail;
+}
+
+/** One row of a community list. */
+export interface CommunityRow {
+  cohesion: number;
+  hub: NodeSummary;
+  id: number;
+  label: string;
+  size: number;
+  /** Up to three files with the most members. */
+  top_files: FileCount[];
+}
+
+/** Arguments of `coverage_gaps`. */
+export interface CoverageGapsArgs {
+  /** Only exported symbols (a method is as visible as its type). */
+  exported_only?: boolean;
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+  /** Only functions (`function`) or only methods (`method`); default both. */
+  symbol_kind?: 'function' | 'method';
+}
+
+/** Result of `coverage_gaps`. */
+export interface CoverageGapsResult {
+  evidence: string;
+  /** Functions and methods examined (non-test, matching the filters). */
+  examined: number;
+  symbols: UntestedRow[];
+  /** Share of examined symbols some test reaches (0–1; 1 when nothing was examined). */
+  tested_ratio: number;
+  /** Untested symbols found (before `limit`). */
+  total: number;
+  truncated: boolean;
+}
+
+/** One strongly connected component. */
+export interface Cycle {
+  /** Distinct directories of the members. */
+  directories: number;
+  /** Call cycles: distinct files of the members. */
+  files?: number;
+  kind: CycleKind;
+  /** Members sorted by id (files/packages for imports, functions/methods for calls), at most `MAX_CYCLE_MEMBERS`. */
+  members: NodeSummary[];
+  members_truncated?: boolean;
+  /** One closed path through the component, starting and ending at its smallest member id (the shortest such path). */
+  path: CycleStep[];
+  severity: Severity;
+  /** Number of members. */
+  size: number;
+}
+
+/** Which graph a cycle lives in. */
+export type CycleKind = 'imports' | 'calls';
+
+/** One edge of a cycle's path. */
+export interface CycleStep {
+  /** Id of the importing file/package, or of the caller. */
+  from: string;
+  kind: EdgeKind;
+  line: number;
+  /** File holding the import statement or the call. */
+  path: string;
+  /** Id of the imported file/package, or of the callee. */
+  to: string;
+}
+
+/** Arguments of `analyze kind=cycles`. */
+export interface CyclesArgs {
+  /** Also report functions that call themselves (default false). */
+  include_self?: boolean;
+  /** Most cycles returned (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier followed (default `text_matched`). */
+  min_tier?: Origin;
+  /** Only cycles with at least one member under this repository-relative prefix. */
+  path_prefix?: string;
+  /** Import cycles (`imports`), call cycles (`calls`) or both (`all`, default). */
+  scope?: 'imports' | 'calls' | 'all';
+}
+
+/** `cycles`: cycle counts and how many files and callables they hold. */
+export interface CyclesMeasure {
+  call_cycles: number;
+  callables: number;
+  callables_in_call_cycles: number;
+  files: number;
+  files_in_import_cycles: number;
+  import_cycles: number;
+  /** More than 1000 cycles: the member counts are lower bounds. */
+  lower_bound: boolean;
+}
+
+/** Cycles found. */
+export interface CyclesResult {
+  by_kind: {
+    calls?: number;
+    imports?: number;
+  };
+  by_severity: {
+    high?: number;
+    low?: number;
+    medium?: number;
+  };
+  cycles: Cycle[];
+  /** The scope searched: `imports`, `calls` or `all`. */
+  scope: string;
+  /** Cycles before `limit`. */
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `analyze kind=dead_code`. */
+export interface DeadCodeArgs {
+  /** Also report exported symbols (public API nobody in the repository uses). */
+  include_exported?: boolean;
+  /** Node kinds to check (one name, a comma-separated list or an array): function, method, type, interface (the default), and field, variable, constant, enum_member on request. */
+  kinds?: OneOrMany;
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only report symbols whose path starts with this repository-relative prefix. */
+  path_prefix?: string;
+  /** Also report symbols whose only users are dead themselves (flagged `via_dead`). */
+  transitive?: boolean;
+}
+
+/** `dead_code`: non-test functions, methods, types and interfaces checked, and the dead ones. */
+export interface DeadCodeMeasure {
+  checked: number;
+  dead_high_confidence: number;
+  dead_medium_confidence: number;
+}
+
+/** Dead symbols of the repository (or under `path_prefix`). */
+export interface DeadCodeResult {
+  /** Uses the index does not record, so rows may be wrong there (see `BLIND_SPOTS`). */
+  blind_spots: string;
+  /** Rows before `limit`, per confidence. */
+  by_confidence: Record<string, number>;
+  /** Rows before `limit`, per kind. */
+  by_kind: Record<string, number>;
+  /** Rows: direct findings first, high confidence first, then by path and line. */
+  dead: DeadRow[];
+  /** Unused symbols of the requested kinds that were not reported, by reason. */
+  excluded?: Record<string, number>;
+  /** The kinds reported. */
+  kinds: NodeKind[];
+  /** Rows before `limit`. */
+  total: number;
+  truncated: boolean;
+  /** Of `total`, rows found by the transitive pass. */
+  via_dead?: number;
+}
+
+/** How sure a dead-code row is. */
+export type DeadConfidence = 'high' | 'medium';
+
+/** One dead symbol. */
+export interface DeadRow {
+  confidence: DeadConfidence;
+  /** For `via_dead` rows: ids of (up to 5 of) the dead users. */
+  dead_users?: string[];
+  /** Why it is considered dead, and what could make that wrong. */
+  reason: string;
+  symbol: NodeSummary;
+  /** Used only by dead code (transitive mode). */
+  via_dead?: boolean;
+}
+
+/** A declaration and the use sites that lead to it. */
+export interface Declaration {
+  /** The query matched the declaration's own line. */
+  matched_declaration?: boolean;
+  node: NodeSummary;
+  /** The strongest tier among its uses; `ast_resolved` when the only site is its own declaration line. */
+  origin: Origin;
+  /** Uses tied to it by a resolved edge. */
+  resolved_uses: number;
+  uses?: UseSite[];
+}
+
+/** Whether the walk was over symbols or files. */
+export type DependencyMode = 'symbol' | 'file';
+
+/** One dependency or dependent. */
+export interface DependencyRow {
+  /** Levels from the target (1 = direct). */
+  depth: number;
+  /** Edge kinds linking it at its level, sorted. */
+  kinds: EdgeKind[];
+  /** First site line (in the using file). */
+  line: number;
+  node: NodeSummary;
+  /** Strongest origin among those edges. */
+  origin: Origin;
+  /** The previous-level node it was reached from, when that is not the target (depth > 1). */
+  via?: string;
+}
+
+/** One dependent. */
+export interface DependentRow {
+  node: NodeSummary;
+  /** The best path tier reaching it. */
+  tier: Origin;
+}
+
+/** What a graph edge says about its endpoints. */
+export type EdgeKind = 'defines' | 'contains' | 'member_of' | 'imports' | 're_exports' | 'calls' | 'references' | 'instantiates' | 'extends' | 'implements' | 'overrides' | 'typed_as' | 'returns' | 'tests' | 'depends_on_module';
+
+/** One edge as every path and walk result shows it (ids, tier, site line). */
+export interface EdgeRow {
+  from: string;
+  kind: EdgeKind;
+  line: number;
+  origin: Origin;
+  to: string;
+}
+
+/** An environment variable and every place that reads it. */
+export interface EnvVarRow {
+  files: number;
+  name: string;
+  reads: number;
+  sites: EnvVarSite[];
+}
+
+/** One read of an environment variable. */
+export interface EnvVarSite {
+  line: number;
+  path: string;
+  symbol?: NodeSummary;
+}
+
+/** Arguments of `analyze kind=env_var_users`. */
+export interface EnvVarUsersArgs {
+  /** Most rows returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only this variable (exact name). */
+  name?: string;
+  /** Path prefix or glob. */
+  path_prefix?: string;
+}
+
+/** Result of `analyze kind=env_var_users`. */
+export interface EnvVarUsersResult {
+  /** The scan stopped at 50,000 matching lines; totals are lower bounds. */
+  counts_capped?: boolean;
+  evidence: string;
+  total_reads: number;
+  total_variables: number;
+  truncated: boolean;
+  variables: EnvVarRow[];
+}
+
+/** Arguments of `explain_change_impact`. Exactly one of `id`, `ids` and `file` is required. */
+export interface ExplainChangeImpactArgs {
+  /** Levels of dependents (1..=3, default 3). */
+  depth?: number;
+  /** A file: its symbols and its importers. */
+  file?: string;
+  /** One symbol (id, qualified or bare name) or a file path. */
+  id?: string;
+  /** Several symbols changed together (at most `MAX_IMPACT_IDS`). */
+  ids?: string[];
+  /** Most dependent rows listed over all levels (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier followed. */
+  min_tier?: Origin;
+}
+
+/** The blast radius of a change. */
+export interface ExplainChangeImpactResult {
+  /** Execution flows through the targets or their dependents (empty without a process map). */
+  affected_processes: ProcessRef[];
+  /** Files of the affected tests (and test files among the dependents), sorted. */
+  affected_test_files: string[];
+  /** Test symbols among the dependents, by path and line. */
+  affected_tests: NodeSummary[];
+  /** For one symbol target: how far "nothing depends on it" can be trusted. */
+  caveat?: Caveat;
+  /** Distinct communities of the targets and dependents (absent without a community map). */
+  communities_touched?: number;
+  depth: number;
+  /** Distinct files among the dependents. */
+  files: number;
+  levels: ImpactLevel[];
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  risk: RiskTier;
+  /** What earned the risk tier (see the module doc for the rule). */
+  risk_factors: string[];
+  /** Dependent rows were cut by `limit`. */
+  rows_truncated?: boolean;
+  targets: NodeSummary[];
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  /** Dependents over all levels. */
+  total: number;
+  /** The reach walk hit its bounds: every count is a lower bound. */
+  truncated: boolean;
+}
+
+/** A caller of an external target. */
+export interface ExternalCaller {
+  node: NodeSummary;
+  /** Uses of the target from this caller. */
+  uses: number;
+}
+
+/** Arguments of `analyze kind=external_calls`. */
+export interface ExternalCallsArgs {
+  /** Most targets returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only count uses made from code under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** External uses, most used target first. */
+export interface ExternalCallsResult {
+  /** Distinct modules of the targets. */
+  modules: number;
+  targets: ExternalTargetRow[];
+  /** Targets before `limit`. */
+  total: number;
+  /** Usage edges into external stubs, over every target. */
+  total_uses: number;
+  truncated: boolean;
+}
+
+/** One external target and who uses it. */
+export interface ExternalTargetRow {
+  by_kind: Record<string, number>;
+  /** Distinct using nodes. */
+  callers: number;
+  /** Distinct files the uses are made from. */
+  files: number;
+  /** The external module it belongs to (the longest imported module that prefixes it, else its path without the last segment). */
+  module: string;
+  name: string;
+  target: NodeSummary;
+  /** The callers with the most uses (ties by id), at most `TOP_CALLERS`. */
+  top_callers: ExternalCaller[];
+  /** Those files, sorted, at most `TOP_CALLERS`. */
+  top_files: string[];
+  /** Usage edges into it. */
+  uses: number;
+}
+
+/** A file and how many members of a community it declares. */
+export interface FileCount {
+  members: number;
+  path: string;
+}
+
+/** Counts over the whole file (not cut by `limit`). */
+export interface FileCounts {
+  by_kind: Record<string, number>;
+  /** Files (and packages) that import this file. */
+  imported_by: number;
+  imports: number;
+  symbols: number;
+  unresolved_imports: number;
+}
+
+/** One `find_files` row. */
+export interface FileHit {
+  /** The file node id. */
+  id: string;
+  language?: Language;
+  match: FileMatch;
+  path: string;
+  score: number;
+  /** Symbols declared in the file. */
+  symbols: number;
+}
+
+/** One import statement (grouped by line, kind and target module). */
+export interface FileImport {
+  /** `imports` or `re_exports`. */
+  kind: EdgeKind;
+  line: number;
+  /** The module: the target file's path, package name, external module or, when unresolved, the specifier as written. */
+  module: string;
+  /** Strongest origin of the statement's edges (absent when unresolved). */
+  origin?: Origin;
+  status: ImportStatus;
+  /** Ids of the symbols the statement binds, when they resolved. */
+  symbols?: string[];
+  /** Id of the target file, package or external module stub. */
+  target?: string;
+}
+
+/** How a file matched, best first. */
+export type FileMatch = 'exact_basename' | 'exact_path' | 'basename_prefix' | 'path_prefix' | 'basename_substring' | 'path_substring' | 'fuzzy' | 'glob';
+
+/** A symbol of the file, in source order. */
+export interface FileSymbol {
+  /** Nesting depth (0 = top level). */
+  depth: number;
+  /** Id of the enclosing symbol, when nested. */
+  parent?: string;
+  symbol: NodeSummary;
+}
+
+/** One filter as parsed: key, operator (`=`, `!=`, `~`) and value. */
+export interface FilterPlan {
+  key: string;
+  op: string;
+  value: string;
+}
+
+/** Arguments of `find_clones`. */
+export interface FindClonesArgs {
+  /** Only clusters holding at least one dead and one live member ("dead duplicates of live code"). */
+  dead_only?: boolean;
+  /** Compare test code too: test functions and every function in a test file (default false). */
+  include_tests?: boolean;
+  /** Clusters returned, 1..=1000 (default 50). */
+  limit?: number;
+  /** Jaccard threshold over token shingles, 0.5..=1.0 (default 0.82). */
+  min_similarity?: number;
+  /** Fewest normalised tokens a body needs, 24..=100000 (default 24). */
+  min_tokens?: number;
+  /** Only clusters with at least one member whose path starts with this prefix. */
+  path_prefix?: string;
+}
+
+/** Result of `find_clones`. */
+export interface FindClonesResult {
+  /** Function and method bodies in the index that resolve in the graph. */
+  bodies: number;
+  /** Distinct pairs sharing an LSH bucket. */
+  candidate_pairs: number;
+  /** Candidate generation stopped at its cap (8,000,000 pairs); some clones may be missing. */
+  candidates_capped?: boolean;
+  clusters: CloneCluster[];
+  /** Clusters passing the filters (before `limit`). */
+  clusters_total: number;
+  /** Bodies compared: enough tokens, not declaration-only (interface/abstract members, overloads), and not test code unless `include_tests`. */
+  eligible: number;
+  /** The threshold applied. */
+  min_similarity: number;
+  /** The token floor applied. */
+  min_tokens: number;
+  notes?: string[];
+  /** LSH buckets with more than 256 bodies, skipped as boilerplate. */
+  oversized_buckets_skipped: number;
+  /** Bodies of test code left out: test functions and functions in test files (present unless `include_tests`). */
+  tests_excluded?: number;
+  /** More clusters than `limit`. */
+  truncated: boolean;
+  /** Candidate pairs whose exact similarity reached the threshold (before cluster filters). */
+  verified_pairs: number;
+}
+
+/** Arguments of `find_declaration`. */
+export interface FindDeclarationArgs {
+  /** Only declarations of this node kind (`function`, `method`, `type`, …). */
+  kind?: string;
+  /** Maximum declarations, 1..=1000 (default 50). */
+  limit?: number;
+  /** Only search use sites in these files: a path prefix, or a glob. */
+  path_prefix?: string;
+  /** A use-site fragment such as `fooBar(` or `.save(` (case-sensitive). */
+  query: string;
+  /** Treat `query` as a regular expression. */
+  regex?: boolean;
+}
+
+/** Result of `find_declaration`. */
+export interface FindDeclarationResult {
+  /** Files left after the trigram prefilter and the path filter. */
+  candidate_files: number;
+  declarations: Declaration[];
+  /** More than `limit` declarations, or more than `MAX_USE_SITES` sites. */
+  truncated: boolean;
+  /** Sites that mapped to no declaration (of the requested kind). */
+  unresolved_uses?: UseSite[];
+  /** Matching lines examined. */
+  use_sites: number;
+}
+
+/** Arguments of `find_files`; `query` and/or `glob` is required. */
+export interface FindFilesArgs {
+  /** Also match the query as a subsequence of the path (default false). */
+  fuzzy?: boolean;
+  /** A glob such as `ts/**\/*.test.ts` or `*_test.go`. */
+  glob?: string;
+  /** Rows to return (default 50, 1..=1000). */
+  limit?: number;
+  /** Repository-relative path prefix. */
+  path?: string;
+  /** A basename or path fragment. */
+  query?: string;
+}
+
+/** Result of `find_files`. */
+export interface FindFilesResult {
+  results: FileHit[];
+  /** Files that matched, before `limit`. */
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `find_implementations`. */
+export interface FindImplementationsArgs {
+  /** The interface (or a type used as one) (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier kept. */
+  min_tier?: Origin;
+}
+
+/** Implementations of an interface. */
+export interface FindImplementationsResult {
+  implementations: ImplementationRow[];
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  sub_interfaces?: SubInterfaceRow[];
+  target: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `find_import_path`. */
+export interface FindImportPathArgs {
+  /** Importing file: a repository-relative path, a file id, or a symbol id (meaning its file). */
+  from: string;
+  /** Most import hops, 1..=16 (default 8). */
+  max_depth?: number;
+  /** Imported file, same forms as `from`. */
+  to: string;
+}
+
+/** Result of `find_import_path`. */
+export interface FindImportPathResult {
+  /** Why no chain was found; absent when `path` is not empty. */
+  diagnosis?: ImportDiagnosis;
+  /** Path of the importing file. */
+  from: string;
+  /** One row per import statement followed. */
+  hops?: ImportHop[];
+  /** File paths from `from` to `to`; empty when there is no chain. */
+  path?: string[];
+  /** Path of the imported file. */
+  to: string;
+}
+
+/** Arguments of `find_overrides`. */
+export interface FindOverridesArgs {
+  /** `parents` (what it overrides), `children` (what overrides it) or `both` (default). */
+  direction?: 'parents' | 'children' | 'both';
+  /** The method (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+  /** Most rows per list (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier kept (of the `extends`/`implements` edges on the path). */
+  min_tier?: Origin;
+}
+
+/** Methods the target overrides (`parents`) and that override it (`children`). */
+export interface FindOverridesResult {
+  children: OverrideRow[];
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  /** The type owning the target; absent for a method without a known owner. */
+  owner?: NodeSummary;
+  parents: OverrideRow[];
+  target: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  truncated: boolean;
+}
+
+/** Arguments of `find_usages`. */
+export interface FindUsagesArgs {
+  /** Keep only these contexts (call, parameter_type, return_type, field, type, value, import): one name, a comma-separated list or an array. */
+  context?: OneOrMany;
+  /** The symbol whose references are listed (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+  /** Keep usages from tests and test files (default true). */
+  include_tests?: boolean;
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier kept. */
+  min_tier?: Origin;
+}
+
+/** Every reference to a symbol, by file and line. */
+export interface FindUsagesResult {
+  /** Rows per context (before `limit`). */
+  by_context: {
+    call?: number;
+    field?: number;
+    import?: number;
+    parameter_type?: number;
+    return_type?: number;
+    type?: number;
+    value?: number;
+  };
+  caveat?: Caveat;
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  target: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  total: number;
+  truncated: boolean;
+  usages: UsageRow[];
+}
+
+/** Arguments of `flow_between`. */
+export interface FlowBetweenArgs {
+  /** Most hops per path, 1..=32 (default 16). */
+  max_depth?: number;
+  /** Most paths returned, 1..=100 (default 10). */
+  max_paths?: number;
+  /** Weakest provenance tier of the call edges a path may cross. */
+  min_tier?: Origin;
+  /** Where it must arrive: a function (its parameters and the arguments of calls to it), a field, or `Symbol#variable`. */
+  sink: string;
+  /** Where the value starts: a function (its parameters), a field, or `Symbol#variable` (`Symbol#return` for a return value), such as `getUser#req.query.id`. */
+  source: string;
+}
+
+/** Result of `flow_between`. */
+export interface FlowBetweenResult {
+  /** Why no path was found, when none was. */
+  diagnosis?: string;
+  flow_sensitive: boolean;
+  paths: FlowPath[];
+  sinks: number;
+  sources: number;
+  truncated: boolean;
+}
+
+/** The kind of a flow edge. */
+export type FlowEdgeKind = 'value_flow' | 'arg_of' | 'returns_to';
+
+/** Size of the flow graph a sweep ran over (how much of the repository dataflow covers). */
+export interface FlowGraphSize {
+  edges: number;
+  /** Graph functions and methods with dataflow facts. */
+  functions: number;
+  nodes: number;
+  /** Extracted functions that matched no graph node (not linked). */
+  unmatched: number;
+}
+
+/** One hop of a path. */
+export interface FlowHop {
+  confidence: number;
+  kind: FlowEdgeKind;
+  tier: Origin;
+  to: FlowNodeRow;
+}
+
+/** What a flow node stands for. */
+export type FlowKind = 'param' | 'variable' | 'return' | 'argument' | 'result';
+
+/** A flow node as results show it. */
+export interface FlowNodeRow {
+  arg?: number;
+  function: string;
+  id: string;
+  kind: FlowKind;
+  line: number;
+  /** Variable or access path; the callee for arguments and results. */
+  name: string;
+  path: string;
+}
+
+/** One path from a source to a sink. */
+export interface FlowPath {
+  /** The built-in sink category (`sql`, `exec`, `filesystem`) when a built-in set found it. */
+  category?: string;
+  confidence: number;
+  hops: FlowHop[];
+  length: number;
+  sink: FlowNodeRow;
+  source: FlowNodeRow;
+}
+
+/** Arguments of `get_call_chain`. */
+export interface GetCallChainArgs {
+  /** Call levels to walk (1..=6, default 3). */
+  depth?: number;
+  /** The root caller (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+  /** Most call rows (and, separately, unresolved rows) returned (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier kept. */
+  min_tier?: Origin;
+}
+
+/** The forward call graph below a symbol, as nodes and caller → callee rows. */
+export interface GetCallChainResult {
+  calls: ChainCall[];
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  /** The root and every node named by a returned call, by depth then id. */
+  nodes: ChainNode[];
+  root: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  /** Call rows before `limit`. */
+  total: number;
+  truncated: boolean;
+  unresolved?: ChainUnresolved[];
+  /** Unresolved rows before `limit`. */
+  unresolved_total?: number;
+}
+
+/** Arguments of `get_callers`. */
+export interface GetCallersArgs {
+  /** Caller levels to walk (1..=5, default 1). */
+  depth?: number;
+  /** The callee (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+  /** Keep callers that are tests or live in test files (default true). */
+  include_tests?: boolean;
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier kept. */
+  min_tier?: Origin;
+}
+
+/** Callers of a symbol, nearest first. */
+export interface GetCallersResult {
+  callers: CallerRow[];
+  caveat?: Caveat;
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  target: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  /** Rows before `limit`. */
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `get_class_hierarchy`. */
+export interface GetClassHierarchyArgs {
+  /** Inheritance hops (1..=10, default 5). */
+  depth?: number;
+  /** `up` (supertypes), `down` (subtypes) or `both` (default). */
+  direction?: 'up' | 'down' | 'both';
+  /** The type, interface or method (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+  /** List each type's methods with the methods they override (types only). */
+  include_methods?: boolean;
+  /** Most nodes besides the root (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier kept. */
+  min_tier?: Origin;
+}
+
+/** The inheritance subgraph around a type (or the override chain of a method). */
+export interface GetClassHierarchyResult {
+  edges: HierarchyEdge[];
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  /** The root first, then supertypes, then subtypes, each by depth then id. */
+  nodes: HierarchyNode[];
+  root: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  truncated: boolean;
+}
+
+/** Arguments of `get_cluster`. */
+export interface GetClusterArgs {
+  /** Hops in either direction (1..=3, default 1). */
+  depth?: number;
+  /** The centre (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+  /** Keep tests and test files (default true). */
+  include_tests?: boolean;
+  /** Most nodes besides the centre (1..=1000, default 50); edges are capped at ten times this. */
+  limit?: number;
+  /** Weakest provenance tier kept. */
+  min_tier?: Origin;
+}
+
+/** The neighbourhood of a node. */
+export interface GetClusterResult {
+  center: NodeSummary;
+  /** Edges whose both ends are listed, by from, to and kind. */
+  edges: ClusterEdge[];
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  /** The centre first, then by depth and id. */
+  nodes: ClusterNode[];
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  /** Nodes reached before `limit` (besides the centre). */
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `get_communities`. */
+export interface GetCommunitiesArgs {
+  /** One community by id or label; without it, the list. */
+  id?: IdOrName;
+  /** Rows (communities, or members of one community): 1..=1000, default 50. */
+  limit?: number;
+  /** Smallest community listed (2..=1000000, default 2); list only. */
+  min_size?: number;
+  /** Only communities with a member under this path; list only. */
+  path_prefix?: string;
+}
+
+/** The answer of `get_communities`: the list, or one community. */
+export type GetCommunitiesResult = CommunityList | CommunityOne;
+
+/** Arguments of `get_dependencies`. */
+export interface GetDependenciesArgs {
+  /** Levels to walk (1..=3, default 1). */
+  depth?: number;
+  /** The symbol (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick), or a file path or file id for file-level dependencies. */
+  id: string;
+  /** Keep tests and test files (default true). */
+  include_tests?: boolean;
+  /** Edge kinds to follow (one name, a comma-separated list or an array): calls, instantiates, references, extends, implements, typed_as, returns, tests, imports, re_exports (default all but tests). */
+  kinds?: OneOrMany;
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Weakest provenance tier kept. */
+  min_tier?: Origin;
+}
+
+/** What the target depends on. */
+export interface GetDependenciesResult {
+  /** Rows per depth (before `limit`). */
+  by_depth: Record<string, number>;
+  dependencies: DependencyRow[];
+  mode: DependencyMode;
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  target: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  total: number;
+  truncated: boolean;
+}
+
+/** What depends on the target (its blast radius). */
+export interface GetDependentsResult {
+  /** Rows per depth (before `limit`). */
+  by_depth: Record<string, number>;
+  /** Symbol mode only: how far "nothing depends on it" can be trusted. */
+  caveat?: Caveat;
+  dependents: DependencyRow[];
+  mode: DependencyMode;
+  /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
+  name_only_suppressed?: number;
+  target: NodeSummary;
+  /** Present exactly when `min_tier` was given. */
+  tier_filtered?: TierFiltered;
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `get_file_summary`. */
+export interface GetFileSummaryArgs {
+  /** Most symbols listed (default 200, max 1000). */
+  limit?: number;
+  /** Repository-relative path or file node id. */
+  path: string;
+}
+
+/** A file's symbols in source order (with nesting), its imports and counts. */
+export interface GetFileSummaryResult {
+  counts: FileCounts;
+  file: NodeSummary;
+  imports: FileImport[];
+  symbols: FileSymbol[];
+  truncated?: boolean;
+}
+
+/** Arguments of `get_processes`. */
+export interface GetProcessesArgs {
+  /** One process by id or entry (id, qualified or bare name); without it, the list. */
+  id?: IdOrName;
+  /** List test processes too (after the product ones); default false. A test process can always be shown by id. */
+  include_tests?: boolean;
+  /** Processes listed (1..=1000, default 50), or steps of one trace (1..=2048, default 500). */
+  limit?: number;
+}
+
+/** The answer of `get_processes`: the list, or one trace. */
+export type GetProcessesResult = ProcessList | ProcessOne;
+
+/** Arguments of `get_symbol`. */
+export interface GetSymbolArgs {
+  /** The symbol (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
+  id: string;
+}
+
+/** One node in full: its summary, declaration details, owner and edge counts. */
+export interface GetSymbolResult {
+  decorators?: string[];
+  doc?: string;
+  /** Incoming edges by kind. */
+  edges_in?: Record<string, number>;
+  /** Outgoing edges by kind. */
+  edges_out?: Record<string, number>;
+  is_abstract?: boolean;
+  is_async?: boolean;
+  is_static?: boolean;
+  /** The enclosing symbol (`contains` parent, or the type a detached method is a member of). */
+  parent?: NodeSummary;
+  return_type?: string;
+  symbol: NodeSummary;
+  test_role?: TestRole;
+  test_runner?: TestRunner;
+  type_name?: string;
+  /** References made from this node that the resolver could not bind. */
+  unresolved_out?: number;
+  visibility?: Visibility;
+}
+
+/** Arguments of `graph_query`. */
+export interface GraphQueryArgs {
+  /** Most nodes returned, 1..=1000 (default 100). */
+  limit?: number;
+  /** The pipeline, e.g. `nodes kind=function name~parse | traverse calls out`. */
+  query: string;
+}
+
+/** Result of `graph_query`. */
+export interface GraphQueryResult {
+  /** Size of the final set before `limit`. */
+  count: number;
+  /** The final set, in its pipeline order (by id unless a `sort` stage says otherwise). */
+  nodes: NodeSummary[];
+  /** The parsed plan, with the set size after each stage. */
+  stages: StagePlan[];
+  /** `count` exceeded `limit`. */
+  truncated: boolean;
+}
+
+/** One measured component of the score. */
+export type HealthComponent = {
+  /** 0–100, higher is healthier. */
+  score: number;
+  /** Weight in the total after redistributing the weight of components left out. */
+  weight: number;
+} & ({
+  measure: TestReachMeasure;
+  name: 'test_reach';
+} | {
+  measure: DeadCodeMeasure;
+  name: 'dead_code';
+} | {
+  measure: CyclesMeasure;
+  name: 'cycles';
+} | {
+  measure: StructureMeasure;
+  name: 'structure';
+} | {
+  measure: ResolutionMeasure;
+  name: 'resolution';
+});
+
+/** Arguments of `health_score` (none yet; unknown keys are refused). */
+export interface HealthScoreArgs {}
+
+/** Result of `health_score`. */
+export interface HealthScoreResult {
+  components: HealthComponent[];
+  grade: string;
+  /** Components left out and why. */
+  left_out?: string[];
+  rule: string;
+  score: number;
+}
+
+/** An edge of the hierarchy subgraph (`extends`, `implements`, or derived `overrides`). */
+export interface HierarchyEdge {
+  from: string;
+  kind: EdgeKind;
+  line: number;
+  origin: Origin;
+  to: string;
+}
+
+/** A method of a hierarchy type and the nearest supertype methods it overrides. */
+export interface HierarchyMethod {
+  id: string;
+  line: number;
+  name: string;
+  overrides?: string[];
+}
+
+/** A node of the hierarchy subgraph. */
+export interface HierarchyNode {
+  /** Hops from the root. */
+  depth: number;
+  /** With `include_methods` (type roots only). */
+  methods?: HierarchyMethod[];
+  node: NodeSummary;
+  side: HierarchySide;
+}
+
+/** Where a hierarchy node sits relative to the root. */
+export type HierarchySide = 'root' | 'up' | 'down';
+
+/** One hotspot row. */
+export interface Hotspot {
+  /** 0–100, relative to the most between node. */
+  betweenness: number;
+  community?: number;
+  crossings: number;
+  fan_in: number;
+  fan_out: number;
+  node: NodeSummary;
+  /** 0–100. */
+  score: number;
+}
+
+/** Arguments of `hotspots`. */
+export interface HotspotsArgs {
+  /** Rows: 1..=1000, default 50. */
+  limit?: number;
+  /** Only functions/methods under this path (scores are still graph-wide). */
+  path_prefix?: string;
+  /** Smallest score listed (0–100); default mean + 2σ. */
+  threshold?: number;
+}
+
+/** The answer of `hotspots`. */
+export interface HotspotsResult {
+  /** Functions and methods scored. */
+  candidates: number;
+  hotspots: Hotspot[];
+  mean: number;
+  stddev: number;
+  /** The threshold applied (given, or mean + 2σ). */
+  threshold: number;
+  /** Rows at or above the threshold (and under `path_prefix`). */
+  total: number;
+  truncated?: boolean;
+}
+
+/** An id argument given as a number or as a name (label, entry name, or a number in a string). */
+export type IdOrName = number | string;
+
+/** Arguments of `analyze kind=impact`. */
+export interface ImpactArgs {
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Rank this target's blast radius; without it, rank the repository's riskiest functions. */
+  target?: ImpactTarget;
+}
+
+/** The points each part of the score contributed. */
+export interface ImpactComponents {
+  centrality: number;
+  community_span: number;
+  complexity: number;
+  reach: number;
+}
+
+/** Dependents at one level. */
+export interface ImpactLevel {
+  /** Dependents at this level (before `limit`). */
+  count: number;
+  /** Listed dependents (the nearest levels fill `limit` first), by path and line. */
+  dependents: DependentRow[];
+  depth: number;
+}
+
+/** The raw measurements behind a score. */
+export interface ImpactMetrics {
+  /** Distinct communities (or directories without a community map) of it and its dependents. */
+  communities: number;
+  /** Distinct nodes the symbol uses. */
+  fan_out: number;
+  /** Distinct nodes using the symbol (or anything it contains). */
+  in_degree: number;
+  /** Lines of the declaration. */
+  lines: number;
+  /** Dependents one, two and three hops away. */
+  reach: number[];
+  reach_truncated?: boolean;
+}
+
+/** The ranking. */
+export interface ImpactResult {
+  /** Repo mode: functions and methods outside tests. */
+  candidates?: number;
+  /** Target mode: dependents within three levels. */
+  closure_width?: number;
+  /** Target mode: the closure is complete (the walk was not truncated and nothing depends on the third level from outside it). */
+  exact?: boolean;
+  /** `target` (a blast radius) or `repo` (the riskiest functions and methods). */
+  mode: string;
+  note: string;
+  rows: ImpactRow[];
+  /** Repo mode: how many of them got a full score (the rest were cut by the cheap prefilter). */
+  scored?: number;
+  /** Rows before `limit`. */
+  total: number;
+  truncated: boolean;
+}
+
+/** One ranked row. */
+export interface ImpactRow {
+  components: ImpactComponents;
+  /** With a target: 0 for the target, else the dependent's level. */
+  depth?: number;
+  metrics: ImpactMetrics;
+  node: NodeSummary;
+  /** 0–100. */
+  score: number;
+}
+
+/** What `analyze kind=impact` ranks: one symbol or one file. Exactly one field is required. */
+export interface ImpactTarget {
+  /** A file path. */
+  file?: string;
+  /** A symbol: an id, `Owner.name` or a bare name. */
+  symbol?: string;
+}
+
+/** A type implementing the target. */
+export interface ImplementationRow {
+  /** Hops from the target (1 = implements it directly). */
+  depth: number;
+  /** The interface it names in its declaration (the target, or a sub-interface of it). */
+  implements: string;
+  /** `implements` or `extends`. */
+  kind: EdgeKind;
+  /** Declaration line of the `implements` clause. */
+  line: number;
+  node: NodeSummary;
+  /** Weakest origin on the path from the target. */
+  origin: Origin;
+}
+
+/** What the graph says about a missing import chain. */
+export interface ImportDiagnosis {
+  /** The search ran out of depth while unexplored imports remained. */
+  depth_limited: boolean;
+  /** Distinct repository files `from` imports directly. */
+  from_imports: number;
+  /** The findings in one paragraph. */
+  message: string;
+  /** Files reachable from `from` over imports within `max_depth` (excluding `from`). */
+  reachable: number;
+  /** Hops of the shortest chain from `to` back to `from`, when there is one. */
+  reverse_hops?: number;
+  /** Distinct repository files importing `to` directly. */
+  to_importers: number;
+  /** Unresolved imports in reachable files whose module name looks like `to`. */
+  unresolved_imports?: UnresolvedImport[];
+}
+
+/** One import statement on the chain. */
+export interface ImportHop {
+  from: string;
+  /** `imports` or `re_exports`. */
+  kind: EdgeKind;
+  /** Line of the import statement in `from`. */
+  line: number;
+  to: string;
+}
+
+/** How an import statement resolved. */
+export type ImportStatus = 'resolved' | 'external' | 'unresolved';
+
+/** A source language. Dialects that need their own grammar (TSX) are separate variants. */
+export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'csharp' | 'kotlin' | 'php' | 'ruby' | 'markdown' | 'json' | 'yaml' | 'toml' | 'dockerfile' | 'sql' | 'lua' | 'elixir' | 'erlang' | 'elm' | 'dart' | 'haskell' | 'zig' | 'swift' | 'scala' | 'vue' | 'svelte' | 'proto' | 'text' | 'bash';
+
+/** How a row was found. */
+export type MatchTier = 'exact' | 'exact_case_insensitive' | 'ranked';
+
+/** Another community a community's members call or reference. */
+export interface NeighbourRow {
+  /** Calls/references edges crossing between the two. */
+  edges: number;
+  id: number;
+  label: string;
+  /** Their summed tier weight. */
+  weight: number;
+}
+
+/** What a graph node stands for. */
+export type NodeKind = 'file' | 'package' | 'module' | 'function' | 'method' | 'type' | 'interface' | 'field' | 'constant' | 'variable' | 'enum_member' | 'import' | 'doc' | 'stage' | 'script';
+
+/** The compact description of a node every query result uses. */
+export interface NodeSummary {
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  line: number;
+  name: string;
+  path: string;
+  /** `Owner.name`; the path for file nodes. */
+  qualified: string;
+  signature?: string;
+}
+
+/** A string argument that may be given once or as a list (`"call"` or `["call", "type"]`). A single string may also hold a comma-separated list. */
+export type OneOrMany = string | string[];
+
+/** The evidence behind an edge, strongest first. Ordering follows strength, so `Origin::AstResolved > Origin::TextMatched`. */
+export type Origin = 'lsp_resolved' | 'lsp_dispatch' | 'ast_resolved' | 'ast_inferred' | 'text_matched' | 'speculative';
+
+/** A method related to the target by overriding. */
+export interface OverrideRow {
+  /** Inheritance hops between the owners (1 = direct supertype/subtype). */
+  depth: number;
+  method: NodeSummary;
+  /** Weakest `extends`/`implements` origin on the path. */
+  origin: Origin;
+  owner: NodeSummary;
+}
+
+/** One process with its trace. */
+export interface ProcessDetail {
+  depth: number;
+  entry: NodeSummary;
+  files: number;
+  id: number;
+  kind: ProcessKind;
+  name: string;
+  score: number;
+  stamp?: string;
+  /** At most `limit` steps, depth-first. */
+  steps: StepRow[];
+  steps_total: number;
+  /** Limits hit: the trace's own, plus `limit` when steps were cut here. */
+  truncated?: string[];
+}
+
+/** Whether a process starts in product code or in a test. */
+export type ProcessKind = 'product' | 'test';
+
+/** The process list. */
+export interface ProcessList {
+  processes: ProcessRow[];
+  /** Test processes (listed only with `include_tests`). */
+  test_processes: number;
+  /** Processes matching the request (product, plus tests when asked). */
+  total: number;
+  /** Limits discovery hit (`process_limit`, `step_limit`). */
+  truncated?: string[];
+}
+
+/** One process, wrapped. */
+export interface ProcessOne {
+  process: ProcessDetail;
+}
+
+/** An execution flow a change touches. */
+export interface ProcessRef {
+  id: number;
+  name: string;
+}
+
+/** One row of the process list. */
+export interface ProcessRow {
+  depth: number;
+  entry: NodeSummary;
+  files: number;
+  id: number;
+  kind: ProcessKind;
+  name: string;
+  score: number;
+  stamp?: string;
+  steps: number;
+  truncated?: string[];
+}
+
+/** `resolution`: call sites bound to a target and left unresolved. */
+export interface ResolutionMeasure {
+  resolved_calls: number;
+  unresolved_calls: number;
+}
+
+/** The risk tier of a change. */
+export type RiskTier = 'low' | 'medium' | 'high' | 'critical';
+
+/** One HTTP route registration. */
+export interface RouteRow {
+  framework: string;
+  /** The function that handles the route, when the registration names or decorates one. */
+  handler?: NodeSummary;
+  line: number;
+  method: string;
+  path: string;
+  /** The symbol whose body registers the route (call-style registrations). */
+  registered_in?: NodeSummary;
+  route: string;
+}
+
+/** Arguments of `analyze kind=routes`. */
+export interface RoutesArgs {
+  /** Most rows returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only this HTTP method (GET, POST, …). */
+  method?: string;
+  /** Path prefix or glob. */
+  path_prefix?: string;
+  /** Only routes whose path contains this text. */
+  route?: string;
+}
+
+/** Result of `analyze kind=routes`. */
+export interface RoutesResult {
+  by_framework: Record<string, number>;
+  /** The scan stopped at 50,000 matching lines; totals are lower bounds. */
+  counts_capped?: boolean;
+  evidence: string;
+  routes: RouteRow[];
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `search_symbols`. */
+export interface SearchSymbolsArgs {
+  /** `code` (default: everything but documentation sections), `docs` (only Markdown sections) or `all`. An explicit `kind` filter decides on its own. */
+  corpus?: 'code' | 'docs' | 'all';
+  /** Type flavor filter (`class`, `struct`, `enum`, …; comma-separated for several). */
+  flavor?: string;
+  /** Include test symbols (default true; they are ranked below implementations either way). */
+  include_tests?: boolean;
+  /** Kind filter (a node kind or a type flavor; comma-separated for several). */
+  kind?: string;
+  /** Language filter (`typescript`, `go`, … or `ts`, `py`, `js`, `rs`; comma-separated). */
+  lang?: string;
+  /** Rows to return (default 20, 1..=1000). */
+  limit?: number;
+  /** Hard cap on rows from one file (1..=1000). */
+  max_per_file?: number;
+  /** Path prefix filter (repository-relative). */
+  path?: string;
+  /** Words, an identifier or `Owner.name`, optionally with `kind:`/`flavor:`/`lang:`/`path:` clauses. */
+  query: string;
+  /** `auto` (default): a query of four or more words that is not an identifier is read as a sentence describing behaviour; `names`: always as names and keywords; `sentence`: always as a sentence. A sentence is matched mostly against doc comments, names weigh less. */
+  read_as?: 'auto' | 'names' | 'sentence';
+  /** Path prefixes the result must fall under (any of them). */
+  scope?: string[];
+}
+
+/** Result of `search_symbols`. */
+export interface SearchSymbolsResult {
+  /** The identifier query had no match as a whole and was searched again word by word (OR). */
+  decomposed?: boolean;
+  /** Tier 0 hit: some rows match the name exactly. */
+  exact?: boolean;
+  /** `sentence` when the query was read as a sentence (doc comments weighed over names); absent when it was read as names and keywords. */
+  read_as?: string;
+  results: SymbolHit[];
+  /** Candidates that passed the filters, before `limit` and `max_per_file`. */
+  total: number;
+  /** True when `total` exceeds the rows returned. */
+  truncated: boolean;
+  /** Query terms that matched nothing, not even fuzzily. */
+  unmatched?: string[];
+}
+
+/** Arguments of `search_text`. */
+export interface SearchTextArgs {
+  /** Match case exactly (default true). */
+  case_sensitive?: boolean;
+  /** Characters of context kept on each side of the match (0..=1000); without it, lines longer than 240 characters are cut around the match. */
+  context_chars?: number;
+  /** Maximum hits, 1..=1000 (default 100). */
+  limit?: number;
+  /** A glob (`src/**\/*.ts`, `*.go`) or a plain path prefix (`src/compiler/`). */
+  path?: string;
+  /** Literal text, or a regular expression when `regexp` is true. */
+  query: string;
+  /** Treat `query` as a regular expression (Rust `regex` syntax). */
+  regexp?: boolean;
+}
+
+/** Result of `search_text`. */
+export interface SearchTextResult {
+  /** Files left after the trigram prefilter and the path filter. */
+  candidate_files: number;
+  /** Documents in the index. */
+  docs: number;
+  /** Files with at least one hit among the files scanned. */
+  files_matched: number;
+  hits: TextHit[];
+  /** Matching lines found; exact unless `truncated` (then a lower bound). */
+  total_hits: number;
+  /** More than `limit` lines match; scanning stopped early. */
+  truncated: boolean;
+  /** Candidate files that could not be read back from disk (removed since the last sync). */
+  unreadable_files?: number;
+}
+
+/** How bad a cycle is (see the module doc for the rule). */
+export type Severity = 'high' | 'medium' | 'low';
+
+/** One parsed stage and the size of the set it produced. */
+export type StagePlan = {
+  /** Set size after this stage. */
+  size: number;
+  /** 1-based position in the pipeline. */
+  stage: number;
+} & ({
+  filters: FilterPlan[];
+  op: 'nodes';
+} | {
+  depth: number;
+  direction: string;
+  edge_kinds: EdgeKind[];
+  min_tier?: Origin;
+  op: 'traverse';
+} | {
+  filters: FilterPlan[];
+  op: 'filter';
+} | {
+  by: string;
+  op: 'sort';
+  order: string;
+} | {
+  n: number;
+  op: 'limit';
+});
+
+/** One step of a shown trace. */
+export interface StepRow {
+  depth: number;
+  node: NodeSummary;
+  revisit?: boolean;
+  /** Line of the call site in the caller; absent for the entry. */
+  via?: number;
+}
+
+/** `structure`: modularity of the Leiden communities. */
+export interface StructureMeasure {
+  /** Symbols taking part in calls (the structure needs 10). */
+  clustered: number;
+  communities: number;
+  /** Modularity Q, three decimals. */
+  modularity: number;
+}
+
+/** An interface extending the target, walked to find indirect implementations. */
+export interface SubInterfaceRow {
+  depth: number;
+  extends: string;
+  node: NodeSummary;
+  origin: Origin;
+}
+
+/** One `search_symbols` row. */
+export interface SymbolHit {
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  line: number;
+  /** Indexed tokens of this symbol (name, owner, signature, doc, path) that matched query terms. */
+  matched?: string[];
+  name: string;
+  path: string;
+  /** `Owner.name`; the path for file nodes. */
+  qualified: string;
+  /** Final score: 100 for tier-0 rows, otherwise the sum of `signals`. */
+  score: number;
+  /** Weighted contributions to the score, by signal name (see `rerank`). */
+  signals: Record<string, number>;
+  signature?: string;
+  tier: MatchTier;
+}
+
+/** Arguments of `taint_paths`. */
+export interface TaintPathsArgs {
+  /** Most findings, 1..=1000 (default 20). */
+  limit?: number;
+  /** Most hops per path, 1..=32 (default 16). */
+  max_depth?: number;
+  /** Weakest provenance tier of the call edges a path may cross. */
+  min_tier?: Origin;
+  /** Only sources in functions under this path prefix. */
+  path_prefix?: string;
+  /** Sink clauses, same forms; omit it for the built-in SQL, command and filesystem sinks. */
+  sink_pattern?: string;
+  /** Source clauses (words, `exact:Name`, `path:dir/`, `kind:param|variable|…`, all must hold); omit it for the built-in request inputs. */
+  source_pattern?: string;
+}
+
+/** Result of `taint_paths`. */
+export interface TaintPathsResult {
+  /** A side had more than 100 candidates; the first 100 (by position) were swept. */
+  candidates_capped?: boolean;
+  findings: FlowPath[];
+  flow_graph: FlowGraphSize;
+  flow_sensitive: boolean;
+  sink_set: string;
+  sinks: number;
+  /** `builtin` when a side used the built-in set. */
+  source_set: string;
+  sources: number;
+  total: number;
+  truncated: boolean;
+}
+
+/** `test_reach`: functions and methods examined and how many no test reaches. */
+export interface TestReachMeasure {
+  examined: number;
+  /** Share reached by a test, three decimals. */
+  tested_ratio: number;
+  untested: number;
+}
+
+/** The role of a test symbol. */
+export type TestRole = 'test' | 'benchmark' | 'fuzz' | 'example' | 'fixture';
+
+/** The runner a test symbol belongs to. */
+export type TestRunner = 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'unittest' | 'gotest' | 'cargo-test' | 'junit';
+
+/** One matching line. */
+export interface TextHit {
+  /** 1-based byte column of the match start. */
+  column: number;
+  /** 1-based line of the match start. */
+  line: number;
+  path: string;
+  /** The innermost graph symbol whose span holds the line; the file node when none does. */
+  symbol_id?: string;
+  symbol_name?: string;
+  /** The line without its newline, cut around the match (marked with `…`) when long. */
+  text: string;
+}
+
+/** Reported when `min_tier` removed rows: how many, and the strongest tier the full answer had. */
+export interface TierFiltered {
+  edges_below_min_tier: number;
+  max_available_tier?: Origin;
+}
+
+/** One marker comment. */
+export interface TodoRow {
+  /** From `TAG(name)` or `TAG @name`. */
+  assignee?: string;
+  line: number;
+  path: string;
+  /** The innermost symbol holding the comment (the file when none does). */
+  symbol?: NodeSummary;
+  tag: string;
+  text: string;
+}
+
+/** Arguments of `analyze kind=todos`. */
+export interface TodosArgs {
+  /** Most rows returned (1..=1000, default 100). */
+  limit?: number;
+  /** Path prefix or glob. */
+  path_prefix?: string;
+  /** Tags to report (default TODO, FIXME, HACK, XXX, BUG, QUESTION). */
+  tags?: string[];
+}
+
+/** Result of `analyze kind=todos`. */
+export interface TodosResult {
+  /** Markers per assignee; those without one count under `unassigned`. */
+  by_assignee: Record<string, number>;
+  by_tag: Record<string, number>;
+  /** The scan stopped at 50,000 matching lines; totals are lower bounds. */
+  counts_capped?: boolean;
+  evidence: string;
+  todos: TodoRow[];
+  total: number;
+  truncated: boolean;
+}
+
+/** What the graph says about a missing path. */
+export interface TraceDiagnosis {
+  /** The search ran out of depth while unexplored edges remained. */
+  depth_limited: boolean;
+  /** Edges of the requested kinds (and tiers) leaving `from`. */
+  from_outgoing: number;
+  /** Hops of the shortest path when `min_tier` is dropped (only checked when it was given). */
+  ignoring_min_tier_hops?: number;
+  /** The findings in one paragraph. */
+  message: string;
+  /** Nodes reachable from `from` within `max_depth` (excluding `from`). */
+  reachable: number;
+  /** Hops of the shortest path from `to` back to `from`, when there is one. */
+  reverse_hops?: number;
+  /** Edges of the requested kinds (and tiers) entering `to`. */
+  to_incoming: number;
+  /** Hops of the shortest path when edge direction is ignored. */
+  undirected_hops?: number;
+  /** Unresolved references from reachable nodes that name `to`: likely resolution gaps. */
+  unresolved?: UnresolvedHint[];
+  /** Hops of the shortest path when `references` edges may be used too. */
+  with_references_hops?: number;
+}
+
+/** Arguments of `trace_path`. */
+export interface TracePathArgs {
+  /** Edge kinds a hop may use (CSV or list); default `calls,instantiates`. */
+  edge_kinds?: OneOrMany;
+  /** Start node: an id (with or without the `<repo>/` prefix), a file path, or a qualified or bare name that matches exactly one symbol. */
+  from: string;
+  /** Most paths returned, 1..=20 (default 3). */
+  limit?: number;
+  /** Most hops, 1..=12 (default 6). */
+  max_depth?: number;
+  /** Weakest tier a hop may have; `speculative` hops only when asked for. */
+  min_tier?: Origin;
+  /** Target node, same forms as `from`. */
+  to: string;
+}
+
+/** Result of `trace_path`. */
+export interface TracePathResult {
+  /** Why no path was found; absent when `paths` is not empty. */
+  diagnosis?: TraceDiagnosis;
+  edge_kinds: EdgeKind[];
+  from: NodeSummary;
+  /** Hops of the shortest paths. */
+  length?: number;
+  /** Shortest paths, most confident first (ties by the hops' ids). */
+  paths?: TracedPath[];
+  /** How many shortest paths exist (counting stops at 256). */
+  shortest_paths?: number;
+  to: NodeSummary;
+  /** More shortest paths exist than were returned. */
+  truncated: boolean;
+}
+
+/** One path: its hops in order and the product of their tier scores. */
+export interface TracedPath {
+  /** Product of per-hop tier scores (lsp_resolved 1.0, lsp_dispatch 0.95, ast_resolved 0.9, ast_inferred 0.7, text_matched 0.4, speculative 0.2), rounded to 4 decimals. */
+  confidence: number;
+  hops: EdgeRow[];
+}
+
+/** The shape of a `type` node (classes, structs, enums, records, aliases, unions). */
+export type TypeFlavor = 'class' | 'struct' | 'enum' | 'record' | 'type_alias' | 'union' | 'annotation' | 'message' | 'service' | 'table' | 'view' | 'component' | 'mixin';
+
+/** An unresolved reference whose name is the target's name. */
+export interface UnresolvedHint {
+  /** Same-named candidates the resolver saw (>1: ambiguous). */
+  candidates: number;
+  from: string;
+  kind: EdgeKind;
+  line: number;
+  target: string;
+}
+
+/** An import the resolver could not bind. */
+export interface UnresolvedImport {
+  /** Path of the importing file. */
+  file: string;
+  line: number;
+  /** The module as written. */
+  module: string;
+}
+
+/** One untested function or method. */
+export interface UntestedRow {
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Distinct direct callers (calls, instantiations, test calls); name-only (text_matched) callers count only when no stronger caller exists, as in `get_callers`. */
+  fan_in: number;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  line: number;
+  name: string;
+  path: string;
+  /** `Owner.name`; the path for file nodes. */
+  qualified: string;
+  signature?: string;
+}
+
+/** The role a reference plays at its use site. */
+export type UsageContext = 'call' | 'parameter_type' | 'field' | 'type' | 'return_type' | 'value' | 'import';
+
+/** One use site. */
+export interface UsageRow {
+  context: UsageContext;
+  /** The using symbol (the file node for module-level code and imports). */
+  from: NodeSummary;
+  kind: EdgeKind;
+  line: number;
+  origin: Origin;
+  path: string;
+}
+
+/** A use site (or an unresolved one). */
+export interface UseSite {
+  /** 1-based byte column of the match start. */
+  column: number;
+  /** The identifier taken from the site (reported on unresolved uses). */
+  identifier?: string;
+  line: number;
+  /** How this use was tied to the declaration (reported on declaration uses). */
+  origin?: Origin;
+  path: string;
+  text: string;
+}
+
+/** Declared visibility of a symbol, normalised across languages. */
+export type Visibility = 'public' | 'protected' | 'package' | 'private';
+
+/** Arguments of `walk_graph`. */
+export interface WalkGraphArgs {
+  /** `out` (default), `in` or `both`. */
+  direction?: 'out' | 'in' | 'both';
+  /** Edge kinds to follow (CSV or list); default every usage kind. */
+  edge_kinds?: OneOrMany;
+  /** Start node: an id (with or without the `<repo>/` prefix), a file path, or a qualified or bare name that matches exactly one symbol. */
+  id: string;
+  /** Most nodes returned, 1..=5000 (default 200). */
+  limit?: number;
+  /** Hops from the start, 1..=10 (default 3). */
+  max_depth?: number;
+  /** Weakest tier followed; `speculative` edges are skipped unless asked for. */
+  min_tier?: Origin;
+  /** Estimated tokens the result may take, 100..=100000 (default 4000). */
+  token_budget?: number;
+}
+
+/** Result of `walk_graph`. */
+export interface WalkGraphResult {
+  /** The next row would have exceeded `token_budget`. */
+  budget_hit: boolean;
+  /** Deepest depth among returned nodes. */
+  depth_reached: number;
+  direction: string;
+  edge_kinds: EdgeKind[];
+  /** Followed edges in the order they were met, in their real direction. */
+  edges: EdgeRow[];
+  /** Visited nodes in breadth-first order. */
+  nodes: WalkNode[];
+  /** Id of the start node (also the first row of `nodes`, at depth 0). */
+  start: string;
+  /** Depth of the first node or edge left out when the walk stopped early. */
+  stopped_at_depth?: number;
+  /** Estimated tokens of the returned rows (serialized bytes / 4, rounded up, per row). */
+  tokens_used: number;
+  /** `limit` nodes were reached before the walk finished. */
+  truncated: boolean;
+}
+
+/** A visited node and its distance from the start. */
+export interface WalkNode {
+  depth: number;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  line: number;
+  name: string;
+  path: string;
+  /** `Owner.name`; the path for file nodes. */
+  qualified: string;
+  signature?: string;
+}
+
+/** One `winnow_symbols` row. */
+export interface WinnowHit {
+  /** Per-axis contributions (`text`, `fan_in`, `fan_out`, `test`); zero axes are left out. */
+  axes: Record<string, number>;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  fan_in: number;
+  fan_out: number;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  line: number;
+  name: string;
+  path: string;
+  /** `Owner.name`; the path for file nodes. */
+  qualified: string;
+  /** Sum of `axes`. */
+  score: number;
+  signature?: string;
+}
+
+/** Arguments of `winnow_symbols`. At least one of kind, lang, path_prefix, min_fan_in, min_fan_out, text_match, exported is required. */
+export interface WinnowSymbolsArgs {
+  /** Keep only exported (true) or only unexported (false) symbols. */
+  exported?: boolean;
+  /** Include test symbols (default true; demoted either way). */
+  include_tests?: boolean;
+  /** Node kinds or type flavors (comma-separated for several; any may match). */
+  kind?: string;
+  /** Languages (comma-separated; `ts`, `py`, … aliases accepted). */
+  lang?: string;
+  /** Rows to return (default 50, 1..=1000). */
+  limit?: number;
+  /** Keep symbols with at least this many incoming usage edges. */
+  min_fan_in?: number;
+  /** Keep symbols with at least this many outgoing usage edges. */
+  min_fan_out?: number;
+  /** Repository-relative path prefix. */
+  path_prefix?: string;
+  /** Words the symbol must match (any of them, scored with the search BM25). */
+  text_match?: string;
+}
+
+/** Result of `winnow_symbols`. */
+export interface WinnowSymbolsResult {
+  results: WinnowHit[];
+  /** Symbols passing every constraint, before `limit`. */
+  total: number;
+  truncated: boolean;
+}
+
+/** Arguments of `analyze kind=would_create_cycle`. */
+export interface WouldCreateCycleArgs {
+  /** The kind of the new edge: `imports` (default) or `calls`. */
+  edge?: 'imports' | 'calls';
+  /** The importing file (edge `imports`) or the calling function/method (edge `calls`). */
+  from: string;
+  /** The imported file or the called function/method. */
+  to: string;
+}
+
+/** Whether adding `from → to` would close a cycle. */
+export interface WouldCreateCycleResult {
+  /** The edge (between the same files/packages, or functions) exists already. */
+  already_exists: boolean;
+  edge: CycleKind;
+  from: NodeSummary;
+  note?: string;
+  /** The existing route `to → … → from` that the new edge would close (empty when none, or when `from` and `to` are the same unit). */
+  path: CycleStep[];
+  to: NodeSummary;
+  would_create_cycle: boolean;
+}
+
+/** Every query tool `Engine.query` runs, with its argument and result types, in the dispatcher's order. */
+export interface QueryToolMap {
+  search_symbols: { args: SearchSymbolsArgs; result: SearchSymbolsResult };
+  winnow_symbols: { args: WinnowSymbolsArgs; result: WinnowSymbolsResult };
+  search_text: { args: SearchTextArgs; result: SearchTextResult };
+  find_files: { args: FindFilesArgs; result: FindFilesResult };
+  find_declaration: { args: FindDeclarationArgs; result: FindDeclarationResult };
+  get_symbol: { args: GetSymbolArgs; result: GetSymbolResult };
+  get_file_summary: { args: GetFileSummaryArgs; result: GetFileSummaryResult };
+  get_dependencies: { args: GetDependenciesArgs; result: GetDependenciesResult };
+  get_dependents: { args: GetDependenciesArgs; result: GetDependentsResult };
+  get_callers: { args: GetCallersArgs; result: GetCallersResult };
+  get_call_chain: { args: GetCallChainArgs; result: GetCallChainResult };
+  find_usages: { args: FindUsagesArgs; result: FindUsagesResult };
+  find_implementations: { args: FindImplementationsArgs; result: FindImplementationsResult };
+  find_overrides: { args: FindOverridesArgs; result: FindOverridesResult };
+  get_class_hierarchy: { args: GetClassHierarchyArgs; result: GetClassHierarchyResult };
+  get_cluster: { args: GetClusterArgs; result: GetClusterResult };
+  walk_graph: { args: WalkGraphArgs; result: WalkGraphResult };
+  graph_query: { args: GraphQueryArgs; result: GraphQueryResult };
+  trace_path: { args: TracePathArgs; result: TracePathResult };
+  find_import_path: { args: FindImportPathArgs; result: FindImportPathResult };
+  get_communities: { args: GetCommunitiesArgs; result: GetCommunitiesResult };
+  get_processes: { args: GetProcessesArgs; result: GetProcessesResult };
+  explain_change_impact: { args: ExplainChangeImpactArgs; result: ExplainChangeImpactResult };
+  flow_between: { args: FlowBetweenArgs; result: FlowBetweenResult };
+  taint_paths: { args: TaintPathsArgs; result: TaintPathsResult };
+  find_clones: { args: FindClonesArgs; result: FindClonesResult };
+  analyze: { args: AnalyzeArgs; result: AnalyzeResult };
+}
+
+/** Name of a query tool `Engine.query` runs. */
+export type QueryToolName = keyof QueryToolMap;
+
+/** Every `analyze` kind (aliases and `kinds` included), with its argument and result types. */
+export interface AnalyzeKindMap {
+  dead_code: { args: DeadCodeArgs; result: DeadCodeResult };
+  hotspots: { args: HotspotsArgs; result: HotspotsResult };
+  cycles: { args: CyclesArgs; result: CyclesResult };
+  would_create_cycle: { args: WouldCreateCycleArgs; result: WouldCreateCycleResult };
+  impact: { args: ImpactArgs; result: ImpactResult };
+  clusters: { args: ClustersArgs; result: CommunityList };
+  coverage_gaps: { args: CoverageGapsArgs; result: CoverageGapsResult };
+  external_calls: { args: ExternalCallsArgs; result: ExternalCallsResult };
+  routes: { args: RoutesArgs; result: RoutesResult };
+  env_var_users: { args: EnvVarUsersArgs; result: EnvVarUsersResult };
+  todos: { args: TodosArgs; result: TodosResult };
+  health_score: { args: HealthScoreArgs; result: HealthScoreResult };
+  untested: { args: CoverageGapsArgs; result: CoverageGapsResult };
+  kinds: { args: AnalyzeKindsArgs; result: AnalyzeKindsResult };
+}
+
+/** Name of an `analyze` kind. */
+export type AnalyzeKind = keyof AnalyzeKindMap;
+
+/** Arguments of `analyze`: `kind` plus that kind's own arguments. */
+export type AnalyzeArgs = { [K in AnalyzeKind]: { kind: K } & AnalyzeKindMap[K]['args'] }[AnalyzeKind];
+
+/** The answer of `analyze`: the answer of the kind that ran. */
+export type AnalyzeResult = AnalyzeKindMap[AnalyzeKind]['result'];
