@@ -96,6 +96,7 @@ pub fn tool_schemas() -> Value {
                 let mut input = inline(reference.as_value(), args.definitions(), &mut Vec::new());
                 optional_without_null(&mut input);
                 compact_enums(&mut input);
+                drop_defaults(&mut input);
                 if let Some(name) = reference.get("$ref").and_then(Value::as_str) {
                     input["title"] = json!(name.trim_start_matches("#/$defs/"));
                 }
@@ -222,6 +223,26 @@ fn compact_enums(schema: &mut Value) {
             map.values_mut().for_each(compact_enums);
         }
         Value::Array(items) => items.iter_mut().for_each(compact_enums),
+        _ => {}
+    }
+}
+
+/// Removes `default` keywords from an input schema: the engine applies its defaults (the field
+/// descriptions state them), and a validator that filled them in would pass arguments the caller
+/// never gave (one `analyze` kind's default is another kind's unknown argument).
+fn drop_defaults(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            map.remove("default");
+            for (key, value) in map.iter_mut() {
+                match (key.as_str(), value) {
+                    // The property map itself may name an argument `default`.
+                    ("properties", Value::Object(properties)) => properties.values_mut().for_each(drop_defaults),
+                    (_, value) => drop_defaults(value),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_defaults),
         _ => {}
     }
 }
