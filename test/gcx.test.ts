@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine, type NodeSummary } from '../ts/engine/engine';
-import type * as Q from '../ts/engine/query-types';
+import type * as Q from '../ts/engine/engine';
 import type { GraphStats } from '../ts/engine/types';
 import { callTool } from '../ts/tools/dispatch';
 import type { ToolContext } from '../ts/tools/registry';

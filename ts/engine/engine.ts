@@ -4,8 +4,7 @@
  */
 import { loadNative, type NativeEngine, type NativeIndexOptions } from './native';
 import { QueryError } from './query';
-import type { AnalyzeKind, AnalyzeKindMap } from './analysis-types';
-import type { QueryToolMap, QueryToolName } from './query-types';
+import type { AnalyzeKind, AnalyzeKindMap, QueryToolMap, QueryToolName } from './generated/query-types';
 import type {
   EdgeDirection,
   EdgeJson,
@@ -21,8 +20,8 @@ import type {
 } from './types';
 
 export type * from './types';
-export type * from './query-types';
-export type * from './analysis-types';
+export type * from './generated/query-types';
+export type { HealthComponentName, HealthMeasures, TierReport } from './query-views';
 export { QueryError, type QueryErrorCode } from './query';
 
 /** Directory names the indexer skips by default (mirrors `DEFAULT_EXCLUDED_DIRS` in `gortex-index/src/walk.rs`). */

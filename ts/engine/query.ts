@@ -1,6 +1,6 @@
 /**
- * The query surface of the engine: tool names, argument shapes, and the error a failed query
- * throws. Result shapes live in `query-types.ts`; field names are the Rust side's (snake_case).
+ * The error a failed engine query throws. Argument and result shapes are generated from the Rust
+ * types into `generated/query-types.ts`; field names are the Rust side's (snake_case).
  */
 
 /** Stable failure codes a query can answer with. */

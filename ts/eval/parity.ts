@@ -3,7 +3,7 @@
  * file and call-site tiers per language from a graph dump, and the comparison with a baseline.
  * Everything here is pure except `unresolvedCallsByPath`, which asks an engine-like object.
  */
-import { DOCUMENT_LANGUAGES } from '../engine/query-types';
+import { DOCUMENT_LANGUAGES } from '../engine/query-views';
 import type { EdgeJson, GraphDump } from '../engine/types';
 
 /** Node kinds that make a file symbol-bearing (the original's list; `module` nodes are not symbols there). */

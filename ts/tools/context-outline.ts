@@ -16,7 +16,7 @@ import type {
   SkippedFile,
   WinnowSymbolsResult,
 } from '../engine/engine';
-import { DOCUMENT_LANGUAGES } from '../engine/query-types';
+import { DOCUMENT_LANGUAGES } from '../engine/query-views';
 import { ContextReader, summaryOf } from './context-common';
 
 /** Node kinds that count as symbols (files, packages, modules and imports do not). */

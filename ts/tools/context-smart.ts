@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ContextReader } from './context-common';
-import type { CoverageGapsResult } from '../engine/analysis-types';
+import type { CoverageGapsResult } from '../engine/engine';
 import { BUNDLE_BUDGET, exportContext, prefetch, untestedRows } from './context-smart-bundle';
 import { oneOfIdsOrTask, requireTask } from './context-smart-pack';
 import { planTurn, SMART_BUDGET, smartContext } from './context-smart-task';

@@ -4,7 +4,7 @@
  * session's `SessionStore` and refuse to run outside an MCP session (`gortex call` has none).
  */
 import { z } from 'zod';
-import type { GetCallChainResult, GetCallersResult, GetFileSummaryResult, GetSymbolResult, NodeSummary } from '../engine/query-types';
+import type { GetCallChainResult, GetCallersResult, GetFileSummaryResult, GetSymbolResult, NodeSummary } from '../engine/engine';
 import type { SessionStore, StoredResponse } from '../mcp/session-store';
 import { target } from './common';
 import { feedbackDelta, recordRating } from './feedback-board';

@@ -49,7 +49,7 @@ import type {
   UseSite,
   WalkGraphResult,
   WinnowSymbolsResult,
-} from '../engine/query-types';
+} from '../engine/engine';
 import type { GraphStats } from '../engine/types';
 import { byCodeUnit, isGcxToken, type GcxSection } from './gcx-codec';
 import type { ReadFileResult } from '../tools/source';
