@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { QueryCommand, queryBaseFlags } from '../query-command';
+import { argumentHelp } from '../tool-flags';
 
 /** `gortex clones`: near-duplicate functions and methods. */
 export default class ClonesCommand extends QueryCommand {
@@ -17,22 +18,22 @@ export default class ClonesCommand extends QueryCommand {
 
   static override flags = {
     ...queryBaseFlags,
-    'min-similarity': Flags.string({ description: 'Verified Jaccard similarity, 0.5–1.0 (default 0.82)' }),
-    'dead-only': Flags.boolean({ description: 'Only clusters where a dead member duplicates a live one' }),
-    'path-prefix': Flags.string({ description: 'Only clusters with a member under this path prefix' }),
-    'include-tests': Flags.boolean({ description: 'Compare test code too' }),
-    'min-tokens': Flags.integer({ description: 'Smallest body compared, in tokens (default and minimum 24)' }),
-    limit: Flags.integer({ description: 'At most this many clusters (1–1000)' }),
+    'min-similarity': Flags.string({ description: argumentHelp('find_clones', 'min_similarity') }),
+    'dead-only': Flags.boolean({ description: argumentHelp('find_clones', 'dead_only') }),
+    'path-prefix': Flags.string({ description: argumentHelp('find_clones', 'path_prefix') }),
+    'include-tests': Flags.boolean({ description: argumentHelp('find_clones', 'include_tests') }),
+    'min-tokens': Flags.integer({ description: argumentHelp('find_clones', 'min_tokens') }),
+    limit: Flags.integer({ description: argumentHelp('find_clones', 'limit') }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ClonesCommand);
     const { renderClones } = await import('../render-analysis');
-    const { CliUsageError } = await import('../repo-root');
+    const { UsageError } = await import('../../support/usage-error');
     const args: Record<string, unknown> = {};
     if (flags['min-similarity'] !== undefined) {
       const v = Number(flags['min-similarity']);
-      if (!Number.isFinite(v)) throw new CliUsageError(`--min-similarity must be a number like 0.9, got ${JSON.stringify(flags['min-similarity'])}`);
+      if (!Number.isFinite(v)) throw new UsageError(`--min-similarity must be a number like 0.9, got ${JSON.stringify(flags['min-similarity'])}`);
       args.min_similarity = v;
     }
     if (flags['dead-only']) args.dead_only = true;

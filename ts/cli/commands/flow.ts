@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { QueryCommand, queryBaseFlags } from '../query-command';
+import { argumentHelp } from '../tool-flags';
 
 /** `gortex flow --from A --to B`: how a value travels between two symbols. */
 export default class FlowCommand extends QueryCommand {
@@ -16,11 +17,11 @@ export default class FlowCommand extends QueryCommand {
 
   static override flags = {
     ...queryBaseFlags,
-    from: Flags.string({ description: 'The source: a function, field, or Symbol#variable', required: true }),
-    to: Flags.string({ description: 'The sink: a function, field, or Symbol#variable', required: true }),
-    'max-depth': Flags.integer({ description: 'Most hops per path (1–16, default 8)' }),
-    'max-paths': Flags.integer({ description: 'Most paths (1–100, default 10)' }),
-    'min-tier': Flags.string({ description: 'Weakest provenance of a call hop: ast_resolved, ast_inferred, text_matched' }),
+    from: Flags.string({ description: argumentHelp('flow_between', 'source'), required: true }),
+    to: Flags.string({ description: argumentHelp('flow_between', 'sink'), required: true }),
+    'max-depth': Flags.integer({ description: argumentHelp('flow_between', 'max_depth') }),
+    'max-paths': Flags.integer({ description: argumentHelp('flow_between', 'max_paths') }),
+    'min-tier': Flags.string({ description: argumentHelp('flow_between', 'min_tier') }),
   };
 
   async run(): Promise<void> {

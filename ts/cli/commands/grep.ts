@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { QueryCommand, queryBaseFlags } from '../query-command';
+import { argumentHelp } from '../tool-flags';
 
 /** `gortex grep <pattern>`: indexed text search. */
 export default class GrepCommand extends QueryCommand {
@@ -19,8 +20,8 @@ export default class GrepCommand extends QueryCommand {
     ...queryBaseFlags,
     regexp: Flags.boolean({ char: 'e', description: 'Treat the pattern as a regular expression' }),
     'ignore-case': Flags.boolean({ char: 'i', description: 'Match case-insensitively' }),
-    path: Flags.string({ description: 'Only files matching this glob (src/**/*.ts) or path prefix (src/)' }),
-    limit: Flags.integer({ description: 'At most this many hits (1–1000)', default: 100 }),
+    path: Flags.string({ description: argumentHelp('search_text', 'path') }),
+    limit: Flags.integer({ description: argumentHelp('search_text', 'limit'), default: 100 }),
   };
 
   async run(): Promise<void> {

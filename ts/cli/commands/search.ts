@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { QueryCommand, queryBaseFlags } from '../query-command';
+import { argumentHelp } from '../tool-flags';
 
 /** `gortex search <query>`: symbol search. */
 export default class SearchCommand extends QueryCommand {
@@ -20,9 +21,9 @@ export default class SearchCommand extends QueryCommand {
     ...queryBaseFlags,
     limit: Flags.integer({ description: 'At most this many results (1–1000)', default: 20 }),
     kind: Flags.string({ description: 'Only this node kind (function, method, type, interface, …)' }),
-    lang: Flags.string({ description: 'Only this language (typescript, python, go, …)' }),
-    path: Flags.string({ description: 'Only symbols under this path prefix' }),
-    'max-per-file': Flags.integer({ description: 'At most this many results from one file' }),
+    lang: Flags.string({ description: argumentHelp('search_symbols', 'lang') }),
+    path: Flags.string({ description: argumentHelp('search_symbols', 'path') }),
+    'max-per-file': Flags.integer({ description: argumentHelp('search_symbols', 'max_per_file') }),
   };
 
   async run(): Promise<void> {

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { QueryCommand, queryBaseFlags } from '../query-command';
+import { argumentHelp } from '../tool-flags';
 
 /** `gortex taint`: where untrusted input reaches dangerous calls. */
 export default class TaintCommand extends QueryCommand {
@@ -18,12 +19,12 @@ export default class TaintCommand extends QueryCommand {
 
   static override flags = {
     ...queryBaseFlags,
-    source: Flags.string({ description: 'Source pattern (default: built-in request inputs)' }),
-    sink: Flags.string({ description: 'Sink pattern (default: built-in SQL / exec / filesystem sinks)' }),
-    'path-prefix': Flags.string({ description: 'Only sources in code under this path prefix' }),
-    'max-depth': Flags.integer({ description: 'Most hops per path (1–16, default 8)' }),
-    limit: Flags.integer({ description: 'Most findings (1–1000, default 20)' }),
-    'min-tier': Flags.string({ description: 'Weakest provenance of a call hop' }),
+    source: Flags.string({ description: argumentHelp('taint_paths', 'source_pattern') }),
+    sink: Flags.string({ description: argumentHelp('taint_paths', 'sink_pattern') }),
+    'path-prefix': Flags.string({ description: argumentHelp('taint_paths', 'path_prefix') }),
+    'max-depth': Flags.integer({ description: argumentHelp('taint_paths', 'max_depth') }),
+    limit: Flags.integer({ description: argumentHelp('taint_paths', 'limit') }),
+    'min-tier': Flags.string({ description: argumentHelp('taint_paths', 'min_tier') }),
   };
 
   async run(): Promise<void> {

@@ -10,7 +10,7 @@ export default class QueryCalls extends QueryCommand {
     target: Args.string({ description: 'A symbol id, a qualified name (Owner.name) or a bare name', required: true }),
   };
 
-  static override flags = multiHopFlags;
+  static override flags = multiHopFlags('get_call_chain');
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(QueryCalls);

@@ -11,7 +11,7 @@ export default class QueryUsages extends QueryCommand {
   };
 
   static override flags = {
-    ...traversalFlags,
+    ...traversalFlags('find_usages'),
     context: Flags.string({
       description: 'Only usages in this context: call, parameter_type, return_type, field, type, value, import',
     }),
