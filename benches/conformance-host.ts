@@ -310,7 +310,7 @@ function fixtureHost(): HttpHost {
     stats: async () => ({}),
     graph: async () => ({ repos: [] }),
     tools: () => [],
-    callTool: async () => undefined,
+    callTool: async (name) => ({ ok: false, tool: name, code: 'tool_not_found', message: 'the conformance fixture serves /mcp only', meta: {} }),
     subscribe: () => undefined,
     newMcpServer: () => fixtureServer(),
   };

@@ -5,7 +5,7 @@
 //      127.0.0.1:0`) tracks a corpus (default ts-full = TypeScript 4.8.4). A seeded set of tool calls
 //      (search_symbols on names from the graph; get_callers, find_usages, get_symbol_source on ids
 //      picked with search_symbols; get_file_summary on sampled files) is timed (a) in-process
-//      through `answerToolCall` on an embedded repository opened in this process (what the
+//      through the call pipeline on an embedded repository opened in this process (what the
 //      daemon's tools/call runs, minus the transport), (b) over the Unix socket with a raw NDJSON
 //      MCP client (handshake, initialize, tools/call lines correlated by id), (c) over HTTP
 //      `POST /v1/tools/{name}` with a keep-alive agent (and with fetch), idle (one client,
@@ -47,11 +47,11 @@ import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextproto
 import { Engine, type NodeJson } from '../ts/engine/engine';
 import { controlRequest } from '../ts/daemon/client';
 import { daemonPaths, type DaemonPaths } from '../ts/daemon/paths';
-import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
-import { createMcpServer, serverLimits } from '../ts/mcp/server';
-import { SessionStore } from '../ts/mcp/session-store';
-import { answerToolCall, Gate, type ToolCallDeps } from '../ts/mcp/tool-call';
-import { ALL_TOOLS } from '../ts/tools/index';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { createMcpServer } from '../ts/mcp/server';
+import { SessionStore } from '../ts/workspace/session-store';
+import { CallPipeline, type Caller as PipelineCaller } from '../ts/calls/pipeline';
+import { sessionSurface } from '../ts/calls/session';
 import { Args, benchMain, fetchCorpora, listFiles, prng, probeSource, ROOT, sample, type Json } from './common';
 
 /** Corpus key → the fetch-corpora.sh source that provides it. */
@@ -380,16 +380,17 @@ async function fetchCall(url: string, name: string, args: Json): Promise<Timed> 
   }
 }
 
-/** The in-process baseline: `answerToolCall` on an embedded repository, as tools/call runs it. */
+/** The in-process baseline: the call pipeline on an embedded repository, as tools/call runs it. */
 function inProcess(repo: EmbeddedRepo): (name: string, args: Json, keepText?: boolean) => Promise<Timed> {
-  const { timeoutMs, concurrency } = serverLimits();
-  const deps: ToolCallDeps = { context: () => repo.context(), tools: ALL_TOOLS, gcxDefault: false, gate: new Gate(concurrency), timeoutMs, store: new SessionStore() };
+  const pipeline = new CallPipeline();
+  const session = sessionSurface({ explicit: { spec: 'full', source: 'bench' }, clientName: () => undefined, store: new SessionStore(), onListChanged: () => undefined });
+  const caller: PipelineCaller = { context: () => repo.context(), session };
   return async (name, args, keepText = false) => {
     const start = performance.now();
-    const answer = await answerToolCall(name, { ...args, format: 'json' }, deps);
+    const outcome = await pipeline.call({ tool: name, args: { ...args, format: 'json' } }, caller);
     const ms = performance.now() - start;
-    const text = answer.content.map((c) => c.text).join('');
-    return { ms, ok: answer.isError !== true, bytes: text.length, ...(keepText || answer.isError ? { text } : {}) };
+    const text = outcome.ok ? outcome.text : `${outcome.code}: ${outcome.message}`;
+    return { ms, ok: outcome.ok, bytes: text.length, ...(keepText || !outcome.ok ? { text } : {}) };
   };
 }
 
@@ -1040,7 +1041,7 @@ async function run(o: Options): Promise<Json> {
     const httpIdle = new HttpClient(url);
     const memoryMcp = await MemoryMcpClient.open(baseline);
     const doors: Door[] = [
-      { key: 'inproc', label: 'in-process (answerToolCall)', call: inproc },
+      { key: 'inproc', label: 'in-process (call pipeline)', call: inproc },
       { key: 'mcp', label: 'in-process MCP server (SDK, JSON lines, no I/O)', call: (n, a, k) => memoryMcp.call(n, a, k) },
       { key: 'socket', label: 'Unix socket, raw NDJSON MCP', call: (n, a, k) => socketIdle.call(n, a, k) },
       { key: 'http', label: 'HTTP POST /v1/tools, keep-alive http.Agent', call: (n, a, k) => httpIdle.call(n, a, k) },
@@ -1086,7 +1087,7 @@ async function run(o: Options): Promise<Json> {
     const concRows: Json[] = [];
     {
       const r = await concurrent(() => inproc, o.clients, cases, o.perClient);
-      concRows.push({ door: 'inproc', label: 'in-process (answerToolCall)', load: `${o.clients} clients`, ...stats(r.times), wall_ms: r.wallMs, calls_per_s: (r.times.length / r.wallMs) * 1000, errors: r.errors, error_example: r.errorText ?? null });
+      concRows.push({ door: 'inproc', label: 'in-process (call pipeline)', load: `${o.clients} clients`, ...stats(r.times), wall_ms: r.wallMs, calls_per_s: (r.times.length / r.wallMs) * 1000, errors: r.errors, error_example: r.errorText ?? null });
     }
     let rssUnderLoad: number | null = null;
     {
@@ -1316,7 +1317,7 @@ function section(r: Json, m: Json, rawName: string): string {
     '### Doors: the same tool calls in-process, over the socket and over HTTP',
     '',
     `${r.idle[0].n / r.passes} seeded calls (${Object.entries(r.cases).map(([k, v]) => `${v} ${k}`).join(', ')}; names and files from the graph, ids picked ` +
-      'through search_symbols), every call `format: "json"`. *In-process* is `answerToolCall` (dispatch, shaping, JSON rendering: ' +
+      'through search_symbols), every call `format: "json"`. *In-process* is the call pipeline (dispatch, shaping, JSON rendering: ' +
       "what the daemon's tools/call runs) on the same repository embedded in the bench process; the socket client is a raw NDJSON " +
       'MCP client (handshake, initialize, tools/call lines by id) and parses each answer line; the HTTP clients read the body. ' +
       `*Idle*: one client, sequential; ${r.passes} passes after a warm-up pass, each pass running the whole list through one door after ` +

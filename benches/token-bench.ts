@@ -21,8 +21,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { countTokens as cl100k } from 'gpt-tokenizer/cjs/encoding/cl100k_base';
 import { Engine } from '../ts/engine/engine';
-import { callTool, ToolCallError } from '../ts/tools/dispatch';
-import { ResultWithMeta, type ToolContext } from '../ts/tools/registry';
+import { callTool, ToolCallError } from '../ts/calls/dispatch';
+import { ResultWithMeta } from '../ts/tools/registry';
+import { type ToolContext } from '../ts/workspace/context';
 import { encodeGcx } from '../ts/wire/gcx';
 import { Args, benchMain, fetchCorpora, ROOT, type Json } from './common';
 

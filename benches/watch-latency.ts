@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const root = path.resolve(flag('--corpus', path.join(os.homedir(), '.cache', 'gortex-corpora', 'TypeScript-4.8.4')));
   const edits = Number(flag('--edits', '10'));
   process.env.GORTEX_HOME = path.resolve(flag('--home', fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-latency-'))));
-  const { openEmbedded } = await import('../ts/mcp/embedded');
+  const { openEmbedded } = await import('../ts/workspace/embedded');
   let t = Date.now();
   const repo = await openEmbedded(root, { watch: true });
   const openMs = Date.now() - t;

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const root = path.join(work, 'repo');
   fs.cpSync(source, root, { recursive: true });
   process.env.GORTEX_HOME = path.join(work, 'home');
-  const { openEmbedded } = await import('../ts/mcp/embedded');
+  const { openEmbedded } = await import('../ts/workspace/embedded');
   try {
     let t = Date.now();
     const repo = await openEmbedded(root, { watch: true });

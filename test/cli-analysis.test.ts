@@ -70,7 +70,7 @@ describe('gortex clones / analyze', () => {
     expect(unknown.stderr).toContain('unknown kind "nope"');
     const option = run(['analyze', '--kind', 'cycles', '--arg', 'depth=2']);
     expect(option.status).toBe(2);
-    expect(option.stderr).toContain('unknown field `depth`');
+    expect(option.stderr).toContain('analyze: unknown argument depth; accepted: kind,');
     const malformed = run(['analyze', '--kind', 'cycles', '--arg', 'scope']);
     expect(malformed.status).toBe(2);
     expect(malformed.stderr).toContain('must look like key=value');

@@ -1,5 +1,5 @@
 /** `gortex call`: one registry tool call from the command line. */
-import { ALL_TOOLS } from '../ts/tools/index';
+import { callableTools } from '../ts/calls/surface';
 import { decodeGcx, gcxToObjects } from '../ts/wire/gcx';
 import { runCli } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
@@ -12,7 +12,7 @@ describe('gortex call', () => {
     const r = runCli(['call', '--list']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^get_symbol_source\s+A symbol's own source lines/m);
-    expect(r.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(ALL_TOOLS.map((t) => t.name));
+    expect(r.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(callableTools().map((t) => t.name));
   });
 
   test('takes --arg key=value (JSON values typed) and --json-args', () => {
@@ -32,6 +32,9 @@ describe('gortex call', () => {
     expect(r.stdout.startsWith('GCX1 tool=search_symbols')).toBe(true);
     const [section] = decodeGcx(r.stdout);
     expect(gcxToObjects(section!).map((row) => row.id)).toEqual(json.results.map((h: any) => h.id));
+    // The format is a pipeline option like any other: as an argument it wins over the flag.
+    const asArgument = runCli(['call', 'search_symbols', '--arg', 'query=summarize', '--arg', 'format=gcx', '--format', 'json', '--repo', root], { env });
+    expect(asArgument.stdout).toBe(r.stdout);
   });
 
   test('bad input exits 2 with the reason', () => {
@@ -43,7 +46,7 @@ describe('gortex call', () => {
       [['call', 'get_symbol', '--arg', 'id=nosuchthing'], /^ ›   Error: not_found: /m],
       [['call'], /Name a tool to call/],
       [['call', 'get_symbol', '--arg', 'id=summarize', '--format', 'xml'], /Expected --format=xml to be one of: json, gcx/],
-      [['call', 'get_symbol', '--arg', 'id=summarize', '--arg', 'format=gcx'], /--format json\|gcx, not as a tool argument/],
+      [['call', 'get_symbol', '--arg', 'id=summarize', '--arg', 'format=xml'], /invalid_argument: format must be "json" or "gcx", got "xml"/],
     ];
     for (const [args, message] of cases) {
       const r = runCli([...args, '--repo', root], { env });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ConfigError, globalConfigPath, loadConfig } from '../ts/config/config';
-import { chosenSpec } from '../ts/mcp/server';
+import { chosenSpec } from '../ts/calls/session';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 

@@ -187,7 +187,7 @@ describe('gortex daemon: lifecycle, sessions, tracking, watching', () => {
     const unknown = runCli(['query', 'callers', 'noSuchThingAnywhere', '--repo', repo], { env: w.env });
     expect(unknown.status).toBe(2);
     expect(unwrap(unknown.stderr)).toMatch(/noSuchThingAnywhere/);
-    expect(statusOf(w.env).cli_requests).toEqual({ query: 2, call: 1 });
+    expect(statusOf(w.env).cli_requests).toEqual({ call: 3 });
   });
 
   test('a file edited on disk is visible to the next queries', async () => {
@@ -256,7 +256,7 @@ describe('gortex daemon: lifecycle, sessions, tracking, watching', () => {
       '{"kind":"track","params":{}}',
       `{"kind":"track","params":{"path":${JSON.stringify(path.join(w.home, 'nope'))}}}`,
       '{"kind":"untrack","params":{"path_or_name":"nobody"}}',
-      '{"kind":"call","params":{"tool":"search_symbols"}}',
+      '{"kind":"call","params":{"args":{"query":"x"}}}',
       '{"kind":"probe"}',
     ]);
     expect(answers.map((a) => [a.ok, a.error_code ?? null])).toEqual([
@@ -516,9 +516,14 @@ describe('multi-repo tools over the daemon', () => {
   });
 
   test('get_recent_changes lists files the watchers re-indexed; reindex_repository and untrack_repository work', async () => {
+    // Editors' and tools' temporaries written beside the edit are not changes.
+    const temporaries = ['.store.py.swp', '4913', 'store.py~', 'sedAb12Cd', '.#store.py', 'store.py___jb_tmp___'];
+    for (const name of temporaries) fs.writeFileSync(path.join(shopPy, 'shop', name), 'x');
     fs.appendFileSync(path.join(shopPy, 'shop', 'store.py'), '\n\ndef recently_added() -> int:\n    return 1\n');
     await eventually(async () => ((await ok(client, 'search_symbols', { query: 'recently_added', repo: 'shoppy' })).results.length > 0 ? true : undefined), 'the edit indexed');
+    for (const name of temporaries) fs.rmSync(path.join(shopPy, 'shop', name));
     const changes = await ok(client, 'get_recent_changes', { since: '10m' });
+    expect(changes.changes.filter((c: any) => temporaries.some((name) => c.path.endsWith(name)))).toEqual([]);
     expect(changes.changes[0]).toMatchObject({ repo: 'shoppy', path: 'shop/store.py', exists: true });
     expect(changes.changes[0].symbols).toContain('recently_added');
     expect((await ok(client, 'get_recent_changes', { since: '10m', repo: 'wsapp' })).changes).toEqual([]);

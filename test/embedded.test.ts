@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
-import { openEmbedded } from '../ts/mcp/embedded';
+import { openEmbedded } from '../ts/workspace/embedded';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
 describe('embedded repository watcher', () => {

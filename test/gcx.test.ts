@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { Engine, type NodeSummary } from '../ts/engine/engine';
 import type * as Q from '../ts/engine/engine';
 import type { GraphStats } from '../ts/engine/types';
-import { callTool } from '../ts/tools/dispatch';
-import type { ToolContext } from '../ts/tools/registry';
+import { callTool } from '../ts/calls/dispatch';
+import type { ToolContext } from '../ts/workspace/context';
 import {
   decodeGcx,
   encodeGcx,

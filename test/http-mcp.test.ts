@@ -11,7 +11,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../ts/http/app';
 import { repoHost, type HttpHost } from '../ts/http/host';
 import { parseIdleTtl, sessionIdleTtl } from '../ts/http/streamable';
-import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { isolateHttpEnv, readSse } from './helpers/http';
 import { fixtureCopy } from './helpers/repo';
 

@@ -9,7 +9,7 @@ import { startHttpServer, type RunningHttpServer } from '../ts/http/app';
 import { repoHost, type HttpHost } from '../ts/http/host';
 import { RespClient, parseRedisUrl } from '../ts/http/resp';
 import { RedisSessionStore } from '../ts/http/session-state';
-import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { startRedis, type TestRedis } from './helpers/redis';
 import { isolateHttpEnv } from './helpers/http';
 import { fixtureCopy } from './helpers/repo';

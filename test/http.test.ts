@@ -8,7 +8,7 @@ import { changeEvent, repoHost, type HttpHost } from '../ts/http/host';
 import { parseAddr, startHttpServer, statusOfToolError, toolRequest, type HttpServerOptions, type RunningHttpServer } from '../ts/http/app';
 import { checkBind, corsHeaders, hostOf, isLoopbackHost, tokensEqual } from '../ts/http/security';
 import { SseChannel, type SseSink } from '../ts/http/sse';
-import { openEmbedded, type EmbeddedRepo } from '../ts/mcp/embedded';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { readSse } from './helpers/http';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
@@ -394,7 +394,9 @@ describe('SSE backlog', () => {
   test('toolRequest reads wrapped and raw bodies', () => {
     expect(toolRequest(Buffer.from('{"arguments":{"q":1},"format":"gcx"}'), undefined)).toEqual({ args: { q: 1 }, format: 'gcx' });
     expect(toolRequest(Buffer.from('{"q":1,"format":"gcx"}'), 'json')).toEqual({ args: { q: 1 }, format: 'json' });
-    expect(toolRequest(Buffer.from('{"arguments":{"q":1},"limit":2}'), undefined)).toEqual({ args: { arguments: { q: 1 }, limit: 2 }, format: 'json' });
-    expect(toolRequest(undefined, undefined)).toEqual({ args: {}, format: 'json' });
+    expect(toolRequest(Buffer.from('{"arguments":{"q":1,"format":"gcx"}}'), undefined)).toEqual({ args: { q: 1 }, format: 'gcx' });
+    // No format named: the pipeline's default (JSON over /v1) applies.
+    expect(toolRequest(Buffer.from('{"arguments":{"q":1},"limit":2}'), undefined)).toEqual({ args: { arguments: { q: 1 }, limit: 2 }, format: undefined });
+    expect(toolRequest(undefined, undefined)).toEqual({ args: {}, format: undefined });
   });
 });

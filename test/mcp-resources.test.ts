@@ -1,7 +1,8 @@
 /**
- * MCP resources and prompts through the SDK's own Client, in process: a low-level `Server` with
- * `registerResources` / `registerPrompts` over a real Engine on temp copies of the `query/app-ts`
- * fixture, linked by `InMemoryTransport` (server.ts does not wire them yet).
+ * MCP resources and prompts through the SDK's own Client: the real server (`createMcpServer`, so
+ * resources read tool answers through the session's call pipeline) over a real Engine on temp
+ * copies of the `query/app-ts` fixture, linked in process by `InMemoryTransport`; and, for the
+ * active project, `gortex mcp` over stdio against a real daemon tracking a project.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,13 +10,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Engine } from '../ts/engine/engine';
-import { registerPrompts } from '../ts/mcp/prompts';
-import { registerResources, type ResourceHost } from '../ts/mcp/resources';
+import { RENDERS_META, type ResourceHost } from '../ts/mcp/resources';
+import { createMcpServer } from '../ts/mcp/server';
 import { ALL_TOOLS } from '../ts/tools/index';
-import { PACKAGE_ROOT } from './helpers/cli';
+import type { ToolContext } from '../ts/workspace/context';
+import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace } from '../ts/workspace/workspace';
+import { PACKAGE_ROOT, runCli } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
 /** A linked client/server pair over one engine, with the re-index hook exposed. */
@@ -28,21 +31,26 @@ interface Session {
   updates: string[];
 }
 
-async function open(root: string): Promise<Session> {
-  const engine = new Engine({ home: tempHome(), threads: 2 });
+/**
+ * The real MCP server over a one-repository workspace on `root`. `tools` is its surface (`full`
+ * lets the test call every tool; null leaves the default, the compact surface for a named client).
+ */
+async function open(root: string, tools: string | null = 'full'): Promise<Session> {
+  const home = tempHome();
+  const engine = new Engine({ home, threads: 2 });
   const report = await engine.indexRepo(root);
   expect(report.failures).toEqual([]);
+  const ctx: ToolContext = { engine, repo: root, root };
   const listeners: (() => void)[] = [];
   const host: ResourceHost = {
-    context: async () => ({ engine, repo: root, root }),
+    context: async () => ctx,
     onReindexed: (listener) => {
       listeners.push(listener);
       return () => undefined;
     },
   };
-  const server = new Server({ name: 'gortex', version: 'test' }, { capabilities: {} });
-  registerResources(server, host);
-  registerPrompts(server, host);
+  const workspace = singleRepoWorkspace(host.context, () => ctx, { scopes: new ScopeStore(scopesFile(home)), changes: new ChangeLog() });
+  const server = createMcpServer(host, { workspace, env: {}, ...(tools === null ? {} : { tools }) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'gortex-test', version: '1.0.0' });
@@ -55,17 +63,29 @@ async function open(root: string): Promise<Session> {
 }
 
 /** The single text content of a resource. */
-async function readText(s: Session, uri: string): Promise<{ mimeType: string | undefined; text: string }> {
-  const { contents } = await s.client.readResource({ uri });
+async function readText(client: Client, uri: string): Promise<{ mimeType: string | undefined; text: string }> {
+  const { contents } = await client.readResource({ uri });
   expect(contents).toHaveLength(1);
   expect(contents[0]!.uri).toBe(uri);
   return { mimeType: contents[0]!.mimeType, text: (contents[0] as { text: string }).text };
 }
 
-async function readJson(s: Session, uri: string): Promise<any> {
-  const { mimeType, text } = await readText(s, uri);
+async function readJson(client: Client, uri: string): Promise<any> {
+  const { mimeType, text } = await readText(client, uri);
   expect(mimeType).toBe('application/json');
   return JSON.parse(text);
+}
+
+/** A tool's JSON answer in the same session (a failure fails the test). */
+async function toolAnswer(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const result = (await client.callTool({ name, arguments: { ...args, format: 'json' } })) as { isError?: boolean; content: { text: string }[] };
+  if (result.isError) throw new Error(`${name} failed: ${result.content[0]?.text}`);
+  return JSON.parse(result.content[0]!.text);
+}
+
+/** A resource and the tool answer it renders, read back to back in one session. */
+async function resourceAndTool(client: Client, uri: string, tool: string, args: Record<string, unknown> = {}): Promise<[any, any]> {
+  return [await readJson(client, uri), await toolAnswer(client, tool, args)];
 }
 
 async function promptText(s: Session, name: string, args?: Record<string, string>): Promise<string> {
@@ -108,23 +128,60 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     await s.client.close();
   });
 
-  test('lists the 15 static resources and 3 templates with their MIME types', async () => {
+  test('lists the 15 static resources and 3 templates with their MIME types and the tool answers they render', async () => {
     const { resources } = await s.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(STATIC_URIS);
     for (const r of resources) {
       expect(r.mimeType).toBe(r.uri === 'gortex://guide' ? 'text/markdown' : 'application/json');
       expect(r.description!.length).toBeGreaterThan(20);
     }
+    const renders = Object.fromEntries(resources.flatMap((r) => (r._meta?.[RENDERS_META] ? [[r.uri, (r._meta[RENDERS_META] as any).tool]] : [])));
+    expect(renders).toEqual({
+      'gortex://stats': 'graph_stats',
+      'gortex://index-health': 'index_health',
+      'gortex://workspace': 'workspace_info',
+      'gortex://repos': 'list_repos',
+      'gortex://active-project': 'get_active_project',
+      'gortex://communities': 'get_communities',
+      'gortex://processes': 'get_processes',
+      'gortex://god-nodes': 'analyze',
+      'gortex://questions': 'analyze',
+    });
     const { resourceTemplates } = await s.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
-      ['gortex://guide/{topic}', 'text/markdown'],
-      ['gortex://community/{id}', 'application/json'],
-      ['gortex://process/{id}', 'application/json'],
+    expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType, (t._meta?.[RENDERS_META] as any)?.tool])).toEqual([
+      ['gortex://guide/{topic}', 'text/markdown', undefined],
+      ['gortex://community/{id}', 'application/json', 'get_communities'],
+      ['gortex://process/{id}', 'application/json', 'get_processes'],
     ]);
   });
 
-  test('stats, schema, session, repos, active project, workspace and index health come from the engine', async () => {
-    const stats = await readJson(s, 'gortex://stats');
+  test('every resource that renders a tool answer is that answer, read in the same session', async () => {
+    const { resources } = await s.client.listResources();
+    const rendering = resources.filter((r) => r._meta?.[RENDERS_META]);
+    expect(rendering.length).toBe(9);
+    for (const r of rendering) {
+      const { tool, arguments: args, adds } = r._meta![RENDERS_META] as { tool: string; arguments: Record<string, unknown>; adds?: string[] };
+      const [body, answer] = await resourceAndTool(s.client, r.uri, tool, args);
+      for (const key of adds ?? []) {
+        expect(body).toHaveProperty(key);
+        delete body[key];
+      }
+      expect({ uri: r.uri, body }).toEqual({ uri: r.uri, body: answer });
+    }
+    const communities = await toolAnswer(s.client, 'get_communities', { limit: 100 });
+    const processes = await toolAnswer(s.client, 'get_processes', { limit: 50 });
+    const { resourceTemplates } = await s.client.listResourceTemplates();
+    for (const t of resourceTemplates.filter((t) => t._meta?.[RENDERS_META])) {
+      const { tool } = t._meta![RENDERS_META] as { tool: string };
+      const id = tool === 'get_communities' ? communities.communities[0].id : processes.processes[0].id;
+      const [body, answer] = await resourceAndTool(s.client, t.uriTemplate.replace('{id}', String(id)), tool, { id });
+      expect(body).toEqual(answer);
+    }
+  });
+
+  test('stats, schema, session, repos, active project, workspace and index health', async () => {
+    const [stats, graphStats] = await resourceAndTool(s.client, 'gortex://stats', 'graph_stats');
+    expect(stats).toEqual(graphStats);
     expect(stats).toEqual(s.engine.stats(root));
     expect(stats).toMatchObject({
       name: 'resapp',
@@ -137,7 +194,7 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
       edges_by_origin: { ast_resolved: 130, text_matched: 3 },
     });
 
-    const schema = await readJson(s, 'gortex://schema');
+    const schema = await readJson(s.client, 'gortex://schema');
     const nodeKinds = Object.fromEntries(schema.node_kinds.map((k: any) => [k.kind, k.count]));
     expect(nodeKinds).toEqual({
       file: 11, package: 0, module: 0, function: 14, method: 14, type: 7, interface: 2, field: 4,
@@ -160,97 +217,105 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     expect(Object.keys(schema.caveats)).toEqual(['likely_unused', 'possible_extraction_gap', 'coverage_incomplete']);
     expect(schema.unresolved_references).toBe(3);
 
-    const session = await readJson(s, 'gortex://session');
+    const session = await readJson(s.client, 'gortex://session');
     const version = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(session).toMatchObject({ server: 'gortex', version, repo: 'resapp', root, reindexes: 0, last_reindex_at: null, subscriptions: [] });
     expect(Date.parse(session.started_at)).not.toBeNaN();
 
-    const repos = await readJson(s, 'gortex://repos');
-    expect(repos.active).toBe('resapp');
-    expect(repos.repos.map((r: any) => [r.name, r.root, r.files])).toEqual([['resapp', root, 11]]);
-
-    expect(await readJson(s, 'gortex://active-project')).toEqual({
-      project: 'resapp',
-      repos: [{ name: 'resapp', root }],
-      missing: ['switching projects: a session is bound to the one repository it was started in'],
+    const [repos, listRepos] = await resourceAndTool(s.client, 'gortex://repos', 'list_repos');
+    expect(repos).toEqual(listRepos);
+    expect(repos).toEqual({
+      mode: 'embedded',
+      repos: [{ name: 'resapp', root, project: null, phase: 'ready', files: 11, nodes: 55, edges: 133 }],
+      projects: {},
+      active_project: null,
+      scopes: [],
     });
 
-    const workspace = await readJson(s, 'gortex://workspace');
-    expect(workspace).toMatchObject({ root, repo: 'resapp', mode: 'single_repository', git: { is_repo: false } });
-    expect(workspace.members).toEqual([{ name: 'resapp', root, files: 11, nodes: 55, edges: 133 }]);
+    const [active, getActive] = await resourceAndTool(s.client, 'gortex://active-project', 'get_active_project');
+    expect(active).toEqual(getActive);
+    expect(active).toEqual({ active_project: null, repos: [] });
 
-    const health = await readJson(s, 'gortex://index-health');
+    const workspace = await readJson(s.client, 'gortex://workspace');
+    const { git, ...info } = workspace;
+    expect(info).toEqual(await toolAnswer(s.client, 'workspace_info'));
+    expect(info).toMatchObject({ mode: 'embedded', root, repo: 'resapp', projects: [], active_project: null });
+    expect(git).toMatchObject({ is_repo: false });
+
+    // One verdict, one denominator: the resource is the index_health answer.
+    const [health, indexHealth] = await resourceAndTool(s.client, 'gortex://index-health', 'index_health');
+    expect(health).toEqual(indexHealth);
     expect(health).toMatchObject({
       status: 'healthy',
-      reasons: [],
-      fresh: true,
-      files: 11,
-      stale: { modified: 0, added: 0, deleted: 0, examples: [] },
-      failures: [],
+      verdict: 'healthy: 11 files indexed (json 1, markdown 1, typescript 9); snapshot fresh; no parse failures; 95% of references resolved',
+      problems: [],
+      freshness: { fresh: true, modified: 0, added: 0, deleted: 0, changed: [], snapshot: expect.stringMatching(/\.snap$/) },
+      failures: { total: 0, files: [] },
       skipped: { total: 0 },
-      resolution: { unresolved: 3, unresolved_ratio: 0.0221 },
+      // Unresolved references over usage edges plus unresolved ones (structural edges are not uses).
+      references: { usage_edges: 52, unresolved: 3, unresolved_share: 0.0545 },
     });
   });
 
-  test('index health reports files that changed on disk since the snapshot', async () => {
+  test('index health reports files that changed on disk since the snapshot, as index_health does', async () => {
     const file = path.join(root, 'src/empty.ts');
     const before = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, `${before}// touched\n`);
     try {
-      const health = await readJson(s, 'gortex://index-health');
-      expect(health.status).toBe('stale');
-      expect(health.fresh).toBe(false);
-      expect(health.stale).toEqual({ modified: 1, added: 0, deleted: 0, examples: ['src/empty.ts'] });
-      expect(health.reasons).toEqual(['1 file(s) differ from the saved snapshot (size or modification time)']);
+      const [health, indexHealth] = await resourceAndTool(s.client, 'gortex://index-health', 'index_health');
+      expect(health).toEqual(indexHealth);
+      expect(health.status).toBe('degraded');
+      expect(health.problems).toEqual(['1 file changed since the snapshot']);
+      expect(health.freshness).toMatchObject({ fresh: false, modified: 1, added: 0, deleted: 0, changed: ['M src/empty.ts'] });
     } finally {
       fs.writeFileSync(file, before);
     }
   });
 
   test('the guide is markdown, served whole and by topic, and names only real tools', async () => {
-    const whole = await readText(s, 'gortex://guide');
+    const whole = await readText(s.client, 'gortex://guide');
     expect(whole.mimeType).toBe('text/markdown');
     const topics = ['search', 'navigation', 'tiers-and-caveats', 'editing-workflow'];
     for (const topic of topics) {
-      const section = await readText(s, `gortex://guide/${topic}`);
+      const section = await readText(s.client, `gortex://guide/${topic}`);
       expect(section.mimeType).toBe('text/markdown');
       expect(section.text.startsWith('## ')).toBe(true);
       expect(whole.text).toContain(section.text.trim());
       expect(whole.text).toContain(`gortex://guide/${topic}`);
     }
-    expect((await readText(s, 'gortex://guide/search')).text.split('\n')[0]).toBe('## Finding code');
+    expect((await readText(s.client, 'gortex://guide/search')).text.split('\n')[0]).toBe('## Finding code');
     const tools = new Set(ALL_TOOLS.map((t) => t.name));
     const mentioned = [...whole.text.matchAll(/`((?:get|find|search|winnow|walk|graph|trace|read)_[a-z_]+)`/g)].map((m) => m[1]!);
     expect(mentioned.length).toBeGreaterThan(20);
     expect(mentioned.filter((name) => !tools.has(name))).toEqual([]);
   });
 
-  test('god nodes: the top hotspots by score, highest first', async () => {
-    const god = await readJson(s, 'gortex://god-nodes');
-    expect(god.criterion).toMatch(/fan_in×2 \+ fan_out×1\.5/);
-    expect(god.nodes.slice(0, 2).map((h: any) => [h.node.id, h.score])).toEqual([
+  test('god nodes: the analyze kind=hotspots answer, highest score first, whatever the threshold', async () => {
+    const god = await readJson(s.client, 'gortex://god-nodes');
+    expect(god.threshold).toBe(0);
+    expect(god.hotspots.slice(0, 2).map((h: any) => [h.node.id, h.score])).toEqual([
       [id('src/render.ts::Renderer.draw'), 100],
       [id('src/render.ts::summarize'), expect.any(Number)],
     ]);
-    const scores = god.nodes.map((h: any) => h.score);
+    const scores = god.hotspots.map((h: any) => h.score);
     expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
-    expect(god.nodes.every((h: any) => ['function', 'method'].includes(h.node.kind))).toBe(true);
-    expect(god.nodes.length).toBeLessThanOrEqual(20);
-    expect(god.candidates).toBeGreaterThanOrEqual(god.nodes.length);
+    expect(god.hotspots.every((h: any) => ['function', 'method'].includes(h.node.kind))).toBe(true);
+    expect(god.hotspots.length).toBeLessThanOrEqual(20);
+    expect(god.candidates).toBeGreaterThanOrEqual(god.hotspots.length);
   });
 
-  test('questions: tagged comments by tag and assignee, string literals left out', async () => {
-    const q = await readJson(s, 'gortex://questions');
+  test('questions: the analyze kind=todos answer, by tag and assignee, string literals left out', async () => {
+    const q = await readJson(s.client, 'gortex://questions');
     expect(q).toMatchObject({ total: 3, truncated: false, by_tag: { TODO: 1, FIXME: 1, XXX: 1 }, by_assignee: { alice: 1, unassigned: 2 } });
-    expect(q.items).toEqual([
-      { tag: 'TODO', assignee: 'alice', path: 'src/notes.ts', line: 1, note: 'split this', symbol_id: id('src/notes.ts') },
-      { tag: 'FIXME', path: 'src/notes.ts', line: 3, note: 'off by one', symbol_id: id('src/notes.ts::todoish') },
-      { tag: 'XXX', path: 'src/notes.ts', line: 5, note: 'why', symbol_id: id('src/notes.ts::todoish') },
+    expect(q.todos.map((t: any) => [t.tag, t.assignee, t.path, t.line, t.text, t.symbol?.id])).toEqual([
+      ['TODO', 'alice', 'src/notes.ts', 1, 'split this', id('src/notes.ts')],
+      ['FIXME', undefined, 'src/notes.ts', 3, 'off by one', id('src/notes.ts::todoish')],
+      ['XXX', undefined, 'src/notes.ts', 5, 'why', id('src/notes.ts::todoish')],
     ]);
   });
 
   test('report: size, languages, health, hotspots, communities, flows, dead code, cycles, TODO counts', async () => {
-    const r = await readJson(s, 'gortex://report');
+    const r = await readJson(s.client, 'gortex://report');
     expect(r.repo).toBe('resapp');
     expect(r.size).toEqual({ files: 11, nodes: 55, edges: 133, unresolved: 3 });
     expect(r.languages).toEqual([
@@ -273,7 +338,7 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
   });
 
   test('audit: dead paths and unknown symbols in agent instructions, fenced blocks skipped', async () => {
-    const a = await readJson(s, 'gortex://audit');
+    const a = await readJson(s.client, 'gortex://audit');
     expect(a.files).toHaveLength(1);
     expect(a.files[0]).toMatchObject({
       path: 'CLAUDE.md',
@@ -290,26 +355,26 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
   });
 
   test('communities, processes and surprises answer from the engine; unknown ids are refused', async () => {
-    const communities = await readJson(s, 'gortex://communities');
+    const communities = await readJson(s.client, 'gortex://communities');
     expect(communities.algorithm).toBe('leiden');
     expect(communities.communities.length).toBeGreaterThanOrEqual(2);
     const first = communities.communities[0];
-    const community = await readJson(s, `gortex://community/${first.id}`);
+    const community = await readJson(s.client, `gortex://community/${first.id}`);
     expect(community.community).toMatchObject({ id: first.id, label: first.label, size: first.size });
-    const byLabel = await readJson(s, `gortex://community/${encodeURIComponent(first.label)}`);
+    const byLabel = await readJson(s.client, `gortex://community/${encodeURIComponent(first.label)}`);
     expect(byLabel.community.id).toBe(first.id);
-    const processes = await readJson(s, 'gortex://processes');
+    const processes = await readJson(s.client, 'gortex://processes');
     expect(processes.processes[0]).toMatchObject({ name: 'main' });
-    const trace = await readJson(s, `gortex://process/${processes.processes[0].id}`);
+    const trace = await readJson(s.client, `gortex://process/${processes.processes[0].id}`);
     expect(trace.process.steps[0].node.id).toBe(id('src/render.ts::main'));
-    const surprises = await readJson(s, 'gortex://surprises');
+    const surprises = await readJson(s.client, 'gortex://surprises');
     expect(surprises.cycles).toMatchObject({ total: 0, cycles: [] });
     expect(surprises.dead_code).toMatchObject({ total: 0, dead: [] });
     expect(Array.isArray(surprises.cross_community_hubs.hubs)).toBe(true);
-    await expect(s.client.readResource({ uri: 'gortex://community/999' })).rejects.toThrow(/999/);
-    await expect(s.client.readResource({ uri: 'gortex://process/checkout%20flow' })).rejects.toThrow(/checkout flow/);
+    // An id the tool does not know is "resource not found", with the tool's own message.
+    await expect(s.client.readResource({ uri: 'gortex://community/999' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/999/) });
+    await expect(s.client.readResource({ uri: 'gortex://process/checkout%20flow' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/checkout flow/) });
   });
-
 
   test('unknown URIs are "resource not found" errors naming what exists', async () => {
     const cases: [string, RegExp][] = [
@@ -453,15 +518,15 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     await s.client.subscribeResource({ uri: 'gortex://guide/search' });
     await expect(s.client.subscribeResource({ uri: 'gortex://nope' })).rejects.toMatchObject({ code: -32002 });
     await expect(s.client.subscribeResource({ uri: 'gortex://guide/nope' })).rejects.toMatchObject({ code: -32002 });
-    expect((await readJson(s, 'gortex://session')).subscriptions).toEqual(['gortex://guide/search', 'gortex://stats']);
+    expect((await readJson(s.client, 'gortex://session')).subscriptions).toEqual(['gortex://guide/search', 'gortex://stats']);
 
     fs.writeFileSync(path.join(root, 'src/fresh.ts'), 'export function freshlyWritten(): number {\n  return 42;\n}\n');
     await s.engine.indexRepo(root);
     s.reindexed();
     for (let i = 0; i < 100 && s.updates.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect([...s.updates].sort()).toEqual(['gortex://guide/search', 'gortex://stats']);
-    expect((await readJson(s, 'gortex://stats')).files).toBe(12);
-    const session = await readJson(s, 'gortex://session');
+    expect((await readJson(s.client, 'gortex://stats')).files).toBe(12);
+    const session = await readJson(s.client, 'gortex://session');
     expect(session.reindexes).toBe(1);
     expect(Date.parse(session.last_reindex_at)).not.toBeNaN();
 
@@ -505,7 +570,7 @@ describe('pre_commit on a git repository', () => {
   });
 
   test('workspace reports the git state', async () => {
-    const w = await readJson(s, 'gortex://workspace');
+    const w = await readJson(s.client, 'gortex://workspace');
     expect(w.git).toEqual({ is_repo: true, top_level: fs.realpathSync(root), branch: 'main', head: git('rev-parse', 'HEAD').trim() });
   });
 
@@ -553,3 +618,95 @@ describe('pre_commit on a git repository', () => {
   });
 });
 
+
+describe('resources on the compact tool surface', () => {
+  const root = fixtureCopy('query/app-ts', 'compactapp');
+  let s: Session;
+
+  beforeAll(async () => {
+    s = await open(root, null);
+  });
+
+  afterAll(async () => {
+    await s.client.close();
+  });
+
+  test('a resource reads the tool it renders where the surface hides that tool, and is not recorded as an agent response', async () => {
+    // A client that names itself gets the compact facade in hide mode: index_health is not callable.
+    const refused = (await s.client.callTool({ name: 'index_health', arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/^not_available: index_health is not on this session's "facade-v1" tool surface/);
+    const health = await readJson(s.client, 'gortex://index-health');
+    expect(health).toMatchObject({ repo: 'compactapp', status: 'healthy', problems: [] });
+    const communities = await readText(s.client, 'gortex://communities');
+    // Large enough that a tool call's answer would be kept in the session's response ring.
+    expect(communities.text.length).toBeGreaterThan(2048);
+    const ring = await toolAnswer(s.client, 'response', { operation: 'stats' });
+    expect(ring).toMatchObject({ count: 0, responses: [] });
+  });
+});
+
+/** A private daemon world: its own home and socket, nothing shared with the user's daemon. */
+function daemonWorld(): { env: Record<string, string> } {
+  const home = tempHome();
+  const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'd.sock');
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_DAEMON_SOCKET: socket, GORTEX_THREADS: '2' };
+  delete env.NODE_ENV;
+  delete env.XDG_RUNTIME_DIR;
+  delete env.GORTEX_AUTOSTART;
+  delete env.GORTEX_TOOLS;
+  return { env };
+}
+
+describe('gortex mcp over stdio through a daemon: the active project', () => {
+  const { env } = daemonWorld();
+  const app = fixtureCopy('query/app-ts', 'projapp');
+  const shop = fixtureCopy('query/app-py', 'projshop');
+  let client: Client;
+
+  beforeAll(async () => {
+    expect(runCli(['daemon', 'start', '--detach'], { env, cwd: app }).status).toBe(0);
+    const tracked = runCli(['track', shop, '--name', 'shoppy', '--project', 'shop'], { env });
+    expect(tracked.status).toBe(0);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--repo', app, '--tools', 'full'],
+      env,
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'gortex-resources-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    runCli(['daemon', 'stop'], { env });
+  });
+
+  test('active-project, repos and index-health stay the tool answers before, after and after clearing set_active_project', async () => {
+    const same = async (uri: string, tool: string, args: Record<string, unknown> = {}): Promise<any> => {
+      const [body, answer] = await resourceAndTool(client, uri, tool, args);
+      expect({ uri, body }).toEqual({ uri, body: answer });
+      return body;
+    };
+    expect(await same('gortex://active-project', 'get_active_project')).toEqual({ active_project: null, repos: [] });
+    expect((await same('gortex://repos', 'list_repos')).projects).toEqual({ shop: ['shoppy'] });
+    expect(await same('gortex://index-health', 'index_health')).toMatchObject({ repo: 'projapp', status: 'healthy' });
+
+    expect(await toolAnswer(client, 'set_active_project', { project: 'shop' })).toEqual({ active_project: 'shop', repos: ['shoppy'] });
+    expect(await same('gortex://active-project', 'get_active_project')).toEqual({ active_project: 'shop', repos: ['shoppy'] });
+    expect((await same('gortex://repos', 'list_repos')).active_project).toBe('shop');
+    const { git: _git, ...workspace } = await readJson(client, 'gortex://workspace');
+    expect(workspace).toEqual(await toolAnswer(client, 'workspace_info'));
+    expect(workspace.active_project).toBe('shop');
+    // index_health is about the session's repository: the same answer under any active project.
+    expect(await same('gortex://index-health', 'index_health')).toMatchObject({ repo: 'projapp', status: 'healthy' });
+    // Analyses are narrowed to the active project, for the resource exactly as for the tool.
+    const processes = await same('gortex://processes', 'get_processes', { limit: 50 });
+    expect(processes).toEqual(await toolAnswer(client, 'get_processes', { limit: 50, repo: 'shoppy' }));
+    expect(processes).not.toEqual(await toolAnswer(client, 'get_processes', { limit: 50, repo: 'projapp' }));
+
+    expect(await toolAnswer(client, 'set_active_project', { project: '' })).toEqual({ active_project: null });
+    expect(await same('gortex://active-project', 'get_active_project')).toEqual({ active_project: null, repos: [] });
+  });
+});

@@ -257,6 +257,23 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       expect((await ok('graph_query', { query: 'nodes kind=interface' })).count).toBe(2);
       const browse = await ok('tools_search', {});
       expect(browse.browse.map((b: any) => b.name)).toContain('get_cluster');
+
+      // The twelve families are all reported; one tool's status is asked by name.
+      expect(Object.keys(profile.categories)).toEqual(['nav', 'read', 'edit', 'analysis', 'review', 'pr', 'memory', 'overlay', 'subscription', 'enrich', 'workspace', 'admin']);
+      expect(profile.categories.workspace).toContain('list_repos');
+      expect(await ok('tool_profile', { tool: 'get_callers' })).toMatchObject({ tool: 'get_callers', status: 'live', enabled: true, category: 'nav', effect: 'read' });
+      expect(await ok('tool_profile', { tool: 'get_cluster' })).toMatchObject({ status: 'deferred', enabled: true });
+      expect(await ok('tool_profile', { tool: 'get_caller' })).toMatchObject({ status: 'unknown', enabled: false, did_you_mean: ['get_callers'] });
+      // max_results caps the ranked matches; the schemas come again as an inline <functions> block.
+      const capped = await ok('tools_search', { query: 'symbol', max_results: 2, promote: false });
+      expect(capped.matches).toHaveLength(2);
+      const lines = capped.functions.split('\n');
+      expect([lines[0], lines[lines.length - 1]]).toEqual(['<functions>', '</functions>']);
+      expect(lines.slice(1, -1).map((l: string) => JSON.parse(l).name)).toEqual(capped.matches.map((m: any) => m.name));
+      expect(JSON.parse(lines[1]).parameters).toEqual(capped.matches[0].input_schema);
+      // Under a defer preset nothing is blocked: a compact tool not listed here still answers.
+      const compact = await ok('search', { operation: 'symbols', query: 'summarize' });
+      expect(compact.results[0].name).toBe('summarize');
     } finally {
       await client.close();
     }
@@ -269,7 +286,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_symbols', 'get_symbol']);
       const blocked = await call('get_callers', { id: 'summarize' });
       expect(blocked.isError).toBe(true);
-      expect(blocked.content[0]!.text).toMatch(/^not_available: get_callers is not on the "custom" tool surface/);
+      expect(blocked.content[0]!.text).toMatch(/^not_available: get_callers is not on this session's "custom" tool surface \(mode hide/);
     } finally {
       await client.close();
     }
@@ -373,7 +390,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     const badOp = await call('search', { operation: 'everything', query: 'x' });
     expect(badOp.content[0]!.text).toMatch(/unknown operation "everything" of search/);
     const legacy = await call('get_callers', { id: 'summarize' });
-    expect(legacy.content[0]!.text).toMatch(/^not_available: get_callers is not on the "facade-v1" tool surface/);
+    expect(legacy.content[0]!.text).toMatch(/^not_available: get_callers is not on this session's "facade-v1" tool surface \(mode hide/);
   });
 });
 

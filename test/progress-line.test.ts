@@ -1,4 +1,4 @@
-import { ProgressLine } from '../ts/cli/progress-line';
+import { ProgressLine } from '../ts/support/progress-line';
 
 /** A stand-in for process.stderr that records what is written (Node's stream, not ours). */
 function recordingStream(columns?: number): NodeJS.WriteStream & { writes: string[] } {

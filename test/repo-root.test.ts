@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { CliUsageError, resolveRepoRoot } from '../ts/cli/repo-root';
+import { resolveRepoRoot } from '../ts/support/repo-root';
+import { UsageError } from '../ts/support/usage-error';
 
 describe('resolveRepoRoot', () => {
   let tmp: string;
@@ -41,8 +42,8 @@ describe('resolveRepoRoot', () => {
       } catch (error) {
         caught = error;
       }
-      expect(caught).toBeInstanceOf(CliUsageError);
-      expect((caught as CliUsageError).exitCode).toBe(2);
+      expect(caught).toBeInstanceOf(UsageError);
+      expect((caught as UsageError).exitCode).toBe(2);
       expect((caught as Error).message).toBe(`${message}: ${input}`);
     }
   });

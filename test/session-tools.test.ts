@@ -7,10 +7,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
-import { callTool } from '../ts/tools/dispatch';
+import { callTool } from '../ts/calls/dispatch';
 import { ALL_TOOLS } from '../ts/tools/index';
-import { SessionStore } from '../ts/mcp/session-store';
-import type { SessionSurface, ToolContext } from '../ts/tools/registry';
+import { SessionStore } from '../ts/workspace/session-store';
+import type { SessionSurface, ToolContext } from '../ts/workspace/context';
 import { sessionTools } from '../ts/tools/session-tools';
 import { fixtureCopy, tempHome } from './helpers/repo';
 import { toolCaller } from './helpers/tools';
@@ -492,7 +492,7 @@ describe('session tools', () => {
       });
       const bad = await refusal(ctx, 'nav', { action: 'jump' });
       expect(bad.code).toBe('invalid_argument');
-      expect(bad.message).toContain('nav: action:');
+      expect(bad.message).toBe('nav: unknown action "jump"; expected one of: goto, into, up, sibling, back, where, read');
       expect((await refusal(ctx, 'nav', { action: 'into', index: -1 })).code).toBe('invalid_argument');
       expect(store.cursor()).toBe(id('src/config.ts::unusedHelper'));
       expect(store.backStack()).toEqual([]);

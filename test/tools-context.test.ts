@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { contextTools } from '../ts/tools/context';
 import { extractCues, searchTokens, stem, type ExploreResult } from '../ts/tools/context-explore';
-import type { ToolContext, ToolDef } from '../ts/tools/registry';
+import type { ToolDef } from '../ts/tools/registry';
+import type { ToolContext } from '../ts/workspace/context';
 import { fixtureCopy } from './helpers/repo';
 import { openToolContext as open, toolCaller } from './helpers/tools';
 

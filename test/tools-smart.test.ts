@@ -5,7 +5,8 @@
  */
 import { smartTools } from '../ts/tools/context-smart';
 import { etagOf } from '../ts/tools/context-smart-pack';
-import type { ToolContext, ToolDef } from '../ts/tools/registry';
+import type { ToolDef } from '../ts/tools/registry';
+import type { ToolContext } from '../ts/workspace/context';
 import { fixtureCopy } from './helpers/repo';
 import { openToolContext as open, toolCaller } from './helpers/tools';
 
@@ -308,7 +309,7 @@ describe('task-aware context tools', () => {
     });
 
     test('bad input: unknown kind, limit out of range, blank path; an unindexed prefix is empty', async () => {
-      expect((await refusal(app, 'get_untested_symbols', { kind: 'class' })).message).toMatch(/^get_untested_symbols: kind: /);
+      expect((await refusal(app, 'get_untested_symbols', { kind: 'class' })).message).toBe('get_untested_symbols: unknown kind "class"; expected one of: function, method');
       expect((await refusal(app, 'get_untested_symbols', { limit: 0 })).message).toMatch(/^get_untested_symbols: limit: /);
       expect((await refusal(app, 'get_untested_symbols', { limit: 1001 })).message).toMatch(/^get_untested_symbols: limit: /);
       expect(await refusal(app, 'get_untested_symbols', { path: ' ' })).toEqual({ code: 'invalid_argument', message: 'get_untested_symbols: path must not be blank' });
@@ -396,7 +397,7 @@ describe('task-aware context tools', () => {
       const r = await call(app, 'export_context', { ids: ['nope'], format: 'json' });
       expect(r.bundle.symbols).toEqual([]);
       expect(r.errors.map((e: any) => [e.id, e.code])).toEqual([['nope', 'not_found']]);
-      expect((await refusal(app, 'export_context', { ids: ['summarize'], format: 'html' })).message).toMatch(/^export_context: format: /);
+      expect((await refusal(app, 'export_context', { ids: ['summarize'], format: 'html' })).message).toBe('export_context: unknown format "html"; expected one of: markdown, json');
       expect((await refusal(app, 'export_context', { ids: ['summarize'], token_budget: 24001 })).message).toMatch(/^export_context: token_budget: /);
       expect((await refusal(app, 'export_context', {})).message).toBe('export_context: pass exactly one of ids (symbols) or task (free text)');
       expect((await refusal(app, 'export_context', { task: '' })).message).toMatch(/^export_context: task: /);

@@ -2,7 +2,7 @@
 import { ALL_TOOLS } from '../ts/tools/index';
 import { fixtureCopy } from './helpers/repo';
 import { openToolContext, toolCaller } from './helpers/tools';
-import type { ToolContext } from '../ts/tools/registry';
+import type { ToolContext } from '../ts/workspace/context';
 
 const { call, refusal } = toolCaller(ALL_TOOLS);
 

@@ -1,7 +1,8 @@
 /** Driving tool families in-process, through the same `callTool` door every transport uses. */
 import { Engine } from '../../ts/engine/engine';
-import { callTool, ToolCallError } from '../../ts/tools/dispatch';
-import type { ToolContext, ToolDef } from '../../ts/tools/registry';
+import { callTool, ToolCallError } from '../../ts/calls/dispatch';
+import type { ToolDef } from '../../ts/tools/registry';
+import type { ToolContext } from '../../ts/workspace/context';
 import { tempHome } from './repo';
 
 /** A tool context over a fresh engine that indexed `root` (which must parse cleanly). */

@@ -3,7 +3,7 @@ import { Command } from '@oclif/core';
 
 /** Exit codes: 1 = failure, 2 = bad input (path, flag), 130 = cancelled by Ctrl-C. */
 function exitCodeFor(error: Error): number {
-  if (error.name === 'CliUsageError') return 2;
+  if (error.name === 'UsageError') return 2;
   if (error.name === 'IndexCancelledError') return 130;
   return 1;
 }

@@ -1,7 +1,7 @@
 /** Shared pieces of the `gortex daemon …`, `track`, `untrack` and `repos` commands. */
 import * as fs from 'node:fs';
 import { Flags } from '@oclif/core';
-import { CliUsageError } from './repo-root';
+import { UsageError } from '../support/usage-error';
 
 /** Flags `daemon start` and `daemon restart` share. */
 export const daemonStartFlags = {
@@ -39,11 +39,11 @@ export function rotateLog(logFile: string): void {
 export async function reconcileInterval(): Promise<number | undefined> {
   const text = process.env.GORTEX_RECONCILE_INTERVAL;
   if (text === undefined) return 60 * 60_000;
-  const { parseDuration } = await import('../mcp/server');
+  const { parseDuration } = await import('../calls/limits');
   try {
     return parseDuration(text, 'GORTEX_RECONCILE_INTERVAL');
   } catch (error) {
-    throw new CliUsageError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
 }
 
@@ -80,13 +80,12 @@ export async function runDaemonForeground(flags: {
   rotateLog(paths.log);
   const reconcileMs = await reconcileInterval();
   if (flags.tools !== undefined) {
-    const { resolveSurface, PresetError } = await import('../tools/presets');
-    const { ALL_TOOLS } = await import('../tools/index');
-    const { withMode } = await import('../mcp/server');
+    const { PresetError } = await import('../tools/presets');
+    const { resolveSpec, withMode } = await import('../calls/session');
     try {
-      resolveSurface(withMode(flags.tools, flags['tools-mode'])!, ALL_TOOLS, 'check');
+      resolveSpec(withMode(flags.tools, flags['tools-mode'])!, 'check');
     } catch (error) {
-      if (error instanceof PresetError) throw new CliUsageError(`--tools: ${error.message}`);
+      if (error instanceof PresetError) throw new UsageError(`--tools: ${error.message}`);
       throw error;
     }
   }
@@ -103,7 +102,7 @@ export async function runDaemonForeground(flags: {
   try {
     await daemon.start();
   } catch (error) {
-    if (error instanceof DaemonRunningError || (error as Error).name === 'RosterError') throw new CliUsageError((error as Error).message);
+    if (error instanceof DaemonRunningError || (error as Error).name === 'RosterError') throw new UsageError((error as Error).message);
     // A half-started daemon (HTTP refused to bind) must not leave its socket behind.
     await daemon.shutdown(`start failed: ${(error as Error).message}`);
     throw error;
@@ -133,13 +132,13 @@ async function httpStarter(flags: {
     try {
       addr = loadConfig(undefined).daemonHttpAddr;
     } catch (error) {
-      if (error instanceof ConfigError) throw new CliUsageError(error.message);
+      if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
   }
   if (addr === undefined) {
     for (const flag of ['http-auth-token', 'http-allowed-origin', 'cors-origin', 'http-session-redis'] as const) {
-      if (flags[flag] !== undefined) throw new CliUsageError(`--${flag} needs --http-addr (or GORTEX_DAEMON_HTTP_ADDR, or daemon.http_addr in the global config)`);
+      if (flags[flag] !== undefined) throw new UsageError(`--${flag} needs --http-addr (or GORTEX_DAEMON_HTTP_ADDR, or daemon.http_addr in the global config)`);
     }
     return undefined;
   }
@@ -151,7 +150,7 @@ async function httpStarter(flags: {
     checkBind(host === '' ? '0.0.0.0' : host, currentToken(flags['http-auth-token']));
     sessionIdleTtl(undefined);
   } catch (error) {
-    throw new CliUsageError(`--http-addr ${addr}: ${(error as Error).message}`);
+    throw new UsageError(`--http-addr ${addr}: ${(error as Error).message}`);
   }
   const redisUrl = flags['http-session-redis'] ?? (process.env.GORTEX_MCP_SESSION_REDIS_URL?.trim() || undefined);
   if (redisUrl !== undefined) {
@@ -159,7 +158,7 @@ async function httpStarter(flags: {
     try {
       parseRedisUrl(redisUrl);
     } catch (error) {
-      throw new CliUsageError(`--http-session-redis: ${(error as Error).message}`);
+      throw new UsageError(`--http-session-redis: ${(error as Error).message}`);
     }
   }
   return async (daemon) => {

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot } from '../package-root';
-import { CliUsageError } from './repo-root';
+import { packageRoot } from '../support/package-root';
+import { UsageError } from '../support/usage-error';
 import type { Engine } from '../engine/engine';
 
 /** The package root (holds `test/fixtures` and `benches` in a source checkout). */
@@ -88,10 +88,10 @@ function loadFixture(file: string): Fixture {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Fixture;
   } catch (error) {
-    throw new CliUsageError(`Cannot read the retrieval fixture ${file}: ${(error as Error).message}`);
+    throw new UsageError(`Cannot read the retrieval fixture ${file}: ${(error as Error).message}`);
   }
   if (!Array.isArray(parsed.cases) || typeof parsed.corpora !== 'object') {
-    throw new CliUsageError(`${file} is not a retrieval fixture (expected "corpora" and "cases")`);
+    throw new UsageError(`${file} is not a retrieval fixture (expected "corpora" and "cases")`);
   }
   return parsed;
 }
@@ -100,13 +100,13 @@ function loadFixture(file: string): Fixture {
 function corpusRoot(name: string, spec: CorpusSpec, corpusDir: string, log: (m: string) => void): string {
   if (spec.fixture) {
     const dir = path.resolve(PACKAGE_ROOT, spec.fixture);
-    if (!fs.existsSync(dir)) throw new CliUsageError(`Corpus ${name}: fixture directory ${dir} is missing`);
+    if (!fs.existsSync(dir)) throw new UsageError(`Corpus ${name}: fixture directory ${dir} is missing`);
     return dir;
   }
-  if (!spec.fetch) throw new CliUsageError(`Corpus ${name} names neither a fixture nor a fetchable corpus`);
+  if (!spec.fetch) throw new UsageError(`Corpus ${name} names neither a fixture nor a fetchable corpus`);
   const script = path.join(PACKAGE_ROOT, 'benches', 'fetch-corpora.sh');
   if (!fs.existsSync(script)) {
-    throw new CliUsageError(`Corpus ${name} must be fetched, but ${script} is missing (run from a source checkout)`);
+    throw new UsageError(`Corpus ${name} must be fetched, but ${script} is missing (run from a source checkout)`);
   }
   log(`fetching corpus ${spec.fetch} into ${corpusDir}`);
   const r = spawnSync(script, ['--dir', corpusDir, spec.fetch], { encoding: 'utf8' });
@@ -137,7 +137,7 @@ async function rankedIds(engine: Engine, root: string, tool: RecallTool, query: 
   if (tool === 'search_symbols') {
     return engine.query<{ results: { id: string }[] }>('search_symbols', { query, limit: 20 }, { repo: root }).results.map((r) => r.id);
   }
-  const { callTool } = await import('../tools/dispatch');
+  const { callTool } = await import('../calls/dispatch');
   const { ResultWithMeta } = await import('../tools/registry');
   const { ALL_TOOLS } = await import('../tools/index');
   const answer = await callTool({ engine, repo: root, root }, 'explore', { task: query }, ALL_TOOLS);
@@ -154,7 +154,7 @@ export async function runRecall(options: RecallOptions = {}): Promise<RecallRepo
   const wanted = options.corpora && options.corpora.length > 0 ? new Set(options.corpora) : undefined;
   for (const name of wanted ?? []) {
     if (!fixture.corpora[name]) {
-      throw new CliUsageError(`Unknown corpus "${name}"; the fixture has: ${Object.keys(fixture.corpora).join(', ')}`);
+      throw new UsageError(`Unknown corpus "${name}"; the fixture has: ${Object.keys(fixture.corpora).join(', ')}`);
     }
   }
   const corpusDir = options.corpusDir ?? process.env.GORTEX_CORPORA ?? path.join(os.homedir(), '.cache', 'gortex-corpora');

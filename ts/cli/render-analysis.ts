@@ -3,7 +3,7 @@
  * `--json` prints the engine's payload unchanged instead.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { formatCount } from './format';
+import { formatCount } from '../support/format';
 
 type Json = Record<string, any>;
 

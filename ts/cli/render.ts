@@ -3,7 +3,7 @@
  * unchanged instead). Every renderer takes the engine's JSON as-is.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { formatCount } from './format';
+import { formatCount } from '../support/format';
 
 type Json = Record<string, any>;
 

@@ -5,12 +5,12 @@ import type { RosterServer } from '../daemon/roster';
 export async function loadRosterOrFail(): Promise<{ servers: RosterServer[]; file: string }> {
   const { daemonPaths } = await import('../daemon/paths');
   const { readRoster, rosterFile, RosterError } = await import('../daemon/roster');
-  const { CliUsageError } = await import('./repo-root');
+  const { UsageError } = await import('../support/usage-error');
   const file = rosterFile(daemonPaths().home);
   try {
     return { servers: readRoster(file), file };
   } catch (error) {
-    if (error instanceof RosterError) throw new CliUsageError(error.message);
+    if (error instanceof RosterError) throw new UsageError(error.message);
     throw error;
   }
 }

@@ -1,10 +1,11 @@
 /**
- * Runs one tool for a CLI verb: `gortex call`, `analyze`, `clones`, `flow`, `taint` run a registry
- * tool (as an MCP client would be answered), `search`, `grep` and `query …` an engine query. Both go
- * through the daemon when one answers (or can be autostarted), so its warm graph is reused, and run
- * embedded in this process otherwise or with `--embedded`.
+ * Runs one tool for a CLI verb (`gortex call`, `analyze`, `clones`, `flow`, `taint`, `search`,
+ * `grep`, `query …`) through the call pipeline, as any other door: through the daemon when one
+ * answers (or can be autostarted), so its warm graph is reused, and in this process otherwise or
+ * with `--embedded`.
  */
-import { CliUsageError } from './repo-root';
+import type { CallFormat, CallOutcome, CallSuccess } from '../calls/pipeline';
+import { UsageError } from '../support/usage-error';
 
 /** A tool's refusal: its code and message. */
 export class ToolRefusal extends Error {
@@ -17,83 +18,81 @@ export class ToolRefusal extends Error {
   }
 }
 
-/** `registry`: a tool of the registry (validation as over MCP); `engine`: `Engine.query` directly. */
-export type ToolDoor = 'registry' | 'engine';
+/** Where a CLI call runs and how it is written. */
+export interface CliCallOptions {
+  /** Answer in this process instead of asking the daemon. */
+  embedded?: boolean | undefined;
+  /** The format flag (`--format`); a `format` argument wins over it. */
+  format?: CallFormat | undefined;
+}
 
-/**
- * Runs `tool` on the repository containing `repoFlag` (or the working directory) and returns its
- * answer (without MCP `_meta`). Throws `ToolRefusal` for the tool's own errors.
- */
-export async function runToolRaw(
-  repoFlag: string | undefined,
-  tool: string,
-  args: Record<string, unknown>,
-  options: { embedded?: boolean | undefined; door?: ToolDoor } = {},
-): Promise<unknown> {
-  const door = options.door ?? 'registry';
+/** Runs `tool` on the repository containing `repoFlag` (or the working directory) and returns the pipeline's outcome. */
+export async function runCall(repoFlag: string | undefined, tool: string, args: Record<string, unknown>, options: CliCallOptions = {}): Promise<CallOutcome> {
+  const request = { tool, args, ...(options.format ? { format: options.format } : {}) };
   if (!options.embedded) {
-    const viaDaemon = await runThroughDaemon(repoFlag, tool, args, door);
-    if (viaDaemon.served) return viaDaemon.answer;
+    const viaDaemon = await runThroughDaemon(repoFlag, request);
+    if (viaDaemon) return viaDaemon;
   }
-  if (door === 'engine') {
-    const { openRepo } = await import('./open-repo');
-    const { QueryError } = await import('../engine/query');
-    const { engine, root } = await openRepo(repoFlag);
-    try {
-      return engine.query(tool, args, { repo: root });
-    } catch (error) {
-      if (error instanceof QueryError) throw new ToolRefusal(error.code, error.message);
-      throw error;
-    }
-  }
-  const { openEmbedded } = await import('../mcp/embedded');
-  const { callTool, ToolCallError } = await import('../tools/dispatch');
-  const { ResultWithMeta } = await import('../tools/registry');
-  const { ALL_TOOLS } = await import('../tools/index');
+  const { openEmbedded, embeddedWorkspace } = await import('../workspace/embedded');
+  const { CallPipeline } = await import('../calls/pipeline');
   const repo = await openEmbedded(repoFlag, { watch: false });
   try {
-    const answer = await callTool(await repo.context(), tool, args, ALL_TOOLS);
-    return answer instanceof ResultWithMeta ? answer.result : answer;
-  } catch (error) {
-    if (error instanceof ToolCallError) throw new ToolRefusal(error.code, error.message);
-    throw error;
+    return await new CallPipeline().call(request, { context: () => repo.context(), workspace: embeddedWorkspace(repo) });
   } finally {
     repo.close();
   }
 }
 
-/** As `runToolRaw` (registry door), with refusals other than internal errors turned into usage errors (exit 2) reading `code: message`. */
-export async function runToolEmbedded(repoFlag: string | undefined, tool: string, args: Record<string, unknown>, options: { embedded?: boolean | undefined } = {}): Promise<unknown> {
-  try {
-    return await runToolRaw(repoFlag, tool, args, options);
-  } catch (error) {
-    if (error instanceof ToolRefusal && error.code !== 'internal') throw new CliUsageError(`${error.code}: ${error.message}`);
-    if (error instanceof ToolRefusal) throw new Error(`${error.code}: ${error.message}`);
-    throw error;
-  }
+/** The outcome's answer, or a `ToolRefusal` carrying its failure. */
+export function answerOf(outcome: CallOutcome): CallSuccess {
+  if (!outcome.ok) throw new ToolRefusal(outcome.code, outcome.message);
+  return outcome;
 }
 
-/** One `query`/`call` control request; `served: false` when no daemon is available. */
-async function runThroughDaemon(repoFlag: string | undefined, tool: string, args: Record<string, unknown>, door: ToolDoor): Promise<{ served: boolean; answer?: unknown }> {
-  const { resolveRepoRoot } = await import('./repo-root');
+/**
+ * Runs `tool` and returns its answer as a value (the parsed JSON; the CLI renderers read it).
+ * Failures become usage errors (exit 2, `code: message`) unless they are internal (exit 1).
+ */
+export async function runToolValue(repoFlag: string | undefined, tool: string, args: Record<string, unknown>, options: { embedded?: boolean | undefined } = {}): Promise<unknown> {
+  const outcome = await runCall(repoFlag, tool, args, { ...options, format: 'json' });
+  if (!outcome.ok) throw refusalError(outcome.code, outcome.message);
+  const value = JSON.parse(outcome.text) as { _ignored_options?: string[] } | null;
+  // A verb renders the answer, where an ignored option would go unseen: it is the user's mistake to fix.
+  const ignored = value?._ignored_options;
+  if (Array.isArray(ignored) && ignored.length > 0) {
+    const { findTool } = await import('../calls/surface');
+    const accepted = Object.keys(findTool(tool)?.input ?? {}).join(', ') || 'none';
+    throw new UsageError(`${tool}: unknown argument${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')}; accepted: ${accepted}`);
+  }
+  return value;
+}
+
+/** The CLI error of a failed call: a usage error (exit 2) unless the failure is internal. */
+export function refusalError(code: string, message: string): Error {
+  return code === 'internal' ? new Error(`${code}: ${message}`) : new UsageError(`${code}: ${message}`);
+}
+
+/** One `call` control request; undefined when no daemon is available. */
+async function runThroughDaemon(repoFlag: string | undefined, request: { tool: string; args: Record<string, unknown>; format?: CallFormat }): Promise<CallOutcome | undefined> {
+  const { resolveRepoRoot } = await import('../support/repo-root');
   const { daemonPaths } = await import('../daemon/paths');
   const { controlRequest, ensureDaemon, DaemonUnavailableError } = await import('../daemon/client');
   const cwd = resolveRepoRoot(repoFlag);
   const paths = daemonPaths();
   const note = (message: string): void => void process.stderr.write(`gortex: ${message}\n`);
   try {
-    if (!(await ensureDaemon(paths, note))) return { served: false };
+    if (!(await ensureDaemon(paths, note))) return undefined;
   } catch (error) {
     note(`no daemon could start (${(error as Error).message}); running in this process`);
-    return { served: false };
+    return undefined;
   }
   let answer;
   try {
-    answer = await controlRequest(paths, { kind: door === 'engine' ? 'query' : 'call', params: { cwd, tool, args } });
+    answer = await controlRequest(paths, { kind: 'call', params: { cwd, ...request } });
   } catch (error) {
-    if (error instanceof DaemonUnavailableError) return { served: false };
+    if (error instanceof DaemonUnavailableError) return undefined;
     throw error;
   }
-  if (!answer.ok) throw new ToolRefusal(answer.error_code ?? 'internal', answer.error_msg ?? 'the daemon gave no reason');
-  return { served: true, answer: answer.result };
+  if (!answer.ok) return { ok: false, tool: request.tool, code: answer.error_code ?? 'internal', message: answer.error_msg ?? 'the daemon gave no reason', meta: {} };
+  return answer.result as CallOutcome;
 }

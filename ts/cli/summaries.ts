@@ -1,6 +1,6 @@
 /** Human-readable summaries of index and status reports. */
 import type { IndexReport, ParseFailure, SkippedFile, StatusReport } from '../engine/types';
-import { formatBytes, formatCount, formatCounts, formatDuration, listSome, sortedCounts } from './format';
+import { formatBytes, formatCount, formatCounts, formatDuration, listSome, sortedCounts } from '../support/format';
 
 const LIST_LIMIT = 5;
 

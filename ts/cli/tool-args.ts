@@ -1,5 +1,5 @@
 /** Tool arguments from the command line: `--json-args '{…}'` merged under repeated `--arg key=value`. */
-import { CliUsageError } from './repo-root';
+import { UsageError } from '../support/usage-error';
 
 /**
  * Builds a tool's argument object. `--arg` values that parse as JSON (numbers, booleans, arrays)
@@ -12,16 +12,16 @@ export function toolArgsFromFlags(jsonArgs: string | undefined, pairs: readonly 
     try {
       parsed = JSON.parse(jsonArgs);
     } catch (error) {
-      throw new CliUsageError(`--json-args is not valid JSON: ${(error as Error).message}`);
+      throw new UsageError(`--json-args is not valid JSON: ${(error as Error).message}`);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new CliUsageError('--json-args must be a JSON object, e.g. {"id":"Store.save"}');
+      throw new UsageError('--json-args must be a JSON object, e.g. {"id":"Store.save"}');
     }
     Object.assign(out, parsed);
   }
   for (const pair of pairs ?? []) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new CliUsageError(`--arg ${JSON.stringify(pair)} must look like key=value`);
+    if (eq <= 0) throw new UsageError(`--arg ${JSON.stringify(pair)} must look like key=value`);
     const raw = pair.slice(eq + 1);
     let value: unknown = raw;
     try {

@@ -2,12 +2,18 @@
  * Talking to the daemon: connecting with a handshake, control requests, and autostart — exactly one
  * daemon even when many clients start at once (the first to create the spawn lock spawns it; the
  * others wait for its socket).
+ *
+ * Autostart (`ensureDaemon`): probe the socket; otherwise the first client to create
+ * `daemon.spawn.lock` (O_EXCL) spawns `daemon start --serve-only` detached (cwd = the gortex home,
+ * output to `daemon.log`) and every client waits for the socket. A lock whose owner is dead or
+ * older than 60 s is taken over. If no daemon comes up the client serves embedded and says why;
+ * `GORTEX_AUTOSTART=0` turns autostart off.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { packageRoot } from '../package-root';
+import { packageRoot } from '../support/package-root';
 import { processAlive, socketAnswers } from './daemon';
 import type { DaemonPaths } from './paths';
 import { PROTOCOL_VERSION, readLine, writeLine, type ControlRequest, type ControlResponse, type Handshake, type HandshakeAck } from './protocol';

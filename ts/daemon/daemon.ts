@@ -2,15 +2,27 @@
  * The daemon: one process holding every tracked repository warm, serving MCP sessions and control
  * requests on a Unix socket (see `protocol.ts`), and optionally the HTTP surface. Many editor
  * windows and agents share its graphs; its watchers keep them following the disk.
+ *
+ * Process model: the daemon holds one `Engine` per tracked repository (`RepoSet`, `repos.ts`),
+ * each opened from its snapshot and watched. MCP sessions (socket or HTTP `/mcp`) are SDK
+ * `Server`s created per connection (`createMcpServer`) over a `ResourceHost` — the repository the
+ * client's working directory belongs to (a folder above several tracked repositories binds them
+ * all); HTTP sessions get the daemon's default repository — and the daemon's `Workspace`; each
+ * session has its own `CallPipeline`. Closing the socket drops the session and closes its server.
+ *
+ * The CLI through the daemon: `gortex call` and every verb send `call` control requests, answered
+ * by one `CallPipeline` shared by all of them (`ts/calls/pipeline.ts`), so one-shot commands
+ * reuse the warm graph; `--embedded` skips the daemon. A `call` without a working directory (one
+ * routed here from another daemon, see `roster.ts`) is answered by the default repository.
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as readline from 'node:readline';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallPipeline, type CallFormat } from '../calls/pipeline';
 import { createMcpServer } from '../mcp/server';
-import { packageVersion } from '../package-root';
+import { serveOverStreams, type McpServer } from '../mcp/streams';
+import { packageVersion } from '../support/package-root';
 import type { DaemonPaths } from './paths';
 import {
   CONTROL_KINDS,
@@ -23,7 +35,7 @@ import {
   type Handshake,
   type HandshakeAck,
 } from './protocol';
-import type { Workspace } from '../tools/workspace';
+import type { Workspace } from '../workspace/workspace';
 import { daemonWorkspace } from './workspace';
 import { readRoster, rosterFile, Router } from './roster';
 import { NotTrackedError, RepoSet, TrackConflictError, type TrackedRepo } from './repos';
@@ -56,7 +68,7 @@ interface Session {
   cwd: string;
   repo: TrackedRepo;
   startedAt: number;
-  server: Server;
+  server: McpServer;
   socket: net.Socket;
 }
 
@@ -90,7 +102,9 @@ export class Daemon {
   /** Other gortex servers tool calls may be routed to (`servers.toml`, read at start). */
   private router: Router | undefined;
   /** One-shot CLI requests answered (`query`, `call`), for status. */
-  private readonly served = { query: 0, call: 0 };
+  private readonly served = { call: 0 };
+  /** Answers `gortex call` and the CLI verbs (one gate for every CLI request). */
+  private cliPipeline: CallPipeline | undefined;
   /** The repository tracked from the folder the daemon started in, if any. */
   private primaryRoot: string | undefined;
   private resolveStopped!: () => void;
@@ -108,6 +122,14 @@ export class Daemon {
   /** The roster router (undefined before start). */
   get roster(): Router | undefined {
     return this.router;
+  }
+
+  /** The tool surface `daemon start --tools/--tools-mode` gives sessions whose client chose none (socket and `/mcp`). */
+  get sessionTools(): { tools?: string; toolsMode?: string } {
+    return {
+      ...(this.options.tools !== undefined ? { tools: this.options.tools } : {}),
+      ...(this.options.toolsMode !== undefined ? { toolsMode: this.options.toolsMode } : {}),
+    };
   }
 
   /** The HTTP surface's URL, when one is up. */
@@ -145,7 +167,7 @@ export class Daemon {
     if (this.options.trackCwd !== undefined) {
       try {
         // Only a git work tree: a daemon started from a home folder must not index all of it.
-        const { resolveRepoRoot } = await import('../cli/repo-root');
+        const { resolveRepoRoot } = await import('../support/repo-root');
         const root = resolveRepoRoot(this.options.trackCwd);
         if (fs.existsSync(`${root}/.git`)) this.primaryRoot = (await this.repos.track(root)).entry.root;
       } catch (error) {
@@ -216,9 +238,9 @@ export class Daemon {
       ...(bound.length > 1 ? { boundRepos: bound.map((r) => r.entry.name) } : {}),
       ...(router?.active
         ? {
-            route: async (name: string, args: Record<string, unknown>, workspace: string | undefined, gcx: boolean) => {
+            route: async (name: string, args: Record<string, unknown>, workspace: string | undefined, format: CallFormat) => {
               const target = router.route(workspace ?? sessionWorkspace);
-              return target ? router.forward(target, name, args, gcx) : undefined;
+              return target ? router.forward(target, name, args, format) : undefined;
             },
           }
         : {}),
@@ -251,7 +273,7 @@ export class Daemon {
       this.sessions.delete(id);
       void server.close().catch(() => undefined);
     });
-    await server.connect(new StdioServerTransport(socket, socket));
+    await serveOverStreams(server, socket, socket);
     // readLine paused the socket after the handshake; the transport reads from here on.
     socket.resume();
   }
@@ -322,44 +344,31 @@ export class Daemon {
         }
         case 'shutdown':
           return { ok: true, result: { pid: process.pid } };
-        case 'query':
         case 'call': {
-          const params = request.params ?? ({} as { cwd?: string; tool?: string; args?: unknown });
-          if ((params.cwd !== undefined && typeof params.cwd !== 'string') || typeof params.tool !== 'string' || typeof params.args !== 'object' || params.args === null) {
-            return { ok: false, error_code: 'invalid_argument', error_msg: `${request.kind} needs params.tool, params.args (an object) and optionally params.cwd` };
+          const params = request.params ?? ({} as { cwd?: string; tool?: string; args?: unknown; format?: unknown });
+          if (
+            (params.cwd !== undefined && typeof params.cwd !== 'string') ||
+            typeof params.tool !== 'string' ||
+            (params.args !== undefined && (typeof params.args !== 'object' || params.args === null)) ||
+            (params.format !== undefined && params.format !== 'json' && params.format !== 'gcx')
+          ) {
+            return { ok: false, error_code: 'invalid_argument', error_msg: `call needs params.tool, optionally params.args (an object), params.format (json or gcx) and params.cwd` };
           }
           // Without a working directory (a call routed here from another daemon) the default repository answers.
           const tracked = params.cwd !== undefined ? await this.repos.forClient(params.cwd) : this.defaultRepo();
           if (!tracked) return { ok: false, error_code: 'repo_not_tracked', error_msg: 'this daemon tracks no repository (gortex track PATH adds one)' };
-          const ctx = { ...(await tracked.context()), workspace: this.workspace };
-          this.served[request.kind]++;
-          if (request.kind === 'query') {
-            // Raw engine answers have no room for a warming block: they come from the complete graph.
-            const { completeContext } = await import('../tools/registry');
-            const complete = await completeContext(ctx);
-            const { QueryError } = await import('../engine/query');
-            try {
-              return { ok: true, result: complete.engine.query(params.tool, params.args, { repo: complete.repo }) };
-            } catch (error) {
-              if (error instanceof QueryError) return { ok: false, error_code: error.code, error_msg: error.message };
-              throw error;
-            }
-          }
-          const { ALL_TOOLS } = await import('../tools/index');
-          const { callTool, ToolCallError } = await import('../tools/dispatch');
-          const { ResultWithMeta } = await import('../tools/registry');
-          try {
-            const answer = await callTool(ctx, params.tool, params.args, ALL_TOOLS);
-            return { ok: true, result: answer instanceof ResultWithMeta ? answer.result : answer };
-          } catch (error) {
-            if (error instanceof ToolCallError) return { ok: false, error_code: error.code, error_msg: error.message };
-            throw error;
-          }
+          this.served.call++;
+          this.cliPipeline ??= new CallPipeline();
+          const outcome = await this.cliPipeline.call(
+            { tool: params.tool, args: params.args ?? {}, ...(params.format ? { format: params.format } : {}) },
+            { context: () => tracked.context(), workspace: this.workspace },
+          );
+          return { ok: true, result: outcome };
         }
       }
     } catch (error) {
       if (error instanceof NotTrackedError) return { ok: false, error_code: 'not_found', error_msg: error.message };
-      if (error instanceof TrackConflictError || (error as Error).name === 'CliUsageError') return { ok: false, error_code: 'invalid_argument', error_msg: (error as Error).message };
+      if (error instanceof TrackConflictError || (error as Error).name === 'UsageError') return { ok: false, error_code: 'invalid_argument', error_msg: (error as Error).message };
       return { ok: false, error_code: 'internal', error_msg: error instanceof Error ? error.message : String(error) };
     }
   }

@@ -3,12 +3,12 @@
  * root) and `?project=` narrow a request; without them a tool call goes to the only tracked
  * repository, and statistics and graphs cover all of them.
  */
-import { createMcpServer, serverLimits } from '../mcp/server';
-import { answerToolCall, Gate } from '../mcp/tool-call';
-import { changeEvent, HTTP_TOOLS, ScopeError, toolListings, type HttpHost, type Scope } from '../http/host';
+import { CallPipeline } from '../calls/pipeline';
+import { createMcpServer } from '../mcp/server';
+import { changeEvent, ScopeError, toolListings, type HttpHost, type Scope } from '../http/host';
 import type { ResourceHost } from '../mcp/resources';
-import { completeContext, type ToolContext } from '../tools/registry';
-import { packageVersion } from '../package-root';
+import { completeContext, type ToolContext } from '../workspace/context';
+import { packageVersion } from '../support/package-root';
 import type { Daemon } from './daemon';
 import type { TrackedRepo } from './repos';
 
@@ -16,8 +16,7 @@ import type { TrackedRepo } from './repos';
 export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | undefined): HttpHost {
   const startedAt = new Date(daemon.startedAt);
   const serverId = `gortex-${daemon.instance}`;
-  const { timeoutMs, concurrency } = serverLimits();
-  const gate = new Gate(concurrency);
+  const pipeline = new CallPipeline();
   const names = (): string[] => daemon.repos.all().map((r) => r.entry.name);
 
   /** The repositories a scope covers (all of them without one). */
@@ -94,21 +93,26 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
       return { repos: open.map(({ tracked, ctx }) => ({ ...ctx.engine.graphDump(ctx.repo), repo: tracked.entry.name })) };
     },
     tools: toolListings,
-    async callTool(name, rawArgs, scope) {
-      if (!HTTP_TOOLS.some((t) => t.name === name)) return undefined;
-      // The roster routes by the call's workspace; the key itself is never a tool argument.
-      const { workspace, ...args } = rawArgs;
-      const router = daemon.roster;
-      const target = router?.active && typeof workspace === 'string' ? router.route(workspace) : undefined;
-      if (router && target) return router.forward(target, name, args, scope.gcx);
-      const tracked = single(scope);
-      return answerToolCall(name, args, {
-        context: async () => ({ ...(await tracked.context()), workspace: daemon.workspace }),
-        tools: HTTP_TOOLS,
-        gcxDefault: scope.gcx,
-        gate,
-        timeoutMs,
-      });
+    async callTool(name, args, scope) {
+      const router = daemon.roster?.active ? daemon.roster : undefined;
+      // A call the roster sends elsewhere needs no repository here; any other needs its scope now.
+      const remote = router && typeof args.workspace === 'string' ? router.route(args.workspace) : undefined;
+      const tracked = remote ? undefined : single(scope);
+      return pipeline.call(
+        { tool: name, args, ...(scope.format ? { format: scope.format } : {}) },
+        {
+          context: async () => (tracked ?? single(scope)).context(),
+          workspace: daemon.workspace,
+          ...(router
+            ? {
+                route: async (tool, forwarded, workspace, format) => {
+                  const target = workspace !== undefined ? router.route(workspace) : undefined;
+                  return target ? router.forward(target, tool, forwarded, format) : undefined;
+                },
+              }
+            : {}),
+        },
+      );
     },
     subscribe(listener) {
       return daemon.repos.onChange((tracked, change) => listener(changeEvent(tracked.entry.name, change)));
@@ -123,7 +127,7 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
         },
         onReindexed: (listener) => daemon.repos.onChange((tracked) => (tracked === defaultRepo() ? listener() : undefined)),
       };
-      return createMcpServer(host, { env: {}, workspace: daemon.workspace, ...(options ?? {}) });
+      return createMcpServer(host, { env: {}, workspace: daemon.workspace, ...daemon.sessionTools, ...(options ?? {}) });
     },
   };
 }

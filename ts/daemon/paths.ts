@@ -5,15 +5,10 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gortexHome } from '../support/home';
 
 /** AF_UNIX path limit on Linux (108 bytes including the NUL); macOS allows 104. */
 const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107;
-
-/** The gortex home: `GORTEX_HOME`, else `~/.gortex`. */
-export function gortexHome(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.GORTEX_HOME?.trim();
-  return home ? path.resolve(home) : path.join(os.homedir(), '.gortex');
-}
 
 /** FNV-1a (32-bit) of a string, hex: a short stable name for an over-long socket path. */
 function fnv32(text: string): string {

@@ -68,13 +68,12 @@ export type ControlRequest =
   | { kind: 'status'; params?: Record<string, never> }
   | { kind: 'probe'; params?: Record<string, never> }
   | { kind: 'shutdown'; params?: Record<string, never> }
-  | { kind: 'query'; params: { cwd?: string; tool: string; args: Record<string, unknown> } }
-  | { kind: 'call'; params: { cwd?: string; tool: string; args: Record<string, unknown> } };
+  | { kind: 'call'; params: { cwd?: string; tool: string; args?: Record<string, unknown>; format?: 'json' | 'gcx' } };
 
 /** The kinds a control connection accepts. */
-export const CONTROL_KINDS: readonly ControlRequest['kind'][] = ['track', 'untrack', 'reload', 'status', 'probe', 'shutdown', 'query', 'call'];
+export const CONTROL_KINDS: readonly ControlRequest['kind'][] = ['track', 'untrack', 'reload', 'status', 'probe', 'shutdown', 'call'];
 
-/** One answer on a control connection (`query`/`call` failures carry the tool's own error code). */
+/** One answer on a control connection (`call` answers with `result`: the call pipeline's `CallOutcome`). */
 export interface ControlResponse {
   ok: boolean;
   error_code?: DaemonErrorCode | string;

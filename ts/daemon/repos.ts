@@ -1,15 +1,44 @@
 /**
  * The repositories a daemon serves: each opened in-process (snapshot first, so a restart is warm),
  * watched, and listed in `<home>/daemon-repos.json` so the next daemon serves them again.
+ *
+ * Warm-up: a tracked repository walks `queued → snapshot_loaded → parse → resolve →
+ * watcher_started → ready` (or `failed`); the handshake ack and `status` report it (with
+ * progress). A tool call waits up to `GORTEX_WARMING_GRACE_MS` (2 s) for `ready`; then it is
+ * answered from a **provisional index** with an in-band `warming` block (first key of the answer:
+ * phase, `files_indexed` of `files_total`, a note).
+ *
+ * The opening pass (napi `indexRepo` when the engine holds no index of the repository) feeds every
+ * file it reads into a `ParseSink` (`gortex-index/src/warmup.rs`); napi `provisional(root)`
+ * (`native/src/warmup.rs`) builds a `RepoIndex` from the sink on one thread and registers it under
+ * the repository's key, where the pass's complete index replaces it (a failed pass withdraws it).
+ * Only that first build is waited for: later calls are served the last build at once while a
+ * fresher one is built off every lock in the background and swapped in — when the files read have
+ * doubled or half of the missing ones arrived, at most every 2 s, never once parsing is done
+ * (parsing is largest-first: most files arrive early, the giants last). A provisional index is
+ * never saved.
+ *
+ * Analyses (`category: analysis`) and tools that change anything wait for the complete graph
+ * instead (`answersWhileWarming`, applied in `ts/calls/dispatch.ts`); the facade routes, so the
+ * tool it calls decides. With nothing to answer from (queued, walking, resolving with no
+ * provisional index) a call waits up to `GORTEX_WARMING_WAIT_MS` (20 s) in all, then is refused
+ * with `warming` (phase, progress, elapsed) so the agent retries rather than hangs.
+ *
+ * Progress: an MCP `tools/call` with `_meta.progressToken` gets a `ProgressReporter`
+ * (`progressNotifier` in `ts/mcp/server.ts`), which the pipeline hands to the caller's context
+ * (`ResourceHost.context`, here `TrackedRepo.context`) and so to `ToolContext.progress`; every wait
+ * on a warming repository reports through it as `notifications/progress` (percent of the warm-up,
+ * phase and counts). Streamable HTTP delivers those in order on the request's own SSE stream
+ * (`ts/http/streamable.ts`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Engine, IndexReport } from '../engine/engine';
-import type { EmbeddedRepo, RepoChange, WatchState } from '../mcp/embedded';
+import type { EmbeddedRepo, RepoChange, WatchState } from '../workspace/embedded';
 import type { ResourceHost } from '../mcp/resources';
-import type { ProgressReporter, ToolContext, WarmingBlock } from '../tools/registry';
+import type { ProgressReporter, ToolContext, WarmingBlock } from '../workspace/context';
 import type { WarmupPhase } from './protocol';
-import { writeFileAtomic } from '../atomic-write';
+import { writeFileAtomic } from '../support/atomic-write';
 
 /** One entry of the persisted list. */
 export interface TrackedEntry {
@@ -155,7 +184,7 @@ export class TrackedRepo implements ResourceHost {
 
   /** The `warming` refusal: phase, progress and time so far. */
   private async refusal(): Promise<Error> {
-    const { ToolCallError } = await import('../tools/dispatch');
+    const { ToolCallError } = await import('../calls/dispatch');
     const progress = this.progress && this.progress.total > 0 ? `: ${this.progress.done} of ${this.progress.total}` : '';
     const seconds = Math.round((Date.now() - this.trackedAt) / 1000);
     return new ToolCallError(
@@ -308,7 +337,7 @@ export class RepoSet {
 
   /** Tracks the repository containing `dir` (idempotent); name defaults to the folder name. */
   async track(dir: string, options: { name?: string; project?: string } = {}): Promise<TrackedRepo> {
-    const { resolveRepoRoot } = await import('../cli/repo-root');
+    const { resolveRepoRoot } = await import('../support/repo-root');
     const root = resolveRepoRoot(dir);
     const existing = this.repos.get(root);
     const name = options.name ?? existing?.entry.name ?? path.basename(root);
@@ -334,7 +363,7 @@ export class RepoSet {
 
   private start(entry: TrackedEntry): TrackedRepo {
     const tracked = new TrackedRepo(entry, async (t) => {
-      const { openEmbedded } = await import('../mcp/embedded');
+      const { openEmbedded } = await import('../workspace/embedded');
       const hold = testOpenDelay();
       if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
       t.phase = 'snapshot_loaded';
@@ -388,7 +417,7 @@ export class RepoSet {
    * its repository is tracked now (the cwd's repo auto-tracks).
    */
   async forClient(cwd: string): Promise<TrackedRepo> {
-    const { resolveRepoRoot } = await import('../cli/repo-root');
+    const { resolveRepoRoot } = await import('../support/repo-root');
     const root = resolveRepoRoot(cwd);
     const exact = this.repos.get(root);
     if (exact) return exact;
@@ -405,7 +434,7 @@ export class RepoSet {
    * any git work tree, not inside a tracked repository); empty otherwise.
    */
   async under(dir: string): Promise<TrackedRepo[]> {
-    const { resolveRepoRoot } = await import('../cli/repo-root');
+    const { resolveRepoRoot } = await import('../support/repo-root');
     const root = resolveRepoRoot(dir);
     if (fs.existsSync(path.join(root, '.git')) || this.containing(dir)) return [];
     return this.all().filter((r) => r.entry.root.startsWith(root + path.sep));

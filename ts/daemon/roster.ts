@@ -5,12 +5,16 @@
  * session repository's `.gortex.yaml`, else the `default` server; a call that lands on no remote
  * server is answered locally. Remote calls go to `POST <url>/tools/<name>` with the server's bearer
  * token, or as a `call` control request on another daemon's socket.
+ *
+ * The daemon reads the roster once, at start (`readRoster`; a broken file stops the start), and
+ * gives every MCP session a `route` hook (`createMcpServer`'s `route` option), which the call
+ * pipeline's route stage consults before running anything locally.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import type { ToolCallAnswer } from '../mcp/tool-call';
-import { writeFileAtomic } from '../atomic-write';
+import { failure, type CallFormat, type CallOutcome } from '../calls/pipeline';
+import { writeFileAtomic } from '../support/atomic-write';
 
 /** One server of the roster. */
 export interface RosterServer {
@@ -139,23 +143,20 @@ export class Router {
     return chosen === undefined || this.isSelf(chosen) ? undefined : chosen;
   }
 
-  /** Answers a tool call on a remote server, as an MCP tool result (`_meta.gortex_routed_to` says where). */
-  async forward(server: RosterServer, tool: string, args: Record<string, unknown>, gcx: boolean): Promise<ToolCallAnswer> {
-    const failed = (code: string, message: string): ToolCallAnswer => ({
-      isError: true,
-      content: [{ type: 'text', text: `${code}: ${message}` }],
-      _meta: { gortex_routed_to: server.slug },
-    });
+  /** Answers a tool call on a remote server (`meta.gortex_routed_to` says where). */
+  async forward(server: RosterServer, tool: string, args: Record<string, unknown>, format: CallFormat): Promise<CallOutcome> {
+    const routed = { gortex_routed_to: server.slug };
+    const failed = (code: string, message: string): CallOutcome => failure(tool, code, message, routed);
     if (server.url.startsWith('unix://')) {
       const { controlRequest, DaemonUnavailableError } = await import('./client');
       const { daemonPaths } = await import('./paths');
       const paths = { ...daemonPaths(), socket: server.url.slice('unix://'.length) };
       try {
         // No working directory: the other daemon answers from its own default repository.
-        const answer = await controlRequest(paths, { kind: 'call', params: { tool, args } });
+        const answer = await controlRequest(paths, { kind: 'call', params: { tool, args, format } });
         if (!answer.ok) return failed(answer.error_code ?? 'internal', answer.error_msg ?? 'no reason given');
-        const { encodeGcx } = await import('../wire/gcx');
-        return { content: [{ type: 'text', text: gcx ? encodeGcx(tool, answer.result) : JSON.stringify(answer.result) }], _meta: { gortex_routed_to: server.slug } };
+        const outcome = answer.result as CallOutcome;
+        return { ...outcome, meta: { ...outcome.meta, ...routed } };
       } catch (error) {
         if (error instanceof DaemonUnavailableError) return failed('unavailable', `server "${server.slug}" (${server.url}) does not answer: ${error.message}`);
         throw error;
@@ -166,7 +167,7 @@ export class Router {
     const base = server.url.replace(/\/+$/, '');
     let response: Response;
     try {
-      response = await fetch(`${base}/tools/${encodeURIComponent(tool)}?format=${gcx ? 'gcx' : 'json'}`, {
+      response = await fetch(`${base}/tools/${encodeURIComponent(tool)}?format=${format}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify({ arguments: args }),
@@ -176,14 +177,14 @@ export class Router {
       return failed('unavailable', `server "${server.slug}" (${base}) does not answer: ${(error as Error).message}`);
     }
     const text = await response.text();
-    if (gcx && response.ok) return { content: [{ type: 'text', text }], _meta: { gortex_routed_to: server.slug } };
+    if (format === 'gcx' && response.ok) return { ok: true, tool, format, text, meta: routed };
     let body: { ok?: boolean; result?: unknown; meta?: Record<string, unknown>; error?: unknown; message?: string };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       return failed('unavailable', `server "${server.slug}" answered ${response.status} with a body that is not JSON`);
     }
-    if (response.ok && body.ok) return { content: [{ type: 'text', text: JSON.stringify(body.result) }], _meta: { ...(body.meta ?? {}), gortex_routed_to: server.slug } };
+    if (response.ok && body.ok) return { ok: true, tool, format: 'json', text: JSON.stringify(body.result), meta: { ...(body.meta ?? {}), ...routed } };
     const error = body.error as { code?: string; message?: string } | string | undefined;
     if (typeof error === 'object' && error !== null) return failed(error.code ?? 'internal', error.message ?? `HTTP ${response.status}`);
     return failed(typeof error === 'string' ? error : `http_${response.status}`, body.message ?? `HTTP ${response.status} from ${base}`);

@@ -1,7 +1,7 @@
 /** The daemon's `Workspace`: every tracked repository, with a change log fed by all watchers. */
-import { ChangeLog, ScopeStore, scopesFile, type Workspace, type WorkspaceRepo } from '../tools/workspace';
+import { ChangeLog, ScopeStore, scopesFile, type Workspace, type WorkspaceRepo } from '../workspace/workspace';
 import { ToolInputError } from '../tools/registry';
-import { linkRepos, type CrossEdge } from './cross-repo';
+import { linkRepos, type CrossEdge } from '../workspace/cross-repo';
 import type { RepoSet, TrackedRepo } from './repos';
 
 /** A `WorkspaceRepo` row of a tracked repository. */

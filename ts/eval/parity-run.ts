@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot } from '../package-root';
+import { packageRoot } from '../support/package-root';
 import { baselineProblems, CALL_TIERS, coverageOf, unresolvedCallsByPath, type LanguageCoverage, type ParityBaseline, type ParityVerdict } from './parity';
 import { corpusLabel, ensureCorpus, type ParityCorpus } from './parity-corpora';
 

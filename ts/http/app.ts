@@ -135,7 +135,7 @@ function checkFormat(value: unknown, where: string): 'json' | 'gcx' | undefined 
 }
 
 /** The tool arguments and format of a `POST /v1/tools/{name}` body (wrapped or raw). */
-export function toolRequest(body: Buffer | undefined, queryFormat: unknown): { args: Record<string, unknown>; format: 'json' | 'gcx' } {
+export function toolRequest(body: Buffer | undefined, queryFormat: unknown): { args: Record<string, unknown>; format: 'json' | 'gcx' | undefined } {
   const fromQuery = checkFormat(typeof queryFormat === 'string' || queryFormat === undefined ? queryFormat : String(queryFormat), '?format=');
   const text = body?.toString('utf8') ?? '';
   let parsed: unknown = {};
@@ -160,9 +160,10 @@ export function toolRequest(body: Buffer | undefined, queryFormat: unknown): { a
   } else {
     args = { ...parsed };
   }
-  const bodyFormat = checkFormat(wrapped ? parsed.format : args.format, 'the body\'s "format"');
+  // The format may sit beside the arguments (wrapped form) or among them, as on every other door.
+  const bodyFormat = checkFormat(wrapped && parsed.format !== undefined ? parsed.format : args.format, 'the body\'s "format"');
   delete args.format;
-  return { args, format: fromQuery ?? bodyFormat ?? 'json' };
+  return { args, format: fromQuery ?? bodyFormat };
 }
 
 /** Reads a raw body up to `limit` bytes (empty when there is none); a larger one rejects with status 413. */
@@ -231,25 +232,20 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     const scope = scopeOf(req);
     const body = await readBody(req, res, TOOL_BODY_LIMIT);
     const { args, format } = toolRequest(body, req.query.format);
-    const answer = await host.callTool(name, args, { ...scope, gcx: format === 'gcx' });
-    if (answer === undefined) {
-      const available = host.tools().map((t) => t.name);
-      throw new HttpError(404, 'tool_not_found', `no tool named ${JSON.stringify(name)}; GET /v1/tools lists them`, { available_tools: available });
-    }
-    const text = answer.content.map((c) => c.text).join('');
-    if (answer.isError) {
-      const m = /^([a-z_]+): ([\s\S]*)$/.exec(text);
-      const code = m ? m[1]! : 'internal';
-      res.status(statusOfToolError(code)).json({ ok: false, tool: name, error: { code, message: m ? m[2]! : text } });
+    const outcome = await host.callTool(name, args, { ...scope, format });
+    if (!outcome.ok) {
+      if (outcome.code === 'tool_not_found') {
+        throw new HttpError(404, 'tool_not_found', outcome.message, { available_tools: host.tools().map((t) => t.name) });
+      }
+      res.status(statusOfToolError(outcome.code)).json({ ok: false, tool: name, error: { code: outcome.code, message: outcome.message }, ...(Object.keys(outcome.meta).length > 0 ? { meta: outcome.meta } : {}) });
       return;
     }
-    const meta = answer._meta ?? {};
-    if (format === 'gcx') {
-      if (typeof meta.etag === 'string') res.set('ETag', `"${meta.etag}"`);
-      res.status(200).type('text/plain; charset=utf-8').send(text);
+    if (outcome.format === 'gcx') {
+      if (typeof outcome.meta.etag === 'string') res.set('ETag', `"${outcome.meta.etag}"`);
+      res.status(200).type('text/plain; charset=utf-8').send(outcome.text);
       return;
     }
-    res.status(200).json({ ok: true, tool: name, result: JSON.parse(text) as unknown, meta });
+    res.status(200).json({ ok: true, tool: name, result: JSON.parse(outcome.text) as unknown, meta: outcome.meta });
   });
   v1.get('/stats', async (req, res) => {
     res.json(await host.stats(scopeOf(req)));

@@ -1,20 +1,19 @@
 /**
  * What the HTTP surface (`/v1/*`, `/mcp`) serves from: one interface over the repositories a
- * process holds. The daemon implements it over every tracked repository; `repoHost` implements it
- * over one embedded repository (tests, one-shot servers).
+ * process holds. The daemon implements it over every tracked repository (`daemonHttpHost`,
+ * `ts/daemon/http-host.ts`); `repoHost` implements it over one embedded repository (the HTTP
+ * tests, one-shot servers). It is the seam that keeps the HTTP surface ignorant of the daemon's
+ * internals.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallPipeline, type CallFormat, type CallOutcome } from '../calls/pipeline';
+import { callableTools, toolListing, type ToolListing } from '../calls/surface';
 import type { GraphDump } from '../engine/engine';
-import type { EmbeddedRepo, RepoChange } from '../mcp/embedded';
-import { createMcpServer, serverLimits, type McpServerOptions } from '../mcp/server';
-import { answerToolCall, Gate, type ToolCallAnswer } from '../mcp/tool-call';
-import { facadeTools } from '../tools/facade';
-import { callScoped } from '../tools/workspace';
-import { embeddedWorkspace } from '../mcp/embedded';
-import { ALL_TOOLS } from '../tools/index';
-import { inputSchema } from '../tools/meta';
-import type { ToolDef } from '../tools/registry';
-import { packageVersion } from '../package-root';
+import { createMcpServer, type McpServerOptions } from '../mcp/server';
+import type { McpServer } from '../mcp/streams';
+import { packageVersion } from '../support/package-root';
+import { embeddedWorkspace, type EmbeddedRepo, type RepoChange } from '../workspace/embedded';
+
+export type { ToolListing };
 
 /** A graph-change event as `/v1/events` streams it (`event: graph_change`). */
 export interface GraphChangeEvent {
@@ -55,15 +54,6 @@ export interface Scope {
   project?: string;
 }
 
-/** One tool as `GET /v1/tools` lists it. */
-export interface ToolListing {
-  name: string;
-  description: string;
-  category: string;
-  effect: string;
-  inputSchema: unknown;
-}
-
 /** Everything the HTTP layer needs from the process that serves it. */
 export interface HttpHost {
   /** A stable id of this server process and when it started (ISO 8601). */
@@ -77,20 +67,17 @@ export interface HttpHost {
   graph(scope: Scope): Promise<{ repos: GraphDump[] }>;
   /** Every tool callable over `/v1/tools/{name}`. */
   tools(): ToolListing[];
-  /** Runs a tool; `undefined` when no tool has that name. Throws `ScopeError` for an unknown scope. */
-  callTool(name: string, args: Record<string, unknown>, options: Scope & { gcx: boolean }): Promise<ToolCallAnswer | undefined>;
+  /** Runs a tool through the call pipeline. Throws `ScopeError` for an unknown scope. */
+  callTool(name: string, args: Record<string, unknown>, options: Scope & { format: CallFormat | undefined }): Promise<CallOutcome>;
   /** Subscribes to graph changes; returns the unsubscribe, or `undefined` when nothing is watched. */
   subscribe(listener: (event: GraphChangeEvent) => void): (() => void) | undefined;
   /** A fresh MCP server for a new Streamable HTTP session (tool surface per `options`). */
-  newMcpServer(options?: McpServerOptions): Server;
+  newMcpServer(options?: McpServerOptions): McpServer;
 }
 
-/** The registry tools plus the compact domain tools: everything `/v1/tools/{name}` may call. */
-export const HTTP_TOOLS: readonly ToolDef[] = [...ALL_TOOLS, ...facadeTools(() => ALL_TOOLS, (ctx, tool, args) => callScoped(ctx, tool, args, ALL_TOOLS))];
-
-/** `GET /v1/tools` rows of `HTTP_TOOLS`. */
+/** `GET /v1/tools` rows: every tool callable over `/v1/tools/{name}` (the registry, then the compact tools). */
 export function toolListings(): ToolListing[] {
-  return HTTP_TOOLS.map((t) => ({ name: t.name, description: t.description, category: t.category, effect: t.effect, inputSchema: inputSchema(t) }));
+  return callableTools().map(toolListing);
 }
 
 /** A `GraphChangeEvent` from a watcher-driven re-index. */
@@ -118,8 +105,7 @@ export function changeEvent(name: string, change: RepoChange): GraphChangeEvent 
 export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?: McpServerOptions }): HttpHost {
   const startedAt = new Date();
   const serverId = `gortex-${process.pid}-${startedAt.getTime().toString(36)}`;
-  const { timeoutMs, concurrency } = serverLimits();
-  const gate = new Gate(concurrency);
+  const pipeline = new CallPipeline();
   const workspace = embeddedWorkspace(repo);
   const checkScope = async (scope: Scope): Promise<void> => {
     const ctx = await repo.context();
@@ -165,8 +151,7 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
     tools: toolListings,
     async callTool(name, args, scope) {
       await checkScope(scope);
-      if (!HTTP_TOOLS.some((t) => t.name === name)) return undefined;
-      return answerToolCall(name, args, { context: async () => ({ ...(await repo.context()), workspace }), tools: HTTP_TOOLS, gcxDefault: scope.gcx, gate, timeoutMs });
+      return pipeline.call({ tool: name, args, ...(scope.format ? { format: scope.format } : {}) }, { context: () => repo.context(), workspace });
     },
     subscribe(listener) {
       if (!options.watching) return undefined;

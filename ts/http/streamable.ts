@@ -8,7 +8,9 @@
  *   anything is dispatched.
  * - A lone request that carries a progress token (`_meta.progressToken`) from a client that
  *   accepts `text/event-stream` is answered as an SSE stream instead: the notifications related
- *   to it (its progress), then its response — in order, on the POST itself.
+ *   to it (its progress), then its response — in order, on the POST itself
+ *   (`SessionTransport.requestStreams`, `ts/mcp/session-transport.ts`); other server-initiated
+ *   messages go to the session's `GET` stream.
  * - `GET` opens the session's one SSE stream for server-initiated messages; `DELETE` ends a
  *   session (always 204).
  * - An `Mcp-Protocol-Version` the SDK does not support is refused with 400 on `POST` (except a
@@ -16,25 +18,29 @@
  *   check, as the transport spec requires; a supported one is echoed.
  * - The session store decides whether a session exists; a live SDK server is a per-process cache
  *   of it, rebuilt from the stored `initialize` when another replica created the session.
+ *   Sessions are stored as `{id, initialize params, tools}` in an `McpSessionStore`
+ *   (`session-state.ts`: in memory with a TTL, or Redis through `resp.ts`); replaying
+ *   `initialize` is what lets Redis-backed replicas share sessions.
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCErrorResponse,
-  isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
+  rpcError,
+  SESSION_NOT_FOUND,
+  idKey,
+  SessionTransport,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type MessageExtraInfo,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '../mcp/session-transport';
 import type { McpServerOptions } from '../mcp/server';
+import type { McpServer } from '../mcp/streams';
 import type { HttpHost } from './host';
 import type { McpSessionState, McpSessionStore } from './session-state';
 import { openSse, type SseChannel } from './sse';
@@ -48,8 +54,6 @@ export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60_000;
 export const SESSION_TTL_ENV = 'GORTEX_MCP_SESSION_IDLE_TTL';
 /** Largest `POST /mcp` body. */
 export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
-/** JSON-RPC error code of an unknown or expired session. */
-export const SESSION_NOT_FOUND = -32001;
 /** The `_meta` key of the initialize result that advertises the idle horizon. */
 export const TTL_META_KEY = 'gortex/session_idle_ttl_seconds';
 
@@ -85,11 +89,6 @@ function ttlSeconds(ttlMs: number): number {
   return Math.max(1, Math.floor(ttlMs / 1000));
 }
 
-/** A JSON-RPC error object with a request id (null when there is none to correlate). */
-function rpcError(id: RequestId | null, code: number, message: string): Record<string, unknown> {
-  return { jsonrpc: '2.0', id, error: { code, message } };
-}
-
 /** The request's `Mcp-Protocol-Version` when it names a version the SDK supports. */
 function supportedVersion(req: Request): string | undefined {
   const version = req.get('mcp-protocol-version')?.trim();
@@ -109,114 +108,10 @@ function refusedVersion(req: Request, res: Response): boolean {
   return true;
 }
 
-/** A key for a request id that keeps `1` and `"1"` apart. */
-function idKey(id: RequestId): string {
-  return `${typeof id}:${String(id)}`;
-}
-
-/**
- * One session's link between the HTTP requests and its SDK server. A request's response is handed
- * back to the POST that carried it; every other message the server sends (notifications, requests
- * to the client) goes to the session's SSE stream.
- */
-export class SessionTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  /** The GET stream, when one is open. */
-  stream: SseChannel | undefined;
-  /** Requests answered as SSE streams of their own, by id key: their related notifications go there. */
-  readonly requestStreams = new Map<string, SseChannel>();
-  /** Requests awaiting the server's answer, by id key, with their original id. */
-  private readonly waiting = new Map<string, { id: RequestId; resolve: (message: JSONRPCMessage | undefined) => void }>();
-  private closed = false;
-
-  constructor(readonly sessionId: string) {}
-
-  async start(): Promise<void> {}
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const related = options?.relatedRequestId;
-    const own = related === undefined ? undefined : this.requestStreams.get(idKey(related));
-    if (own && !isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) {
-      own.event('message', JSON.stringify(message));
-      return;
-    }
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      const id = (message as { id?: RequestId }).id;
-      const waiter = id === undefined ? undefined : this.waiting.get(idKey(id));
-      if (waiter) {
-        this.waiting.delete(idKey(id!));
-        waiter.resolve(message);
-      }
-      // A response nobody waits for (its request was cancelled) has nowhere to go: responses
-      // never travel on the GET stream.
-      return;
-    }
-    // Server-initiated traffic (tools/list_changed, resources/updated, …) only has the GET
-    // stream to travel on; with no stream open it is dropped, as the transport allows: the
-    // client learns the same by listing again.
-    this.stream?.event('message', JSON.stringify(message));
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const waiter of this.waiting.values()) {
-      waiter.resolve(rpcError(waiter.id, SESSION_NOT_FOUND, 'session closed before the request was answered') as JSONRPCMessage);
-    }
-    this.waiting.clear();
-    this.stream?.end();
-    this.stream = undefined;
-    this.onclose?.();
-  }
-
-  /** Whether requests of this session are being answered right now. */
-  get busy(): boolean {
-    return this.waiting.size > 0;
-  }
-
-  /** Whether the transport (and so its server) was closed. */
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
-  /**
-   * Hands one inbound frame to the server; resolves with the response of a request, or undefined
-   * for notifications, responses and cancelled requests.
-   */
-  dispatch(message: JSONRPCMessage, extra?: MessageExtraInfo): Promise<JSONRPCMessage | undefined> {
-    if (this.closed) {
-      return Promise.resolve(isJSONRPCRequest(message) ? (rpcError(message.id, SESSION_NOT_FOUND, 'session closed') as JSONRPCMessage) : undefined);
-    }
-    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      // The SDK sends nothing for a cancelled request: release the POST that waits for it.
-      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (requestId !== undefined) {
-        const waiter = this.waiting.get(idKey(requestId));
-        this.waiting.delete(idKey(requestId));
-        waiter?.resolve(undefined);
-      }
-    }
-    if (!isJSONRPCRequest(message)) {
-      this.onmessage?.(message, extra);
-      return Promise.resolve(undefined);
-    }
-    const key = idKey(message.id);
-    if (this.waiting.has(key)) {
-      return Promise.resolve(rpcError(message.id, INVALID_REQUEST, `request id ${JSON.stringify(message.id)} is already in flight in this session`) as JSONRPCMessage);
-    }
-    return new Promise((resolve) => {
-      this.waiting.set(key, { id: message.id, resolve });
-      this.onmessage?.(message, extra);
-    });
-  }
-}
-
 /** One session held live in this process. */
 interface LiveSession {
   id: string;
-  server: Server;
+  server: McpServer;
   transport: SessionTransport;
   /** Epoch ms of the last request this process saw for the session. */
   lastSeen: number;

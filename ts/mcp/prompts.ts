@@ -5,21 +5,12 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { formatBytes, formatCounts } from '../cli/format';
+import { formatBytes, formatCounts } from '../support/format';
 import type { Caveat, CommunityList, DependencyRow, FileSymbol, NodeSummary } from '../engine/engine';
-import { completeContext, type ToolContext } from '../tools/registry';
-import {
-  git,
-  gitInfo,
-  godNodes,
-  outline,
-  OUTLINE_MAX_SUBDIRS,
-  todoRollup,
-  topProcesses,
-  URI_SCHEME,
-  type OutlineDir,
-  type ResourceHost,
-} from './resources';
+import { completeContext, type ToolContext } from '../workspace/context';
+import { git, gitInfo } from '../support/git';
+import { godNodes, outline, OUTLINE_MAX_SUBDIRS, todoCounts, topProcesses, type OutlineDir } from '../tools/rollups';
+import { URI_SCHEME, type ResourceHost } from './resources';
 
 /** Most ids `safe_to_change` analyses in one prompt. */
 export const MAX_SAFE_IDS = 20;
@@ -243,7 +234,7 @@ function orientation(ctx: ToolContext): string {
   const hot = godNodes(ctx, 10);
   const flows = topProcesses(ctx, 10);
   const communities = ctx.engine.query('get_communities', { limit: 10 }, { repo: ctx.repo }) as CommunityList;
-  const todos = todoRollup(ctx, 0);
+  const todos = todoCounts(ctx);
   const languages = Object.entries(status.languages)
     .sort((a, b) => b[1].files - a[1].files || (a[0] < b[0] ? -1 : 1))
     .map(([lang, c]) => `${lang} ${plural(c.files, 'file')} (${formatBytes(c.bytes)})`)

@@ -14,7 +14,8 @@ import type {
   NodeSummary,
 } from '../engine/engine';
 import { rerankByFeedback } from './feedback-board';
-import { repoNameOf, ToolInputError, type ToolContext } from './registry';
+import { repoNameOf, ToolInputError } from './registry';
+import { type ToolContext } from '../workspace/context';
 
 /** Bytes per estimated token (the usual rule of thumb for code and JSON). */
 export const BYTES_PER_TOKEN = 4;

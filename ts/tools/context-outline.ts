@@ -89,6 +89,8 @@ export interface IndexHealth {
   status: 'healthy' | 'degraded' | 'unhealthy';
   /** The findings in one line. */
   verdict: string;
+  /** The findings behind a status other than `healthy`, one per entry (empty when healthy). */
+  problems: string[];
   files: { indexed: number; by_language: Record<string, LanguageCount & { symbols: number }> };
   skipped: { total: number; by_reason: Record<string, number>; files: SkippedFile[] };
   failures: { total: number; files: ParseFailure[] };
@@ -102,6 +104,8 @@ export interface IndexHealth {
     deleted: number;
     /** The first changed files, `M`/`A`/`D` as in `git status`. */
     changed: string[];
+    /** Where the saved snapshot lives. */
+    snapshot: string;
     /** Why the saved snapshot could not be read, when it could not. */
     snapshot_error?: string;
   };
@@ -172,6 +176,7 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
     root: stats.root,
     status: state,
     verdict: `${state}: ${facts.join('; ')}`,
+    problems,
     files: { indexed: stats.files, by_language: byLanguage },
     skipped: { total: status.skipped.length, by_reason: status.skipped_by_reason, files: status.skipped.slice(0, maxItems) },
     failures: { total: status.failures.length, files: status.failures.slice(0, maxItems) },
@@ -182,6 +187,7 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
       added: status.stale.added.length,
       deleted: status.stale.deleted.length,
       changed: changed.slice(0, maxItems),
+      snapshot: status.snapshot_path,
       ...(status.snapshot_error ? { snapshot_error: status.snapshot_error } : {}),
     },
     references: { usage_edges: usage, unresolved: stats.unresolved, unresolved_share: unresolvedShare },

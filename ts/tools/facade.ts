@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { inputSchema } from './meta';
-import { ResultWithMeta, ToolInputError, type ToolDef, type ToolEffect } from './registry';
+import { callAnother, ResultWithMeta, ToolInputError, type ToolCategory, type ToolDef, type ToolEffect } from './registry';
 
 /** The surface version clients may cache by. */
 export const FACADE_VERSION = 'facade-v1';
@@ -211,11 +211,29 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
   }
 }
 
-/** The 21 compact tools over `registry` (`call` runs a registry tool by name). */
-export function facadeTools(
-  registry: () => readonly ToolDef[],
-  call: (ctx: Parameters<ToolDef['handler']>[0], tool: string, args: Record<string, unknown>) => Promise<unknown>,
-): ToolDef[] {
+/** The functional family of each compact tool (the ones not named here are navigation). */
+const FACADE_CATEGORIES: Record<string, ToolCategory> = {
+  read: 'read',
+  ask: 'read',
+  response: 'read',
+  analyze: 'analysis',
+  change: 'analysis',
+  edit: 'edit',
+  refactor: 'edit',
+  review: 'review',
+  publish_review: 'pr',
+  pr: 'pr',
+  recall: 'memory',
+  remember: 'memory',
+  workspace: 'workspace',
+  workspace_admin: 'workspace',
+  overlay: 'overlay',
+  session: 'subscription',
+  capabilities: 'admin',
+};
+
+/** The 21 compact tools over `registry`; an operation runs its registry tool through the pipeline (`ctx.call`). */
+export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
   const has = (tool: string): boolean => registry().some((t) => t.name === tool);
   const describeOp = (f: Facade, op: string, detail: 'summary' | 'schema'): Record<string, unknown> => {
     const spec = f.operations[op]!;
@@ -240,7 +258,7 @@ export function facadeTools(
         : `${f.summary} Operations here: ${available.length > 0 ? available.join(', ') : 'none yet (see capabilities)'}. Pass the operation's own arguments in options.`;
     return {
       name: f.name,
-      category: 'nav',
+      category: FACADE_CATEGORIES[f.name] ?? 'nav',
       effect: f.effect,
       description,
       input: shapeOf(f),
@@ -266,7 +284,7 @@ export function facadeTools(
         if (!spec) throw new ToolInputError('invalid_argument', `unknown operation "${op}" of ${f.name}; operations: ${Object.keys(f.operations).join(', ')}`);
         if (!has(spec.tool)) throw new ToolInputError('not_available', `${f.name}.${op} is not available in this build (${spec.tool} is not built yet)`);
         const toolArgs = { ...translate(f, op, args), ...(spec.fixed ?? {}) };
-        const result = await call(ctx, spec.tool, toolArgs);
+        const result = await callAnother(ctx, spec.tool, toolArgs);
         const inner = result instanceof ResultWithMeta ? result.result : result;
         return new ResultWithMeta(inner, {
           gortex_facade: { surface_version: FACADE_VERSION, facade: f.name, operation: op, canonical_tool: spec.tool },

@@ -8,8 +8,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gortexHome } from '../daemon/paths';
-import { writeFileAtomic } from '../atomic-write';
+import { gortexHome } from '../support/home';
+import { writeFileAtomic } from '../support/atomic-write';
 
 /** Ratings one symbol received. */
 export interface Tally {

@@ -1,6 +1,7 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
 import { analysisTools } from './analysis';
 import { contextTools } from './context';
+import { facadeTools } from './facade';
 import { smartTools } from './context-smart';
 import { graphTools } from './graph';
 import { metaTools } from './meta';
@@ -24,5 +25,8 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...workspaceTools,
   ...metaTools(() => ALL_TOOLS),
 ] as ToolDef[];
+
+/** The compact domain tools (`facade-v1`) over the registry. */
+export const FACADE_TOOLS: readonly ToolDef[] = facadeTools(() => ALL_TOOLS);
 
 export * from './registry';

@@ -1,7 +1,8 @@
 /** Tools about the tool surface itself: what is live, what is deferred, and finding the rest. */
 import { z } from 'zod';
 import { listPresets } from './presets';
-import { defineTool, type SessionSurface, type ToolDef } from './registry';
+import { defineTool, TOOL_CATEGORIES, type ToolDef } from './registry';
+import { type SessionSurface } from '../workspace/context';
 
 /** The JSON Schema an MCP client sees for a tool's input. */
 export function inputSchema(tool: ToolDef): Record<string, unknown> {
@@ -31,13 +32,20 @@ function isSubsequence(needle: string, hay: string): boolean {
   return i === needle.length;
 }
 
+/** The `<functions>{…}</functions>` block of tool specs (name, description, parameters), one per line. */
+export function functionsBlock(tools: readonly ToolDef[]): string {
+  const lines = tools.map((t) => JSON.stringify({ name: t.name, description: t.description, parameters: inputSchema(t) }));
+  return `<functions>\n${lines.join('\n')}\n</functions>`;
+}
+
 /** The meta family; `all` is the registry (passed in to avoid an import cycle). */
 export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
   const surfaceOf = (session: SessionSurface | undefined): SessionSurface =>
     session ?? {
       preset: 'full',
       mode: 'hide',
-      source: 'gortex call',
+      family: 'registry',
+      source: 'no session (every tool is callable)',
       live: () => new Set(all().map((t) => t.name)),
       allowed: () => new Set(all().map((t) => t.name)),
       promote: () => [],
@@ -48,14 +56,27 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
       category: 'admin',
       effect: 'read',
       description:
-        'The active tool preset and mode, the live and deferred tools, every tool grouped by category, and the presets a session can start with (--tools / GORTEX_TOOLS).',
-      input: {},
-      handler: (ctx) => {
+        'The active tool preset and mode, the live and deferred tools, every tool grouped by functional family (nav, read, edit, analysis, review, pr, memory, overlay, subscription, enrich, workspace, admin), and the presets a session can start with (--tools / GORTEX_TOOLS). With tool: that one tool\'s status.',
+      input: {
+        tool: z.string().min(1).optional().describe('One tool: is it live, deferred (callable, found by tools_search), hidden (blocked here) or unknown'),
+      },
+      handler: (ctx, args) => {
         const s = surfaceOf(ctx.session);
         const live = s.live();
         const allowed = s.allowed();
-        const categories: Record<string, string[]> = {};
-        for (const t of all()) (categories[t.category] ??= []).push(t.name);
+        const statusOf = (name: string): 'live' | 'deferred' | 'hidden' => (live.has(name) ? 'live' : allowed.has(name) ? 'deferred' : 'hidden');
+        if (args.tool !== undefined) {
+          const tool = all().find((t) => t.name === args.tool);
+          if (!tool) {
+            const known = all().map((t) => t.name);
+            const near = known.filter((n) => n.includes(args.tool!) || args.tool!.includes(n)).slice(0, 5);
+            return { tool: args.tool, status: 'unknown', enabled: false, preset: s.preset, mode: s.mode, ...(near.length > 0 ? { did_you_mean: near } : {}) };
+          }
+          const status = statusOf(tool.name);
+          return { tool: tool.name, status, enabled: status !== 'hidden', category: tool.category, effect: tool.effect, description: tool.description, preset: s.preset, mode: s.mode };
+        }
+        const categories = Object.fromEntries(TOOL_CATEGORIES.map((c) => [c, [] as string[]]));
+        for (const t of all()) categories[t.category]!.push(t.name);
         return {
           preset: s.preset,
           mode: s.mode,
@@ -77,7 +98,8 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
       input: {
         query: z.string().optional().describe('Empty: browse; "select:a,b": exact names; otherwise words (+word = required)'),
         promote: z.boolean().optional().describe('Add the matches to your tool list (default true)'),
-        limit: z.number().int().min(1).max(50).optional().describe('At most this many matches (default 10)'),
+        max_results: z.number().int().min(1).max(50).optional().describe('At most this many matches (default 10)'),
+        limit: z.number().int().min(1).max(50).optional().describe('Alias of max_results'),
       },
       handler: (ctx, args) => {
         const s = surfaceOf(ctx.session);
@@ -85,7 +107,7 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
         const live = s.live();
         const candidates = all().filter((t) => allowed.has(t.name));
         const query = (args.query ?? '').trim();
-        const limit = args.limit ?? 10;
+        const limit = args.max_results ?? args.limit ?? 10;
         let matches: ToolDef[];
         if (query === '') {
           // Browse: what is reachable but not listed, names and descriptions only.
@@ -118,6 +140,8 @@ export function metaTools(all: () => readonly ToolDef[]): ToolDef[] {
           query,
           matches: matches.map((t) => ({ name: t.name, category: t.category, description: t.description, input_schema: inputSchema(t) })),
           promoted,
+          // The schemas again as a client reads deferred tools inline: one JSON function spec per line.
+          functions: functionsBlock(matches),
         };
       },
     }),

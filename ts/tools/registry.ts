@@ -1,85 +1,25 @@
 /**
- * The tool registry: every tool is defined once (name, category, effect, zod input, handler) and
- * every door — MCP, `gortex call`, later HTTP and the daemon — dispatches through it.
+ * The tool registry's vocabulary: every tool is defined once (name, category, effect, zod input,
+ * handler); `ts/calls/` runs them for every door.
  */
 import { z } from 'zod';
-import type { Engine, IndexReport } from '../engine/engine';
-import type { SessionStore } from '../mcp/session-store';
-import type { Workspace } from './workspace';
+import type { ToolContext } from '../workspace/context';
+import { ToolInputError } from '../support/tool-input-error';
+
+export { ToolInputError };
 
 /** What calling a tool may change. */
 export type ToolEffect = 'read' | 'local_write' | 'session_write' | 'control_write' | 'external_write';
 
-/** Functional families, for presets and prefix-style filtering. */
-export type ToolCategory = 'nav' | 'read' | 'analysis' | 'admin';
+/** Functional families (the description's twelve), for presets, `tool_profile` and prefix-style filtering. */
+export const TOOL_CATEGORIES = ['nav', 'read', 'edit', 'analysis', 'review', 'pr', 'memory', 'overlay', 'subscription', 'enrich', 'workspace', 'admin'] as const;
 
-/** The tool surface of one MCP session, for the tools that inspect or extend it. */
-export interface SessionSurface {
-  preset: string;
-  mode: 'defer' | 'hide';
-  /** Where the surface came from: `GORTEX_TOOLS`, `--tools`, `client-aware default` or `default`. */
-  source: string;
-  /** Names listed in `tools/list` right now. */
-  live(): ReadonlySet<string>;
-  /** Names this session may call (hide mode: the live set; defer mode: everything). */
-  allowed(): ReadonlySet<string>;
-  /** Adds tools to the live set and tells the client its list changed. */
-  promote(names: readonly string[]): string[];
-  /** The session's response ring, navigation cursor and feedback log (absent outside MCP). */
-  store?: SessionStore;
-}
+/** One functional family. */
+export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
-/** What a handler works on: the engine and the repository the session is bound to. */
-export interface ToolContext {
-  engine: Engine;
-  /** The repository key (its root path) for engine queries. */
-  repo: string;
-  /** The repository's root directory. */
-  root: string;
-  /** The calling MCP session's surface (absent for `gortex call`). */
-  session?: SessionSurface;
-  /** The latest index pass of this repository in this process (open or watcher refresh), when known. */
-  lastIndex?: IndexReport;
-  /** The repositories the session can reach (absent for `gortex call`). */
-  workspace?: Workspace;
-  /** Set when the repository is still warming up and this context serves a provisional index. */
-  warming?: WarmingContext;
-  /** Where a call that waits reports how far it has come (set when the caller asked for progress). */
-  progress?: ProgressReporter;
-}
-
-/**
- * Reports the progress of a call that waits (for a warming repository): MCP
- * `notifications/progress` when the caller sent a progress token. Values only grow.
- */
-export type ProgressReporter = (progress: number, total: number | undefined, message: string) => void;
-
-/** The in-band `warming` block of an answer built on a provisional index. */
-export interface WarmingBlock {
-  repo: string;
-  /** The warm-up phase of the repository when the call was answered. */
-  phase: string;
-  partial: true;
-  /** Source files in the provisional index, of the files the walk admitted. */
-  files_indexed: number;
-  files_total: number;
-  /** Epoch ms when the provisional index was last brought up to date. */
-  indexed_at_ms: number;
-  note: string;
-}
-
-/** A provisional context's warm-up: the block answers carry and the way to the complete index. */
-export interface WarmingContext {
-  block: WarmingBlock;
-  /** The complete context once the repository is ready (bounded wait, reported to `progress`; throws a `warming` ToolCallError). */
-  complete(progress?: ProgressReporter): Promise<ToolContext>;
-}
-
-/** `ctx` itself, or — when it serves a warming repository's provisional index — the complete context (bounded wait). */
-export async function completeContext(ctx: ToolContext): Promise<ToolContext> {
-  if (!ctx.warming) return ctx;
-  const { warming, ...rest } = ctx;
-  return { ...rest, ...(await warming.complete(ctx.progress)) };
+/** Families whose tools are about the session or the workspace, not one repository: never narrowed, answered while warming. */
+export function isSessionLevel(tool: Pick<ToolDef, 'category'>): boolean {
+  return tool.category === 'admin' || tool.category === 'workspace';
 }
 
 /**
@@ -88,7 +28,7 @@ export async function completeContext(ctx: ToolContext): Promise<ToolContext> {
  * that change anything.
  */
 export function answersWhileWarming(tool: Pick<ToolDef, 'category' | 'effect'>): boolean {
-  return tool.category !== 'analysis' && (tool.effect === 'read' || tool.category === 'admin');
+  return tool.category !== 'analysis' && (tool.effect === 'read' || isSessionLevel(tool));
 }
 
 /** One tool. `input` is a zod object shape; handlers receive the parsed arguments. */
@@ -117,20 +57,15 @@ export function repoNameOf(ctx: ToolContext): string {
   return ctx.lastIndex?.repo ?? ctx.engine.stats(ctx.repo).name;
 }
 
+/** Runs another tool from inside a handler through the pipeline's dispatch (`ctx.call`). */
+export function callAnother(ctx: ToolContext, tool: string, args: Record<string, unknown>): Promise<unknown> {
+  if (!ctx.call) throw new ToolInputError('internal', `${tool} was called outside the call pipeline (no ctx.call)`);
+  return ctx.call(tool, args);
+}
+
 /** Declares a tool with its argument types inferred from the shape. */
 export function defineTool<S extends z.ZodRawShape>(def: ToolDef<S>): ToolDef<S> {
   return def;
-}
-
-/** A tool call that failed in a way the caller can fix (bad arguments, unknown target). */
-export class ToolInputError extends Error {
-  override name = 'ToolInputError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Parsed arguments plus the keys the tool does not take (dropped, and reported to the caller). */
@@ -160,6 +95,11 @@ export function parseToolArgs<S extends z.ZodRawShape>(tool: ToolDef<S>, raw: un
   if (parsed.success) return { args: parsed.data as z.infer<z.ZodObject<S>>, ignored };
   const problems = parsed.error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.join('.') : 'arguments';
+    // A value outside an enum names the value and the accepted ones, the way the engine does.
+    if (issue.code === 'invalid_value' && issue.path.length > 0) {
+      const value = issue.path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], given);
+      return `unknown ${where} ${JSON.stringify(value)}; expected one of: ${issue.values.map((v) => String(v)).join(', ')}`;
+    }
     return `${where}: ${issue.message}`;
   });
   throw new ToolInputError('invalid_argument', `${tool.name}: ${problems.join('; ')}`);

@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import type { GetCallChainResult, GetCallersResult, GetFileSummaryResult, GetSymbolResult, NodeSummary } from '../engine/engine';
-import type { SessionStore, StoredResponse } from '../mcp/session-store';
+import type { SessionStore, StoredResponse } from '../workspace/session-store';
 import { target } from './common';
 import { feedbackDelta, recordRating } from './feedback-board';
-import { defineTool, repoNameOf, ToolInputError, type ToolContext, type ToolDef } from './registry';
+import { defineTool, repoNameOf, ToolInputError, type ToolDef } from './registry';
+import { type ToolContext } from '../workspace/context';
 import { sourceTools } from './source';
 
 /** Most bytes of text a slice / head / peek returns; re-cutting exists to keep answers small. */

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { GetSymbolResult } from '../engine/engine';
 import { target } from './common';
-import { defineTool, ToolInputError, type ToolContext } from './registry';
+import { defineTool, ToolInputError } from './registry';
+import { type ToolContext } from '../workspace/context';
 import { compressBodies, salientLines } from './source-shape';
 
 /** Largest slice returned by default. */

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { GortexCommand } from '../base-command';
 import type { McpServerOptions } from '../../mcp/server';
-import { CliUsageError } from '../repo-root';
+import { UsageError } from '../../support/usage-error';
 
 /** `gortex mcp`: MCP over stdio, through the shared daemon (started on demand) or embedded. */
 export default class McpCommand extends GortexCommand {
@@ -31,11 +31,12 @@ export default class McpCommand extends GortexCommand {
     const { flags } = await this.parse(McpCommand);
     const log = (message: string): void => void process.stderr.write(`gortex mcp: ${message}\n`);
     // Check the config, the tool spec and the server settings before indexing, so a typo fails fast.
-    const { resolveSurface, PresetError } = await import('../../tools/presets');
-    const { ALL_TOOLS } = await import('../../tools/index');
-    const { createMcpServer, chosenSpec, serverLimits, ServerConfigError } = await import('../../mcp/server');
+    const { PresetError } = await import('../../tools/presets');
+    const { chosenSpec, resolveSpec } = await import('../../calls/session');
+    const { serverLimits, ServerConfigError } = await import('../../calls/limits');
+    const { createMcpServer } = await import('../../mcp/server');
     const { loadConfig, ConfigError } = await import('../../config/config');
-    const { resolveRepoRoot } = await import('../repo-root');
+    const { resolveRepoRoot } = await import('../../support/repo-root');
     const options: McpServerOptions = {};
     let chosen: { spec: string; source: string } | undefined;
     if (flags.tools !== undefined) options.tools = flags.tools;
@@ -47,7 +48,7 @@ export default class McpCommand extends GortexCommand {
       chosen = chosenSpec(options);
       if (chosen) {
         try {
-          resolveSurface(chosen.spec, ALL_TOOLS, 'check');
+          resolveSpec(chosen.spec, 'check');
         } catch (error) {
           if (error instanceof PresetError) throw new PresetError(`${chosen.source}: ${error.message}`);
           throw error;
@@ -55,7 +56,7 @@ export default class McpCommand extends GortexCommand {
       }
       serverLimits();
     } catch (error) {
-      if (error instanceof PresetError || error instanceof ServerConfigError || error instanceof ConfigError) throw new CliUsageError(error.message);
+      if (error instanceof PresetError || error instanceof ServerConfigError || error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
     if (!flags.embedded) {
@@ -64,17 +65,12 @@ export default class McpCommand extends GortexCommand {
       const outcome = await proxyToDaemon(root, chosen?.spec, log);
       if (outcome === 'served') return;
     }
-    const { openEmbedded } = await import('../../mcp/embedded');
+    const { openEmbedded } = await import('../../workspace/embedded');
     const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    const { embeddedWorkspace } = await import('../../mcp/embedded');
+    const { serveOverStreams } = await import('../../mcp/streams');
+    const { embeddedWorkspace } = await import('../../workspace/embedded');
     const server = createMcpServer(repo, { ...options, workspace: embeddedWorkspace(repo) });
-    const transport = new StdioServerTransport();
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.once('end', () => resolve());
-    });
-    await server.connect(transport);
+    const { closed } = await serveOverStreams(server);
     log(`serving ${(await repo.context()).root}`);
     await closed;
     repo.close();

@@ -22,7 +22,7 @@ export default class StatusCommand extends GortexCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(StatusCommand);
-    const { resolveRepoRoot } = await import('../repo-root');
+    const { resolveRepoRoot } = await import('../../support/repo-root');
     const root = resolveRepoRoot(args.path);
     const { Engine } = await import('../../engine/engine');
     const status = new Engine().status(root);

@@ -18,7 +18,7 @@ export default class TrackCommand extends GortexCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(TrackCommand);
-    const { resolveRepoRoot } = await import('../repo-root');
+    const { resolveRepoRoot } = await import('../../support/repo-root');
     const { daemonPaths } = await import('../../daemon/paths');
     const { controlRequest, DaemonUnavailableError } = await import('../../daemon/client');
     const { RepoSet } = await import('../../daemon/repos');

@@ -17,9 +17,9 @@ export default class DaemonLogsCommand extends GortexCommand {
     const { flags } = await this.parse(DaemonLogsCommand);
     const { daemonPaths } = await import('../../../daemon/paths');
     const { logTail } = await import('../../../daemon/client');
-    const { CliUsageError } = await import('../../repo-root');
+    const { UsageError } = await import('../../../support/usage-error');
     const { log } = daemonPaths();
-    if (!fs.existsSync(log)) throw new CliUsageError(`no daemon log at ${log} yet (a detached or autostarted daemon writes one)`);
+    if (!fs.existsSync(log)) throw new UsageError(`no daemon log at ${log} yet (a detached or autostarted daemon writes one)`);
     const tail = logTail(log, flags.lines);
     if (tail) this.log(tail);
     if (!flags.follow) return;

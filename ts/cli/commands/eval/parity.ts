@@ -1,7 +1,7 @@
 // `gortex eval parity`: per-language resolution-coverage gate on pinned registry corpora.
 import { Flags } from '@oclif/core';
 import { GortexCommand } from '../../base-command';
-import { CliUsageError } from '../../repo-root';
+import { UsageError } from '../../../support/usage-error';
 
 /** Measures resolved cross-file coverage per language on pinned corpora and fails below the baseline. */
 export default class EvalParityCommand extends GortexCommand {
@@ -34,16 +34,16 @@ export default class EvalParityCommand extends GortexCommand {
     if (flags.epsilon !== undefined) {
       epsilon = Number(flags.epsilon);
       if (flags.epsilon.trim() === '' || !Number.isFinite(epsilon) || epsilon < 0 || epsilon >= 1) {
-        throw new CliUsageError(`--epsilon must be a number in [0, 1), got "${flags.epsilon}" (e.g. --epsilon 0.005)`);
+        throw new UsageError(`--epsilon must be a number in [0, 1), got "${flags.epsilon}" (e.g. --epsilon 0.005)`);
       }
     }
     const wanted = flags.lang ?? [];
     for (const language of wanted) {
       if (!PARITY_LANGUAGES.includes(language)) {
-        throw new CliUsageError(`Unknown --lang "${language}": use one of ${PARITY_LANGUAGES.join(', ')}`);
+        throw new UsageError(`Unknown --lang "${language}": use one of ${PARITY_LANGUAGES.join(', ')}`);
       }
     }
-    if (flags.update && flags.json) throw new CliUsageError('--update prints the baseline JSON already: drop --json');
+    if (flags.update && flags.json) throw new UsageError('--update prints the baseline JSON already: drop --json');
     const { compareWithBaseline, updatedBaseline } = await import('../../../eval/parity');
     const { defaultBaselinePath, formatParity, readBaseline, runParity } = await import('../../../eval/parity-run');
     const baselineFile = flags.baseline ?? defaultBaselinePath();
@@ -52,10 +52,10 @@ export default class EvalParityCommand extends GortexCommand {
     try {
       baseline = readBaseline(baselineFile);
     } catch (error) {
-      throw new CliUsageError((error as Error).message);
+      throw new UsageError((error as Error).message);
     }
     if (baseline === null && !flags.update) {
-      throw new CliUsageError(`No baseline at ${baselineFile}: create one with --update > new.json && mv new.json ${baselineFile}, or name one with --baseline`);
+      throw new UsageError(`No baseline at ${baselineFile}: create one with --update > new.json && mv new.json ${baselineFile}, or name one with --baseline`);
     }
     const corpora = wanted.length > 0 ? PARITY_CORPORA.filter((c) => wanted.includes(c.language)) : PARITY_CORPORA;
     const results = await runParity({

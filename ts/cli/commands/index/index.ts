@@ -43,13 +43,13 @@ export default class IndexCommand extends GortexCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(IndexCommand);
-    const { resolveRepoRoot } = await import('../../repo-root');
+    const { resolveRepoRoot } = await import('../../../support/repo-root');
     const root = resolveRepoRoot(args.path);
 
     const { Engine } = await import('../../../engine/engine');
-    const { ProgressLine } = await import('../../progress-line');
+    const { ProgressLine } = await import('../../../support/progress-line');
     const engine = new Engine(flags.threads === undefined ? {} : { threads: flags.threads });
-    const { configIndexOptions } = await import('../../open-repo');
+    const { configIndexOptions } = await import('../../../workspace/open-repo');
     const fromConfig = await configIndexOptions(root, engine);
 
     const progress = process.stderr.isTTY ? new ProgressLine(process.stderr) : undefined;

@@ -22,16 +22,16 @@ export default class ServerAddCommand extends GortexCommand {
     const { flags } = await this.parse(ServerAddCommand);
     const { loadRosterOrFail } = await import('../../../roster-cli');
     const { checkUrl, writeRoster, RosterError } = await import('../../../../daemon/roster');
-    const { CliUsageError } = await import('../../../repo-root');
+    const { UsageError } = await import('../../../../support/usage-error');
     const { servers, file } = await loadRosterOrFail();
     try {
       checkUrl(flags.url, '--url');
     } catch (error) {
-      if (error instanceof RosterError) throw new CliUsageError(error.message);
+      if (error instanceof RosterError) throw new UsageError(error.message);
       throw error;
     }
-    if (!/^[\w.-]{1,64}$/.test(flags.slug)) throw new CliUsageError('--slug must be a short name (letters, digits, _ . -)');
-    if (flags['auth-token'] !== undefined && flags['auth-token-env'] !== undefined) throw new CliUsageError('give --auth-token or --auth-token-env, not both');
+    if (!/^[\w.-]{1,64}$/.test(flags.slug)) throw new UsageError('--slug must be a short name (letters, digits, _ . -)');
+    if (flags['auth-token'] !== undefined && flags['auth-token-env'] !== undefined) throw new UsageError('give --auth-token or --auth-token-env, not both');
     const entry = {
       slug: flags.slug,
       url: flags.url,

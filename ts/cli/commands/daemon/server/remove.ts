@@ -11,10 +11,10 @@ export default class ServerRemoveCommand extends GortexCommand {
     const { args } = await this.parse(ServerRemoveCommand);
     const { loadRosterOrFail } = await import('../../../roster-cli');
     const { writeRoster } = await import('../../../../daemon/roster');
-    const { CliUsageError } = await import('../../../repo-root');
+    const { UsageError } = await import('../../../../support/usage-error');
     const { servers, file } = await loadRosterOrFail();
     if (!servers.some((s) => s.slug === args.slug)) {
-      throw new CliUsageError(`no server "${args.slug}" in ${file}; servers: ${servers.map((s) => s.slug).join(', ') || 'none'}`);
+      throw new UsageError(`no server "${args.slug}" in ${file}; servers: ${servers.map((s) => s.slug).join(', ') || 'none'}`);
     }
     writeRoster(file, servers.filter((s) => s.slug !== args.slug));
     this.log(`removed ${args.slug} from ${file}; restart the daemon (gortex daemon restart) to apply`);

@@ -4,9 +4,10 @@
  * are debounced into one incremental refresh.
  */
 import { DEFAULT_EXCLUDED_DIRS, watchRepo, type Engine, type IndexReport, type ProgressEvent } from '../engine/engine';
-import type { ToolContext } from '../tools/registry';
-import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace, type Workspace } from '../tools/workspace';
-import { gortexHome } from '../daemon/paths';
+import type { ToolContext } from './context';
+import { isEditorTempFile } from './editor-temp';
+import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace, type Workspace } from './workspace';
+import { gortexHome } from '../support/home';
 
 /** Quiet time after the last file event before the index is refreshed. */
 const DEBOUNCE_MS = 250;
@@ -102,7 +103,7 @@ export async function openEmbedded(
     releaseAfterMs?: number;
   },
 ): Promise<EmbeddedRepo> {
-  const { openRepo } = await import('../cli/open-repo');
+  const { openRepo } = await import('./open-repo');
   const { engine, root, indexOptions, report: opened } = await openRepo(pathArg, {
     keepBuildCaches: options.watch === true,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -235,14 +236,16 @@ export async function openEmbedded(
           state.error = message;
           log(`file watcher: ${message}`);
         }
-        if (batch.paths.length === 0 && !batch.overflow && !batch.rescan) return;
+        // An editor's temporaries (swap files, sed -i work files, backups) are not changes.
+        const paths = batch.paths.filter((file) => !isEditorTempFile(file));
+        if (paths.length === 0 && !batch.overflow && !batch.rescan) return;
         dirty = true;
-        for (const file of batch.paths) {
+        for (const file of paths) {
           if (changed.size < MAX_CHANGE_FILES) changed.add(file);
           else changedTruncated = true;
         }
         if (batch.overflow || batch.rescan) changedTruncated = true;
-        schedule(Math.max(1, batch.paths.length));
+        schedule(Math.max(1, paths.length));
       });
       state.watching = true;
     } catch (error) {

@@ -1,5 +1,11 @@
 /** A one-line live progress display for index passes, redrawn on a TTY at most ~10 times a second. */
-import type { ProgressEvent } from '../engine/types';
+
+/** One progress report of a long pass (the engine's `ProgressEvent` has this shape). */
+export interface PassProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
 
 const MIN_REDRAW_MS = 100;
 const BAR_WIDTH = 20;
@@ -17,7 +23,7 @@ export class ProgressLine {
   ) {}
 
   /** Records an event; redraws only if the last redraw is at least 100 ms old. */
-  update(event: ProgressEvent): void {
+  update(event: PassProgress): void {
     const now = this.now();
     if (event.phase !== this.phase) {
       this.phase = event.phase;
@@ -34,7 +40,7 @@ export class ProgressLine {
     this.drawn = false;
   }
 
-  private draw(event: ProgressEvent, now: number): void {
+  private draw(event: PassProgress, now: number): void {
     const elapsedSeconds = (now - this.phaseStart) / 1000;
     const rate = elapsedSeconds > 0.05 ? Math.round(event.done / elapsedSeconds) : 0;
     let counts: string;

@@ -1,12 +1,8 @@
 /** Resolving the repository a CLI command works on. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { UsageError } from './usage-error';
 
-/** A bad command-line input; the CLI prints the message alone and exits with code 2. */
-export class CliUsageError extends Error {
-  override name = 'CliUsageError';
-  readonly exitCode = 2;
-}
 
 /**
  * The root to index for `input` (default: the current directory): the enclosing git work tree
@@ -19,9 +15,9 @@ export function resolveRepoRoot(input: string | undefined, cwd: string = process
   try {
     stat = fs.statSync(absolute);
   } catch {
-    throw new CliUsageError(`Path does not exist: ${given}`);
+    throw new UsageError(`Path does not exist: ${given}`);
   }
-  if (!stat.isDirectory()) throw new CliUsageError(`Not a directory: ${given}`);
+  if (!stat.isDirectory()) throw new UsageError(`Not a directory: ${given}`);
   const real = fs.realpathSync(absolute);
   for (let dir = real; ; ) {
     if (fs.existsSync(path.join(dir, '.git'))) return dir;

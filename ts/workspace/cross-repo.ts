@@ -4,6 +4,15 @@
  * `package.json` name, its `go.mod` module path, its Cargo package name or one of its top-level
  * Python packages — and B declares exactly one fitting symbol of that name there. Only imports
  * prove a link: a name that merely looks alike is never joined.
+ *
+ * Each repository keeps its own graph; this module links them. A's stubs and the references that
+ * reach them come from napi `externalRefs`; "where the stub points" is the Go package directory or
+ * the Python module path. The daemon's workspace (`ts/daemon/workspace.ts`) recomputes the edges
+ * when any graph changed, told by the identity of each repository's last pass report, so checking
+ * costs no native call. The scope stage (`ts/calls/scope.ts`) appends them to `get_callers` and
+ * `find_usages` answers (`repo`, `cross_repo: true`), and `workspace_info` counts them per pair of
+ * repositories. A call that narrows nothing (no `repo`, `project`, `scope`, active project or
+ * bound repositories) goes to the session's repository without building the workspace's rows.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

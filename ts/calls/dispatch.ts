@@ -1,7 +1,8 @@
 /** Calling a tool by name: validation, dispatch, and one error shape for every failure. */
 import { QueryError } from '../engine/query';
-import { ALL_TOOLS } from './index';
-import { answersWhileWarming, completeContext, parseToolArgs, ResultWithMeta, ToolInputError, type ToolContext, type ToolDef } from './registry';
+import { ALL_TOOLS } from '../tools/index';
+import { answersWhileWarming, parseToolArgs, ResultWithMeta, ToolInputError, type ToolDef } from '../tools/registry';
+import { completeContext, type ToolContext } from '../workspace/context';
 
 /** A failed call: a stable code and a message saying what to fix. */
 export class ToolCallError extends Error {

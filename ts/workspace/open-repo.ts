@@ -27,11 +27,11 @@ export async function openRepo(
     keepBuildCaches?: boolean;
   } = {},
 ): Promise<OpenRepo> {
-  const { resolveRepoRoot } = await import('./repo-root');
+  const { resolveRepoRoot } = await import('../support/repo-root');
   const root = resolveRepoRoot(pathArg);
   const { Engine } = await import('../engine/engine');
-  const { ProgressLine } = await import('./progress-line');
-  const { gortexHome } = await import('../daemon/paths');
+  const { ProgressLine } = await import('../support/progress-line');
+  const { gortexHome } = await import('../support/home');
   // The home as this process sees it (a test runner's process.env may not reach native getenv).
   const engine = new Engine({ home: gortexHome() });
   const indexOptions: IndexRepoOptions = {
@@ -69,15 +69,15 @@ export async function openRepo(
  */
 export async function configIndexOptions(root: string, engine: Engine): Promise<IndexRepoOptions> {
   const { loadConfig, indexOptionsOf, ConfigError } = await import('../config/config');
-  const { CliUsageError } = await import('./repo-root');
+  const { UsageError } = await import('../support/usage-error');
   try {
     const config = loadConfig(root);
     for (const warning of config.warnings) process.stderr.write(`gortex: config: ${warning}\n`);
     const bad = engine.checkExclude(root, config.index.exclude);
-    if (bad !== undefined) throw new CliUsageError(`${config.files.join(', ')}: ${bad}`);
+    if (bad !== undefined) throw new UsageError(`${config.files.join(', ')}: ${bad}`);
     return indexOptionsOf(config);
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliUsageError(error.message);
+    if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
 }
