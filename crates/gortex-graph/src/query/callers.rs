@@ -4,9 +4,10 @@
 //! call from a test symbol is not a separate caller: test callers appear through their `calls`
 //! edge and carry `is_test` in their summary; `include_tests: false` drops them.
 
-use super::common::{
-    caveat_for_rows, check_limit, check_range, parse_min_tier, resolve_one, tiered, Caveat, TierReport,
-};
+use super::args::{check_limit, check_range, parse_min_tier};
+use super::caveats::{caveat_for_rows, Caveat};
+use super::targets::resolve_one;
+use super::tiers::{tiered, TierReport};
 use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
@@ -21,7 +22,7 @@ fn is_call(kind: EdgeKind) -> bool {
 /// True for test symbols and for anything declared in a test file.
 pub fn in_test(g: &Graph, i: NodeIndex) -> bool {
     let n = &g.nodes[i as usize];
-    n.is_test || super::common::file_node(g, &n.path).is_some_and(|f| g.nodes[f as usize].is_test)
+    n.is_test || super::targets::file_node(g, &n.path).is_some_and(|f| g.nodes[f as usize].is_test)
 }
 
 /// Rejects file and package nodes for tools that answer about symbols.

@@ -1,8 +1,10 @@
 //! `get_cluster`: the bidirectional neighbourhood of a node over usage edges
 //! ([`EdgeKind::is_usage`]; structural and import edges are not followed).
 
+use super::args::{check_limit, check_range, parse_min_tier};
 use super::callers::in_test;
-use super::common::{check_limit, check_range, parse_min_tier, resolve_one, tiered, TierReport};
+use super::targets::resolve_one;
+use super::tiers::{tiered, TierReport};
 use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, Origin};

@@ -13,11 +13,11 @@
 //! Both walk breadth-first up to `depth` levels; each node appears once, at its smallest depth,
 //! with every edge kind seen at that level, the strongest origin and the first site line.
 
+use super::args::{check_limit, check_range, parse_edge_kinds, parse_min_tier, OneOrMany};
 use super::callers::in_test;
-use super::common::{
-    caveat_for_rows, check_limit, check_range, parse_edge_kinds, parse_min_tier, resolve_one, tiered, Caveat,
-    OneOrMany, TierReport,
-};
+use super::caveats::{caveat_for_rows, Caveat};
+use super::targets::resolve_one;
+use super::tiers::{tiered, TierReport};
 use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
@@ -183,7 +183,7 @@ impl Walk<'_> {
         if !self.file_mode || matches!(node.kind, NodeKind::File | NodeKind::Package) || node.external {
             return Some(n);
         }
-        super::common::file_node(g, &node.path)
+        super::targets::file_node(g, &node.path)
     }
 
     /// Nodes whose edges a unit stands for.

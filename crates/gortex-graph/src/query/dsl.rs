@@ -12,7 +12,9 @@
 //! several filters AND together, and kind/lang/flavor accept comma-separated alternatives. Values
 //! may be quoted (`name="foo bar"`, `'…'`, with `\"` and `\\` escapes).
 
-use super::common::{check_limit_with, neighbours, parse_edge_kinds, parse_min_tier, tier_floor, OneOrMany, MAX_LIMIT};
+use super::args::{check_limit_with, parse_edge_kinds, parse_min_tier, OneOrMany, MAX_LIMIT};
+use super::neighbours::neighbours;
+use super::tiers::tier_floor;
 use super::{NodeSummary, QueryError};
 use crate::model::{Direction, Edge, Graph, Node, NodeIndex};
 use gortex_core::{EdgeKind, Language, NodeKind, Origin, TypeFlavor};

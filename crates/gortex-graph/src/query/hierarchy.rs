@@ -11,10 +11,13 @@
 //! Subclasses of implementers are not listed (they inherit the implementation); use
 //! `get_class_hierarchy` with `direction: "down"` for them.
 
-use super::common::{
-    check_limit, check_range, hierarchy_walk, hierarchy_walk_by, members, nearest_overridden, overridden, overriding,
-    owner_type, parse_min_tier, resolve_one, tiered, TierReport, MAX_HIERARCHY_DEPTH,
+use super::args::{check_limit, check_range, parse_min_tier};
+use super::inheritance::{
+    hierarchy_walk, hierarchy_walk_by, members, nearest_overridden, overridden, overriding, owner_type,
+    MAX_HIERARCHY_DEPTH,
 };
+use super::targets::resolve_one;
+use super::tiers::{tiered, TierReport};
 use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin};
@@ -89,7 +92,7 @@ struct Impl {
     depth: u32,
 }
 
-fn sub_interfaces(g: &Graph, target: NodeIndex, floor: Origin) -> Vec<super::common::HierarchyStep> {
+fn sub_interfaces(g: &Graph, target: NodeIndex, floor: Origin) -> Vec<super::inheritance::HierarchyStep> {
     hierarchy_walk_by(g, target, false, MAX_HIERARCHY_DEPTH, floor, |e, other| {
         e.kind == EdgeKind::Extends && g.nodes[other as usize].kind == NodeKind::Interface
     })
@@ -272,7 +275,7 @@ pub fn find_overrides(g: &Graph, args: &FindOverridesArgs) -> Result<FindOverrid
         )));
     }
     let collect = |floor: Origin| {
-        let mut rows: Vec<(bool, super::common::OverrideHit)> = Vec::new();
+        let mut rows: Vec<(bool, super::inheritance::OverrideHit)> = Vec::new();
         if way != Way::Down {
             rows.extend(overridden(g, target, floor).into_iter().map(|h| (true, h)));
         }
@@ -288,7 +291,7 @@ pub fn find_overrides(g: &Graph, args: &FindOverridesArgs) -> Result<FindOverrid
     });
     let (parents, children): (Vec<_>, Vec<_>) = rows.into_iter().partition(|(up, _)| *up);
     let truncated = parents.len() > limit || children.len() > limit;
-    let to_rows = |v: Vec<(bool, super::common::OverrideHit)>| -> Vec<OverrideRow> {
+    let to_rows = |v: Vec<(bool, super::inheritance::OverrideHit)>| -> Vec<OverrideRow> {
         v.into_iter()
             .take(limit)
             .map(|(_, h)| OverrideRow {
@@ -414,7 +417,7 @@ pub fn get_class_hierarchy(g: &Graph, args: &GetClassHierarchyArgs) -> Result<Ge
     let collect = |floor: Origin| -> Vec<Placed> {
         let mut out = Vec::new();
         if method_mode {
-            let within = |h: &super::common::OverrideHit| h.depth <= depth;
+            let within = |h: &super::inheritance::OverrideHit| h.depth <= depth;
             if way != Way::Down {
                 out.extend(overridden(g, root, floor).into_iter().filter(within).map(|h| Placed {
                     node: h.method,

@@ -1,17 +1,37 @@
 //! Read-only traversals over one [`Graph`](crate::Graph): symbol lookup, callers, usages,
 //! dependencies, hierarchies, bounded walks, the `graph_query` DSL and path finding. Every
 //! function takes typed arguments and returns a serialisable result or a [`QueryError`].
+//!
+//! Queries are pure functions of the immutable graph. Results are deterministic (stable sort
+//! keys), so tests pin exact rows. The conventions every tool follows are documented in
+//! [`common`] and the modules it gathers: [`targets`] (id, id without `<repo>/`, path,
+//! `Owner.name`, bare name; ambiguous names refused with candidates, unknown ones with
+//! [`suggestions`]), [`tiers`] (the `min_tier` rule, `name_only_suppressed`, `tier_filtered`,
+//! the floor applied while walking) and [`caveats`] (`likely_unused`, `possible_extraction_gap`,
+//! `coverage_incomplete` on callers, usages and dependents, refined as [`classify_caveat`] says).
+//!
+//! **Name indexes** on `Graph` (bare name → nodes, unresolved target name → placeholders) are
+//! built on first use, beside the file list the builder keeps, so name lookups and caveats stay
+//! O(matches), not O(graph). The search indexes are not here: `gortex-search` builds them and
+//! `gortex-index`'s query door caches them per graph version.
 
 pub use gortex_core::QueryError;
 
+pub mod args;
 pub mod callers;
+pub mod caveats;
 pub mod cluster;
 pub mod common;
 pub mod dependencies;
 pub mod dsl;
 pub mod hierarchy;
+pub mod inheritance;
+pub mod neighbours;
 pub mod paths;
+pub mod suggestions;
 pub mod symbol;
+pub mod targets;
+pub mod tiers;
 pub mod usages;
 pub mod walk;
 
@@ -19,7 +39,7 @@ pub use callers::{
     get_call_chain, get_callers, GetCallChainArgs, GetCallChainResult, GetCallersArgs, GetCallersResult,
 };
 pub use cluster::{get_cluster, GetClusterArgs, GetClusterResult};
-pub use common::{classify_caveat, resolve_target, Caveat, CaveatClass};
+pub use caveats::{classify_caveat, Caveat, CaveatClass};
 pub use dependencies::{
     get_dependencies, get_dependents, GetDependenciesArgs, GetDependenciesResult, GetDependentsArgs,
     GetDependentsResult,
@@ -35,6 +55,7 @@ pub use paths::{
 pub use symbol::{
     get_file_summary, get_symbol, GetFileSummaryArgs, GetFileSummaryResult, GetSymbolArgs, GetSymbolResult,
 };
+pub use targets::resolve_target;
 pub use usages::{find_usages, FindUsagesArgs, FindUsagesResult, UsageContext};
 pub use walk::{walk_graph, WalkGraphArgs, WalkGraphResult};
 

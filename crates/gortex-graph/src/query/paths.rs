@@ -1,10 +1,11 @@
 //! Path finding: `trace_path` (shortest call paths between two symbols, with tier confidence and a
 //! diagnosis when there is none) and `find_import_path` (shortest import chain between two files).
 
-use super::common::{
-    check_range, did_you_mean, file_node, is_zero, lookup_id, neighbours, parse_edge_kinds, parse_min_tier,
-    resolve_arg, suggest_files, tier_floor, OneOrMany, MAX_SUGGESTIONS,
-};
+use super::args::{check_range, parse_edge_kinds, parse_min_tier, OneOrMany};
+use super::neighbours::neighbours;
+use super::suggestions::{did_you_mean, suggest_files, MAX_SUGGESTIONS};
+use super::targets::{file_node, lookup_id, resolve_arg};
+use super::tiers::{is_zero, tier_floor};
 use super::walk::EdgeRow;
 use super::{NodeSummary, QueryError};
 use crate::model::{Direction, Edge, Graph, NodeIndex};

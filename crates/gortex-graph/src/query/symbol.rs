@@ -1,6 +1,7 @@
 //! `get_symbol` (one node in full) and `get_file_summary` (a file's symbols and imports).
 
-use super::common::{check_limit_with, file_node, lookup_id, not_found, resolve_one};
+use super::args::check_limit_with;
+use super::targets::{file_node, lookup_id, not_found, resolve_one};
 use super::{NodeSummary, QueryError};
 use crate::model::{Graph, NodeIndex};
 use gortex_core::{EdgeKind, NodeKind, Origin, TestRole, TestRunner, Visibility};

@@ -7,8 +7,11 @@
 //! to anything that is not a type), `import` (imports, re_exports). A `tests` edge that repeats a
 //! `calls`/`instantiates` edge of the same site is not listed twice.
 
+use super::args::{check_limit, parse_min_tier, OneOrMany};
 use super::callers::{in_test, require_symbol};
-use super::common::{caveat_for_rows, check_limit, parse_min_tier, resolve_one, tiered, Caveat, OneOrMany, TierReport};
+use super::caveats::{caveat_for_rows, Caveat};
+use super::targets::resolve_one;
+use super::tiers::{tiered, TierReport};
 use super::{NodeSummary, QueryError};
 use crate::model::{Edge, Graph};
 use gortex_core::{EdgeKind, NodeKind, Origin};

@@ -1,9 +1,10 @@
 //! `walk_graph`: a breadth-first walk from one symbol over chosen edge kinds that stops at a token
 //! budget. Also [`EdgeRow`], the edge shape the walk and path tools share.
 
-use super::common::{
-    check_range, neighbours, parse_direction, parse_edge_kinds, parse_min_tier, resolve_one, tier_floor, OneOrMany,
-};
+use super::args::{check_range, parse_direction, parse_edge_kinds, parse_min_tier, OneOrMany};
+use super::neighbours::neighbours;
+use super::targets::resolve_one;
+use super::tiers::tier_floor;
 use super::{NodeSummary, QueryError};
 use crate::model::{Direction, Edge, Graph, NodeIndex};
 use gortex_core::{EdgeKind, Origin};
