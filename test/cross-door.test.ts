@@ -5,15 +5,12 @@
  * `gortex mcp` proxy), Streamable HTTP `/mcp`, `POST /v1/tools/{name}`, `gortex call` through the
  * daemon and `gortex call --embedded`, and every door must give the same answer.
  */
-import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { daemonWorld, gitFixture } from './helpers/daemon';
 
 /** A door's answer reduced to what every door can say: the answer's text, or the failure's code and message. */
 type Answer = { ok: true; text: string } | { ok: false; code: string; message: string };
@@ -94,17 +91,8 @@ function cursorOf(answer: Answer): string {
 }
 
 describe('every door answers through one call pipeline', () => {
-  const home = tempHome();
-  const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'd.sock');
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_DAEMON_SOCKET: socket, GORTEX_THREADS: '2' };
-  delete env.NODE_ENV;
-  delete env.XDG_RUNTIME_DIR;
-  delete env.GORTEX_AUTOSTART;
-  delete env.GORTEX_TOOLS;
-  const repo = fixtureCopy('query/app-ts', 'doorapp');
-  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'fixture']]) {
-    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, stdio: 'ignore' });
-  }
+  const { env } = daemonWorld();
+  const repo = gitFixture('query/app-ts', 'doorapp');
   const doors: Door[] = [];
   const clients: Client[] = [];
 

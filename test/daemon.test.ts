@@ -12,33 +12,11 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { daemonWorld, gitFixture } from './helpers/daemon';
 
 interface TextResult {
   isError?: boolean;
   content: { type: string; text: string }[];
-}
-
-/** A private daemon world: its own home and socket, nothing shared with the user's daemon. */
-function world(): { home: string; socket: string; env: Record<string, string> } {
-  const home = tempHome();
-  const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'd.sock');
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_DAEMON_SOCKET: socket, GORTEX_THREADS: '2' };
-  delete env.NODE_ENV;
-  delete env.XDG_RUNTIME_DIR;
-  delete env.GORTEX_AUTOSTART;
-  delete env.GORTEX_TOOLS;
-  return { home, socket, env };
-}
-
-/** A fixture copy that is a git work tree with one commit. */
-function gitRepo(fixture: string, name: string): string {
-  const root = fixtureCopy(fixture, name);
-  const git = (...args: string[]): void => void execFileSync('git', args, { cwd: root, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '-A');
-  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'fixture');
-  return root;
 }
 
 /** `gortex mcp` (the proxy unless `--embedded` is among `args`) connected to an SDK client. */
@@ -137,9 +115,9 @@ function pidAlive(pid: number): boolean {
 }
 
 describe('gortex daemon: lifecycle, sessions, tracking, watching', () => {
-  const w = world();
-  const repo = gitRepo('query/app-ts', 'daemonapp');
-  const other = gitRepo('query/app-py', 'otherapp');
+  const w = daemonWorld();
+  const repo = gitFixture('query/app-ts', 'daemonapp');
+  const other = gitFixture('query/app-py', 'otherapp');
   const clients: Client[] = [];
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
@@ -315,8 +293,8 @@ describe('gortex daemon: lifecycle, sessions, tracking, watching', () => {
 
 describe('gortex mcp autostart', () => {
   test('ten clients starting at once share exactly one autostarted daemon', async () => {
-    const w = world();
-    const repo = gitRepo('query/app-ts', 'autoapp');
+    const w = daemonWorld();
+    const repo = gitFixture('query/app-ts', 'autoapp');
     const clients = await Promise.all(Array.from({ length: 10 }, () => mcpClient(w.env, repo)));
     try {
       const answers = await Promise.all(clients.map((c) => ok(c, 'search_symbols', { query: 'formatLabel' })));
@@ -334,8 +312,8 @@ describe('gortex mcp autostart', () => {
   });
 
   test('GORTEX_AUTOSTART=0 without a daemon serves embedded and says so', async () => {
-    const w = world();
-    const repo = gitRepo('query/app-ts', 'embedapp');
+    const w = daemonWorld();
+    const repo = gitFixture('query/app-ts', 'embedapp');
     const stderr: string[] = [];
     const client = await mcpClient({ ...w.env, GORTEX_AUTOSTART: '0' }, repo, [], stderr);
     try {
@@ -348,8 +326,8 @@ describe('gortex mcp autostart', () => {
   });
 
   test('a daemon that cannot start falls back to embedded with the reason', async () => {
-    const w = world();
-    const repo = gitRepo('query/app-ts', 'failapp');
+    const w = daemonWorld();
+    const repo = gitFixture('query/app-ts', 'failapp');
     // The socket's folder is a file: no daemon can bind there.
     const blocked = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'not-a-dir');
     fs.writeFileSync(blocked, '');
@@ -365,9 +343,9 @@ describe('gortex mcp autostart', () => {
 });
 
 describe('gortex daemon with --http-addr', () => {
-  const w = world();
-  const repo = gitRepo('query/app-ts', 'httpapp');
-  const other = gitRepo('query/app-py', 'httpother');
+  const w = daemonWorld();
+  const repo = gitFixture('query/app-ts', 'httpapp');
+  const other = gitFixture('query/app-py', 'httpother');
   let url: string;
   beforeAll(async () => {
     const started = runCli(['daemon', 'start', '--detach', '--http-addr', '127.0.0.1:0'], { env: w.env, cwd: repo });
@@ -379,7 +357,7 @@ describe('gortex daemon with --http-addr', () => {
   });
 
   test('a non-localhost address without a token is refused before anything starts', () => {
-    const ww = world();
+    const ww = daemonWorld();
     const refused = runCli(['daemon', 'start', '--http-addr', '0.0.0.0:0'], { env: ww.env, cwd: repo });
     expect(refused.status).toBe(2);
     expect(unwrap(refused.stderr)).toMatch(/--http-addr 0\.0\.0\.0:0: refusing to serve HTTP on 0\.0\.0\.0 without an auth token/);
@@ -446,10 +424,10 @@ describe('gortex daemon with --http-addr', () => {
 });
 
 describe('multi-repo tools over the daemon', () => {
-  const w = world();
-  const app = gitRepo('query/app-ts', 'wsapp');
-  const shopPy = gitRepo('query/app-py', 'shoppy');
-  const shopMixed = gitRepo('query/search-app', 'shopmixed');
+  const w = daemonWorld();
+  const app = gitFixture('query/app-ts', 'wsapp');
+  const shopPy = gitFixture('query/app-py', 'shoppy');
+  const shopMixed = gitFixture('query/search-app', 'shopmixed');
   let client: Client;
   beforeAll(async () => {
     expect(runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: app }).status).toBe(0);
@@ -537,14 +515,14 @@ describe('multi-repo tools over the daemon', () => {
 });
 
 describe('the server roster routes tool calls by workspace', () => {
-  const a = world();
-  const b = world();
-  const c = world();
-  const local = gitRepo('query/app-ts', 'rosterlocal');
-  const pay = gitRepo('query/app-ts', 'rosterpay');
+  const a = daemonWorld();
+  const b = daemonWorld();
+  const c = daemonWorld();
+  const local = gitFixture('query/app-ts', 'rosterlocal');
+  const pay = gitFixture('query/app-ts', 'rosterpay');
   fs.writeFileSync(path.join(pay, '.gortex.yaml'), 'workspace: payments\n');
-  const remotePy = gitRepo('query/app-py', 'remotepy');
-  const remoteSearch = gitRepo('query/search-app', 'remotesearch');
+  const remotePy = gitFixture('query/app-py', 'remotepy');
+  const remoteSearch = gitFixture('query/search-app', 'remotesearch');
   const envA = { ...a.env, B_TOKEN: 'secret-b' };
   const clients: Client[] = [];
   beforeAll(async () => {
@@ -613,7 +591,7 @@ describe('the server roster routes tool calls by workspace', () => {
   });
 
   test('server add/remove refuse bad input and change nothing; logs without a log says so', () => {
-    const w = world();
+    const w = daemonWorld();
     const bad = (args: string[], message: RegExp): void => {
       const r = runCli(args, { env: w.env });
       expect(r.status).toBe(2);
@@ -629,7 +607,7 @@ describe('the server roster routes tool calls by workspace', () => {
   });
 
   test('a broken roster stops the daemon from starting, naming the file', () => {
-    const w = world();
+    const w = daemonWorld();
     fs.writeFileSync(path.join(w.home, 'servers.toml'), '[[server]]\nslug = "x"\nurl = "ftp://nope"\n');
     const r = runCli(['daemon', 'start'], { env: w.env, cwd: local });
     expect(r.status).toBe(2);
@@ -640,8 +618,8 @@ describe('the server roster routes tool calls by workspace', () => {
 
 describe('warming', () => {
   test('a call while the repository is still warming is answered with a warming refusal, then served once ready', async () => {
-    const w = world();
-    const repo = gitRepo('query/app-ts', 'warmapp');
+    const w = daemonWorld();
+    const repo = gitFixture('query/app-ts', 'warmapp');
     const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_SLOW_OPEN: '3000', GORTEX_WARMING_WAIT_MS: '100' };
     expect(runCli(['daemon', 'start', '--detach'], { env, cwd: repo }).status).toBe(0);
     const stderr: string[] = [];
@@ -679,7 +657,7 @@ describe('provisional answers while warming', () => {
   }
 
   test('a call during the parse is answered from the files read so far with a warming block; analyses wait; then answers are complete', async () => {
-    const w = world();
+    const w = daemonWorld();
     const repo = chainRepo(24);
     // 24 files × 1 s on 2 threads: the pass parses for about 12 s (room for the checks on a slow machine).
     const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_PARSE_DELAY_MS: '1000', GORTEX_WARMING_GRACE_MS: '50' };
@@ -731,8 +709,8 @@ describe('provisional answers while warming', () => {
 
 describe('progress while a call waits for a warming repository', () => {
   test('an analysis called with a progress token hears the warm-up over stdio and on its /mcp POST stream, then gets the complete answer', async () => {
-    const w = world();
-    const repo = gitRepo('query/app-ts', 'progressapp');
+    const w = daemonWorld();
+    const repo = gitFixture('query/app-ts', 'progressapp');
     for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(repo, `extra${i}.ts`), `export function extra${i}(): number {\n  return ${i};\n}\n`);
     // 20-odd files × 1 s on 2 threads: about 10 s of parsing.
     const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_PARSE_DELAY_MS: '1000', GORTEX_WARMING_GRACE_MS: '50' };
@@ -778,9 +756,9 @@ describe('progress while a call waits for a warming repository', () => {
 
 describe('a session opened at a folder above several tracked repositories', () => {
   test('spans all of them: queries fan out and rows name their repository', async () => {
-    const w = world();
+    const w = daemonWorld();
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-parent-'));
-    const made = [gitRepo('query/app-ts', 'front'), gitRepo('query/app-py', 'back')].map((root) => {
+    const made = [gitFixture('query/app-ts', 'front'), gitFixture('query/app-py', 'back')].map((root) => {
       const moved = path.join(parent, path.basename(root));
       fs.cpSync(root, moved, { recursive: true });
       return moved;
@@ -808,8 +786,8 @@ describe('a session opened at a folder above several tracked repositories', () =
 
 describe('cross-repository edges', () => {
   test('references that imports prove join repositories: callers and usages across them, counted in workspace_info', async () => {
-    const w = world();
-    const [lib, app, gosvc, gocli] = ['lib', 'app', 'gosvc', 'gocli'].map((n) => gitRepo(`crossrepo/${n}`, n));
+    const w = daemonWorld();
+    const [lib, app, gosvc, gocli] = ['lib', 'app', 'gosvc', 'gocli'].map((n) => gitFixture(`crossrepo/${n}`, n));
     expect(runCli(['daemon', 'start', '--detach'], { env: w.env, cwd: lib }).status).toBe(0);
     for (const r of [app, gosvc, gocli]) expect(runCli(['track', r!], { env: w.env }).status).toBe(0);
     const client = await mcpClient(w.env, lib!);

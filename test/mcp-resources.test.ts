@@ -6,7 +6,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -20,6 +19,7 @@ import type { ToolContext } from '../ts/workspace/context';
 import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace } from '../ts/workspace/workspace';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
+import { daemonWorld } from './helpers/daemon';
 
 /** A linked client/server pair over one engine, with the re-index hook exposed. */
 interface Session {
@@ -645,18 +645,6 @@ describe('resources on the compact tool surface', () => {
     expect(ring).toMatchObject({ count: 0, responses: [] });
   });
 });
-
-/** A private daemon world: its own home and socket, nothing shared with the user's daemon. */
-function daemonWorld(): { env: Record<string, string> } {
-  const home = tempHome();
-  const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'd.sock');
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_DAEMON_SOCKET: socket, GORTEX_THREADS: '2' };
-  delete env.NODE_ENV;
-  delete env.XDG_RUNTIME_DIR;
-  delete env.GORTEX_AUTOSTART;
-  delete env.GORTEX_TOOLS;
-  return { env };
-}
 
 describe('gortex mcp over stdio through a daemon: the active project', () => {
   const { env } = daemonWorld();
