@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { packageRoot } from '../support/package-root';
 
 /** Options the native `Engine` constructor takes. */
 export interface NativeEngineOptions {
@@ -73,28 +74,7 @@ export class NativeLoadError extends Error {
   override name = 'NativeLoadError';
 }
 
-let cachedRoot: string | undefined;
 let cachedBinding: NativeBinding | undefined;
-
-/** The gortex package root: the nearest ancestor of this file holding gortex's package.json. */
-export function packageRoot(): string {
-  if (cachedRoot !== undefined) return cachedRoot;
-  let dir = __dirname;
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest)) {
-      try {
-        const parsed = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown };
-        if (parsed.name === 'gortex') return (cachedRoot = dir);
-      } catch {
-        // An unreadable package.json is not ours; keep walking up.
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`gortex: cannot find the gortex package root above ${__dirname}`);
-    dir = parent;
-  }
-}
 
 /** Where the addon loader is looked for (honours `GORTEX_NATIVE_PATH`). */
 export function nativeLoaderPath(): string {

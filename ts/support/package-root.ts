@@ -2,18 +2,25 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The nearest ancestor of this module holding gortex's package.json. */
-export function packageRoot(from: string = __dirname): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
+let cachedRoot: string | undefined;
+
+/** The nearest ancestor of `from` (default: this module) holding gortex's package.json. */
+export function packageRoot(from?: string): string {
+  if (from === undefined && cachedRoot !== undefined) return cachedRoot;
+  const start = from ?? __dirname;
+  for (let dir = start; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
     if (fs.existsSync(manifest)) {
       try {
-        if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'gortex') return dir;
+        if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'gortex') {
+          if (from === undefined) cachedRoot = dir;
+          return dir;
+        }
       } catch {
         /* not ours; keep walking up */
       }
     }
-    if (path.dirname(dir) === dir) throw new Error(`cannot find gortex's package.json above ${from}`);
+    if (path.dirname(dir) === dir) throw new Error(`gortex: cannot find the gortex package root (a package.json named gortex) above ${start}`);
   }
 }
 
