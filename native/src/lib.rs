@@ -1,6 +1,17 @@
 //! gortex-native: the N-API binding. One `Engine` class holds every indexed repository in Rust;
 //! TypeScript drives it with coarse calls whose large results cross as JSON strings.
 //! Rust panics are caught here and become JavaScript errors.
+//!
+//! Only this crate knows napi: results cross as JSON strings, small options as objects, and
+//! `cargo test` never links napi (this crate is not a default workspace member; see the root
+//! `Cargo.toml`).
+//!
+//! The addon uses mimalloc (the build allocates millions of small strings); snapshots are
+//! streamed on write and memory-mapped on read. Freed memory stays with the process for 30 s
+//! (mimalloc v3's default is 1 s: every watcher pass more than a second after the last faulted
+//! its working set in again, ≈ 40 ms a pass through the daemon on TypeScript's tree); an opening
+//! pass and `releaseBuildCaches` return it to the OS at once. `MIMALLOC_PURGE_DELAY` overrides the
+//! delay.
 
 mod warmup;
 mod watch;

@@ -1,6 +1,66 @@
 //! Builds a repository's graph from per-file facts: nodes with stable ids, structural edges,
 //! then resolution of imports and references (see `resolve/`). With the previous build's
 //! [`ResolutionCache`], only files whose dependencies a change touched are resolved again.
+//!
+//! A build makes node ids, `defines`/`contains`/`member_of` edges and package nodes (Go, Java),
+//! then resolves every file's imports and references in parallel. Which files a change touches
+//! is `deps.rs`'s business; files to resolve again are resolved one job each: they sit together
+//! (a directory's readers) and rayon's split of the whole file list left them to one thread.
+//!
+//! # Node blocks
+//!
+//! The nodes of unchanged files are not built again either: when nothing else holds the previous
+//! graph (queries hold it only while they run; caches hold weak references) `rebuild_graph`
+//! (`gortex-index`) hands it to the builder, which moves each unchanged file's node block (file
+//! node, then one node per symbol) into the new node list and frees the rest on another thread.
+//! When every file keeps its place (the same files, each block as long as before, package nodes
+//! where they were: what a body edit gives), the previous node list is kept as it is and only the
+//! changed blocks are overwritten.
+//!
+//! # Layouts: assembled, patched, shifted
+//!
+//! When every node keeps its place, the previous graph's sorted edges, unresolved references, id
+//! map and file blocks are patched (`patch_in_place`): each file resolved again has its previous
+//! contribution (its previous resolution and, if its facts changed, structure, converted with
+//! the same node numbers) taken out and its new one merged in, unless external stubs would be
+//! numbered differently. Edges are kept sorted by source node, so outgoing adjacency is a slice
+//! of them; incoming adjacency and unresolved references by node are rebuilt as CSR arrays. On
+//! Kubernetes 1.20.2 a body edit's `update_paths` went from ≈ 330–590 ms to ≈ 40–65 ms.
+//!
+//! When a changed file's block grows or shrinks (a declaration added or removed) but every file
+//! and package node keeps its place in the order, the previous graph is *shifted*: one monotone
+//! old → new node map renumbers its edges, unresolved references, id map and file blocks (sorted
+//! lists stay sorted), resized blocks get or lose slots, and the patch above runs on the result.
+//! Anything else is *assembled* from scratch. [`BuildStats::layout`] ([`Layout`]; the index
+//! report's `graph_layout`) says which a build took, and [`BuildStats::tables`] ([`TablesMade`];
+//! `lookup_tables`) whether the resolver's lookup tables were `built`, `kept` or `patched`
+//! (`resolve/kept.rs`); an appended function on Kubernetes assembles in ≈ 30 ms instead of
+//! ≈ 120–170.
+//!
+//! The incremental property test (`gortex-index/tests/incremental.rs`) compares the whole layout
+//! (edge, unresolved and node order, id map, every node's adjacency) with a clean build after
+//! every edit, not only the canonical dump.
+//!
+//! # Files by position
+//!
+//! Within a pass, unchanged files are found by position rather than by path when the build has
+//! the previous build's files (no file added or removed): a file whose facts are the very
+//! allocation at the same position in the previous graph is that file, its node block starts at
+//! that file node and its previous resolution is the cache's entry at that position. Paths are
+//! `Arc<str>` shared from the index's records through every build into the resolution cache, so
+//! the comparisons that remain (kept tables' files, rendered import targets, the symbol index's
+//! files) are pointer comparisons through `gortex_core::same_text` (`Arc<str>`'s own `==` always
+//! compares the bytes). Files to resolve regardless are kept by position, not path; the SwiftPM
+//! roots are looked for only when a changed file is Swift.
+//!
+//! Every such per-file read is a cache miss when the files' data is scattered, which is what a
+//! cold pass leaves: its parse and resolve threads allocate each file's facts and resolution
+//! between syntax trees they free. A repository indexed cold for editing (`keep_build_caches`
+//! with a snapshot) is therefore read back from the snapshot it just wrote (`RepoIndex::relayout`,
+//! the open report's `relayout` phase) and its graph assembled again from it, as a warm open
+//! would, with its data in path order: on TypeScript's whole tree ≈ 2 s on an 80 s cold open,
+//! resident memory after opening 765 → 610 MB, and the edits after it 97 → 81 ms a pass (79 after
+//! a warm open).
 
 use crate::cache::{
     DerivedTables, Endpoint, ExternalEdge, KeptTablesSlot, ResolutionCache, ResolvedFile, RESOLVER_FINGERPRINT,

@@ -1,6 +1,41 @@
 //! `analyze`: one dispatcher over the whole-graph analyses (`gortex-analysis`), clone detection
 //! (`gortex-clones`) and the text-sourced sweeps (`gortex_search::sites`). The `kind` argument
 //! picks the analysis; the remaining arguments belong to it and are checked by it.
+//!
+//! `analyze` is one query tool whose `kind` picks the analysis ([`ANALYZE_KINDS`]; `kind:
+//! "kinds"` lists them); `find_clones`, `get_communities`, `get_processes` and
+//! `explain_change_impact` are tools of their own. Everything is computed from the immutable
+//! graph (plus file text for clones and the text-sourced kinds) and cached per graph version:
+//!
+//! - **Per-graph caches** ([`AnalysisCaches`]): Leiden communities, processes and the reach cache
+//!   are built by the first query that needs them and kept in a slot holding a `Weak` to their
+//!   graph; a replaced graph is noticed by pointer identity and the value rebuilt (never served
+//!   stale). The clone index is synchronised like the trigram index: only files whose content
+//!   hash (or whose function spans) changed are re-read. `clusters` (algorithm choice) always
+//!   detects afresh.
+//! - **Hand-offs.** Analyses that need another's result take it as an argument: hotspots and
+//!   impact take the `CommunityMap`, impact takes the `ProcessMap`, `find_clones dead_only` takes
+//!   the dead set, `health_score` composes coverage, dead code, cycles, modularity and
+//!   resolution. No analysis calls the dispatcher.
+//! - **Evidence is labelled.** Graph analyses answer `evidence: "graph"`-level facts; `routes`,
+//!   `env_var_users` and `todos` are regex sweeps over the trigram index and say
+//!   `evidence: "text"`. Dead code reports a `confidence` per row and its `blind_spots` (uses the
+//!   extractors never record).
+//! - **Bounds.** Processes: 50 per kind, depth 15, 2,048 steps each and 16,384 in total, each
+//!   trace limited to a fair share of what is left. Reach: 5,000 edges or 3 s per seed, then a
+//!   flagged lower bound. Betweenness: exact up to 4,096 nodes, 256 hashed pivots above. Clone
+//!   LSH: buckets over 256 bodies skipped and counted. Every cut is reported (`truncated`,
+//!   `step_limit`, …).
+//! - **Dataflow** is a derived layer, not part of the code graph or its snapshot: the first
+//!   `flow_between`/`taint_paths` after a graph change re-extracts facts for changed files (a
+//!   second tree-sitter pass with the `gortex-dataflow` walkers, keyed by content hash) and
+//!   re-links the whole flow graph against the current code graph. Flow nodes are a function's
+//!   parameters, variables/access paths, return, and each call's arguments and result; edges are
+//!   `value_flow` (inside a function, and access-path prefixes `req` → `req.query`), `arg_of` and
+//!   `returns_to` (through the call edges the resolver produced, weighted by their tier), and a
+//!   0.5-confidence pass-through across calls nothing resolved (library calls), stopped by
+//!   sanitizer names. Walks match calls with returns one level deep; the graph is
+//!   flow-insensitive and says so.
 
 use crate::query::schema::{self, tool_table, ToolSpec};
 use crate::query::{out, parse};

@@ -1,4 +1,9 @@
 //! Content checks that keep non-source files out of the graph: binary, minified, generated.
+//!
+//! The admission step between the walk and the parse: a binary file (a NUL byte in the first
+//! 8 KiB), a minified or bundled one (`.min.`, `.bundle.js`, very long lines) and a generated one
+//! (`Code generated … DO NOT EDIT`, `@generated`, `*.pb.go`, …) is skipped with a reason, which
+//! the status reports (`IndexOptions::index_generated` parses generated files anyway).
 
 use crate::SkipReason;
 

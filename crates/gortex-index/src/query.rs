@@ -2,6 +2,24 @@
 //! (`gortex_graph::query`) and searches (`gortex_search`), and owns the lazily built search
 //! indexes. The symbol index is rebuilt on the first query after the graph changed; the trigram
 //! index is synchronised with the indexed file list then (only changed files are re-read).
+//!
+//! One door: [`RepoIndex::query`] maps a tool name onto a pure function over the immutable
+//! `Graph` (`gortex_graph::query::*`) or over a search index (`gortex_search::*`); napi's
+//! `Engine.query` and every Rust-backed tool reach it. The tools are the rows of [`TOOLS`]
+//! (`tool_table!`, `schema.rs`), so a tool's schema and its dispatch cannot disagree. Arguments
+//! are deserialised with `deny_unknown_fields`; every failure is a `QueryError { code, message }`
+//! whose message names the argument, the bad value and what is accepted.
+//!
+//! Search indexes are derived and lazy ([`SearchCaches`]):
+//! - The `SymbolIndex` is built on the first search after the graph changed (the cache holds a
+//!   `Weak` to the graph it was built from, so a replaced graph is noticed by pointer identity);
+//!   its tokens are reused chunk by chunk through a `TokenCache` (see `gortex_search::symbols`).
+//! - The `TextIndex` is synchronised with the file list on the first text query after a change
+//!   and re-reads only files whose content hash changed. Its memory is budgeted
+//!   (`GORTEX_TRIGRAM_MAX_MB`, default 256): postings first, then resident contents (evicted
+//!   largest first and re-read from disk when a query needs them); a file whose postings do not
+//!   fit is scanned on every query, so answers stay exact and only speed drops
+//!   (`gortex_search::trigram` has the details).
 
 pub mod schema;
 

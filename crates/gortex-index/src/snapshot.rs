@@ -3,6 +3,12 @@
 //! Layout: magic `GORTEXSN`, format version (u32 LE), body length (u64 LE), xxh3 checksum of the
 //! body (u64 LE), then the postcard-encoded [`SnapshotData`]. The graph itself is derived on load
 //! from the stored per-file facts, so a snapshot never disagrees with the resolver in the binary.
+//!
+//! The last stage of indexing: the per-file facts, file stats, config and the per-file
+//! resolutions (`gortex-graph`'s `cache.rs`) are streamed into one checksummed snapshot (temp
+//! file, fsync, rename) and mapped (mmap) on load. Node ids and adjacency are re-derived on load;
+//! resolutions are reused only when the resolver fingerprint and configuration hash match. A
+//! corrupt, truncated, old-format or foreign snapshot is rebuilt and the reason reported.
 
 use crate::{Failure, FileRecord, Skipped};
 use gortex_graph::{RepoConfig, ResolutionCache};

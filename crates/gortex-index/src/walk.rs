@@ -1,4 +1,14 @@
 //! Walking a repository: ignore rules, built-in excludes, size cap, symlinks, config files.
+//!
+//! The first stage of indexing. [`walk`] uses the `ignore` crate with `.gitignore` (nested),
+//! `.ignore`, `.gortexignore`, global git excludes, the built-in excluded directories and a size
+//! cap; symlinks are not followed (they are reported), FIFOs and devices are reported, never
+//! read. Every file the walk reaches then passes the content checks of `classify.rs` (binary,
+//! minified, generated) before it is parsed.
+//!
+//! [`Admission`] judges single paths exactly as the walk would, without walking: a watcher's batch
+//! (`RepoIndex::apply_changes`) admits or refuses each of its paths through it, and
+//! `tests/watch_batches.rs` compares it with the walk.
 
 use crate::{SkipReason, Skipped};
 use gortex_core::Language;

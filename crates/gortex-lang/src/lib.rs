@@ -3,6 +3,47 @@
 //! Each language is a cargo feature. An extractor runs the query files under
 //! `grammars/<lang>/` (compiled once per process) over a tree-sitter tree and reports
 //! [`FileFacts`]; it never looks at other files.
+//!
+//! The extraction stage of indexing: the index parses on one tree-sitter parser per worker
+//! thread and language, with a parse budget per file ([`DEFAULT_PARSE_BUDGET`]). Each extractor
+//! turns a tree into `FileFacts` (symbols, imports, refs with receivers, local type bindings).
+//! Panics are caught per file by the caller and recorded as failures.
+//!
+//! - **Hand-written extractors:** TS/JS, Python, Go, Rust and Java.
+//! - **The tagged engine** (`languages/tagged.rs`) runs C, C++, C#, Kotlin, Scala, Swift, PHP,
+//!   Ruby, Lua and Bash (and the languages that follow): query files name declarations, uses,
+//!   imports and typed locals with tags-style captures (`@definition.function` + `@name`,
+//!   `@reference.call` + `@receiver`, `@import.module`, `@binding.type`…); the engine nests
+//!   symbols by containment, turns functions inside types into methods and `A::b` definitions
+//!   into detached methods of `A`, and attributes uses. A small `Dialect` per language adds what
+//!   queries cannot say (visibility rules, import shapes, which declarations are locals). A
+//!   dialect may blank constructs the grammar misreads before parsing, keeping every byte offset
+//!   (C++ export macros: `class LEVELDB_EXPORT DB {`; see [`Extractor::prepare`]). A `.h` header
+//!   is re-read as C++ when its text has classes, namespaces, templates or access labels
+//!   ([`refine_language`]).
+//! - **The generic tier** (`languages/generic.rs`: Elixir, Erlang, Elm, Dart, Haskell, Zig) is
+//!   the same engine with no dialect: one tags query per language (the grammar crate's
+//!   `TAGS_QUERY` or `grammars/<lang>/tags.scm`), no imports; the resolver binds its calls
+//!   through the generic cascade, with module members counted as the file's top level.
+//! - **Vue and Svelte components** (`languages/component.rs`) reuse the TypeScript extractor on a
+//!   copy of the file with everything outside `<script>` blanked (same offsets), then add the
+//!   component symbol and, from the original bytes ([`Extractor::finish`]), the components the
+//!   template renders. An options-API component's `mixins`/`extends` entries become `extends`
+//!   references; a plain script module exporting an options object gets a `mixin` type from the
+//!   same code (`component::adopt_options_module`, called by the TypeScript/JavaScript
+//!   extractor).
+//! - **Documents and configuration** (`documents/`: Markdown, manifests, Dockerfiles, proto, SQL,
+//!   any other text) have no grammar: line and token scanners turn them into the same
+//!   `FileFacts` (sections, stages, messages, tables as symbols; manifest dependencies as
+//!   `ImportKind::Dependency` imports, which the resolver turns into `depends_on_module` edges to
+//!   `external::<package>`). A manifest written in code (`build.gradle.kts`) gets its code facts
+//!   and then the manifest reader's dependencies (`documents::add_manifest_dependencies`).
+//!
+//! `Language::from_path` (`gortex-core`) gives every file a language (`text` when nothing else
+//! fits) except known binary extensions, so every text file is a file node in the trigram index.
+//!
+//! `cargo run -p gortex-lang --example parse_tree -- LANG FILE` prints the tree the extractor
+//! sees and the symbols it finds.
 
 mod documents;
 mod languages;

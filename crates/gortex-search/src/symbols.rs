@@ -14,6 +14,57 @@
 //!
 //! Scoring is BM25 per field (k1 = 1.2, b = 0.75) summed with field weights: [`FIELD_WEIGHTS`]
 //! for names and keywords, [`SENTENCE_FIELD_WEIGHTS`] for sentences, and [`PATH_WEIGHT`].
+//!
+//! # The doc field and the query's shape
+//!
+//! A symbol's doc field in the index is its whole doc comment's prose (`SymbolFact::doc_text`,
+//! `Node::doc_text`: every paragraph and tag description, code examples and markup dropped, at
+//! most 1,000 characters), extracted beside the one-sentence `doc` that answers show; `doc_text`
+//! is never serialised into an answer. `search_symbols` weighs the fields by the query's shape:
+//! names and keywords ([`FIELD_WEIGHTS`]), an identifier of several words whose parts must be
+//! found outside prose ([`IDENTIFIER_FIELD_WEIGHTS`], doc weight 0: a field weighted 0 does not
+//! match), or a sentence of four or more words ([`SENTENCE_FIELD_WEIGHTS`], doc weighed ten times
+//! more; `read_as` overrides).
+//!
+//! # Reuse across graph versions
+//!
+//! The index is rebuilt for each graph version, but its tokens are not: [`TokenCache`] (kept in
+//! the repository's search caches) holds the last build's tokenised chunks of files, each with a
+//! hash of the paths, fields and qualified names it read, and the next build tokenises again only
+//! the chunks whose hash changed (chunk-relative doc and file ids are rebased when merging). On
+//! TypeScript's whole tree this takes the first search after a body edit from ≈ 290 ms to
+//! ≈ 130 ms, for ≈ 24 MB of kept tokens; a test compares every table with a fresh build after each
+//! edit of the property test.
+//!
+//! - **Shared.** When every chunk is unchanged and every symbol keeps its node (a body edit), the
+//!   text tables (vocabulary, postings, document frequencies, field lengths, exact-name tables)
+//!   are shared with the last build through an `Arc<TextTables>`, and only what depends on edges
+//!   (fan-in, fan-out, priors) and the node → doc map is computed again: on Kubernetes 1.20.2 the
+//!   first search after a body edit builds its index in ≈ 35–70 ms instead of ≈ 130 ms.
+//! - **Patched.** When some chunks changed (changed runs holding at most about half the chunks of
+//!   the two builds), the last tables are patched (`symbols/patch.rs`). On TypeScript's whole tree
+//!   the first search after an appended function builds its index in ≈ 70–125 ms instead of
+//!   ≈ 65–345.
+//! - **Merged** from every chunk's tokens otherwise. [`TokenCache::text_build`] says which of
+//!   `merged`, `patched` or `shared` the last build did.
+//!
+//! Chunk boundaries depend on paths alone (a chunk ends after a file whose path hashes to a
+//! multiple of 16, or after 128 files; a file declaring 512 or more symbols is a chunk of its own:
+//! `CHUNK_SPREAD`, `MAX_CHUNK_FILES`, `BIG_FILE_DOCS`), and the cache finds a chunk by the
+//! hash of its files' paths, not by its position. So a file added, deleted, or gaining its first
+//! symbol changes only the chunk it falls in (or splits it in two, when its own path hashes to a
+//! boundary; a run past 128 files moves boundaries up to the next path boundary): the runs of
+//! changed chunks are paired between the two builds by their unchanged neighbours and patched,
+//! files' path postings included. (Before, chunks were fixed runs of 256 files by position: on
+//! TypeScript's tree the first one held the compiler, 60,000 symbols that took ≈ 190 ms to
+//! tokenise again after any edit of it, and one file gaining its first symbol shifted every later
+//! chunk and merged everything.)
+//!
+//! Per-symbol metadata (kind, language, flavor, test and export flags) is a function of a
+//! symbol's fact and its file's language and path: for a file whose facts are the very allocation
+//! of the last build, at the same path, it is copied from that build's docs instead of read from
+//! every node again (on TypeScript's tree ≈ 2–9 ms instead of ≈ 12–45 after an appended
+//! function); fan-in, fan-out and priors are always recomputed.
 
 use crate::fuzzy;
 use crate::rerank::{prior_parts, prior_sum};

@@ -1,5 +1,35 @@
 //! The lookup tables of one build kept for the next: re-pointed at the next build's files when
 //! nothing they read changed, patched file by file when declarations did.
+//!
+//! Building the resolver's lookup tables (names, per-file declarations, import targets, type
+//! hierarchy, method owners) is one of the two O(repository) steps a body edit would otherwise
+//! pay (the other is assembling the graph, see `build.rs`'s layouts). The tables are kept with the
+//! resolution cache ([`KeptTables`], in memory only, never persisted).
+//!
+//! - **Kept** (re-pointed, [`KeptTables::rebind`]): when the next build has the same files and
+//!   configuration and every changed file keeps its interface and its `extends`/`implements` uses
+//!   (`impl Trait for T` adds a supertype without declaring anything), the tables are re-pointed
+//!   at the new files instead of being built again, and the derived tables are shared, not
+//!   rendered and compared.
+//! - **Patched** ([`KeptTables::patch`]): when a changed file's interface did change but the
+//!   files are the same, each such file's entries (names, children, top-level names, bindings,
+//!   package and namespace lists) are taken out and put back in file order, and the
+//!   whole-repository passes run again: include closures, method owners and supertypes (from the
+//!   files that state an inheritance clause or a detached method, a list the tables keep and
+//!   patch per file; an unchanged hierarchy shares its last rendering), import targets only for
+//!   the patched files and, when one of them is a Java-like, Swift or Rust file (whose imports
+//!   name declarations), for every file of those languages (the other languages' imports resolve
+//!   from paths, which a patch does not change). A file's rendered import targets (`Arc`-shared)
+//!   are reused when they did not change. Names in the tables borrow from the facts, so a patch
+//!   pins the old and new facts of what it patched (up to [`MAX_PINNED_FACTS`], then the next
+//!   build starts afresh). Debug builds compare every patched table with a fresh build.
+//!
+//! The build report's `lookup_tables` says whether the tables were `built`, `kept` or `patched`.
+//! Only a build that applied a few changes (fewer than half the files) keeps its tables; opening a
+//! repository (every file counts as added) frees them before assembly, and builds them again at
+//! its end when the repository will be edited (`IndexOptions::keep_build_caches` in
+//! `gortex-index`), so the first edit does not pay for them. They are a cache of tens of
+//! megabytes, which `RepoIndex::release_build_caches` drops.
 
 use super::modules::packages::{package_key, swiftpm_roots, uses_java_packages};
 use super::namespaces::{merges_namespaces, namespace_blocks};

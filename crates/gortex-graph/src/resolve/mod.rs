@@ -1,12 +1,32 @@
 //! The resolver: binds the names extractors report to nodes, stamping each edge with the tier
 //! its evidence earns.
 //!
-//! Cascade for a name used in file F: local bindings (declared/constructed types) → F's own
-//! declarations → F's imports (module resolution per language, re-export chains followed) →
-//! the same package/directory (Go, Java) → wildcard imports → name-only (`text_matched`, only
-//! when exactly one same-language candidate exists). Member accesses resolve the receiver to a
-//! type first (self/super/fields/bindings/imports/static type names, class hierarchy included).
-//! Anything not earned stays an `Unresolved` placeholder.
+//! Every edge carries an `origin` (tier). The cascade for a name used in file F:
+//!
+//! 1. local bindings in scope (`x: Foo`, `x = new Foo()`, `Foo x`, `x := &Foo{}`,
+//!    `let x = Foo::new()`) → the declared/constructed type (`ast_resolved`); `x = f()` → `f`'s
+//!    declared return type (`ast_inferred`);
+//! 2. F's own declarations; nested declarations of enclosing functions;
+//! 3. F's imports, by language (module resolution per language, re-export chains followed: the
+//!    per-language rules are listed in [`modules`]);
+//! 4. same package (Go directory + package name, Java/Kotlin package, Swift module, PHP namespace,
+//!    C# namespace and its parents) and merged TypeScript namespace blocks (`namespace ts { … }`
+//!    in many files is one scope);
+//! 5. wildcard imports (`from m import *`, `use m::*`, `import a.b.*`);
+//! 6. member access resolves the receiver to a type first: `this`/`self` (enclosing type),
+//!    `super`, fields (`this.repo.save()`), bindings, imports (namespaces, modules), static type
+//!    names, Java's, Kotlin's, Swift's, C#'s, C++'s and Ruby's implicit `this`/`self`
+//!    (out-of-line `Foo::bar` bodies see `Foo`'s members); members are looked up through the
+//!    class hierarchy (`extends`, `implements`, Go embedding) breadth-first;
+//! 7. otherwise name-only: `text_matched` only when exactly one same-language candidate of a
+//!    fitting kind exists in the repository, and never when the receiver is a known global or an
+//!    unresolvable type name (`String::new()` does not bind to the repo's only `new`). Anything
+//!    else stays an `Unresolved` placeholder (`unresolved::name`, `unresolved::*.name`) with its
+//!    candidate count, for caveats and later passes.
+//!
+//! Calls whose target is a class become `instantiates`; calls from a test symbol to a non-test
+//! symbol also emit `tests`. Chains (re-exports, return-type inference, inheritance) are
+//! followed at most [`MAX_DEPTH`] (8) deep.
 //!
 //! Map of the submodules, in the order a build uses them:
 //! - [`tables`]: the read-only lookup tables over every file, and the ones derived from them

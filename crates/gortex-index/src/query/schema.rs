@@ -5,6 +5,25 @@
 //! (inlined, as MCP clients want it) and its output schema, plus every named type under `$defs`
 //! (the TypeScript types are emitted from those). `tests/tool_schemas.rs` fails when the committed
 //! document differs from what these types produce.
+//!
+//! - **Generated:** [`tool_schemas`] → `ts/engine/generated/tool-schemas.json` (per tool and
+//!   kind: description, a self-contained input schema, an output `$ref`; named types under
+//!   `$defs`; `analyze`'s input is the flat union of its kinds' arguments) and, by a small emitter
+//!   (`tests/tool_schemas/typescript.rs`), `ts/engine/generated/query-types.ts` (a type per
+//!   `$defs` entry, `QueryToolMap`, `AnalyzeKindMap`). Regenerate with [`REGENERATE`].
+//! - **Drift test:** that test without `GORTEX_BLESS` fails, naming the stale file and the
+//!   command, when the committed files differ from what the types produce; it also checks each
+//!   input schema is self-contained, refuses unknown keys and describes every argument.
+//! - **TypeScript** reads both: `Engine.query<K>`/`analyze<K>` are typed by the maps;
+//!   `engineTool(name, category)` (`ts/tools/common.ts`) takes the description and builds the zod
+//!   input per property (`z.fromJSONSchema`), so validation, `_ignored_options`, scope narrowing
+//!   and MCP `tools/list` treat it like any tool. Adding a Rust-backed tool: a table row plus that
+//!   one line.
+//! - **Why schemars, not ts-rs:** one derive yields the JSON Schema MCP's `inputSchema` and
+//!   argument validation need anyway; TypeScript types are a short walk over it. Strings Rust
+//!   parses itself (for its error messages) state their values for the schema:
+//!   `#[schemars(with = "Option<Origin>")]` on `min_tier`, `#[schemars(extend("enum" = […]))]` on
+//!   `direction`, `scope`, ….
 
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};

@@ -3,6 +3,14 @@
 //! instead of merging every chunk: the runs' previous postings are taken out, their new ones put
 //! in, and the docs and files after each run renumbered. The result equals
 //! [`TextTables::merge`] of the same chunks (the reuse-equals-fresh tests compare every table).
+//!
+//! Each changed run's old postings are taken out and its new ones put in, docs and files after it
+//! renumbered by arithmetic shifts (no table is read per posting), the vocabulary merged with the
+//! fresh tokens and rid of the ones no posting holds any more, and document frequencies
+//! recomputed only for the tokens whose postings or path files changed; the exact-name tables
+//! keep each key's hash beside its doc (`hash << 32 | doc`) so they are merged rather than hashed
+//! and sorted again. A patch is taken when the changed runs hold at most about half the chunks of
+//! the two builds (see the parent module's doc on reuse).
 
 use super::{
     average_lengths, average_path_length, doc_frequency, exact_keys, letter_mask, Chunk, TextTables, MAX_TOKEN_LEN,

@@ -1,5 +1,54 @@
 //! Module resolution: what an import statement's module specifier denotes, by language (one
 //! file per language family), and the path helpers the path-based families share.
+//!
+//! Step 3 of the cascade (see the parent module): F's imports, by language.
+//!
+//! - **TypeScript/JavaScript** ([`ecmascript`]): relative paths, `index` files, `.js`→`.ts`,
+//!   barrel re-exports (named and `export *`), tsconfig `paths`/`baseUrl`, workspace
+//!   `package.json` `exports`.
+//! - **Vue/Svelte** components resolve as TypeScript (`./X.vue` exactly, or `.vue`/`.svelte`
+//!   appended last).
+//! - **Python** ([`python`]): absolute modules (any source root, preferring the importer's) and
+//!   relative modules, `__init__` re-exports and submodules.
+//! - **Go** ([`go`]): import paths through `go.mod` module paths.
+//! - **Rust** ([`rust`]): `crate::`/`self::`/`super::`/crate names/`mod` declarations/`pub use`.
+//! - **Java** ([`packages`], as the next four): packages and static imports.
+//! - **C#**: namespaces the same way (`using A.B;`, `using static`, `using X = A.B.C;`), a file
+//!   also seeing its enclosing namespaces.
+//! - **Kotlin**: packages and imports (`as` aliases) as Java's, with the standard library's
+//!   implicit top-level functions as externals.
+//! - **Scala**: packages and imports the same way (`import a.b.{C, D => E}`, `a.b._`, Scala 3
+//!   `as`), `scala.Predef` names as externals, capitalised calls (`Order(1)`) as instantiations.
+//! - **Swift**: modules (the SwiftPM target from the path under a `Package.swift`, else the
+//!   repository's unnamed module) in the same package table, `import M` naming a module, the
+//!   standard library, `XCT…` names and (where imported) Foundation, Quick and Nimble names as
+//!   externals, a supertype that is a class `extends` and the rest `implements`, and
+//!   `extension T: P` conforming T.
+//! - **PHP**: namespaces as dotted packages (`use A\B\C;`, grouped and aliased), fully qualified
+//!   names through their namespace, and unqualified calls nothing declares as global built-ins
+//!   (`external::php.count`).
+//! - **Ruby** ([`ruby`]): `require_relative` (beside the file) and `require` (`lib/` or the root,
+//!   else external), modules transparent and merged like C++ namespaces, `include`d modules as
+//!   supertypes.
+//! - **C/C++** ([`c`]): `#include`: the includer's directory (quoted form),
+//!   `compile_commands.json` include paths (`-I`, `-iquote`, `-isystem`), the repository root,
+//!   then the one file whose path ends with the written path (nearest to the includer when
+//!   several do); a header brings the sources that implement it (same stem, same directory
+//!   first, else the nearest), so a call lands on the definition rather than the prototype, and
+//!   includes are followed transitively through headers (up to 512 visible files per file,
+//!   nearest first); C++ namespaces do not hide names from includers, and namespace blocks merge
+//!   across files like TypeScript's.
+//! - **Protocol Buffers** ([`proto`]): `import "a/b.proto"`: the root, the importer's directory,
+//!   then the one `.proto` whose path ends with it (a wildcard import: its top-level declarations
+//!   become visible).
+//! - **Manifests**: dependencies are always external modules.
+//! - **Lua** ([`lua`]): `require("a.b")`: `a/b.lua` or `a/b/init.lua` from the root, `lua/`,
+//!   `src/` or `lib/`, else by path suffix, else external, with standard-library globals
+//!   (`print`, `string.format`) as `external::lua.<name>`, and `function M.f()` joined to the
+//!   module table `M`.
+//! - **Shell** ([`shell`]): `source`/`.`: beside the script (`"$(dirname "$0")/x"`), from the
+//!   root, or by path suffix, and a command nothing in the repository declares as the program
+//!   `external::sh.<name>`.
 
 pub(super) mod c;
 pub(super) mod ecmascript;
