@@ -184,7 +184,7 @@ export class CallPipeline {
     if (shaping.if_none_match !== undefined && shaping.if_none_match === etag) {
       return { ok: true, tool: name, format: 'json', text: JSON.stringify({ not_modified: true, etag }), meta: { etag } };
     }
-    const advisory = securityAdvisory(toolArgs, text);
+    const advisory = securityAdvisory(toolArgs, format === 'gcx' ? { format, text } : { format, value: result });
     // Large answers stay re-cuttable (ctx_grep, ctx_slice, …) by the handle in _meta.
     const handle = caller.session?.store?.record(name, toolArgs, text, format === 'gcx' ? undefined : result);
     const meta = {

@@ -39,6 +39,7 @@ import type { ResourceHost } from '../mcp/resources';
 import type { ProgressReporter, ToolContext, WarmingBlock } from '../workspace/context';
 import type { WarmupPhase } from './protocol';
 import { writeFileAtomic } from '../support/atomic-write';
+import { withFileLock } from '../support/file-lock';
 
 /** One entry of the persisted list. */
 export interface TrackedEntry {
@@ -295,6 +296,8 @@ export class TrackConflictError extends Error {
 /** The set of tracked repositories of one daemon. */
 export class RepoSet {
   private readonly repos = new Map<string, TrackedRepo>();
+  /** Every root this daemon has served: its entries in the persisted list are this daemon's to write. */
+  private readonly served = new Set<string>();
   private readonly changeListeners = new Set<(tracked: TrackedRepo, change: RepoChange) => void>();
 
   constructor(
@@ -322,6 +325,23 @@ export class RepoSet {
   /** Writes `entries` as the persisted list (atomically: temp file + rename). */
   static writeList(listFile: string, entries: TrackedEntry[]): void {
     writeFileAtomic(listFile, `${JSON.stringify({ repos: entries }, null, 2)}\n`);
+  }
+
+  /**
+   * Reads the persisted list, changes it and writes it back under the list's cross-process lock,
+   * so a daemon and `gortex track`/`untrack` run meanwhile (no daemon answering) keep each
+   * other's entries. `change` returns the new list (returned), or undefined to leave the file as it is.
+   */
+  static updateList(
+    listFile: string,
+    change: (entries: TrackedEntry[]) => TrackedEntry[] | undefined,
+    log?: (message: string) => void,
+  ): TrackedEntry[] | undefined {
+    return withFileLock(listFile, () => {
+      const next = change(RepoSet.readList(listFile, log));
+      if (next !== undefined) RepoSet.writeList(listFile, next);
+      return next;
+    });
   }
 
   /** Tracks every repository of the persisted list (their snapshots make this warm). */
@@ -362,6 +382,7 @@ export class RepoSet {
   }
 
   private start(entry: TrackedEntry): TrackedRepo {
+    this.served.add(entry.root);
     const tracked = new TrackedRepo(entry, async (t) => {
       const { openEmbedded } = await import('../workspace/embedded');
       const hold = testOpenDelay();
@@ -488,9 +509,18 @@ export class RepoSet {
     );
   }
 
+  /**
+   * Writes this daemon's repositories to the persisted list. Entries of roots it never served
+   * stay as they are: recorded by a `gortex track` that found no daemon answering (one stopping),
+   * or skipped on restore.
+   */
   private persist(): void {
     try {
-      RepoSet.writeList(this.listFile, this.all().map((r) => r.entry));
+      RepoSet.updateList(
+        this.listFile,
+        (onDisk) => [...this.all().map((r) => r.entry), ...onDisk.filter((e) => !this.served.has(e.root))],
+        this.options.log,
+      );
     } catch (error) {
       this.options.log(`cannot save the tracked repositories to ${this.listFile}: ${(error as Error).message}`);
     }

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gortexHome } from '../support/home';
 import { writeFileAtomic } from '../support/atomic-write';
+import { withFileLock } from '../support/file-lock';
 
 /** Ratings one symbol received. */
 export interface Tally {
@@ -38,49 +39,71 @@ function boardFile(repo: string, home: string): string {
   return path.join(home, 'feedback', `${repo.replace(/[^\w.-]/g, '_')}.json`);
 }
 
-/** Cache of boards by file, invalidated by mtime, so ranking never re-reads an unchanged file. */
-const cache = new Map<string, { mtimeMs: number; ids: Record<string, Tally> }>();
+/**
+ * Cache of boards by file, keyed by the file's identity (inode, size, mtime: every write is a
+ * rename of a new file), so ranking never re-reads an unchanged file.
+ */
+const cache = new Map<string, { stamp: string; ids: Record<string, Tally> }>();
+
+/** A board's tallies as a null-prototype record (ids such as `__proto__` are plain keys). */
+function parseBoard(text: string): Record<string, Tally> {
+  const ids = (JSON.parse(text) as { ids?: Record<string, Tally> }).ids;
+  return Object.assign(Object.create(null) as Record<string, Tally>, ids && typeof ids === 'object' ? ids : {});
+}
 
 /** A repository's tallies by symbol id (empty when none were recorded). */
 export function readBoard(repo: string, home = gortexHome()): Record<string, Tally> {
   const file = boardFile(repo, home);
-  let mtimeMs: number;
+  let stamp: string;
   try {
-    mtimeMs = fs.statSync(file).mtimeMs;
+    const stat = fs.statSync(file);
+    stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
   } catch {
-    return {};
+    return Object.create(null) as Record<string, Tally>;
   }
   const hit = cache.get(file);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.ids;
+  if (hit && hit.stamp === stamp) return hit.ids;
   try {
-    const ids = (JSON.parse(fs.readFileSync(file, 'utf8')) as { ids?: Record<string, Tally> }).ids ?? {};
-    cache.set(file, { mtimeMs, ids });
+    const ids = parseBoard(fs.readFileSync(file, 'utf8'));
+    cache.set(file, { stamp, ids });
     return ids;
   } catch {
     // A damaged board ranks nothing; the next rating rewrites it.
-    return {};
+    return Object.create(null) as Record<string, Tally>;
   }
 }
 
-/** Records one rating of `ids`; returns their tallies after it. */
+/**
+ * Records one rating of `ids`; returns their tallies after it. The board is read and written back
+ * under its cross-process lock, so concurrent sessions (daemon, embedded servers, CLI) each keep
+ * every rating they acknowledged.
+ */
 export function recordRating(repo: string, ids: readonly string[], rating: keyof typeof WEIGHT, home = gortexHome()): Record<string, Tally> {
-  const board = { ...readBoard(repo, home) };
-  const now = Date.now();
-  const out: Record<string, Tally> = {};
-  for (const id of new Set(ids)) {
-    const t = { ...(board[id] ?? { useful: 0, not_useful: 0, wrong: 0, last_at: 0 }) };
-    t[rating]++;
-    t.last_at = now;
-    board[id] = t;
-    out[id] = t;
-  }
-  const kept = Object.entries(board)
-    .sort((a, b) => b[1].last_at - a[1].last_at)
-    .slice(0, MAX_IDS);
   const file = boardFile(repo, home);
-  writeFileAtomic(file, `${JSON.stringify({ repo, ids: Object.fromEntries(kept) })}\n`);
-  cache.delete(file);
-  return out;
+  return withFileLock(file, () => {
+    let board: Record<string, Tally>;
+    try {
+      // Read afresh under the lock: the cache may predate another process's write.
+      board = parseBoard(fs.readFileSync(file, 'utf8'));
+    } catch {
+      board = Object.create(null) as Record<string, Tally>;
+    }
+    const now = Date.now();
+    const out: Record<string, Tally> = Object.create(null) as Record<string, Tally>;
+    for (const id of new Set(ids)) {
+      const t = { ...(board[id] ?? { useful: 0, not_useful: 0, wrong: 0, last_at: 0 }) };
+      t[rating]++;
+      t.last_at = now;
+      board[id] = t;
+      out[id] = t;
+    }
+    const kept = Object.entries(board)
+      .sort((a, b) => b[1].last_at - a[1].last_at)
+      .slice(0, MAX_IDS);
+    writeFileAtomic(file, `${JSON.stringify({ repo, ids: Object.fromEntries(kept) })}\n`);
+    cache.delete(file);
+    return out;
+  });
 }
 
 /**

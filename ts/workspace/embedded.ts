@@ -146,7 +146,11 @@ export async function openEmbedded(
         });
         ctx.lastIndex = report;
         if (report.mode !== 'unchanged') {
-          schedulePersist();
+          // A pass that finishes after close writes its snapshot at once: no timer outlives the repository.
+          if (isClosed) {
+            unsaved = true;
+            persistNow();
+          } else schedulePersist();
           scheduleRelease();
           log(`re-indexed ${root}: ${report.files.parsed} files parsed`);
           state.reindexes++;
@@ -192,6 +196,7 @@ export async function openEmbedded(
   scheduleRelease();
 
   let unsaved = false;
+  let isClosed = false;
   let persistTimer: NodeJS.Timeout | undefined;
   const persistNow = (): void => {
     if (persistTimer) clearTimeout(persistTimer);
@@ -292,6 +297,7 @@ export async function openEmbedded(
     },
     watchState: () => ({ ...state }),
     close: () => {
+      isClosed = true;
       if (timer) clearTimeout(timer);
       if (releaseTimer) clearTimeout(releaseTimer);
       persistNow();

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IndexReport } from '../engine/engine';
 import { writeFileAtomic } from '../support/atomic-write';
+import { withFileLock } from '../support/file-lock';
 import { ToolInputError } from '../support/tool-input-error';
 import type { ToolContext } from './context';
 import type { CrossEdge } from './cross-repo';
@@ -78,37 +79,67 @@ export class ChangeLog {
   }
 }
 
-/** Saved scopes in `<gortex home>/scopes.json`, shared by every session of the machine. */
+/** One saved scope. */
+export interface SavedScope {
+  repos: string[];
+  created_at: string;
+}
+
+/** What a scope may be called: letters, digits, `_`, `.`, `-`; at most 64. */
+const SCOPE_NAME = /^[\w.-]{1,64}$/;
+
+/**
+ * Saved scopes in `<gortex home>/scopes.json`, shared by every session of the machine. Saves and
+ * deletes read and write the file under its cross-process lock, so concurrent sessions keep each
+ * other's scopes; names are keys of a null-prototype record (`__proto__` or `constructor` is a
+ * name like any other).
+ */
 export class ScopeStore {
   constructor(private readonly file: string) {}
 
-  /** Every scope, by name. */
-  list(): Record<string, { repos: string[]; created_at: string }> {
+  /** Every scope, by name (a null-prototype record). */
+  list(): Record<string, SavedScope> {
+    const scopes = Object.create(null) as Record<string, SavedScope>;
+    let parsed: { scopes?: unknown };
     try {
-      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { scopes?: Record<string, { repos: string[]; created_at: string }> };
-      return parsed.scopes ?? {};
+      parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { scopes?: unknown };
     } catch {
-      return {};
+      return scopes;
     }
+    if (!parsed || typeof parsed.scopes !== 'object' || parsed.scopes === null) return scopes;
+    for (const [name, scope] of Object.entries(parsed.scopes as Record<string, unknown>)) {
+      const repos = (scope as Partial<SavedScope> | null)?.repos;
+      if (Array.isArray(repos) && repos.every((r) => typeof r === 'string')) {
+        scopes[name] = { repos, created_at: String((scope as Partial<SavedScope>).created_at ?? '') };
+      }
+    }
+    return scopes;
   }
 
-  /** Saves (or replaces) a scope. */
+  /** Saves (or replaces) a scope; the name must be letters, digits, `_`, `.`, `-` (at most 64). */
   save(name: string, repos: string[]): void {
-    const scopes = this.list();
-    scopes[name] = { repos, created_at: new Date().toISOString() };
-    this.write(scopes);
+    if (!SCOPE_NAME.test(name)) {
+      throw new ToolInputError('invalid_argument', `scope name ${JSON.stringify(name)} must be 1 to 64 letters, digits, _ . or -`);
+    }
+    withFileLock(this.file, () => {
+      const scopes = this.list();
+      scopes[name] = { repos, created_at: new Date().toISOString() };
+      this.write(scopes);
+    });
   }
 
   /** Deletes a scope; false when there was none. */
   delete(name: string): boolean {
-    const scopes = this.list();
-    if (!(name in scopes)) return false;
-    delete scopes[name];
-    this.write(scopes);
-    return true;
+    return withFileLock(this.file, () => {
+      const scopes = this.list();
+      if (!Object.hasOwn(scopes, name)) return false;
+      delete scopes[name];
+      this.write(scopes);
+      return true;
+    });
   }
 
-  private write(scopes: Record<string, unknown>): void {
+  private write(scopes: Record<string, SavedScope>): void {
     writeFileAtomic(this.file, `${JSON.stringify({ scopes }, null, 2)}\n`);
   }
 }

@@ -655,6 +655,9 @@ impl RepoIndex {
         let started = Instant::now();
         let (root, name) = resolve_root(root, options.name.as_deref())?;
         let snap_path = snapshot_path(&options.home, &name, &root);
+        if let Some(dir) = snap_path.parent() {
+            snapshot::remove_orphaned_temps(dir);
+        }
         let mut report = IndexReport {
             repo: name.clone(),
             root: root.display().to_string(),
@@ -1365,7 +1368,7 @@ impl RepoIndex {
     pub fn staleness(&self, options: &IndexOptions) -> Staleness {
         let walk_options = options.walk_options();
         let walked = walk::walk(&self.root, &walk_options);
-        staleness_of(&self.files, &self.skipped_stats, &walked)
+        staleness_of(&self.files, &self.skipped, &self.skipped_stats, &walked)
     }
 }
 
@@ -1379,8 +1382,20 @@ pub struct Staleness {
 
 /// Files that differ from the snapshot. Size and mtime decide, except that a file whose size is
 /// unchanged but whose mtime moved (touched, checked out again, restored by a build tool) is read
-/// and compared by content hash, so it is not reported modified when its bytes are the same.
-fn staleness_of(files: &[FileRecord], skipped_stats: &[(String, u64, u64)], walked: &walk::WalkResult) -> Staleness {
+/// and compared by content hash, so it is not reported modified when its bytes are the same. A
+/// file skipped as unreadable that still cannot be opened is no change (it is reported skipped);
+/// once it opens, it is added.
+fn staleness_of(
+    files: &[FileRecord],
+    skipped: &[Skipped],
+    skipped_stats: &[(String, u64, u64)],
+    walked: &walk::WalkResult,
+) -> Staleness {
+    let unreadable: std::collections::HashSet<&str> = skipped
+        .iter()
+        .filter(|s| s.reason == SkipReason::Unreadable)
+        .map(|s| s.path.as_str())
+        .collect();
     let known: HashMap<&str, (u64, u64, Option<u64>)> = files
         .iter()
         .map(|r| (&*r.path, (r.size, r.mtime_ns, Some(r.hash))))
@@ -1396,6 +1411,7 @@ fn staleness_of(files: &[FileRecord], skipped_stats: &[(String, u64, u64)], walk
                 if size == c.size
                     && std::fs::read(&c.abs).is_ok_and(|bytes| xxhash_rust::xxh3::xxh3_64(&bytes) == hash) => {}
             Some(_) => out.modified.push(c.rel.clone()),
+            None if unreadable.contains(c.rel.as_str()) && std::fs::File::open(&c.abs).is_err() => {}
             None => out.added.push(c.rel.clone()),
         }
     }
@@ -1446,6 +1462,12 @@ pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, Index
         failures: Vec::new(),
     };
     match snapshot::load(&path) {
+        Ok((data, _)) if data.root != report.root => {
+            report.snapshot_error = Some(format!(
+                "it was written for {}, not {}; `gortex index` rebuilds it for this root",
+                data.root, report.root
+            ));
+        }
         Ok((data, _)) => {
             let walked = walk::walk(&root, &walk_options);
             report.indexed = true;
@@ -1456,7 +1478,7 @@ pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, Index
                 e.files += 1;
                 e.bytes += r.size;
             }
-            report.stale = staleness_of(&data.files, &data.skipped_stats, &walked);
+            report.stale = staleness_of(&data.files, &data.skipped, &data.skipped_stats, &walked);
             report.fresh =
                 report.stale.modified.is_empty() && report.stale.added.is_empty() && report.stale.deleted.is_empty();
             for s in &data.skipped {
@@ -1477,6 +1499,26 @@ pub fn status(root: &Path, options: &IndexOptions) -> Result<StatusReport, Index
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `status` reads the snapshot at the root's path only when it records that root.
+    #[test]
+    fn status_refuses_a_snapshot_written_for_another_root() {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        std::fs::write(a.path().join("a.ts"), "export const a = 1;\n").unwrap();
+        std::fs::write(b.path().join("b.ts"), "export const b = 2;\n").unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let opts = IndexOptions::new(home.path().to_path_buf());
+        let (index, _) = RepoIndex::open(a.path(), &opts, &|_| {}, &AtomicBool::new(false)).unwrap();
+        assert!(status(a.path(), &opts).unwrap().indexed);
+        let (root_b, name_b) = resolve_root(b.path(), None).unwrap();
+        std::fs::copy(&index.snapshot_path, snapshot_path(home.path(), &name_b, &root_b)).unwrap();
+        let report = status(b.path(), &opts).unwrap();
+        assert!(!report.indexed);
+        assert_eq!(report.files, 0);
+        let error = report.snapshot_error.unwrap();
+        assert!(error.contains(&index.root.display().to_string()), "{error}");
+    }
 
     /// The read-back after a cold index: a snapshot that does not read back leaves the index as
     /// built (its graph assembled again from the pass's own data); a good one replaces that data

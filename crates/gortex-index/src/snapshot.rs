@@ -127,6 +127,55 @@ pub fn save(path: &Path, data: &SnapshotRef<'_>) -> std::io::Result<u64> {
     Ok(HEADER_LEN as u64 + len)
 }
 
+/// When this process first looked for orphaned temporaries: temporaries written since may be a
+/// live writer's (this process's or another's).
+static FIRST_SWEEP: std::sync::OnceLock<std::time::SystemTime> = std::sync::OnceLock::new();
+
+/// Age past which a temporary is an orphan even when its writer's liveness cannot be checked.
+const ORPHAN_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes snapshot temporaries (`.<name>.<pid>.<n>.tmp`) in `dir` that a writer killed during
+/// [`save`] left behind: older than this process's first sweep, not this process's, and whose
+/// writer is gone (no `/proc/<pid>`; where there is no `/proc`, older than an hour). Returns how
+/// many were removed. Best effort: what cannot be read or removed is left.
+pub fn remove_orphaned_temps(dir: &Path) -> usize {
+    let since = *FIRST_SWEEP.get_or_init(std::time::SystemTime::now);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let proc_fs = Path::new("/proc/self").exists();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(pid) = temp_writer(name) else { continue };
+        if pid == std::process::id() {
+            continue;
+        }
+        let Ok(modified) = entry.metadata().and_then(|m| m.modified()) else {
+            continue;
+        };
+        let old = modified < since;
+        let gone = if proc_fs {
+            !Path::new("/proc").join(pid.to_string()).exists()
+        } else {
+            modified.elapsed().is_ok_and(|age| age > ORPHAN_AGE)
+        };
+        if old && gone && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The writer's pid of a temporary named by [`save`] (`.<file>.<pid>.<n>.tmp`).
+fn temp_writer(name: &str) -> Option<u32> {
+    let stem = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let mut parts = stem.rsplitn(3, '.');
+    parts.next()?.parse::<u64>().ok()?;
+    parts.next()?.parse().ok()
+}
+
 /// Counts and hashes what passes through to the file.
 struct HashingWriter<W: Write> {
     inner: W,
@@ -202,6 +251,39 @@ pub fn load(path: &Path) -> Result<(SnapshotData, u64), SnapshotError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn orphaned_temporaries_are_removed_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let past = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+        let write = |name: &str, mtime: Option<std::time::SystemTime>| {
+            let path = dir.path().join(name);
+            let file = std::fs::File::create(&path).unwrap();
+            if let Some(t) = mtime {
+                file.set_modified(t).unwrap();
+            }
+            path
+        };
+        // A writer that no longer exists (beyond any pid_max), killed long ago.
+        let orphan = write(".r-0a.snap.4294967.0.tmp", Some(past));
+        // This process's own write under way, and a live writer's (pid 1 always runs).
+        let own = write(&format!(".r-0a.snap.{}.3.tmp", std::process::id()), Some(past));
+        let live = write(
+            ".r-0a.snap.1.0.tmp",
+            Some(std::time::SystemTime::now() - std::time::Duration::from_secs(1800)),
+        );
+        // Written after this process started looking: possibly a writer in another pid namespace.
+        remove_orphaned_temps(dir.path());
+        let recent = write(".r-0b.snap.4294968.0.tmp", None);
+        let snapshot = write("r-0a.snap", Some(past));
+        let other = write("notes.tmp", Some(past));
+        let removed = remove_orphaned_temps(dir.path());
+        assert!(!orphan.exists());
+        assert_eq!(removed, 0, "the first sweep removed the orphan already");
+        for kept in [&own, &live, &recent, &snapshot, &other] {
+            assert!(kept.exists(), "{} was removed", kept.display());
+        }
+    }
 
     #[test]
     fn borrowed_and_owned_snapshots_share_one_encoding() {

@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os';
 import { Flags } from '@oclif/core';
 import { GortexCommand } from '../base-command';
 import type { McpServerOptions } from '../../mcp/server';
@@ -65,15 +66,50 @@ export default class McpCommand extends GortexCommand {
       const outcome = await proxyToDaemon(root, chosen?.spec, log);
       if (outcome === 'served') return;
     }
+    const stop = stopSignals(log);
     const { openEmbedded } = await import('../../workspace/embedded');
     const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });
-    const { serveOverStreams } = await import('../../mcp/streams');
-    const { embeddedWorkspace } = await import('../../workspace/embedded');
-    const server = createMcpServer(repo, { ...options, workspace: embeddedWorkspace(repo) });
-    const { closed } = await serveOverStreams(server);
-    log(`serving ${(await repo.context()).root}`);
-    await closed;
+    if (stop.requested === undefined) {
+      const { serveOverStreams } = await import('../../mcp/streams');
+      const { embeddedWorkspace } = await import('../../workspace/embedded');
+      const server = createMcpServer(repo, { ...options, workspace: embeddedWorkspace(repo) });
+      const { closed } = await serveOverStreams(server);
+      log(`serving ${(await repo.context()).root}`);
+      await Promise.race([closed, stop.signalled]);
+      await server.close();
+    }
+    // A refresh under way (or one the watcher just asked for) finishes, then the deferred snapshot is written.
+    await repo.context();
     repo.close();
-    await server.close();
+    stop.dispose();
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+    process.exit(0);
   }
+}
+
+/**
+ * SIGTERM and SIGINT end an embedded server cleanly (the MCP SDK's `close()` and the MCP Inspector
+ * send SIGTERM): what it indexed is saved before it exits 0. During the opening pass SIGTERM lets
+ * the pass finish and save its snapshot, so the next session starts warm (SIGINT cancels it, as it
+ * does for `gortex index`); a second signal exits at once.
+ */
+function stopSignals(log: (message: string) => void): { signalled: Promise<void>; requested: string | undefined; dispose(): void } {
+  let resolve!: () => void;
+  const state = {
+    signalled: new Promise<void>((r) => (resolve = r)),
+    requested: undefined as string | undefined,
+    dispose: (): void => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    },
+  };
+  function onSignal(signal: NodeJS.Signals): void {
+    if (state.requested !== undefined) process.exit(128 + (osConstants.signals[signal] ?? 0));
+    state.requested = signal;
+    log(`${signal}: stopping once what was indexed is saved (${signal} again stops at once)`);
+    resolve();
+  }
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return state;
 }

@@ -35,12 +35,13 @@ export default class TrackCommand extends GortexCommand {
       this.log(`tracking ${formatRepos([answer.result as never])}`);
     } catch (error) {
       if (!(error instanceof DaemonUnavailableError)) throw error;
-      const entries = RepoSet.readList(paths.repos);
       const name = flags.name ?? root.split(/[\\/]/).pop()!;
-      const clash = entries.find((e) => e.name === name && e.root !== root);
-      if (clash) this.error(`the name "${name}" is already used by ${clash.root}; pass --name to choose another`, { exit: 2 });
-      const rest = entries.filter((e) => e.root !== root);
-      RepoSet.writeList(paths.repos, [...rest, { root, name, ...(flags.project ? { project: flags.project } : {}) }]);
+      // Under the list's lock: concurrent tracks (and a daemon stopping meanwhile) keep each other's entries.
+      RepoSet.updateList(paths.repos, (entries) => {
+        const clash = entries.find((e) => e.name === name && e.root !== root);
+        if (clash) this.error(`the name "${name}" is already used by ${clash.root}; pass --name to choose another`, { exit: 2 });
+        return [...entries.filter((e) => e.root !== root), { root, name, ...(flags.project ? { project: flags.project } : {}) }];
+      });
       this.log(`recorded ${name} (${root}); no daemon is running, it is served when one starts (gortex daemon start)`);
     }
   }

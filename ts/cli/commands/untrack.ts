@@ -24,11 +24,15 @@ export default class UntrackCommand extends GortexCommand {
       this.log(`untracked ${(answer.result as { untracked: string[] }).untracked.join(', ')}`);
     } catch (error) {
       if (!(error instanceof DaemonUnavailableError)) throw error;
-      const entries = RepoSet.readList(paths.repos);
-      const keep = entries.filter((e) => !(e.name === target || e.root === target || e.root.startsWith(target + path.sep)));
-      if (keep.length === entries.length) this.error(`no tracked repository matches "${args.target}"`, { exit: 2 });
-      RepoSet.writeList(paths.repos, keep);
-      this.log(`untracked ${entries.filter((e) => !keep.includes(e)).map((e) => e.root).join(', ')}`);
+      const matches = (e: { name: string; root: string }): boolean => e.name === target || e.root === target || e.root.startsWith(target + path.sep);
+      let removed: string[] = [];
+      // Under the list's lock, as `track` records without a daemon.
+      RepoSet.updateList(paths.repos, (entries) => {
+        removed = entries.filter(matches).map((e) => e.root);
+        return removed.length > 0 ? entries.filter((e) => !matches(e)) : undefined;
+      });
+      if (removed.length === 0) this.error(`no tracked repository matches "${args.target}"`, { exit: 2 });
+      this.log(`untracked ${removed.join(', ')}`);
     }
   }
 }
