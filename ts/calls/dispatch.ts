@@ -2,7 +2,7 @@
 import { QueryError } from '../engine/query';
 import { ALL_TOOLS } from '../tools/index';
 import { answersWhileWarming, parseToolArgs, ResultWithMeta, ToolInputError, type ToolDef } from '../tools/registry';
-import { completeContext, type ToolContext } from '../workspace/context';
+import { completeContext, type CallerTrust, type ToolContext } from '../workspace/context';
 
 /** A failed call: a stable code and a message saying what to fix. */
 export class ToolCallError extends Error {
@@ -13,6 +13,37 @@ export class ToolCallError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * Tools that are not `control_write` yet keep what they change beyond the session, shared by every
+ * caller of the machine: saved scopes (`<gortex home>/scopes.json`) and the feedback that reorders
+ * everyone's search results (`<gortex home>/feedback/`).
+ */
+const PERSISTING_TOOLS: ReadonlySet<string> = new Set(['save_scope', 'delete_scope', 'feedback']);
+
+/**
+ * Whether a tool is an admin tool: it changes what the server serves (`control_write`: track,
+ * untrack, re-index — the compact `workspace_admin` too) or keeps something beyond the session.
+ * Only trusted callers may call one (`CallerTrust`).
+ */
+export function isAdminTool(tool: Pick<ToolDef, 'name' | 'effect'>): boolean {
+  return tool.effect === 'control_write' || PERSISTING_TOOLS.has(tool.name);
+}
+
+/**
+ * The refusal of an admin tool to a caller that is not trusted (anonymous HTTP), or undefined when
+ * the caller may call it. Checked at every dispatch (`callTool`), which every route passes: a tool
+ * reached through the compact facade or another tool's `ctx.call` is refused as if called by name.
+ */
+export function adminRefusal(tool: Pick<ToolDef, 'name' | 'effect'>, trust: CallerTrust | undefined): ToolCallError | undefined {
+  if (trust !== 'anonymous' || !isAdminTool(tool)) return undefined;
+  return new ToolCallError(
+    'not_available',
+    `${tool.name} changes what this server serves or keeps beyond the session, so HTTP callers need the server's bearer token: ` +
+      'start the daemon with --http-auth-token <token> (or set GORTEX_DAEMON_HTTP_TOKEN) and send "Authorization: Bearer <token>", ' +
+      'or use the socket (gortex track / untrack, or gortex mcp)',
+  );
 }
 
 /**
@@ -29,6 +60,9 @@ export async function callTool(
   if (!tool) {
     throw new ToolCallError('invalid_argument', `unknown tool "${name}"; tools: ${tools.map((t) => t.name).join(', ')}`);
   }
+  // A routing tool (the compact facade) is judged by the tool it routes to, whose dispatch is this one.
+  const refused = tool.routes ? undefined : adminRefusal(tool, ctx.trust);
+  if (refused) throw refused;
   try {
     const { args, ignored } = parseToolArgs(tool, rawArgs);
     // On a warming repository's provisional index, tools that need the whole graph wait for it.

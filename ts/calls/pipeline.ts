@@ -10,9 +10,9 @@
  */
 import { ResultWithMeta, type ToolDef } from '../tools/registry';
 import { encodeGcx } from '../wire/gcx';
-import type { ProgressReporter, SessionSurface, ToolContext } from '../workspace/context';
+import type { CallerTrust, ProgressReporter, SessionSurface, ToolContext } from '../workspace/context';
 import type { Workspace } from '../workspace/workspace';
-import { ToolCallError } from './dispatch';
+import { adminRefusal, ToolCallError } from './dispatch';
 import { Gate, serverLimits, type CallLimits } from './limits';
 import { callScoped, withCalls } from './scope';
 import { securityAdvisory } from './screening';
@@ -47,6 +47,12 @@ export interface Caller {
   workspace?: Workspace;
   /** Answer in GCX1 when neither the arguments nor the door name a format. */
   gcxDefault?: boolean;
+  /**
+   * Whether the caller may call admin tools (`CallerTrust`), set by the door: HTTP sets it on every
+   * call (`trusted` only with the server's bearer token); absent: trusted, as the socket, stdio and
+   * the CLI are — they already reach the user's files.
+   */
+  trust?: CallerTrust;
   /**
    * Routes a call to another gortex server (the daemon's roster): its outcome, or undefined to
    * answer here. When set, the `workspace` argument is the routing key and never reaches a tool.
@@ -156,6 +162,9 @@ export class CallPipeline {
     if (caller.session && !caller.session.allowed().has(name)) return notOnSurface(name, caller.session);
     let args = raw as Record<string, unknown>;
     if (caller.route) {
+      // Another server answers a routed call with this server's credentials, not the caller's.
+      const refused = adminRefusal(tool, caller.trust);
+      if (refused) return failure(name, refused.code, refused.message);
       const { workspace, ...rest } = args;
       const routedFormat = rest.format === 'gcx' || rest.format === 'json' ? rest.format : this.formatOf(request, caller, undefined);
       const { format: _format, ...forwarded } = rest;
@@ -234,5 +243,6 @@ function withPipeline(base: ToolContext, caller: Caller, progress: ProgressRepor
     ...(caller.session ? { session: caller.session } : {}),
     ...(caller.workspace ? { workspace: caller.workspace } : {}),
     ...(progress ? { progress } : {}),
+    ...(caller.trust ? { trust: caller.trust } : {}),
   });
 }

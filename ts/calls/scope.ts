@@ -92,7 +92,14 @@ export async function callScoped(ctx: ToolContext, name: string, rawArgs: unknow
   if (names === undefined) return withCrossRepo(ctx, name, await callTool(ctx, name, args, tools));
   const ws = ctx.workspace;
   const contextFor = async (repo: string): Promise<ToolContext> =>
-    withCalls({ ...(await ws.contextOf(repo)), ...(ctx.session ? { session: ctx.session } : {}), ...(ctx.progress ? { progress: ctx.progress } : {}), workspace: ws });
+    withCalls({
+      ...(await ws.contextOf(repo)),
+      ...(ctx.session ? { session: ctx.session } : {}),
+      ...(ctx.progress ? { progress: ctx.progress } : {}),
+      // The caller's trust follows it into every repository it reaches.
+      ...(ctx.trust ? { trust: ctx.trust } : {}),
+      workspace: ws,
+    });
   if (names.length === 1) {
     const single = await contextFor(names[0]!);
     return withCrossRepo(single, name, await callTool(single, name, args, tools));

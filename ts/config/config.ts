@@ -3,7 +3,8 @@
  * global `config.yaml` (`$XDG_CONFIG_HOME/gortex/config.yaml` when `XDG_CONFIG_HOME` is an absolute
  * path, else `~/.gortex/config.yaml`). Both are optional. This version acts on `mcp.tools` (the
  * tool surface: the repository's file wins over the global one), `exclude` / `index.exclude`
- * (gitignore-style patterns; both files add up), `respect_gitignore` and `index.max_file_size`;
+ * (gitignore-style patterns; both files add up), `respect_gitignore`, `index.max_file_size`, and
+ * the global file's `daemon.http_addr` and `daemon.allowed_roots`;
  * every other key the original's schema knows is accepted with a warning that it is not used yet,
  * and unknown keys are warned about with the known ones listed. A file that is not valid YAML, or a value of the wrong type
  * under a key that is used, is an error naming the file, the key and the fix.
@@ -37,9 +38,9 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'workspace']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace']);
 /** Keys under `daemon` (global config). */
-const DAEMON_KEYS = ['http_addr', 'memory_limit', 'socket'] as const;
+const DAEMON_KEYS = ['http_addr', 'allowed_roots', 'memory_limit', 'socket'] as const;
 
 /** What indexing takes from the config files. */
 export interface ConfigIndex {
@@ -69,8 +70,21 @@ export interface LoadedConfig {
   index: ConfigIndex;
   /** `daemon.http_addr` of the global config: where the daemon serves HTTP when no flag or env says. */
   daemonHttpAddr?: string;
+  /**
+   * `daemon.allowed_roots` of the global config: the only directories (absolute, `~` expanded, as
+   * written — real paths are resolved when compared) the daemon may track repositories in; absent:
+   * anywhere.
+   */
+  allowedRoots?: AllowedRoots;
   /** `workspace` of the repository's file: the slug the daemon's server roster routes by. */
   workspace?: string;
+}
+
+/** `daemon.allowed_roots`: the directories, and where they were written (for messages). */
+export interface AllowedRoots {
+  dirs: string[];
+  /** `file:line` of the key. */
+  source: string;
 }
 
 /** The global config file's path for an environment. */
@@ -103,8 +117,9 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     out.files.push(global.file);
     globalTools = check(global, GLOBAL_KEYS, out.warnings, 'global');
     indexSettings(global, out.index, out.warnings);
-    const httpAddr = daemonSettings(global, out.warnings);
-    if (httpAddr !== undefined) out.daemonHttpAddr = httpAddr;
+    const daemon = daemonSettings(global, out.warnings, env);
+    if (daemon.httpAddr !== undefined) out.daemonHttpAddr = daemon.httpAddr;
+    if (daemon.allowedRoots !== undefined) out.allowedRoots = daemon.allowedRoots;
   }
   if (repo) {
     out.files.unshift(repo.file);
@@ -213,18 +228,42 @@ function indexSettings(y: YamlFile, into: ConfigIndex, warnings: string[]): void
   }
 }
 
-/** Reads `daemon.http_addr` (and warns about the other `daemon` keys). */
-function daemonSettings(y: YamlFile, warnings: string[]): string | undefined {
+/** Reads `daemon.http_addr` and `daemon.allowed_roots` (and warns about the other `daemon` keys). */
+function daemonSettings(y: YamlFile, warnings: string[], env: NodeJS.ProcessEnv): { httpAddr?: string; allowedRoots?: AllowedRoots } {
   const daemon = y.data.daemon;
-  if (daemon === undefined || daemon === null) return undefined;
+  if (daemon === undefined || daemon === null) return {};
   if (typeof daemon !== 'object' || Array.isArray(daemon)) throw new ConfigError(`${where(y, ['daemon'])}: daemon must be a mapping, like "daemon:\n  http_addr: 127.0.0.1:7411"`);
   const d = daemon as Record<string, unknown>;
   warnKeys(y, d, DAEMON_KEYS, ['daemon'], warnings);
-  if (d.http_addr === undefined || d.http_addr === null) return undefined;
+  const out: { httpAddr?: string; allowedRoots?: AllowedRoots } = {};
+  if (d.allowed_roots !== undefined && d.allowed_roots !== null) out.allowedRoots = allowedRoots(y, d.allowed_roots, warnings, env);
+  if (d.http_addr === undefined || d.http_addr === null) return out;
   if (typeof d.http_addr !== 'string' || !/^\S*:\d+$/.test(d.http_addr.trim())) {
     throw new ConfigError(`${where(y, ['daemon', 'http_addr'])}: daemon.http_addr must be host:port, like 127.0.0.1:7411, got ${JSON.stringify(d.http_addr)}`);
   }
-  return d.http_addr.trim();
+  out.httpAddr = d.http_addr.trim();
+  return out;
+}
+
+/**
+ * Checks `daemon.allowed_roots`: a non-empty list of absolute directories (`~/` for the home
+ * folder). One that does not exist is warned about: nothing under it can be tracked.
+ */
+function allowedRoots(y: YamlFile, value: unknown, warnings: string[], env: NodeJS.ProcessEnv): AllowedRoots {
+  const at = where(y, ['daemon', 'allowed_roots']);
+  const example = 'like [~/src, /work/repos]';
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v.trim() !== '')) {
+    throw new ConfigError(`${at}: daemon.allowed_roots must be a non-empty list of directories the daemon may track repositories in, ${example} (remove the key to allow any)`);
+  }
+  const home = env.HOME ?? os.homedir();
+  const dirs = (value as string[]).map((raw) => {
+    const text = raw.trim();
+    const dir = text === '~' ? home : text.startsWith('~/') ? path.join(home, text.slice(2)) : text;
+    if (!path.isAbsolute(dir)) throw new ConfigError(`${at}: daemon.allowed_roots entry ${JSON.stringify(raw)} is not an absolute path; write it in full or from ~/, ${example}`);
+    if (!fs.existsSync(dir)) warnings.push(`${at}: daemon.allowed_roots entry ${JSON.stringify(raw)} does not exist; nothing under it can be tracked`);
+    return path.resolve(dir);
+  });
+  return { dirs, source: at };
 }
 
 /** The `indexRepo` options the config files ask for. */

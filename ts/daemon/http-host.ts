@@ -103,6 +103,7 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
         {
           context: async () => (tracked ?? single(scope)).context(),
           workspace: daemon.workspace,
+          trust: scope.trust,
           ...(router
             ? {
                 route: async (tool, forwarded, workspace, format) => {
@@ -127,7 +128,8 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
         },
         onReindexed: (listener) => daemon.repos.onChange((tracked) => (tracked === defaultRepo() ? listener() : undefined)),
       };
-      return createMcpServer(host, { env: {}, workspace: daemon.workspace, ...daemon.sessionTools, ...(options ?? {}) });
+      // An HTTP session is anonymous unless the app says the bearer token is in force.
+      return createMcpServer(host, { env: {}, workspace: daemon.workspace, ...daemon.sessionTools, ...(options ?? {}), trust: options?.trust ?? 'anonymous' });
     },
   };
 }

@@ -40,6 +40,8 @@ import type { ProgressReporter, ToolContext, WarmingBlock } from '../workspace/c
 import type { WarmupPhase } from './protocol';
 import { writeFileAtomic } from '../support/atomic-write';
 import { withFileLock } from '../support/file-lock';
+import { loadConfig, type AllowedRoots } from '../config/config';
+import { UsageError } from '../support/usage-error';
 
 /** One entry of the persisted list. */
 export interface TrackedEntry {
@@ -293,6 +295,46 @@ export class TrackConflictError extends Error {
   override name = 'TrackConflictError';
 }
 
+/**
+ * `daemon.allowed_roots` of the global config as it reads now (undefined: no restriction). A
+ * config that cannot be read refuses, rather than allowing what it might forbid.
+ */
+export function configuredAllowedRoots(env: NodeJS.ProcessEnv = process.env): AllowedRoots | undefined {
+  try {
+    return loadConfig(undefined, env).allowedRoots;
+  } catch (error) {
+    throw new UsageError(`cannot tell which folders may be tracked (daemon.allowed_roots): ${(error as Error).message}`);
+  }
+}
+
+/** The real path of `dir`, or undefined when it does not exist. */
+function realPathOf(dir: string): string | undefined {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses (`UsageError`) a repository root outside `allowed`. Both sides are compared as real
+ * paths, so a symlink into an allowed folder is judged by where it leads.
+ */
+export function checkAllowedRoot(root: string, allowed: AllowedRoots | undefined): void {
+  if (allowed === undefined) return;
+  const real = realPathOf(root) ?? path.resolve(root);
+  const inside = allowed.dirs.some((dir) => {
+    const base = realPathOf(dir);
+    if (base === undefined) return false;
+    return real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
+  });
+  if (inside) return;
+  throw new UsageError(
+    `the repository root ${real} is outside daemon.allowed_roots (${allowed.dirs.join(', ')}; ${allowed.source}): ` +
+      'track a repository under one of those folders, or add its folder to daemon.allowed_roots in the global config',
+  );
+}
+
 /** The set of tracked repositories of one daemon. */
 export class RepoSet {
   private readonly repos = new Map<string, TrackedRepo>();
@@ -302,8 +344,18 @@ export class RepoSet {
 
   constructor(
     private readonly listFile: string,
-    private readonly options: { log: (message: string) => void; reconcileMs?: number },
+    private readonly options: {
+      log: (message: string) => void;
+      reconcileMs?: number;
+      /** `daemon.allowed_roots` as it reads now (default: the global config's, re-read at each track). */
+      allowedRoots?: () => AllowedRoots | undefined;
+    },
   ) {}
+
+  /** The folders repositories may be tracked in now (undefined: anywhere). */
+  private allowedRoots(): AllowedRoots | undefined {
+    return (this.options.allowedRoots ?? configuredAllowedRoots)();
+  }
 
   /** The persisted list (empty when there is none or it cannot be read; a broken file is logged). */
   static readList(listFile: string, log?: (message: string) => void): TrackedEntry[] {
@@ -344,21 +396,42 @@ export class RepoSet {
     });
   }
 
-  /** Tracks every repository of the persisted list (their snapshots make this warm). */
+  /**
+   * Tracks every repository of the persisted list (their snapshots make this warm), except those
+   * outside `daemon.allowed_roots` (logged, not served).
+   */
   restore(): void {
-    for (const entry of RepoSet.readList(this.listFile, this.options.log)) {
+    const entries = RepoSet.readList(this.listFile, this.options.log);
+    let allowed: AllowedRoots | undefined;
+    try {
+      allowed = entries.length > 0 ? this.allowedRoots() : undefined;
+    } catch (error) {
+      this.options.log(`${(error as Error).message}; serving none of the ${entries.length} recorded repositories`);
+      return;
+    }
+    for (const entry of entries) {
       if (!fs.existsSync(entry.root)) {
         this.options.log(`tracked repository ${entry.root} no longer exists; skipped (gortex untrack removes it)`);
+        continue;
+      }
+      try {
+        checkAllowedRoot(entry.root, allowed);
+      } catch (error) {
+        this.options.log(`recorded repository ${entry.name} not served: ${(error as Error).message}`);
         continue;
       }
       this.start(entry);
     }
   }
 
-  /** Tracks the repository containing `dir` (idempotent); name defaults to the folder name. */
+  /**
+   * Tracks the repository containing `dir` (idempotent); name defaults to the folder name. A root
+   * outside `daemon.allowed_roots` is refused (`UsageError`) — whichever door asked.
+   */
   async track(dir: string, options: { name?: string; project?: string } = {}): Promise<TrackedRepo> {
     const { resolveRepoRoot } = await import('../support/repo-root');
     const root = resolveRepoRoot(dir);
+    checkAllowedRoot(root, this.allowedRoots());
     const existing = this.repos.get(root);
     const name = options.name ?? existing?.entry.name ?? path.basename(root);
     const clash = [...this.repos.values()].find((r) => r.entry.name === name && r.entry.root !== root);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { McpServerOptions } from '../mcp/server';
 import { ScopeError, type HttpHost, type Scope } from './host';
-import { checkBind, currentToken, guard } from './security';
+import { checkBind, currentToken, guard, requestTrust, trustNow } from './security';
 import { MemorySessionStore, type McpSessionStore } from './session-state';
 import { openSse, type SseChannel } from './sse';
 import { MCP_BODY_LIMIT, sessionIdleTtl, StreamableMcp } from './streamable';
@@ -188,7 +188,9 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
   const idleTtlMs = sessionIdleTtl(options.sessionIdleTtlMs);
   const ownStore = options.sessionStore === undefined;
   const store = options.sessionStore ?? new MemorySessionStore();
-  const mcp = new StreamableMcp({ host, mcp: options.mcp, store, idleTtlMs, keepAliveMs });
+  // A session's calls are trusted for admin tools while the bearer token is in force (every request
+  // then carried it); without one they are anonymous. Asked per call: the env token may rotate.
+  const mcp = new StreamableMcp({ host, mcp: { ...(options.mcp ?? {}), trust: () => trustNow(options.authToken) }, store, idleTtlMs, keepAliveMs });
   const streams = new Set<{ channel: SseChannel; stop(): void }>();
 
   const app = express();
@@ -232,7 +234,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     const scope = scopeOf(req);
     const body = await readBody(req, res, TOOL_BODY_LIMIT);
     const { args, format } = toolRequest(body, req.query.format);
-    const outcome = await host.callTool(name, args, { ...scope, format });
+    const outcome = await host.callTool(name, args, { ...scope, format, trust: requestTrust(res) });
     if (!outcome.ok) {
       if (outcome.code === 'tool_not_found') {
         throw new HttpError(404, 'tool_not_found', outcome.message, { available_tools: host.tools().map((t) => t.name) });

@@ -11,6 +11,7 @@ import type { GraphDump } from '../engine/engine';
 import { createMcpServer, type McpServerOptions } from '../mcp/server';
 import type { McpServer } from '../mcp/streams';
 import { packageVersion } from '../support/package-root';
+import type { CallerTrust } from '../workspace/context';
 import { embeddedWorkspace, type EmbeddedRepo, type RepoChange } from '../workspace/embedded';
 
 export type { ToolListing };
@@ -67,11 +68,17 @@ export interface HttpHost {
   graph(scope: Scope): Promise<{ repos: GraphDump[] }>;
   /** Every tool callable over `/v1/tools/{name}`. */
   tools(): ToolListing[];
-  /** Runs a tool through the call pipeline. Throws `ScopeError` for an unknown scope. */
-  callTool(name: string, args: Record<string, unknown>, options: Scope & { format: CallFormat | undefined }): Promise<CallOutcome>;
+  /**
+   * Runs a tool through the call pipeline as a caller of `trust` (`trusted` only with the bearer
+   * token: anonymous callers are refused the admin tools). Throws `ScopeError` for an unknown scope.
+   */
+  callTool(name: string, args: Record<string, unknown>, options: Scope & { format: CallFormat | undefined; trust: CallerTrust }): Promise<CallOutcome>;
   /** Subscribes to graph changes; returns the unsubscribe, or `undefined` when nothing is watched. */
   subscribe(listener: (event: GraphChangeEvent) => void): (() => void) | undefined;
-  /** A fresh MCP server for a new Streamable HTTP session (tool surface per `options`). */
+  /**
+   * A fresh MCP server for a new Streamable HTTP session (tool surface and trust per `options`;
+   * without a `trust` its caller is `anonymous`).
+   */
   newMcpServer(options?: McpServerOptions): McpServer;
 }
 
@@ -151,14 +158,16 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
     tools: toolListings,
     async callTool(name, args, scope) {
       await checkScope(scope);
-      return pipeline.call({ tool: name, args, ...(scope.format ? { format: scope.format } : {}) }, { context: () => repo.context(), workspace });
+      return pipeline.call({ tool: name, args, ...(scope.format ? { format: scope.format } : {}) }, { context: () => repo.context(), workspace, trust: scope.trust });
     },
     subscribe(listener) {
       if (!options.watching) return undefined;
       return repo.onReindexed((change) => listener(changeEvent(change.report.repo, change)));
     },
     newMcpServer(mcpOptions) {
-      return createMcpServer(repo, { workspace, ...(mcpOptions ?? options.mcp ?? {}) });
+      const chosen = { ...(options.mcp ?? {}), ...(mcpOptions ?? {}) };
+      // An HTTP session is anonymous unless the app says the bearer token is in force.
+      return createMcpServer(repo, { workspace, ...chosen, trust: chosen.trust ?? 'anonymous' });
     },
   };
 }

@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { CallerTrust } from '../workspace/context';
 
 /** The environment variable holding the HTTP bearer token (re-read per request, so it can rotate). */
 export const TOKEN_ENV = 'GORTEX_DAEMON_HTTP_TOKEN';
@@ -47,6 +48,21 @@ export function currentToken(configured: string | undefined, env: NodeJS.Process
   if (configured !== undefined && configured !== '') return configured;
   const fromEnv = env[TOKEN_ENV]?.trim();
   return fromEnv ? fromEnv : undefined;
+}
+
+/**
+ * The trust of a request the guard let through while `configured` / the environment say what
+ * they say now: with a token in force it presented that token (`trusted`); without one it is
+ * `anonymous`, refused the admin tools however close it is — any local process can reach a
+ * loopback port.
+ */
+export function trustNow(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): CallerTrust {
+  return currentToken(configured, env) === undefined ? 'anonymous' : 'trusted';
+}
+
+/** The trust the guard gave this request (`anonymous` when the guard did not run). */
+export function requestTrust(res: Response): CallerTrust {
+  return res.locals.gortexTrust === 'trusted' ? 'trusted' : 'anonymous';
 }
 
 /** Constant-time token comparison; hashing first makes both sides 32 bytes, so length never leaks. */
@@ -119,7 +135,8 @@ export function hostOf(header: string | undefined): string | undefined {
 /**
  * Guards `/mcp` and `/v1/*`: CORS headers for an admitted browser origin, the Origin guard (403,
  * preflights included, valid token or not), preflight answers (204, no auth), then bearer auth (401),
- * or without a token the loopback Host rule (403: DNS rebinding).
+ * or without a token the loopback Host rule (403: DNS rebinding). A request let through carries its
+ * trust (`requestTrust`): `trusted` with the token, `anonymous` without one.
  */
 export function guard(options: GuardOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -149,6 +166,7 @@ export function guard(options: GuardOptions): RequestHandler {
         });
         return;
       }
+      res.locals.gortexTrust = 'anonymous' satisfies CallerTrust;
       next();
       return;
     }
@@ -156,6 +174,7 @@ export function guard(options: GuardOptions): RequestHandler {
     const fromQuery = queryTokenRoute(req) && typeof req.query.token === 'string' ? req.query.token : undefined;
     const presented = fromHeader ?? fromQuery;
     if (presented !== undefined && tokensEqual(presented, expected)) {
+      res.locals.gortexTrust = 'trusted' satisfies CallerTrust;
       next();
       return;
     }

@@ -10,7 +10,7 @@ import { CallPipeline, type Caller, type CallOutcome } from '../calls/pipeline';
 import { chosenSpec, isGcxClient, sessionSurface, type SurfaceOptions } from '../calls/session';
 import { toolListing } from '../calls/surface';
 import { packageVersion } from '../support/package-root';
-import type { ProgressReporter } from '../workspace/context';
+import type { CallerTrust, ProgressReporter } from '../workspace/context';
 import { SessionStore } from '../workspace/session-store';
 import type { Workspace } from '../workspace/workspace';
 import { registerPrompts } from './prompts';
@@ -53,6 +53,12 @@ export interface McpServerOptions extends SurfaceOptions {
   route?: Caller['route'];
   /** Where `GORTEX_TOOLS`/`GORTEX_TOOLS_MODE` are read (default `process.env`); a daemon session passes its client's choice instead. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether the session's caller may call admin tools (`CallerTrust`), or how to tell at each call
+   * (an HTTP session: whether the server's bearer token is in force). Default `trusted`: stdio
+   * and the daemon socket.
+   */
+  trust?: CallerTrust | (() => CallerTrust);
 }
 
 const INSTRUCTIONS =
@@ -86,6 +92,10 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     ...(options.workspace ? { workspace: options.workspace } : {}),
     get gcxDefault() {
       return isGcxClient(server.getClientVersion()?.name);
+    },
+    get trust() {
+      const trust = options.trust ?? 'trusted';
+      return typeof trust === 'function' ? trust() : trust;
     },
     ...(options.route ? { route: options.route } : {}),
   };

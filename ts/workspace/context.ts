@@ -27,6 +27,14 @@ export interface SessionSurface {
   store?: SessionStore;
 }
 
+/**
+ * How far a caller is trusted. `trusted` callers — the socket (mode 0600), stdio, the CLI, and
+ * HTTP requests carrying the server's bearer token — may call the admin tools, those that change
+ * what the server serves or keeps beyond the session (`isAdminTool`, `ts/calls/dispatch.ts`);
+ * `anonymous` ones — HTTP without a token, which only a loopback bind allows — may not.
+ */
+export type CallerTrust = 'trusted' | 'anonymous';
+
 /** What a handler works on: the engine and the repository the session is bound to. */
 export interface ToolContext {
   engine: Engine;
@@ -44,6 +52,8 @@ export interface ToolContext {
   warming?: WarmingContext;
   /** Where a call that waits reports how far it has come (set when the caller asked for progress). */
   progress?: ProgressReporter;
+  /** The caller's trust, set by the call pipeline from its `Caller`; absent: trusted (a context built outside any door). */
+  trust?: CallerTrust;
   /**
    * Runs another tool as this call's own dispatch would (validation, scope narrowing), for tools
    * that compose others; set by the call pipeline (`ts/calls/`). Throws its failures unchanged.

@@ -35,6 +35,9 @@ export default class TrackCommand extends GortexCommand {
       this.log(`tracking ${formatRepos([answer.result as never])}`);
     } catch (error) {
       if (!(error instanceof DaemonUnavailableError)) throw error;
+      // The daemon would refuse it: do not record what it may not serve.
+      const { checkAllowedRoot, configuredAllowedRoots } = await import('../../daemon/repos');
+      checkAllowedRoot(root, configuredAllowedRoots());
       const name = flags.name ?? root.split(/[\\/]/).pop()!;
       // Under the list's lock: concurrent tracks (and a daemon stopping meanwhile) keep each other's entries.
       RepoSet.updateList(paths.repos, (entries) => {
