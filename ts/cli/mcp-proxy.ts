@@ -1,4 +1,9 @@
-/** `gortex mcp` as a thin stdio ↔ daemon-socket proxy. */
+/**
+ * `gortex mcp` as a thin stdio ↔ daemon-socket proxy. Bytes pass through untouched: the daemon's
+ * session (`ts/mcp/line-transport.ts`) frames them, answers malformed or oversized messages with
+ * JSON-RPC errors and logs them in the daemon log; the proxy also says so on its stderr, where
+ * the MCP client shows a server's log, when a message passes the size limit.
+ */
 
 /**
  * Connects stdin/stdout to an MCP session of the daemon (starting one when needed) for the
@@ -34,6 +39,8 @@ export async function proxyToDaemon(root: string, toolSpec: string | undefined, 
   const { socket, ack } = connection;
   const where = ack.bound_repos ? `${ack.bound_repos.length} repositories: ${ack.bound_repos.join(', ')}` : ack.default_repo;
   log(`connected to the gortex daemon (session ${ack.session_id}, ${where}${ack.warming ? `, warming up: ${ack.warmup_phase}` : ''})`);
+  const { MAX_LINE_MESSAGE_BYTES, byteSizeText } = await import('../mcp/limits');
+  process.stdin.on('data', oversizedLineWatch(MAX_LINE_MESSAGE_BYTES, () => log(`a message on stdin is over the ${byteSizeText(MAX_LINE_MESSAGE_BYTES)} limit of one MCP message; the daemon skips it and answers an error`)));
   let stdinEnded = false;
   process.stdin.once('end', () => {
     stdinEnded = true;
@@ -45,4 +52,26 @@ export async function proxyToDaemon(root: string, toolSpec: string | undefined, 
   await new Promise<void>((resolve) => socket.once('close', () => resolve()));
   if (!stdinEnded) throw new Error('the daemon closed the session (it stopped or restarted); reconnect to continue');
   return 'served';
+}
+
+/** A `data` listener calling `onOver` once per line that grows past `max` bytes (newline excluded). */
+function oversizedLineWatch(max: number, onOver: () => void): (chunk: Buffer | string) => void {
+  let lineBytes = 0;
+  let reported = false;
+  return (data) => {
+    const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(0x0a, start);
+      lineBytes += (newline < 0 ? chunk.length : newline) - start;
+      if (!reported && lineBytes > max) {
+        reported = true;
+        onOver();
+      }
+      if (newline < 0) return;
+      lineBytes = 0;
+      reported = false;
+      start = newline + 1;
+    }
+  };
 }

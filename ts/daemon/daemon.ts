@@ -273,9 +273,9 @@ export class Daemon {
       this.sessions.delete(id);
       void server.close().catch(() => undefined);
     });
-    await serveOverStreams(server, socket, socket);
-    // readLine paused the socket after the handshake; the transport reads from here on.
-    socket.resume();
+    // readLine paused the socket after the handshake; the transport resumes it and reads from
+    // here on, answering malformed or oversized messages and logging them here.
+    await serveOverStreams(server, socket, socket, { log: (message) => this.options.log(`mcp session ${id}: ${message}`) });
   }
 
   private serveControl(socket: net.Socket): void {
