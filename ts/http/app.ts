@@ -7,6 +7,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../mcp/limits';
 import type { McpServerOptions } from '../mcp/server';
 import { ScopeError, type HttpHost, type Scope } from './host';
 import { checkBind, currentToken, guard, requestTrust, trustNow } from './security';
@@ -145,6 +146,8 @@ export function toolRequest(body: Buffer | undefined, queryFormat: unknown): { a
     } catch (error) {
       throw new HttpError(400, 'invalid_json', `the request body is not valid JSON: ${(error as Error).message}`);
     }
+    // Before validation, handlers or serialisation recurse over the arguments.
+    if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw new HttpError(400, 'invalid_argument', tooDeepMessage('the request body'));
   }
   if (!isPlainObject(parsed)) {
     throw new HttpError(400, 'invalid_body', `the request body must be a JSON object (the tool's arguments, or {"arguments": {…}, "format": "json"|"gcx"}), got ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`);

@@ -6,6 +6,14 @@
  *   (an array for a batch, in request order), anything else gets 202. A standalone `initialize`
  *   without `Mcp-Session-Id` mints a session; an unknown or expired id is refused with 404 before
  *   anything is dispatched.
+ * - Bounds of one POST: a batch of more than `MCP_MAX_BATCH_FRAMES` frames is refused with 413
+ *   and a frame nested deeper than `MAX_JSON_DEPTH` with 400, before anything runs; a batch is
+ *   dispatched `MCP_BATCH_CONCURRENCY` frames at a time, in order; its answers may total
+ *   `MCP_MAX_BATCH_RESPONSE_BYTES` — from the first answer that would pass that, every remaining
+ *   request gets a `-32600` error instead (saying whether it ran) and nothing more is dispatched,
+ *   so the client re-sends the rest in smaller batches (`answerFrames`). A lone request's answer is
+ *   not capped here: its size is its tool's (paged with `max_bytes`), and one request cannot
+ *   multiply it.
  * - A lone request that carries a progress token (`_meta.progressToken`) from a client that
  *   accepts `text/event-stream` is answered as an SSE stream instead: the notifications related
  *   to it (its progress), then its response — in order, on the POST itself
@@ -39,6 +47,7 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
 } from '../mcp/session-transport';
+import { byteSizeText, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../mcp/limits';
 import type { McpServerOptions } from '../mcp/server';
 import type { McpServer } from '../mcp/streams';
 import type { HttpHost } from './host';
@@ -54,6 +63,15 @@ export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60_000;
 export const SESSION_TTL_ENV = 'GORTEX_MCP_SESSION_IDLE_TTL';
 /** Largest `POST /mcp` body. */
 export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+/**
+ * Most JSON-RPC frames in one `POST /mcp` batch; a bigger one is refused (413) before anything
+ * runs. Without it, 2 MB of `tools/list` frames asked for gigabytes of answers.
+ */
+export const MCP_MAX_BATCH_FRAMES = 100;
+/** Frames of one batch being answered at once (tool calls also pass the pipeline's gate). */
+export const MCP_BATCH_CONCURRENCY = 4;
+/** Most bytes of the answers to one batch (the errors that replace the rest come on top); see `answerFrames`. */
+export const MCP_MAX_BATCH_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** The `_meta` key of the initialize result that advertises the idle horizon. */
 export const TTL_META_KEY = 'gortex/session_idle_ttl_seconds';
 
@@ -199,6 +217,19 @@ export class StreamableMcp {
       res.status(400).json(rpcError(null, INVALID_REQUEST, 'Invalid Request: an empty batch'));
       return;
     }
+    if (frames.length > MCP_MAX_BATCH_FRAMES) {
+      res
+        .status(413)
+        .json(rpcError(null, INVALID_REQUEST, `Invalid Request: the batch has ${frames.length} frames, over the limit of ${MCP_MAX_BATCH_FRAMES} per request (MCP_MAX_BATCH_FRAMES); nothing was run — send them in batches of at most ${MCP_MAX_BATCH_FRAMES}`));
+      return;
+    }
+    for (const [i, frame] of frames.entries()) {
+      // Before anything (schema checks, handlers, serialisation) recurses over the frame.
+      if (nestsDeeperThan(frame, MAX_JSON_DEPTH)) {
+        res.status(400).json(rpcError(batch ? null : topLevelId(frame), INVALID_REQUEST, `Invalid Request: ${tooDeepMessage(batch ? `frame ${i}` : 'the message')}; nothing was run`));
+        return;
+      }
+    }
     const messages: JSONRPCMessage[] = [];
     for (const [i, frame] of frames.entries()) {
       const checked = JSONRPCMessageSchema.safeParse(frame);
@@ -250,18 +281,69 @@ export class StreamableMcp {
       await this.answerAsStream(session, lone, extra, res);
       return;
     }
-    const answers = await Promise.all(messages.map((m) => session.transport.dispatch(m, extra)));
+    const replies = await this.answerFrames(session, messages, extra, batch ? MCP_MAX_BATCH_RESPONSE_BYTES : Infinity);
     session.lastSeen = Date.now();
-    const replies: JSONRPCMessage[] = [];
-    messages.forEach((m, i) => {
-      const answer = answers[i];
-      if (isJSONRPCRequest(m) && answer !== undefined) replies.push(m.method === 'initialize' ? this.withTtlMeta(m, answer) : answer);
-    });
     if (replies.length === 0) {
       res.status(202).end();
       return;
     }
-    res.status(200).json(batch ? replies : replies[0]);
+    res
+      .status(200)
+      .type('application/json')
+      .send(batch ? `[${replies.join(',')}]` : replies[0]);
+  }
+
+  /**
+   * The serialised answers to the requests among `messages`, in request order. Frames are
+   * dispatched in order, `MCP_BATCH_CONCURRENCY` at a time. Answers are kept while their total
+   * stays within `limit` bytes (`MCP_MAX_BATCH_RESPONSE_BYTES` for a batch); from the first that
+   * would pass it, each remaining request is answered with a `-32600` error saying whether it ran
+   * (its answer dropped) or was not run, and once the answers held pass the limit nothing more is
+   * dispatched (notifications after that point are dropped too). A request cancelled within the
+   * batch gets no answer.
+   */
+  private async answerFrames(session: LiveSession, messages: JSONRPCMessage[], extra: MessageExtraInfo, limit: number): Promise<string[]> {
+    const answers: (string | undefined)[] = new Array<string | undefined>(messages.length);
+    const ran: boolean[] = new Array<boolean>(messages.length).fill(false);
+    let next = 0;
+    let held = 0;
+    const worker = async (): Promise<void> => {
+      while (next < messages.length && held <= limit) {
+        const i = next++;
+        const message = messages[i]!;
+        ran[i] = true;
+        const answer = await session.transport.dispatch(message, extra);
+        if (!isJSONRPCRequest(message) || answer === undefined) continue;
+        const text = JSON.stringify(message.method === 'initialize' ? this.withTtlMeta(message, answer) : answer);
+        answers[i] = text;
+        held += Buffer.byteLength(text);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(MCP_BATCH_CONCURRENCY, messages.length) }, worker));
+    const replies: string[] = [];
+    // The brackets and commas of the array count too.
+    let total = 2;
+    let cutAt: number | undefined;
+    for (const [i, frame] of messages.entries()) {
+      if (!isJSONRPCRequest(frame)) continue;
+      const text = answers[i];
+      if (ran[i] && text === undefined) continue;
+      if (text !== undefined && cutAt === undefined) {
+        const size = Buffer.byteLength(text) + 1;
+        if (total + size <= limit) {
+          total += size;
+          replies.push(text);
+          continue;
+        }
+      }
+      cutAt ??= i;
+      const why = `the answers to this batch reached the ${byteSizeText(limit)} limit of one response (MCP_MAX_BATCH_RESPONSE_BYTES) at frame ${cutAt}`;
+      const message = ran[i]
+        ? `Invalid Request: frame ${i} ran, but its answer was dropped: ${why}; ask for it again alone, or with a smaller max_bytes`
+        : `Invalid Request: frame ${i} was not run: ${why}; send it again in another request`;
+      replies.push(JSON.stringify(rpcError(frame.id, INVALID_REQUEST, message)));
+    }
+    return replies;
   }
 
   /**
@@ -482,3 +564,10 @@ export class StreamableMcp {
 
 /** The store no longer has a session being rebuilt. */
 class SessionGone extends Error {}
+
+/** A frame's top-level `id` when it can correlate an error, else null. */
+function topLevelId(frame: unknown): string | number | null {
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) return null;
+  const id = (frame as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
