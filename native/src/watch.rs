@@ -1,6 +1,8 @@
 //! File watching for the daemon and embedded sessions: the OS watcher (inotify, FSEvents,
 //! ReadDirectoryChangesW through `notify`) on a thread of its own, its events reduced to
 //! repository-relative paths outside ignored directories and handed to JavaScript in batches.
+//! Symlinks are not followed: what lies below a linked directory (perhaps outside the repository)
+//! is neither watched nor reported, as the indexer never reads it.
 //! Node's own recursive `fs.watch` on Linux keeps one JavaScript watcher per file and reads a
 //! directory on the event loop for every event; a checkout or a code generator touching hundreds
 //! of files then stalls every session for seconds.
@@ -42,9 +44,16 @@ impl RepoWatcher {
     ) -> Result<Self> {
         let root = std::fs::canonicalize(&root).map_err(|e| Error::from_reason(format!("cannot watch {root}: {e}")))?;
         let (tx, rx) = channel::<notify::Result<Event>>();
-        let mut watcher = notify::recommended_watcher(move |event| {
-            let _ = tx.send(event);
-        })
+        // Links are not followed (notify follows them by default): a directory symlink would
+        // otherwise be watched wherever it points, outside the repository included, and its
+        // changes reported as the repository's. The indexer never reads below a link either.
+        let config = notify::Config::default().with_follow_symlinks(false);
+        let mut watcher = notify::RecommendedWatcher::new(
+            move |event| {
+                let _ = tx.send(event);
+            },
+            config,
+        )
         .map_err(|e| Error::from_reason(format!("cannot create a file watcher: {e}")))?;
         watcher
             .watch(&root, RecursiveMode::Recursive)

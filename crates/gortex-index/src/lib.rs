@@ -91,6 +91,8 @@ pub enum SkipReason {
     Unreadable,
     Symlink,
     SymlinkLoop,
+    /// An ignore file honoured only in part (cut to the walk's caps, invalid patterns).
+    IgnoreFilePartial,
 }
 
 impl SkipReason {
@@ -104,6 +106,7 @@ impl SkipReason {
             SkipReason::Unreadable => "unreadable",
             SkipReason::Symlink => "symlink",
             SkipReason::SymlinkLoop => "symlink_loop",
+            SkipReason::IgnoreFilePartial => "ignore_file_partial",
         }
     }
 }
@@ -378,8 +381,9 @@ enum PathState {
     Unsupported,
     /// Deleted, excluded, ignored or not a regular file: not indexed (any more).
     Gone,
-    /// Over the size cap.
-    TooLarge(Skipped),
+    /// Not read, and reported as the walk reports it: over the size cap, or a symlink (the path
+    /// is one, or goes through one; the report names the link).
+    Refused(Skipped),
     /// Read: its previous facts reused, parsed, skipped or failed.
     Read(Outcome),
 }
@@ -397,9 +401,12 @@ fn read_path(
     let Some(language) = Language::from_path(rel).filter(|l| gortex_lang::supports(*l)) else {
         return PathState::Unsupported;
     };
-    // What the walker would not reach (ignored, excluded) is not indexed, or no longer.
-    if !admission.admits(rel) {
-        return PathState::Gone;
+    // What the walker would not reach (ignored, excluded) is not indexed, or no longer; nor is
+    // what it would not follow (a symlink, or anything below one: it may lead out of the root).
+    match admission.judge(rel) {
+        walk::Verdict::Admitted => {}
+        walk::Verdict::Refused => return PathState::Gone,
+        walk::Verdict::Symlink(link) => return PathState::Refused(link),
     }
     let abs = root.join(rel);
     let meta = match std::fs::symlink_metadata(&abs) {
@@ -407,7 +414,7 @@ fn read_path(
         _ => return PathState::Gone,
     };
     if meta.len() > options.max_file_size {
-        return PathState::TooLarge(Skipped {
+        return PathState::Refused(Skipped {
             path: rel.to_string(),
             reason: SkipReason::TooLarge,
             detail: Some(format!("{} bytes > cap {} bytes", meta.len(), options.max_file_size)),
@@ -1050,8 +1057,11 @@ impl RepoIndex {
                     }
                     None
                 }
-                PathState::TooLarge(skipped) => {
-                    self.skipped.push(skipped);
+                PathState::Refused(skipped) => {
+                    // Several paths below one link name the same link once.
+                    if !self.skipped.iter().any(|s| s.path == skipped.path) {
+                        self.skipped.push(skipped);
+                    }
                     None
                 }
                 PathState::Read(Outcome::Reused(r)) => {
@@ -1121,6 +1131,8 @@ impl RepoIndex {
                     paths
                         .iter()
                         .filter(|p| CONFIG_FILES.contains(&p.rsplit('/').next().unwrap_or(p)))
+                        // A config below a symlink or an ignored directory is not the walk's either.
+                        .filter(|p| admission.admits(p))
                         .cloned(),
                 )
                 .collect::<std::collections::BTreeSet<_>>()
