@@ -92,7 +92,13 @@ export interface IndexHealth {
   /** The findings behind a status other than `healthy`, one per entry (empty when healthy). */
   problems: string[];
   files: { indexed: number; by_language: Record<string, LanguageCount & { symbols: number }> };
-  skipped: { total: number; by_reason: Record<string, number>; files: SkippedFile[] };
+  skipped: {
+    total: number;
+    by_reason: Record<string, number>;
+    files: SkippedFile[];
+    /** How many symbolic links were skipped, and that links are never followed (absent when none were). */
+    symlinks?: string;
+  };
   failures: { total: number; files: ParseFailure[] };
   freshness: {
     /** The saved snapshot matches the files on disk. */
@@ -178,7 +184,12 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
     verdict: `${state}: ${facts.join('; ')}`,
     problems,
     files: { indexed: stats.files, by_language: byLanguage },
-    skipped: { total: status.skipped.length, by_reason: status.skipped_by_reason, files: status.skipped.slice(0, maxItems) },
+    skipped: {
+      total: status.skipped.length,
+      by_reason: status.skipped_by_reason,
+      files: status.skipped.slice(0, maxItems),
+      ...symlinkNote(status.skipped_by_reason),
+    },
     failures: { total: status.failures.length, files: status.failures.slice(0, maxItems) },
     freshness: {
       fresh: status.fresh,
@@ -193,6 +204,17 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
     references: { usage_edges: usage, unresolved: stats.unresolved, unresolved_share: unresolvedShare },
     tiers,
     ...(reader.ctx.lastIndex ? { last_pass: lastPass(reader.ctx.lastIndex) } : {}),
+  };
+}
+
+/** The `skipped.symlinks` sentence of `index_health`, when links were skipped. */
+function symlinkNote(byReason: Record<string, number>): { symlinks?: string } {
+  const links = (byReason.symlink ?? 0) + (byReason.symlink_loop ?? 0);
+  if (links === 0) return {};
+  return {
+    symlinks:
+      `${links} symbolic link${links === 1 ? '' : 's'} skipped: links are never followed, by the index or the watcher ` +
+      '(one may lead outside the repository); nothing below a linked folder is indexed',
   };
 }
 

@@ -1,7 +1,9 @@
 /**
  * The agent-config audit (`gortex://audit`): CLAUDE.md, AGENTS.md and Cursor/Windsurf/Copilot
  * rule files checked against the repository — inline code spans naming paths that do not exist or
- * symbols the graph does not hold, and files large enough to crowd every agent session.
+ * symbols the graph does not hold, and files large enough to crowd every agent session. A file
+ * or rules folder reached through a symlink that leaves the repository is not read (it is listed
+ * under `refused`), and no file is read past `AUDIT_MAX_BYTES`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,25 +17,88 @@ const AUDIT_DIRS = ['.cursor/rules', '.windsurf/rules', '.antigravity/rules'];
 const AUDIT_EXTENSIONS = /\.(md|mdc|txt)$/i;
 /** An instruction file above this many estimated tokens is flagged: it is loaded into every session. */
 const AUDIT_LARGE_TOKENS = 5000;
-/** Most files audited, bytes read of each, and code spans checked per file. */
+/** Most files audited, bytes read of each (a larger file is audited on its first bytes, `truncated`), and code spans checked per file. */
 const AUDIT_MAX_FILES = 50;
 const AUDIT_MAX_BYTES = 1024 * 1024;
 const AUDIT_MAX_REFS = 200;
 /** A bare file name with one of these extensions is read as a path reference. */
 const SOURCE_EXTENSIONS = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|c|h|cc|cpp|cxx|hpp|hh|cs|kt|kts|php|rb|lua|ex|exs|erl|elm|dart|hs|zig|swift|scala|vue|svelte|proto|sql|json|ya?ml|toml|md|mdc|txt|sh|lock|cfg|ini|html|css)$/;
 
-/** Appends the rule files under `rel` (any depth, by name) to `out`. */
-function listRuleFiles(root: string, rel: string, out: string[]): void {
+/** An instruction file or rules folder that was not read, and why. */
+interface Refusal {
+  path: string;
+  reason: string;
+}
+
+/** The repository's real root, and where `rel` really is when that is inside it (links resolved). */
+interface RootedPaths {
+  /** `fs.realpathSync(root)`. */
+  real: string;
+  /** The real path of `rel`; `undefined` when it does not exist, `outside` when a link leads out of the root. */
+  resolve(rel: string): string | undefined | 'outside';
+}
+
+function rootedPaths(root: string): RootedPaths {
+  const real = fs.realpathSync(root);
+  return {
+    real,
+    resolve: (rel) => {
+      let target: string;
+      try {
+        target = fs.realpathSync(path.join(root, rel));
+      } catch {
+        return undefined;
+      }
+      return target === real || target.startsWith(real + path.sep) ? target : 'outside';
+    },
+  };
+}
+
+const OUTSIDE = 'a symlink leads outside the repository: not read';
+
+/** Appends the rule files under `rel` (any depth, by name) to `out`, and links leading out of the root to `refused`. */
+function listRuleFiles(paths: RootedPaths, rel: string, out: string[], refused: Refusal[]): void {
+  const dir = paths.resolve(rel);
+  if (dir === undefined) return;
+  if (dir === 'outside') {
+    refused.push({ path: rel, reason: OUTSIDE });
+    return;
+  }
   let entries: fs.Dirent[];
   try {
-    entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
     return;
   }
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const child = `${rel}/${e.name}`;
-    if (e.isDirectory()) listRuleFiles(root, child, out);
-    else if (e.isFile() && AUDIT_EXTENSIONS.test(e.name)) out.push(child);
+    if (e.isDirectory()) listRuleFiles(paths, child, out, refused);
+    else if (!AUDIT_EXTENSIONS.test(e.name)) continue;
+    else if (e.isFile()) out.push(child);
+    else if (e.isSymbolicLink()) {
+      // A linked rule file is read when it stays inside the repository; a linked folder is not entered (it could loop).
+      const target = paths.resolve(child);
+      if (target === 'outside') refused.push({ path: child, reason: OUTSIDE });
+      else if (target !== undefined && fs.statSync(target).isFile()) out.push(child);
+    }
+  }
+}
+
+/** At most `AUDIT_MAX_BYTES` of the regular file at `real` (never through a symlink), and its size. */
+function readPrefix(real: string): { size: number; text: string; bytesRead: number } {
+  const fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buffer = Buffer.alloc(Math.min(size, AUDIT_MAX_BYTES));
+    let bytesRead = 0;
+    while (bytesRead < buffer.length) {
+      const n = fs.readSync(fd, buffer, bytesRead, buffer.length - bytesRead, bytesRead);
+      if (n === 0) break;
+      bytesRead += n;
+    }
+    return { size, text: buffer.subarray(0, bytesRead).toString('utf8'), bytesRead };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -108,18 +173,19 @@ function symbolKnown(ctx: ToolContext, name: string): boolean {
 
 /** Agent instruction files checked against the repository: dead paths, unknown symbols, size. */
 export function audit(ctx: ToolContext): unknown {
-  const root = ctx.root;
+  const paths = rootedPaths(ctx.root);
+  const refused: Refusal[] = [];
   const found = AUDIT_FILES.filter((f) => {
-    try {
-      return fs.statSync(path.join(root, f)).isFile();
-    } catch {
-      return false;
-    }
+    const real = paths.resolve(f);
+    if (real === 'outside') refused.push({ path: f, reason: OUTSIDE });
+    return typeof real === 'string' && real !== 'outside' && fs.statSync(real).isFile();
   });
-  for (const dir of AUDIT_DIRS) listRuleFiles(root, dir, found);
-  const files = found.slice(0, AUDIT_MAX_FILES).map((rel) => {
-    const bytes = fs.statSync(path.join(root, rel)).size;
-    const text = fs.readFileSync(path.join(root, rel)).subarray(0, AUDIT_MAX_BYTES).toString('utf8');
+  for (const dir of AUDIT_DIRS) listRuleFiles(paths, dir, found, refused);
+  const files = found.slice(0, AUDIT_MAX_FILES).flatMap((rel) => {
+    const real = paths.resolve(rel);
+    // Gone (or relinked out of the root) since it was listed.
+    if (real === undefined || real === 'outside') return [];
+    const { size: bytes, text, bytesRead } = readPrefix(real);
     const estTokens = Math.ceil(bytes / 4);
     const deadPaths: AuditFinding[] = [];
     const unknownSymbols: AuditFinding[] = [];
@@ -140,9 +206,11 @@ export function audit(ctx: ToolContext): unknown {
         if (!checked.get(s)) unknownSymbols.push({ ref: span, line });
       }
     }
-    return {
+    const row = {
       path: rel,
       bytes,
+      bytes_read: bytesRead,
+      truncated: bytesRead < bytes,
       lines: text.split('\n').length,
       est_tokens: estTokens,
       large: estTokens > AUDIT_LARGE_TOKENS,
@@ -151,6 +219,7 @@ export function audit(ctx: ToolContext): unknown {
       dead_paths: deadPaths,
       unknown_symbols: unknownSymbols,
     };
+    return [row];
   });
   return {
     searched: [...AUDIT_FILES, ...AUDIT_DIRS.map((d) => `${d}/**`)],
@@ -166,7 +235,10 @@ export function audit(ctx: ToolContext): unknown {
       'a path is dead when it does not exist under the repository root (a bare file name also counts when any indexed file has that name)',
       'an unknown symbol is a camelCase, qualified or call-shaped name the graph does not hold: stale, or defined outside this repository',
       `a file above ${AUDIT_LARGE_TOKENS} estimated tokens (bytes / 4) is flagged large: it is loaded into every agent session`,
+      `only the first ${AUDIT_MAX_BYTES} bytes of a file are read and checked (truncated: true, lines counted in what was read); bytes and est_tokens are the whole file's`,
+      'a symlink is followed only while it stays inside the repository; files and folders it would leave for are listed under refused, unread',
     ],
+    ...(refused.length > 0 ? { refused } : {}),
     ...(found.length > AUDIT_MAX_FILES ? { truncated: true, discovered: found.length } : {}),
   };
 }
