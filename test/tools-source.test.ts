@@ -1,4 +1,6 @@
 /** `read_file` / `get_symbol_source` shaping: body compression and salient-line truncation. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ALL_TOOLS } from '../ts/tools/index';
 import { fixtureCopy } from './helpers/repo';
 import { openToolContext, toolCaller } from './helpers/tools';
@@ -65,5 +67,20 @@ describe('get_symbol_source shaping', () => {
     expect((await refusal(ts, 'get_editing_context', { id: 'summarize', fidelity_globs: 'src/**:tiny' })).message).toMatch(
       /fidelity_globs entry "src\/\*\*:tiny" must be glob:tier/,
     );
+  });
+});
+
+describe('read_file over a file of many short lines', () => {
+  test('a 1 MiB slice of 250,000 lines is read whole, byte-exact, and cut at the budget', async () => {
+    const root = fixtureCopy('query/app-ts', 'src-many-lines');
+    // 250,000 lines of 4 bytes: the byte count used to be re-measured over the whole text per line,
+    // which made this one call run for minutes.
+    fs.writeFileSync(path.join(root, 'many.txt'), 'abc\n'.repeat(250_000));
+    const ctx = await openToolContext(root);
+    const whole = await call(ctx, 'read_file', { path: 'many.txt', max_bytes: 1024 * 1024 });
+    expect(whole).toMatchObject({ start_line: 1, end_line: 250_000, total_lines: 250_000, truncated: false });
+    expect(whole.text).toBe('abc\n'.repeat(250_000));
+    const cut = await call(ctx, 'read_file', { path: 'many.txt', max_bytes: 10 });
+    expect(cut).toMatchObject({ end_line: 2, truncated: true, text: 'abc\nabc\n' });
   });
 });
