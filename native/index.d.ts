@@ -98,6 +98,19 @@ export declare class Engine {
 }
 
 /**
+ * A pattern in Rust regex syntax, compiled once. The constructor throws
+ * `"invalid_argument: <why>"` for a pattern that is invalid or too large.
+ */
+export declare class RegexMatcher {
+  /** Compiles `pattern`. */
+  constructor(pattern: string, options?: RegexMatcherOptions | undefined | null)
+  /** Whether the pattern matches anywhere in `text`. */
+  test(text: string): boolean
+  /** The first `limit` (default: all) lines the pattern matches, in order, and the count of all. */
+  matchLines(lines: Array<string>, limit?: number | undefined | null): RegexLineMatches
+}
+
+/**
  * A recursive watch of one repository (`new RepoWatcher(root, ignoredDirs, batchMs, onBatch)`).
  * `onBatch` receives JSON `{paths, overflow, rescan, errors}`: changed repository-relative paths
  * (none under a directory named in `ignoredDirs`), whether paths were dropped past the batch
@@ -152,4 +165,25 @@ export interface IndexRepoOptions {
    * takes a whole refresh. The snapshot is not written (as with `persist: false`).
    */
   paths?: Array<string>
+}
+
+/** One matching line: its 0-based index and the first match on it (UTF-16 offsets, end exclusive). */
+export interface RegexLineMatch {
+  index: number
+  start: number
+  end: number
+}
+
+/** The first `limit` matching lines and how many lines matched in all. */
+export interface RegexLineMatches {
+  matches: Array<RegexLineMatch>
+  total: number
+}
+
+/** How `new RegexMatcher(pattern, options)` reads the pattern. */
+export interface RegexMatcherOptions {
+  /** The pattern is literal text, not a regular expression (default false). */
+  literal?: boolean
+  /** Letters match in either case (default false). */
+  caseInsensitive?: boolean
 }

@@ -836,4 +836,5 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.Engine = nativeBinding.Engine
+module.exports.RegexMatcher = nativeBinding.RegexMatcher
 module.exports.RepoWatcher = nativeBinding.RepoWatcher

@@ -13,6 +13,7 @@
 //! pass and `releaseBuildCaches` return it to the OS at once. `MIMALLOC_PURGE_DELAY` overrides the
 //! delay.
 
+mod regex_matcher;
 mod warmup;
 mod watch;
 

@@ -23,6 +23,7 @@ export type * from './types';
 export type * from './generated/query-types';
 export type { HealthComponentName, HealthMeasures, TierReport } from './query-views';
 export { QueryError, type QueryErrorCode } from './query';
+export { RegexMatcher, REGEX_SYNTAX_URL, type LineMatch, type LineMatches, type RegexMatcherOptions } from './regex';
 
 /** Directory names the indexer skips by default (mirrors `DEFAULT_EXCLUDED_DIRS` in `gortex-index/src/walk.rs`). */
 export const DEFAULT_EXCLUDED_DIRS: ReadonlySet<string> = new Set([

@@ -60,9 +60,23 @@ export interface NativeRepoWatcher {
   close(): void;
 }
 
+/** Options of the native `RegexMatcher` constructor. */
+export interface NativeRegexMatcherOptions {
+  literal?: boolean;
+  caseInsensitive?: boolean;
+}
+
+/** The native `RegexMatcher` class: a pattern compiled by Rust's `regex` crate (linear time, bounded size). */
+export interface NativeRegexMatcher {
+  test(text: string): boolean;
+  matchLines(lines: string[], limit?: number | null): { matches: { index: number; start: number; end: number }[]; total: number };
+}
+
 /** What the addon module exports. */
 export interface NativeBinding {
   Engine: new (options?: NativeEngineOptions | null) => NativeEngine;
+  /** Throws `"invalid_argument: <why>"` for an invalid or too large pattern. */
+  RegexMatcher: new (pattern: string, options?: NativeRegexMatcherOptions | null) => NativeRegexMatcher;
   RepoWatcher: new (root: string, ignoredDirs: string[], batchMs: number, onBatch: (err: Error | null, payload: string) => void) => NativeRepoWatcher;
 }
 

@@ -6,6 +6,7 @@
 pub mod declaration;
 pub mod files;
 pub mod fuzzy;
+pub mod line_match;
 pub mod rerank;
 pub mod search;
 pub mod sites;
@@ -17,6 +18,7 @@ pub mod winnow;
 
 pub use declaration::{find_declaration, FindDeclarationArgs, FindDeclarationResult};
 pub use files::{find_files, FileHit, FileMatch, FindFilesArgs, FindFilesResult};
+pub use line_match::{LineMatch, LineMatcher, LineMatcherOptions, LineMatches};
 pub use search::{search_symbols, MatchTier, SearchSymbolsArgs, SearchSymbolsResult, SymbolHit};
 pub use sites::{env_var_users, routes, todos, EnvVarUsersArgs, RoutesArgs, TodosArgs};
 pub use symbols::SymbolIndex;
