@@ -290,11 +290,56 @@ describe('session tools', () => {
       expect((await call(ctx, 'ctx_grep', { handle: 'r1', pattern: 'Renderer\\.\\w+' })).total).toBe(0);
     });
 
+    test('ctx_grep: case_sensitive false folds case for literals and regexes; inline flags work', async () => {
+      expect((await call(ctx, 'ctx_grep', { pattern: 'LINE 14' })).total).toBe(0);
+      const folded = await call(ctx, 'ctx_grep', { pattern: 'LINE 14', case_sensitive: false });
+      expect([folded.total, folded.matches[0]]).toEqual([11, { line: 14, text: 'line 14: even' }]);
+      expect((await call(ctx, 'ctx_grep', { pattern: '^LINE 1\\d: ODD$', regex: true })).total).toBe(0);
+      const odd = await call(ctx, 'ctx_grep', { pattern: '^LINE 1\\d: ODD$', regex: true, case_sensitive: false });
+      expect(odd.matches.map((m: { line: number }) => m.line)).toEqual([11, 13, 15, 17, 19]);
+      expect((await call(ctx, 'ctx_grep', { pattern: '(?i)^LINE 1\\d: ODD$', regex: true })).total).toBe(5);
+      // A literal stays literal whatever the case mode: `.` and `(` are not interpreted.
+      expect((await call(ctx, 'ctx_grep', { pattern: 'LINE 1.', case_sensitive: false })).total).toBe(0);
+      expect((await call(ctx, 'ctx_grep', { handle: 'r1', pattern: '"QUALIFIED": "RENDERER.DRAW"', case_sensitive: false })).matches).toEqual([
+        { line: 123, text: '        "qualified": "Renderer.draw",' },
+      ]);
+    });
+
+    test('ctx_grep: a backtracking-bomb regex is answered at once (Rust regex, not JavaScript RegExp)', async () => {
+      // One stored line of 5 000 `a`s followed by `!`, one that ends in `a`s: JavaScript's RegExp
+      // takes ~2^n steps for `(a+)+$` on the first (minutes at n = 33) and freezes the process.
+      const { ctx: bomb, store } = session();
+      const run = 'a'.repeat(5_000);
+      expect(store.record('read_file', {}, `${run}!\nplain\nx${run}`)).toBe('r1');
+      for (const name of ['ctx_grep', 'grep_results']) {
+        const g = await call(bomb, name, { pattern: '(a+)+$', regex: true });
+        expect([g.total, g.matches.map((m: { line: number }) => m.line)]).toEqual([1, [3]]);
+        expect(g.matches[0].text).toBe(`x${'a'.repeat(499)}…`);
+      }
+      expect((await call(bomb, 'ctx_grep', { pattern: '(A+)+!', regex: true, case_sensitive: false })).total).toBe(1);
+    });
+
     test('ctx_grep: bad input', async () => {
+      const syntax = 'patterns use Rust regex syntax (https://docs.rs/regex/latest/regex/#syntax)';
       expect(await refusal(ctx, 'ctx_grep', { pattern: '(', regex: true })).toEqual({
         code: 'invalid_argument',
-        message: 'invalid regular expression "(": Invalid regular expression: /(/: Unterminated group',
+        message: `invalid regex "(": regex parse error:\n    (\n    ^\nerror: unclosed group; ${syntax}`,
       });
+      // JavaScript-only syntax is refused by name, never half-understood.
+      const lookbehind = await refusal(ctx, 'ctx_grep', { pattern: '(?<=line )1', regex: true });
+      expect([lookbehind.code, lookbehind.message]).toEqual(['invalid_argument', expect.stringContaining('look-around, including look-ahead and look-behind, is not supported')]);
+      // Short to write, too large once compiled: refused by the compiled size limit, with the fix.
+      const huge = await refusal(ctx, 'ctx_grep', { pattern: '\\w{1000}{1000}', regex: true });
+      expect(huge.code).toBe('invalid_argument');
+      expect(huge.message).toMatch(/^invalid regex "\\\\w\{1000\}\{1000\}": Compiled regex exceeds size limit of 1048576 bytes \(repeat less, or use ASCII classes/);
+      expect(huge.message.endsWith(syntax)).toBe(true);
+      for (const regex of [true, false]) {
+        expect(await refusal(ctx, 'ctx_grep', { pattern: 'a'.repeat(4097), regex })).toEqual({
+          code: 'invalid_argument',
+          message: 'pattern must be at most 4096 bytes, got 4097',
+        });
+      }
+      expect((await call(ctx, 'ctx_grep', { pattern: 'a'.repeat(4096) })).total).toBe(0);
       expect(await refusal(ctx, 'ctx_grep', { handle: 'r9', pattern: 'x' })).toEqual({
         code: 'not_found',
         message: 'no stored response "r9"; stored: r1, r2 (older ones were evicted)',

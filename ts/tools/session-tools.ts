@@ -4,7 +4,7 @@
  * session's `SessionStore` and refuse to run outside an MCP session (`gortex call` has none).
  */
 import { z } from 'zod';
-import type { GetCallChainResult, GetCallersResult, GetFileSummaryResult, GetSymbolResult, NodeSummary } from '../engine/engine';
+import { RegexMatcher, REGEX_SYNTAX_URL, type GetCallChainResult, type GetCallersResult, type GetFileSummaryResult, type GetSymbolResult, type NodeSummary } from '../engine/engine';
 import type { SessionStore, StoredResponse } from '../workspace/session-store';
 import { target } from './common';
 import { feedbackDelta, recordRating } from './feedback-board';
@@ -65,36 +65,35 @@ const handleArg = z.string().optional().describe('Response handle (r1, r2, …; 
 
 const grepInput = {
   handle: handleArg,
-  pattern: z.string().min(1).describe('Text to find (literal, case-sensitive) or a JavaScript regular expression with regex=true'),
-  regex: z.boolean().optional().describe('Treat pattern as a regular expression (default false)'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      `Text to find (literal), or with regex=true a regular expression in Rust regex syntax (${REGEX_SYNTAX_URL}: no look-around or backreferences; inline flags like (?i) work); at most 4096 bytes`,
+    ),
+  regex: z.boolean().optional().describe('Treat pattern as a regular expression, Rust regex syntax (default false)'),
+  case_sensitive: z.boolean().optional().describe('Letters must match in case (default true); false matches either case, literal or regex'),
   context_lines: z.number().int().min(0).max(20).optional().describe('Lines shown before and after each match (default 0)'),
   limit: z.number().int().min(1).max(1000).optional().describe('At most this many matches (default 50)'),
 };
 
-/** `ctx_grep`: matching lines of a stored response, as rows and as a grep-style block. */
-function grep(ctx: ToolContext, args: { handle?: string; pattern: string; regex?: boolean; context_lines?: number; limit?: number }): unknown {
+/**
+ * `ctx_grep`: matching lines of a stored response, as rows and as a grep-style block. The pattern
+ * (literal or regex) is compiled and run by Rust's `regex` crate in one call over every line: a
+ * JavaScript `RegExp` backtracks, and a pattern like `(a+)+$` would hold the event loop (every
+ * session, and the deadline meant to end the call) for minutes.
+ */
+function grep(
+  ctx: ToolContext,
+  args: { handle?: string; pattern: string; regex?: boolean; case_sensitive?: boolean; context_lines?: number; limit?: number },
+): unknown {
   const r = responseOf(storeOf(ctx), args.handle);
-  let test: (line: string) => boolean;
-  if (args.regex) {
-    let re: RegExp;
-    try {
-      re = new RegExp(args.pattern);
-    } catch (error) {
-      throw new ToolInputError('invalid_argument', `invalid regular expression ${JSON.stringify(args.pattern)}: ${(error as Error).message}`);
-    }
-    test = (line) => re.test(line);
-  } else {
-    test = (line) => line.includes(args.pattern);
-  }
+  const matcher = new RegexMatcher(args.pattern, { literal: !args.regex, caseInsensitive: args.case_sensitive === false });
   const limit = args.limit ?? 50;
   const around = args.context_lines ?? 0;
-  const hits: number[] = [];
-  let total = 0;
-  r.lines.forEach((line, i) => {
-    if (!test(line)) return;
-    total++;
-    if (hits.length < limit) hits.push(i + 1);
-  });
+  const found = matcher.matchLines(r.lines, limit);
+  const hits = found.matches.map((m) => m.index + 1);
+  const total = found.total;
   // grep -n style: "N:line" for matches, "N-line" for context and, as grep does only when context
   // is asked for, "--" between groups that do not touch.
   const hitSet = new Set(hits);

@@ -3,7 +3,7 @@
  * to their signatures (docs and fields stay), `salientLines` keeps the lines that say the most
  * when a symbol must fit a line budget.
  */
-import type { NodeJson } from '../engine/engine';
+import { RegexMatcher, type NodeJson } from '../engine/engine';
 
 /** A callable span inside the shown lines, to be replaced by its signature. */
 interface Stub {
@@ -96,11 +96,20 @@ export type Fidelity = 'full' | 'compress' | 'omit';
 export interface FidelityRule {
   glob: string;
   tier: Fidelity;
-  pattern: RegExp;
+  /** The glob compiled by the addon's linear-time regex engine (see `globToRegex`). */
+  pattern: RegexMatcher;
 }
 
-/** A glob as a RegExp over repository-relative paths; a glob without `/` matches base names anywhere. */
-export function globToRegExp(glob: string): RegExp {
+/** Most rules one `fidelity_globs` spec may hold. */
+export const MAX_FIDELITY_RULES = 64;
+
+/**
+ * A glob as a regular expression (Rust `regex` syntax) over repository-relative paths; a glob
+ * without `/` matches base names anywhere. It runs on the addon's linear-time engine, never as a
+ * JavaScript `RegExp`: the `[^/]*` runs of a glob like `*a*a*a*a*a*a*a*a*b` backtrack for
+ * minutes on a long file name.
+ */
+export function globToRegex(glob: string): string {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -110,9 +119,9 @@ export function globToRegExp(glob: string): RegExp {
       i += slash ? 2 : 1;
     } else if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    else re += c.replace(/[.+^${}()|[\]\\#&~-]/g, '\\$&');
   }
-  return new RegExp(glob.includes('/') ? `^${re}$` : `(?:^|/)${re}$`);
+  return glob.includes('/') ? `^${re}$` : `(?:^|/)${re}$`;
 }
 
 /** Parses `"src/**:full,*_test.go:omit,vendor/**:compress"`; the first matching rule wins. */
@@ -125,7 +134,14 @@ export function parseFidelityGlobs(spec: string): FidelityRule[] {
     if (glob === '' || !['full', 'compress', 'omit'].includes(tier)) {
       throw new Error(`fidelity_globs entry ${JSON.stringify(part)} must be glob:tier with tier full, compress or omit`);
     }
-    rules.push({ glob, tier: tier as Fidelity, pattern: globToRegExp(glob) });
+    if (rules.length === MAX_FIDELITY_RULES) throw new Error(`fidelity_globs holds more than ${MAX_FIDELITY_RULES} entries; merge them with ** or fewer tiers`);
+    let pattern: RegexMatcher;
+    try {
+      pattern = new RegexMatcher(globToRegex(glob));
+    } catch (error) {
+      throw new Error(`fidelity_globs entry ${JSON.stringify(part)} cannot be matched: ${(error as Error).message}`);
+    }
+    rules.push({ glob, tier: tier as Fidelity, pattern });
   }
   if (rules.length === 0) throw new Error('fidelity_globs is empty; pass entries like src/**:full,*_test.go:omit');
   return rules;
