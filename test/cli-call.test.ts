@@ -47,6 +47,8 @@ describe('gortex call', () => {
       [['call'], /Name a tool to call/],
       [['call', 'get_symbol', '--arg', 'id=summarize', '--format', 'xml'], /Expected --format=xml to be one of: json, gcx/],
       [['call', 'get_symbol', '--arg', 'id=summarize', '--arg', 'format=xml'], /invalid_argument: format must be "json" or "gcx", got "xml"/],
+      // Parsed arguments are bounded in the pipeline too: nothing recurses over 10,000 levels.
+      [['call', 'get_symbol', '--json-args', `{"id":${'['.repeat(10_000)}${']'.repeat(10_000)}}`], /invalid_argument: get_symbol: the argument object nests/],
     ];
     for (const [args, message] of cases) {
       const r = runCli([...args, '--repo', root], { env });

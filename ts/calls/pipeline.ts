@@ -9,6 +9,7 @@
  * Doors only translate their wire format to a `CallRequest` and a `CallOutcome` back.
  */
 import { ResultWithMeta, type ToolDef } from '../tools/registry';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
 import { encodeGcx } from '../wire/gcx';
 import type { CallerTrust, ProgressReporter, SessionSurface, ToolContext } from '../workspace/context';
 import type { Workspace } from '../workspace/workspace';
@@ -156,6 +157,9 @@ export class CallPipeline {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       return failure(name, 'invalid_argument', `${name}: arguments must be a JSON object, got ${Array.isArray(raw) ? 'an array' : typeof raw}`);
     }
+    // Before anything recurses over them (validation, scope, rendering): doors that parse JSON
+    // check this themselves, arguments that arrive parsed (CLI, control requests) only here.
+    if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) return failure(name, 'invalid_argument', `${name}: ${tooDeepMessage('the argument object')}`);
     const family = caller.session?.family ?? 'registry';
     const tool = findTool(name, family);
     if (!tool) return unknownTool(name, caller);

@@ -7,7 +7,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../mcp/limits';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
 import type { McpServerOptions } from '../mcp/server';
 import { ScopeError, type HttpHost, type Scope } from './host';
 import { checkBind, currentToken, guard, requestTrust, trustNow } from './security';

@@ -47,7 +47,8 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
 } from '../mcp/session-transport';
-import { byteSizeText, MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../mcp/limits';
+import { byteSizeText } from '../mcp/limits';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
 import type { McpServerOptions } from '../mcp/server';
 import type { McpServer } from '../mcp/streams';
 import type { HttpHost } from './host';

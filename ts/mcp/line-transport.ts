@@ -32,7 +32,8 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { byteSizeText, MAX_JSON_DEPTH, MAX_LINE_MESSAGE_BYTES, nestsDeeperThan, tooDeepMessage } from './limits';
+import { byteSizeText, MAX_LINE_MESSAGE_BYTES } from './limits';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
 import { idKey, rpcError } from './session-transport';
 
 /** Most requests of one session answered at once; reading waits while this many are. */
