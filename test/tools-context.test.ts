@@ -309,6 +309,13 @@ describe('context tools', () => {
       ]);
     });
 
+    test('a 20,000-character line of path characters is not searched for paths; short lines still are', () => {
+      // PATH_RE backtracks over a run of path characters at every start (quadratic): such a line
+      // is skipped, so a pasted blob cannot hold the process for seconds.
+      const { cues } = extractCues(`${'a'.repeat(20_000)} src/inside_a_blob.ts\n  at run (src/server.ts:7:3)`);
+      expect(cues.filter((c) => c.kind === 'path')).toEqual([{ kind: 'path', text: 'src/server.ts', line: 7, frame: 0, name: 'run' }]);
+    });
+
     test('identifiers, calls, literals and error types are told apart; URLs and e-mails are ignored', () => {
       const { cues, words } = extractCues(
         'After upgrading, retry({ count: 2 }) in `OrderService` logs "payment declined" for user@example.com (see https://example.com/x).\n' +
