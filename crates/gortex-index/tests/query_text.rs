@@ -607,6 +607,18 @@ fn bad_search_text_input_is_rejected_with_the_reason() {
     );
     assert!(m.starts_with("invalid regex \"save(\": "), "{m}");
     assert!(m.contains("unclosed group"), "{m}");
+    // Bounded like every caller-supplied pattern: a Unicode class repeated by a large count is
+    // refused with how to shrink it, not compiled into a program that takes seconds per search.
+    let big = error(
+        &idx,
+        &g,
+        SearchTextArgs {
+            regexp: true,
+            ..args(r"\w{60}\s\w{60}")
+        },
+    );
+    assert!(big.contains("exceeds size limit"), "{big}");
+    assert!(big.contains("use ASCII classes"), "{big}");
     assert_eq!(
         error(
             &idx,

@@ -24,7 +24,7 @@ pub const NEST_LIMIT: u32 = 100;
 const QUOTED_CHARS: usize = 80;
 /// How to shrink a pattern past [`COMPILED_SIZE_LIMIT`]: Unicode classes repeated by a count are
 /// what usually grows it.
-const TOO_BIG_HELP: &str =
+pub const TOO_BIG_HELP: &str =
     " (repeat less, or use ASCII classes such as [A-Za-z0-9_] or (?-u:\\w) in place of Unicode \\w, \\d, \\s)";
 /// Where the accepted syntax is described; part of every refusal.
 pub const SYNTAX_HELP: &str = "patterns use Rust regex syntax (https://docs.rs/regex/latest/regex/#syntax)";

@@ -202,12 +202,23 @@ impl Pattern {
             };
             return Ok(Pattern { plan, matcher });
         }
+        // The same bounds as every caller-supplied pattern (`line_match`): the crate's 10 MiB
+        // default lets a Unicode class repeated by a count take seconds per search.
         let re = regex::bytes::RegexBuilder::new(query)
             .case_insensitive(!case_sensitive)
             .multi_line(true)
             .crlf(true)
+            .size_limit(crate::line_match::COMPILED_SIZE_LIMIT)
+            .dfa_size_limit(crate::line_match::DFA_SIZE_LIMIT)
+            .nest_limit(crate::line_match::NEST_LIMIT)
             .build()
-            .map_err(|e| QueryError::invalid(format!("invalid regex {query:?}: {e}")))?;
+            .map_err(|e| {
+                let fix = match e {
+                    regex::Error::CompiledTooBig(_) => crate::line_match::TOO_BIG_HELP,
+                    _ => "",
+                };
+                QueryError::invalid(format!("invalid regex {query:?}: {e}{fix}"))
+            })?;
         let plan = regex_syntax::ParserBuilder::new()
             .utf8(false)
             .case_insensitive(!case_sensitive)
