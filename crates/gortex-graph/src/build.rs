@@ -968,8 +968,20 @@ fn patch_in_place(
             let (mut added, unresolved) = with_stubs(conv.convert(&results[fi].0))?;
             let file = &conv.files[fi];
             if let Some(old_facts) = old_facts.get(&*file.path) {
-                push_structural_edges(&mut gone, old_facts, &conv.file_nodes[fi]);
-                push_structural_edges(&mut added, &file.facts, &conv.file_nodes[fi]);
+                let entry = &conv.file_nodes[fi];
+                push_structural_edges(&mut gone, old_facts, entry);
+                push_structural_edges(&mut added, &file.facts, entry);
+                // A file that left or changed its package moves its package's `contains` edge
+                // (the package node itself stays: the layout check kept every node in place).
+                let (before, now) = (package_in(file.language, old_facts), package_of(file));
+                if before != now {
+                    if let Some(pkg) = before {
+                        gone.push(package_edge(conv, &file.path, pkg, entry.file)?);
+                    }
+                    if let Some(pkg) = now {
+                        added.push(package_edge(conv, &file.path, pkg, entry.file)?);
+                    }
+                }
             }
             // Unresolved references start in their own file (placed by block below).
             unresolved
@@ -1271,12 +1283,30 @@ fn package_id(repo: &str, dir: &str, pkg: &str) -> String {
 }
 
 fn package_of(file: &SourceFile) -> Option<String> {
-    match file.language {
+    package_in(file.language, &file.facts)
+}
+
+/// The package a file of `language` with `facts` belongs to, for languages whose files are
+/// grouped by package (a package node `contains` them).
+fn package_in(language: Language, facts: &FileFacts) -> Option<String> {
+    match language {
         Language::Go | Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
-            file.facts.package.clone()
+            facts.package.clone()
         }
         _ => None,
     }
+}
+
+/// The `contains` edge from the package node of `pkg` in the file's directory to the file.
+fn package_edge(conv: &Converter<'_>, path: &str, pkg: String, file: NodeIndex) -> Option<Edge> {
+    let pnode = *conv.packages.get(&(dir_of(path).to_string(), pkg))?;
+    Some(Edge {
+        from: pnode,
+        to: file,
+        kind: EdgeKind::Contains,
+        origin: Origin::AstResolved,
+        line: 0,
+    })
 }
 
 fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {

@@ -683,6 +683,40 @@ fn a_grown_or_shrunk_file_shifts_the_previous_graph() {
 /// An index opened for editing (`keep_build_caches`, what a watched repository asks) builds its
 /// lookup tables again after the opening pass, which frees its own: the first edit keeps them
 /// (a body edit) instead of building them. Opened without it, the first edit builds them.
+/// A file that leaves its package (its namespace cut off mid-edit) and joins it again keeps the
+/// package node where it is; the package's `contains` edge follows the file. Found by the fuzz
+/// test: the patched graph kept the edge of a file no longer in the package.
+#[test]
+fn a_file_leaving_and_joining_its_package_moves_the_package_edge() {
+    let repo = tempfile::tempdir().unwrap();
+    copy_tree(&fixtures().join("resolver").join("csharp"), &repo.path().join("csharp"));
+    let rel = "csharp/src/Store/MemoryStore.cs".to_string();
+    let path = repo.path().join(&rel);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let opts = poly_options(home.path());
+    let (mut live, _) = index(repo.path(), &opts);
+    let edge = "E poly/csharp/src/Store::Acme.Store -contains-> poly/csharp/src/Store/MemoryStore.cs ast_resolved L0";
+    assert!(live.graph.canonical_dump().iter().any(|l| l == edge));
+    for (text, member, layout) in [
+        // The block shrinks (the symbols are gone): renumbered, then patched.
+        ("using System.Collections.Generic;\n\nnamesp", false, "shifted"),
+        (original.as_str(), true, "shifted"),
+        // The declarations kept, the namespace (a symbol too) gone.
+        (&original.replacen("namespace Acme.Store\n{", "{", 1), false, "shifted"),
+    ] {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        std::fs::write(&path, text).unwrap();
+        let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+        assert_eq!(report.graph_layout, layout, "{text:.60}");
+        let dump = live.graph.canonical_dump();
+        assert_eq!(dump.iter().any(|l| l == edge), member, "{text:.60}");
+        let clean = clean_index(repo.path()).graph;
+        assert_eq!(dump, clean.canonical_dump(), "{text:.60}");
+        assert_eq!(layout_dump(&live.graph), layout_dump(&clean), "{text:.60}");
+    }
+}
+
 #[test]
 fn an_index_opened_for_editing_has_its_tables_ready() {
     let repo = tempfile::tempdir().unwrap();

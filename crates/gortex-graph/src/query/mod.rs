@@ -38,8 +38,8 @@ pub mod walk;
 pub use callers::{
     get_call_chain, get_callers, GetCallChainArgs, GetCallChainResult, GetCallersArgs, GetCallersResult,
 };
-pub use cluster::{get_cluster, GetClusterArgs, GetClusterResult};
 pub use caveats::{classify_caveat, Caveat, CaveatClass};
+pub use cluster::{get_cluster, GetClusterArgs, GetClusterResult};
 pub use dependencies::{
     get_dependencies, get_dependents, GetDependenciesArgs, GetDependenciesResult, GetDependentsArgs,
     GetDependentsResult,
