@@ -8,18 +8,18 @@
 // Each measured thing runs in a process of its own under `/usr/bin/time -f '%e %M'` (peak RSS per
 // mode); for peers that may fork, the summed RSS of the whole process tree is also sampled and the
 // larger figure kept. Timing is only ever reported here, never asserted in tests.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Args, fetchCorpora as fetchSources, firstLine, machine, ROOT, sh, writeSection, type Json } from './common';
+import { buildBenchBinary, lastLines, timed, type Run } from './process';
 
 const ALL_CORPORA = ['rxjs', 'ts-src', 'ts-full', 'k8s', 'x-tools', 'django'];
 const SOURCE_OF: Record<string, string> = {
   rxjs: 'rxjs', 'ts-src': 'ts', 'ts-full': 'ts', k8s: 'k8s', 'x-tools': 'x-tools', django: 'django',
 };
 const CODEGRAPH_VERSION = '1.6.1';
-const PEER_TIMEOUT_MS = 20 * 60 * 1000;
 
 interface Options { corpora: string[]; skipPeers: boolean; threads: number; out: string; fromJson?: string }
 
@@ -48,102 +48,6 @@ function parseArgs(argv: string[]): Options {
 }
 
 const log = (msg: string): void => void process.stderr.write(`bench:index: ${msg}\n`);
-
-interface Run { ok: boolean; wall_s: number; cpu_s: number; rss_mb: number; rss_time_mb: number; rss_tree_mb: number; stdout: string; stderr: string; error?: string }
-
-/** Summed RSS (KiB) of `pid` and all its descendants, from /proc. */
-function treeRssKb(pid: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const p = Number(entry);
-      const ppid = Number(fields[1]);
-      rss.set(p, Number(fields[21]) * 4); // rss pages (4 KiB)
-      const list = children.get(ppid) ?? [];
-      list.push(p);
-      children.set(ppid, list);
-    } catch {
-      /* the process exited while we looked */
-    }
-  }
-  let total = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop()!;
-    total += rss.get(p) ?? 0;
-    stack.push(...(children.get(p) ?? []));
-  }
-  return total;
-}
-
-/** Runs `cmd` under /usr/bin/time; wall seconds and peak RSS (max of time's %M and the sampled tree sum). */
-function timed(cmd: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; sampleTree?: boolean } = {}): Promise<Run> {
-  const timeFile = path.join(os.tmpdir(), `gortex-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', '%e %M %U %S', '-o', timeFile, ...cmd], {
-      cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let peakTreeKb = 0;
-    const sampler = opts.sampleTree && child.pid
-      ? setInterval(() => (peakTreeKb = Math.max(peakTreeKb, treeRssKb(child.pid!))), 250)
-      : undefined;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (child.pid) {
-        try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ }
-      }
-    }, opts.timeoutMs ?? PEER_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (sampler) clearInterval(sampler);
-      const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-      let wall = elapsed;
-      let timeKb = 0;
-      let cpu = 0;
-      try {
-        const line = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '';
-        const m = /^([\d.]+) (\d+) ([\d.]+) ([\d.]+)$/.exec(line);
-        if (m) {
-          wall = Number(m[1]);
-          timeKb = Number(m[2]);
-          cpu = Number(m[3]) + Number(m[4]);
-        }
-        fs.rmSync(timeFile, { force: true });
-      } catch { /* no time output: killed */ }
-      const ok = code === 0 && !timedOut;
-      const error = timedOut
-        ? `timed out after ${Math.round((opts.timeoutMs ?? PEER_TIMEOUT_MS) / 1000)} s`
-        : ok ? undefined : `exit ${code}: ${lastLines(stderr + '\n' + stdout, 3)}`;
-      const rssKb = Math.max(timeKb, peakTreeKb);
-      resolve({ ok, wall_s: wall, cpu_s: cpu, rss_mb: rssKb / 1024, rss_time_mb: timeKb / 1024, rss_tree_mb: peakTreeKb / 1024, stdout, stderr, ...(error ? { error } : {}) });
-    });
-  });
-}
-
-function lastLines(text: string, n: number): string {
-  return text.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter(Boolean).slice(-n).join(' / ').slice(0, 300);
-}
-
-function buildBenchBinary(): string {
-  log('cargo build --release -p gortex-index --example bench_index');
-  const out = sh('cargo', ['build', '--release', '-p', 'gortex-index', '--example', 'bench_index', '--message-format=json']);
-  for (const line of out.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const msg = JSON.parse(line) as { reason?: string; target?: { name?: string }; executable?: string | null };
-    if (msg.reason === 'compiler-artifact' && msg.target?.name === 'bench_index' && msg.executable) return msg.executable;
-  }
-  throw new Error('cargo did not report the bench_index executable');
-}
 
 /** Reads every file once so that no mode pays for a cold page cache the others do not. */
 function warmPageCache(dir: string): void {

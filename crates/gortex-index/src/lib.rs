@@ -93,6 +93,13 @@ pub enum SkipReason {
     SymlinkLoop,
     /// An ignore file honoured only in part (cut to the walk's caps, invalid patterns).
     IgnoreFilePartial,
+    /// The syntax tree or the declarations nest deeper than the per-file limits
+    /// ([`gortex_lang::MAX_TREE_DEPTH`], [`gortex_lang::MAX_SYMBOL_DEPTH`]).
+    TooDeep,
+    /// The tree's shape would make extraction quadratic ([`gortex_lang::MAX_QUERY_SCAN`]).
+    TooComplex,
+    /// Parsing and extraction took longer than [`IndexOptions::parse_budget`].
+    OverBudget,
 }
 
 impl SkipReason {
@@ -107,6 +114,20 @@ impl SkipReason {
             SkipReason::Symlink => "symlink",
             SkipReason::SymlinkLoop => "symlink_loop",
             SkipReason::IgnoreFilePartial => "ignore_file_partial",
+            SkipReason::TooDeep => "too_deep",
+            SkipReason::TooComplex => "too_complex",
+            SkipReason::OverBudget => "over_budget",
+        }
+    }
+
+    /// The reason a per-file limit refused a file, or `None` for a failure that is no limit.
+    fn of_extract_error(error: &gortex_lang::ExtractError) -> Option<SkipReason> {
+        use gortex_lang::ExtractError as E;
+        match error {
+            E::TooDeep { .. } | E::SymbolsTooDeep { .. } => Some(SkipReason::TooDeep),
+            E::TooComplex { .. } => Some(SkipReason::TooComplex),
+            E::Timeout(_) => Some(SkipReason::OverBudget),
+            E::LanguageDisabled(_) | E::NoTree | E::Grammar(_) => None,
         }
     }
 }
@@ -119,7 +140,7 @@ pub struct Skipped {
     pub detail: Option<String>,
 }
 
-/// A file that could not be parsed (timeout, extractor panic); reported, never fatal.
+/// A file that could not be parsed (extractor panic, grammar error); reported, never fatal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Failure {
     pub path: String,
@@ -156,6 +177,8 @@ pub struct IndexOptions {
     pub respect_gitignore: bool,
     /// Parse files that announce they are generated (`Code generated … DO NOT EDIT`).
     pub index_generated: bool,
+    /// Most time one file may take to parse and extract (a smaller file gets less:
+    /// `gortex_lang::budget::time_budget`); a file over its time is skipped (`over_budget`).
     pub parse_budget: Duration,
     /// Ignore the snapshot and parse everything.
     pub force: bool,
@@ -505,10 +528,21 @@ fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &Inde
                 facts: Arc::new(facts),
             })
         }
-        Ok(Err(e)) => Outcome::Failed(Failure {
-            path: cand.rel.clone(),
-            error: e.to_string(),
-        }),
+        // Over a per-file limit: skipped like a minified file, and not re-read while unchanged.
+        Ok(Err(e)) => match SkipReason::of_extract_error(&e) {
+            Some(reason) => Outcome::Skipped(
+                Skipped {
+                    path: cand.rel.clone(),
+                    reason,
+                    detail: Some(e.to_string()),
+                },
+                Some((cand.size, cand.mtime_ns)),
+            ),
+            None => Outcome::Failed(Failure {
+                path: cand.rel.clone(),
+                error: e.to_string(),
+            }),
+        },
         Err(panic) => {
             let msg = panic
                 .downcast_ref::<String>()

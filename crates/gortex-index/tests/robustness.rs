@@ -31,12 +31,18 @@ fn hostile_files_are_reported_and_never_fatal() {
         "latin1.go",
         b"package main\n\n// caf\xe9 \xff\xfe\nfunc Main() {}\n",
     );
-    // 10,000-deep nesting.
+    // 10,000-deep nesting: past the tree-depth limit, skipped with the reason.
     // One bracket per line, so the file is not mistaken for a minified bundle.
     let deep = format!("const x = {}1{};\n", "[\n".repeat(10_000), "]\n".repeat(10_000));
     write(root, "deep.js", deep.as_bytes());
     let deep_py = format!("x = {}1{}\n", "(\n".repeat(10_000), ")\n".repeat(10_000));
     write(root, "deep.py", deep_py.as_bytes());
+    // 300 KB of unclosed parentheses (a quadratic query scan) and 200 nested functions.
+    write(root, "parens.ts", "(\n".repeat(150_000).as_bytes());
+    let nested: String = (0..200)
+        .map(|i| format!("def f{i}():\n{}", " ".repeat(i + 1)))
+        .collect();
+    write(root, "nested.py", format!("{nested}pass\n").as_bytes());
     // Empty file.
     write(root, "empty.rs", b"");
     // Garbage that is not the language at all.
@@ -74,8 +80,29 @@ fn hostile_files_are_reported_and_never_fatal() {
     assert_eq!(reason("gen.go"), Some("generated"));
     assert_eq!(reason("loop_a.ts"), Some("symlink_loop"));
     assert_eq!(reason("pipe.ts"), Some("unreadable"));
+    assert_eq!(reason("deep.js"), Some("too_deep"));
+    assert_eq!(reason("deep.py"), Some("too_deep"));
+    assert_eq!(reason("parens.ts"), Some("too_complex"));
+    assert_eq!(reason("nested.py"), Some("too_deep"));
+    let detail = |path: &str| {
+        report
+            .skipped
+            .iter()
+            .find(|s| s.path == path)
+            .and_then(|s| s.detail.clone())
+    };
+    assert!(
+        detail("deep.js").is_some_and(|d| d.contains("levels deep")),
+        "{:?}",
+        detail("deep.js")
+    );
+    assert!(
+        detail("nested.py").is_some_and(|d| d.contains("declarations nest")),
+        "{:?}",
+        detail("nested.py")
+    );
     let indexed: Vec<&str> = index.files.iter().map(|f| &*f.path).collect();
-    for path in ["good.ts", "latin1.go", "deep.js", "deep.py", "empty.rs", "garbage.java"] {
+    for path in ["good.ts", "latin1.go", "empty.rs", "garbage.java"] {
         assert!(
             indexed.contains(&path) || report.failures.iter().any(|f| f.path == path),
             "{path} neither indexed nor reported: {report:#?}"

@@ -5,9 +5,11 @@
 //! [`FileFacts`]; it never looks at other files.
 //!
 //! The extraction stage of indexing: the index parses on one tree-sitter parser per worker
-//! thread and language, with a parse budget per file ([`DEFAULT_PARSE_BUDGET`]). Each extractor
-//! turns a tree into `FileFacts` (symbols, imports, refs with receivers, local type bindings).
-//! Panics are caught per file by the caller and recorded as failures.
+//! thread and language, with a time budget per file over parsing and extraction
+//! ([`DEFAULT_PARSE_BUDGET`]) and limits on the tree's depth, on query work and on declaration
+//! depth ([`budget`]): a file past one is refused and the index records it as skipped. Each
+//! extractor turns a tree into `FileFacts` (symbols, imports, refs with receivers, local type
+//! bindings). Panics are caught per file by the caller and recorded as failures.
 //!
 //! - **Hand-written extractors:** TS/JS, Python, Go, Rust and Java.
 //! - **The tagged engine** (`languages/tagged.rs`) runs C, C++, C#, Kotlin, Scala, Swift, PHP,
@@ -45,6 +47,7 @@
 //! `cargo run -p gortex-lang --example parse_tree -- LANG FILE` prints the tree the extractor
 //! sees and the symbols it finds.
 
+pub mod budget;
 mod documents;
 mod languages;
 pub mod names;
@@ -55,6 +58,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+pub use budget::{MAX_QUERY_SCAN, MAX_SYMBOL_DEPTH, MAX_TREE_DEPTH};
 pub use util::QuerySet;
 
 /// What an extractor may know about the file besides its bytes.
@@ -75,6 +79,10 @@ pub trait Extractor: Send + Sync {
     /// Turns a parsed tree into facts. Must not recurse on tree depth (files can nest
     /// 10,000 levels deep) and must not panic on any tree, including ones full of errors.
     fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts;
+    /// Compiles the extractor's queries, once per process: called before a file's time budget
+    /// starts, so the first file of a language is not charged for them (a second or more for the
+    /// larger query sets in a debug build).
+    fn compile_queries(&self) {}
     /// The bytes to parse: the source, or a copy of the same length with constructs the grammar
     /// misreads blanked out (byte offsets, lines and columns stay those of the file).
     fn prepare<'s>(&self, source: &'s [u8]) -> std::borrow::Cow<'s, [u8]> {
@@ -92,12 +100,32 @@ pub trait Extractor: Send + Sync {
 pub enum ExtractError {
     #[error("language {0} is not enabled in this build (cargo feature missing)")]
     LanguageDisabled(Language),
-    #[error("parse exceeded the {0:?} budget")]
+    #[error("parsing and extraction took longer than {0:.1?}, the time budget of a file this size (2 s plus 8 s per MiB, at most the budget per file)")]
     Timeout(Duration),
+    #[error("the syntax tree nests more than {limit} levels deep, the limit per file (deeper trees make extraction quadratic)")]
+    TooDeep { limit: usize },
+    #[error("declarations nest {depth} deep (functions in functions…), over the limit of {limit} per file")]
+    SymbolsTooDeep { depth: usize, limit: usize },
+    #[error("a run of {longest_run} tokens with nothing named between them (unclosed brackets?) would cost tree-sitter's queries more than {limit} steps")]
+    TooComplex { longest_run: usize, limit: u64 },
     #[error("tree-sitter returned no tree")]
     NoTree,
     #[error("grammar version mismatch: {0}")]
     Grammar(String),
+}
+
+impl ExtractError {
+    /// Whether the file was refused by a per-file limit (time, tree depth, declaration depth,
+    /// query work; see [`budget`]) rather than failing: the index records it as skipped.
+    pub fn is_over_limit(&self) -> bool {
+        matches!(
+            self,
+            ExtractError::Timeout(_)
+                | ExtractError::TooDeep { .. }
+                | ExtractError::SymbolsTooDeep { .. }
+                | ExtractError::TooComplex { .. }
+        )
+    }
 }
 
 /// The tree-sitter extractor for `language`, when its feature is enabled (documents and
@@ -184,16 +212,32 @@ fn modeline_language(source: &[u8]) -> Option<Language> {
     None
 }
 
-/// Default per-file parse budget; pathological inputs are cut off and reported, never hang.
-pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(10);
+/// Default per-file budget for parsing and extraction together, the cap of the time a file gets
+/// for its size ([`budget::time_budget`]): a backstop (the shape limits in [`budget`] refuse
+/// pathological files in milliseconds), generous enough for a 4 MiB file of dense code on a loaded
+/// machine (about 1 to 3 s per MiB).
+pub const DEFAULT_PARSE_BUDGET: Duration = Duration::from_secs(20);
 
 thread_local! {
     // One parser per worker thread and language: parsers are not Sync and are costly to set up.
     static PARSERS: RefCell<HashMap<Language, tree_sitter::Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parses `source` with the language's grammar on this thread's parser.
+/// Parses `source` with the language's grammar on this thread's parser, within `budget`, and
+/// refuses a tree past the shape limits ([`MAX_TREE_DEPTH`], [`MAX_QUERY_SCAN`]).
 pub fn parse(language: Language, source: &[u8], budget: Duration) -> Result<tree_sitter::Tree, ExtractError> {
+    let tree = parse_until(language, source, Instant::now().checked_add(budget), budget)?;
+    crate::budget::check_shape(&tree)?;
+    Ok(tree)
+}
+
+/// Parses with tree-sitter's progress callback cancelling the parse at `deadline`.
+fn parse_until(
+    language: Language,
+    source: &[u8],
+    deadline: Option<Instant>,
+    budget: Duration,
+) -> Result<tree_sitter::Tree, ExtractError> {
     let extractor = extractor_for(language).ok_or(ExtractError::LanguageDisabled(language))?;
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
@@ -207,10 +251,9 @@ pub fn parse(language: Language, source: &[u8], budget: Duration) -> Result<tree
                 v.insert(parser)
             }
         };
-        let started = Instant::now();
         let mut timed_out = false;
         let mut progress = |_: &tree_sitter::ParseState| {
-            if started.elapsed() > budget {
+            if deadline.is_some_and(|d| Instant::now() > d) {
                 timed_out = true;
                 return std::ops::ControlFlow::Break(());
             }
@@ -235,7 +278,9 @@ pub fn parse(language: Language, source: &[u8], budget: Duration) -> Result<tree
     })
 }
 
-/// Parses and extracts one file.
+/// Parses and extracts one file. Parsing and extraction together get the time of a file this
+/// size ([`budget::time_budget`]), at most `budget`; a file past it or past a shape limit
+/// ([`budget`]) is refused ([`ExtractError::is_over_limit`]).
 pub fn extract_file(
     language: Language,
     source: &[u8],
@@ -246,9 +291,17 @@ pub fn extract_file(
         return Ok(documents::extract(language, source, ctx));
     }
     let extractor = extractor_for(language).ok_or(ExtractError::LanguageDisabled(language))?;
+    extractor.compile_queries();
+    let budget = crate::budget::time_budget(source.len(), budget);
+    let guard = crate::budget::DeadlineGuard::start(budget);
     let prepared = extractor.prepare(source);
-    let tree = parse(language, &prepared, budget)?;
+    let tree = parse_until(language, &prepared, guard.deadline(), budget)?;
+    crate::budget::check_shape(&tree)?;
     let mut facts = extractor.extract(&tree, &prepared, ctx);
+    if guard.expired() {
+        return Err(ExtractError::Timeout(budget));
+    }
+    crate::budget::check_symbol_depth(&facts.symbols)?;
     extractor.finish(&mut facts, source);
     documents::add_manifest_dependencies(source, ctx, &mut facts);
     facts.syntax_errors = util::count_errors(&tree);

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ref, extract, extract_fixture, imports_of, on_small_stack, render, sym};
+use common::{assert_ref, extract, extract_fixture, extract_within_limits, imports_of, on_small_stack, render, sym};
 use gortex_core::{EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver};
 
 fn fixture() -> FileFacts {
@@ -90,13 +90,16 @@ fn shebang_scripts_are_bash() {
 
 #[test]
 fn garbage_and_deep_input_never_panics() {
-    let deep = format!("{}echo x{}", "( ".repeat(10_000), " )".repeat(10_000));
+    let nested = |n: usize| format!("{}echo x{}", "( ".repeat(n), " )".repeat(n));
+    let (deep, within) = (nested(10_000), nested(1_000));
     let facts = on_small_stack(move || {
         (
-            extract(Language::Bash, "deep.sh", &deep),
+            extract_within_limits(Language::Bash, "deep.sh", &deep),
+            extract(Language::Bash, "within.sh", &within),
             extract(Language::Bash, "bad.sh", "f() {\nsource\n. \"$X\"\nfunction {"),
         )
     });
-    let _ = facts.0;
-    assert!(facts.1.imports.is_empty());
+    assert!(facts.0.is_none(), "10,000 nested subshells are past the depth limit");
+    let _ = facts.1;
+    assert!(facts.2.imports.is_empty());
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ref, extract, extract_fixture, has_sym, render, sym};
+use common::{assert_ref, extract, extract_fixture, extract_within_limits, has_sym, render, sym};
 use gortex_core::{EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TypeFlavor, Visibility};
 
 #[test]
@@ -159,7 +159,8 @@ fn broken_and_deep_sources_do_not_panic() {
         let _ = cpp(src);
         let _ = extract(Language::C, "a.c", src);
     }
-    let deep = format!("int f() {{ return {}1{}; }}", "(".repeat(5000), ")".repeat(5000));
-    let f = extract(Language::C, "a.c", &deep);
+    let nested = |n: usize| format!("int f() {{ return {}1{}; }}", "(".repeat(n), ")".repeat(n));
+    let f = extract(Language::C, "a.c", &nested(3_000));
     assert!(has_sym(&f, "f"));
+    assert!(extract_within_limits(Language::C, "a.c", &nested(10_000)).is_none());
 }

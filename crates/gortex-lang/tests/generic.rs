@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{extract, extract_fixture, on_small_stack, qualified, render};
+use common::{extract, extract_fixture, extract_within_limits, on_small_stack, qualified, render};
 use gortex_core::{EdgeKind, FileFacts, Language, NodeKind};
 
 /// Qualified names of the symbols, in order.
@@ -128,7 +128,12 @@ fn garbage_and_deep_input_never_panics() {
         (Language::Dart, "a.dart", "class { void (".to_string()),
     ];
     let n = cases.len();
-    let facts = on_small_stack(move || cases.into_iter().map(|(l, p, s)| extract(l, p, &s)).collect::<Vec<_>>());
+    let facts = on_small_stack(move || {
+        cases
+            .into_iter()
+            .map(|(l, p, s)| extract_within_limits(l, p, &s))
+            .collect::<Vec<_>>()
+    });
     assert_eq!(facts.len(), n);
 }
 

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ref, extract, extract_fixture, imports_of, on_small_stack, render, sym};
+use common::{assert_ref, extract, extract_fixture, extract_within_limits, imports_of, on_small_stack, render, sym};
 use gortex_core::{EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, Visibility};
 
 fn fixture() -> FileFacts {
@@ -74,13 +74,16 @@ fn calls_keep_their_receivers() {
 
 #[test]
 fn garbage_and_deep_input_never_panics() {
-    let deep = format!("x = {}1{}", "(".repeat(20_000), ")".repeat(20_000));
+    let nested = |n: usize| format!("x = {}1{}", "(".repeat(n), ")".repeat(n));
+    let (deep, within) = (nested(20_000), nested(2_000));
     let facts = on_small_stack(move || {
         (
-            extract(Language::Lua, "deep.lua", &deep),
+            extract_within_limits(Language::Lua, "deep.lua", &deep),
             extract(Language::Lua, "bad.lua", "function (\nlocal = require(\nM:.x()"),
+            extract(Language::Lua, "within.lua", &within),
         )
     });
-    assert!(facts.0.symbols.is_empty());
+    assert!(facts.0.is_none(), "20,000 nested parentheses are past the depth limit");
+    assert!(facts.2.symbols.is_empty());
     let _ = facts.1;
 }

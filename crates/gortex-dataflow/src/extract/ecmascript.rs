@@ -1167,9 +1167,10 @@ module.exports.remove = (id) => drop(id);
 
     #[test]
     fn deep_nesting_does_not_overflow() {
-        let n = 5000;
+        // As deep as `gortex_lang::MAX_TREE_DEPTH` lets a file be (a call nests two levels).
+        let n = 1_500;
         let parens = format!("function f(a) {{ return {}a{}; }}", "(".repeat(n), ")".repeat(n));
-        let sum = format!("function g(a) {{ return a{}; }}", "+a".repeat(20_000));
+        let sum = format!("function g(a) {{ return a{}; }}", "+a".repeat(3_000));
         let calls = format!("function h(a) {{ return {}a{}; }}", "k(".repeat(n), ")".repeat(n));
         let chain = format!("function m(a) {{ return a{}; }}", ".b()".repeat(n));
         let arrows = format!("const z = {}1;", "() => ".repeat(n));
@@ -1180,13 +1181,16 @@ module.exports.remove = (id) => drop(id);
                 assert!(!all.is_empty());
             }
         }
-        let sum = format!("function g(a) {{ return a{}; }}", "+a".repeat(20_000));
+        let sum = format!("function g(a) {{ return a{}; }}", "+a".repeat(3_000));
         assert_eq!(ts(&sum)[0].returns, vec![ret(vec![v("a")], 1)]);
         let calls = format!("function h(a) {{ return {}a{}; }}", "k(".repeat(n), ")".repeat(n));
         let h = &ts(&calls)[0];
         assert_eq!(h.calls.len(), n);
         assert_eq!(h.calls[0].args, vec![vec![c(1)]]);
         assert_eq!(h.calls[n - 1].args, vec![vec![v("a")]]);
+        // Deeper trees are refused before any walker runs.
+        let deeper = format!("function g(a) {{ return a{}; }}", "+a".repeat(20_000));
+        assert!(crate::extract::extract(Language::TypeScript, &deeper).is_none());
     }
 
     #[test]

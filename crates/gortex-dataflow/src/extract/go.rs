@@ -1079,7 +1079,8 @@ func c(z string) string { return z }
 
     #[test]
     fn deep_nesting_does_not_overflow() {
-        let n = 5_000;
+        // As deep as `gortex_lang::MAX_TREE_DEPTH` lets a file be (a call nests two levels).
+        let n = 2_000;
         let parens = format!(
             "package main\nfunc deep(a int) int {{\n\treturn {}a{}\n}}\n",
             "(".repeat(n),
@@ -1089,11 +1090,11 @@ func c(z string) string { return z }
 
         let sum = format!(
             "package main\nfunc sum(a int) int {{\n\treturn a{}\n}}\n",
-            " + a".repeat(20_000)
+            " + a".repeat(3_000)
         );
         assert_eq!(only(&sum).returns, vec![ret(vec![v("a")], 3)]);
 
-        let depth = 2_000;
+        let depth = 1_500;
         let nested = format!(
             "package main\nfunc calls(a int) int {{\n\treturn {}a{}\n}}\n",
             "f(".repeat(depth),
@@ -1107,9 +1108,15 @@ func c(z string) string { return z }
 
         let chain = format!(
             "package main\nfunc sel(a T) int {{\n\treturn a{}\n}}\n",
-            ".b".repeat(5_000)
+            ".b".repeat(3_000)
         );
         assert_eq!(only(&chain).returns.len(), 1);
+        // Deeper trees are refused before any walker runs.
+        let deeper = format!(
+            "package main\nfunc sum(a int) int {{\n\treturn a{}\n}}\n",
+            " + a".repeat(20_000)
+        );
+        assert!(crate::extract(Language::Go, &deeper).is_none());
     }
 
     #[test]

@@ -908,7 +908,8 @@ class D {
 
     #[test]
     fn deep_nesting_does_not_overflow() {
-        let n = 5_000;
+        // As deep as `gortex_lang::MAX_TREE_DEPTH` lets a file be (a call nests two levels).
+        let n = 2_000;
         let parens = format!(
             "class D {{\n  int deep(int a) {{\n    return {}a{};\n  }}\n}}\n",
             "(".repeat(n),
@@ -918,11 +919,11 @@ class D {
 
         let sum = format!(
             "class D {{\n  int sum(int a) {{\n    return a{};\n  }}\n}}\n",
-            " + a".repeat(20_000)
+            " + a".repeat(3_000)
         );
         assert_eq!(named(&sum, "sum").returns, vec![ret(vec![v("a")], 3)]);
 
-        let depth = 2_000;
+        let depth = 1_500;
         let nested = format!(
             "class D {{\n  int calls(int a) {{\n    return {}a{};\n  }}\n}}\n",
             "f(".repeat(depth),
@@ -940,6 +941,12 @@ class D {
         let f = named(&chain, "sel");
         assert_eq!(f.calls.len(), 3_000);
         assert_eq!(f.calls[2_999].receiver, vec![c(2_998)]);
+        // Deeper trees are refused before any walker runs.
+        let deeper = format!(
+            "class D {{\n  int sum(int a) {{\n    return a{};\n  }}\n}}\n",
+            " + a".repeat(20_000)
+        );
+        assert!(crate::extract(Language::Java, &deeper).is_none());
     }
 
     #[test]

@@ -26,7 +26,9 @@ pub const DATAFLOW_LANGUAGES: &[Language] = &[
 const BUDGET: Duration = Duration::from_secs(5);
 
 /// The dataflow facts of every function in `source`, in source order; `None` when the language
-/// has no dataflow extractor or the file does not parse within the budget.
+/// has no dataflow extractor, or the file does not parse within the budget or has a tree past
+/// `gortex-lang`'s shape limits (`gortex_lang::budget`: the walkers below then see at most
+/// `MAX_TREE_DEPTH` levels).
 pub fn extract(language: Language, source: &str) -> Option<Vec<FnFlow>> {
     if !DATAFLOW_LANGUAGES.contains(&language) {
         return None;

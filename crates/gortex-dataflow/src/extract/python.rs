@@ -800,9 +800,10 @@ def get_user():
 
     #[test]
     fn deep_nesting_does_not_overflow() {
-        let n = 5000;
+        // As deep as `gortex_lang::MAX_TREE_DEPTH` lets a file be (a call nests two levels).
+        let n = 1_500;
         let parens = format!("def f(a):\n    return {}a{}\n", "(".repeat(n), ")".repeat(n));
-        let sum = format!("def g(a):\n    return a{}\n", " + a".repeat(20_000));
+        let sum = format!("def g(a):\n    return a{}\n", " + a".repeat(3_000));
         let calls = format!("def h(a):\n    return {}a{}\n", "k(".repeat(n), ")".repeat(n));
         let chain = format!("def m(a):\n    return a{}\n", ".b()".repeat(n));
         let lists = format!("def p(a):\n    x = {}a{}\n", "[".repeat(n), "]".repeat(n));
@@ -810,13 +811,16 @@ def get_user():
         for src in [parens, sum, calls, chain, lists, lambdas] {
             assert!(!py(&src).is_empty());
         }
-        let sum = format!("def g(a):\n    return a{}\n", " + a".repeat(20_000));
+        let sum = format!("def g(a):\n    return a{}\n", " + a".repeat(3_000));
         assert_eq!(py(&sum)[0].returns, vec![ret(vec![v("a")], 2)]);
         let calls = format!("def h(a):\n    return {}a{}\n", "k(".repeat(n), ")".repeat(n));
         let h = &py(&calls)[0];
         assert_eq!(h.calls.len(), n);
         assert_eq!(h.calls[0].args, vec![vec![c(1)]]);
         assert_eq!(h.calls[n - 1].args, vec![vec![v("a")]]);
+        // Deeper trees are refused before any walker runs.
+        let deeper = format!("def g(a):\n    return a{}\n", " + a".repeat(20_000));
+        assert!(crate::extract::extract(Language::Python, &deeper).is_none());
     }
 
     #[test]

@@ -119,6 +119,10 @@ impl Extractor for Component {
         ecmascript::typescript().grammar()
     }
 
+    fn compile_queries(&self) {
+        ecmascript::typescript().compile_queries();
+    }
+
     fn prepare<'s>(&self, source: &'s [u8]) -> Cow<'s, [u8]> {
         let mut out: Vec<u8> = source
             .iter()

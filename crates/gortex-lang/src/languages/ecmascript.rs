@@ -256,6 +256,9 @@ impl Extractor for EcmaExtractor {
     fn grammar(&self) -> tree_sitter::Language {
         self.0.grammar()
     }
+    fn compile_queries(&self) {
+        queries(self.0);
+    }
     fn extract(&self, tree: &Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
         #[allow(unused_mut)] // a JavaScript-only build has no Vue support
         let mut facts = Run::new(self.0, source, ctx).extract(tree);
@@ -599,7 +602,7 @@ impl<'s> Run<'s> {
         let mut tests = Vec::new();
         {
             let mut cursor = QueryCursor::new();
-            let mut matches = cursor.matches(&q.defs.query, root, self.src);
+            let mut matches = crate::budget::matches(&mut cursor, &q.defs.query, root, self.src);
             while let Some(m) = matches.next() {
                 let mut name = None;
                 let mut callee = None;
@@ -694,7 +697,7 @@ impl<'s> Run<'s> {
         // ---- Pass 2: references.
         {
             let mut cursor = QueryCursor::new();
-            let mut matches = cursor.matches(&q.refs.query, root, self.src);
+            let mut matches = crate::budget::matches(&mut cursor, &q.refs.query, root, self.src);
             while let Some(m) = matches.next() {
                 let mut callee = None;
                 let mut source = None;

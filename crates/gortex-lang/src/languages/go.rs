@@ -1040,6 +1040,10 @@ impl Extractor for GoExtractor {
         grammar()
     }
 
+    fn compile_queries(&self) {
+        queries();
+    }
+
     fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
         let q = queries();
         let caps = &q.caps;
@@ -1067,7 +1071,7 @@ impl Extractor for GoExtractor {
         let mut generics = Generics { scopes: Vec::new() };
         let mut later: Vec<(u32, Node<'_>)> = Vec::new();
         let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&q.set.query, root, source);
+        let mut matches = crate::budget::matches(&mut cursor, &q.set.query, root, source);
         while let Some(m) = matches.next() {
             for cap in m.captures {
                 let node = cap.node;

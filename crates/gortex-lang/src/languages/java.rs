@@ -914,6 +914,10 @@ impl Extractor for JavaExtractor {
         grammar()
     }
 
+    fn compile_queries(&self) {
+        queries();
+    }
+
     fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
         let q = queries();
         let caps = &q.caps;
@@ -932,7 +936,7 @@ impl Extractor for JavaExtractor {
         // Declarations first (they register generic scopes), then uses.
         let mut later: Vec<(u32, Node<'_>)> = Vec::new();
         let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&q.set.query, tree.root_node(), source);
+        let mut matches = crate::budget::matches(&mut cursor, &q.set.query, tree.root_node(), source);
         while let Some(m) = matches.next() {
             for cap in m.captures {
                 let (i, node) = (cap.index, cap.node);

@@ -78,7 +78,7 @@ fn collect<'t>(tree: &'t Tree, source: &[u8]) -> Captures<'t> {
     });
     let mut caps = Captures::default();
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&qs.query, tree.root_node(), source);
+    let mut matches = crate::budget::matches(&mut cursor, &qs.query, tree.root_node(), source);
     while let Some(m) = matches.next() {
         let (mut stmt, mut assign, mut call, mut function) = (None, None, None, None);
         for c in m.captures {
@@ -125,6 +125,9 @@ impl Extractor for Python {
     }
     fn grammar(&self) -> tree_sitter::Language {
         tree_sitter_python::LANGUAGE.into()
+    }
+    fn compile_queries(&self) {
+        query();
     }
     fn extract(&self, tree: &Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
         let caps = collect(tree, source);

@@ -49,6 +49,9 @@ impl Extractor for RustExtractor {
     fn grammar(&self) -> tree_sitter::Language {
         grammar()
     }
+    fn compile_queries(&self) {
+        queries();
+    }
     fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
         let mut x = Extraction::new(source);
         x.definitions(tree);
@@ -293,7 +296,7 @@ impl<'s, 't> Extraction<'s, 't> {
         let qs = &queries().defs;
         let name_cap = qs.capture("name");
         let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&qs.query, tree.root_node(), self.src);
+        let mut matches = crate::budget::matches(&mut cursor, &qs.query, tree.root_node(), self.src);
         while let Some(m) = matches.next() {
             let mut decl = None;
             let mut name = None;
@@ -596,7 +599,7 @@ impl<'s, 't> Extraction<'s, 't> {
     fn imports(&mut self, tree: &'t tree_sitter::Tree) {
         let qs = &queries().imports;
         let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&qs.query, tree.root_node(), self.src);
+        let mut matches = crate::budget::matches(&mut cursor, &qs.query, tree.root_node(), self.src);
         while let Some(m) = matches.next() {
             let mut decl = None;
             let mut arg = None;
@@ -737,7 +740,7 @@ impl<'s, 't> Extraction<'s, 't> {
     fn references(&mut self, tree: &'t tree_sitter::Tree) {
         let qs = &queries().refs;
         let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&qs.query, tree.root_node(), self.src);
+        let mut matches = crate::budget::matches(&mut cursor, &qs.query, tree.root_node(), self.src);
         while let Some(m) = matches.next() {
             let mut caps: [Option<Node<'t>>; 4] = [None; 4];
             let mut what = "";

@@ -310,6 +310,10 @@ impl<D: Dialect> Extractor for Tagged<D> {
         self.0.grammar()
     }
 
+    fn compile_queries(&self) {
+        self.0.queries();
+    }
+
     fn extract(&self, tree: &tree_sitter::Tree, source: &[u8], ctx: &FileContext<'_>) -> FileFacts {
         extract(&self.0, tree, source, ctx)
     }
@@ -444,7 +448,7 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
     let mut not_uses: HashSet<usize> = HashSet::new();
     let mut bindings: Vec<(String, String, u32, u32)> = Vec::new();
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&q.set.query, tree.root_node(), src);
+    let mut matches = crate::budget::matches(&mut cursor, &q.set.query, tree.root_node(), src);
     while let Some(m) = matches.next() {
         let mut role_node: Option<(Role, Node<'_>)> = None;
         let (mut name, mut receiver, mut body, mut ty, mut ret) = (None, None, None, None, None);

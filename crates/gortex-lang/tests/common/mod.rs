@@ -14,6 +14,20 @@ pub fn extract(language: Language, path: &str, source: &str) -> FileFacts {
     extract_file(language, source.as_bytes(), &ctx, DEFAULT_PARSE_BUDGET).expect("extraction succeeds")
 }
 
+/// Extracts `source`, or `None` when a per-file limit refuses it (too deep, too costly to query,
+/// over the time budget); any other error fails the test.
+pub fn extract_within_limits(language: Language, path: &str, source: &str) -> Option<FileFacts> {
+    let ctx = FileContext {
+        path,
+        is_test_file: false,
+    };
+    match extract_file(language, source.as_bytes(), &ctx, DEFAULT_PARSE_BUDGET) {
+        Ok(facts) => Some(facts),
+        Err(e) if e.is_over_limit() => None,
+        Err(e) => panic!("{path} failed for a reason that is no limit: {e}"),
+    }
+}
+
 /// Reads a fixture under `tests/fixtures/` and extracts it.
 pub fn extract_fixture(language: Language, rel: &str) -> FileFacts {
     let full = format!("{}/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
