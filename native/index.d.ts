@@ -187,3 +187,19 @@ export interface RegexMatcherOptions {
   /** Letters match in either case (default false). */
   caseInsensitive?: boolean
 }
+
+/**
+ * Parses `source` as the file at `path` (repository-relative; its name picks the language) and
+ * counts its syntax errors, without touching any index.
+ */
+export declare function syntaxCheck(path: string, source: Buffer): SyntaxCheck
+
+/** What tree-sitter makes of a file's bytes (`syntaxCheck`): the write tools' parse gate. */
+export interface SyntaxCheck {
+  /** The language the file is read as; absent when it has no grammar here (no gate applies). */
+  language?: string
+  /** `ERROR` and `MISSING` nodes in its syntax tree. */
+  errors?: number
+  /** Why the file is past a per-file limit (too deep, too costly, over time), when it is. */
+  overLimit?: string
+}

@@ -838,3 +838,4 @@ module.exports = nativeBinding
 module.exports.Engine = nativeBinding.Engine
 module.exports.RegexMatcher = nativeBinding.RegexMatcher
 module.exports.RepoWatcher = nativeBinding.RepoWatcher
+module.exports.syntaxCheck = nativeBinding.syntaxCheck

@@ -69,7 +69,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'get_symbol', 'get_file_summary', 'get_dependencies', 'get_dependents', 'get_callers', 'get_call_chain',
       'find_usages', 'find_implementations', 'find_overrides', 'get_class_hierarchy', 'get_cluster',
       'walk_graph', 'graph_query', 'trace_path', 'find_import_path', 'graph_stats',
-      'read_file', 'get_symbol_source',
+      'read_file', 'get_symbol_source', 'edit_file', 'write_file', 'edit_symbol',
       'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
@@ -78,7 +78,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'set_active_project', 'save_scope', 'delete_scope'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'set_active_project', 'save_scope', 'delete_scope'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));
@@ -233,8 +233,8 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       expect(names).toEqual([
         'search_symbols', 'search_text', 'find_files', 'get_symbol', 'get_file_summary', 'get_dependencies',
         'get_dependents', 'get_callers', 'get_call_chain', 'find_usages', 'find_implementations', 'graph_stats',
-        'read_file', 'get_symbol_source', 'index_health', 'get_repo_outline', 'explore', 'get_editing_context',
-        'get_test_targets', 'smart_context', 'analyze', 'tool_profile', 'tools_search',
+        'read_file', 'get_symbol_source', 'edit_file', 'write_file', 'edit_symbol', 'index_health', 'get_repo_outline',
+        'explore', 'get_editing_context', 'get_test_targets', 'smart_context', 'analyze', 'tool_profile', 'tools_search',
       ]);
       const profile = await ok('tool_profile', {});
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer', source: '--tools' });
@@ -350,7 +350,8 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(15_000);
     const edit = listed.tools.find((t) => t.name === 'edit')!;
     expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(edit.description).toMatch(/none yet/);
+    expect(edit.description).toMatch(/Operations here: file, symbol, write\./);
+    expect(listed.tools.find((t) => t.name === 'refactor')!.description).toMatch(/none yet/);
   });
 
   test('operations dispatch to the registry with the facade recorded in _meta', async () => {
@@ -375,7 +376,9 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     const relations = summary.domains.find((d: any) => d.domain === 'relations');
     expect(relations.operations.find((o: any) => o.operation === 'callers')).toMatchObject({ canonical_tool: 'get_callers', available: true });
     const edit = summary.domains.find((d: any) => d.domain === 'edit');
-    expect(edit.operations.every((o: any) => o.available === false)).toBe(true);
+    expect(Object.fromEntries(edit.operations.map((o: any) => [o.operation, o.available]))).toEqual({ file: true, symbol: true, write: true, batch: false });
+    const refactor = summary.domains.find((d: any) => d.domain === 'refactor');
+    expect(refactor.operations.every((o: any) => o.available === false)).toBe(true);
     const schema = await ok('capabilities', { domain: 'relations', operation: 'callers', detail: 'schema' });
     expect(schema.input_schema.required).toEqual(['id']);
     expect(schema.schema_hash).toMatch(/^[0-9a-f]{16}$/);
@@ -383,8 +386,8 @@ describe('gortex mcp compact surface (facade-v1)', () => {
   });
 
   test('refusals: unbuilt operations, malformed targets, tools outside the surface', async () => {
-    const unbuilt = await call('edit', { operation: 'file' });
-    expect(unbuilt.content[0]!.text).toMatch(/^not_available: edit\.file is not available/);
+    const unbuilt = await call('refactor', { operation: 'rename' });
+    expect(unbuilt.content[0]!.text).toMatch(/^not_available: refactor\.rename is not available/);
     const twoKeys = await call('relations', { operation: 'callers', target: { symbol: 'a', file: 'b' } });
     expect(twoKeys.content[0]!.text).toMatch(/^invalid_argument: target must carry exactly one of/);
     const badOp = await call('search', { operation: 'everything', query: 'x' });

@@ -81,11 +81,13 @@ function plainCopy(fixture: string, dir: string): string {
 
 const HOW_TO_ENABLE = /start the daemon with --http-auth-token <token> \(or set GORTEX_DAEMON_HTTP_TOKEN\) and send "Authorization: Bearer <token>"/;
 
-test('admin tools are the control writers and the tools that keep something beyond the session', () => {
+test('admin tools are the control writers, the file writers and the tools that keep something beyond the session', () => {
   // A new tool that changes anything must be placed here on purpose: admin, or session-only.
   const writers = ALL_TOOLS.filter((t) => t.effect !== 'read').map((t) => [t.name, t.effect, isAdminTool(t)]);
   expect(writers.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
     ['delete_scope', 'session_write', true],
+    ['edit_file', 'local_write', true],
+    ['edit_symbol', 'local_write', true],
     ['feedback', 'session_write', true],
     ['nav', 'session_write', false],
     ['reindex_repository', 'control_write', true],
@@ -94,6 +96,7 @@ test('admin tools are the control writers and the tools that keep something beyo
     ['tools_search', 'session_write', false],
     ['track_repository', 'control_write', true],
     ['untrack_repository', 'control_write', true],
+    ['write_file', 'local_write', true],
   ]);
 });
 
@@ -131,6 +134,21 @@ describe('an unauthenticated loopback HTTP surface cannot change what the daemon
       expect(body.error.message).toMatch(new RegExp(`^${tool} changes what this server serves or keeps beyond the session`));
       expect(body.error.message).toMatch(HOW_TO_ENABLE);
     }
+    // The file writers too, directly and through the compact edit domain: the file is untouched.
+    const formatBefore = fs.readFileSync(path.join(repo, 'src/format.ts'), 'utf8');
+    const writes: [string, Record<string, unknown>][] = [
+      ['edit_file', { path: 'src/format.ts', old_string: 'formatLabel', new_string: 'hijacked' }],
+      ['write_file', { path: 'src/planted.ts', content: 'export const planted = 1;\n' }],
+      ['edit_symbol', { id: 'anonapp/src/format.ts::formatLabel', new_source: 'export const x = 1;' }],
+      ['edit', { target: { file: 'src/format.ts' }, match: 'formatLabel', replacement: 'hijacked' }],
+    ];
+    for (const [tool, args] of writes) {
+      const { status, body } = await post(url, tool, args);
+      expect({ tool, status, code: body.error?.code }).toEqual({ tool, status: 409, code: 'not_available' });
+      expect(body.error.message).toMatch(/ writes files, so HTTP callers need the server's bearer token/);
+    }
+    expect(fs.readFileSync(path.join(repo, 'src/format.ts'), 'utf8')).toBe(formatBefore);
+    expect(fs.existsSync(path.join(repo, 'src/planted.ts'))).toBe(false);
     // Through the compact facade the routed tool's own dispatch refuses it.
     const facade = await post(url, 'workspace_admin', { operation: 'track', arguments: { path: secret } });
     expect(facade.status).toBe(409);
@@ -200,6 +218,16 @@ describe('with a bearer token, HTTP callers are trusted with the admin tools', (
     expect(tracked.status).toBe(200);
     expect(tracked.body.result.tracked).toMatchObject({ name: 'tokother', phase: 'ready' });
     expect(persistedRoots(w.home)).toContain(fs.realpathSync(other));
+  });
+
+  test('/v1 edits files with the token, and the next query through the daemon sees the change', async () => {
+    // Two repositories are tracked now: /v1 names the one to use.
+    const edited = await post(`${url}`, 'edit_file?repo=tokapp', { path: 'src/format.ts', old_string: 'export function shout(', new_string: 'export function holler(' }, auth);
+    expect({ status: edited.status, error: edited.body.error }).toEqual({ status: 200, error: undefined });
+    expect(edited.body.result).toMatchObject({ status: 'applied', path: 'src/format.ts', reindexed: true });
+    expect(fs.readFileSync(path.join(repo, 'src/format.ts'), 'utf8')).toContain('export function holler(');
+    const found = await post(url, 'search_symbols?repo=tokapp', { query: 'holler' }, auth);
+    expect(found.body.result.results[0]).toMatchObject({ name: 'holler', path: 'src/format.ts' });
   });
 
   test('/mcp with the token runs workspace_admin', async () => {

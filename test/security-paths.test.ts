@@ -9,10 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { watchRepo, type WatchBatch } from '../ts/engine/engine';
-import { createMcpServer } from '../ts/mcp/server';
-import { embeddedWorkspace, openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { serveEmbedded as serve } from './helpers/mcp';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
 /** A folder outside every repository, holding one source file with a marker only it contains. */
@@ -22,15 +21,6 @@ function outsideFolder(): string {
   return dir;
 }
 
-/** The real MCP server over an embedded repository, linked in process to an SDK client. */
-async function serve(repo: EmbeddedRepo): Promise<Client> {
-  const server = createMcpServer(repo, { workspace: embeddedWorkspace(repo), env: {}, tools: 'full' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'gortex-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
 
 /** A tool's JSON answer (a failure fails the test). */
 async function tool(client: Client, name: string, args: Record<string, unknown>): Promise<any> {

@@ -162,6 +162,43 @@ fn default_threads() -> usize {
         .unwrap_or(0)
 }
 
+/// What tree-sitter makes of a file's bytes (`syntaxCheck`): the write tools' parse gate.
+#[napi(object)]
+pub struct SyntaxCheck {
+    /// The language the file is read as; absent when it has no grammar here (no gate applies).
+    pub language: Option<String>,
+    /// `ERROR` and `MISSING` nodes in its syntax tree.
+    pub errors: Option<u32>,
+    /// Why the file is past a per-file limit (too deep, too costly, over time), when it is.
+    pub over_limit: Option<String>,
+}
+
+/// Parses `source` as the file at `path` (repository-relative; its name picks the language) and
+/// counts its syntax errors, without touching any index.
+#[napi]
+pub fn syntax_check(path: String, source: Buffer) -> Result<SyntaxCheck> {
+    guarded("syntaxCheck", || {
+        let none = SyntaxCheck {
+            language: None,
+            errors: None,
+            over_limit: None,
+        };
+        match gortex_lang::syntax_errors(&path, &source) {
+            Ok(Some((language, errors))) => Ok(SyntaxCheck {
+                language: Some(language.to_string()),
+                errors: Some(errors),
+                over_limit: None,
+            }),
+            Ok(None) => Ok(none),
+            Err(e) if e.is_over_limit() => Ok(SyntaxCheck {
+                over_limit: Some(e.to_string()),
+                ..none
+            }),
+            Err(e) => Err(to_napi_error(e)),
+        }
+    })
+}
+
 /// The code-intelligence engine: indexes repositories and answers graph lookups.
 #[napi]
 pub struct Engine {

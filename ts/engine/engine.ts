@@ -53,6 +53,24 @@ export function watchRepo(root: string, ignoredDirs: Iterable<string>, batchMs: 
   return { close: () => watcher.close() };
 }
 
+/** What tree-sitter makes of a file's bytes: its language and syntax errors, or why it is past a limit. */
+export interface SyntaxCheck {
+  /** The language the file is read as; undefined when it has no grammar here (no gate applies). */
+  language?: string;
+  errors?: number;
+  overLimit?: string;
+}
+
+/** Parses `source` as the file at `path` (its name picks the language) and counts its syntax errors. */
+export function syntaxCheck(path: string, source: Buffer): SyntaxCheck {
+  const raw = loadNative().syntaxCheck(path, source);
+  return {
+    ...(raw.language ? { language: raw.language } : {}),
+    ...(raw.errors !== undefined && raw.errors !== null ? { errors: raw.errors } : {}),
+    ...(raw.overLimit ? { overLimit: raw.overLimit } : {}),
+  };
+}
+
 /** Options for one `Engine` (one per process is the norm). */
 export interface EngineOptions {
   /** Where snapshots and user data live; default `$GORTEX_HOME`, else `~/.gortex` (read natively). */

@@ -72,8 +72,20 @@ export interface NativeRegexMatcher {
   matchLines(lines: string[], limit?: number | null): { matches: { index: number; start: number; end: number }[]; total: number };
 }
 
+/** What tree-sitter makes of a file's bytes (the write tools' parse gate). */
+export interface NativeSyntaxCheck {
+  /** The language the file is read as; absent when it has no grammar here. */
+  language?: string | null;
+  /** `ERROR` and `MISSING` nodes in its syntax tree. */
+  errors?: number | null;
+  /** Why the file is past a per-file limit, when it is. */
+  overLimit?: string | null;
+}
+
 /** What the addon module exports. */
 export interface NativeBinding {
+  /** Parses `source` as the file at `path` and counts its syntax errors (no index involved). */
+  syntaxCheck(path: string, source: Buffer): NativeSyntaxCheck;
   Engine: new (options?: NativeEngineOptions | null) => NativeEngine;
   /** Throws `"invalid_argument: <why>"` for an invalid or too large pattern. */
   RegexMatcher: new (pattern: string, options?: NativeRegexMatcherOptions | null) => NativeRegexMatcher;

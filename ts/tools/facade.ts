@@ -13,7 +13,7 @@ import { callAnother, ResultWithMeta, ToolInputError, type ToolCategory, type To
 export const FACADE_VERSION = 'facade-v1';
 
 /** How a facade's arguments become the underlying tool's arguments. */
-type Shape = 'query' | 'target' | 'target_to' | 'task' | 'arguments' | 'capabilities';
+type Shape = 'query' | 'target' | 'target_to' | 'task' | 'arguments' | 'edit' | 'capabilities';
 
 interface Operation {
   tool: string;
@@ -115,7 +115,14 @@ const FACADES: Facade[] = [
   { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, would_create_cycle: { tool: 'analyze', fixed: { kind: 'would_create_cycle' } }, impact: { tool: 'analyze', fixed: { kind: 'impact' } }, clusters: { tool: 'analyze', fixed: { kind: 'clusters' } }, coverage_gaps: { tool: 'analyze', fixed: { kind: 'coverage_gaps' } }, external_calls: { tool: 'analyze', fixed: { kind: 'external_calls' } }, routes: { tool: 'analyze', fixed: { kind: 'routes' } }, env_var_users: { tool: 'analyze', fixed: { kind: 'env_var_users' } }, todos: { tool: 'analyze', fixed: { kind: 'todos' } }, health_score: { tool: 'analyze', fixed: { kind: 'health_score' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
   { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
   { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' } } },
-  { name: 'edit', effect: 'local_write', shape: 'arguments', summary: 'Edit files and symbols.', operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' } } },
+  {
+    name: 'edit',
+    effect: 'local_write',
+    shape: 'edit',
+    summary:
+      'Edit files and symbols: target.file with match + replacement (edit_file), target.file with content (write_file), target.symbol with replacement (edit_symbol); guard is the base_sha.',
+    operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' } },
+  },
   { name: 'refactor', effect: 'local_write', shape: 'arguments', summary: 'Rename, move, inline, delete symbols.', operations: { rename: { tool: 'rename_symbol' }, move: { tool: 'move_symbol' }, delete: { tool: 'safe_delete_symbol' } } },
   { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, diff_context: { tool: 'diff_context' } } },
   { name: 'publish_review', effect: 'external_write', shape: 'arguments', summary: 'Post a review.', operations: { post: { tool: 'post_review' } } },
@@ -160,6 +167,17 @@ function shapeOf(f: Facade): z.ZodRawShape {
       return { operation: operation(f), task: z.string().optional(), path: z.string().optional(), options };
     case 'arguments':
       return { operation: operation(f), arguments: options };
+    case 'edit':
+      return {
+        operation: z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')} (default: symbol for target.symbol, write with content, else file)`),
+        target: target.optional(),
+        match: z.string().optional().describe('The exact text to replace (file), or the source you expect (symbol)'),
+        replacement: z.string().optional().describe('The new text (file) or the new source (symbol)'),
+        content: z.string().optional().describe('The whole new content of the file (write)'),
+        guard: z.string().optional().describe("The file's expected git blob SHA-1 (base_sha)"),
+        dry_run: z.boolean().optional(),
+        options,
+      };
     case 'capabilities':
       return {
         domain: z.string().optional().describe('A domain (tool name); all when omitted'),
@@ -167,6 +185,12 @@ function shapeOf(f: Facade): z.ZodRawShape {
         detail: z.enum(['summary', 'schema']).optional(),
       };
   }
+}
+
+/** The edit operation a call implies: `symbol` for a symbol target, `write` with content, else `file`. */
+function editOperation(a: Record<string, any>): string {
+  if (a.target?.symbol !== undefined) return 'symbol';
+  return a.content !== undefined ? 'write' : 'file';
 }
 
 /** The single value of a `target` object, refusing zero or several keys. */
@@ -189,6 +213,26 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
     case 'arguments':
       // This shape names its option object `arguments` (see shapeOf).
       return { ...((a.arguments ?? {}) as Record<string, unknown>) };
+    case 'edit': {
+      const out: Record<string, unknown> = { ...opts };
+      const put = (key: string, value: unknown): void => {
+        if (value !== undefined) out[key] = value;
+      };
+      if (a.target !== undefined) {
+        const [key, value] = single(a.target, 'target');
+        put(key === 'symbol' ? 'id' : 'path', value);
+      }
+      put('base_sha', a.guard);
+      put('dry_run', a.dry_run);
+      if (op === 'file') {
+        put('old_string', a.match);
+        put('new_string', a.replacement);
+      } else if (op === 'symbol') {
+        put('old_source', a.match);
+        put('new_source', a.replacement);
+      } else if (op === 'write') put('content', a.content);
+      return out;
+    }
     case 'target':
     case 'target_to': {
       if (a.target === undefined) return { ...opts };
@@ -278,7 +322,7 @@ export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
             domains: domains.map((d) => ({ domain: d.name, effect: d.effect, operations: Object.keys(d.operations).map((op) => describeOp(d, op, detail)) })),
           };
         }
-        const op = (args.operation ?? f.default) as string | undefined;
+        const op = (args.operation ?? f.default ?? (f.shape === 'edit' ? editOperation(args) : undefined)) as string | undefined;
         if (op === undefined) throw new ToolInputError('invalid_argument', `${f.name} needs an operation: ${Object.keys(f.operations).join(', ')}`);
         const spec = f.operations[op];
         if (!spec) throw new ToolInputError('invalid_argument', `unknown operation "${op}" of ${f.name}; operations: ${Object.keys(f.operations).join(', ')}`);

@@ -1,6 +1,7 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
 import { analysisTools } from './analysis';
 import { contextTools } from './context';
+import { editTools } from './edit';
 import { facadeTools } from './facade';
 import { smartTools } from './context-smart';
 import { graphTools } from './graph';
@@ -18,6 +19,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...navigationTools,
   ...graphTools,
   ...sourceTools,
+  ...editTools,
   ...contextTools,
   ...smartTools,
   ...analysisTools,

@@ -30,7 +30,9 @@ const PRESETS: Record<string, PresetDef> = {
       'search_symbols', 'search_text', 'find_files', 'find_usages', 'find_implementations', 'get_callers',
       'get_call_chain', 'get_dependencies', 'get_dependents',
       'read_file', 'get_symbol', 'get_symbol_source', 'get_file_summary', 'get_editing_context',
-      'get_test_targets', 'analyze',
+      'edit_file', 'edit_symbol', 'write_file', 'batch_edit', 'rename_symbol',
+      'verify_change', 'get_diagnostics', 'check_guards', 'get_test_targets', 'analyze',
+      'detect_changes', 'diff_context', 'review',
     ],
   },
   agent: {
@@ -39,7 +41,7 @@ const PRESETS: Record<string, PresetDef> = {
     tools: [
       'explore', 'smart_context', 'index_health', 'search_symbols', 'find_usages', 'find_implementations',
       'get_callers', 'get_call_chain', 'get_dependencies', 'get_dependents', 'get_symbol_source', 'batch_symbols',
-      'get_file_summary', 'get_editing_context', 'read_file',
+      'get_file_summary', 'get_editing_context', 'read_file', 'edit_file', 'write_file', 'verify_change',
     ],
   },
   full: { aliases: ['all'], mode: 'defer', tools: null },
@@ -49,7 +51,9 @@ const PRESETS: Record<string, PresetDef> = {
     mode: 'hide',
     tools: [
       'smart_context', 'get_editing_context', 'read_file', 'get_symbol_source', 'get_file_summary', 'get_symbol',
-      'search_symbols', 'search_text', 'find_files', 'find_usages', 'get_callers', 'get_test_targets', 'graph_stats',
+      'search_symbols', 'search_text', 'find_files', 'find_usages', 'get_callers',
+      'edit_file', 'edit_symbol', 'write_file', 'batch_edit', 'rename_symbol',
+      'verify_change', 'get_test_targets', 'check_guards', 'get_diagnostics', 'graph_stats',
     ],
   },
   nav: {

@@ -59,6 +59,13 @@ export interface ToolContext {
    * that compose others; set by the call pipeline (`ts/calls/`). Throws its failures unchanged.
    */
   call?: (tool: string, args: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * Brings the index up to date with files a tool just wrote (repository-relative) before the call
+   * returns, through the repository's refresh queue: the change is logged and announced like a
+   * watcher's, and the watcher's own pass over the same files finds nothing left to do. Absent:
+   * the write tools update the engine directly (`ts/workspace/writes.ts`).
+   */
+  filesChanged?: (paths: readonly string[]) => Promise<void>;
 }
 
 /**

@@ -230,6 +230,17 @@ export async function openEmbedded(
     timer = setTimeout(refresh, Math.max(0, Math.min(quiet, burstStart + MAX_DEFER_MS - now)));
   };
 
+  ctx.filesChanged = async (files) => {
+    if (timer) clearTimeout(timer);
+    dirty = true;
+    for (const file of files) {
+      if (changed.size < MAX_CHANGE_FILES) changed.add(file);
+      else changedTruncated = true;
+    }
+    refresh();
+    await refreshing;
+  };
+
   let watcher: { close(): void } | undefined;
   if (options.watch) {
     try {

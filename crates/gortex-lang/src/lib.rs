@@ -278,6 +278,22 @@ fn parse_until(
     })
 }
 
+/// What tree-sitter makes of `source` read as the file at `path`: its language and the number of
+/// syntax errors (`ERROR` and `MISSING` nodes), or `None` when the file has no grammar here
+/// (documents, configuration, a language this build leaves out). The write tools' parse gate: an
+/// edit that adds errors to a file is refused. Over a per-file limit it is the limit's error.
+pub fn syntax_errors(path: &str, source: &[u8]) -> Result<Option<(Language, u32)>, ExtractError> {
+    let Some(language) = Language::from_path(path).map(|l| refine_language(l, path, source)) else {
+        return Ok(None);
+    };
+    let Some(extractor) = extractor_for(language) else {
+        return Ok(None);
+    };
+    let budget = crate::budget::time_budget(source.len(), DEFAULT_PARSE_BUDGET);
+    let tree = parse(language, &extractor.prepare(source), budget)?;
+    Ok(Some((language, util::count_errors(&tree))))
+}
+
 /// Parses and extracts one file. Parsing and extraction together get the time of a file this
 /// size ([`budget::time_budget`]), at most `budget`; a file past it or past a shape limit
 /// ([`budget`]) is refused ([`ExtractError::is_over_limit`]).

@@ -1,0 +1,240 @@
+/**
+ * The edit family: exact string edits of any text file, whole-file writes, and a symbol's source
+ * replaced by id. Every write obeys the rules of `ts/workspace/writes.ts` (inside the repository,
+ * drift guard, parse gate, atomic, index updated before the answer).
+ */
+import { z } from 'zod';
+import type { GetSymbolResult } from '../engine/engine';
+import { target } from './common';
+import { defineTool, ToolInputError } from './registry';
+import type { ToolContext } from '../workspace/context';
+import { blobSha, checkBase, commitWrites, isBinary, resolveWritable, syncIndex, type PlannedWrite, type WriteTarget, type WrittenFile } from '../workspace/writes';
+
+/** Most lines of a diff an answer carries. */
+const MAX_DIFF_LINES = 400;
+
+/** Arguments every write tool takes. */
+const writeOptions = {
+  base_sha: z
+    .string()
+    .optional()
+    .describe("Refuse with conflict unless the file's git blob SHA-1 is this (the new_sha of your last write, or git hash-object)"),
+  dry_run: z.boolean().optional().describe('Check everything and return the diff without writing'),
+  allow_parse_errors: z.boolean().optional().describe('Write even if the file gains syntax errors (refused by default)'),
+};
+
+/** The file's line ending: CRLF when it has any CRLF line ending, else LF. */
+function eolOf(text: string): '\r\n' | '\n' {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** `text` with every line ending made `eol`. */
+function withEol(text: string, eol: '\r\n' | '\n'): string {
+  const lf = text.replace(/\r\n/g, '\n');
+  return eol === '\n' ? lf : lf.replace(/\n/g, '\r\n');
+}
+
+/** 1-based line numbers at which `needle` starts in `haystack`. */
+function occurrenceLines(haystack: string, needle: string, limit = 20): number[] {
+  const lines: number[] = [];
+  let from = 0;
+  for (;;) {
+    const at = haystack.indexOf(needle, from);
+    if (at < 0 || lines.length >= limit) return lines;
+    lines.push(haystack.slice(0, at).split('\n').length);
+    from = at + Math.max(1, needle.length);
+  }
+}
+
+/** How often `needle` occurs in `haystack`, not overlapping. */
+function countOccurrences(haystack: string, needle: string): number {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+
+/**
+ * A unified diff of `before` → `after` as one hunk around the changed lines (the common head and
+ * tail are left out), at most MAX_DIFF_LINES lines.
+ */
+export function unifiedDiff(rel: string, before: string, after: string, created: boolean): { diff: string; truncated: boolean } {
+  const a = before === '' && created ? [] : before.split('\n');
+  const b = after.split('\n');
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const context = 3;
+  const start = Math.max(0, head - context);
+  const aEnd = Math.min(a.length, a.length - tail + context);
+  const bEnd = Math.min(b.length, b.length - tail + context);
+  const lines = [`--- ${created ? '/dev/null' : `a/${rel}`}`, `+++ b/${rel}`, `@@ -${a.length === 0 ? 0 : start + 1},${aEnd - start} +${start + 1},${bEnd - start} @@`];
+  for (let i = start; i < head; i++) lines.push(` ${a[i]}`);
+  for (let i = head; i < a.length - tail; i++) lines.push(`-${a[i]}`);
+  for (let i = head; i < b.length - tail; i++) lines.push(`+${b[i]}`);
+  for (let i = a.length - tail; i < aEnd; i++) lines.push(` ${a[i]}`);
+  const truncated = lines.length > MAX_DIFF_LINES;
+  return { diff: `${lines.slice(0, MAX_DIFF_LINES).join('\n').replace(/\r/g, '')}\n`, truncated };
+}
+
+/** The answer of a single-file write. */
+function answer(written: WrittenFile, dryRun: boolean, before: string, after: string, extra: Record<string, unknown>): Record<string, unknown> {
+  const { diff, truncated } = unifiedDiff(written.path, before, after, written.created);
+  return {
+    status: dryRun ? 'would_apply' : 'applied',
+    ...written,
+    ...extra,
+    diff,
+    ...(truncated ? { diff_truncated: true } : {}),
+    reindexed: !dryRun,
+  };
+}
+
+/** Refuses a binary file or bytes that are not UTF-8 text. */
+function textOf(t: WriteTarget): string {
+  if (t.current === null) return '';
+  if (isBinary(t.current)) throw new ToolInputError('invalid_argument', `${t.rel} is a binary file; the edit tools change text files only`);
+  return t.current.toString('utf8');
+}
+
+/** The answer when the new content equals the old: nothing is written. */
+function unchanged(t: WriteTarget): Record<string, unknown> {
+  return { status: 'no_change', path: t.rel, new_sha: blobSha(t.current ?? Buffer.alloc(0)), reindexed: false };
+}
+
+async function commitOne(ctx: ToolContext, plan: PlannedWrite, args: { dry_run?: boolean; allow_parse_errors?: boolean }): Promise<WrittenFile> {
+  const [written] = await commitWrites(ctx, [plan], { dryRun: args.dry_run === true, allowParseErrors: args.allow_parse_errors === true });
+  return written!;
+}
+
+/** The edit family. */
+export const editTools = [
+  defineTool({
+    name: 'edit_file',
+    category: 'edit',
+    effect: 'local_write',
+    description:
+      'Replace an exact string in any text file of the repository (source, docs, config). old_string must occur once unless replace_all; ' +
+      'LF and CRLF are matched either way (eol_normalized). Returns new_sha for the next edit and a diff; dry_run previews.',
+    input: {
+      path: z.string().describe('Repository-relative path'),
+      old_string: z.string().min(1).describe('The exact text to replace (whitespace included)'),
+      new_string: z.string().describe('The text to put in its place'),
+      replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one'),
+      ...writeOptions,
+    },
+    handler: async (ctx, args) => {
+      const t = resolveWritable(ctx.root, args.path, { create: false });
+      checkBase(t, args.base_sha);
+      const before = textOf(t);
+      let oldString = args.old_string;
+      let newString = args.new_string;
+      let eolNormalized = false;
+      let count = countOccurrences(before, oldString);
+      if (count === 0) {
+        // Written with the other line ending than the file's: match and write in the file's.
+        const eol = eolOf(before);
+        const converted = withEol(oldString, eol);
+        if (converted !== oldString && countOccurrences(before, converted) > 0) {
+          oldString = converted;
+          newString = withEol(newString, eol);
+          eolNormalized = true;
+          count = countOccurrences(before, oldString);
+        }
+      }
+      if (count === 0) {
+        const firstLine = args.old_string.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+        const near = firstLine === '' ? [] : occurrenceLines(before, firstLine, 5);
+        throw new ToolInputError(
+          'not_found',
+          `old_string does not occur in ${t.rel}` +
+            (near.length > 0 ? `; its first line does, at line${near.length > 1 ? 's' : ''} ${near.join(', ')}: check the lines after it (whitespace counts)` : '') +
+            '. Read the file (read_file) and copy the text exactly',
+        );
+      }
+      if (count > 1 && !args.replace_all) {
+        throw new ToolInputError(
+          'ambiguous',
+          `old_string occurs ${count} times in ${t.rel} (lines ${occurrenceLines(before, oldString).join(', ')}): add surrounding lines to make it unique, or pass replace_all: true`,
+        );
+      }
+      const after = args.replace_all ? before.split(oldString).join(newString) : before.replace(oldString, () => newString);
+      if (after === before) return unchanged(t);
+      const written = await commitOne(ctx, { target: t, after: Buffer.from(after, 'utf8') }, args);
+      return answer(written, args.dry_run === true, before, after, { replacements: args.replace_all ? count : 1, ...(eolNormalized ? { eol_normalized: true } : {}) });
+    },
+  }),
+  defineTool({
+    name: 'write_file',
+    category: 'edit',
+    effect: 'local_write',
+    description:
+      'Create a file, or overwrite one whole, inside the repository (folders are created). Pass base_sha to overwrite only the version you read; ' +
+      'create_only refuses an existing file. Returns new_sha and a diff; dry_run previews.',
+    input: {
+      path: z.string().describe('Repository-relative path'),
+      content: z.string().describe('The whole new content'),
+      create_only: z.boolean().optional().describe('Refuse (conflict) if the file already exists'),
+      ...writeOptions,
+    },
+    handler: async (ctx, args) => {
+      const t = resolveWritable(ctx.root, args.path, { create: true });
+      if (args.create_only && t.current !== null) {
+        throw new ToolInputError('conflict', `${t.rel} already exists (sha ${blobSha(t.current)}); drop create_only to overwrite it, with that sha as base_sha`);
+      }
+      checkBase(t, args.base_sha);
+      const before = textOf(t);
+      if (t.current !== null && before === args.content) return unchanged(t);
+      const written = await commitOne(ctx, { target: t, after: Buffer.from(args.content, 'utf8') }, args);
+      return answer(written, args.dry_run === true, before, args.content, {});
+    },
+  }),
+  defineTool({
+    name: 'edit_symbol',
+    category: 'edit',
+    effect: 'local_write',
+    description:
+      "Replace a symbol's source (its lines, first to last) by id, without reading the file first. old_source, when given, must match the current source " +
+      '(conflict otherwise). The new source is written with the file’s line endings. Returns new_sha and a diff; dry_run previews.',
+    input: {
+      id: target,
+      new_source: z.string().describe("The symbol's complete new source (signature and body)"),
+      old_source: z.string().optional().describe('The source you expect to replace; refused with conflict if it differs'),
+      ...writeOptions,
+    },
+    handler: async (ctx, args) => {
+      const locate = (): GetSymbolResult['symbol'] => {
+        const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+        if (!s.path || s.line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
+        return s;
+      };
+      // The span must be the file's current one: bring the index up to date with the file first.
+      await syncIndex(ctx, [locate().path!]);
+      const s = locate();
+      const t = resolveWritable(ctx.root, s.path!, { create: false });
+      checkBase(t, args.base_sha);
+      const before = textOf(t);
+      const eol = eolOf(before);
+      const lines = before.split('\n');
+      if (s.end_line > lines.length) throw new ToolInputError('stale', `${s.id} spans lines ${s.line}-${s.end_line} but ${t.rel} has ${lines.length}: re-index and retry`);
+      const current = lines.slice(s.line - 1, s.end_line).join('\n');
+      const normal = (text: string): string => text.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+      if (args.old_source !== undefined && normal(args.old_source) !== normal(current)) {
+        throw new ToolInputError(
+          'conflict',
+          `the source of ${s.id} (${t.rel}:${s.line}-${s.end_line}) is not old_source any more: read it again (get_symbol_source) and redo the edit`,
+        );
+      }
+      // The replaced lines keep what ended the last one (a CR of a CRLF file is part of the line).
+      const lastEnd = current.endsWith('\r') ? '\r' : '';
+      const replacement = withEol(args.new_source.replace(/\r?\n$/, ''), eol) + lastEnd;
+      const after = [...lines.slice(0, s.line - 1), replacement, ...lines.slice(s.end_line)].join('\n');
+      if (after === before) return unchanged(t);
+      const written = await commitOne(ctx, { target: t, after: Buffer.from(after, 'utf8') }, args);
+      return answer(written, args.dry_run === true, before, after, {
+        symbol: { id: s.id, start_line: s.line, end_line: s.end_line, new_end_line: s.line + replacement.split('\n').length - 1 },
+        ...(eol === '\r\n' && !args.new_source.includes('\r\n') && args.new_source.includes('\n') ? { eol_normalized: true } : {}),
+      });
+    },
+  }),
+];

@@ -1,0 +1,267 @@
+/**
+ * Every write a tool makes to a repository goes through here: the path rules (inside a tracked
+ * root after resolving links, never `.git/`), the drift guard (`base_sha`, git blob SHA-1), the
+ * parse gate (a file must not gain syntax errors), atomic durable writes (temp file, fsync,
+ * rename) of every file or none, serialisation of writers to one file, and the index brought up
+ * to date before the call returns.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { syntaxCheck } from '../engine/engine';
+import { ToolInputError } from '../support/tool-input-error';
+import type { ToolContext } from './context';
+
+/** The git blob SHA-1 of `bytes` (what `git hash-object` prints): the drift guard's token. */
+export function blobSha(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** A file a write may touch: its repository-relative path and its real path on disk. */
+export interface WriteTarget {
+  /** Repository-relative, `/`-separated. */
+  rel: string;
+  /** The real path the bytes go to (links inside the root resolved). */
+  abs: string;
+  /** Its bytes now, or null when it does not exist yet. */
+  current: Buffer | null;
+}
+
+/** Largest file the write tools read or write whole. */
+export const MAX_WRITE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Resolves `rel` inside the repository for writing. Refuses an empty path, a path that leaves the
+ * root (`..`, an absolute path elsewhere, a link whose target is outside: `outside_repo`),
+ * anything under `.git/`, and a directory. A missing file is allowed when `create` is set (its
+ * nearest existing folder must be inside the root).
+ */
+export function resolveWritable(root: string, rel: string, options: { create: boolean }): WriteTarget {
+  if (rel.trim() === '') throw new ToolInputError('invalid_argument', 'path must not be empty');
+  if (rel.includes('\0')) throw new ToolInputError('invalid_argument', 'path must not contain a NUL byte');
+  const realRoot = fs.realpathSync(root);
+  const inside = (p: string): boolean => p === realRoot || p.startsWith(realRoot + path.sep);
+  const absolute = path.resolve(realRoot, rel);
+  const outside = (why: string): ToolInputError =>
+    new ToolInputError('outside_repo', `${JSON.stringify(rel)} ${why}; only files under ${realRoot} can be written (paths are relative to it)`);
+  if (!inside(absolute)) throw outside('is outside the repository');
+  // Follow what exists: the file itself, or its nearest existing folder.
+  let real: string;
+  let missing: string[] = [];
+  let probe = absolute;
+  for (;;) {
+    try {
+      real = fs.realpathSync(probe);
+      break;
+    } catch {
+      const parent = path.dirname(probe);
+      if (parent === probe) throw outside('has no existing folder');
+      missing = [path.basename(probe), ...missing];
+      probe = parent;
+    }
+  }
+  if (!inside(real)) throw outside('leads outside the repository through a symbolic link');
+  const abs = path.join(real, ...missing);
+  const relative = path.relative(realRoot, abs).split(path.sep).join('/');
+  if (relative === '' || relative.split('/').includes('.git')) {
+    throw new ToolInputError('invalid_argument', `${JSON.stringify(rel)} is inside .git/ (or is the root): gortex never writes there`);
+  }
+  if (missing.length > 0) {
+    if (!options.create) throw new ToolInputError('not_found', `no file ${JSON.stringify(relative)} in the repository; write_file creates files`);
+    if (!fs.statSync(real).isDirectory()) throw new ToolInputError('invalid_argument', `${JSON.stringify(path.relative(realRoot, real))} is a file, not a folder`);
+    return { rel: relative, abs, current: null };
+  }
+  const stat = fs.statSync(abs);
+  if (!stat.isFile()) throw new ToolInputError('invalid_argument', `${JSON.stringify(relative)} is not a regular file`);
+  if (stat.size > MAX_WRITE_BYTES) {
+    throw new ToolInputError('invalid_argument', `${JSON.stringify(relative)} is ${stat.size} bytes; the write tools handle files up to ${MAX_WRITE_BYTES} bytes`);
+  }
+  return { rel: relative, abs, current: fs.readFileSync(abs) };
+}
+
+/** Whether bytes look binary (a NUL in the first 8 KiB, as git decides). */
+export function isBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+/** Refuses a write when the file drifted from the caller's `base_sha`. */
+export function checkBase(target: WriteTarget, baseSha: string | undefined): void {
+  if (baseSha === undefined) return;
+  const now = target.current === null ? null : blobSha(target.current);
+  if (!/^[0-9a-f]{40}$/i.test(baseSha)) {
+    throw new ToolInputError('invalid_argument', `base_sha must be a 40-character git blob SHA-1 (the new_sha of the last write, or git hash-object); got ${JSON.stringify(baseSha)}`);
+  }
+  if (now !== baseSha.toLowerCase()) {
+    throw new ToolInputError(
+      'conflict',
+      now === null
+        ? `${target.rel} does not exist, but base_sha ${baseSha} expects it to: it was deleted or moved since`
+        : `${target.rel} changed since base_sha ${baseSha}: its sha is now ${now}. Read it again (or use that sha) and redo the edit`,
+    );
+  }
+}
+
+/** One file of a write: where, what it holds now, what it will hold. */
+export interface PlannedWrite {
+  target: WriteTarget;
+  after: Buffer;
+}
+
+/** What a committed (or dry-run) write did to one file. */
+export interface WrittenFile {
+  path: string;
+  /** Blob sha before the write (null: the file is created). */
+  old_sha: string | null;
+  /** Blob sha of the new content: pass it as base_sha to chain the next edit. */
+  new_sha: string;
+  bytes_written: number;
+  created: boolean;
+}
+
+/** Options every write tool takes. */
+export interface CommitOptions {
+  dryRun: boolean;
+  allowParseErrors: boolean;
+}
+
+/**
+ * The parse gate: refuses a file whose new content has more syntax errors than its old (or any,
+ * when it is created), unless `allow` is set; also refuses content past a per-file limit.
+ */
+function parseGate(plan: PlannedWrite, allow: boolean): void {
+  const after = syntaxCheck(plan.target.rel, plan.after);
+  if (after.language === undefined && after.overLimit === undefined) return;
+  const before = plan.target.current === null ? undefined : syntaxCheck(plan.target.rel, plan.target.current);
+  if (after.overLimit !== undefined && before?.overLimit === undefined && !allow) {
+    throw new ToolInputError('parse_error', `${plan.target.rel} would no longer be indexed: ${after.overLimit}. Pass allow_parse_errors: true to write it anyway`);
+  }
+  const was = before?.errors ?? 0;
+  const now = after.errors ?? 0;
+  if (now > was && !allow) {
+    throw new ToolInputError(
+      'parse_error',
+      `the edit would leave ${plan.target.rel} with ${now} syntax error${now === 1 ? '' : 's'} (${after.language}; it had ${was}): nothing was written. ` +
+        'Check the brackets and quotes of the new text, or pass allow_parse_errors: true to write it anyway',
+    );
+  }
+}
+
+/** Writers per real path in this process: a write waits for the one before it. */
+const fileQueues = new Map<string, Promise<void>>();
+
+/** Runs `fn` holding every path's turn (taken in sorted order, so two multi-file writes cannot deadlock). */
+async function holdingFiles<T>(paths: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const sorted = [...new Set(paths)].sort();
+  const releases: (() => void)[] = [];
+  try {
+    for (const p of sorted) {
+      const before = fileQueues.get(p) ?? Promise.resolve();
+      let release!: () => void;
+      const mine = new Promise<void>((resolve) => (release = resolve));
+      const chained = before.then(() => mine);
+      fileQueues.set(p, chained);
+      releases.push(() => {
+        release();
+        if (fileQueues.get(p) === chained) fileQueues.delete(p);
+      });
+      await before;
+    }
+    return await fn();
+  } finally {
+    for (const release of releases.reverse()) release();
+  }
+}
+
+/** Writes `bytes` to `file` durably: a temp file beside it, fsync, rename, fsync of the folder. */
+export function writeDurable(file: string, bytes: Buffer, mode?: number): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const temp = path.join(dir, `.${path.basename(file)}.gortex-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = fs.openSync(temp, 'w', mode ?? 0o644);
+    try {
+      fs.writeSync(fd, bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (mode !== undefined) fs.chmodSync(temp, mode);
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  try {
+    const dfd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(dfd);
+    } finally {
+      fs.closeSync(dfd);
+    }
+  } catch {
+    /* some file systems cannot fsync a folder; the rename is still atomic */
+  }
+}
+
+/**
+ * Commits planned writes: each file's turn is taken, its bytes are checked against what the plan
+ * was made from (a concurrent writer makes it `conflict`), every file passes the parse gate, then
+ * all are written (a failure restores the ones already written) and the index is brought up to
+ * date. A dry run stops before writing and reports the same files.
+ */
+export async function commitWrites(ctx: ToolContext, plans: readonly PlannedWrite[], options: CommitOptions): Promise<WrittenFile[]> {
+  return holdingFiles(
+    plans.map((p) => p.target.abs),
+    async () => {
+      for (const plan of plans) {
+        const now = fs.existsSync(plan.target.abs) ? fs.readFileSync(plan.target.abs) : null;
+        const same = now === null ? plan.target.current === null : plan.target.current !== null && now.equals(plan.target.current);
+        if (!same) {
+          throw new ToolInputError(
+            'conflict',
+            `${plan.target.rel} changed while the edit was prepared (another session or process wrote it): its sha is now ${now === null ? 'none (deleted)' : blobSha(now)}. Read it again and redo the edit`,
+          );
+        }
+        parseGate(plan, options.allowParseErrors);
+      }
+      const written: WrittenFile[] = plans.map((plan) => ({
+        path: plan.target.rel,
+        old_sha: plan.target.current === null ? null : blobSha(plan.target.current),
+        new_sha: blobSha(plan.after),
+        bytes_written: plan.after.length,
+        created: plan.target.current === null,
+      }));
+      if (options.dryRun) return written;
+      const done: PlannedWrite[] = [];
+      try {
+        for (const plan of plans) {
+          const mode = plan.target.current === null ? undefined : fs.statSync(plan.target.abs).mode & 0o7777;
+          writeDurable(plan.target.abs, plan.after, mode);
+          done.push(plan);
+        }
+      } catch (error) {
+        for (const plan of done.reverse()) {
+          try {
+            if (plan.target.current === null) fs.rmSync(plan.target.abs, { force: true });
+            else writeDurable(plan.target.abs, plan.target.current);
+          } catch {
+            /* best effort: the error below names the write that failed */
+          }
+        }
+        throw new ToolInputError('write_failed', `writing ${plans[done.length]?.target.rel ?? 'a file'} failed (${error instanceof Error ? error.message : String(error)}); every file was restored`);
+      }
+      await syncIndex(ctx, written.map((w) => w.path));
+      return written;
+    },
+  );
+}
+
+/**
+ * Brings the index up to date with files just written (or about to be read by span): through the
+ * repository's refresh queue when it has one (the change is then logged and announced like a
+ * watcher's), else directly.
+ */
+export async function syncIndex(ctx: ToolContext, paths: readonly string[]): Promise<void> {
+  if (ctx.filesChanged) await ctx.filesChanged(paths);
+  else ctx.engine.updateFiles(ctx.repo, [...paths]);
+}
