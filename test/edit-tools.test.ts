@@ -199,6 +199,41 @@ describe('edit tools', () => {
     }
   });
 
+  test('planning mode and the workflow gate every writer, compact ones included; the session keeps an edit history', async () => {
+    const session = await serve(repo);
+    const compact = await serve(repo, 'compact');
+    try {
+      const before = read('src/shapes.ts');
+      expect(await ok(session, 'set_planning_mode', { enabled: true })).toEqual({ planning_mode: true, writes_allowed: false });
+      const planned = await refused(session, 'write_file', { path: 'src/shapes.ts', content: 'x' });
+      expect(planned.code).toBe('planning_mode');
+      expect(planned.message).toMatch(/set_planning_mode with enabled: false/);
+      await ok(session, 'set_planning_mode', { enabled: false });
+
+      expect(await ok(session, 'workflow', { phase: 'explore' })).toMatchObject({ phase: 'explore', writes_allowed: false, next: 'implement' });
+      expect((await refused(session, 'edit_file', { path: 'src/shapes.ts', old_string: 'a', new_string: 'b' })).code).toBe('workflow_phase');
+      // Another session is not gated by this one's workflow.
+      const other = await ok(compact, 'edit', { target: { file: 'src/shapes.ts' }, content: before, dry_run: true });
+      expect(other.status).toBe('no_change');
+      expect(await ok(session, 'workflow', { action: 'advance' })).toMatchObject({ phase: 'implement', writes_allowed: true });
+      expect(read('src/shapes.ts')).toBe(before);
+
+      for (const n of [1, 2, 3]) {
+        await ok(session, 'edit_symbol', { id: 'editrepo/src/format.ts::formatLabel', new_source: `export function formatLabel(text: string): string {\n  return '[' + text + ']${n}';\n}` });
+      }
+      await ok(session, 'edit_file', { path: 'src/config.ts', old_string: 'verbose: boolean = false;', new_string: 'verbose: boolean = true;' });
+      const history = await ok(session, 'get_symbol_history', {});
+      expect(history.symbols[0]).toMatchObject({ key: 'editrepo/src/config.ts::Config.verbose', edits: 1, tools: ['edit_file'] });
+      expect(history.symbols).toContainEqual(expect.objectContaining({ key: 'editrepo/src/format.ts::formatLabel', edits: 3, churn: true, tools: ['edit_symbol'] }));
+      expect(history.files.map((f: { key: string }) => f.key)).toEqual(['src/config.ts', 'src/format.ts']);
+      expect(history.churning).toBe(1);
+      expect(await ok(session, 'workflow', { action: 'end' })).toMatchObject({ phase: null, writes_allowed: true });
+    } finally {
+      await session.close();
+      await compact.close();
+    }
+  });
+
   test('the edit preset lists the writers; readonly lists none; the compact edit domain edits', async () => {
     const editSession = await serve(repo, 'edit');
     const readonly = await serve(repo, 'readonly');

@@ -91,11 +91,14 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['feedback', 'session_write', true],
     ['nav', 'session_write', false],
     ['reindex_repository', 'control_write', true],
+    ['rename_symbol', 'local_write', true],
     ['save_scope', 'session_write', true],
     ['set_active_project', 'session_write', false],
+    ['set_planning_mode', 'session_write', false],
     ['tools_search', 'session_write', false],
     ['track_repository', 'control_write', true],
     ['untrack_repository', 'control_write', true],
+    ['workflow', 'session_write', false],
     ['write_file', 'local_write', true],
   ]);
 });

@@ -48,6 +48,22 @@ export function adminRefusal(tool: Pick<ToolDef, 'name' | 'effect'>, trust: Call
 }
 
 /**
+ * The refusal of a file-writing tool in a session that said it will not write yet (planning mode,
+ * or a workflow still exploring), or undefined when it may write.
+ */
+export function sessionWriteRefusal(tool: Pick<ToolDef, 'name' | 'effect'>, ctx: ToolContext): ToolCallError | undefined {
+  if (tool.effect !== 'local_write') return undefined;
+  const store = ctx.session?.store;
+  if (store?.planning) {
+    return new ToolCallError('planning_mode', `${tool.name} writes files and this session is in planning mode (no writes): call set_planning_mode with enabled: false to start editing`);
+  }
+  if (store?.workflowPhase === 'explore') {
+    return new ToolCallError('workflow_phase', `${tool.name} writes files and this session's workflow is exploring: call workflow with action "advance" (to implement) before editing`);
+  }
+  return undefined;
+}
+
+/**
  * Runs tool `name` (from `tools`, default the registry) with raw (unvalidated) arguments. The
  * answer may be a `ResultWithMeta` (transports attach its meta). Throws `ToolCallError` on any failure.
  */
@@ -62,7 +78,7 @@ export async function callTool(
     throw new ToolCallError('invalid_argument', `unknown tool "${name}"; tools: ${tools.map((t) => t.name).join(', ')}`);
   }
   // A routing tool (the compact facade) is judged by the tool it routes to, whose dispatch is this one.
-  const refused = tool.routes ? undefined : adminRefusal(tool, ctx.trust);
+  const refused = tool.routes ? undefined : (adminRefusal(tool, ctx.trust) ?? sessionWriteRefusal(tool, ctx));
   if (refused) throw refused;
   try {
     const { args, ignored } = parseToolArgs(tool, rawArgs);

@@ -53,6 +53,36 @@ function countOccurrences(haystack: string, needle: string): number {
   return count;
 }
 
+/** How many leading and trailing lines `a` and `b` share (not overlapping). */
+function commonEnds(a: readonly string[], b: readonly string[]): { head: number; tail: number } {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return { head, tail };
+}
+
+/**
+ * Notes a write in the session's edit history (`get_symbol_history`): the file, and the symbols
+ * whose lines changed (`symbols` when the tool knows them, else those the new lines overlap).
+ */
+function recordEdits(ctx: ToolContext, tool: string, written: WrittenFile, before: string, after: string, symbols?: readonly string[]): void {
+  const store = ctx.session?.store;
+  if (!store) return;
+  store.recordEdit('file', written.path, written.path, tool);
+  let ids = symbols;
+  if (ids === undefined) {
+    const b = after.split('\n');
+    const { head, tail } = commonEnds(before.split('\n'), b);
+    const [from, to] = [head + 1, Math.max(head + 1, b.length - tail)];
+    ids = ctx.engine
+      .fileSymbols(ctx.repo, written.path)
+      .filter((s) => s.start_line <= to && s.end_line >= from)
+      .map((s) => s.id);
+  }
+  for (const id of ids) store.recordEdit('symbol', id, written.path, tool);
+}
+
 /**
  * A unified diff of `before` → `after` as one hunk around the changed lines (the common head and
  * tail are left out), at most MAX_DIFF_LINES lines.
@@ -60,10 +90,7 @@ function countOccurrences(haystack: string, needle: string): number {
 export function unifiedDiff(rel: string, before: string, after: string, created: boolean): { diff: string; truncated: boolean } {
   const a = before === '' && created ? [] : before.split('\n');
   const b = after.split('\n');
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const { head, tail } = commonEnds(a, b);
   const context = 3;
   const start = Math.max(0, head - context);
   const aEnd = Math.min(a.length, a.length - tail + context);
@@ -161,6 +188,7 @@ export const editTools = [
       const after = args.replace_all ? before.split(oldString).join(newString) : before.replace(oldString, () => newString);
       if (after === before) return unchanged(t);
       const written = await commitOne(ctx, { target: t, after: Buffer.from(after, 'utf8') }, args);
+      if (!args.dry_run) recordEdits(ctx, 'edit_file', written, before, after);
       return answer(written, args.dry_run === true, before, after, { replacements: args.replace_all ? count : 1, ...(eolNormalized ? { eol_normalized: true } : {}) });
     },
   }),
@@ -186,6 +214,7 @@ export const editTools = [
       const before = textOf(t);
       if (t.current !== null && before === args.content) return unchanged(t);
       const written = await commitOne(ctx, { target: t, after: Buffer.from(args.content, 'utf8') }, args);
+      if (!args.dry_run) recordEdits(ctx, 'write_file', written, before, args.content);
       return answer(written, args.dry_run === true, before, args.content, {});
     },
   }),
@@ -231,6 +260,7 @@ export const editTools = [
       const after = [...lines.slice(0, s.line - 1), replacement, ...lines.slice(s.end_line)].join('\n');
       if (after === before) return unchanged(t);
       const written = await commitOne(ctx, { target: t, after: Buffer.from(after, 'utf8') }, args);
+      if (!args.dry_run) recordEdits(ctx, 'edit_symbol', written, before, after, [s.id]);
       return answer(written, args.dry_run === true, before, after, {
         symbol: { id: s.id, start_line: s.line, end_line: s.end_line, new_end_line: s.line + replacement.split('\n').length - 1 },
         ...(eol === '\r\n' && !args.new_source.includes('\r\n') && args.new_source.includes('\n') ? { eol_normalized: true } : {}),

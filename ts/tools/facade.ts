@@ -13,7 +13,7 @@ import { callAnother, ResultWithMeta, ToolInputError, type ToolCategory, type To
 export const FACADE_VERSION = 'facade-v1';
 
 /** How a facade's arguments become the underlying tool's arguments. */
-type Shape = 'query' | 'target' | 'target_to' | 'task' | 'arguments' | 'edit' | 'capabilities';
+type Shape = 'query' | 'target' | 'target_to' | 'task' | 'arguments' | 'edit' | 'refactor' | 'capabilities';
 
 interface Operation {
   tool: string;
@@ -119,11 +119,17 @@ const FACADES: Facade[] = [
     name: 'edit',
     effect: 'local_write',
     shape: 'edit',
-    summary:
-      'Edit files and symbols: target.file with match + replacement (edit_file), target.file with content (write_file), target.symbol with replacement (edit_symbol); guard is the base_sha.',
+    summary: 'Edit files and symbols (target + match/replacement, or content).',
     operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' } },
   },
-  { name: 'refactor', effect: 'local_write', shape: 'arguments', summary: 'Rename, move, inline, delete symbols.', operations: { rename: { tool: 'rename_symbol' }, move: { tool: 'move_symbol' }, delete: { tool: 'safe_delete_symbol' } } },
+  {
+    name: 'refactor',
+    effect: 'local_write',
+    shape: 'refactor',
+    summary: 'Rename, move, inline, delete symbols.',
+    default: 'rename',
+    operations: { rename: { tool: 'rename_symbol' }, move: { tool: 'move_symbol' }, inline: { tool: 'inline_symbol' }, delete: { tool: 'safe_delete_symbol' } },
+  },
   { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, diff_context: { tool: 'diff_context' } } },
   { name: 'publish_review', effect: 'external_write', shape: 'arguments', summary: 'Post a review.', operations: { post: { tool: 'post_review' } } },
   { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' } } },
@@ -169,12 +175,21 @@ function shapeOf(f: Facade): z.ZodRawShape {
       return { operation: operation(f), arguments: options };
     case 'edit':
       return {
-        operation: z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')} (default: symbol for target.symbol, write with content, else file)`),
+        operation: z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')} (default from target)`),
         target: target.optional(),
-        match: z.string().optional().describe('The exact text to replace (file), or the source you expect (symbol)'),
-        replacement: z.string().optional().describe('The new text (file) or the new source (symbol)'),
-        content: z.string().optional().describe('The whole new content of the file (write)'),
-        guard: z.string().optional().describe("The file's expected git blob SHA-1 (base_sha)"),
+        match: z.string().optional().describe('Text to replace, or expected source'),
+        replacement: z.string().optional().describe('New text or source'),
+        content: z.string().optional().describe('Whole file content (write)'),
+        guard: z.string().optional().describe('Expected base_sha'),
+        dry_run: z.boolean().optional(),
+        options,
+      };
+    case 'refactor':
+      return {
+        operation: operation(f),
+        target: target.optional(),
+        new_name: z.string().optional(),
+        destination: z.string().optional(),
         dry_run: z.boolean().optional(),
         options,
       };
@@ -231,6 +246,12 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
         put('old_source', a.match);
         put('new_source', a.replacement);
       } else if (op === 'write') put('content', a.content);
+      return out;
+    }
+    case 'refactor': {
+      const out: Record<string, unknown> = { ...opts };
+      if (a.target !== undefined) out.id = single(a.target, 'target')[1];
+      for (const key of ['new_name', 'destination', 'dry_run']) if (a[key] !== undefined) out[key] = a[key];
       return out;
     }
     case 'target':

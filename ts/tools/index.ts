@@ -2,6 +2,7 @@
 import { analysisTools } from './analysis';
 import { contextTools } from './context';
 import { editTools } from './edit';
+import { refactorTools } from './refactor';
 import { facadeTools } from './facade';
 import { smartTools } from './context-smart';
 import { graphTools } from './graph';
@@ -20,6 +21,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...graphTools,
   ...sourceTools,
   ...editTools,
+  ...refactorTools,
   ...contextTools,
   ...smartTools,
   ...analysisTools,

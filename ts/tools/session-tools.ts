@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { RegexMatcher, REGEX_SYNTAX_URL, type GetCallChainResult, type GetCallersResult, type GetFileSummaryResult, type GetSymbolResult, type NodeSummary } from '../engine/engine';
-import type { SessionStore, StoredResponse } from '../workspace/session-store';
+import { WORKFLOW_PHASES, type EditRecord, type SessionStore, type StoredResponse, type WorkflowPhase } from '../workspace/session-store';
 import { target } from './common';
 import { feedbackDelta, recordRating } from './feedback-board';
 import { defineTool, repoNameOf, ToolInputError, type ToolDef } from './registry';
@@ -20,6 +20,27 @@ const MAX_LINE_CHARS = 500;
 const PREVIEW_ROWS = 5;
 /** Rows fetched when a nav move picks the N-th neighbour. */
 const NEIGHBOUR_LIMIT = 1000;
+
+/** Edits to one symbol from which `get_symbol_history` flags churn. */
+const CHURN_EDITS = 3;
+
+/** What to do in each workflow phase. */
+const PHASE_GUIDANCE: Record<WorkflowPhase, string> = {
+  explore: 'Locate and understand: explore, search_symbols, get_symbol_source, find_usages, get_callers. Writing tools are refused until you advance to implement.',
+  implement: 'Change the code: edit_symbol, edit_file, write_file (each answer carries new_sha for the next edit). Advance to verify when done.',
+  verify: 'Check the change: get_test_targets, explain_change_impact, index_health, get_symbol_history; edits stay allowed for fixes.',
+};
+
+/** The phase after `phase` (a workflow not started begins at explore; verify is the last). */
+function nextPhase(phase: WorkflowPhase | undefined): WorkflowPhase {
+  if (phase === undefined) return 'explore';
+  return WORKFLOW_PHASES[Math.min(WORKFLOW_PHASES.indexOf(phase) + 1, WORKFLOW_PHASES.length - 1)]!;
+}
+
+/** Whether the session's planning mode and workflow let a tool write files now. */
+function writesAllowed(store: SessionStore): boolean {
+  return !store.planning && store.workflowPhase !== 'explore';
+}
 
 /** The session's store, or a refusal saying why there is none. */
 function storeOf(ctx: ToolContext): SessionStore {
@@ -376,6 +397,68 @@ export function sessionTools(): ToolDef[] {
         index: z.number().int().min(0).optional().describe('For into/up/sibling: 0-based row of the preview list (default 0)'),
       },
       handler: nav,
+    }),
+    defineTool({
+      name: 'set_planning_mode',
+      category: 'edit',
+      effect: 'session_write',
+      description:
+        'Turns planning mode on or off for this session: while on, every tool that writes files (edit_file, write_file, edit_symbol, the compact edit …) is refused, so a planning phase is guaranteed to change nothing.',
+      input: { enabled: z.boolean().describe('true: no writes until it is turned off') },
+      handler: (ctx, args) => {
+        const store = storeOf(ctx);
+        store.planning = args.enabled;
+        return { planning_mode: store.planning, writes_allowed: writesAllowed(store) };
+      },
+    }),
+    defineTool({
+      name: 'workflow',
+      category: 'edit',
+      effect: 'session_write',
+      description:
+        'A session workflow explore → implement → verify: writing tools are refused while exploring. No arguments: the phase and what to do in it; phase sets one; action "advance" moves to the next, "end" stops the workflow (no gating).',
+      input: {
+        phase: z.enum(WORKFLOW_PHASES).optional().describe('Set this phase'),
+        action: z.enum(['status', 'advance', 'end']).optional().describe('status (default), advance to the next phase, or end the workflow'),
+      },
+      handler: (ctx, args) => {
+        const store = storeOf(ctx);
+        if (args.phase !== undefined && args.action !== undefined && args.action !== 'status') {
+          throw new ToolInputError('invalid_argument', 'give a phase or an action (advance, end), not both');
+        }
+        if (args.phase !== undefined) store.workflowPhase = args.phase;
+        else if (args.action === 'advance') store.workflowPhase = nextPhase(store.workflowPhase);
+        else if (args.action === 'end') store.workflowPhase = undefined;
+        const phase = store.workflowPhase;
+        return {
+          phase: phase ?? null,
+          writes_allowed: writesAllowed(store),
+          ...(store.planning ? { planning_mode: true } : {}),
+          guidance: phase === undefined ? 'No workflow: nothing is gated. Set phase "explore" to start one.' : PHASE_GUIDANCE[phase],
+          ...(phase !== undefined && phase !== 'verify' ? { next: nextPhase(phase) } : {}),
+        };
+      },
+    }),
+    defineTool({
+      name: 'get_symbol_history',
+      category: 'edit',
+      effect: 'read',
+      description:
+        'What this session has written: each symbol and file with its edit count, the tools that wrote it and when; a symbol edited 3 or more times is flagged churn (a sign to step back and re-plan).',
+      input: { limit: z.number().int().min(1).max(1000).optional().describe('Most rows (default 50), most recently edited first') },
+      handler: (ctx, args) => {
+        const history = storeOf(ctx).editHistory();
+        const limit = args.limit ?? 50;
+        const churn = (r: EditRecord): boolean => r.kind === 'symbol' && r.edits >= CHURN_EDITS;
+        const rows = history.slice(0, limit).map((r) => ({ ...r, ...(churn(r) ? { churn: true } : {}) }));
+        return {
+          total: history.length,
+          churning: history.filter(churn).length,
+          symbols: rows.filter((r) => r.kind === 'symbol'),
+          files: rows.filter((r) => r.kind === 'file'),
+          truncated: history.length > limit,
+        };
+      },
     }),
     defineTool({
       name: 'feedback',

@@ -29,6 +29,15 @@ export async function openRepo(
 ): Promise<OpenRepo> {
   const { resolveRepoRoot } = await import('../support/repo-root');
   const root = resolveRepoRoot(pathArg);
+  // A multi-file write killed midway is undone before anything reads the files.
+  const { recoverInterruptedWrites } = await import('./writes');
+  for (const r of recoverInterruptedWrites(root)) {
+    process.stderr.write(
+      `gortex: undid a write to ${root} interrupted midway: restored ${r.restored.join(', ') || 'nothing'}` +
+        (r.left.length > 0 ? `; left ${r.left.join(', ')} (changed since)` : '') +
+        '\n',
+    );
+  }
   const { Engine } = await import('../engine/engine');
   const { ProgressLine } = await import('../support/progress-line');
   const { gortexHome } = await import('../support/home');

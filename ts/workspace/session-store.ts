@@ -16,6 +16,27 @@ export const UNRECORDED_TOOLS: ReadonlySet<string> = new Set([
   'feedback',
 ]);
 
+/** The phases of the `workflow` tool: writes wait until `implement`. */
+export const WORKFLOW_PHASES = ['explore', 'implement', 'verify'] as const;
+
+/** One phase of the workflow. */
+export type WorkflowPhase = (typeof WORKFLOW_PHASES)[number];
+
+/** What this session has written to one symbol or file (`get_symbol_history`). */
+export interface EditRecord {
+  /** A symbol id, or a repository-relative path for a file-level write. */
+  key: string;
+  kind: 'symbol' | 'file';
+  path: string;
+  edits: number;
+  tools: string[];
+  first_at: number;
+  last_at: number;
+}
+
+/** Most symbols and files a session's edit history keeps (the least recently edited go first). */
+const MAX_EDIT_RECORDS = 1000;
+
 /** Bounds of a `SessionStore` (every field optional; the defaults are the documented ones). */
 export interface SessionStoreOptions {
   /** Most responses kept (default 16). */
@@ -165,6 +186,11 @@ export class SessionStore {
   activeProject: string | undefined;
   /** The repositories a session opened at a parent folder spans (queries fan out over them). */
   boundRepos: string[] | undefined;
+  /** Planning mode (`set_planning_mode`): no tool may write a file while it is on. */
+  planning = false;
+  /** The workflow's phase once `workflow` started one; writes are refused in `explore`. */
+  workflowPhase: WorkflowPhase | undefined;
+  private readonly editLog = new Map<string, EditRecord>();
 
   constructor(options: SessionStoreOptions = {}) {
     this.limits = {
@@ -178,6 +204,29 @@ export class SessionStore {
       if (!Number.isInteger(v) || v < (k === 'minBytes' ? 0 : 1)) throw new RangeError(`SessionStore: ${k} must be a positive integer, got ${v}`);
     }
     this.now = options.now ?? Date.now;
+  }
+
+  // ---- edit history --------------------------------------------------------------------------
+
+  /** Records one write by `tool` to a symbol (`kind: 'symbol'`, `key` its id) or a file. */
+  recordEdit(kind: 'symbol' | 'file', key: string, path: string, tool: string): void {
+    const at = this.now();
+    const existing = this.editLog.get(key);
+    if (existing) {
+      this.editLog.delete(key);
+      existing.edits++;
+      existing.last_at = at;
+      if (!existing.tools.includes(tool)) existing.tools.push(tool);
+      this.editLog.set(key, existing);
+    } else {
+      this.editLog.set(key, { key, kind, path, edits: 1, tools: [tool], first_at: at, last_at: at });
+      if (this.editLog.size > MAX_EDIT_RECORDS) this.editLog.delete(this.editLog.keys().next().value!);
+    }
+  }
+
+  /** Every symbol and file this session wrote, most recently edited first. */
+  editHistory(): EditRecord[] {
+    return [...this.editLog.values()].reverse().map((r) => ({ ...r, tools: [...r.tools] }));
   }
 
   // ---- response ring ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { syntaxCheck } from '../engine/engine';
+import { gortexHome } from '../support/home';
 import { ToolInputError } from '../support/tool-input-error';
 import type { ToolContext } from './context';
 
@@ -233,12 +234,17 @@ export async function commitWrites(ctx: ToolContext, plans: readonly PlannedWrit
       }));
       if (options.dryRun) return written;
       const done: PlannedWrite[] = [];
+      // Several files: a journal of their old bytes first, so a process killed midway is undone
+      // when the repository is next opened (`recoverInterruptedWrites`).
+      const journal = plans.length > 1 ? writeJournal(ctx.root, plans) : undefined;
       try {
         for (const plan of plans) {
           const mode = plan.target.current === null ? undefined : fs.statSync(plan.target.abs).mode & 0o7777;
           writeDurable(plan.target.abs, plan.after, mode);
           done.push(plan);
+          if (journal) faultAfterWrite(done.length);
         }
+        if (journal) fs.rmSync(journal, { force: true });
       } catch (error) {
         for (const plan of done.reverse()) {
           try {
@@ -248,12 +254,111 @@ export async function commitWrites(ctx: ToolContext, plans: readonly PlannedWrit
             /* best effort: the error below names the write that failed */
           }
         }
+        if (journal) fs.rmSync(journal, { force: true });
         throw new ToolInputError('write_failed', `writing ${plans[done.length]?.target.rel ?? 'a file'} failed (${error instanceof Error ? error.message : String(error)}); every file was restored`);
       }
       await syncIndex(ctx, written.map((w) => w.path));
       return written;
     },
   );
+}
+
+/** Where multi-file writes keep their journals. */
+function journalDir(): string {
+  return path.join(gortexHome(), 'journal');
+}
+
+/** One file of a multi-file write's journal. */
+interface JournalFile {
+  abs: string;
+  rel: string;
+  /** Its bytes before the write (base64), or null when the write creates it. */
+  before: string | null;
+  /** The blob sha the write gives it. */
+  after_sha: string;
+}
+
+/** Writes (durably) the journal of a multi-file write and returns its path. */
+function writeJournal(root: string, plans: readonly PlannedWrite[]): string {
+  const file = path.join(journalDir(), `${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.json`);
+  const files: JournalFile[] = plans.map((p) => ({
+    abs: p.target.abs,
+    rel: p.target.rel,
+    before: p.target.current === null ? null : p.target.current.toString('base64'),
+    after_sha: blobSha(p.after),
+  }));
+  writeDurable(file, Buffer.from(JSON.stringify({ pid: process.pid, root: fs.realpathSync(root), created_at: Date.now(), files })), 0o600);
+  return file;
+}
+
+/** Whether process `pid` is alive (on this machine). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** What recovering one interrupted write did. */
+export interface RecoveredWrite {
+  journal: string;
+  restored: string[];
+  /** Files changed since by someone else: left as they are. */
+  left: string[];
+}
+
+/**
+ * Undoes the multi-file writes under `root` whose process died midway (a journal left behind by a
+ * process no longer running): each file that holds the write's new bytes, or was created by it,
+ * gets its old bytes back; a file changed since by someone else is left alone and named.
+ */
+export function recoverInterruptedWrites(root: string): RecoveredWrite[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(journalDir()).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const realRoot = fs.realpathSync(root);
+  const recovered: RecoveredWrite[] = [];
+  for (const name of names) {
+    const file = path.join(journalDir(), name);
+    let journal: { pid: number; root: string; files: JournalFile[] };
+    try {
+      journal = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof journal;
+    } catch {
+      continue; // being written, or not ours
+    }
+    if (journal.root !== realRoot || alive(journal.pid)) continue;
+    const restored: string[] = [];
+    const left: string[] = [];
+    for (const f of journal.files) {
+      const now = fs.existsSync(f.abs) ? fs.readFileSync(f.abs) : null;
+      const before = f.before === null ? null : Buffer.from(f.before, 'base64');
+      if (now === null ? before === null : before !== null && now.equals(before)) continue;
+      if (now !== null && blobSha(now) !== f.after_sha) {
+        left.push(f.rel);
+        continue;
+      }
+      if (before === null) fs.rmSync(f.abs, { force: true });
+      else writeDurable(f.abs, before);
+      restored.push(f.rel);
+    }
+    fs.rmSync(file, { force: true });
+    recovered.push({ journal: file, restored, left });
+  }
+  return recovered;
+}
+
+/**
+ * A test hook: `GORTEX_FAULT_KILL_AFTER_WRITES=N` kills this process (SIGKILL) once a multi-file
+ * write has written N files, so tests can show that nothing is left half-written.
+ */
+function faultAfterWrite(written: number): void {
+  const after = Number(process.env.GORTEX_FAULT_KILL_AFTER_WRITES);
+  if (Number.isInteger(after) && after > 0 && written === after) process.kill(process.pid, 'SIGKILL');
 }
 
 /**

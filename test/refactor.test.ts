@@ -1,0 +1,240 @@
+/**
+ * rename_symbol through the real MCP server on real repositories, checked by the languages' own
+ * tools: after a rename the TypeScript project still type-checks (`tsc --noEmit`) and the Go module
+ * still builds and vets (`go vet ./...`), the graph has the new name with as many references as
+ * the old one had, and a Go test named after the function follows it. Whole identifiers only;
+ * refusals (collision, a method in an override hierarchy, planning mode) write nothing.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { PACKAGE_ROOT, runCli } from './helpers/cli';
+import { serveEmbedded } from './helpers/mcp';
+import { tempHome } from './helpers/repo';
+
+const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
+
+/** A git repository in a temp folder holding `files`. */
+function gitRepo(name: string, files: Record<string, string>): string {
+  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-refactor-')), name);
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'fixture');
+  return root;
+}
+
+async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+  const result = (await client.callTool({ name, arguments: { ...args, format: 'json' } })) as { isError?: boolean; content: { text: string }[] };
+  if (result.isError) throw new Error(`${name} failed: ${result.content[0]?.text}`);
+  return JSON.parse(result.content[0]!.text);
+}
+
+async function refusal(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+  if (!result.isError) throw new Error(`${name} answered: ${result.content[0]?.text.slice(0, 300)}`);
+  return result.content[0]!.text;
+}
+
+const TS_PROJECT: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'commonjs', noEmit: true, lib: ['es2020'] }, include: ['src'] }),
+  'src/store.ts': [
+    'export interface Item {',
+    '  name: string;',
+    '}',
+    '',
+    '/** Keeps items; openStore makes one. */',
+    'export class Store {',
+    '  private items: Item[] = [];',
+    '  save(item: Item): void {',
+    '    this.items.push(item);',
+    '  }',
+    '  count(): number {',
+    '    return this.items.length;',
+    '  }',
+    '}',
+    '',
+    'export function openStore(): Store {',
+    '  return new Store();',
+    '}',
+    '',
+    'export function Get(): number {',
+    '  return 1;',
+    '}',
+    '',
+    'export function GetUser(): number {',
+    '  return Get() + 1;',
+    '}',
+    '',
+    'export interface Shape {',
+    '  area(): number;',
+    '}',
+    '',
+    'export class Square implements Shape {',
+    '  area(): number {',
+    '    return 4;',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/app.ts': [
+    "import { openStore, Store, Get, GetUser } from './store';",
+    '',
+    'export function run(): number {',
+    '  const s: Store = openStore();',
+    "  s.save({ name: 'openStore' });",
+    '  return s.count() + Get() + GetUser();',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+const GO_MODULE: Record<string, string> = {
+  'go.mod': 'module example.com/shop\n\ngo 1.21\n',
+  'store/store.go': [
+    'package store',
+    '',
+    '// Store keeps names.',
+    'type Store struct {',
+    '\tnames []string',
+    '}',
+    '',
+    '// Open makes a Store.',
+    'func Open() *Store {',
+    '\treturn &Store{}',
+    '}',
+    '',
+    '// OpenAll makes n Stores.',
+    'func OpenAll(n int) []*Store {',
+    '\tout := make([]*Store, 0, n)',
+    '\tfor i := 0; i < n; i++ {',
+    '\t\tout = append(out, Open())',
+    '\t}',
+    '\treturn out',
+    '}',
+    '',
+  ].join('\n'),
+  'store/store_test.go': ['package store', '', 'import "testing"', '', 'func TestOpen(t *testing.T) {', '\tif Open() == nil {', '\t\tt.Fatal("nil")', '\t}', '}', ''].join('\n'),
+  'main.go': ['package main', '', 'import "example.com/shop/store"', '', 'func main() {', '\ts := store.Open()', '\t_ = s', '\t_ = store.OpenAll(2)', '}', ''].join('\n'),
+};
+
+describe('rename_symbol', () => {
+  const savedHome = process.env.GORTEX_HOME;
+  const opened: EmbeddedRepo[] = [];
+  const clients: Client[] = [];
+  beforeAll(() => {
+    process.env.GORTEX_HOME = tempHome();
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    for (const r of opened) r.close();
+    if (savedHome === undefined) delete process.env.GORTEX_HOME;
+    else process.env.GORTEX_HOME = savedHome;
+  });
+  async function session(root: string): Promise<Client> {
+    const repo = await openEmbedded(root, { watch: true });
+    opened.push(repo);
+    const client = await serveEmbedded(repo);
+    clients.push(client);
+    return client;
+  }
+  const tsc = (root: string): { status: number | null; out: string } => {
+    const r = spawnSync(TSC, ['-p', root], { encoding: 'utf8' });
+    return { status: r.status, out: r.stdout + r.stderr };
+  };
+
+  test('TypeScript: a function, whole identifiers only; the project still type-checks and the graph follows', async () => {
+    const root = gitRepo('tsrename', TS_PROJECT);
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+    const client = await session(root);
+
+    const preview = await ok(client, 'rename_symbol', { id: 'tsrename/src/store.ts::Get', new_name: 'Fetch', dry_run: true });
+    expect(preview.status).toBe('would_apply');
+    expect(preview.edits.map((e: any) => `${e.path}:${e.line} ${e.after.trim()}`)).toEqual([
+      "src/app.ts:1 import { openStore, Store, Fetch, GetUser } from './store';",
+      'src/app.ts:6 return s.count() + Fetch() + GetUser();',
+      'src/store.ts:20 export function Fetch(): number {',
+      'src/store.ts:25 return Fetch() + 1;',
+    ]);
+    expect(fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8')).toContain('export function Get(): number');
+
+    const applied = await ok(client, 'rename_symbol', { id: 'tsrename/src/store.ts::Get', new_name: 'Fetch' });
+    expect(applied).toMatchObject({ status: 'applied', new_id: 'tsrename/src/store.ts::Fetch', edit_count: 4 });
+    expect(applied.references.after).toBe(applied.references.before);
+    expect(applied.files.map((f: any) => f.path)).toEqual(['src/app.ts', 'src/store.ts']);
+    expect(fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8')).toContain('export function GetUser(): number');
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+
+    // A function whose name also appears in a comment and a string: those are reported, not changed.
+    const factory = await ok(client, 'rename_symbol', { id: 'tsrename/src/store.ts::openStore', new_name: 'createStore' });
+    expect(factory.status).toBe('applied');
+    expect(factory.not_changed.lines.map((l: any) => `${l.path}:${l.line}`).sort()).toEqual(['src/app.ts:5', 'src/store.ts:5']);
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+
+    // A method through its typed receiver.
+    const method = await ok(client, 'rename_symbol', { id: 'tsrename/src/store.ts::Store.save', new_name: 'put' });
+    expect(method.edits.map((e: any) => `${e.path}:${e.line}`)).toEqual(['src/app.ts:5', 'src/store.ts:8']);
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+    expect((await ok(client, 'search_symbols', { query: 'put' })).results[0]).toMatchObject({ id: 'tsrename/src/store.ts::Store.put' });
+  });
+
+  test('refusals write nothing: a collision, a method in an override hierarchy, a non-identifier, planning mode', async () => {
+    const root = gitRepo('tsrefuse', TS_PROJECT);
+    const client = await session(root);
+    const before = fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8');
+    expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Get', new_name: 'GetUser' })).toMatch(/^conflict: src\/store\.ts already declares GetUser in the same scope/);
+    expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Square.area', new_name: 'surface' })).toMatch(/^hierarchy: .*Square\.area overrides or is overridden by .*Shape\.area/);
+    expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Get', new_name: 'get-it' })).toMatch(/^invalid_argument: new_name "get-it" is not an identifier/);
+    await ok(client, 'set_planning_mode', { enabled: true });
+    expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Get', new_name: 'Fetch' })).toMatch(/^planning_mode: /);
+    await ok(client, 'set_planning_mode', { enabled: false });
+    expect(fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8')).toBe(before);
+  });
+
+  test('a rename killed between its files is undone when the repository is next opened', () => {
+    const root = gitRepo('tskill', TS_PROJECT);
+    const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+    const call = (extra: Record<string, string>, ...args: string[]): ReturnType<typeof runCli> =>
+      runCli(['call', ...args, '--repo', root, '--embedded'], { env: { ...env, ...extra } });
+    const killed = call({ GORTEX_FAULT_KILL_AFTER_WRITES: '1' }, 'rename_symbol', '--arg', 'id=tskill/src/store.ts::Get', '--arg', 'new_name=Fetch');
+    expect(killed.signal).toBe('SIGKILL');
+    // Half-written: the first file has the new name, the second the old one.
+    const status = (): string => execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' });
+    expect(status()).toBe(' M src/app.ts\n');
+    expect(fs.readdirSync(path.join(env.GORTEX_HOME, 'journal'))).toHaveLength(1);
+    const next = call({}, 'search_symbols', '--arg', 'query=Get');
+    expect(next.status).toBe(0);
+    expect(next.stderr).toMatch(/undid a write to .*tskill interrupted midway: restored src\/app\.ts/);
+    expect(status()).toBe('');
+    expect(fs.readdirSync(path.join(env.GORTEX_HOME, 'journal'))).toEqual([]);
+    // And the rename then goes through whole.
+    expect(JSON.parse(call({}, 'rename_symbol', '--arg', 'id=tskill/src/store.ts::Get', '--arg', 'new_name=Fetch').stdout)).toMatchObject({ status: 'applied', edit_count: 4 });
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+  });
+
+  test('Go: the function, its qualified uses and the test named after it; go vet passes', async () => {
+    const root = gitRepo('gorename', GO_MODULE);
+    const goEnv = { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' };
+    expect(spawnSync('go', ['vet', './...'], { cwd: root, env: goEnv, encoding: 'utf8' }).status).toBe(0);
+    const client = await session(root);
+    const renamed = await ok(client, 'rename_symbol', { id: 'gorename/store/store.go::Open', new_name: 'Connect' });
+    expect(renamed.status).toBe('applied');
+    expect(renamed.tests_renamed).toEqual([{ id: 'gorename/store/store_test.go::TestOpen', from: 'TestOpen', to: 'TestConnect' }]);
+    const store = fs.readFileSync(path.join(root, 'store/store.go'), 'utf8');
+    expect(store).toContain('func Connect() *Store {');
+    expect(store).toContain('func OpenAll(n int) []*Store {');
+    expect(store).toContain('out = append(out, Connect())');
+    expect(fs.readFileSync(path.join(root, 'main.go'), 'utf8')).toContain('s := store.Connect()');
+    expect(fs.readFileSync(path.join(root, 'store/store_test.go'), 'utf8')).toContain('func TestConnect(t *testing.T) {\n\tif Connect() == nil {');
+    const vet = spawnSync('go', ['vet', './...'], { cwd: root, env: goEnv, encoding: 'utf8' });
+    expect(vet.stderr).toBe('');
+    expect(vet.status).toBe(0);
+  });
+});
