@@ -167,6 +167,14 @@ export interface IndexRepoOptions {
   paths?: Array<string>
 }
 
+/**
+ * The declarations of `source` read as the file at `path`, as JSON: `[{local, qualified, name,
+ * kind, start_line, end_line, exported}]` (`local` is what follows `<path>::` in the symbol's
+ * node id), or `null` when the file has no grammar here or is past a per-file limit. No index is
+ * involved: `detect_changes` outlines a file's old version from git with it.
+ */
+export declare function outline(path: string, source: Buffer): string | null
+
 /** One matching line: its 0-based index and the first match on it (UTF-16 offsets, end exclusive). */
 export interface RegexLineMatch {
   index: number

@@ -838,4 +838,5 @@ module.exports = nativeBinding
 module.exports.Engine = nativeBinding.Engine
 module.exports.RegexMatcher = nativeBinding.RegexMatcher
 module.exports.RepoWatcher = nativeBinding.RepoWatcher
+module.exports.outline = nativeBinding.outline
 module.exports.syntaxCheck = nativeBinding.syntaxCheck

@@ -3,7 +3,8 @@
  * tools: after a rename the TypeScript project still type-checks (`tsc --noEmit`) and the Go module
  * still builds and vets (`go vet ./...`), the graph has the new name with as many references as
  * the old one had, and a Go test named after the function follows it. Whole identifiers only;
- * refusals (collision, a method in an override hierarchy, planning mode) write nothing.
+ * refusals (collision, a method in an override hierarchy, planning mode) write nothing. And
+ * safe_delete_symbol: refused while anything uses the declaration, cascading to what it leaves unused.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -83,6 +84,15 @@ const TS_PROJECT: Record<string, string> = {
     '  }',
     '}',
     '',
+    '/** Nobody calls this any more. */',
+    'export function legacyEntry(): string {',
+    '  return legacyHelper();',
+    '}',
+    '',
+    'function legacyHelper(): string {',
+    "  return 'legacy';",
+    '}',
+    '',
   ].join('\n'),
   'src/app.ts': [
     "import { openStore, Store, Get, GetUser } from './store';",
@@ -118,6 +128,11 @@ const GO_MODULE: Record<string, string> = {
     '\t\tout = append(out, Open())',
     '\t}',
     '\treturn out',
+    '}',
+    '',
+    '// leftover is used by nothing.',
+    'func leftover() int {',
+    '\treturn 1',
     '}',
     '',
   ].join('\n'),
@@ -198,6 +213,28 @@ describe('rename_symbol', () => {
     expect(fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8')).toBe(before);
   });
 
+  test('safe_delete_symbol: refused while used, previews and deletes what it leaves unused; the project still type-checks', async () => {
+    const root = gitRepo('tsdelete', TS_PROJECT);
+    const client = await session(root);
+    expect(await refusal(client, 'safe_delete_symbol', { id: 'tsdelete/src/store.ts::Get' })).toMatch(/^in_use: tsdelete\/src\/store\.ts::Get is still used at \d+ places \(.*src\/app\.ts:6 by run.*remove those uses first; nothing was written/);
+    expect(await refusal(client, 'safe_delete_symbol', { id: 'tsdelete/src/store.ts::Square.area' })).toMatch(/^hierarchy: /);
+    const preview = await ok(client, 'safe_delete_symbol', { id: 'tsdelete/src/store.ts::legacyEntry', cascade: 'preview', dry_run: true });
+    expect(preview).toMatchObject({
+      status: 'would_apply',
+      deleted: [{ id: 'tsdelete/src/store.ts::legacyEntry', path: 'src/store.ts', lines: [38, 42] }],
+      orphans: [{ id: 'tsdelete/src/store.ts::legacyHelper', path: 'src/store.ts', line: 43 }],
+    });
+    expect(preview.note).toMatch(/was exported/);
+    expect(fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8')).toContain('legacyEntry');
+    const applied = await ok(client, 'safe_delete_symbol', { id: 'tsdelete/src/store.ts::legacyEntry', cascade: 'apply' });
+    expect(applied.cascaded).toEqual(['tsdelete/src/store.ts::legacyHelper']);
+    const store = fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8');
+    expect(store).not.toMatch(/legacy|Nobody calls/);
+    expect(store.endsWith('    return 4;\n  }\n}\n')).toBe(true);
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+    expect((await ok(client, 'search_symbols', { query: 'legacyHelper' })).results).toEqual([]);
+  });
+
   test('a rename killed between its files is undone when the repository is next opened', () => {
     const root = gitRepo('tskill', TS_PROJECT);
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
@@ -233,6 +270,9 @@ describe('rename_symbol', () => {
     expect(store).toContain('out = append(out, Connect())');
     expect(fs.readFileSync(path.join(root, 'main.go'), 'utf8')).toContain('s := store.Connect()');
     expect(fs.readFileSync(path.join(root, 'store/store_test.go'), 'utf8')).toContain('func TestConnect(t *testing.T) {\n\tif Connect() == nil {');
+    const gone = await ok(client, 'safe_delete_symbol', { id: 'gorename/store/store.go::leftover' });
+    expect(gone.deleted).toEqual([{ id: 'gorename/store/store.go::leftover', path: 'store/store.go', lines: [22, 26] }]);
+    expect(fs.readFileSync(path.join(root, 'store/store.go'), 'utf8')).not.toMatch(/leftover/);
     const vet = spawnSync('go', ['vet', './...'], { cwd: root, env: goEnv, encoding: 'utf8' });
     expect(vet.stderr).toBe('');
     expect(vet.status).toBe(0);

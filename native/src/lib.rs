@@ -199,6 +199,48 @@ pub fn syntax_check(path: String, source: Buffer) -> Result<SyntaxCheck> {
     })
 }
 
+/// The declarations of `source` read as the file at `path`, as JSON: `[{local, qualified, name,
+/// kind, start_line, end_line, exported}]` (`local` is what follows `<path>::` in the symbol's
+/// node id), or `null` when the file has no grammar here or is past a per-file limit. No index is
+/// involved: `detect_changes` outlines a file's old version from git with it.
+#[napi]
+pub fn outline(path: String, source: Buffer) -> Result<Option<String>> {
+    guarded("outline", || {
+        let Some(language) =
+            gortex_core::Language::from_path(&path).map(|l| gortex_lang::refine_language(l, &path, &source))
+        else {
+            return Ok(None);
+        };
+        let ctx = gortex_lang::FileContext {
+            path: &path,
+            is_test_file: false,
+        };
+        let facts = match gortex_lang::extract_file(language, &source, &ctx, gortex_lang::DEFAULT_PARSE_BUDGET) {
+            Ok(facts) => facts,
+            Err(e) if e.is_over_limit() => return Ok(None),
+            Err(gortex_lang::ExtractError::LanguageDisabled(_)) => return Ok(None),
+            Err(e) => return Err(to_napi_error(e)),
+        };
+        let rows: Vec<Value> = facts
+            .symbols
+            .iter()
+            .zip(gortex_graph::local_ids(&facts))
+            .map(|(s, (qualified, local))| {
+                json!({
+                    "local": local,
+                    "qualified": qualified,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "start_line": s.span.start_line,
+                    "end_line": s.span.end_line,
+                    "exported": s.exported,
+                })
+            })
+            .collect();
+        serde_json::to_string(&rows).map(Some).map_err(to_napi_error)
+    })
+}
+
 /// The code-intelligence engine: indexes repositories and answers graph lookups.
 #[napi]
 pub struct Engine {

@@ -71,6 +71,27 @@ export function syntaxCheck(path: string, source: Buffer): SyntaxCheck {
   };
 }
 
+/** One declaration of a file's outline (`outlineOf`). */
+export interface OutlineSymbol {
+  /** What follows `<path>::` in the symbol's node id. */
+  local: string;
+  qualified: string;
+  name: string;
+  kind: string;
+  start_line: number;
+  end_line: number;
+  exported: boolean;
+}
+
+/**
+ * The declarations of `source` read as the file at `path`, as the index would extract them, or
+ * undefined when the file has no grammar here or is past a per-file limit. No index is involved.
+ */
+export function outlineOf(path: string, source: Buffer): OutlineSymbol[] | undefined {
+  const json = loadNative().outline(path, source);
+  return json === null ? undefined : (JSON.parse(json) as OutlineSymbol[]);
+}
+
 /** Options for one `Engine` (one per process is the norm). */
 export interface EngineOptions {
   /** Where snapshots and user data live; default `$GORTEX_HOME`, else `~/.gortex` (read natively). */

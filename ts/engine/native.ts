@@ -86,6 +86,8 @@ export interface NativeSyntaxCheck {
 export interface NativeBinding {
   /** Parses `source` as the file at `path` and counts its syntax errors (no index involved). */
   syntaxCheck(path: string, source: Buffer): NativeSyntaxCheck;
+  /** The declarations of `source` read as the file at `path` (JSON), or null without a grammar. */
+  outline(path: string, source: Buffer): string | null;
   Engine: new (options?: NativeEngineOptions | null) => NativeEngine;
   /** Throws `"invalid_argument: <why>"` for an invalid or too large pattern. */
   RegexMatcher: new (pattern: string, options?: NativeRegexMatcherOptions | null) => NativeRegexMatcher;

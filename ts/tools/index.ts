@@ -1,5 +1,6 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
 import { analysisTools } from './analysis';
+import { changeTools } from './changes';
 import { contextTools } from './context';
 import { editTools } from './edit';
 import { refactorTools } from './refactor';
@@ -22,6 +23,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...sourceTools,
   ...editTools,
   ...refactorTools,
+  ...changeTools,
   ...contextTools,
   ...smartTools,
   ...analysisTools,

@@ -87,6 +87,21 @@ export const refactorTools = [
     },
     handler: async (ctx, args) => rename(ctx, args),
   }),
+  defineTool({
+    name: 'safe_delete_symbol',
+    category: 'edit',
+    effect: 'local_write',
+    description:
+      'Delete a declaration nothing uses: refused (with the users listed) while anything outside it references it — tests included — or when it overrides or is overridden. ' +
+      'Its doc comment and decorators go with it. cascade "preview" lists what would be left unused once it is gone, "apply" deletes those too (to a fixed point; exported symbols stay).',
+    input: {
+      id: target,
+      cascade: z.enum(['off', 'preview', 'apply']).optional().describe('off (default), preview the orphans it would leave, or apply: delete them too'),
+      dry_run: z.boolean().optional().describe('Return what would be deleted without writing'),
+      allow_parse_errors: z.boolean().optional().describe('Write even if a file gains syntax errors'),
+    },
+    handler: async (ctx, args) => safeDelete(ctx, args),
+  }),
 ];
 
 interface RenameArgs {
@@ -245,5 +260,123 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
           },
         }
       : {}),
+  };
+}
+
+/** Whether `id` is `owner` or declared inside it (`owner.member`, `owner.member.inner`). */
+function within(id: string, owner: string): boolean {
+  return id === owner || id.startsWith(`${owner}.`);
+}
+
+/** A line that belongs to the declaration below it: a comment or a decorator/attribute. */
+const LEADING = /^\s*(\/\/|\/\*|\*|#|@|--|;|\/\/\/)/;
+
+/** The 1-based line range a deleted declaration takes: its span, the comments and decorators right above it, one blank line. */
+function deletionRange(lines: readonly string[], start: number, end: number): [number, number] {
+  let from = start;
+  while (from > 1 && LEADING.test(lines[from - 2]!) && !/^\s*#!/.test(lines[from - 2]!)) from--;
+  let to = end;
+  const blank = (n: number): boolean => n >= 1 && n <= lines.length && lines[n - 1]!.trim() === '';
+  if (blank(to + 1) && (from === 1 || blank(from - 1))) to++;
+  else if (blank(from - 1) && to === lines.length) from--;
+  return [from, to];
+}
+
+interface DeleteArgs {
+  id: string;
+  cascade?: 'off' | 'preview' | 'apply' | undefined;
+  dry_run?: boolean | undefined;
+  allow_parse_errors?: boolean | undefined;
+}
+
+/** The references to `id` from outside `set` (the declarations being deleted, members included). */
+function usersOutside(ctx: ToolContext, id: string, set: ReadonlySet<string>): FindUsagesResult['usages'] {
+  const usages = ctx.engine.query('find_usages', { id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
+  return usages.usages.filter((u) => ![...set].some((owner) => within(u.from.id, owner)));
+}
+
+async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<string, unknown>> {
+  const lookup = (): NodeSummary => (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+  let s = lookup();
+  if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository (external or file-less)`);
+  if (s.kind === 'file' || s.kind === 'package' || s.kind === 'module') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; safe_delete_symbol deletes declarations`);
+  await syncIndex(ctx, [s.path]);
+  s = lookup();
+  const hierarchy = (id: string): string[] => {
+    const h = ctx.engine.query('find_overrides', { id, direction: 'both', limit: 20 }, { repo: ctx.repo }) as FindOverridesResult;
+    return [...h.parents, ...h.children].map((r) => r.method.id);
+  };
+  if (s.kind === 'method') {
+    const related = hierarchy(s.id);
+    if (related.length > 0) throw new ToolInputError('hierarchy', `${s.id} overrides or is overridden by ${related.join(', ')}: deleting it would change what those calls reach`);
+  }
+  const set = new Set([s.id]);
+  const users = usersOutside(ctx, s.id, set);
+  if (users.length > 0) {
+    const tests = users.filter((u) => u.from.is_test || /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|_test\.go$|(^|\/)test_[^/]*\.py$/.test(u.path));
+    throw new ToolInputError(
+      'in_use',
+      `${s.id} is still used at ${users.length} place${users.length === 1 ? '' : 's'} (${users
+        .slice(0, 8)
+        .map((u) => `${u.path}:${u.line} by ${u.from.qualified}`)
+        .join(', ')}${users.length > 8 ? ', …' : ''})` +
+        (tests.length === users.length ? ': only tests use it; delete or change those tests first' : ': remove those uses first') +
+        '; nothing was written',
+    );
+  }
+
+  // What it leaves unused: declarations it references that nothing else does (to a fixed point).
+  const orphans: NodeSummary[] = [];
+  if ((args.cascade ?? 'off') !== 'off') {
+    const queue = [s.id];
+    while (queue.length > 0 && orphans.length < 200) {
+      const from = queue.shift()!;
+      const fromPath = ctx.engine.getNode(ctx.repo, from)?.path ?? s.path;
+      const members = ctx.engine.fileSymbols(ctx.repo, fromPath).filter((n) => within(n.id, from)).map((n) => n.id);
+      const outgoing = [from, ...members].flatMap((id) => ctx.engine.edges(ctx.repo, id, { direction: 'out', kinds: ['calls', 'references', 'instantiates', 'typed_as', 'returns'] }));
+      for (const e of outgoing) {
+        if (set.has(e.to) || [...set].some((owner) => within(e.to, owner))) continue;
+        const node = ctx.engine.getNode(ctx.repo, e.to);
+        if (!node || node.kind === 'file' || node.exported || node.is_test || node.name === 'main' || node.name === 'init' || !node.path) continue;
+        if (node.kind === 'method' && hierarchy(node.id).length > 0) continue;
+        const candidate = new Set([...set, node.id]);
+        if (usersOutside(ctx, node.id, candidate).length > 0) continue;
+        set.add(node.id);
+        queue.push(node.id);
+        const summary = (ctx.engine.query('get_symbol', { id: node.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+        orphans.push(summary);
+      }
+    }
+  }
+  const targets = args.cascade === 'apply' ? [s, ...orphans] : [s];
+  // Nested targets go with their owner.
+  const outermost = targets.filter((t) => !targets.some((o) => o.id !== t.id && within(t.id, o.id)));
+  const byFile = new Map<string, NodeSummary[]>();
+  for (const t of outermost) byFile.set(t.path, [...(byFile.get(t.path) ?? []), t]);
+  const plans: PlannedWrite[] = [];
+  const deleted: { id: string; path: string; lines: [number, number] }[] = [];
+  for (const [path, nodes] of [...byFile.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const t = resolveWritable(ctx.root, path, { create: false });
+    const lines = t.current!.toString('utf8').split('\n');
+    const ranges = nodes.map((n) => ({ n, range: deletionRange(lines, n.line, n.end_line) })).sort((a, b) => b.range[0] - a.range[0]);
+    for (const { n, range } of ranges) {
+      lines.splice(range[0] - 1, range[1] - range[0] + 1);
+      deleted.push({ id: n.id, path, lines: range });
+    }
+    plans.push({ target: t, after: Buffer.from(lines.join('\n'), 'utf8') });
+  }
+  const written = await commitWrites(ctx, plans, { dryRun: args.dry_run === true, allowParseErrors: args.allow_parse_errors === true });
+  const store = ctx.session?.store;
+  if (store && !args.dry_run) {
+    for (const d of deleted) store.recordEdit('symbol', d.id, d.path, 'safe_delete_symbol');
+    for (const w of written) store.recordEdit('file', w.path, w.path, 'safe_delete_symbol');
+  }
+  return {
+    status: args.dry_run ? 'would_apply' : 'applied',
+    deleted: deleted.sort((a, b) => a.path.localeCompare(b.path) || a.lines[0] - b.lines[0]),
+    ...(s.exported ? { note: `${s.name} was exported: nothing in this repository used it, but code outside it may have` } : {}),
+    ...(args.cascade === 'preview' ? { orphans: orphans.map((o) => ({ id: o.id, path: o.path, line: o.line })) } : {}),
+    ...(args.cascade === 'apply' ? { cascaded: orphans.map((o) => o.id) } : {}),
+    files: written.map((w) => ({ ...w, reindexed: args.dry_run !== true })),
   };
 }

@@ -1347,9 +1347,11 @@ pub(crate) fn qualified_name(facts: &FileFacts, i: usize) -> String {
     parts.join(".")
 }
 
-fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
-    let facts = &file.facts;
+/// Each symbol's qualified name and local id (what follows `<path>::` in its node id): the
+/// qualified name, with `_L<line>` added where a qualified name repeats in the file.
+pub fn local_ids(facts: &FileFacts) -> Vec<(String, String)> {
     let mut seen: FxHashMap<String, ()> = FxHashMap::default();
+    let mut out = Vec::with_capacity(facts.symbols.len());
     for (i, sym) in facts.symbols.iter().enumerate() {
         let qualified = qualified_name(facts, i);
         // Same qualified name on another line: `_L<line>` keeps ids unique and stable.
@@ -1362,6 +1364,14 @@ fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
                 bump += 1;
             }
         }
+        out.push((qualified, local));
+    }
+    out
+}
+
+fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
+    let facts = &file.facts;
+    for (sym, (qualified, local)) in facts.symbols.iter().zip(local_ids(facts)) {
         let id: Id = Arc::from(symbol_id(repo, &file.path, &local));
         let mut n = Node::bare(id, sym.kind, sym.name.clone(), qualified, file.path.clone());
         n.language = Some(file.language);

@@ -12,7 +12,8 @@ pub mod query;
 mod resolve;
 
 pub use build::{
-    build_graph, build_graph_incremental, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile, TablesMade,
+    build_graph, build_graph_incremental, local_ids, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile,
+    TablesMade,
 };
 pub use cache::ResolutionCache;
 pub use config::RepoConfig;

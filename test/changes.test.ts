@@ -1,0 +1,108 @@
+/**
+ * detect_changes and `gortex diff` on real git repositories: a function's body changed, one added,
+ * one deleted, a file added (untracked), one deleted and one renamed, staged changes only, another
+ * base, and refusals (no git, unknown base). Through the real MCP server and the built CLI.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { runCli } from './helpers/cli';
+import { gitFixture } from './helpers/daemon';
+import { serveEmbedded } from './helpers/mcp';
+import { fixtureCopy, tempHome } from './helpers/repo';
+
+async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+  const result = (await client.callTool({ name, arguments: { ...args, format: 'json' } })) as { isError?: boolean; content: { text: string }[] };
+  if (result.isError) throw new Error(`${name} failed: ${result.content[0]?.text}`);
+  return JSON.parse(result.content[0]!.text);
+}
+
+/** `{path: {status, symbols: ["~ name", …]}}` of an answer, for exact comparison. */
+function byFile(answer: any): Record<string, { status: string; symbols: string[] }> {
+  const mark: Record<string, string> = { added: '+', modified: '~', deleted: '-' };
+  return Object.fromEntries(
+    answer.files.map((f: any) => [f.path, { status: f.status, symbols: (f.symbols ?? []).map((s: any) => `${mark[s.change]} ${s.id.split('::')[1]}`) }]),
+  );
+}
+
+describe('detect_changes', () => {
+  const savedHome = process.env.GORTEX_HOME;
+  let root: string;
+  let repo: EmbeddedRepo;
+  let client: Client;
+  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, encoding: 'utf8' });
+  const write = (rel: string, text: string): void => fs.writeFileSync(path.join(root, rel), text);
+  const read = (rel: string): string => fs.readFileSync(path.join(root, rel), 'utf8');
+
+  beforeAll(async () => {
+    process.env.GORTEX_HOME = tempHome();
+    root = gitFixture('query/app-ts', 'diffrepo');
+    repo = await openEmbedded(root, { watch: false });
+    client = await serveEmbedded(repo);
+  });
+  afterAll(async () => {
+    await client.close();
+    repo.close();
+    if (savedHome === undefined) delete process.env.GORTEX_HOME;
+    else process.env.GORTEX_HOME = savedHome;
+  });
+
+  test('a clean tree has no changes', async () => {
+    expect(await ok(client, 'detect_changes', {})).toMatchObject({ base: 'HEAD', files: [], summary: { files: 0 } });
+  });
+
+  test('working tree: modified, added and deleted declarations; untracked, deleted and renamed files', async () => {
+    write('src/format.ts', read('src/format.ts').replace("return text + '!';", "return text + '!!';").replace('export function padLabel(text: string): string {\n  return \' \' + text;\n}\n', '') + '\nexport function whisper(text: string): string {\n  return text.toLowerCase();\n}\n');
+    write('src/extra.ts', 'export const extra = 1;\n');
+    fs.rmSync(path.join(root, 'src/empty.ts'));
+    git('mv', 'src/legacy.ts', 'src/old.ts');
+    const answer = await ok(client, 'detect_changes', {});
+    expect(byFile(answer)).toEqual({
+      'src/empty.ts': { status: 'deleted', symbols: [] },
+      'src/extra.ts': { status: 'added', symbols: ['+ extra'] },
+      'src/format.ts': { status: 'modified', symbols: ['- padLabel', '~ shout', '+ whisper'] },
+      'src/old.ts': { status: 'renamed', symbols: ['~ legacyBanner'] },
+    });
+    const format = answer.files.find((f: any) => f.path === 'src/format.ts');
+    expect(format).toMatchObject({ additions: 5, deletions: 4 });
+    expect(format.symbols.find((s: any) => s.name === 'whisper').id).toBe('diffrepo/src/format.ts::whisper');
+    expect(answer.files.find((f: any) => f.path === 'src/old.ts').old_path).toBe('src/legacy.ts');
+    expect(answer.summary).toMatchObject({ files: 4, symbols: { added: 2, modified: 2, deleted: 1 } });
+    // Narrowed to a path.
+    expect(Object.keys(byFile(await ok(client, 'detect_changes', { paths: ['src/format.ts'] })))).toEqual(['src/format.ts']);
+  });
+
+  test('staged changes only, and another base', async () => {
+    git('add', 'src/extra.ts');
+    const staged = await ok(client, 'detect_changes', { staged: true });
+    expect(byFile(staged)).toEqual({ 'src/extra.ts': { status: 'added', symbols: ['+ extra'] }, 'src/old.ts': expect.objectContaining({ status: 'renamed' }) });
+    git('add', '-A');
+    git('commit', '-q', '-m', 'second');
+    expect((await ok(client, 'detect_changes', {})).files).toEqual([]);
+    const sinceFirst = await ok(client, 'detect_changes', { base: 'HEAD~1' });
+    expect(Object.keys(byFile(sinceFirst)).sort()).toEqual(['src/empty.ts', 'src/extra.ts', 'src/format.ts', 'src/old.ts']);
+  });
+
+  test('refusals: an unknown base, a folder that is not in git', async () => {
+    const bad = (await client.callTool({ name: 'detect_changes', arguments: { base: 'no-such-branch' } })) as { isError?: boolean; content: { text: string }[] };
+    expect(bad.content[0]!.text).toMatch(/^invalid_argument: base "no-such-branch" is not a commit here/);
+    const plain = fixtureCopy('query/app-ts', 'nogit');
+    const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2', GIT_CEILING_DIRECTORIES: path.dirname(plain) };
+    const r = runCli(['diff', '--repo', plain, '--embedded'], { env });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/not_available: \S+nogit is not inside a git/);
+  });
+
+  test('gortex diff prints files and declarations', () => {
+    write('src/cli.ts', read('src/cli.ts').replace("'cli'", "'CLI'"));
+    const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+    const r = runCli(['diff', '--repo', root, '--embedded'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      '1 file changed against HEAD (+1 -1); declarations: 0 added, 1 modified, 0 deleted\n' + 'modified src/cli.ts  (+1 -1)\n' + '  ~ function cli  L3-5\n',
+    );
+    expect(JSON.parse(runCli(['diff', '--repo', root, '--embedded', '--json'], { env }).stdout).summary.files).toBe(1);
+  });
+});

@@ -1,0 +1,246 @@
+/**
+ * What changed: `detect_changes` maps a git diff (the working tree, or the staged changes, against
+ * a base) onto declarations — added, modified, deleted — by outlining each changed file's old
+ * and new versions with the same extractor the index uses.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { outlineOf, type OutlineSymbol } from '../engine/engine';
+import { git, gitInfo } from '../support/git';
+import { defineTool, repoNameOf, ToolInputError } from './registry';
+import type { ToolContext } from '../workspace/context';
+
+/** git's empty tree: the base of a repository without commits. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+/** Most files an answer lists. */
+const MAX_FILES = 500;
+/** Most symbols listed per file. */
+const MAX_SYMBOLS_PER_FILE = 200;
+
+/** One hunk's line ranges (`count` 0: a pure insertion or deletion after `start`). */
+interface Hunk {
+  old_start: number;
+  old_count: number;
+  new_start: number;
+  new_count: number;
+}
+
+/** One file of a parsed diff. */
+interface DiffFile {
+  path: string;
+  old_path: string | null;
+  status: 'added' | 'modified' | 'deleted' | 'renamed';
+  binary: boolean;
+  additions: number;
+  deletions: number;
+  hunks: Hunk[];
+}
+
+/** A path as git prints it in `---`/`+++` lines: `a/x`, `b/x`, `/dev/null`, or C-quoted. */
+function diffPath(raw: string): string | null {
+  let p = raw.trim();
+  if (p === '/dev/null') return null;
+  if (p.startsWith('"') && p.endsWith('"')) p = JSON.parse(p) as string;
+  return p.replace(/^[ab]\//, '');
+}
+
+/** Parses `git diff --unified=0` output. */
+export function parseDiff(text: string): DiffFile[] {
+  const files: DiffFile[] = [];
+  let cur: DiffFile | undefined;
+  let renameFrom: string | undefined;
+  let renameTo: string | undefined;
+  const start = (): void => {
+    cur = { path: '', old_path: null, status: 'modified', binary: false, additions: 0, deletions: 0, hunks: [] };
+    files.push(cur);
+    renameFrom = renameTo = undefined;
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      start();
+      // Until ---/+++ say otherwise (binary and mode-only changes have none): `b/<path>`.
+      const m = / b\/(.*)$/.exec(line);
+      if (m) cur!.path = cur!.old_path = m[1]!;
+      continue;
+    }
+    if (!cur) continue;
+    if (line.startsWith('new file mode')) cur.status = 'added';
+    else if (line.startsWith('deleted file mode')) cur.status = 'deleted';
+    else if (line.startsWith('rename from ')) renameFrom = line.slice('rename from '.length);
+    else if (line.startsWith('rename to ')) {
+      renameTo = line.slice('rename to '.length);
+      cur.status = 'renamed';
+      cur.old_path = renameFrom ?? null;
+      cur.path = renameTo;
+    } else if (line.startsWith('Binary files ')) cur.binary = true;
+    else if (line.startsWith('--- ')) cur.old_path = diffPath(line.slice(4));
+    else if (line.startsWith('+++ ')) {
+      const p = diffPath(line.slice(4));
+      if (p !== null) cur.path = p;
+      else cur.path = cur.old_path ?? cur.path;
+    } else if (line.startsWith('@@')) {
+      const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+      if (m) cur.hunks.push({ old_start: +m[1]!, old_count: m[2] === undefined ? 1 : +m[2], new_start: +m[3]!, new_count: m[4] === undefined ? 1 : +m[4] });
+    } else if (line.startsWith('+')) cur.additions++;
+    else if (line.startsWith('-')) cur.deletions++;
+  }
+  for (const f of files) {
+    if (f.status === 'added') f.old_path = null;
+    if (f.status === 'deleted') f.path = f.old_path ?? f.path;
+  }
+  return files;
+}
+
+/**
+ * Whether the lines `from..to` meet one of the hunks on `side`. A hunk with no lines on that side
+ * (a pure insertion or deletion after line `start`) touches a declaration only when it falls
+ * between two of its lines.
+ */
+function touches(from: number, to: number, hunks: readonly Hunk[], side: 'old' | 'new'): boolean {
+  return hunks.some((h) => {
+    const s = side === 'old' ? h.old_start : h.new_start;
+    const c = side === 'old' ? h.old_count : h.new_count;
+    return c === 0 ? from <= s && to >= s + 1 : from <= s + c - 1 && to >= s;
+  });
+}
+
+/** One declaration a change touched. */
+interface ChangedSymbol {
+  id: string;
+  name: string;
+  kind: string;
+  change: 'added' | 'modified' | 'deleted';
+  start_line: number;
+  end_line: number;
+}
+
+/** The declarations a file's change added, modified or deleted (old and new versions outlined). */
+function changedSymbols(repo: string, f: DiffFile, before: Buffer | undefined, after: Buffer | undefined): ChangedSymbol[] | undefined {
+  const oldOutline = before && f.old_path ? outlineOf(f.old_path, before) : [];
+  const newOutline = after ? outlineOf(f.path, after) : [];
+  if (oldOutline === undefined && newOutline === undefined) return undefined;
+  const byQualified = (list: OutlineSymbol[] | undefined): Map<string, OutlineSymbol> => new Map((list ?? []).map((s) => [s.local, s]));
+  const olds = byQualified(oldOutline);
+  const news = byQualified(newOutline);
+  const out: ChangedSymbol[] = [];
+  const row = (s: OutlineSymbol, path: string, change: ChangedSymbol['change']): ChangedSymbol => ({
+    id: `${repo}/${path}::${s.local}`,
+    name: s.name,
+    kind: s.kind,
+    change,
+    start_line: s.start_line,
+    end_line: s.end_line,
+  });
+  for (const s of news.values()) {
+    const old = olds.get(s.local);
+    if (!old) out.push(row(s, f.path, 'added'));
+    else if (f.status === 'renamed' || touches(s.start_line, s.end_line, f.hunks, 'new') || touches(old.start_line, old.end_line, f.hunks, 'old')) {
+      out.push(row(s, f.path, 'modified'));
+    }
+  }
+  for (const s of olds.values()) if (!news.has(s.local)) out.push(row(s, f.old_path ?? f.path, 'deleted'));
+  return out.sort((a, b) => a.start_line - b.start_line || a.id.localeCompare(b.id));
+}
+
+/** Runs git, turning a failure into a refusal that names the command. */
+async function gitOut(root: string, args: string[]): Promise<string> {
+  const r = await git(root, args);
+  if (!r.ok) throw new ToolInputError('invalid_argument', `git ${args.join(' ')} failed: ${r.error}`);
+  return r.stdout;
+}
+
+/** A file's bytes at a revision (`:path` for the index), or undefined when it has none. */
+async function blobAt(root: string, rev: string, path: string): Promise<Buffer | undefined> {
+  if (rev === EMPTY_TREE) return undefined;
+  const r = await git(root, ['show', `${rev}:./${path}`]);
+  return r.ok ? Buffer.from(r.stdout, 'utf8') : undefined;
+}
+
+/** The answer of `detect_changes`. */
+export async function detectChanges(ctx: ToolContext, args: { base?: string | undefined; staged?: boolean | undefined; paths?: string[] | undefined }): Promise<Record<string, unknown>> {
+  const info = await gitInfo(ctx.root);
+  if (!info.is_repo) throw new ToolInputError('not_available', `${ctx.root} is not inside a git work tree (${info.reason}): detect_changes compares with git`);
+  let base = args.base ?? (info.head ? 'HEAD' : EMPTY_TREE);
+  let baseCommit: string | undefined;
+  if (base !== EMPTY_TREE) {
+    const verified = await git(ctx.root, ['rev-parse', '--verify', '-q', `${base}^{commit}`]);
+    if (!verified.ok || verified.stdout.trim() === '') throw new ToolInputError('invalid_argument', `base ${JSON.stringify(base)} is not a commit here (a branch, tag or sha; default HEAD)`);
+    baseCommit = verified.stdout.trim();
+    base = args.base ?? 'HEAD';
+  }
+  const pathArgs = args.paths && args.paths.length > 0 ? ['--', ...args.paths] : [];
+  const diffArgs = ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--unified=0', '--relative', '-M', ...(args.staged ? ['--cached'] : []), base === EMPTY_TREE ? EMPTY_TREE : baseCommit!, ...pathArgs];
+  const files = parseDiff(await gitOut(ctx.root, diffArgs));
+  if (!args.staged) {
+    // Files git does not track yet are added files too.
+    const untracked = await gitOut(ctx.root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', ...pathArgs]);
+    for (const p of untracked.split('\n').filter(Boolean)) {
+      files.push({ path: p, old_path: null, status: 'added', binary: false, additions: 0, deletions: 0, hunks: [] });
+    }
+  }
+  files.sort((a, b) => a.path.localeCompare(b.path));
+  const repo = repoNameOf(ctx);
+  const listed = files.slice(0, MAX_FILES);
+  const summary = { files: files.length, additions: 0, deletions: 0, symbols: { added: 0, modified: 0, deleted: 0 } };
+  const rows = [];
+  for (const f of listed) {
+    const before = f.status === 'added' ? undefined : await blobAt(ctx.root, baseCommit ?? EMPTY_TREE, f.old_path ?? f.path);
+    let after: Buffer | undefined;
+    if (f.status !== 'deleted') {
+      if (args.staged) after = await blobAt(ctx.root, '', f.path);
+      else {
+        try {
+          after = fs.readFileSync(path.join(ctx.root, f.path));
+        } catch {
+          after = undefined;
+        }
+      }
+    }
+    if (f.hunks.length === 0 && f.status === 'added' && after) {
+      f.additions = after.toString('utf8').split('\n').length - (after.length > 0 && after[after.length - 1] === 10 ? 1 : 0);
+      f.hunks.push({ old_start: 0, old_count: 0, new_start: 1, new_count: f.additions });
+    }
+    summary.additions += f.additions;
+    summary.deletions += f.deletions;
+    const symbols = f.binary ? undefined : changedSymbols(repo, f, before, after);
+    for (const s of symbols ?? []) summary.symbols[s.change]++;
+    rows.push({
+      path: f.path,
+      ...(f.old_path && f.old_path !== f.path ? { old_path: f.old_path } : {}),
+      status: f.status,
+      ...(f.binary ? { binary: true } : {}),
+      additions: f.additions,
+      deletions: f.deletions,
+      hunks: f.hunks.map((h) => ({ old: [h.old_start, h.old_count], new: [h.new_start, h.new_count] })),
+      ...(symbols === undefined ? { symbols_unknown: 'no grammar for this file here' } : { symbols: symbols.slice(0, MAX_SYMBOLS_PER_FILE) }),
+      ...(symbols && symbols.length > MAX_SYMBOLS_PER_FILE ? { symbols_truncated: true } : {}),
+    });
+  }
+  return {
+    base: base === EMPTY_TREE ? 'empty tree (no commits yet)' : base,
+    ...(baseCommit ? { base_commit: baseCommit } : {}),
+    compared: args.staged ? 'staged changes (the index) against the base' : 'the working tree (untracked files included) against the base',
+    summary,
+    files: rows,
+    truncated: files.length > MAX_FILES,
+  };
+}
+
+/** The change family. */
+export const changeTools = [
+  defineTool({
+    name: 'detect_changes',
+    category: 'review',
+    effect: 'read',
+    description:
+      'What a git diff changed, as declarations: each changed file (added, modified, deleted, renamed; hunks) with the functions, methods and types it added, modified or deleted. ' +
+      'Compares the working tree (untracked files included) or the staged changes with a base (default HEAD).',
+    input: {
+      base: z.string().optional().describe('A commit, branch or tag to compare with (default HEAD)'),
+      staged: z.boolean().optional().describe('Compare the staged changes (the index) instead of the working tree'),
+      paths: z.array(z.string()).max(100).optional().describe('Only these paths or folders'),
+    },
+    handler: (ctx, args) => detectChanges(ctx, args),
+  }),
+];
