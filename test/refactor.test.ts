@@ -235,6 +235,51 @@ describe('rename_symbol', () => {
     expect((await ok(client, 'search_symbols', { query: 'legacyHelper' })).results).toEqual([]);
   });
 
+  test('batch_edit: creates first, then each file before its importers; a refused step undoes the batch; a kill is undone on the next open', async () => {
+    const root = gitRepo('tsbatch', TS_PROJECT);
+    const client = await session(root);
+    const read = (rel: string): string => fs.readFileSync(path.join(root, rel), 'utf8');
+    const changes = [
+      // Given callers first: app.ts imports store.ts, so store.ts goes first.
+      { operation: 'file', path: 'src/app.ts', old_string: 'Get() + GetUser()', new_string: 'Get() + GetUser() + twice(1)' },
+      { operation: 'file', path: 'src/app.ts', old_string: "import { openStore, Store, Get, GetUser } from './store';", new_string: "import { openStore, Store, Get, GetUser } from './store';\nimport { twice } from './math';" },
+      { operation: 'symbol', id: 'tsbatch/src/store.ts::Get', new_source: 'export function Get(): number {\n  return 2;\n}' },
+      { operation: 'write', path: 'src/math.ts', content: 'export function twice(n: number): number {\n  return 2 * n;\n}\n' },
+    ];
+    const applied = await ok(client, 'batch_edit', { changes });
+    expect(applied.status).toBe('applied');
+    expect(applied.order).toEqual([3, 2, 0, 1]);
+    expect(applied.files.map((f: any) => f.path)).toEqual(['src/math.ts', 'src/store.ts', 'src/app.ts']);
+    expect(read('src/app.ts')).toContain("import { twice } from './math';");
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+    expect((await ok(client, 'get_callers', { id: 'tsbatch/src/math.ts::twice' })).callers.map((c: any) => c.caller.qualified)).toEqual(['run']);
+
+    // The third step is refused (its text is not there): the two before it are undone.
+    const before = { app: read('src/app.ts'), store: read('src/store.ts') };
+    const refused = await refusal(client, 'batch_edit', {
+      changes: [
+        { operation: 'file', path: 'src/store.ts', old_string: 'return 2;', new_string: 'return 3;' },
+        { operation: 'file', path: 'src/app.ts', old_string: 'twice(1)', new_string: 'twice(2)' },
+        { operation: 'file', path: 'src/app.ts', old_string: 'not in the file', new_string: 'x' },
+      ],
+    });
+    expect(refused).toMatch(/^not_found: changes\[2\] \(edit_file src\/app\.ts\) was refused: .*The 2 changes before it were undone \(src\/store\.ts, src\/app\.ts\); nothing of the batch is written/);
+    expect({ app: read('src/app.ts'), store: read('src/store.ts') }).toEqual(before);
+    expect((await ok(client, 'get_symbol_source', { id: 'tsbatch/src/store.ts::Get' })).text).toContain('return 2;');
+
+    // Killed after its first step: the next open undoes it.
+    const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+    const killed = runCli(
+      ['call', 'batch_edit', '--repo', root, '--embedded', '--json-args', JSON.stringify({ changes: [changes[2], { operation: 'file', path: 'src/math.ts', old_string: '2 * n', new_string: 'n + n' }].map((c, i) => (i === 0 ? { ...c, new_source: 'export function Get(): number {\n  return 9;\n}' } : c)) })],
+      { env: { ...env, GORTEX_FAULT_KILL_AFTER_WRITES: '1' } },
+    );
+    expect(killed.signal).toBe('SIGKILL');
+    expect(read('src/store.ts')).toContain('return 9;');
+    const next = runCli(['call', 'search_symbols', '--repo', root, '--embedded', '--arg', 'query=Get'], { env });
+    expect(next.stderr).toMatch(/undid a write .* restored src\/store\.ts/);
+    expect(read('src/store.ts')).toBe(before.store);
+  });
+
   test('a rename killed between its files is undone when the repository is next opened', () => {
     const root = gitRepo('tskill', TS_PROJECT);
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };

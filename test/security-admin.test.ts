@@ -85,6 +85,7 @@ test('admin tools are the control writers, the file writers and the tools that k
   // A new tool that changes anything must be placed here on purpose: admin, or session-only.
   const writers = ALL_TOOLS.filter((t) => t.effect !== 'read').map((t) => [t.name, t.effect, isAdminTool(t)]);
   expect(writers.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+    ['batch_edit', 'local_write', true],
     ['delete_scope', 'session_write', true],
     ['edit_file', 'local_write', true],
     ['edit_symbol', 'local_write', true],

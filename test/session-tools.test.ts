@@ -199,6 +199,9 @@ describe('session tools', () => {
       ['ctx_peek', 'read', 'read'],
       ['head_results', 'read', 'read'],
       ['nav', 'nav', 'session_write'],
+      ['set_planning_mode', 'edit', 'session_write'],
+      ['workflow', 'edit', 'session_write'],
+      ['get_symbol_history', 'edit', 'read'],
       ['feedback', 'admin', 'session_write'],
     ]);
     expect(TOOLS.find((t) => t.name === 'feedback')!.description).toContain('move up (useful) or down (not useful, wrong) in search_symbols');
@@ -213,6 +216,9 @@ describe('session tools', () => {
       ctx_peek: {},
       head_results: {},
       nav: { action: 'where' },
+      set_planning_mode: { enabled: true },
+      workflow: {},
+      get_symbol_history: {},
       feedback: { tool: 'x', rating: 'useful' },
     };
     for (const t of TOOLS) {

@@ -6,9 +6,21 @@
 import { z } from 'zod';
 import type { GetSymbolResult } from '../engine/engine';
 import { target } from './common';
-import { defineTool, ToolInputError } from './registry';
+import { callAnother, defineTool, repoNameOf, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
-import { blobSha, checkBase, commitWrites, isBinary, resolveWritable, syncIndex, type PlannedWrite, type WriteTarget, type WrittenFile } from '../workspace/writes';
+import {
+  BatchJournal,
+  blobSha,
+  checkBase,
+  commitWrites,
+  faultAfterWrite,
+  isBinary,
+  resolveWritable,
+  syncIndex,
+  type PlannedWrite,
+  type WriteTarget,
+  type WrittenFile,
+} from '../workspace/writes';
 
 /** Most lines of a diff an answer carries. */
 const MAX_DIFF_LINES = 400;
@@ -267,4 +279,149 @@ export const editTools = [
       });
     },
   }),
+  defineTool({
+    name: 'batch_edit',
+    category: 'edit',
+    effect: 'local_write',
+    description:
+      'Apply several edits (file: exact replacement, write: whole file, symbol: a symbol\'s source) as one: files are created first, the rest in dependency order ' +
+      '(a file before the files that import it), re-indexing between steps; if any step is refused every earlier one is undone. dry_run previews each step against the files as they are.',
+    input: {
+      changes: z
+        .array(
+          z.object({
+            operation: z.enum(['file', 'write', 'symbol']).describe('file: edit_file, write: write_file, symbol: edit_symbol'),
+            path: z.string().optional().describe('file / write: repository-relative path'),
+            id: z.string().optional().describe('symbol: the symbol id'),
+            old_string: z.string().optional(),
+            new_string: z.string().optional(),
+            replace_all: z.boolean().optional(),
+            content: z.string().optional(),
+            create_only: z.boolean().optional(),
+            new_source: z.string().optional(),
+            old_source: z.string().optional(),
+            base_sha: z.string().optional(),
+          }),
+        )
+        .min(1)
+        .max(100)
+        .describe('The edits, each with the arguments of its tool'),
+      dry_run: z.boolean().optional().describe('Preview every step against the files as they are now, writing nothing'),
+      allow_parse_errors: z.boolean().optional().describe('Write even if a file gains syntax errors'),
+    },
+    handler: async (ctx, args) => batch(ctx, args),
+  }),
 ];
+
+/** The tool behind each batch operation. */
+const BATCH_TOOLS = { file: 'edit_file', write: 'write_file', symbol: 'edit_symbol' } as const;
+
+type BatchChange = {
+  operation: keyof typeof BATCH_TOOLS;
+  path?: string | undefined;
+  id?: string | undefined;
+  [key: string]: unknown;
+};
+
+/** The repository-relative path a change writes (a symbol's file for `symbol`). */
+function pathOf(ctx: ToolContext, change: BatchChange, index: number): string {
+  if (change.operation === 'symbol') {
+    if (!change.id) throw new ToolInputError('invalid_argument', `changes[${index}]: a symbol change needs id`);
+    const s = (ctx.engine.query('get_symbol', { id: change.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+    if (!s.path) throw new ToolInputError('invalid_argument', `changes[${index}]: ${s.id} has no source in this repository`);
+    return s.path;
+  }
+  if (!change.path) throw new ToolInputError('invalid_argument', `changes[${index}]: a ${change.operation} change needs path`);
+  return resolveWritable(ctx.root, change.path, { create: change.operation === 'write' }).rel;
+}
+
+/**
+ * The order to apply changes in: files that do not exist yet first, then each file before the
+ * files among them that import it (given order otherwise, and inside a cycle).
+ */
+function dependencyOrder(ctx: ToolContext, changes: readonly BatchChange[], paths: readonly string[]): number[] {
+  const repo = repoNameOf(ctx);
+  const created = (i: number): boolean => changes[i]!.operation === 'write' && ctx.engine.getNode(ctx.repo, `${repo}/${paths[i]}`) === null;
+  const files = [...new Set(paths)];
+  const imports = new Map<string, Set<string>>();
+  for (const file of files) {
+    const targets = new Set<string>();
+    // A file the batch creates is not in the graph yet: nothing to order it by.
+    if (ctx.engine.getNode(ctx.repo, `${repo}/${file}`) === null) continue;
+    for (const e of ctx.engine.edges(ctx.repo, `${repo}/${file}`, { direction: 'out', kinds: ['imports'] })) {
+      const to = ctx.engine.getNode(ctx.repo, e.to)?.path;
+      if (to && to !== file && files.includes(to)) targets.add(to);
+    }
+    imports.set(file, targets);
+  }
+  // Depth-first: a file after everything it imports (cycles broken where they are met).
+  const placed: string[] = [];
+  const visiting = new Set<string>();
+  const visit = (file: string): void => {
+    if (placed.includes(file) || visiting.has(file)) return;
+    visiting.add(file);
+    for (const dep of imports.get(file) ?? []) visit(dep);
+    visiting.delete(file);
+    placed.push(file);
+  };
+  for (const file of files) visit(file);
+  const rank = (i: number): [number, number, number] => [created(i) ? 0 : 1, placed.indexOf(paths[i]!), i];
+  return changes
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    });
+}
+
+async function batch(ctx: ToolContext, args: { changes: BatchChange[]; dry_run?: boolean | undefined; allow_parse_errors?: boolean | undefined }): Promise<Record<string, unknown>> {
+  const paths = args.changes.map((c, i) => pathOf(ctx, c, i));
+  const order = dependencyOrder(ctx, args.changes, paths);
+  const stepArgs = (c: BatchChange): Record<string, unknown> => {
+    const { operation: _operation, ...rest } = c;
+    return { ...rest, ...(args.allow_parse_errors ? { allow_parse_errors: true } : {}) };
+  };
+  if (args.dry_run) {
+    const previews = [];
+    for (const i of order) previews.push({ step: i, ...((await callAnother(ctx, BATCH_TOOLS[args.changes[i]!.operation], { ...stepArgs(args.changes[i]!), dry_run: true })) as object) });
+    return { status: 'would_apply', order, note: 'each change was previewed against the files as they are now, not after the changes before it', results: previews };
+  }
+  const journal = new BatchJournal(ctx.root);
+  const results: Record<string, unknown>[] = [];
+  try {
+    for (const [done, i] of order.entries()) {
+      const change = args.changes[i]!;
+      const target = resolveWritable(ctx.root, paths[i]!, { create: change.operation === 'write' });
+      journal.track(target);
+      let result: Record<string, unknown>;
+      try {
+        result = (await callAnother(ctx, BATCH_TOOLS[change.operation], stepArgs(change))) as Record<string, unknown>;
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? 'internal';
+        const message = error instanceof Error ? error.message : String(error);
+        const undone = journal.rollback();
+        await syncIndex(ctx, undone);
+        throw new ToolInputError(
+          code,
+          `changes[${i}] (${BATCH_TOOLS[change.operation]} ${paths[i]}) was refused: ${message}. ` +
+            (undone.length > 0 ? `The ${done} change${done === 1 ? '' : 's'} before it ${done === 1 ? 'was' : 'were'} undone (${undone.join(', ')}); ` : '') +
+            'nothing of the batch is written',
+        );
+      }
+      if (typeof result.new_sha === 'string') journal.wrote(target.abs, result.new_sha);
+      results.push({ step: i, ...result });
+      faultAfterWrite(done + 1);
+    }
+  } finally {
+    journal.close();
+  }
+  const finalSha = new Map<string, unknown>();
+  for (const r of results) finalSha.set(String(r.path), r.new_sha);
+  return {
+    status: 'applied',
+    order,
+    files: [...finalSha.entries()].map(([path, new_sha]) => ({ path, new_sha })),
+    results,
+  };
+}
+

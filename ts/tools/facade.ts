@@ -181,6 +181,7 @@ function shapeOf(f: Facade): z.ZodRawShape {
         replacement: z.string().optional().describe('New text or source'),
         content: z.string().optional().describe('Whole file content (write)'),
         guard: z.string().optional().describe('Expected base_sha'),
+        changes: z.array(z.record(z.string(), z.unknown())).optional().describe('batch: the edits'),
         dry_run: z.boolean().optional(),
         options,
       };
@@ -202,8 +203,9 @@ function shapeOf(f: Facade): z.ZodRawShape {
   }
 }
 
-/** The edit operation a call implies: `symbol` for a symbol target, `write` with content, else `file`. */
+/** The edit operation a call implies: `batch` with changes, `symbol` for a symbol target, `write` with content, else `file`. */
 function editOperation(a: Record<string, any>): string {
+  if (a.changes !== undefined) return 'batch';
   if (a.target?.symbol !== undefined) return 'symbol';
   return a.content !== undefined ? 'write' : 'file';
 }
@@ -246,6 +248,7 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
         put('old_source', a.match);
         put('new_source', a.replacement);
       } else if (op === 'write') put('content', a.content);
+      else if (op === 'batch') put('changes', a.changes);
       return out;
     }
     case 'refactor': {

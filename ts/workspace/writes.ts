@@ -274,8 +274,8 @@ interface JournalFile {
   rel: string;
   /** Its bytes before the write (base64), or null when the write creates it. */
   before: string | null;
-  /** The blob sha the write gives it. */
-  after_sha: string;
+  /** The blob shas the write (or the steps of a batch so far) gave it. */
+  after_shas: string[];
 }
 
 /** Writes (durably) the journal of a multi-file write and returns its path. */
@@ -285,7 +285,7 @@ function writeJournal(root: string, plans: readonly PlannedWrite[]): string {
     abs: p.target.abs,
     rel: p.target.rel,
     before: p.target.current === null ? null : p.target.current.toString('base64'),
-    after_sha: blobSha(p.after),
+    after_shas: [blobSha(p.after)],
   }));
   writeDurable(file, Buffer.from(JSON.stringify({ pid: process.pid, root: fs.realpathSync(root), created_at: Date.now(), files })), 0o600);
   return file;
@@ -338,7 +338,7 @@ export function recoverInterruptedWrites(root: string): RecoveredWrite[] {
       const now = fs.existsSync(f.abs) ? fs.readFileSync(f.abs) : null;
       const before = f.before === null ? null : Buffer.from(f.before, 'base64');
       if (now === null ? before === null : before !== null && now.equals(before)) continue;
-      if (now !== null && blobSha(now) !== f.after_sha) {
+      if (now !== null && !f.after_shas.includes(blobSha(now))) {
         left.push(f.rel);
         continue;
       }
@@ -353,10 +353,56 @@ export function recoverInterruptedWrites(root: string): RecoveredWrite[] {
 }
 
 /**
+ * The journal of a batch of writes made one step at a time (`batch_edit`): each file's bytes
+ * before the batch first touched it and every sha a step left it with, saved durably after each
+ * change, so that a failed step is rolled back whole and a killed process is undone on the next
+ * open (`recoverInterruptedWrites`).
+ */
+export class BatchJournal {
+  private readonly file = path.join(journalDir(), `${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.json`);
+  private readonly files = new Map<string, JournalFile>();
+  constructor(private readonly root: string) {}
+
+  /** Notes `target`'s bytes before the batch's first change to it. */
+  track(target: WriteTarget): void {
+    if (this.files.has(target.abs)) return;
+    this.files.set(target.abs, { abs: target.abs, rel: target.rel, before: target.current === null ? null : target.current.toString('base64'), after_shas: [] });
+    this.save();
+  }
+
+  /** Notes the sha a step left the file at `abs` with. */
+  wrote(abs: string, sha: string): void {
+    this.files.get(abs)?.after_shas.push(sha);
+    this.save();
+  }
+
+  /** Puts every tracked file back as it was before the batch; returns their paths. */
+  rollback(): string[] {
+    const restored: string[] = [];
+    for (const f of this.files.values()) {
+      if (f.after_shas.length === 0) continue;
+      if (f.before === null) fs.rmSync(f.abs, { force: true });
+      else writeDurable(f.abs, Buffer.from(f.before, 'base64'));
+      restored.push(f.rel);
+    }
+    return restored;
+  }
+
+  /** Ends the batch: its journal is no longer needed. */
+  close(): void {
+    fs.rmSync(this.file, { force: true });
+  }
+
+  private save(): void {
+    writeDurable(this.file, Buffer.from(JSON.stringify({ pid: process.pid, root: fs.realpathSync(this.root), created_at: Date.now(), files: [...this.files.values()] })), 0o600);
+  }
+}
+
+/**
  * A test hook: `GORTEX_FAULT_KILL_AFTER_WRITES=N` kills this process (SIGKILL) once a multi-file
  * write has written N files, so tests can show that nothing is left half-written.
  */
-function faultAfterWrite(written: number): void {
+export function faultAfterWrite(written: number): void {
   const after = Number(process.env.GORTEX_FAULT_KILL_AFTER_WRITES);
   if (Number.isInteger(after) && after > 0 && written === after) process.kill(process.pid, 'SIGKILL');
 }
