@@ -280,6 +280,24 @@ describe('rename_symbol', () => {
     expect(read('src/store.ts')).toBe(before.store);
   });
 
+  test('verify_change: call sites and the override family against a proposed signature', async () => {
+    const root = gitRepo('tsverify', TS_PROJECT);
+    const client = await session(root);
+    const breaking = await ok(client, 'verify_change', { id: 'tsverify/src/store.ts::Get', new_signature: 'export function Get(scale: number): number' });
+    expect(breaking).toMatchObject({ verdict: 'breaking', breaking: 2, params: { before: '0 required of 0', after: '1 required of 1' } });
+    expect(breaking.callers.map((c: any) => [`${c.path}:${c.line}`, c.arguments, c.compatible])).toEqual([
+      ['src/app.ts:6', 0, false],
+      ['src/store.ts:25', 0, false],
+    ]);
+    expect(breaking.callers[0].reason).toBe('passes 0 arguments; the new signature takes 1 required of 1');
+    const optional = await ok(client, 'verify_change', { id: 'tsverify/src/store.ts::Get', new_signature: 'export function Get(scale?: number, ...rest: number[]): number' });
+    expect(optional).toMatchObject({ verdict: 'compatible', breaking: 0, params: { after: '0 required of 1 + variadic' } });
+    const method = await ok(client, 'verify_change', { id: 'tsverify/src/store.ts::Square.area', new_signature: 'area(precision: number): number' });
+    expect(method.verdict).toBe('breaking');
+    expect(method.hierarchy).toEqual([expect.objectContaining({ id: 'tsverify/src/store.ts::Shape.area', relation: 'overrides', must_change: true })]);
+    expect(await refusal(client, 'verify_change', { id: 'tsverify/src/store.ts::Get', new_signature: 'something else' })).toMatch(/^invalid_argument: new_signature must name Get/);
+  });
+
   test('a rename killed between its files is undone when the repository is next opened', () => {
     const root = gitRepo('tskill', TS_PROJECT);
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };

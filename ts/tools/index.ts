@@ -1,6 +1,7 @@
 /** Every tool gortex serves, in one list (the single source for every door). */
 import { analysisTools } from './analysis';
 import { changeTools } from './changes';
+import { verifyTools } from './verify';
 import { contextTools } from './context';
 import { editTools } from './edit';
 import { refactorTools } from './refactor';
@@ -24,6 +25,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...editTools,
   ...refactorTools,
   ...changeTools,
+  ...verifyTools,
   ...contextTools,
   ...smartTools,
   ...analysisTools,

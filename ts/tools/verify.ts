@@ -1,0 +1,226 @@
+/**
+ * `verify_change`: before a signature changes, check it against every caller and every method
+ * that overrides or is overridden by it. Parameters are read from the signatures the index
+ * extracted, arguments from each call site's source (the call's parenthesised list, across lines).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { FindOverridesResult, FindUsagesResult, GetSymbolResult } from '../engine/engine';
+import { target } from './common';
+import { defineTool, ToolInputError } from './registry';
+import type { ToolContext } from '../workspace/context';
+
+/** What a parameter list accepts. */
+export interface Params {
+  /** Parameters a call must pass. */
+  required: number;
+  /** Parameters a call may pass (without a variadic one). */
+  total: number;
+  /** Takes any number more (`...rest`, `*args`, `xs ...T`). */
+  variadic: boolean;
+}
+
+/** Splits `text` at commas outside brackets and strings. */
+function topLevelParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let cur = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      cur += ch;
+      if (ch === '\\') cur += text[++i] ?? '';
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{<'.includes(ch)) depth++;
+    else if (')]}>'.includes(ch) && !(ch === '>' && text[i - 1] === '=')) depth = Math.max(0, depth - 1);
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  parts.push(cur);
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
+
+/** The text between the parenthesis that opens at `open` and its match, or undefined when it never closes. */
+function parenthesised(text: string, open: number): string | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return text.slice(open + 1, i);
+  }
+  return undefined;
+}
+
+/** The parameters of `name`'s signature (`function f(a, b?: T)`, `def f(self, a=1)`, `func (r R) F(a, b int)`). */
+export function parseParams(signature: string, name: string): Params | undefined {
+  let at = -1;
+  for (let i = signature.indexOf(name); i >= 0; i = signature.indexOf(name, i + 1)) {
+    let j = i + name.length;
+    if (signature[j] === '<') {
+      let depth = 0;
+      for (; j < signature.length; j++) {
+        if (signature[j] === '<') depth++;
+        else if (signature[j] === '>' && --depth === 0) break;
+      }
+      j++;
+    }
+    while (signature[j] === ' ') j++;
+    if (signature[j] === '(' && !/[A-Za-z0-9_$]/.test(signature[i - 1] ?? '')) {
+      at = j;
+      break;
+    }
+  }
+  if (at < 0) return undefined;
+  const inner = parenthesised(signature, at);
+  if (inner === undefined) return undefined;
+  let required = 0;
+  let total = 0;
+  let variadic = false;
+  for (const raw of topLevelParts(inner)) {
+    const p = raw.replace(/^(readonly|public|private|protected|final|const|mut)\s+/, '').trim();
+    // The receiver of a Python or Rust method (`self`, `&mut self`) and TypeScript's `this` parameter are not passed.
+    if (total === 0 && required === 0 && /^(&\s*)?(mut\s+)?(self|cls)\b/.test(p) && !p.includes(':=')) continue;
+    if (/^this\s*:/.test(p)) continue;
+    if (p === '*' || p === '/') continue;
+    // `...rest` (TS/JS), `*args` / `**kw` (Python), `xs ...T` (Go), `T... xs` (Java), `vararg` (Kotlin).
+    if (p.startsWith('...') || /^\*\*?\w/.test(p) || /\.\.\./.test(p) || /^vararg\s/.test(p)) {
+      variadic = true;
+      continue;
+    }
+    total++;
+    const name = p.split(/[:=]/)[0]!;
+    if (!name.includes('?') && !/=/.test(p.replace(/=>/g, ''))) required++;
+  }
+  return { required, total, variadic };
+}
+
+/** How many arguments the call of `name` on `line` (1-based) of `lines` passes; `spread` when one is spread. */
+export function callArguments(lines: readonly string[], line: number, name: string): { count: number; spread: boolean } | undefined {
+  const text = lines.slice(line - 1, line + 19).join('\n');
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    if (/[A-Za-z0-9_$]/.test(text[i - 1] ?? '') || /[A-Za-z0-9_$]/.test(text[i + name.length] ?? '')) continue;
+    let j = i + name.length;
+    if (text[j] === '<') {
+      const close = text.indexOf('>', j);
+      if (close > 0 && close - j < 200) j = close + 1;
+    }
+    while (text[j] === ' ') j++;
+    if (text[j] !== '(') continue;
+    const inner = parenthesised(text, j);
+    if (inner === undefined) return undefined;
+    const args = topLevelParts(inner);
+    return { count: args.length, spread: args.some((a) => a.startsWith('...') || /^\*\*?\w/.test(a)) };
+  }
+  return undefined;
+}
+
+/** Whether `n` arguments (possibly with a spread) fit `p`. */
+function fits(n: { count: number; spread: boolean }, p: Params): boolean | 'unknown' {
+  if (n.spread) return n.count - 1 <= p.total || p.variadic ? 'unknown' : false;
+  return n.count >= p.required && (n.count <= p.total || p.variadic);
+}
+
+/** How a parameter list reads in an answer. */
+function describe(p: Params): string {
+  return `${p.required} required of ${p.total}${p.variadic ? ' + variadic' : ''}`;
+}
+
+async function verifyChange(ctx: ToolContext, args: { id: string; new_signature: string }): Promise<Record<string, unknown>> {
+  const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+  if (s.kind !== 'function' && s.kind !== 'method') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; verify_change checks the signatures of functions and methods`);
+  const after = parseParams(args.new_signature, s.name);
+  if (!after) throw new ToolInputError('invalid_argument', `new_signature must name ${s.name} followed by its parameter list, e.g. ${s.signature ?? `${s.name}(a, b)`}`);
+  const before = s.signature ? parseParams(s.signature, s.name) : undefined;
+  const usages = ctx.engine.query('find_usages', { id: s.id, context: 'call', limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
+  const cache = new Map<string, string[]>();
+  const linesOf = (rel: string): string[] => {
+    let lines = cache.get(rel);
+    if (!lines) {
+      try {
+        lines = fs.readFileSync(path.join(ctx.root, rel), 'utf8').split('\n');
+      } catch {
+        lines = [];
+      }
+      cache.set(rel, lines);
+    }
+    return lines;
+  };
+  const callers = usages.usages.map((u) => {
+    const n = callArguments(linesOf(u.path), u.line, s.name);
+    const ok = n === undefined ? 'unknown' : fits(n, after);
+    return {
+      path: u.path,
+      line: u.line,
+      from: u.from.id,
+      origin: u.origin,
+      ...(n ? { arguments: n.count, ...(n.spread ? { spread: true } : {}) } : { arguments: null }),
+      compatible: ok,
+      ...(ok === false && n ? { reason: `passes ${n.count} argument${n.count === 1 ? '' : 's'}; the new signature takes ${describe(after)}` } : {}),
+    };
+  });
+  const related: { id: string; relation: 'overrides' | 'overridden_by'; signature: string | null; params: string | null; must_change: boolean | 'unknown' }[] = [];
+  if (s.kind === 'method') {
+    const h = ctx.engine.query('find_overrides', { id: s.id, direction: 'both', limit: 100 }, { repo: ctx.repo }) as FindOverridesResult;
+    for (const [rows, relation] of [
+      [h.parents, 'overrides'],
+      [h.children, 'overridden_by'],
+    ] as const) {
+      for (const r of rows) {
+        const p = r.method.signature ? parseParams(r.method.signature, r.method.name) : undefined;
+        related.push({
+          id: r.method.id,
+          relation,
+          signature: r.method.signature ?? null,
+          params: p ? describe(p) : null,
+          must_change: p ? p.required !== after.required || p.total !== after.total || p.variadic !== after.variadic : 'unknown',
+        });
+      }
+    }
+  }
+  const breaking = callers.filter((c) => c.compatible === false).length + related.filter((r) => r.must_change === true).length;
+  const unknown = callers.filter((c) => c.compatible === 'unknown').length + related.filter((r) => r.must_change === 'unknown').length;
+  return {
+    id: s.id,
+    old_signature: s.signature ?? null,
+    new_signature: args.new_signature,
+    params: { before: before ? describe(before) : null, after: describe(after) },
+    verdict: breaking > 0 ? 'breaking' : unknown > 0 ? 'check_manually' : 'compatible',
+    breaking,
+    unknown,
+    callers,
+    ...(usages.truncated ? { callers_truncated: true } : {}),
+    ...(related.length > 0 ? { hierarchy: related } : {}),
+    caveat: 'Counts arguments against parameters (required, optional, variadic); it does not check their types. Calls the graph could not resolve are not listed (search_text finds them).',
+  };
+}
+
+/** The verify family. */
+export const verifyTools = [
+  defineTool({
+    name: 'verify_change',
+    category: 'edit',
+    effect: 'read',
+    description:
+      "Check a proposed signature change before making it: every call site's argument count against the new parameters (required, optional, variadic) and every method that overrides or is overridden by it. " +
+      'Verdict compatible / breaking / check_manually, with each breaking call site.',
+    input: {
+      id: target,
+      new_signature: z.string().min(1).describe('The proposed declaration head, e.g. "function load(path: string, opts?: Options): Config"'),
+    },
+    handler: (ctx, args) => verifyChange(ctx, args),
+  }),
+];
