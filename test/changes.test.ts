@@ -105,4 +105,30 @@ describe('detect_changes', () => {
     );
     expect(JSON.parse(runCli(['diff', '--repo', root, '--embedded', '--json'], { env }).stdout).summary.files).toBe(1);
   });
+
+  test('diff_context: callers, callees and tests of each changed declaration, and a risk per file', async () => {
+    const other = gitFixture('query/app-ts', 'ctxrepo');
+    const otherRepo = await openEmbedded(other, { watch: false });
+    const otherClient = await serveEmbedded(otherRepo);
+    try {
+      const edit = (rel: string, from: string, to: string): void => fs.writeFileSync(path.join(other, rel), fs.readFileSync(path.join(other, rel), 'utf8').replace(from, to));
+      edit('src/format.ts', "return '[' + text + ']';", "return '<' + text + '>';");
+      edit('src/render.ts', "return s.name() + s.area();", "return s.name() + ':' + s.area();");
+      const answer = await ok(otherClient, 'diff_context', {});
+      const format = answer.files.find((f: any) => f.path === 'src/format.ts');
+      const label = format.symbols.find((s: any) => s.name === 'formatLabel');
+      expect(label.callers.total).toBeGreaterThanOrEqual(2);
+      expect(label.callers.top.map((c: any) => c.id)).toEqual(expect.arrayContaining(['ctxrepo/src/render.ts::Renderer.draw', 'ctxrepo/src/cli.ts::cli']));
+      expect(label.tests).toEqual([]);
+      expect(format.risk.level).toBe('medium');
+      expect(format.risk.reasons[0]).toMatch(/^formatLabel changed, \d+ callers, no test reaches it$/);
+      const render = answer.files.find((f: any) => f.path === 'src/render.ts');
+      const summarize = render.symbols.find((s: any) => s.name === 'summarize');
+      expect(summarize.tests.length).toBeGreaterThan(0);
+      expect(summarize.callees.total).toBeGreaterThan(0);
+    } finally {
+      await otherClient.close();
+      otherRepo.close();
+    }
+  });
 });

@@ -6,10 +6,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { outlineOf, type OutlineSymbol } from '../engine/engine';
+import { outlineOf, type FindUsagesResult, type OutlineSymbol } from '../engine/engine';
 import { git, gitInfo } from '../support/git';
 import { defineTool, repoNameOf, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
+import { syncIndex } from '../workspace/writes';
 
 /** git's empty tree: the base of a repository without commits. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -227,6 +228,64 @@ export async function detectChanges(ctx: ToolContext, args: { base?: string | un
   };
 }
 
+/** Callers of a changed declaration from which its file counts as high risk when nothing tests it. */
+const HIGH_FAN_IN = 10;
+/** Callers and callees listed per declaration. */
+const NEIGHBOURS = 5;
+
+/** What reaches and what is reached from one changed declaration. */
+function neighbourhood(ctx: ToolContext, id: string): Record<string, unknown> | undefined {
+  if (ctx.engine.getNode(ctx.repo, id) === null) return undefined;
+  const usages = ctx.engine.query('find_usages', { id, context: 'call', limit: NEIGHBOURS, include_tests: false }, { repo: ctx.repo }) as FindUsagesResult;
+  const callees = ctx.engine.edges(ctx.repo, id, { direction: 'out', kinds: ['calls'] });
+  const tests = ctx.engine.edges(ctx.repo, id, { direction: 'in', kinds: ['tests'] });
+  return {
+    callers: { total: usages.total, top: usages.usages.map((u) => ({ id: u.from.id, path: u.path, line: u.line })) },
+    callees: { total: callees.length, top: [...new Set(callees.map((e) => e.to))].slice(0, NEIGHBOURS) },
+    tests: [...new Set(tests.map((e) => e.from))].slice(0, NEIGHBOURS),
+  };
+}
+
+/** The answer of `diff_context`: detect_changes with each declaration's callers, callees and tests, and a risk per file. */
+async function diffContext(ctx: ToolContext, args: { base?: string | undefined; staged?: boolean | undefined; paths?: string[] | undefined; max_symbols?: number | undefined }): Promise<Record<string, unknown>> {
+  const changes = await detectChanges(ctx, args);
+  const files = changes.files as { path: string; status: string; symbols?: { id: string; change: string; kind: string; name: string }[] }[];
+  // The graph must see the working tree before it is asked about it.
+  if (!args.staged) await syncIndex(ctx, files.filter((f) => f.status !== 'deleted').map((f) => f.path));
+  let budget = args.max_symbols ?? 50;
+  let omitted = 0;
+  const out = files.map((f) => {
+    const reasons: string[] = [];
+    let level = 0;
+    const symbols = (f.symbols ?? []).map((s) => {
+      if (s.change === 'deleted') {
+        reasons.push(`${s.name} deleted: anything still calling it breaks (search_text finds uses the graph lost)`);
+        level = Math.max(level, 1);
+        return s;
+      }
+      if (budget <= 0) {
+        omitted++;
+        return s;
+      }
+      budget--;
+      const around = neighbourhood(ctx, s.id) as { callers: { total: number }; tests: string[] } | undefined;
+      if (around && s.change === 'modified') {
+        const untested = around.tests.length === 0;
+        if (around.callers.total >= HIGH_FAN_IN && untested) {
+          level = 2;
+          reasons.push(`${s.name} changed, ${around.callers.total} callers, no test reaches it`);
+        } else if (around.callers.total > 0 && untested) {
+          level = Math.max(level, 1);
+          reasons.push(`${s.name} changed, ${around.callers.total} caller${around.callers.total === 1 ? '' : 's'}, no test reaches it`);
+        }
+      }
+      return { ...s, ...(around ?? {}) };
+    });
+    return { ...f, symbols, risk: { level: ['low', 'medium', 'high'][level], reasons } };
+  });
+  return { ...changes, files: out, ...(omitted > 0 ? { symbols_without_context: omitted } : {}) };
+}
+
 /** The change family. */
 export const changeTools = [
   defineTool({
@@ -242,5 +301,20 @@ export const changeTools = [
       paths: z.array(z.string()).max(100).optional().describe('Only these paths or folders'),
     },
     handler: (ctx, args) => detectChanges(ctx, args),
+  }),
+  defineTool({
+    name: 'diff_context',
+    category: 'review',
+    effect: 'read',
+    description:
+      'A git diff with what surrounds it: detect_changes plus, for each changed declaration, its callers, callees and the tests that reach it, and a risk per file ' +
+      '(high: a changed declaration with many callers and no test; medium: callers but no test, or a deletion).',
+    input: {
+      base: z.string().optional().describe('A commit, branch or tag to compare with (default HEAD)'),
+      staged: z.boolean().optional().describe('Compare the staged changes (the index) instead of the working tree'),
+      paths: z.array(z.string()).max(100).optional().describe('Only these paths or folders'),
+      max_symbols: z.number().int().min(1).max(500).optional().describe('Declarations given callers and callees (default 50); the rest are listed bare'),
+    },
+    handler: (ctx, args) => diffContext(ctx, args),
   }),
 ];
