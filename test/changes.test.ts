@@ -131,4 +131,50 @@ describe('detect_changes', () => {
       otherRepo.close();
     }
   });
+
+  test('check_guards: boundary and co-change rules of .gortex.yaml against the changes, or every declaration', async () => {
+    const guarded = gitFixture('query/app-ts', 'guardrepo');
+    const config = [
+      'guards:',
+      '  rules:',
+      '    - name: cli-not-render',
+      '      kind: boundary',
+      '      source: src/cli.ts',
+      '      target: src/render.ts',
+      '      message: the CLI must not reach into rendering',
+      '    - name: format-with-tests',
+      '      kind: co-change',
+      '      source: src/format.ts',
+      '      target: "src/*.test.ts"',
+      '      severity: warn',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(guarded, '.gortex.yaml'), config);
+    const guardedRepo = await openEmbedded(guarded, { watch: false });
+    const c = await serveEmbedded(guardedRepo);
+    try {
+      expect(await ok(c, 'check_guards', {})).toMatchObject({ rules: 2, passed: true, violations: [] });
+      fs.writeFileSync(
+        path.join(guarded, 'src/cli.ts'),
+        "import * as fmt from './format';\nimport { summarize } from './render';\n\nexport function cli(): string {\n  return fmt.formatLabel('cli') + summarize;\n}\n",
+      );
+      fs.writeFileSync(path.join(guarded, 'src/format.ts'), fs.readFileSync(path.join(guarded, 'src/format.ts'), 'utf8').replace("'!'", "'?'"));
+      const answer = await ok(c, 'check_guards', {});
+      expect(answer.passed).toBe(false);
+      const boundary = answer.violations.filter((v: any) => v.rule === 'cli-not-render');
+      expect(boundary.length).toBeGreaterThan(0);
+      expect(boundary[0]).toMatchObject({ severity: 'error', message: 'the CLI must not reach into rendering', at: { path: 'src/cli.ts' } });
+      expect(boundary.map((v: any) => v.to)).toContain('guardrepo/src/render.ts::summarize');
+      expect(answer.violations.find((v: any) => v.rule === 'format-with-tests')).toMatchObject({ severity: 'warn', files: ['src/format.ts'] });
+      const all = await ok(c, 'check_guards', { all: true });
+      expect(all.violations.every((v: any) => v.rule === 'cli-not-render')).toBe(true);
+      expect(all.not_checked).toEqual(['format-with-tests: co-change rules compare a diff; run without all']);
+      fs.writeFileSync(path.join(guarded, '.gortex.yaml'), config.replace('kind: boundary', 'kind: sideways'));
+      const bad = (await c.callTool({ name: 'check_guards', arguments: {} })) as { content: { text: string }[] };
+      expect(bad.content[0]!.text).toMatch(/^invalid_argument: .*\.gortex\.yaml:2: guards\.rules\[0\]\.kind must be boundary or co-change, got "sideways"/);
+    } finally {
+      await c.close();
+      guardedRepo.close();
+    }
+  });
 });

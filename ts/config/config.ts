@@ -38,7 +38,9 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules']);
+/** Keys of one guard rule. */
+const GUARD_KEYS = ['name', 'kind', 'source', 'target', 'message', 'severity', 'except'] as const;
 /** Keys under `daemon` (global config). */
 const DAEMON_KEYS = ['http_addr', 'allowed_roots', 'memory_limit', 'socket'] as const;
 
@@ -78,6 +80,26 @@ export interface LoadedConfig {
   allowedRoots?: AllowedRoots;
   /** `workspace` of the repository's file: the slug the daemon's server roster routes by. */
   workspace?: string;
+  /** `guards.rules` of the repository's file. */
+  guards?: GuardRule[];
+}
+
+/**
+ * One rule of `guards.rules` (`check_guards`): `boundary` — code under `source` must not depend on
+ * code under `target`; `co-change` — a change under `source` needs a change under `target` too.
+ * Paths are globs or path prefixes.
+ */
+export interface GuardRule {
+  name: string;
+  kind: 'boundary' | 'co-change';
+  source: string[];
+  target: string[];
+  message?: string;
+  severity: 'error' | 'warn' | 'info';
+  /** Paths on the source side the rule does not apply to. */
+  except: string[];
+  /** `file:line` of the rule. */
+  at: string;
 }
 
 /** `daemon.allowed_roots`: the directories, and where they were written (for messages). */
@@ -132,6 +154,8 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
       }
       out.workspace = ws;
     }
+    const guards = guardRules(repo, out.warnings);
+    if (guards) out.guards = guards;
   }
   const tools = repoTools ?? globalTools;
   if (tools) out.tools = tools;
@@ -195,6 +219,53 @@ function stringList(y: YamlFile, value: unknown, keys: string[]): string[] {
     throw new ConfigError(`${where(y, keys)}: ${keys.join('.')} must be a list of tool names, like [find_files, analyze]`);
   }
   return list.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/** Reads and checks `guards.rules` of the repository's file. */
+function guardRules(y: YamlFile, warnings: string[]): GuardRule[] | undefined {
+  const guards = y.data.guards;
+  if (guards === undefined || guards === null) return undefined;
+  const example = 'like "guards:\n  rules:\n    - name: ui-not-db\n      kind: boundary\n      source: src/ui/\n      target: src/db/"';
+  if (typeof guards !== 'object' || Array.isArray(guards)) throw new ConfigError(`${where(y, ['guards'])}: guards must be a mapping with rules, ${example}`);
+  warnKeys(y, guards as Record<string, unknown>, ['rules'], ['guards'], warnings);
+  const rules = (guards as Record<string, unknown>).rules;
+  if (rules === undefined || rules === null) return [];
+  if (!Array.isArray(rules)) throw new ConfigError(`${where(y, ['guards', 'rules'])}: guards.rules must be a list of rules, ${example}`);
+  const at = where(y, ['guards', 'rules']);
+  return rules.map((raw, i): GuardRule => {
+    const label = `${at}: guards.rules[${i}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(`${label} must be a mapping with name, kind, source and target`);
+    const r = raw as Record<string, unknown>;
+    for (const key of Object.keys(r)) {
+      if (!(GUARD_KEYS as readonly string[]).includes(key)) warnings.push(`${label}: unknown key "${key}"; known keys here: ${GUARD_KEYS.join(', ')} (ignored)`);
+    }
+    const paths = (value: unknown, key: string, required: boolean): string[] => {
+      if (value === undefined || value === null) {
+        if (required) throw new ConfigError(`${label} needs ${key}: a path, glob or list of them`);
+        return [];
+      }
+      const list = typeof value === 'string' ? [value] : value;
+      if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p.trim() !== '')) {
+        throw new ConfigError(`${label}.${key} must be a path, glob or list of them, like src/ui/ or "src/**/*.ts"`);
+      }
+      return list.map((p) => p.trim());
+    };
+    if (typeof r.name !== 'string' || r.name.trim() === '') throw new ConfigError(`${label} needs a name`);
+    if (r.kind !== 'boundary' && r.kind !== 'co-change') throw new ConfigError(`${label}.kind must be boundary or co-change, got ${JSON.stringify(r.kind)}`);
+    const severity = r.severity ?? 'error';
+    if (severity !== 'error' && severity !== 'warn' && severity !== 'info') throw new ConfigError(`${label}.severity must be error, warn or info, got ${JSON.stringify(r.severity)}`);
+    if (r.message !== undefined && typeof r.message !== 'string') throw new ConfigError(`${label}.message must be text`);
+    return {
+      name: r.name.trim(),
+      kind: r.kind,
+      source: paths(r.source, 'source', true),
+      target: paths(r.target, 'target', true),
+      ...(typeof r.message === 'string' ? { message: r.message } : {}),
+      severity,
+      except: paths(r.except, 'except', false),
+      at: `${label} (${r.name.trim()})`,
+    };
+  });
 }
 
 /** Reads `exclude`, `respect_gitignore` and `index.{exclude,max_file_size}` into `into`. */

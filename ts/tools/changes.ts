@@ -7,7 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { outlineOf, type FindUsagesResult, type OutlineSymbol } from '../engine/engine';
+import { ConfigError, loadConfig, type GuardRule } from '../config/config';
+import { RegexMatcher } from '../engine/engine';
 import { git, gitInfo } from '../support/git';
+import { globToRegex } from './source-shape';
 import { defineTool, repoNameOf, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
 import { syncIndex } from '../workspace/writes';
@@ -286,6 +289,100 @@ async function diffContext(ctx: ToolContext, args: { base?: string | undefined; 
   return { ...changes, files: out, ...(omitted > 0 ? { symbols_without_context: omitted } : {}) };
 }
 
+/** Edge kinds through which code depends on other code (what a boundary forbids). */
+const DEPENDENCY_KINDS = ['imports', 'calls', 'references', 'instantiates', 'extends', 'implements', 'typed_as', 'returns'];
+/** Most violations an answer lists per rule. */
+const MAX_VIOLATIONS = 100;
+
+/** A matcher for guard paths: globs (`src/**\/*.ts`, `*.go`) or path prefixes (`src/ui/`). */
+function pathMatcher(specs: readonly string[]): (p: string) => boolean {
+  const tests = specs.map((spec) => {
+    if (/[*?[]/.test(spec)) {
+      const m = new RegexMatcher(globToRegex(spec));
+      return (p: string): boolean => m.test(p);
+    }
+    const prefix = spec.replace(/^\.\//, '').replace(/\/+$/, '');
+    return (p: string): boolean => p === prefix || p.startsWith(`${prefix}/`);
+  });
+  return (p) => tests.some((t) => t(p));
+}
+
+/** One broken guard rule. */
+interface Violation {
+  rule: string;
+  kind: GuardRule['kind'];
+  severity: GuardRule['severity'];
+  message: string;
+  at?: { id: string; path: string; line: number };
+  to?: string;
+  files?: string[];
+}
+
+async function checkGuards(ctx: ToolContext, args: { base?: string | undefined; staged?: boolean | undefined; all?: boolean | undefined }): Promise<Record<string, unknown>> {
+  let rules: GuardRule[];
+  try {
+    rules = loadConfig(ctx.root).guards ?? [];
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ToolInputError('invalid_argument', error.message);
+    throw error;
+  }
+  if (rules.length === 0) return { rules: 0, passed: true, violations: [], note: 'no guards.rules in .gortex.yaml: nothing to check' };
+  const changes = args.all ? undefined : await detectChanges(ctx, args);
+  const changedFiles = (changes?.files ?? []) as { path: string; old_path?: string; status: string; symbols?: { id: string; change: string }[] }[];
+  if (changes && !args.staged) await syncIndex(ctx, changedFiles.filter((f) => f.status !== 'deleted').map((f) => f.path));
+  const repo = repoNameOf(ctx);
+  const violations: Violation[] = [];
+  const skipped: string[] = [];
+  for (const rule of rules) {
+    const inSource = pathMatcher(rule.source);
+    const inTarget = pathMatcher(rule.target);
+    const exempt = pathMatcher(rule.except);
+    const applies = (p: string): boolean => inSource(p) && !exempt(p);
+    const message = rule.message ?? (rule.kind === 'boundary' ? `${rule.source.join(', ')} must not depend on ${rule.target.join(', ')}` : `a change to ${rule.source.join(', ')} needs a change to ${rule.target.join(', ')}`);
+    const found: Violation[] = [];
+    if (rule.kind === 'co-change') {
+      if (!changes) {
+        skipped.push(`${rule.name}: co-change rules compare a diff; run without all`);
+        continue;
+      }
+      const touched = changedFiles.flatMap((f) => [f.path, ...(f.old_path ? [f.old_path] : [])]);
+      const sources = touched.filter(applies);
+      if (sources.length > 0 && !touched.some(inTarget)) found.push({ rule: rule.name, kind: rule.kind, severity: rule.severity, message, files: [...new Set(sources)] });
+    } else {
+      // The declarations to check: the changed ones under source, or (all) every one there.
+      const ids: string[] = [];
+      if (changes) {
+        for (const f of changedFiles) {
+          if (f.status === 'deleted' || !applies(f.path)) continue;
+          ids.push(`${repo}/${f.path}`);
+          for (const s of f.symbols ?? []) if (s.change !== 'deleted') ids.push(s.id);
+        }
+      } else {
+        for (const file of ctx.engine.fileNodes(ctx.repo, [])) {
+          if (!applies(file.path)) continue;
+          ids.push(file.id, ...ctx.engine.fileSymbols(ctx.repo, file.path).map((n) => n.id));
+        }
+      }
+      for (const id of ids) {
+        if (ctx.engine.getNode(ctx.repo, id) === null) continue;
+        for (const e of ctx.engine.edges(ctx.repo, id, { direction: 'out', kinds: DEPENDENCY_KINDS })) {
+          const to = ctx.engine.getNode(ctx.repo, e.to);
+          if (!to || !to.path || !inTarget(to.path)) continue;
+          found.push({ rule: rule.name, kind: rule.kind, severity: rule.severity, message, at: { id, path: e.path, line: e.line }, to: e.to });
+        }
+      }
+    }
+    violations.push(...found.slice(0, MAX_VIOLATIONS));
+  }
+  return {
+    rules: rules.length,
+    checked: args.all ? 'every declaration under each rule\'s source' : `the changes against ${changes?.base ?? 'HEAD'}`,
+    passed: !violations.some((v) => v.severity === 'error'),
+    violations,
+    ...(skipped.length > 0 ? { not_checked: skipped } : {}),
+  };
+}
+
 /** The change family. */
 export const changeTools = [
   defineTool({
@@ -317,4 +414,19 @@ export const changeTools = [
     },
     handler: (ctx, args) => diffContext(ctx, args),
   }),
+  defineTool({
+    name: 'check_guards',
+    category: 'review',
+    effect: 'read',
+    description:
+      'Check the guard rules of .gortex.yaml (guards.rules: boundary — code under source must not depend on code under target; co-change — a change under source needs one under target) ' +
+      'against the current changes (or, with all, against every declaration). passed is false when an error-severity rule is broken.',
+    input: {
+      base: z.string().optional().describe('A commit, branch or tag to compare with (default HEAD)'),
+      staged: z.boolean().optional().describe('Check the staged changes instead of the working tree'),
+      all: z.boolean().optional().describe('Check boundary rules against every declaration, not only the changed ones'),
+    },
+    handler: (ctx, args) => checkGuards(ctx, args),
+  }),
 ];
+
