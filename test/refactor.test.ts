@@ -298,6 +298,23 @@ describe('rename_symbol', () => {
     expect(await refusal(client, 'verify_change', { id: 'tsverify/src/store.ts::Get', new_signature: 'something else' })).toMatch(/^invalid_argument: new_signature must name Get/);
   });
 
+  test('get_edit_plan: the declaration and its family first, then its users in import order', async () => {
+    const root = gitRepo('tsplan', TS_PROJECT);
+    const client = await session(root);
+    const plan = await ok(client, 'get_edit_plan', { ids: ['tsplan/src/store.ts::Get', 'tsplan/src/store.ts::Square.area'] });
+    expect(plan.steps.map((s: any) => [s.step, s.path, s.role])).toEqual([
+      [1, 'src/store.ts', 'definition'],
+      [2, 'src/app.ts', 'caller'],
+    ]);
+    expect(plan.steps[0].sites.map((s: any) => [s.id, s.role])).toEqual([
+      ['tsplan/src/store.ts::Get', 'definition'],
+      ['tsplan/src/store.ts::Square.area', 'definition'],
+      ['tsplan/src/store.ts::Shape.area', 'hierarchy'],
+      ['tsplan/src/store.ts::GetUser', 'caller'],
+    ]);
+    expect(plan.steps[1].sites.every((s: any) => s.because === 'tsplan/src/store.ts::Get')).toBe(true);
+  });
+
   test('a rename killed between its files is undone when the repository is next opened', () => {
     const root = gitRepo('tskill', TS_PROJECT);
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };

@@ -342,6 +342,23 @@ function pathOf(ctx: ToolContext, change: BatchChange, index: number): string {
 function dependencyOrder(ctx: ToolContext, changes: readonly BatchChange[], paths: readonly string[]): number[] {
   const repo = repoNameOf(ctx);
   const created = (i: number): boolean => changes[i]!.operation === 'write' && ctx.engine.getNode(ctx.repo, `${repo}/${paths[i]}`) === null;
+  const placed = importOrder(ctx, paths);
+  const rank = (i: number): [number, number, number] => [created(i) ? 0 : 1, placed.indexOf(paths[i]!), i];
+  return changes
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    });
+}
+
+/**
+ * `paths` (repository-relative files, repeats allowed) in import order: each file after the files
+ * among them it imports; first-seen order otherwise and inside a cycle. Files not in the graph keep
+ * their place.
+ */
+export function importOrder(ctx: ToolContext, paths: readonly string[]): string[] {
+  const repo = repoNameOf(ctx);
   const files = [...new Set(paths)];
   const imports = new Map<string, Set<string>>();
   for (const file of files) {
@@ -365,13 +382,7 @@ function dependencyOrder(ctx: ToolContext, changes: readonly BatchChange[], path
     placed.push(file);
   };
   for (const file of files) visit(file);
-  const rank = (i: number): [number, number, number] => [created(i) ? 0 : 1, placed.indexOf(paths[i]!), i];
-  return changes
-    .map((_, i) => i)
-    .sort((a, b) => {
-      const [x, y] = [rank(a), rank(b)];
-      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-    });
+  return placed;
 }
 
 async function batch(ctx: ToolContext, args: { changes: BatchChange[]; dry_run?: boolean | undefined; allow_parse_errors?: boolean | undefined }): Promise<Record<string, unknown>> {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { FindOverridesResult, FindUsagesResult, GetSymbolResult } from '../engine/engine';
 import { target } from './common';
+import { importOrder } from './edit';
 import { defineTool, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
 
@@ -208,8 +209,90 @@ async function verifyChange(ctx: ToolContext, args: { id: string; new_signature:
   };
 }
 
+/** Why a place is in an edit plan, in the order the steps are taken. */
+const PLAN_ROLES = ['definition', 'hierarchy', 'caller', 'test'] as const;
+type PlanRole = (typeof PLAN_ROLES)[number];
+
+/** One place an edit plan visits. */
+interface PlanSite {
+  id: string;
+  path: string;
+  line: number;
+  role: PlanRole;
+  /** The changed declaration it follows from. */
+  because: string;
+}
+
+async function editPlan(ctx: ToolContext, args: { ids: string[]; include_tests?: boolean | undefined; limit?: number | undefined }): Promise<Record<string, unknown>> {
+  const sites: PlanSite[] = [];
+  const seen = new Set<string>();
+  const add = (site: PlanSite): void => {
+    const key = `${site.role}:${site.id}:${site.path}:${site.line}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    sites.push(site);
+  };
+  const targets = args.ids.map((id) => (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).symbol);
+  for (const s of targets) {
+    if (!s.path) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository`);
+    add({ id: s.id, path: s.path, line: s.line, role: 'definition', because: s.id });
+    if (s.kind === 'method') {
+      const h = ctx.engine.query('find_overrides', { id: s.id, direction: 'both', limit: 100 }, { repo: ctx.repo }) as FindOverridesResult;
+      for (const r of [...h.parents, ...h.children]) add({ id: r.method.id, path: r.method.path, line: r.method.line, role: 'hierarchy', because: s.id });
+    }
+    const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
+    for (const u of usages.usages) {
+      const test = u.from.is_test === true;
+      if (test && args.include_tests === false) continue;
+      add({ id: u.from.id, path: u.path, line: u.line, role: test ? 'test' : 'caller', because: s.id });
+    }
+  }
+  // Files in import order (a file before the files that import it), roles in plan order inside it.
+  const fileOrder = importOrder(ctx, sites.map((s) => s.path));
+  const roleRank = (s: PlanSite): number => PLAN_ROLES.indexOf(s.role);
+  const byFile = new Map<string, PlanSite[]>();
+  for (const s of sites) byFile.set(s.path, [...(byFile.get(s.path) ?? []), s]);
+  // Definitions and their families first, then the callers' files in import order, tests last.
+  const fileRank = (path: string): [number, number] => [Math.min(...byFile.get(path)!.map(roleRank)), fileOrder.indexOf(path)];
+  const files = [...byFile.keys()].sort((a, b) => {
+    const [x, y] = [fileRank(a), fileRank(b)];
+    return x[0] - y[0] || x[1] - y[1];
+  });
+  const limit = args.limit ?? 100;
+  const steps = files.slice(0, limit).map((path, i) => {
+    const here = byFile.get(path)!.sort((a, b) => roleRank(a) - roleRank(b) || a.line - b.line);
+    return {
+      step: i + 1,
+      path,
+      role: PLAN_ROLES[Math.min(...here.map(roleRank))],
+      sites: here.map(({ id, line, role, because }) => ({ id, line, role, because })),
+    };
+  });
+  return {
+    targets: targets.map((t) => t.id),
+    files: files.length,
+    sites: sites.length,
+    steps,
+    ...(files.length > limit ? { truncated: true } : {}),
+    note: 'Edit in this order: each declaration with its override family, then the files that use it, each file before those that import it, tests last. Calls the graph could not resolve are not listed (search_text finds them).',
+  };
+}
+
 /** The verify family. */
 export const verifyTools = [
+  defineTool({
+    name: 'get_edit_plan',
+    category: 'edit',
+    effect: 'read',
+    description:
+      'A dependency-ordered plan for changing declarations across files: the declarations and their override families first, then every file that uses them (each before the files that import it), tests last — each step with its lines and why it is there.',
+    input: {
+      ids: z.array(z.string().min(1)).min(1).max(50).describe('The declarations to change (ids, Owner.name or names)'),
+      include_tests: z.boolean().optional().describe('List the tests that use them (default true)'),
+      limit: z.number().int().min(1).max(1000).optional().describe('Most files in the plan (default 100)'),
+    },
+    handler: (ctx, args) => editPlan(ctx, args),
+  }),
   defineTool({
     name: 'verify_change',
     category: 'edit',
