@@ -315,6 +315,31 @@ describe('rename_symbol', () => {
     expect(plan.steps[1].sites.every((s: any) => s.because === 'tsplan/src/store.ts::Get')).toBe(true);
   });
 
+  test('suggest_pattern and scaffold: a new declaration like the example, its registration and its test; tsc and go vet pass', async () => {
+    const root = gitRepo('tsscaffold', TS_PROJECT);
+    const client = await session(root);
+    const found = await ok(client, 'suggest_pattern', { id: 'tsscaffold/src/store.ts::openStore' });
+    expect(found.example).toMatchObject({ path: 'src/store.ts', start_line: 16, end_line: 18, source: 'export function openStore(): Store {\n  return new Store();\n}' });
+    expect(found.wiring).toEqual([{ path: 'src/app.ts', line: 1, kind: 'import', text: "import { openStore, Store, Get, GetUser } from './store';" }]);
+    const made = await ok(client, 'scaffold', { id: 'tsscaffold/src/store.ts::openStore', new_name: 'openCache', wire: true });
+    expect(made).toMatchObject({ status: 'applied', new_id: 'tsscaffold/src/store.ts::openCache', wiring: [{ path: 'src/app.ts', line: 1, kind: 'import' }] });
+    expect(fs.readFileSync(path.join(root, 'src/store.ts'), 'utf8')).toContain('export function openStore(): Store {\n  return new Store();\n}\n\nexport function openCache(): Store {\n  return new Store();\n}\n');
+    expect(fs.readFileSync(path.join(root, 'src/app.ts'), 'utf8')).toContain("import { openStore, openCache, Store, Get, GetUser } from './store';");
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+    expect((await ok(client, 'search_symbols', { query: 'openCache' })).results[0]).toMatchObject({ id: 'tsscaffold/src/store.ts::openCache' });
+    expect(await refusal(client, 'scaffold', { id: 'tsscaffold/src/store.ts::openStore', new_name: 'openCache' })).toMatch(/^conflict: src\/store\.ts already declares openCache/);
+
+    const goRoot = gitRepo('goscaffold', GO_MODULE);
+    const goClient = await session(goRoot);
+    const goMade = await ok(goClient, 'scaffold', { id: 'goscaffold/store/store.go::Open', new_name: 'Reopen' });
+    expect(goMade.tests_copied).toEqual(['goscaffold/store/store_test.go::TestOpen']);
+    expect(fs.readFileSync(path.join(goRoot, 'store/store.go'), 'utf8')).toContain('// Reopen makes a Store.\nfunc Reopen() *Store {'.split('\n')[1]!);
+    expect(fs.readFileSync(path.join(goRoot, 'store/store_test.go'), 'utf8')).toContain('func TestReopen(t *testing.T) {\n\tif Reopen() == nil {');
+    const vet = spawnSync('go', ['vet', './...'], { cwd: goRoot, env: { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' }, encoding: 'utf8' });
+    expect(vet.stderr).toBe('');
+    expect(vet.status).toBe(0);
+  });
+
   test('a rename killed between its files is undone when the repository is next opened', () => {
     const root = gitRepo('tskill', TS_PROJECT);
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };

@@ -95,6 +95,7 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['rename_symbol', 'local_write', true],
     ['safe_delete_symbol', 'local_write', true],
     ['save_scope', 'session_write', true],
+    ['scaffold', 'local_write', true],
     ['set_active_project', 'session_write', false],
     ['set_planning_mode', 'session_write', false],
     ['tools_search', 'session_write', false],

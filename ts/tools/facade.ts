@@ -114,13 +114,13 @@ const FACADES: Facade[] = [
   },
   { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, would_create_cycle: { tool: 'analyze', fixed: { kind: 'would_create_cycle' } }, impact: { tool: 'analyze', fixed: { kind: 'impact' } }, clusters: { tool: 'analyze', fixed: { kind: 'clusters' } }, coverage_gaps: { tool: 'analyze', fixed: { kind: 'coverage_gaps' } }, external_calls: { tool: 'analyze', fixed: { kind: 'external_calls' } }, routes: { tool: 'analyze', fixed: { kind: 'routes' } }, env_var_users: { tool: 'analyze', fixed: { kind: 'env_var_users' } }, todos: { tool: 'analyze', fixed: { kind: 'todos' } }, health_score: { tool: 'analyze', fixed: { kind: 'health_score' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
   { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
-  { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' }, guards: { tool: 'check_guards' }, edit_plan: { tool: 'get_edit_plan' } } },
+  { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' }, guards: { tool: 'check_guards' }, edit_plan: { tool: 'get_edit_plan' }, pattern: { tool: 'suggest_pattern' } } },
   {
     name: 'edit',
     effect: 'local_write',
     shape: 'edit',
     summary: 'Edit files and symbols (target + match/replacement, or content).',
-    operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' } },
+    operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' }, scaffold: { tool: 'scaffold' } },
   },
   {
     name: 'refactor',
@@ -177,9 +177,9 @@ function shapeOf(f: Facade): z.ZodRawShape {
       return {
         operation: z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')} (default from target)`),
         target: target.optional(),
-        match: z.string().optional().describe('Text to replace, or expected source'),
-        replacement: z.string().optional().describe('New text or source'),
-        content: z.string().optional().describe('Whole file content (write)'),
+        match: z.string().optional().describe('Old text'),
+        replacement: z.string().optional().describe('New text'),
+        content: z.string().optional().describe('File content'),
         guard: z.string().optional().describe('Expected base_sha'),
         changes: z.array(z.record(z.string(), z.unknown())).optional().describe('batch: the edits'),
         dry_run: z.boolean().optional(),

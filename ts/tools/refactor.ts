@@ -11,6 +11,7 @@ import { target } from './common';
 import { defineTool, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
 import { commitWrites, resolveWritable, syncIndex, type PlannedWrite } from '../workspace/writes';
+import { unifiedDiff } from './edit';
 
 /** Most reference sites one rename rewrites; past it the rename is refused (split it, or narrow it). */
 const MAX_SITES = 5000;
@@ -101,6 +102,32 @@ export const refactorTools = [
       allow_parse_errors: z.boolean().optional().describe('Write even if a file gains syntax errors'),
     },
     handler: async (ctx, args) => safeDelete(ctx, args),
+  }),
+  defineTool({
+    name: 'suggest_pattern',
+    category: 'edit',
+    effect: 'read',
+    description:
+      'The pattern an existing declaration follows, to add another like it: its source, where it is wired up (references from other files that are not calls: registrations, tables, exports, imports) and the tests that reach it, with their source.',
+    input: { id: target },
+    handler: (ctx, args) => pattern(ctx, args.id),
+  }),
+  defineTool({
+    name: 'scaffold',
+    category: 'edit',
+    effect: 'local_write',
+    description:
+      "Add a declaration modelled on an example: its source copied under new_name (whole identifiers renamed) right after the example, a test copied from the example's tests beside each, " +
+      'and with wire: true the registrations repeated (imports extended, non-call references duplicated). Parse-gated, all files or none; dry_run shows the diffs.',
+    input: {
+      id: target.describe('The example declaration'),
+      new_name: z.string().min(1).describe('The new identifier'),
+      tests: z.boolean().optional().describe("Copy the example's tests too (default true)"),
+      wire: z.boolean().optional().describe('Repeat the registrations suggest_pattern lists (default false: listed, not written)'),
+      dry_run: z.boolean().optional(),
+      allow_parse_errors: z.boolean().optional(),
+    },
+    handler: async (ctx, args) => scaffold(ctx, args),
   }),
 ];
 
@@ -378,5 +405,136 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
     ...(args.cascade === 'preview' ? { orphans: orphans.map((o) => ({ id: o.id, path: o.path, line: o.line })) } : {}),
     ...(args.cascade === 'apply' ? { cascaded: orphans.map((o) => o.id) } : {}),
     files: written.map((w) => ({ ...w, reindexed: args.dry_run !== true })),
+  };
+}
+
+/** A line of another file that mentions the example without calling it (a registration, table entry, export or import). */
+interface WiringLine {
+  path: string;
+  line: number;
+  text: string;
+  kind: 'import' | 'reference';
+}
+
+/** Import statements of the supported languages (the example's name is added to their list). */
+const IMPORT_LINE = /^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|use\s)/;
+
+function exampleOf(ctx: ToolContext, id: string): NodeSummary {
+  const s = (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+  if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository: pick an example in it`);
+  return s;
+}
+
+/** The registrations of `s`: lines elsewhere that mention it without calling it. */
+function wiringOf(ctx: ToolContext, s: NodeSummary): WiringLine[] {
+  const usages = ctx.engine.query('find_usages', { id: s.id, limit: 200, include_tests: false }, { repo: ctx.repo }) as FindUsagesResult;
+  const out: WiringLine[] = [];
+  const seen = new Set<string>();
+  for (const u of usages.usages) {
+    if (u.path === s.path || seen.has(`${u.path}:${u.line}`)) continue;
+    seen.add(`${u.path}:${u.line}`);
+    const text = fs.readFileSync(resolveWritable(ctx.root, u.path, { create: false }).abs, 'utf8').split('\n')[u.line - 1] ?? '';
+    const cols = identifierColumns(text, s.name);
+    if (cols.length === 0) continue;
+    if (IMPORT_LINE.test(text)) out.push({ path: u.path, line: u.line, text, kind: 'import' });
+    else if (cols.every((c) => !/^\s*\(/.test(text.slice(c + s.name.length)))) out.push({ path: u.path, line: u.line, text, kind: 'reference' });
+  }
+  return out;
+}
+
+/** The tests that reach `s`, with their spans. */
+function testsOf(ctx: ToolContext, s: NodeSummary): { id: string; path: string; start_line: number; end_line: number; name: string }[] {
+  return [...new Set(ctx.engine.edges(ctx.repo, s.id, { direction: 'in', kinds: ['tests'] }).map((e) => e.from))]
+    .map((id) => ctx.engine.getNode(ctx.repo, id))
+    .filter((n): n is NonNullable<typeof n> => n !== null && n.kind !== 'file')
+    .map((n) => ({ id: n.id, path: n.path, start_line: n.start_line, end_line: n.end_line, name: n.name }));
+}
+
+/** Lines `from..to` (1-based) of a repository file. */
+function linesOfFile(ctx: ToolContext, rel: string, from: number, to: number): string {
+  return fs.readFileSync(resolveWritable(ctx.root, rel, { create: false }).abs, 'utf8').split('\n').slice(from - 1, to).join('\n');
+}
+
+async function pattern(ctx: ToolContext, id: string): Promise<Record<string, unknown>> {
+  const s = exampleOf(ctx, id);
+  await syncIndex(ctx, [s.path]);
+  return {
+    example: { id: s.id, kind: s.kind, path: s.path, start_line: s.line, end_line: s.end_line, source: linesOfFile(ctx, s.path, s.line, s.end_line) },
+    wiring: wiringOf(ctx, s),
+    tests: testsOf(ctx, s).map((t) => ({ ...t, source: linesOfFile(ctx, t.path, t.start_line, t.end_line) })),
+  };
+}
+
+/**
+ * `text` with `old` renamed to `now` as a whole identifier, and its capitalised / lower-first
+ * forms too; with `embedded` also inside test names that embed it (`TestOpen`, `test_open_works`).
+ */
+function renameAll(text: string, old: string, now: string, embedded = false): string {
+  const upper = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+  const lower = (w: string): string => w.charAt(0).toLowerCase() + w.slice(1);
+  const forms = new Map<string, string>([
+    [old, now],
+    [upper(old), upper(now)],
+    [lower(old), lower(now)],
+  ]);
+  const testName = /^(Test|test|Benchmark|it_|should)|(Test|Spec|_test)$/;
+  return text.replace(/[A-Za-z0-9_$]+/g, (token) => {
+    const whole = forms.get(token);
+    if (whole !== undefined) return whole;
+    if (!embedded || !testName.test(token)) return token;
+    for (const [a, b] of forms) if (token.includes(a)) return token.replace(a, b);
+    return token;
+  });
+}
+
+async function scaffold(
+  ctx: ToolContext,
+  args: { id: string; new_name: string; tests?: boolean | undefined; wire?: boolean | undefined; dry_run?: boolean | undefined; allow_parse_errors?: boolean | undefined },
+): Promise<Record<string, unknown>> {
+  let s = exampleOf(ctx, args.id);
+  if (!IDENTIFIER.test(args.new_name)) throw new ToolInputError('invalid_argument', `new_name ${JSON.stringify(args.new_name)} is not an identifier`);
+  await syncIndex(ctx, [s.path]);
+  s = exampleOf(ctx, args.id);
+  const parentOf = (id: string): string => id.slice(0, Math.max(id.lastIndexOf('.'), id.lastIndexOf('::')));
+  const clash = ctx.engine.fileSymbols(ctx.repo, s.path).find((n) => n.name === args.new_name && parentOf(n.id) === parentOf(s.id));
+  if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${args.new_name} beside ${s.name} (${clash.id})`);
+  // Insertions per file: after line N, these lines (applied bottom-up so line numbers hold).
+  const inserts = new Map<string, { after: number; text: string }[]>();
+  const replaces = new Map<string, { line: number; text: string }[]>();
+  const insert = (path: string, after: number, text: string): void => void inserts.set(path, [...(inserts.get(path) ?? []), { after, text }]);
+  insert(s.path, s.end_line, `\n${renameAll(linesOfFile(ctx, s.path, s.line, s.end_line), s.name, args.new_name)}`);
+  const tests = args.tests === false ? [] : testsOf(ctx, s);
+  for (const t of tests) insert(t.path, t.end_line, `\n${renameAll(linesOfFile(ctx, t.path, t.start_line, t.end_line), s.name, args.new_name, true)}`);
+  const wiring = wiringOf(ctx, s);
+  if (args.wire) {
+    for (const w of wiring) {
+      if (w.kind === 'import') {
+        const at = identifierColumns(w.text, s.name)[0]!;
+        const end = at + s.name.length;
+        replaces.set(w.path, [...(replaces.get(w.path) ?? []), { line: w.line, text: `${w.text.slice(0, end)}, ${args.new_name}${w.text.slice(end)}` }]);
+      } else insert(w.path, w.line, renameOnLine(w.text, s.name, args.new_name));
+    }
+  }
+  const paths = [...new Set([...inserts.keys(), ...replaces.keys()])].sort();
+  const plans: PlannedWrite[] = [];
+  for (const path of paths) {
+    const t = resolveWritable(ctx.root, path, { create: false });
+    const lines = t.current!.toString('utf8').split('\n');
+    for (const r of replaces.get(path) ?? []) lines[r.line - 1] = r.text;
+    for (const ins of (inserts.get(path) ?? []).sort((a, b) => b.after - a.after)) lines.splice(ins.after, 0, ...ins.text.split('\n'));
+    plans.push({ target: t, after: Buffer.from(lines.join('\n'), 'utf8') });
+  }
+  const written = await commitWrites(ctx, plans, { dryRun: args.dry_run === true, allowParseErrors: args.allow_parse_errors === true });
+  const store = ctx.session?.store;
+  if (store && !args.dry_run) for (const w of written) store.recordEdit('file', w.path, w.path, 'scaffold');
+  return {
+    status: args.dry_run ? 'would_apply' : 'applied',
+    example: s.id,
+    new_id: `${s.id.slice(0, s.id.length - s.name.length)}${args.new_name}`,
+    tests_copied: tests.map((t) => t.id),
+    wiring: args.wire ? wiring.map((w) => ({ path: w.path, line: w.line, kind: w.kind })) : [],
+    ...(args.wire || wiring.length === 0 ? {} : { wiring_not_applied: wiring.map((w) => ({ path: w.path, line: w.line, text: w.text.trim() })) }),
+    files: written,
+    diffs: plans.map((p) => unifiedDiff(p.target.rel, p.target.current!.toString('utf8'), p.after.toString('utf8'), false).diff),
   };
 }
