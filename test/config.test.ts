@@ -116,7 +116,7 @@ describe('loadConfig', () => {
 
 describe('gortex mcp with a .gortex.yaml', () => {
   const root = fixtureCopy('query/app-ts', 'cfgapp');
-  fs.writeFileSync(path.join(root, '.gortex.yaml'), 'mcp:\n  tools:\n    preset: edit\n    allow: [analyze, tool_profile]\n    deny: [graph_stats]\nguards:\n  rules: []\n');
+  fs.writeFileSync(path.join(root, '.gortex.yaml'), 'mcp:\n  tools:\n    preset: edit\n    allow: [analyze, tool_profile]\n    deny: [graph_stats]\nfederation:\n  peers: []\n');
   const home = tempHome();
   const env = (extra: Record<string, string> = {}): Record<string, string> => {
     const e: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: home, GORTEX_THREADS: '2', HOME: tmp() };
@@ -148,7 +148,7 @@ describe('gortex mcp with a .gortex.yaml', () => {
       const profile = JSON.parse(((await client.callTool({ name: 'tool_profile', arguments: {} })) as any).content[0].text);
       expect(profile.preset).toBe('edit');
       expect(profile.source).toMatch(/\.gortex\.yaml:2 \(mcp\.tools\)$/);
-      expect(stderr()).toMatch(/config: .*\.gortex\.yaml:6: "guards" is not used by this version of gortex \(ignored\)/);
+      expect(stderr()).toMatch(/config: .*\.gortex\.yaml:6: "federation" is not used by this version of gortex \(ignored\)/);
     } finally {
       await client.close();
     }

@@ -75,11 +75,11 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
       'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'set_planning_mode', 'workflow', 'get_symbol_history', 'feedback',
-      'list_repos', 'workspace_info', 'track_repository', 'untrack_repository', 'reindex_repository', 'set_active_project',
+      'list_repos', 'workspace_info', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project',
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'set_active_project', 'save_scope', 'delete_scope'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));

@@ -340,6 +340,37 @@ describe('rename_symbol', () => {
     expect(vet.status).toBe(0);
   });
 
+  test('gortex edit verify|plan|delete|batch|guards, and index_repository', () => {
+    const root = gitRepo('tscli', TS_PROJECT);
+    const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+    const edit = (...args: string[]): ReturnType<typeof runCli> => runCli(['edit', ...args, '--repo', root, '--embedded'], { env });
+    const verify = edit('verify', 'Get', 'export function Get(scale: number): number');
+    expect(verify.stdout).toMatch(/^breaking: 0 required of 0 → 1 required of 1; 2 breaking, 0 to check\n  breaks src\/app\.ts:6  passes 0 arguments/);
+    const plan = edit('plan', 'Get');
+    expect(plan.stdout).toMatch(/^1\. src\/store\.ts \(definition\)\n/);
+    expect(plan.stdout).toContain('2. src/app.ts (caller)');
+    const deleted = edit('delete', 'tscli/src/store.ts::legacyEntry', '--cascade', 'apply');
+    expect(deleted.stdout).toContain('deleted tscli/src/store.ts::legacyEntry  src/store.ts:38-42');
+    expect(deleted.stdout).toContain('deleted tscli/src/store.ts::legacyHelper');
+    const changes = path.join(os.tmpdir(), `gortex-batch-${process.pid}.json`);
+    fs.writeFileSync(changes, JSON.stringify([{ operation: 'file', path: 'src/app.ts', old_string: 'GetUser();', new_string: 'GetUser() + 0;' }]));
+    expect(edit('batch', '--from', changes).stdout).toMatch(/^applied 1 change in order 0\n  0: applied src\/app\.ts \(new sha [0-9a-f]{40}\)\n$/);
+    expect(tsc(root)).toEqual({ status: 0, out: '' });
+    const guards = edit('guards');
+    expect(guards.status).toBe(0);
+    expect(guards.stdout).toContain('no guards.rules in .gortex.yaml');
+    fs.writeFileSync(path.join(root, '.gortex.yaml'), 'guards:\n  rules:\n    - name: app-not-store\n      kind: boundary\n      source: src/app.ts\n      target: src/store.ts\n');
+    const broken = edit('guards', '--all');
+    expect(broken.status).toBe(1);
+    expect(broken.stdout).toMatch(/^failed: \d+ violations? of 1 rule\n  error app-not-store: src\/app\.ts must not depend on src\/store\.ts/);
+
+    const reindexed = runCli(['call', 'index_repository', '--repo', root, '--embedded'], { env });
+    expect(JSON.parse(reindexed.stdout)).toMatchObject({ action: 'reindexed', repo: 'tscli' });
+    const elsewhere = runCli(['call', 'index_repository', '--repo', root, '--embedded', '--arg', `path=${os.tmpdir()}`], { env });
+    expect(elsewhere.status).toBe(2);
+    expect(elsewhere.stderr).toMatch(/not_available: this session serves one repository/);
+  });
+
   test('a rename killed between its files is undone when the repository is next opened', () => {
     const root = gitRepo('tskill', TS_PROJECT);
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };

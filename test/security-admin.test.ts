@@ -90,6 +90,7 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['edit_file', 'local_write', true],
     ['edit_symbol', 'local_write', true],
     ['feedback', 'session_write', true],
+    ['index_repository', 'control_write', true],
     ['nav', 'session_write', false],
     ['reindex_repository', 'control_write', true],
     ['rename_symbol', 'local_write', true],

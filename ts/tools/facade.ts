@@ -142,7 +142,7 @@ const FACADES: Facade[] = [
     summary: 'Index health and graph statistics of the repository.',
     operations: { index: { tool: 'index_health' }, graph: { tool: 'graph_stats' }, repos: { tool: 'list_repos' }, info: { tool: 'workspace_info' } },
   },
-  { name: 'workspace_admin', effect: 'control_write', shape: 'arguments', summary: 'Track, untrack, re-index repositories.', operations: { track: { tool: 'track_repository' }, reindex: { tool: 'reindex_repository' } } },
+  { name: 'workspace_admin', effect: 'control_write', shape: 'arguments', summary: 'Track, untrack, re-index repositories.', operations: { index: { tool: 'index_repository' }, track: { tool: 'track_repository' }, reindex: { tool: 'reindex_repository' } } },
   { name: 'overlay', effect: 'session_write', shape: 'arguments', summary: 'Speculative edit overlays.', operations: { register: { tool: 'overlay_register' } } },
   { name: 'session', effect: 'session_write', shape: 'arguments', summary: 'Session cursor and subscriptions.', operations: { cursor: { tool: 'nav' } } },
   { name: 'response', effect: 'read', shape: 'arguments', summary: 'Re-cut large earlier responses.', operations: { stats: { tool: 'ctx_stats' }, grep: { tool: 'ctx_grep' }, slice: { tool: 'ctx_slice' }, peek: { tool: 'ctx_peek' } } },

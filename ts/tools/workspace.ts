@@ -3,6 +3,7 @@
  * `track_repository`, `list_repos`, `set_active_project`, `query_project`, saved scopes,
  * `reindex_repository`, `get_recent_changes`, …
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Workspace } from '../workspace/workspace';
@@ -124,14 +125,30 @@ export const workspaceTools: readonly ToolDef[] = [
     handler: async (ctx, args) => {
       const ws = workspaceOf(ctx);
       const target = args.repo ?? ctx.root;
-      if (ws.mode === 'embedded') {
-        await ws.contextOf(target);
-        const report = await ctx.engine.indexRepo(ctx.root);
-        return { repo: report.repo, mode: report.mode, files: report.files, wall_ms: report.wall_ms };
-      }
-      const report = await ws.reindex(target);
+      // Embedded workspaces without a queue of their own (tests' hosts) index directly.
+      const report = (await ws.reindex(target)) ?? (ws.mode === 'embedded' ? await ctx.engine.indexRepo(ctx.root) : undefined);
       if (!report) throw new ToolInputError('not_found', `repository "${target}" is not ready`);
       return { repo: report.repo, mode: report.mode, files: report.files, wall_ms: report.wall_ms };
+    },
+  }),
+  defineTool({
+    name: 'index_repository',
+    category: 'workspace',
+    effect: 'control_write',
+    description:
+      'Index a repository now: one this server serves (the session repository by default) is re-scanned; another folder is tracked — indexed, watched and remembered — when the daemon serves this session.',
+    input: { path: z.string().min(1).optional().describe('A folder inside the repository (absolute, or relative to the session repository); default the session repository') },
+    handler: async (ctx, args) => {
+      const ws = workspaceOf(ctx);
+      let dir = path.resolve(ctx.root, args.path ?? '.');
+      try {
+        dir = fs.realpathSync(dir);
+      } catch {
+        throw new ToolInputError('not_found', `${dir} does not exist`);
+      }
+      const served = ws.repos().find((r) => dir === r.root || dir.startsWith(r.root + path.sep));
+      if (served) return { action: 'reindexed', ...((await callAnother(ctx, 'reindex_repository', { repo: served.root })) as object) };
+      return { action: 'tracked', ...((await callAnother(ctx, 'track_repository', { path: dir })) as object) };
     },
   }),
   defineTool({

@@ -323,5 +323,6 @@ export async function openEmbedded(
 export function embeddedWorkspace(repo: EmbeddedRepo): Workspace {
   const changes = new ChangeLog();
   repo.onReindexed((change) => changes.add(change.report.repo, change.files, change.timestamp));
-  return singleRepoWorkspace(() => repo.context(), () => repo.peek(), { scopes: new ScopeStore(scopesFile(gortexHome())), changes });
+  // A re-index goes through the repository's own queue, with the options it was opened with (config excludes included).
+  return singleRepoWorkspace(() => repo.context(), () => repo.peek(), { scopes: new ScopeStore(scopesFile(gortexHome())), changes, reindex: () => repo.reindex() });
 }

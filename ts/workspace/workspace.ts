@@ -153,7 +153,7 @@ export function scopesFile(home: string): string {
 export function singleRepoWorkspace(
   context: () => Promise<ToolContext>,
   peek: () => ToolContext,
-  options: { scopes: ScopeStore; changes: ChangeLog },
+  options: { scopes: ScopeStore; changes: ChangeLog; reindex?: () => Promise<IndexReport | undefined> },
 ): Workspace {
   const refuse = (): never => {
     throw new ToolInputError('not_available', 'this session serves one repository in-process (embedded); tracking more needs the daemon: run gortex mcp without --embedded, or gortex daemon start');
@@ -174,7 +174,7 @@ export function singleRepoWorkspace(
     untrack: () => refuse(),
     async reindex(nameOrRoot) {
       await this.contextOf(nameOrRoot);
-      return undefined;
+      return options.reindex?.();
     },
     changes: (sinceMs) => options.changes.since(sinceMs),
     scopes: options.scopes,
