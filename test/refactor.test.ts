@@ -371,6 +371,44 @@ describe('rename_symbol', () => {
     expect(elsewhere.stderr).toMatch(/not_available: this session serves one repository/);
   });
 
+  test('rename in Python, Java and Rust: the code still runs, compiles and checks', async () => {
+    const py = gitRepo('pyrename', {
+      'shop/__init__.py': '',
+      'shop/store.py': 'def open_store():\n    return Store()\n\n\nclass Store:\n    def save(self, item):\n        return item\n',
+      'shop/app.py': 'from shop.store import open_store\n\n\ndef run():\n    s = open_store()\n    return s.save(1)\n',
+      'tests/test_store.py': 'from shop.store import open_store\n\n\ndef test_open_store():\n    assert open_store() is not None\n',
+    });
+    const pyClient = await session(py);
+    const pyRenamed = await ok(pyClient, 'rename_symbol', { id: 'pyrename/shop/store.py::open_store', new_name: 'make_store' });
+    expect(pyRenamed.references.after).toBe(pyRenamed.references.before);
+    const ran = spawnSync('python3', ['-c', 'from shop.app import run; import tests.test_store as t; t.test_make_store(); print(run())'], { cwd: py, encoding: 'utf8' });
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout).toBe('1\n');
+
+    const java = gitRepo('javarename', {
+      'src/com/acme/Store.java': 'package com.acme;\n\npublic class Store {\n    public static Store open() {\n        return new Store();\n    }\n\n    public int save(int item) {\n        return item;\n    }\n}\n',
+      'src/com/acme/App.java': 'package com.acme;\n\npublic class App {\n    public static void main(String[] args) {\n        Store s = Store.open();\n        System.out.println(s.save(1));\n    }\n}\n',
+    });
+    const javaClient = await session(java);
+    expect((await ok(javaClient, 'rename_symbol', { id: 'javarename/src/com/acme/Store.java::Store.save', new_name: 'put' })).edit_count).toBe(2);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-javac-'));
+    const javac = spawnSync('javac', ['-d', out, 'src/com/acme/Store.java', 'src/com/acme/App.java'], { cwd: java, encoding: 'utf8' });
+    expect(javac.stderr).toBe('');
+    expect(spawnSync('java', ['-cp', out, 'com.acme.App'], { encoding: 'utf8' }).stdout).toBe('1\n');
+
+    const rust = gitRepo('rustrename', {
+      'Cargo.toml': '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+      'src/lib.rs': 'pub mod store;\n\npub fn run() -> i32 {\n    store::open_store().save(1)\n}\n',
+      'src/store.rs': 'pub struct Store;\n\npub fn open_store() -> Store {\n    Store\n}\n\nimpl Store {\n    pub fn save(&self, item: i32) -> i32 {\n        item\n    }\n}\n',
+    });
+    const rustClient = await session(rust);
+    await ok(rustClient, 'rename_symbol', { id: 'rustrename/src/store.rs::open_store', new_name: 'make_store' });
+    expect(fs.readFileSync(path.join(rust, 'src/lib.rs'), 'utf8')).toContain('store::make_store().save(1)');
+    const check = spawnSync('cargo', ['check', '--offline', '--quiet'], { cwd: rust, env: { ...process.env, CARGO_TARGET_DIR: path.join(os.tmpdir(), `gortex-rename-check-${process.pid}`) }, encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  });
+
   test('a rename killed between its files is undone when the repository is next opened', () => {
     const root = gitRepo('tskill', TS_PROJECT);
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
