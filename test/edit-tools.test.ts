@@ -6,7 +6,7 @@
  * their line endings; two sessions writing one file are serialised and the loser gets `conflict`;
  * the `edit` preset and the compact `edit` domain edit; `readonly` offers no writer.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -197,6 +197,35 @@ describe('edit tools', () => {
     } finally {
       await second.close();
     }
+  });
+
+  test('two processes writing one file with the same base: the second waits for the first and gets conflict', async () => {
+    const lockRoot = gitFixture('query/app-ts', 'lockrepo');
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: tempHome(), GORTEX_THREADS: '2', GORTEX_AUTOSTART: '0' };
+    env.GORTEX_DAEMON_SOCKET = path.join(os.tmpdir(), `gortex-no-daemon-${process.pid}.sock`);
+    delete env.NODE_ENV;
+    const base = sha(fs.readFileSync(path.join(lockRoot, 'src/cli.ts')));
+    const edit = (value: string, extra: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [RUN, 'call', 'edit_file', '--repo', lockRoot, '--embedded', '--arg', 'path=src/cli.ts', '--arg', "old_string='cli'", '--arg', `new_string='${value}'`, '--arg', `base_sha=${base}`], { env: { ...env, ...extra } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+    // The first pauses for 4 s between its re-check and its write; the second starts in that pause.
+    const signal = path.join(env.GORTEX_HOME!, 'holding');
+    const first = edit('first', { GORTEX_FAULT_HOLD_WRITE_MS: '4000', GORTEX_FAULT_HOLD_SIGNAL: signal });
+    for (let i = 0; i < 400 && !fs.existsSync(signal); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(fs.existsSync(signal)).toBe(true);
+    const second = await edit('second', {});
+    const one = await first;
+    expect(one.status).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ status: 'applied' });
+    expect(second.status).toBe(2);
+    expect(second.stderr).toMatch(/conflict: src\/cli\.ts changed/);
+    expect(fs.readFileSync(path.join(lockRoot, 'src/cli.ts'), 'utf8')).toContain("'first'");
   });
 
   test('planning mode and the workflow gate every writer, compact ones included; the session keeps an edit history', async () => {

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { syntaxCheck } from '../engine/engine';
+import { FileLockTimeoutError, withFileLock } from '../support/file-lock';
 import { gortexHome } from '../support/home';
 import { ToolInputError } from '../support/tool-input-error';
 import type { ToolContext } from './context';
@@ -214,53 +215,88 @@ export async function commitWrites(ctx: ToolContext, plans: readonly PlannedWrit
   return holdingFiles(
     plans.map((p) => p.target.abs),
     async () => {
-      for (const plan of plans) {
-        const now = fs.existsSync(plan.target.abs) ? fs.readFileSync(plan.target.abs) : null;
-        const same = now === null ? plan.target.current === null : plan.target.current !== null && now.equals(plan.target.current);
-        if (!same) {
-          throw new ToolInputError(
-            'conflict',
-            `${plan.target.rel} changed while the edit was prepared (another session or process wrote it): its sha is now ${now === null ? 'none (deleted)' : blobSha(now)}. Read it again and redo the edit`,
-          );
-        }
-        parseGate(plan, options.allowParseErrors);
-      }
-      const written: WrittenFile[] = plans.map((plan) => ({
-        path: plan.target.rel,
-        old_sha: plan.target.current === null ? null : blobSha(plan.target.current),
-        new_sha: blobSha(plan.after),
-        bytes_written: plan.after.length,
-        created: plan.target.current === null,
-      }));
-      if (options.dryRun) return written;
-      const done: PlannedWrite[] = [];
-      // Several files: a journal of their old bytes first, so a process killed midway is undone
-      // when the repository is next opened (`recoverInterruptedWrites`).
-      const journal = plans.length > 1 ? writeJournal(ctx.root, plans) : undefined;
-      try {
-        for (const plan of plans) {
-          const mode = plan.target.current === null ? undefined : fs.statSync(plan.target.abs).mode & 0o7777;
-          writeDurable(plan.target.abs, plan.after, mode);
-          done.push(plan);
-          if (journal) faultAfterWrite(done.length);
-        }
-        if (journal) fs.rmSync(journal, { force: true });
-      } catch (error) {
-        for (const plan of done.reverse()) {
-          try {
-            if (plan.target.current === null) fs.rmSync(plan.target.abs, { force: true });
-            else writeDurable(plan.target.abs, plan.target.current);
-          } catch {
-            /* best effort: the error below names the write that failed */
-          }
-        }
-        if (journal) fs.rmSync(journal, { force: true });
-        throw new ToolInputError('write_failed', `writing ${plans[done.length]?.target.rel ?? 'a file'} failed (${error instanceof Error ? error.message : String(error)}); every file was restored`);
-      }
-      await syncIndex(ctx, written.map((w) => w.path));
+      // Another process (a second embedded server, `gortex call --embedded`, the daemon) writes
+      // under the same cross-process locks: the re-check and the write are one step for them too.
+      const written = withWriteLocks(plans, () => writeChecked(ctx, plans, options));
+      if (!options.dryRun) await syncIndex(ctx, written.map((w) => w.path));
       return written;
     },
   );
+}
+
+/** Runs `work` holding the cross-process lock of every file `plans` write (taken in path order). */
+function withWriteLocks<T>(plans: readonly PlannedWrite[], work: () => T): T {
+  const dir = path.join(gortexHome(), 'locks');
+  fs.mkdirSync(dir, { recursive: true });
+  const locks = [...new Set(plans.map((p) => p.target.abs))].sort().map((abs) => path.join(dir, createHash('sha1').update(abs).digest('hex')));
+  const hold = (i: number): T => (i === locks.length ? work() : withFileLock(locks[i]!, () => hold(i + 1)));
+  try {
+    return hold(0);
+  } catch (error) {
+    if (error instanceof FileLockTimeoutError) throw new ToolInputError('busy', `${error.message}; nothing was written`);
+    throw error;
+  }
+}
+
+/** Re-checks each file against the bytes the plan was made from, parse-gates it, and writes all or none. */
+function writeChecked(ctx: ToolContext, plans: readonly PlannedWrite[], options: CommitOptions): WrittenFile[] {
+  for (const plan of plans) {
+    const now = fs.existsSync(plan.target.abs) ? fs.readFileSync(plan.target.abs) : null;
+    const same = now === null ? plan.target.current === null : plan.target.current !== null && now.equals(plan.target.current);
+    if (!same) {
+      throw new ToolInputError(
+        'conflict',
+        `${plan.target.rel} changed while the edit was prepared (another session or process wrote it): its sha is now ${now === null ? 'none (deleted)' : blobSha(now)}. Read it again and redo the edit`,
+      );
+    }
+    parseGate(plan, options.allowParseErrors);
+  }
+  const written: WrittenFile[] = plans.map((plan) => ({
+    path: plan.target.rel,
+    old_sha: plan.target.current === null ? null : blobSha(plan.target.current),
+    new_sha: blobSha(plan.after),
+    bytes_written: plan.after.length,
+    created: plan.target.current === null,
+  }));
+  if (options.dryRun) return written;
+  faultHoldWrite();
+  const done: PlannedWrite[] = [];
+  // Several files: a journal of their old bytes first, so a process killed midway is undone
+  // when the repository is next opened (`recoverInterruptedWrites`).
+  const journal = plans.length > 1 ? writeJournal(ctx.root, plans) : undefined;
+  try {
+    for (const plan of plans) {
+      const mode = plan.target.current === null ? undefined : fs.statSync(plan.target.abs).mode & 0o7777;
+      writeDurable(plan.target.abs, plan.after, mode);
+      done.push(plan);
+      if (journal) faultAfterWrite(done.length);
+    }
+    if (journal) fs.rmSync(journal, { force: true });
+  } catch (error) {
+    for (const plan of done.reverse()) {
+      try {
+        if (plan.target.current === null) fs.rmSync(plan.target.abs, { force: true });
+        else writeDurable(plan.target.abs, plan.target.current);
+      } catch {
+        /* best effort: the error below names the write that failed */
+      }
+    }
+    if (journal) fs.rmSync(journal, { force: true });
+    throw new ToolInputError('write_failed', `writing ${plans[done.length]?.target.rel ?? 'a file'} failed (${error instanceof Error ? error.message : String(error)}); every file was restored`);
+  }
+  return written;
+}
+
+/**
+ * A test hook: `GORTEX_FAULT_HOLD_WRITE_MS=N` pauses a write for N ms after its files were
+ * re-checked, holding their locks, so tests can race a second process against it; the file named
+ * by `GORTEX_FAULT_HOLD_SIGNAL` is created when the pause starts.
+ */
+function faultHoldWrite(): void {
+  const ms = Number(process.env.GORTEX_FAULT_HOLD_WRITE_MS);
+  if (!Number.isInteger(ms) || ms <= 0) return;
+  if (process.env.GORTEX_FAULT_HOLD_SIGNAL) fs.writeFileSync(process.env.GORTEX_FAULT_HOLD_SIGNAL, String(process.pid));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** Where multi-file writes keep their journals. */
