@@ -11,7 +11,7 @@ import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { runCli } from './helpers/cli';
 import { gitFixture } from './helpers/daemon';
 import { serveEmbedded } from './helpers/mcp';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { fixtureCopy, tempHome, useTempHome } from './helpers/repo';
 
 async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
   const result = (await client.callTool({ name, arguments: { ...args, format: 'json' } })) as { isError?: boolean; content: { text: string }[] };
@@ -28,7 +28,7 @@ function byFile(answer: any): Record<string, { status: string; symbols: string[]
 }
 
 describe('detect_changes', () => {
-  const savedHome = process.env.GORTEX_HOME;
+  useTempHome();
   let root: string;
   let repo: EmbeddedRepo;
   let client: Client;
@@ -37,7 +37,6 @@ describe('detect_changes', () => {
   const read = (rel: string): string => fs.readFileSync(path.join(root, rel), 'utf8');
 
   beforeAll(async () => {
-    process.env.GORTEX_HOME = tempHome();
     root = gitFixture('query/app-ts', 'diffrepo');
     repo = await openEmbedded(root, { watch: false });
     client = await serveEmbedded(repo);
@@ -45,8 +44,6 @@ describe('detect_changes', () => {
   afterAll(async () => {
     await client.close();
     repo.close();
-    if (savedHome === undefined) delete process.env.GORTEX_HOME;
-    else process.env.GORTEX_HOME = savedHome;
   });
 
   test('a clean tree has no changes', async () => {

@@ -17,7 +17,7 @@ import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { serveEmbedded as serve } from './helpers/mcp';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
 import { gitFixture } from './helpers/daemon';
-import { tempHome } from './helpers/repo';
+import { tempHome, useTempHome } from './helpers/repo';
 
 interface TextResult {
   isError?: boolean;
@@ -50,14 +50,13 @@ const RUN = path.join(PACKAGE_ROOT, 'bin', 'run.js');
 const sha = (bytes: Buffer | string): string => createHash('sha1').update(`blob ${Buffer.byteLength(bytes)}\0`).update(bytes).digest('hex');
 
 describe('edit tools', () => {
-  const savedHome = process.env.GORTEX_HOME;
+  useTempHome();
   let root: string;
   let repo: EmbeddedRepo;
   let client: Client;
   const read = (rel: string): string => fs.readFileSync(path.join(root, rel), 'utf8');
 
   beforeAll(async () => {
-    process.env.GORTEX_HOME = tempHome();
     root = gitFixture('query/app-ts', 'editrepo');
     repo = await openEmbedded(root, { watch: true });
     client = await serve(repo);
@@ -65,8 +64,6 @@ describe('edit tools', () => {
   afterAll(async () => {
     await client.close();
     repo.close();
-    if (savedHome === undefined) delete process.env.GORTEX_HOME;
-    else process.env.GORTEX_HOME = savedHome;
   });
 
   test('edit_file replaces text, returns the git blob sha and a diff, and the next query sees the change', async () => {

@@ -14,7 +14,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
 import { serveEmbedded } from './helpers/mcp';
-import { tempHome } from './helpers/repo';
+import { tempHome, useTempHome } from './helpers/repo';
 
 const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
 
@@ -141,17 +141,12 @@ const GO_MODULE: Record<string, string> = {
 };
 
 describe('rename_symbol', () => {
-  const savedHome = process.env.GORTEX_HOME;
+  useTempHome();
   const opened: EmbeddedRepo[] = [];
   const clients: Client[] = [];
-  beforeAll(() => {
-    process.env.GORTEX_HOME = tempHome();
-  });
   afterAll(async () => {
     for (const c of clients) await c.close();
     for (const r of opened) r.close();
-    if (savedHome === undefined) delete process.env.GORTEX_HOME;
-    else process.env.GORTEX_HOME = savedHome;
   });
   async function session(root: string): Promise<Client> {
     const repo = await openEmbedded(root, { watch: true });
@@ -207,6 +202,12 @@ describe('rename_symbol', () => {
     expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Get', new_name: 'GetUser' })).toMatch(/^conflict: src\/store\.ts already declares GetUser in the same scope/);
     expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Square.area', new_name: 'surface' })).toMatch(/^hierarchy: .*Square\.area overrides or is overridden by .*Shape\.area/);
     expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Get', new_name: 'get-it' })).toMatch(/^invalid_argument: new_name "get-it" is not an identifier/);
+    // The other refactor tools refuse bad input the same way, before writing anything.
+    expect(await refusal(client, 'safe_delete_symbol', { id: 'tsrefuse/src/store.ts' })).toMatch(/^invalid_argument: tsrefuse\/src\/store\.ts is a file; safe_delete_symbol deletes declarations/);
+    expect(await refusal(client, 'scaffold', { id: 'tsrefuse/src/store.ts::Get', new_name: '2x' })).toMatch(/^invalid_argument: new_name "2x" is not an identifier/);
+    expect(await refusal(client, 'batch_edit', { changes: [{ operation: 'symbol', new_source: 'x' }] })).toMatch(/^invalid_argument: changes\[0\]: a symbol change needs id/);
+    expect(await refusal(client, 'batch_edit', { changes: [{ operation: 'file', old_string: 'a', new_string: 'b' }] })).toMatch(/^invalid_argument: changes\[0\]: a file change needs path/);
+    expect(await refusal(client, 'batch_edit', { changes: [] })).toMatch(/^invalid_argument: batch_edit: changes/);
     await ok(client, 'set_planning_mode', { enabled: true });
     expect(await refusal(client, 'rename_symbol', { id: 'tsrefuse/src/store.ts::Get', new_name: 'Fetch' })).toMatch(/^planning_mode: /);
     await ok(client, 'set_planning_mode', { enabled: false });

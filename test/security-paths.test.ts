@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { watchRepo, type WatchBatch } from '../ts/engine/engine';
 import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { serveEmbedded as serve } from './helpers/mcp';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { fixtureCopy, useTempHome } from './helpers/repo';
 
 /** A folder outside every repository, holding one source file with a marker only it contains. */
 function outsideFolder(): string {
@@ -36,14 +36,7 @@ async function resource(client: Client, uri: string): Promise<any> {
 }
 
 describe('paths leading out of the repository', () => {
-  const savedHome = process.env.GORTEX_HOME;
-  beforeAll(() => {
-    process.env.GORTEX_HOME = tempHome();
-  });
-  afterAll(() => {
-    if (savedHome === undefined) delete process.env.GORTEX_HOME;
-    else process.env.GORTEX_HOME = savedHome;
-  });
+  useTempHome();
 
   test('the native watcher reports nothing under a directory symlink', async () => {
     const outside = outsideFolder();

@@ -18,3 +18,15 @@ export function fixtureCopy(rel: string, name: string): string {
 export function tempHome(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-home-'));
 }
+
+/** Points GORTEX_HOME at a fresh temp home for the enclosing `describe` (call it first there), and restores it after. */
+export function useTempHome(): void {
+  const saved = process.env.GORTEX_HOME;
+  beforeAll(() => {
+    process.env.GORTEX_HOME = tempHome();
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.GORTEX_HOME;
+    else process.env.GORTEX_HOME = saved;
+  });
+}

@@ -9,6 +9,7 @@ import { formatBytes, formatCounts } from '../support/format';
 import type { Caveat, CommunityList, DependencyRow, FileSymbol, NodeSummary } from '../engine/engine';
 import { completeContext, type ToolContext } from '../workspace/context';
 import { git, gitInfo } from '../support/git';
+import { parseDiff } from '../tools/changes';
 import { godNodes, outline, OUTLINE_MAX_SUBDIRS, todoCounts, topProcesses, type OutlineDir } from '../tools/rollups';
 import { URI_SCHEME, type ResourceHost } from './resources';
 
@@ -369,23 +370,12 @@ function parseNameStatus(text: string): ChangedFile[] {
 /** `git diff -U0` output → new-side line ranges per path (a pure deletion touches the lines around it). */
 export function parseHunks(diff: string): Map<string, [number, number][]> {
   const ranges = new Map<string, [number, number][]>();
-  let current: [number, number][] | undefined;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('+++ ')) {
-      const target = line.slice(4);
-      if (target === '/dev/null') current = undefined;
-      else {
-        current = [];
-        ranges.set(target.startsWith('b/') ? target.slice(2) : target, current);
-      }
-      continue;
-    }
-    const m = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
-    if (m && current) {
-      const start = Number(m[1]);
-      const count = m[2] === undefined ? 1 : Number(m[2]);
-      current.push(count === 0 ? [Math.max(1, start), start + 1] : [start, start + count - 1]);
-    }
+  for (const f of parseDiff(diff)) {
+    if (f.status === 'deleted' || f.hunks.length === 0) continue;
+    ranges.set(
+      f.path,
+      f.hunks.map((h): [number, number] => (h.new_count === 0 ? [Math.max(1, h.new_start), h.new_start + 1] : [h.new_start, h.new_start + h.new_count - 1])),
+    );
   }
   return ranges;
 }

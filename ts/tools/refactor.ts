@@ -65,6 +65,32 @@ function renamedTestName(name: string, old: string, now: string): string | undef
   return name.slice(0, at) + now + name.slice(at + old.length);
 }
 
+/**
+ * The declaration `id` names, read again after its file is synced with the index (spans and
+ * references must be those of the file as it is now). Refuses a symbol without source here and a
+ * file, package or module (`what` says what the tool does with declarations).
+ */
+async function freshDeclaration(ctx: ToolContext, id: string, what: string): Promise<NodeSummary> {
+  const lookup = (): NodeSummary => (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+  const s = lookup();
+  if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository (external or file-less)`);
+  if (s.kind === 'file' || s.kind === 'package' || s.kind === 'module') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; ${what}`);
+  await syncIndex(ctx, [s.path]);
+  return lookup();
+}
+
+/** The methods `id` overrides and that override it (empty for anything else). */
+export function overrideFamily(ctx: ToolContext, id: string, limit = 100): FindOverridesResult['parents'] {
+  const h = ctx.engine.query('find_overrides', { id, direction: 'both', limit }, { repo: ctx.repo }) as FindOverridesResult;
+  return [...h.parents, ...h.children];
+}
+
+/** Another declaration named `name` in the same scope as `s` (its file, same owner), if any. */
+function declaredBeside(ctx: ToolContext, s: NodeSummary, name: string): string | undefined {
+  const ownerOf = (id: string): string => id.slice(0, Math.max(id.lastIndexOf('.'), id.lastIndexOf('::')));
+  return ctx.engine.fileSymbols(ctx.repo, s.path).find((n) => n.name === name && ownerOf(n.id) === ownerOf(s.id))?.id;
+}
+
 /** The refactor family. */
 export const refactorTools = [
   defineTool({
@@ -141,24 +167,15 @@ interface RenameArgs {
 }
 
 async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string, unknown>> {
-  const symbol = (): NodeSummary => (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
-  let s = symbol();
-  if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository (external or file-less): it cannot be renamed here`);
-  if (s.kind === 'file' || s.kind === 'package' || s.kind === 'module') {
-    throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; rename_symbol renames declarations (move a file with your tools, then re-index)`);
-  }
-  const oldName = s.name;
   const newName = args.new_name;
   if (!IDENTIFIER.test(newName)) throw new ToolInputError('invalid_argument', `new_name ${JSON.stringify(newName)} is not an identifier (letters, digits, _ and $, not starting with a digit)`);
+  const s = await freshDeclaration(ctx, args.id, 'rename_symbol renames declarations (move a file with your tools, then re-index)');
+  const oldName = s.name;
   if (newName === oldName) throw new ToolInputError('invalid_argument', `${s.id} is already named ${newName}`);
-  // Spans and references must be those of the files as they are now.
-  await syncIndex(ctx, [s.path]);
-  s = symbol();
 
   // A method in an override hierarchy renamed alone would stop overriding (or break an interface).
   if (s.kind === 'method') {
-    const hierarchy = ctx.engine.query('find_overrides', { id: s.id, direction: 'both', limit: 20 }, { repo: ctx.repo }) as FindOverridesResult;
-    const related = [...hierarchy.parents, ...hierarchy.children].map((r) => r.method.id);
+    const related = overrideFamily(ctx, s.id).map((r) => r.method.id);
     if (related.length > 0) {
       throw new ToolInputError(
         'hierarchy',
@@ -167,10 +184,8 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
     }
   }
   // Another declaration of the new name beside it would collide.
-  const siblings = ctx.engine.fileSymbols(ctx.repo, s.path);
-  const parentOf = (id: string): string => id.slice(0, Math.max(id.lastIndexOf('.'), id.lastIndexOf('::')));
-  const clash = siblings.find((n) => n.name === newName && parentOf(n.id) === parentOf(s.id));
-  if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${newName} in the same scope (${clash.id}): pick another name`);
+  const clash = declaredBeside(ctx, s, newName);
+  if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${newName} in the same scope (${clash}): pick another name`);
 
   const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: args.min_tier ?? 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
   if (usages.truncated || usages.total > MAX_SITES) {
@@ -323,16 +338,8 @@ function usersOutside(ctx: ToolContext, id: string, set: ReadonlySet<string>): F
 }
 
 async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<string, unknown>> {
-  const lookup = (): NodeSummary => (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
-  let s = lookup();
-  if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository (external or file-less)`);
-  if (s.kind === 'file' || s.kind === 'package' || s.kind === 'module') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; safe_delete_symbol deletes declarations`);
-  await syncIndex(ctx, [s.path]);
-  s = lookup();
-  const hierarchy = (id: string): string[] => {
-    const h = ctx.engine.query('find_overrides', { id, direction: 'both', limit: 20 }, { repo: ctx.repo }) as FindOverridesResult;
-    return [...h.parents, ...h.children].map((r) => r.method.id);
-  };
+  const s = await freshDeclaration(ctx, args.id, 'safe_delete_symbol deletes declarations');
+  const hierarchy = (id: string): string[] => overrideFamily(ctx, id, 20).map((r) => r.method.id);
   if (s.kind === 'method') {
     const related = hierarchy(s.id);
     if (related.length > 0) throw new ToolInputError('hierarchy', `${s.id} overrides or is overridden by ${related.join(', ')}: deleting it would change what those calls reach`);
@@ -419,11 +426,6 @@ interface WiringLine {
 /** Import statements of the supported languages (the example's name is added to their list). */
 const IMPORT_LINE = /^\s*(import\b|from\s+\S+\s+import\b|export\s*\{|use\s)/;
 
-function exampleOf(ctx: ToolContext, id: string): NodeSummary {
-  const s = (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
-  if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository: pick an example in it`);
-  return s;
-}
 
 /** The registrations of `s`: lines elsewhere that mention it without calling it. */
 function wiringOf(ctx: ToolContext, s: NodeSummary): WiringLine[] {
@@ -456,8 +458,7 @@ function linesOfFile(ctx: ToolContext, rel: string, from: number, to: number): s
 }
 
 async function pattern(ctx: ToolContext, id: string): Promise<Record<string, unknown>> {
-  const s = exampleOf(ctx, id);
-  await syncIndex(ctx, [s.path]);
+  const s = await freshDeclaration(ctx, id, 'pick a declaration as the example');
   return {
     example: { id: s.id, kind: s.kind, path: s.path, start_line: s.line, end_line: s.end_line, source: linesOfFile(ctx, s.path, s.line, s.end_line) },
     wiring: wiringOf(ctx, s),
@@ -491,13 +492,10 @@ async function scaffold(
   ctx: ToolContext,
   args: { id: string; new_name: string; tests?: boolean | undefined; wire?: boolean | undefined; dry_run?: boolean | undefined; allow_parse_errors?: boolean | undefined },
 ): Promise<Record<string, unknown>> {
-  let s = exampleOf(ctx, args.id);
   if (!IDENTIFIER.test(args.new_name)) throw new ToolInputError('invalid_argument', `new_name ${JSON.stringify(args.new_name)} is not an identifier`);
-  await syncIndex(ctx, [s.path]);
-  s = exampleOf(ctx, args.id);
-  const parentOf = (id: string): string => id.slice(0, Math.max(id.lastIndexOf('.'), id.lastIndexOf('::')));
-  const clash = ctx.engine.fileSymbols(ctx.repo, s.path).find((n) => n.name === args.new_name && parentOf(n.id) === parentOf(s.id));
-  if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${args.new_name} beside ${s.name} (${clash.id})`);
+  const s = await freshDeclaration(ctx, args.id, 'pick a declaration as the example');
+  const clash = declaredBeside(ctx, s, args.new_name);
+  if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${args.new_name} beside ${s.name} (${clash})`);
   // Insertions per file: after line N, these lines (applied bottom-up so line numbers hold).
   const inserts = new Map<string, { after: number; text: string }[]>();
   const replaces = new Map<string, { line: number; text: string }[]>();

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { FindOverridesResult, FindUsagesResult, GetSymbolResult } from '../engine/engine';
 import { target } from './common';
 import { importOrder } from './edit';
+import { overrideFamily } from './refactor';
 import { defineTool, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
 
@@ -176,6 +177,7 @@ async function verifyChange(ctx: ToolContext, args: { id: string; new_signature:
   const related: { id: string; relation: 'overrides' | 'overridden_by'; signature: string | null; params: string | null; must_change: boolean | 'unknown' }[] = [];
   if (s.kind === 'method') {
     const h = ctx.engine.query('find_overrides', { id: s.id, direction: 'both', limit: 100 }, { repo: ctx.repo }) as FindOverridesResult;
+    // Which side each row is on matters here; other tools take the family whole (overrideFamily).
     for (const [rows, relation] of [
       [h.parents, 'overrides'],
       [h.children, 'overridden_by'],
@@ -237,8 +239,7 @@ async function editPlan(ctx: ToolContext, args: { ids: string[]; include_tests?:
     if (!s.path) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository`);
     add({ id: s.id, path: s.path, line: s.line, role: 'definition', because: s.id });
     if (s.kind === 'method') {
-      const h = ctx.engine.query('find_overrides', { id: s.id, direction: 'both', limit: 100 }, { repo: ctx.repo }) as FindOverridesResult;
-      for (const r of [...h.parents, ...h.children]) add({ id: r.method.id, path: r.method.path, line: r.method.line, role: 'hierarchy', because: s.id });
+      for (const r of overrideFamily(ctx, s.id)) add({ id: r.method.id, path: r.method.path, line: r.method.line, role: 'hierarchy', because: s.id });
     }
     const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
     for (const u of usages.usages) {
