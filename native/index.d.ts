@@ -175,6 +175,14 @@ export interface IndexRepoOptions {
  */
 export declare function outline(path: string, source: Buffer): string | null
 
+/**
+ * Syntax facts for the refactoring tools (`gortex_lang::refactor::refactor_facts`): `op` is
+ * `imports`, `callable` (`{line}`), `calls` (`{name}`) or `names` (`{start, end}`), `args` a JSON
+ * object; the answer is JSON. A file without refactoring support is an error naming the languages
+ * that have it; a file past a per-file limit is that limit's error.
+ */
+export declare function refactorFacts(path: string, source: Buffer, op: string, args: string): string
+
 /** One matching line: its 0-based index and the first match on it (UTF-16 offsets, end exclusive). */
 export interface RegexLineMatch {
   index: number

@@ -839,4 +839,5 @@ module.exports.Engine = nativeBinding.Engine
 module.exports.RegexMatcher = nativeBinding.RegexMatcher
 module.exports.RepoWatcher = nativeBinding.RepoWatcher
 module.exports.outline = nativeBinding.outline
+module.exports.refactorFacts = nativeBinding.refactorFacts
 module.exports.syntaxCheck = nativeBinding.syntaxCheck

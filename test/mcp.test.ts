@@ -70,7 +70,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'find_usages', 'find_implementations', 'find_overrides', 'get_class_hierarchy', 'get_cluster',
       'walk_graph', 'graph_query', 'trace_path', 'find_import_path', 'graph_stats',
       'read_file', 'get_symbol_source', 'edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol',
-      'suggest_pattern', 'scaffold',
+      'suggest_pattern', 'scaffold', 'inline_symbol', 'move_symbol',
       'detect_changes', 'diff_context', 'check_guards', 'get_edit_plan', 'verify_change', 'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
@@ -79,7 +79,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));
@@ -353,7 +353,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     const edit = listed.tools.find((t) => t.name === 'edit')!;
     expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(edit.description).toMatch(/Operations here: file, symbol, write, batch, scaffold\./);
-    expect(listed.tools.find((t) => t.name === 'refactor')!.description).toMatch(/Operations here: rename, delete\./);
+    expect(listed.tools.find((t) => t.name === 'refactor')!.description).toMatch(/Operations here: rename, move, inline, delete\./);
   });
 
   test('operations dispatch to the registry with the facade recorded in _meta', async () => {
@@ -380,7 +380,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     const edit = summary.domains.find((d: any) => d.domain === 'edit');
     expect(Object.fromEntries(edit.operations.map((o: any) => [o.operation, o.available]))).toEqual({ file: true, symbol: true, write: true, batch: true, scaffold: true });
     const refactor = summary.domains.find((d: any) => d.domain === 'refactor');
-    expect(Object.fromEntries(refactor.operations.map((o: any) => [o.operation, o.available]))).toEqual({ rename: true, move: false, inline: false, delete: true });
+    expect(Object.fromEntries(refactor.operations.map((o: any) => [o.operation, o.available]))).toEqual({ rename: true, move: true, inline: true, delete: true });
     const schema = await ok('capabilities', { domain: 'relations', operation: 'callers', detail: 'schema' });
     expect(schema.input_schema.required).toEqual(['id']);
     expect(schema.schema_hash).toMatch(/^[0-9a-f]{16}$/);
@@ -388,8 +388,8 @@ describe('gortex mcp compact surface (facade-v1)', () => {
   });
 
   test('refusals: unbuilt operations, malformed targets, tools outside the surface', async () => {
-    const unbuilt = await call('refactor', { operation: 'move' });
-    expect(unbuilt.content[0]!.text).toMatch(/^not_available: refactor\.move is not available/);
+    const unbuilt = await call('pr', { operation: 'impact' });
+    expect(unbuilt.content[0]!.text).toMatch(/^not_available: pr\.impact is not available/);
     const twoKeys = await call('relations', { operation: 'callers', target: { symbol: 'a', file: 'b' } });
     expect(twoKeys.content[0]!.text).toMatch(/^invalid_argument: target must carry exactly one of/);
     const badOp = await call('search', { operation: 'everything', query: 'x' });

@@ -14,23 +14,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
 import { serveEmbedded } from './helpers/mcp';
-import { tempHome, useTempHome } from './helpers/repo';
+import { gitRepo, tempHome, useTempHome } from './helpers/repo';
 
 const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
-
-/** A git repository in a temp folder holding `files`. */
-function gitRepo(name: string, files: Record<string, string>): string {
-  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-refactor-')), name);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'fixture');
-  return root;
-}
 
 async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
   const result = (await client.callTool({ name, arguments: { ...args, format: 'json' } })) as { isError?: boolean; content: { text: string }[] };

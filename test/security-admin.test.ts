@@ -91,6 +91,8 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['edit_symbol', 'local_write', true],
     ['feedback', 'session_write', true],
     ['index_repository', 'control_write', true],
+    ['inline_symbol', 'local_write', true],
+    ['move_symbol', 'local_write', true],
     ['nav', 'session_write', false],
     ['reindex_repository', 'control_write', true],
     ['rename_symbol', 'local_write', true],

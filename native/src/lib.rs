@@ -241,6 +241,19 @@ pub fn outline(path: String, source: Buffer) -> Result<Option<String>> {
     })
 }
 
+/// Syntax facts for the refactoring tools (`gortex_lang::refactor::refactor_facts`): `op` is
+/// `imports`, `callable` (`{line}`), `calls` (`{name}`) or `names` (`{start, end}`), `args` a JSON
+/// object; the answer is JSON. A file without refactoring support is an error naming the languages
+/// that have it; a file past a per-file limit is that limit's error.
+#[napi]
+pub fn refactor_facts(path: String, source: Buffer, op: String, args: String) -> Result<String> {
+    guarded("refactorFacts", || {
+        let args: serde_json::Value = serde_json::from_str(&args).map_err(to_napi_error)?;
+        let value = gortex_lang::refactor::refactor_facts(&path, &source, &op, &args).map_err(to_napi_error)?;
+        serde_json::to_string(&value).map_err(to_napi_error)
+    })
+}
+
 /// The code-intelligence engine: indexes repositories and answers graph lookups.
 #[napi]
 pub struct Engine {

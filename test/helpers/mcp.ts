@@ -13,3 +13,23 @@ export async function serveEmbedded(repo: EmbeddedRepo, tools = 'full'): Promise
   await client.connect(clientSide);
   return client;
 }
+
+/** A tool's answer in JSON: `isError`, the parsed body (when it is JSON) and the raw text. */
+export async function callJson(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: any; text: string }> {
+  const result = (await client.callTool({ name, arguments: { ...args, format: 'json' } })) as { isError?: boolean; content: { text: string }[] };
+  const text = result.content[0]!.text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { isError: result.isError === true, body, text };
+}
+
+/** A tool's parsed JSON answer; a refusal throws with its text. */
+export async function okJson(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await callJson(client, name, args);
+  if (r.isError) throw new Error(`${name} failed: ${r.text}`);
+  return r.body;
+}

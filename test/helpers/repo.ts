@@ -1,4 +1,5 @@
 /** Temporary repositories made from the checked-in fixtures. */
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,4 +30,40 @@ export function useTempHome(): void {
     if (saved === undefined) delete process.env.GORTEX_HOME;
     else process.env.GORTEX_HOME = saved;
   });
+}
+
+/** A git repository (one commit) in a fresh temp folder named `name`, holding `files`. */
+export function gitRepo(name: string, files: Record<string, string>): string {
+  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-repo-')), name);
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'fixture');
+  return root;
+}
+
+/** Every file under `root` (build output and .git left out) with its text: "nothing was written" checks. */
+export function snapshotFiles(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (['.git', 'out', 'target', 'dist', '__pycache__', 'node_modules'].includes(e.name)) continue;
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) walk(abs);
+      else out[path.relative(root, abs)] = fs.readFileSync(abs, 'utf8');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Runs a program in `cwd` and returns its stdout; a non-zero exit throws with its output. */
+export function runProgram(cwd: string, cmd: string, args: string[], env: Record<string, string> = {}): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
 }

@@ -92,6 +92,70 @@ export function outlineOf(path: string, source: Buffer): OutlineSymbol[] | undef
   return json === null ? undefined : (JSON.parse(json) as OutlineSymbol[]);
 }
 
+/** One name an import statement binds (`refactorFacts` `imports`). */
+export interface ImportBinding {
+  /** What is imported: the exported name (`default`, `*`, `type X` for TS), a module path or a dotted name. */
+  imported: string;
+  /** The name it is bound to in the file. */
+  local: string;
+  /** Whether the file references `local` outside its import statements. */
+  used: boolean;
+}
+
+/** One import statement of a file (Go: one import spec; Java: the package declaration too). */
+export interface ImportFact {
+  start_byte: number;
+  end_byte: number;
+  start_line: number;
+  end_line: number;
+  /** The module specifier (TS/JS, Python `from`), import path (Go, Java); empty for Rust/Python `import`. */
+  module: string;
+  kind: string;
+  type_only: boolean;
+  text: string;
+  bindings: ImportBinding[];
+}
+
+/** A function's shape for inlining (`refactorFacts` `callable`); offsets are relative to `expr`. */
+export interface CallableFact {
+  refusal?: string;
+  name: string;
+  start_line: number;
+  end_line: number;
+  params: { name: string; type: string | null }[];
+  return_type: string | null;
+  returns_value: boolean;
+  expr: string;
+  expr_kind: string;
+  expr_primary: boolean;
+  occurrences: { param: number; start: number; end: number; shorthand: boolean }[];
+  free: { name: string; start: number; end: number }[];
+  calls: { start: number; end: number }[];
+}
+
+/** One call of a name (`refactorFacts` `calls`); offsets are bytes of the file. */
+export interface CallSiteFact {
+  start: number;
+  end: number;
+  line: number;
+  end_line: number;
+  qualifier: string | null;
+  args: { start: number; end: number; text: string; keyword: string | null; pure: boolean; primary: boolean; literal: boolean }[];
+  statement: boolean;
+  statement_end: number | null;
+  enclosing: { start: number; end: number; start_line: number } | null;
+  refusal: string | null;
+}
+
+/** Syntax facts for the refactoring tools; throws for a language without refactoring support. */
+export function refactorFacts(path: string, source: Buffer, op: 'imports', args?: Record<string, never>): ImportFact[];
+export function refactorFacts(path: string, source: Buffer, op: 'callable', args: { line: number }): CallableFact;
+export function refactorFacts(path: string, source: Buffer, op: 'calls', args: { name: string }): CallSiteFact[];
+export function refactorFacts(path: string, source: Buffer, op: 'names', args: { start: number; end: number }): string[];
+export function refactorFacts(path: string, source: Buffer, op: string, args: object = {}): unknown {
+  return JSON.parse(loadNative().refactorFacts(path, source, op, JSON.stringify(args)));
+}
+
 /** Options for one `Engine` (one per process is the norm). */
 export interface EngineOptions {
   /** Where snapshots and user data live; default `$GORTEX_HOME`, else `~/.gortex` (read natively). */

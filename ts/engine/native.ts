@@ -88,6 +88,8 @@ export interface NativeBinding {
   syntaxCheck(path: string, source: Buffer): NativeSyntaxCheck;
   /** The declarations of `source` read as the file at `path` (JSON), or null without a grammar. */
   outline(path: string, source: Buffer): string | null;
+  /** Syntax facts for the refactoring tools (JSON); throws for a language without them. */
+  refactorFacts(path: string, source: Buffer, op: string, args: string): string;
   Engine: new (options?: NativeEngineOptions | null) => NativeEngine;
   /** Throws `"invalid_argument: <why>"` for an invalid or too large pattern. */
   RegexMatcher: new (pattern: string, options?: NativeRegexMatcherOptions | null) => NativeRegexMatcher;

@@ -254,7 +254,8 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
     case 'refactor': {
       const out: Record<string, unknown> = { ...opts };
       if (a.target !== undefined) out.id = single(a.target, 'target')[1];
-      for (const key of ['new_name', 'destination', 'dry_run']) if (a[key] !== undefined) out[key] = a[key];
+      for (const key of ['new_name', 'dry_run']) if (a[key] !== undefined) out[key] = a[key];
+      if (a.destination !== undefined) out.to = a.destination;
       return out;
     }
     case 'target':

@@ -5,6 +5,8 @@ import { verifyTools } from './verify';
 import { contextTools } from './context';
 import { editTools } from './edit';
 import { refactorTools } from './refactor';
+import { inlineTools } from './inline';
+import { moveTools } from './move';
 import { facadeTools } from './facade';
 import { smartTools } from './context-smart';
 import { graphTools } from './graph';
@@ -24,6 +26,8 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...sourceTools,
   ...editTools,
   ...refactorTools,
+  ...inlineTools,
+  ...moveTools,
   ...changeTools,
   ...verifyTools,
   ...contextTools,

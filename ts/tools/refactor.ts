@@ -70,7 +70,7 @@ function renamedTestName(name: string, old: string, now: string): string | undef
  * references must be those of the file as it is now). Refuses a symbol without source here and a
  * file, package or module (`what` says what the tool does with declarations).
  */
-async function freshDeclaration(ctx: ToolContext, id: string, what: string): Promise<NodeSummary> {
+export async function freshDeclaration(ctx: ToolContext, id: string, what: string): Promise<NodeSummary> {
   const lookup = (): NodeSummary => (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
   const s = lookup();
   if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository (external or file-less)`);
@@ -86,7 +86,7 @@ export function overrideFamily(ctx: ToolContext, id: string, limit = 100): FindO
 }
 
 /** Another declaration named `name` in the same scope as `s` (its file, same owner), if any. */
-function declaredBeside(ctx: ToolContext, s: NodeSummary, name: string): string | undefined {
+export function declaredBeside(ctx: ToolContext, s: NodeSummary, name: string): string | undefined {
   const ownerOf = (id: string): string => id.slice(0, Math.max(id.lastIndexOf('.'), id.lastIndexOf('::')));
   return ctx.engine.fileSymbols(ctx.repo, s.path).find((n) => n.name === name && ownerOf(n.id) === ownerOf(s.id))?.id;
 }
@@ -305,8 +305,13 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   };
 }
 
+/** What follows `<path>::` in a node id (`Owner.name`, `name`). */
+export function localOf(id: string): string {
+  return id.slice(id.indexOf('::') + 2);
+}
+
 /** Whether `id` is `owner` or declared inside it (`owner.member`, `owner.member.inner`). */
-function within(id: string, owner: string): boolean {
+export function within(id: string, owner: string): boolean {
   return id === owner || id.startsWith(`${owner}.`);
 }
 
@@ -314,7 +319,7 @@ function within(id: string, owner: string): boolean {
 const LEADING = /^\s*(\/\/|\/\*|\*|#|@|--|;|\/\/\/)/;
 
 /** The 1-based line range a deleted declaration takes: its span, the comments and decorators right above it, one blank line. */
-function deletionRange(lines: readonly string[], start: number, end: number): [number, number] {
+export function deletionRange(lines: readonly string[], start: number, end: number): [number, number] {
   let from = start;
   while (from > 1 && LEADING.test(lines[from - 2]!) && !/^\s*#!/.test(lines[from - 2]!)) from--;
   let to = end;
@@ -533,6 +538,6 @@ async function scaffold(
     wiring: args.wire ? wiring.map((w) => ({ path: w.path, line: w.line, kind: w.kind })) : [],
     ...(args.wire || wiring.length === 0 ? {} : { wiring_not_applied: wiring.map((w) => ({ path: w.path, line: w.line, text: w.text.trim() })) }),
     files: written,
-    diffs: plans.map((p) => unifiedDiff(p.target.rel, p.target.current!.toString('utf8'), p.after.toString('utf8'), false).diff),
+    diffs: plans.map((p) => unifiedDiff(p.target.rel, p.target.current!.toString('utf8'), p.after!.toString('utf8'), false).diff),
   };
 }

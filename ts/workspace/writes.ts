@@ -106,7 +106,8 @@ export function checkBase(target: WriteTarget, baseSha: string | undefined): voi
 /** One file of a write: where, what it holds now, what it will hold. */
 export interface PlannedWrite {
   target: WriteTarget;
-  after: Buffer;
+  /** The file's new bytes, or null to delete it (a move that empties its file). */
+  after: Buffer | null;
 }
 
 /** What a committed (or dry-run) write did to one file. */
@@ -114,10 +115,12 @@ export interface WrittenFile {
   path: string;
   /** Blob sha before the write (null: the file is created). */
   old_sha: string | null;
-  /** Blob sha of the new content: pass it as base_sha to chain the next edit. */
-  new_sha: string;
+  /** Blob sha of the new content: pass it as base_sha to chain the next edit (null: deleted). */
+  new_sha: string | null;
   bytes_written: number;
   created: boolean;
+  /** The write deleted the file. */
+  deleted?: boolean;
 }
 
 /** Options every write tool takes. */
@@ -131,6 +134,7 @@ export interface CommitOptions {
  * when it is created), unless `allow` is set; also refuses content past a per-file limit.
  */
 function parseGate(plan: PlannedWrite, allow: boolean): void {
+  if (plan.after === null) return;
   const after = syntaxCheck(plan.target.rel, plan.after);
   if (after.language === undefined && after.overLimit === undefined) return;
   const before = plan.target.current === null ? undefined : syntaxCheck(plan.target.rel, plan.target.current);
@@ -193,6 +197,17 @@ export function writeDurable(file: string, bytes: Buffer, mode?: number): void {
     fs.rmSync(temp, { force: true });
     throw error;
   }
+  syncDir(dir);
+}
+
+/** Deletes `file` durably (the folder's entry flushed). */
+export function removeDurable(file: string): void {
+  fs.rmSync(file, { force: true });
+  syncDir(path.dirname(file));
+}
+
+/** Flushes a folder's entries (a rename or unlink in it survives a crash); best effort where unsupported. */
+function syncDir(dir: string): void {
   try {
     const dfd = fs.openSync(dir, 'r');
     try {
@@ -254,9 +269,10 @@ function writeChecked(ctx: ToolContext, plans: readonly PlannedWrite[], options:
   const written: WrittenFile[] = plans.map((plan) => ({
     path: plan.target.rel,
     old_sha: plan.target.current === null ? null : blobSha(plan.target.current),
-    new_sha: blobSha(plan.after),
-    bytes_written: plan.after.length,
+    new_sha: plan.after === null ? null : blobSha(plan.after),
+    bytes_written: plan.after?.length ?? 0,
     created: plan.target.current === null,
+    ...(plan.after === null ? { deleted: true } : {}),
   }));
   if (options.dryRun) return written;
   faultHoldWrite();
@@ -266,8 +282,8 @@ function writeChecked(ctx: ToolContext, plans: readonly PlannedWrite[], options:
   const journal = plans.length > 1 ? writeJournal(ctx.root, plans) : undefined;
   try {
     for (const plan of plans) {
-      const mode = plan.target.current === null ? undefined : fs.statSync(plan.target.abs).mode & 0o7777;
-      writeDurable(plan.target.abs, plan.after, mode);
+      if (plan.after === null) removeDurable(plan.target.abs);
+      else writeDurable(plan.target.abs, plan.after, plan.target.current === null ? undefined : fs.statSync(plan.target.abs).mode & 0o7777);
       done.push(plan);
       if (journal) faultAfterWrite(done.length);
     }
@@ -321,7 +337,7 @@ function writeJournal(root: string, plans: readonly PlannedWrite[]): string {
     abs: p.target.abs,
     rel: p.target.rel,
     before: p.target.current === null ? null : p.target.current.toString('base64'),
-    after_shas: [blobSha(p.after)],
+    after_shas: p.after === null ? [] : [blobSha(p.after)],
   }));
   writeDurable(file, Buffer.from(JSON.stringify({ pid: process.pid, root: fs.realpathSync(root), created_at: Date.now(), files })), 0o600);
   return file;

@@ -51,6 +51,7 @@ pub mod budget;
 mod documents;
 mod languages;
 pub mod names;
+pub mod refactor;
 pub mod util;
 
 use gortex_core::{FileFacts, Language};
