@@ -152,6 +152,7 @@ export function refactorFacts(path: string, source: Buffer, op: 'imports', args?
 export function refactorFacts(path: string, source: Buffer, op: 'callable', args: { line: number }): CallableFact;
 export function refactorFacts(path: string, source: Buffer, op: 'calls', args: { name: string }): CallSiteFact[];
 export function refactorFacts(path: string, source: Buffer, op: 'names', args: { start: number; end: number }): string[];
+export function refactorFacts(path: string, source: Buffer, op: 'identifiers', args: { name: string }): { line: number; column: number; kind: string; member: boolean }[];
 export function refactorFacts(path: string, source: Buffer, op: string, args: object = {}): unknown {
   return JSON.parse(loadNative().refactorFacts(path, source, op, JSON.stringify(args)));
 }

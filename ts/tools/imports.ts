@@ -77,6 +77,11 @@ export function importsOf(file: string, buf: Buffer): ImportFact[] {
   return refactorFacts(file, buf, 'imports');
 }
 
+/** Whether an import is at module level (it starts a line unindented, or is a spec of a Go import block), not inside a function or block. */
+export function topLevel(buf: Buffer, fact: ImportFact): boolean {
+  return fact.kind === 'spec_in_list' || fact.kind === 'spec' || fact.start_byte === 0 || buf[fact.start_byte - 1] === 10;
+}
+
 // ----- module paths ---------------------------------------------------------------------------
 
 const ECMA_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -186,7 +191,7 @@ export interface NewImport {
 
 /** Where new imports go: after the last import, else after the header (package, shebang, docstring, directives). */
 function insertionPoint(family: Family, buf: Buffer, imports: readonly ImportFact[]): number {
-  const real = imports.filter((i) => i.kind !== 'package');
+  const real = imports.filter((i) => i.kind !== 'package' && topLevel(buf, i));
   if (real.length > 0) return lineBytes(buf, real[real.length - 1]!.end_line, real[real.length - 1]!.end_line)[1];
   const text = buf.toString('utf8');
   const lines = text.split('\n');
@@ -229,7 +234,7 @@ function ecmaImportText(module: string, names: { name: string; local?: string }[
 export function addImports(file: string, buf: Buffer, wanted: readonly NewImport[]): Buffer {
   const family = familyOf(file);
   if (!family || wanted.length === 0) return buf;
-  const imports = importsOf(file, buf);
+  const imports = importsOf(file, buf).filter((i) => topLevel(buf, i));
   const splices: Splice[] = [];
   const fresh: string[] = [];
   const byModule = new Map<string, NewImport[]>();

@@ -31,6 +31,7 @@ import {
   resolvePythonFrom,
   rustModule,
   javaPackage,
+  topLevel,
   type NewImport,
   type Splice,
 } from './imports';
@@ -129,6 +130,9 @@ function refuse(reason: string): never {
   throw new ToolInputError('not_movable', `${reason}; nothing was written`);
 }
 
+/** Go file-name suffixes that are build constraints (GOOS, GOARCH, tests). */
+const GO_FILE_SUFFIX = /(_(aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd|plan9|solaris|wasip1|windows|zos))?(_(386|amd64|arm|arm64|loong64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|wasm))?(_test)?\.go$/;
+
 /** Refuses for a graph user; a text-only mention that is not plainly the moved symbol is skipped. */
 function unhandled(m: MoveContext, file: string, reason: string): void {
   if (!m.loose.has(file)) refuse(reason);
@@ -175,16 +179,18 @@ async function move(ctx: ToolContext, args: { id: string; to: string; dry_run?: 
 
   const original = work.bytes(from);
   const lines = original.toString('utf8').split('\n');
+  if (/^\s/.test(lines[s.line - 1] ?? '')) refuse(`${s.id} is declared inside a block (an if, a try, a namespace): move the block by hand`);
   const [first, last] = deletionRange(lines, s.line, s.end_line);
   const [bs, be] = lineBytes(original, first, last);
   // The declaration's lines without the blank line the cut takes with it.
   const text = `${original.subarray(bs, be).toString('utf8').replace(/(\r?\n[ \t]*)+$/, '')}\n`;
   const names = new Set(refactorFacts(from, original, 'names', { start: bs, end: be }));
-  const topLevel = ctx.engine.fileSymbols(ctx.repo, from).filter((n) => n.id !== s.id && !localOf(n.id).includes('.') && n.kind !== 'file' && n.kind !== 'package' && n.kind !== 'module');
-  const sibs: NodeSummary[] = topLevel
+  const declared = ctx.engine.fileSymbols(ctx.repo, from).filter((n) => n.id !== s.id && !localOf(n.id).includes('.') && n.kind !== 'file' && n.kind !== 'package' && n.kind !== 'module');
+  const sibs: NodeSummary[] = declared
     .filter((n) => names.has(n.name) && (n.start_line < first || n.start_line > last))
+    .filter((n, i, all) => all.findIndex((x) => x.name === n.name) === i) // a name declared twice (an interface and a const) is imported once
     .map((n) => ({ id: n.id, kind: n.kind as NodeSummary['kind'], name: n.name, path: n.path, line: n.start_line, end_line: n.end_line, qualified: n.qualified, exported: n.exported }));
-  const needed = importsOf(from, original).flatMap((fact) => fact.bindings.filter((b) => b.local !== '*' && names.has(b.local)).map((binding) => ({ fact, binding })));
+  const needed = importsOf(from, original).filter((f) => topLevel(original, f)).flatMap((fact) => fact.bindings.filter((b) => b.local !== '*' && names.has(b.local)).map((binding) => ({ fact, binding })));
 
   const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
   if (usages.truncated) refuse(`${s.id} has ${usages.total} references; move_symbol rewrites at most 1000`);
@@ -469,8 +475,20 @@ function moveGo(m: MoveContext): string {
   const pkgB = goPackageName(root, dirB === dirA ? dirA : dirB);
   let text = m.text;
   const wanted: NewImport[] = m.needed.map(({ fact, binding }) => ({ module: fact.module, ...(fact.text.trim().startsWith('"') || fact.text.trim().startsWith('`') ? {} : { local: binding.local }) }));
+  // Build constraints travel with the code: a //go:build line, a GOOS/GOARCH file suffix, _test.go.
+  const constraintOf = (bytes: Buffer): string =>
+    bytes
+      .toString('utf8')
+      .split('\n')
+      .slice(0, Math.max(0, bytes.toString('utf8').split('\n').findIndex((l) => /^package\s/.test(l))))
+      .filter((l) => /^\/\/(go:build|\s*\+build)\b/.test(l))
+      .join('\n');
+  const suffix = (file: string): string => GO_FILE_SUFFIX.exec(path.posix.basename(file))?.[0] ?? '';
+  const constraint = constraintOf(work.target(from).current!);
+  if (suffix(from) !== suffix(to)) refuse(`${from} builds only as ${suffix(from) || 'an ordinary file'} and ${to} as ${suffix(to) || 'an ordinary file'}: the file name is a build constraint in Go`);
+  if (work.target(to).current !== null && constraintOf(work.target(to).current!) !== constraint) refuse(`${from} and ${to} have different build constraints (//go:build): the declaration would build under other conditions`);
   const addMoved = (): void => {
-    if (work.target(to).current === null && work.bytes(to).length === 0) work.set(to, Buffer.from(`package ${dirB === dirA ? goPackageName(root, dirA) : pkgB}\n`, 'utf8'));
+    if (work.target(to).current === null && work.bytes(to).length === 0) work.set(to, Buffer.from(`${constraint ? `${constraint}\n\n` : ''}package ${dirB === dirA ? goPackageName(root, dirA) : pkgB}\n`, 'utf8'));
     work.addImports(to, wanted);
     work.set(to, appended(work.bytes(to), text));
   };

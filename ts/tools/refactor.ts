@@ -6,12 +6,14 @@
  */
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import type { FindOverridesResult, FindUsagesResult, GetSymbolResult, NodeSummary, SearchTextResult } from '../engine/engine';
+import type { FindOverridesResult, FindUsagesResult, GetSymbolResult, NodeSummary, SearchSymbolsResult, SearchTextResult } from '../engine/engine';
 import { target } from './common';
 import { defineTool, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
 import { commitWrites, resolveWritable, syncIndex, type PlannedWrite } from '../workspace/writes';
 import { unifiedDiff } from './edit';
+import { refactorFacts } from '../engine/engine';
+import { familyOf, importsOf, pythonModule, resolveEcma, resolvePythonFrom } from './imports';
 
 /** Most reference sites one rename rewrites; past it the rename is refused (split it, or narrow it). */
 const MAX_SITES = 5000;
@@ -47,11 +49,11 @@ interface LineEdit {
   reason: string;
 }
 
-/** Whole-identifier `old` → `now` on one line. */
-function renameOnLine(text: string, old: string, now: string): string {
+/** Whole-identifier `old` → `now` on one line; only at `columns` when given (the identifier tokens there). */
+function renameOnLine(text: string, old: string, now: string, columns?: readonly number[]): string {
   let out = '';
   let last = 0;
-  for (const at of identifierColumns(text, old)) {
+  for (const at of identifierColumns(text, old).filter((c) => columns === undefined || columns.includes(c))) {
     out += text.slice(last, at) + now;
     last = at + old.length;
   }
@@ -111,6 +113,7 @@ export const refactorTools = [
         .describe('Weakest evidence of a reference that is rewritten (default text_matched: every graph reference)'),
       dry_run: z.boolean().optional().describe('Return the edits without writing'),
       allow_parse_errors: z.boolean().optional().describe('Write even if a file gains syntax errors'),
+      allow_unresolved: z.boolean().optional().describe('Rename even when other lines use the name as an identifier the graph does not link to any declaration (they are left as they are)'),
     },
     handler: async (ctx, args) => rename(ctx, args),
   }),
@@ -164,6 +167,7 @@ interface RenameArgs {
   min_tier?: 'ast_resolved' | 'ast_inferred' | 'text_matched' | undefined;
   dry_run?: boolean | undefined;
   allow_parse_errors?: boolean | undefined;
+  allow_unresolved?: boolean | undefined;
 }
 
 async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string, unknown>> {
@@ -183,6 +187,8 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
       );
     }
   }
+  const contract = contractRefusal(ctx, s, false);
+  if (contract) throw new ToolInputError('hierarchy', `${contract}: renaming it alone could break the build. Nothing was written`);
   // Another declaration of the new name beside it would collide.
   const clash = declaredBeside(ctx, s, newName);
   if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${newName} in the same scope (${clash}): pick another name`);
@@ -204,20 +210,61 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
     return lines;
   };
   const unmatched: { path: string; line: number; reason: string }[] = [];
+  const skipped: { path: string; line: number; reason: string }[] = [];
+  // Where `name` is an identifier token in a file (never in a string, a comment or a built-in type
+  // keyword), by line; undefined for a language without syntax facts (whole words are used there).
+  const tokens = new Map<string, Map<number, number[]> | undefined>();
+  const tokenColumns = (path: string, name: string, line: number): number[] | undefined => {
+    const key = `${path}\0${name}`;
+    if (!tokens.has(key)) {
+      let byLine: Map<number, number[]> | undefined;
+      if (familyOf(path)) {
+        byLine = new Map();
+        const buf = Buffer.from(linesOf(path).join('\n'), 'utf8');
+        for (const t of refactorFacts(path, buf, 'identifiers', { name })) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t.column]);
+      }
+      tokens.set(key, byLine);
+    }
+    const byLine = tokens.get(key);
+    return byLine === undefined ? undefined : (byLine.get(line) ?? []);
+  };
+  // A reference from an import is recorded on the statement's first line; its names may follow on the next ones.
+  const importSpans = new Map<string, { start_line: number; end_line: number }[]>();
+  const importSpan = (path: string, line: number): number => {
+    if (!familyOf(path)) return 0;
+    if (!importSpans.has(path)) {
+      try {
+        importSpans.set(path, importsOf(path, Buffer.from(linesOf(path).join('\n'), 'utf8')));
+      } catch {
+        importSpans.set(path, []);
+      }
+    }
+    const st = importSpans.get(path)!.find((i) => i.start_line === line);
+    return st ? st.end_line - st.start_line : 0;
+  };
   /** Rewrites the first of `line` and the lines after it (up to `lookahead`) that hold `old`. */
   const site = (path: string, line: number, old: string, now: string, reason: string, lookahead: number): void => {
     const lines = linesOf(path);
+    let wordOnly = false;
     for (let l = line; l <= Math.min(lines.length, line + lookahead); l++) {
       const text = lines[l - 1]!;
       if (identifierColumns(text, old).length === 0) continue;
+      const columns = tokenColumns(path, old, l);
+      if (columns !== undefined && !identifierColumns(text, old).some((c) => columns.includes(c))) {
+        wordOnly = true;
+        continue;
+      }
       const perFile = edits.get(path) ?? new Map<number, LineEdit>();
       edits.set(path, perFile);
       const existing = perFile.get(l);
       const base = existing ? existing.after : text;
-      perFile.set(l, { path, line: l, before: existing ? existing.before : text, after: renameOnLine(base, old, now), reason: existing ? existing.reason : reason });
+      perFile.set(l, { path, line: l, before: existing ? existing.before : text, after: renameOnLine(base, old, now, columns), reason: existing ? existing.reason : reason });
       return;
     }
-    unmatched.push({ path, line, reason });
+    // The word is there but not as an identifier (a string, a comment, a built-in type): the graph's
+    // reference is not one to rewrite.
+    if (wordOnly) skipped.push({ path, line, reason });
+    else unmatched.push({ path, line, reason });
   };
 
   site(s.path, s.line, oldName, newName, 'declaration', Math.max(0, s.end_line - s.line));
@@ -226,7 +273,27 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
     const key = `${u.path}:${u.line}`;
     if (counted.has(key)) continue;
     counted.add(key);
-    site(u.path, u.line, oldName, newName, `${u.context} (${u.origin})`, SITE_LOOKAHEAD);
+    site(u.path, u.line, oldName, newName, `${u.context} (${u.origin})`, Math.max(SITE_LOOKAHEAD, importSpan(u.path, u.line)));
+  }
+  // A function declared inside another: every use of its name in the enclosing one is a use of it
+  // (the graph may not resolve a local function passed as a value).
+  const ownerId = s.id.slice(0, s.id.length - oldName.length - 1);
+  const owner = localOf(s.id).includes('.') ? ctx.engine.getNode(ctx.repo, ownerId) : null;
+  if (owner && (owner.kind === 'function' || owner.kind === 'method') && (s.kind === 'function' || s.kind === 'method')) {
+    for (let l = owner.start_line; l <= owner.end_line; l++) {
+      if ((tokenColumns(s.path, oldName, l) ?? []).length > 0 && !edits.get(s.path)?.has(l)) site(s.path, l, oldName, newName, `local use in ${owner.name}`, 0);
+    }
+  }
+  // Members reached through a module alias the graph may not resolve (`ns.old` after
+  // `import * as ns`, `mod.old` after `import pkg.mod as mod`): rewritten where the alias is the declaring module.
+  if (!localOf(s.id).includes('.')) {
+    for (const { path, alias } of moduleAliases(ctx, s.path)) {
+      const lines = linesOf(path);
+      const pattern = new RegExp(`(^|[^A-Za-z0-9_$.])${alias.replace(/[.$]/g, (c) => `\\${c}`)}\\s*\\.\\s*${oldName.replace(/\$/g, '\\$')}(?![A-Za-z0-9_$])`);
+      lines.forEach((text, i) => {
+        if (pattern.test(text) && !edits.get(path)?.has(i + 1)) site(path, i + 1, oldName, newName, `member of ${alias}`, 0);
+      });
+    }
   }
   // Test functions named after it (TestParse → TestLoad): their declarations.
   const renamedTests: { id: string; from: string; to: string }[] = [];
@@ -255,6 +322,27 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   const mentions = ctx.engine.query('search_text', { query: `\\b${oldName.replace(/\$/g, '\\$')}\\b`, regexp: true, limit: 200 }, { repo: ctx.repo }) as SearchTextResult;
   const rewritten = (path: string, line: number): boolean => edits.get(path)?.has(line) === true;
   const leftAlone = mentions.hits.filter((h) => !rewritten(h.path, h.line));
+  // Identifier uses of the old name that the graph ties neither to this symbol nor to another of
+  // that name: they may be uses it missed (a receiver it could not type), and would break.
+  if (args.allow_unresolved !== true) {
+    const explained = new Set<string>();
+    const others = (ctx.engine.query('search_symbols', { query: oldName, limit: 100 }, { repo: ctx.repo }) as SearchSymbolsResult).results.filter((r) => r.name === oldName && r.id !== s.id);
+    for (const o of others.slice(0, 25)) {
+      for (let l = o.line; l <= o.end_line; l++) explained.add(`${o.path}:${l}`);
+      const theirs = ctx.engine.query('find_usages', { id: o.id, limit: 500, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
+      for (const u of theirs.usages) for (let l = u.line; l <= u.line + SITE_LOOKAHEAD; l++) explained.add(`${u.path}:${l}`);
+    }
+    const unresolved = tokenMentions(ctx, oldName, [{ path: s.path, from: s.line, to: s.end_line }], localOf(s.id).includes('.') ? undefined : false).filter((m) => !rewritten(m.path, m.line) && !explained.has(`${m.path}:${m.line}`));
+    if (unresolved.length > 0) {
+      throw new ToolInputError(
+        'unresolved',
+        `${unresolved.length}${unresolved.length >= 200 ? '+' : ''} line${unresolved.length === 1 ? '' : 's'} use ${oldName} as an identifier the graph links neither to ${s.id} nor to another ${oldName} (${unresolved
+          .slice(0, 6)
+          .map((m) => `${m.path}:${m.line}`)
+          .join(', ')}${unresolved.length > 6 ? ', …' : ''}): they may be uses it could not resolve, which a rename would leave behind. Check them; pass allow_unresolved: true to rename without them. Nothing was written`,
+      );
+    }
+  }
 
   const plans: PlannedWrite[] = [];
   for (const [path, perFile] of [...edits.entries()].sort(([a], [b]) => a.localeCompare(b))) {
@@ -293,6 +381,7 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
     edits: allEdits.slice(0, MAX_LISTED_EDITS).map(({ path, line, before, after, reason }) => ({ path, line, reason, before: before.replace(/\r$/, ''), after: after.replace(/\r$/, '') })),
     ...(allEdits.length > MAX_LISTED_EDITS ? { edits_truncated: true } : {}),
     ...(renamedTests.length > 0 ? { tests_renamed: renamedTests } : {}),
+    ...(skipped.length > 0 ? { references_not_rewritten: skipped.slice(0, 20).map((x) => ({ ...x, why: 'the name is not an identifier there (a string, a comment or a built-in type)' })) } : {}),
     ...(references ? { references } : {}),
     ...(leftAlone.length > 0
       ? {
@@ -308,6 +397,120 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
 /** What follows `<path>::` in a node id (`Owner.name`, `name`). */
 export function localOf(id: string): string {
   return id.slice(id.indexOf('::') + 2);
+}
+
+/**
+ * The names other files give the module declared in `file`: TS/JS namespace imports that resolve
+ * to it, Python module imports (`import a.b as m`, `from a import b`, the dotted path itself).
+ */
+function moduleAliases(ctx: ToolContext, file: string): { path: string; alias: string }[] {
+  const family = familyOf(file);
+  if (family !== 'ecma' && family !== 'python') return [];
+  const hits = ctx.engine.query('search_text', { query: family === 'ecma' ? 'import \\* as' : 'import', regexp: true, limit: 1000 }, { repo: ctx.repo }) as SearchTextResult;
+  const module = family === 'python' ? pythonModule(ctx.root, file) : '';
+  const out: { path: string; alias: string }[] = [];
+  for (const p of new Set(hits.hits.map((h) => h.path))) {
+    if (familyOf(p) !== family) continue;
+    let facts;
+    try {
+      facts = importsOf(p, fs.readFileSync(resolveWritable(ctx.root, p, { create: false }).abs));
+    } catch {
+      continue;
+    }
+    for (const f of facts) {
+      for (const b of f.bindings) {
+        if (family === 'ecma' && f.kind === 'namespace' && resolveEcma(ctx.root, p, f.module) === file) out.push({ path: p, alias: b.local });
+        if (family === 'python' && f.kind === 'module' && b.imported === module) out.push({ path: p, alias: b.local === b.imported.split('.')[0] && b.imported.includes('.') ? b.imported : b.local });
+        if (family === 'python' && f.kind === 'named' && `${resolvePythonFrom(ctx.root, p, f.module)}.${b.imported}` === module) out.push({ path: p, alias: b.local });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Lines outside `exclude` (1-based line spans) where `name` occurs as an identifier token — not in a
+ * string or comment (languages with syntax facts; whole words elsewhere). At most 200 looked at.
+ */
+export function tokenMentions(
+  ctx: ToolContext,
+  name: string,
+  exclude: readonly { path: string; from: number; to: number }[],
+  /** false: only names in scope (a top-level declaration is never `o.name`); undefined: every token. */
+  member?: boolean,
+): { path: string; line: number; text: string }[] {
+  const hits = ctx.engine.query('search_text', { query: `\\b${name.replace(/\$/g, '\\$')}\\b`, regexp: true, limit: 200 }, { repo: ctx.repo }) as SearchTextResult;
+  const byFile = new Map<string, Set<number> | undefined>();
+  const out: { path: string; line: number; text: string }[] = [];
+  for (const h of hits.hits) {
+    if (exclude.some((x) => x.path === h.path && h.line >= x.from && h.line <= x.to)) continue;
+    if (!byFile.has(h.path)) {
+      let lines: Set<number> | undefined;
+      if (familyOf(h.path)) {
+        try {
+          const buf = fs.readFileSync(resolveWritable(ctx.root, h.path, { create: false }).abs);
+          // A member token counts for a name in scope when its object is a module alias (`ns.name`).
+          const aliases = member === false ? importsOf(h.path, buf).filter((f) => f.kind === 'namespace' || f.kind === 'module').flatMap((f) => f.bindings.map((b) => b.local)) : [];
+          const text = buf.toString('utf8').split('\n');
+          const viaAlias = (t: { line: number; column: number }): boolean => aliases.some((a) => new RegExp(`(^|[^A-Za-z0-9_$.])${a.replace(/[$.]/g, (c) => `\\${c}`)}\\s*\\.\\s*$`).test((text[t.line - 1] ?? '').slice(0, t.column)));
+          lines = new Set(
+            refactorFacts(h.path, buf, 'identifiers', { name })
+              .filter((t) => member === undefined || t.member === member || (member === false && viaAlias(t)))
+              .map((t) => t.line),
+          );
+        } catch {
+          lines = undefined;
+        }
+      }
+      byFile.set(h.path, lines);
+    }
+    const lines = byFile.get(h.path);
+    if (lines === undefined ? identifierColumns(h.text, name).length > 0 : lines.has(h.line)) out.push({ path: h.path, line: h.line, text: h.text });
+  }
+  return out;
+}
+
+/** Go methods the standard library calls through its interfaces (fmt.Stringer, error, io, sort, encoding, http). */
+const GO_PROTOCOL = new Set(['String', 'GoString', 'Format', 'Error', 'Unwrap', 'Is', 'As', 'Read', 'Write', 'Close', 'Seek', 'ReadFrom', 'WriteTo', 'Len', 'Less', 'Swap', 'ServeHTTP', 'MarshalJSON', 'UnmarshalJSON', 'MarshalText', 'UnmarshalText', 'MarshalBinary', 'UnmarshalBinary', 'MarshalYAML', 'UnmarshalYAML', 'Scan', 'Value', 'Next', 'Err']);
+
+/**
+ * Why renaming or deleting `s` alone would break a contract the graph does not record as an
+ * override, or undefined: overloads (a call may reach another one), Java's `@Override` and TS's
+ * `override` (the supertype may be outside the repository), Python's dunder methods (called
+ * implicitly), Go methods an interface may require (Go implements interfaces implicitly), and —
+ * for `deleting` — constructors (`new X(…)` is recorded against the class).
+ */
+export function contractRefusal(ctx: ToolContext, s: NodeSummary, deleting: boolean): string | undefined {
+  const local = localOf(s.id);
+  const ownerId = local.includes('.') ? s.id.slice(0, s.id.length - s.name.length - 1) : undefined;
+  const owner = ownerId ? ctx.engine.getNode(ctx.repo, ownerId) : null;
+  const siblings = ctx.engine.fileSymbols(ctx.repo, s.path).filter((n) => n.id !== s.id && n.name === s.name && localOf(n.id).split('.').length === local.split('.').length && (ownerId === undefined || n.id.startsWith(`${ownerId}.`)));
+  if (siblings.length > 0) return `${s.name} is overloaded (${siblings.map((n) => n.id).join(', ')}): the graph cannot tell which overload each call reaches`;
+  if (s.kind !== 'method' && s.kind !== 'function') return undefined;
+  const family = familyOf(s.path);
+  let head = '';
+  try {
+    const lines = fs.readFileSync(resolveWritable(ctx.root, s.path, { create: false }).abs, 'utf8').split('\n');
+    const [from] = deletionRange(lines, s.line, s.end_line);
+    head = lines.slice(from - 1, s.line).join('\n');
+  } catch {
+    /* unreadable: no syntax to check */
+  }
+  if (deleting && ((owner && s.name === owner.name) || s.name === 'constructor' || s.name === '__init__')) {
+    return `${s.id} is a constructor: uses (new ${owner?.name ?? s.name}(…)) are recorded against the class, not this constructor`;
+  }
+  if (/@Override\b/.test(head) || (family === 'ecma' && /\boverride\s/.test(head))) return `${s.id} overrides a method of a supertype (@Override / override), which may be outside this repository`;
+  if (family === 'python' && /^__\w+__$/.test(s.name)) return `${s.name} is a protocol method Python calls implicitly`;
+  if (family === 'go' && s.kind === 'method') {
+    if (GO_PROTOCOL.has(s.name)) return `${s.name} may satisfy a standard-library interface (fmt.Stringer, error, io, sort, encoding…), which Go checks implicitly`;
+    const found = ctx.engine.query('search_symbols', { query: s.name, limit: 100 }, { repo: ctx.repo }) as { results?: { id: string; name: string; kind: string }[] };
+    for (const r of found.results ?? []) {
+      if (r.name !== s.name || r.kind !== 'method') continue;
+      const o = ctx.engine.getNode(ctx.repo, r.id.slice(0, r.id.length - r.name.length - 1));
+      if (o && o.kind === 'interface') return `interface ${o.name} (${o.path}) requires a method ${s.name}: ${owner?.name ?? 'its type'} may implement it, which Go checks implicitly`;
+    }
+  }
+  return undefined;
 }
 
 /** Whether `id` is `owner` or declared inside it (`owner.member`, `owner.member.inner`). */
@@ -349,8 +552,24 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
     const related = hierarchy(s.id);
     if (related.length > 0) throw new ToolInputError('hierarchy', `${s.id} overrides or is overridden by ${related.join(', ')}: deleting it would change what those calls reach`);
   }
+  const contract = contractRefusal(ctx, s, true);
+  if (contract) throw new ToolInputError('hierarchy', `${contract}: deleting it could break the build or change behaviour; nothing was written`);
   const set = new Set([s.id]);
   const users = usersOutside(ctx, s.id, set);
+  if (users.length === 0) {
+    // The graph may miss a use (a dynamic member access, an alias it did not resolve): a mention of
+    // the name as an identifier anywhere else keeps the declaration.
+    const mentioned = tokenMentions(ctx, s.name, [{ path: s.path, from: s.line, to: s.end_line }], localOf(s.id).includes('.') ? undefined : false);
+    if (mentioned.length > 0) {
+      throw new ToolInputError(
+        'in_use',
+        `${s.id} has no reference in the graph, but ${s.name} is mentioned as an identifier at ${mentioned
+          .slice(0, 5)
+          .map((m) => `${m.path}:${m.line}`)
+          .join(', ')}${mentioned.length > 5 ? ', …' : ''}: that may be a use the graph did not resolve. Check those lines (and remove the uses) first; nothing was written`,
+      );
+    }
+  }
   if (users.length > 0) {
     const tests = users.filter((u) => u.from.is_test || /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|_test\.go$|(^|\/)test_[^/]*\.py$/.test(u.path));
     throw new ToolInputError(
@@ -380,6 +599,8 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
         if (node.kind === 'method' && hierarchy(node.id).length > 0) continue;
         const candidate = new Set([...set, node.id]);
         if (usersOutside(ctx, node.id, candidate).length > 0) continue;
+        const spans = [...candidate].map((id) => ctx.engine.getNode(ctx.repo, id)).filter((n) => n !== null).map((n) => ({ path: n.path, from: n.start_line, to: n.end_line }));
+        if (tokenMentions(ctx, node.name, spans, localOf(node.id).includes('.') ? undefined : false).length > 0) continue;
         set.add(node.id);
         queue.push(node.id);
         const summary = (ctx.engine.query('get_symbol', { id: node.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;

@@ -497,6 +497,15 @@ fn is_primary(kind: &str) -> bool {
     )
 }
 
+/// Literal node kinds (numbers, strings, booleans, null) across the grammars.
+fn is_literal(kind: &str) -> bool {
+    kind.contains("literal") && !kind.contains("composite")
+        || matches!(
+            kind,
+            "number" | "integer" | "float" | "string" | "true" | "false" | "none" | "null" | "nil" | "undefined"
+        )
+}
+
 /// Arguments that may be copied more than once or not at all: names, literals, member chains.
 fn is_pure(family: Family, node: Node<'_>, source: &[u8]) -> bool {
     descendants(node).iter().all(|n| {
@@ -1129,7 +1138,7 @@ fn call_sites(p: &Parsed<'_>, name: &str) -> Vec<Value> {
                     "keyword": keyword,
                     "pure": is_pure(fam, value, src),
                     "primary": is_primary(value.kind()),
-                    "literal": value.kind().contains("literal") && !value.kind().contains("composite") || matches!(value.kind(), "number" | "integer" | "float"),
+                    "literal": is_literal(value.kind()) && is_pure(fam, value, src),
                 }));
             }
         }
@@ -1150,6 +1159,34 @@ fn call_sites(p: &Parsed<'_>, name: &str) -> Vec<Value> {
         }));
     }
     out
+}
+
+/// Whether an identifier token names a member (`o.name`, a key `name: v`, `f(name=v)`) rather
+/// than a binding in scope.
+fn is_member_name(family: Family, node: Node<'_>) -> bool {
+    let kind = node.kind();
+    if matches!(
+        kind,
+        "property_identifier" | "field_identifier" | "private_property_identifier"
+    ) {
+        return true;
+    }
+    let pkind = node.parent().map(|p| p.kind()).unwrap_or("");
+    match family {
+        Family::Python => {
+            (pkind == "attribute" && is_field(node, "attribute"))
+                || (pkind == "keyword_argument" && is_field(node, "name"))
+        }
+        Family::Java => {
+            (pkind == "field_access" && is_field(node, "field"))
+                || (pkind == "method_invocation"
+                    && is_field(node, "name")
+                    && node.parent().and_then(|p| p.child_by_field_name("object")).is_some())
+        }
+        Family::Go => pkind == "literal_element" && node.parent().is_some_and(|p| is_field(p, "key")),
+        Family::Rust => pkind == "field_expression" && is_field(node, "field"),
+        Family::Ecma => false,
+    }
 }
 
 /// The refactoring facts `op` asks for about `source` read as the file at `path`, as JSON:
@@ -1189,6 +1226,27 @@ pub fn refactor_facts(path: &str, source: &[u8], op: &str, args: &Value) -> Resu
                 .map(str::to_string)
                 .collect();
             json!(names)
+        }
+        "identifiers" => {
+            let name = args.get("name").and_then(Value::as_str).unwrap_or("");
+            let rows: Vec<Value> = descendants(p.tree.root_node())
+                .into_iter()
+                .filter(|n| n.child_count() == 0 && n.kind().ends_with("identifier") && text(*n, source) == name)
+                .map(|n| {
+                    let line_start = source[..n.start_byte()]
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |i| i + 1);
+                    let before = String::from_utf8_lossy(&source[line_start..n.start_byte()]);
+                    json!({
+                        "line": n.start_position().row + 1,
+                        "column": before.encode_utf16().count(),
+                        "kind": n.kind(),
+                        "member": is_member_name(p.family, n),
+                    })
+                })
+                .collect();
+            Value::Array(rows)
         }
         other => return Err(RefactorError::Unsupported(format!("refactor fact {other:?}"))),
     })

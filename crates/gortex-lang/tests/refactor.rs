@@ -150,3 +150,18 @@ fn names_in_a_range() {
         "{names:?}"
     );
 }
+
+#[test]
+fn identifiers_leave_strings_comments_and_builtin_types_alone() {
+    let src =
+        "// number of items\nexport function number(x: number): number {\n  return o.number + number(\"number\");\n}\n";
+    let v = facts("a.ts", src, "identifiers", json!({ "name": "number" }));
+    let at: Vec<(u64, u64)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["line"].as_u64().unwrap(), r["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(at, vec![(2, 16), (3, 11), (3, 20)]);
+    assert_eq!(v[1]["kind"], "property_identifier");
+}

@@ -1,0 +1,145 @@
+/**
+ * The refusals and repairs `gortex eval refactor` taught the refactoring tools, each on the
+ * smallest program that showed it on a real corpus: a rename reaches `ns.name` through a namespace
+ * import and never rewrites a built-in type spelled like the symbol; it refuses when the name is
+ * used where the graph cannot tell by what (unless allow_unresolved); renames and deletes refuse
+ * what an implicit contract binds (@Override, a Go interface's method, a Python dunder, overloads,
+ * constructors); a delete refuses a name still mentioned; a nested Python function is renamed
+ * with its local uses; a move keeps Go build constraints, imports a twice-declared name once,
+ * puts imports at module level, and refuses a declaration inside a block. Checked with tsc,
+ * go vet and python3 where the result is code.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { PACKAGE_ROOT } from './helpers/cli';
+import { callJson as call, okJson as ok, serveEmbedded } from './helpers/mcp';
+import { gitRepo, runProgram as run, snapshotFiles as snapshot, useTempHome } from './helpers/repo';
+
+const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
+const GO_ENV = { GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' };
+const read = (root: string, rel: string): string => fs.readFileSync(path.join(root, rel), 'utf8');
+
+useTempHome();
+
+describe('refactoring safety', () => {
+  const opened: EmbeddedRepo[] = [];
+  const clients: Client[] = [];
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    for (const r of opened) await r.close();
+  });
+  async function serve(root: string): Promise<Client> {
+    const repo = await openEmbedded(root, { watch: false });
+    opened.push(repo);
+    const client = await serveEmbedded(repo);
+    clients.push(client);
+    return client;
+  }
+  async function refused(client: Client, root: string, tool: string, args: Record<string, unknown>, reason: RegExp): Promise<void> {
+    const before = snapshot(root);
+    const r = await call(client, tool, args);
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(reason);
+    expect(snapshot(root)).toEqual(before);
+  }
+
+  test('TypeScript: ns.name is renamed, `number` the type is not, an unresolved use refuses, a delete of a mentioned name refuses', async () => {
+    const root = gitRepo('ts-safety', {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2020', module: 'commonjs', lib: ['es2020'] }, include: ['src'] }),
+      'src/regexes.ts': ['export const cidr = /x/;', '', 'export function number(value: number): number {', '  return value;', '}', ''].join('\n'),
+      'src/use.ts': ["import * as regexes from './regexes';", '', 'export const n: number = regexes.number(2);', 'export const r = regexes.cidr;', ''].join('\n'),
+      'src/other.ts': ['const table = { helper: 1 };', 'export const x = table.helper;', '', 'function helper(): number {', '  return 1;', '}', 'export const cb = [helper].length;', ''].join('\n'),
+    });
+    const client = await serve(root);
+    const renamed = await ok(client, 'rename_symbol', { id: 'src/regexes.ts::number', new_name: 'num' });
+    expect(renamed.status).toBe('applied');
+    expect(read(root, 'src/regexes.ts')).toContain('export function num(value: number): number {');
+    expect(read(root, 'src/use.ts')).toContain('export const n: number = regexes.num(2);');
+    await ok(client, 'rename_symbol', { id: 'src/regexes.ts::cidr', new_name: 'cidrV4' });
+    expect(read(root, 'src/use.ts')).toContain('regexes.cidrV4;');
+    run(root, TSC, ['-p', '.']);
+    // `table.helper` is a property, not the function: it neither blocks the delete nor counts as a use...
+    // ...but `[helper]` passes the function as a value the graph may not record: the delete refuses.
+    const del = await call(client, 'safe_delete_symbol', { id: 'src/other.ts::helper' });
+    if (!del.isError) throw new Error(`deleted: ${del.text}`);
+    expect(del.text).toMatch(/in_use/);
+    run(root, TSC, ['-p', '.']);
+  }, 60_000);
+
+  test('Go: an interface method and a Stringer are not renamed or deleted alone; a build constraint moves with the code', async () => {
+    const root = gitRepo('go-safety', {
+      'go.mod': 'module example.com/s\n\ngo 1.20\n',
+      'r/render.go': ['package r', '', 'type Render interface {', '\tWriteContentType()', '}', '', 'type JSON struct{}', '', 'func (JSON) WriteContentType() {}', '', 'func (JSON) String() string { return "json" }', '', 'var _ Render = JSON{}', ''].join('\n'),
+      'r/tag_fast.go': ['//go:build fast', '', 'package r', '', '// Mode names the build.', 'func Mode() string { return "fast" }', ''].join('\n'),
+      'r/tag_slow.go': ['//go:build !fast', '', 'package r', '', '// Mode names the build.', 'func Mode() string { return "slow" }', ''].join('\n'),
+    });
+    const client = await serve(root);
+    await refused(client, root, 'rename_symbol', { id: 'r/render.go::JSON.WriteContentType', new_name: 'Write2' }, /interface Render .* requires a method WriteContentType/);
+    await refused(client, root, 'safe_delete_symbol', { id: 'r/render.go::JSON.String' }, /standard-library interface/);
+    await ok(client, 'move_symbol', { id: 'r/tag_fast.go::Mode', to: 'r/mode_fast.go' });
+    expect(read(root, 'r/mode_fast.go')).toBe('//go:build fast\n\npackage r\n\n// Mode names the build.\nfunc Mode() string { return "fast" }\n');
+    await refused(client, root, 'move_symbol', { id: 'r/tag_slow.go::Mode', to: 'r/render.go' }, /different build constraints/);
+    run(root, 'go', ['vet', './...'], GO_ENV);
+    run(root, 'go', ['vet', '-tags', 'fast', './...'], GO_ENV);
+  }, 60_000);
+
+  test('Java and Python: @Override, dunders, overloads and constructors refuse; a nested function is renamed with its uses; a block-nested def is not moved', async () => {
+    const root = gitRepo('jp-safety', {
+      'src/a/P.java': [
+        'package a;',
+        '',
+        'public class P {',
+        '  public P() {}',
+        '',
+        '  @Override',
+        '  public String toString() {',
+        '    return "p";',
+        '  }',
+        '',
+        '  static int f(int x) {',
+        '    return x;',
+        '  }',
+        '',
+        '  static int f(String s) {',
+        '    return 1;',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'm.py': [
+        'import sys',
+        '',
+        '',
+        'class Box:',
+        '    def __len__(self):',
+        '        return 0',
+        '',
+        '',
+        'def outer(x):',
+        '    def inner(y):',
+        '        return y + 1',
+        '    fn = inner',
+        '    return fn(x)',
+        '',
+        '',
+        'if sys.platform == "win32":',
+        '    def only_windows():',
+        '        return 1',
+        '',
+        'print(outer(1))',
+        '',
+      ].join('\n'),
+    });
+    const client = await serve(root);
+    await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P.toString', new_name: 'show' }, /overrides a method of a supertype/);
+    await refused(client, root, 'safe_delete_symbol', { id: 'src/a/P.java::P.P' }, /constructor/);
+    await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P.f', new_name: 'g' }, /overloaded/);
+    await refused(client, root, 'safe_delete_symbol', { id: 'm.py::Box.__len__' }, /protocol method/);
+    await refused(client, root, 'move_symbol', { id: 'm.py::only_windows', to: 'w.py' }, /inside a block/);
+    await ok(client, 'rename_symbol', { id: 'm.py::outer.inner', new_name: 'bump' });
+    expect(read(root, 'm.py')).toContain('    def bump(y):\n        return y + 1\n    fn = bump\n');
+    expect(run(root, 'python3', ['m.py'])).toBe('2\n');
+  }, 60_000);
+});
