@@ -68,11 +68,12 @@ describe('refactoring safety', () => {
     run(root, TSC, ['-p', '.']);
   }, 60_000);
 
-  test('Go: an interface method and a Stringer are not renamed or deleted alone; a build constraint moves with the code', async () => {
+  test('Go: an interface method and a Stringer are not renamed or deleted alone; a build constraint moves with the code; package-level names block a move out of the package', async () => {
     const root = gitRepo('go-safety', {
       'go.mod': 'module example.com/s\n\ngo 1.20\n',
       'r/render.go': ['package r', '', 'type Render interface {', '\tWriteContentType()', '}', '', 'type JSON struct{}', '', 'func (JSON) WriteContentType() {}', '', 'func (JSON) String() string { return "json" }', '', 'var _ Render = JSON{}', ''].join('\n'),
       'r/tag_fast.go': ['//go:build fast', '', 'package r', '', '// Mode names the build.', 'func Mode() string { return "fast" }', ''].join('\n'),
+      'r/mode.go': ['package r', '', 'var debug = false', '', '// IsDebugging reports the mode.', 'func IsDebugging() bool { return debug }', ''].join('\n'),
       'r/tag_slow.go': ['//go:build !fast', '', 'package r', '', '// Mode names the build.', 'func Mode() string { return "slow" }', ''].join('\n'),
     });
     const client = await serve(root);
@@ -81,11 +82,12 @@ describe('refactoring safety', () => {
     await ok(client, 'move_symbol', { id: 'r/tag_fast.go::Mode', to: 'r/mode_fast.go' });
     expect(read(root, 'r/mode_fast.go')).toBe('//go:build fast\n\npackage r\n\n// Mode names the build.\nfunc Mode() string { return "fast" }\n');
     await refused(client, root, 'move_symbol', { id: 'r/tag_slow.go::Mode', to: 'r/render.go' }, /different build constraints/);
+    await refused(client, root, 'move_symbol', { id: 'r/mode.go::IsDebugging', to: 'dbg' }, /uses debug of package r/);
     run(root, 'go', ['vet', './...'], GO_ENV);
     run(root, 'go', ['vet', '-tags', 'fast', './...'], GO_ENV);
   }, 60_000);
 
-  test('Java and Python: @Override, dunders, overloads and constructors refuse; a nested function is renamed with its uses; a block-nested def is not moved', async () => {
+  test('Java and Python: @Override, dunders, overloads, constructors and a file-named type refuse; a nested function is renamed with its uses; a block-nested def is not moved', async () => {
     const root = gitRepo('jp-safety', {
       'src/a/P.java': [
         'package a;',
@@ -136,6 +138,9 @@ describe('refactoring safety', () => {
     await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P.toString', new_name: 'show' }, /overrides a method of a supertype/);
     await refused(client, root, 'safe_delete_symbol', { id: 'src/a/P.java::P.P' }, /constructor/);
     await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P.f', new_name: 'g' }, /overloaded/);
+    await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P.f_L15', new_name: 'g' }, /overloaded/);
+    await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P.P', new_name: 'Q' }, /constructor.*rename the class instead/);
+    await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P', new_name: 'Q' }, /the type its file is named after/);
     await refused(client, root, 'safe_delete_symbol', { id: 'm.py::Box.__len__' }, /protocol method/);
     await refused(client, root, 'move_symbol', { id: 'm.py::only_windows', to: 'w.py' }, /inside a block/);
     await ok(client, 'rename_symbol', { id: 'm.py::outer.inner', new_name: 'bump' });

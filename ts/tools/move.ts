@@ -497,7 +497,12 @@ function moveGo(m: MoveContext): string {
     return text;
   }
   if (!/^[A-Z]/.test(s.name)) refuse(`${s.name} is unexported: code outside package ${dirA} could not use it. Rename it (rename_symbol) to an exported name first`);
-  if (m.siblings.length > 0) refuse(`${s.name} uses ${m.siblings.map((x) => x.name).join(', ')} of package ${dirA}: move those with it, or move it within its package`);
+  // Package scope spans the package's files: what it uses from any of them stays behind.
+  const packageLevel = new Set(m.siblings.map((x) => x.name));
+  for (const f of ctx.engine.fileNodes(ctx.repo, []).filter((f) => f.path !== from && dirOf(f.path) === dirA && f.path.endsWith('.go') && !f.path.endsWith('_test.go'))) {
+    for (const n of ctx.engine.fileSymbols(ctx.repo, f.path)) if (!localOf(n.id).includes('.') && n.name !== s.name && m.names.has(n.name) && n.kind !== 'file' && n.kind !== 'package' && n.kind !== 'import') packageLevel.add(n.name);
+  }
+  if (packageLevel.size > 0) refuse(`${s.name} uses ${[...packageLevel].join(', ')} of package ${dirA}: move those with it, or move it within its package`);
   const pathA = goImportPath(root, dirA);
   const pathB = goImportPath(root, dirB);
   if (!pathA || !pathB) refuse(`no go.mod above ${dirA} or ${dirB}: the import paths are unknown`);

@@ -5,6 +5,7 @@
  * nothing, re-indexed before the answer).
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { z } from 'zod';
 import type { FindOverridesResult, FindUsagesResult, GetSymbolResult, NodeSummary, SearchSymbolsResult, SearchTextResult } from '../engine/engine';
 import { target } from './common';
@@ -89,7 +90,7 @@ export function overrideFamily(ctx: ToolContext, id: string, limit = 100): FindO
 
 /** Another declaration named `name` in the same scope as `s` (its file, same owner), if any. */
 export function declaredBeside(ctx: ToolContext, s: NodeSummary, name: string): string | undefined {
-  const ownerOf = (id: string): string => id.slice(0, Math.max(id.lastIndexOf('.'), id.lastIndexOf('::')));
+  const ownerOf = (id: string): string => ownerIdOf(id) ?? id.slice(0, id.indexOf('::'));
   return ctx.engine.fileSymbols(ctx.repo, s.path).find((n) => n.name === name && ownerOf(n.id) === ownerOf(s.id))?.id;
 }
 
@@ -277,8 +278,8 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   }
   // A function declared inside another: every use of its name in the enclosing one is a use of it
   // (the graph may not resolve a local function passed as a value).
-  const ownerId = s.id.slice(0, s.id.length - oldName.length - 1);
-  const owner = localOf(s.id).includes('.') ? ctx.engine.getNode(ctx.repo, ownerId) : null;
+  const ownerId = ownerIdOf(s.id);
+  const owner = ownerId ? ctx.engine.getNode(ctx.repo, ownerId) : null;
   if (owner && (owner.kind === 'function' || owner.kind === 'method') && (s.kind === 'function' || s.kind === 'method')) {
     for (let l = owner.start_line; l <= owner.end_line; l++) {
       if ((tokenColumns(s.path, oldName, l) ?? []).length > 0 && !edits.get(s.path)?.has(l)) site(s.path, l, oldName, newName, `local use in ${owner.name}`, 0);
@@ -399,6 +400,13 @@ export function localOf(id: string): string {
   return id.slice(id.indexOf('::') + 2);
 }
 
+/** The id of the declaration `id` is declared in (`a.ts::Owner` for `a.ts::Owner.m_L12`), or undefined at top level. */
+export function ownerIdOf(id: string): string | undefined {
+  const local = localOf(id);
+  const dot = local.lastIndexOf('.');
+  return dot < 0 ? undefined : id.slice(0, id.length - local.length) + local.slice(0, dot);
+}
+
 /**
  * The names other files give the module declared in `file`: TS/JS namespace imports that resolve
  * to it, Python module imports (`import a.b as m`, `from a import b`, the dotted path itself).
@@ -482,12 +490,15 @@ const GO_PROTOCOL = new Set(['String', 'GoString', 'Format', 'Error', 'Unwrap', 
  */
 export function contractRefusal(ctx: ToolContext, s: NodeSummary, deleting: boolean): string | undefined {
   const local = localOf(s.id);
-  const ownerId = local.includes('.') ? s.id.slice(0, s.id.length - s.name.length - 1) : undefined;
+  const ownerId = ownerIdOf(s.id);
   const owner = ownerId ? ctx.engine.getNode(ctx.repo, ownerId) : null;
   const siblings = ctx.engine.fileSymbols(ctx.repo, s.path).filter((n) => n.id !== s.id && n.name === s.name && localOf(n.id).split('.').length === local.split('.').length && (ownerId === undefined || n.id.startsWith(`${ownerId}.`)));
   if (siblings.length > 0) return `${s.name} is overloaded (${siblings.map((n) => n.id).join(', ')}): the graph cannot tell which overload each call reaches`;
-  if (s.kind !== 'method' && s.kind !== 'function') return undefined;
   const family = familyOf(s.path);
+  if (!deleting && family === 'java' && !owner && path.posix.basename(s.path) === `${s.name}.java`) {
+    return `${s.name} is the type its file is named after (${s.path}): Java needs the file renamed with it, which rename_symbol does not do`;
+  }
+  if (s.kind !== 'method' && s.kind !== 'function') return undefined;
   let head = '';
   try {
     const lines = fs.readFileSync(resolveWritable(ctx.root, s.path, { create: false }).abs, 'utf8').split('\n');
@@ -496,8 +507,8 @@ export function contractRefusal(ctx: ToolContext, s: NodeSummary, deleting: bool
   } catch {
     /* unreadable: no syntax to check */
   }
-  if (deleting && ((owner && s.name === owner.name) || s.name === 'constructor' || s.name === '__init__')) {
-    return `${s.id} is a constructor: uses (new ${owner?.name ?? s.name}(…)) are recorded against the class, not this constructor`;
+  if (((owner && s.name === owner.name) || s.name === 'constructor' || s.name === '__init__')) {
+    return `${s.id} is a constructor: uses (new ${owner?.name ?? s.name}(…)) are recorded against the class, not this constructor${deleting ? '' : '; rename the class instead'}`;
   }
   if (/@Override\b/.test(head) || (family === 'ecma' && /\boverride\s/.test(head))) return `${s.id} overrides a method of a supertype (@Override / override), which may be outside this repository`;
   if (family === 'python' && /^__\w+__$/.test(s.name)) return `${s.name} is a protocol method Python calls implicitly`;
@@ -506,7 +517,8 @@ export function contractRefusal(ctx: ToolContext, s: NodeSummary, deleting: bool
     const found = ctx.engine.query('search_symbols', { query: s.name, limit: 100 }, { repo: ctx.repo }) as { results?: { id: string; name: string; kind: string }[] };
     for (const r of found.results ?? []) {
       if (r.name !== s.name || r.kind !== 'method') continue;
-      const o = ctx.engine.getNode(ctx.repo, r.id.slice(0, r.id.length - r.name.length - 1));
+      const oid = ownerIdOf(r.id);
+      const o = oid ? ctx.engine.getNode(ctx.repo, oid) : null;
       if (o && o.kind === 'interface') return `interface ${o.name} (${o.path}) requires a method ${s.name}: ${owner?.name ?? 'its type'} may implement it, which Go checks implicitly`;
     }
   }
