@@ -45,11 +45,11 @@ describe('refactoring safety', () => {
     expect(snapshot(root)).toEqual(before);
   }
 
-  test('TypeScript: ns.name is renamed, `number` the type is not, an unresolved use refuses, a delete of a mentioned name refuses', async () => {
+  test('TypeScript: ns.name is renamed, `number` the type is not, an inlined result is cast whole, a namespace import blocks a move, a delete of a mentioned name refuses', async () => {
     const root = gitRepo('ts-safety', {
       'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2020', module: 'commonjs', lib: ['es2020'] }, include: ['src'] }),
-      'src/regexes.ts': ['export const cidr = /x/;', '', 'export function number(value: number): number {', '  return value;', '}', ''].join('\n'),
-      'src/use.ts': ["import * as regexes from './regexes';", '', 'export const n: number = regexes.number(2);', 'export const r = regexes.cidr;', ''].join('\n'),
+      'src/regexes.ts': ['export const cidr = /x/;', '', 'export function number(value: number): number {', '  return value;', '}', '', 'export function isNil(x: unknown): boolean {', '  return x === null || x === undefined;', '}', ''].join('\n'),
+      'src/use.ts': ["import * as regexes from './regexes';", "import { isNil } from './regexes';", '', 'export const n: number = regexes.number(2);', 'export const r = regexes.cidr;', 'export const nil: boolean = isNil(r);', ''].join('\n'),
       'src/other.ts': ['const table = { helper: 1 };', 'export const x = table.helper;', '', 'function helper(): number {', '  return 1;', '}', 'export const cb = [helper].length;', ''].join('\n'),
     });
     const client = await serve(root);
@@ -59,6 +59,12 @@ describe('refactoring safety', () => {
     expect(read(root, 'src/use.ts')).toContain('export const n: number = regexes.num(2);');
     await ok(client, 'rename_symbol', { id: 'src/regexes.ts::cidr', new_name: 'cidrV4' });
     expect(read(root, 'src/use.ts')).toContain('regexes.cidrV4;');
+    run(root, TSC, ['-p', '.']);
+    // Inlined under its declared result type, the whole expression is cast (not its last operand).
+    await ok(client, 'inline_symbol', { id: 'src/regexes.ts::isNil', delete_after: true });
+    expect(read(root, 'src/use.ts')).toContain('export const nil: boolean = ((r === null || r === undefined) as boolean);');
+    // A namespace import cannot follow a moved declaration: refused, not broken.
+    await refused(client, root, 'move_symbol', { id: 'src/regexes.ts::cidrV4', to: 'src/cidr.ts' }, /reaches cidrV4 as regexes\.cidrV4 through a namespace import/);
     run(root, TSC, ['-p', '.']);
     // `table.helper` is a property, not the function: it neither blocks the delete nor counts as a use...
     // ...but `[helper]` passes the function as a value the graph may not record: the delete refuses.
@@ -110,6 +116,8 @@ describe('refactoring safety', () => {
         '}',
         '',
       ].join('\n'),
+      'pkg/__init__.py': ['"""A package."""', 'import sys', '', '', 'def check(v):', '    return v > 0', '', '', 'ok = check(sys.version_info[0])', '', 'from . import extra  # noqa: E402', ''].join('\n'),
+      'pkg/extra.py': 'X = 1\n',
       'm.py': [
         'import sys',
         '',
@@ -146,5 +154,9 @@ describe('refactoring safety', () => {
     await ok(client, 'rename_symbol', { id: 'm.py::outer.inner', new_name: 'bump' });
     expect(read(root, 'm.py')).toContain('    def bump(y):\n        return y + 1\n    fn = bump\n');
     expect(run(root, 'python3', ['m.py'])).toBe('2\n');
+    // The old module still calls it at import time: its new import goes in the opening block, before that call.
+    await ok(client, 'move_symbol', { id: 'pkg/__init__.py::check', to: 'pkg/checks.py' });
+    expect(read(root, 'pkg/__init__.py')).toMatch(/^"""A package\."""\nimport sys\nfrom pkg\.checks import check\n/);
+    expect(run(root, 'python3', ['-c', 'import pkg; print(pkg.ok)'])).toBe('True\n');
   }, 60_000);
 });

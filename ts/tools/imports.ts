@@ -191,7 +191,8 @@ export interface NewImport {
 
 /** Where new imports go: after the last import, else after the header (package, shebang, docstring, directives). */
 function insertionPoint(family: Family, buf: Buffer, imports: readonly ImportFact[]): number {
-  const real = imports.filter((i) => i.kind !== 'package' && topLevel(buf, i));
+  let real = imports.filter((i) => i.kind !== 'package' && topLevel(buf, i));
+  if (family === 'python') real = leadingBlock(buf, real);
   if (real.length > 0) return lineBytes(buf, real[real.length - 1]!.end_line, real[real.length - 1]!.end_line)[1];
   const text = buf.toString('utf8');
   const lines = text.split('\n');
@@ -218,6 +219,33 @@ function insertionPoint(family: Family, buf: Buffer, imports: readonly ImportFac
     return Buffer.byteLength(lines.slice(0, at).join('\n') + (at > 0 ? '\n' : ''));
   }
   return offset + Buffer.byteLength(tail.slice(0, at).join('\n') + (at > 0 ? '\n' : ''));
+}
+
+/**
+ * The imports of a Python file's opening block: those before its first statement that is not an
+ * import (a comment, a blank line or the docstring may sit between). A new import goes after them,
+ * never after module code that may already use the name.
+ */
+function leadingBlock(buf: Buffer, imports: readonly ImportFact[]): ImportFact[] {
+  const lines = buf.toString('utf8').split('\n');
+  const sorted = [...imports].sort((a, b) => a.start_line - b.start_line);
+  const out: ImportFact[] = [];
+  let line = 1;
+  const doc = /^\s*(?:[rbuRBU]{0,2})("""|\'\'\')/.exec(lines.find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '');
+  for (const fact of sorted) {
+    let clear = true;
+    for (let l = line; l < fact.start_line && clear; l++) {
+      const t = lines[l - 1] ?? '';
+      if (t.trim() === '' || t.trim().startsWith('#')) continue;
+      // The module docstring (first statement) may precede the imports.
+      if (doc && out.length === 0) continue;
+      clear = false;
+    }
+    if (!clear) break;
+    out.push(fact);
+    line = fact.end_line + 1;
+  }
+  return out;
 }
 
 /** The text of a TS/JS import of `names` from `module` (quote style and semicolon as in `like`). */

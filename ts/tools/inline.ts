@@ -264,7 +264,7 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
       if (fact.returns_value && !site.statement && ret) {
         if (family === 'go') value = goConversion(ret, value);
         else if (family === 'java') value = `((${ret}) ${fact.expr_primary ? value : `(${value})`})`;
-        else if (family === 'ecma' && isTypeScript(file)) value = `(${value} as ${ret})`;
+        else if (family === 'ecma' && isTypeScript(file)) value = `(${fact.expr_primary ? value : `(${value})`} as ${ret})`;
         else if (!fact.expr_primary) value = `(${value})`;
       } else if (!site.statement && !fact.expr_primary) value = `(${value})`;
       if (family === 'python' && value.includes('\n') && !value.startsWith('(')) value = `(${value})`;

@@ -15,7 +15,7 @@ import { target } from './common';
 import { defineTool, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
 import { commitWrites, resolveWritable, type PlannedWrite, type WriteTarget } from '../workspace/writes';
-import { deletionRange, freshDeclaration, identifierColumns, localOf } from './refactor';
+import { deletionRange, freshDeclaration, identifierColumns, localOf, moduleAliases } from './refactor';
 import {
   addImports,
   applySplices,
@@ -299,6 +299,12 @@ function moveEcma(m: MoveContext): string {
   work.set(to, appended(work.bytes(to), text));
   if (m.homeUses) work.addImports(from, [{ module: ecmaSpecifier(from, to, like), name: s.name }]);
 
+  // A namespace import of the old file reaches it as `ns.name`, which cannot follow it to another file.
+  for (const { path: file, alias } of moduleAliases(ctx, from)) {
+    const pattern = new RegExp(`(^|[^A-Za-z0-9_$.])${alias.replace(/[$.]/g, (c) => `\\${c}`)}\\s*\\.\\s*${s.name.replace(/\$/g, '\\$')}(?![A-Za-z0-9_$])`);
+    const line = work.bytes(file).toString('utf8').split('\n').findIndex((l) => pattern.test(l));
+    if (line >= 0) refuse(`${file}:${line + 1} reaches ${s.name} as ${alias}.${s.name} through a namespace import of ${from}, which cannot follow it to ${to}: import it by name there first`);
+  }
   // Importers.
   const star = ctx.engine.query('search_text', { query: 'export * from', limit: 500 }, { repo: ctx.repo }) as SearchTextResult;
   for (const hit of star.hits) {

@@ -411,7 +411,7 @@ export function ownerIdOf(id: string): string | undefined {
  * The names other files give the module declared in `file`: TS/JS namespace imports that resolve
  * to it, Python module imports (`import a.b as m`, `from a import b`, the dotted path itself).
  */
-function moduleAliases(ctx: ToolContext, file: string): { path: string; alias: string }[] {
+export function moduleAliases(ctx: ToolContext, file: string): { path: string; alias: string }[] {
   const family = familyOf(file);
   if (family !== 'ecma' && family !== 'python') return [];
   const hits = ctx.engine.query('search_text', { query: family === 'ecma' ? 'import \\* as' : 'import', regexp: true, limit: 1000 }, { repo: ctx.repo }) as SearchTextResult;
