@@ -48,7 +48,7 @@ describe('refactoring safety', () => {
   test('TypeScript: ns.name is renamed, `number` the type is not, an inlined result is cast whole, a namespace import blocks a move, a delete of a mentioned name refuses', async () => {
     const root = gitRepo('ts-safety', {
       'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2020', module: 'commonjs', lib: ['es2020'] }, include: ['src'] }),
-      'src/regexes.ts': ['export const cidr = /x/;', '', 'export function number(value: number): number {', '  return value;', '}', '', 'export function isNil(x: unknown): boolean {', '  return x === null || x === undefined;', '}', ''].join('\n'),
+      'src/regexes.ts': ['export const cidr = /x/;', '', 'export function number(value: number): number {', '  return value;', '}', '', 'export function isNil(x: unknown): boolean {', '  return x === null || x === undefined;', '}', '', 'export function isStr(x: unknown): x is string {', "  return typeof x === 'string';", '}', '', "export type Kind = 'a' | 'b';", '', 'export interface Shape {', '  kind: Kind;', '}', '', 'export const shapes: Shape[] = [];', ''].join('\n'),
       'src/use.ts': ["import * as regexes from './regexes';", "import { isNil } from './regexes';", '', 'export const n: number = regexes.number(2);', 'export const r = regexes.cidr;', 'export const nil: boolean = isNil(r);', ''].join('\n'),
       'src/other.ts': ['const table = { helper: 1 };', 'export const x = table.helper;', '', 'function helper(): number {', '  return 1;', '}', 'export const cb = [helper].length;', ''].join('\n'),
     });
@@ -63,6 +63,10 @@ describe('refactoring safety', () => {
     // Inlined under its declared result type, the whole expression is cast (not its last operand).
     await ok(client, 'inline_symbol', { id: 'src/regexes.ts::isNil', delete_after: true });
     expect(read(root, 'src/use.ts')).toContain('export const nil: boolean = ((r === null || r === undefined) as boolean);');
+    await refused(client, root, 'inline_symbol', { id: 'src/regexes.ts::isStr' }, /type guard/);
+    // Types form no runtime cycle: Shape moves though regexes.ts keeps using it and it uses Kind from there.
+    await ok(client, 'move_symbol', { id: 'src/regexes.ts::Shape', to: 'src/shape.ts' });
+    expect(read(root, 'src/shape.ts')).toContain("import { Kind } from './regexes';");
     // A namespace import cannot follow a moved declaration: refused, not broken.
     await refused(client, root, 'move_symbol', { id: 'src/regexes.ts::cidrV4', to: 'src/cidr.ts' }, /reaches cidrV4 as regexes\.cidrV4 through a namespace import/);
     run(root, TSC, ['-p', '.']);

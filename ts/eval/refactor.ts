@@ -126,7 +126,7 @@ const join = (dir: string, name: string): string => (dir === '.' ? name : `${dir
 const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
   typescript: {
     language: 'typescript',
-    kinds: ['function', 'class', 'interface', 'type', 'method', 'variable', 'constant', 'enum'],
+    kinds: ['function', 'type', 'interface', 'method', 'variable', 'constant'],
     async prepare(corpusRoot, work) {
       fs.cpSync(corpusRoot, path.join(work, 'src'), { recursive: true });
       fs.writeFileSync(
@@ -151,7 +151,7 @@ const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
   },
   python: {
     language: 'python',
-    kinds: ['function', 'class', 'method'],
+    kinds: ['function', 'type', 'method'],
     async prepare(corpusRoot, work, tools) {
       fs.cpSync(path.join(corpusRoot, 'src'), path.join(work, 'src'), { recursive: true });
       if (!fs.existsSync(path.join(tools, 'node_modules', '.bin', 'pyright'))) {
@@ -176,7 +176,7 @@ const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
   },
   go: {
     language: 'go',
-    kinds: ['function', 'method', 'struct', 'interface', 'type', 'class'],
+    kinds: ['function', 'method', 'interface', 'type'],
     async prepare(corpusRoot, work) {
       fs.cpSync(corpusRoot, work, { recursive: true });
       exec('chmod', ['-R', 'u+w', work], work);
@@ -195,7 +195,7 @@ const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
   },
   java: {
     language: 'java',
-    kinds: ['class', 'interface', 'enum', 'record', 'method'],
+    kinds: ['type', 'interface', 'method'],
     async prepare(corpusRoot, work, tools) {
       fs.cpSync(path.join(corpusRoot, 'com'), path.join(work, 'com'), { recursive: true });
       const jar = path.join(tools, 'error_prone_annotations-2.27.0.jar');

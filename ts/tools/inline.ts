@@ -153,6 +153,9 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
   const fact = refactorFacts(s.path, home.current!, 'callable', { line: s.line });
   if (fact.refusal) throw new ToolInputError('not_inlinable', `${s.id} cannot be inlined: ${fact.refusal}; nothing was written`);
   if (fact.free.some((f) => f.name === fact.name)) throw new ToolInputError('not_inlinable', `${s.id} is recursive; nothing was written`);
+  if (family === 'ecma' && /^\s*(asserts\s+)?[A-Za-z_$][\w$]*\s+is\s/.test(fact.return_type ?? '')) {
+    throw new ToolInputError('not_inlinable', `${s.id} is a type guard (${fact.return_type}): its callers' narrowing would be lost; nothing was written`);
+  }
 
   // The names the body uses that its own file provides: its declarations and its imports.
   const homeImports = importsOf(s.path, home.current!);

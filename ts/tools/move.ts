@@ -189,7 +189,7 @@ async function move(ctx: ToolContext, args: { id: string; to: string; dry_run?: 
   const sibs: NodeSummary[] = declared
     .filter((n) => names.has(n.name) && (n.start_line < first || n.start_line > last))
     .filter((n, i, all) => all.findIndex((x) => x.name === n.name) === i) // a name declared twice (an interface and a const) is imported once
-    .map((n) => ({ id: n.id, kind: n.kind as NodeSummary['kind'], name: n.name, path: n.path, line: n.start_line, end_line: n.end_line, qualified: n.qualified, exported: n.exported }));
+    .map((n) => ({ id: n.id, kind: n.kind as NodeSummary['kind'], ...(n.flavor ? { flavor: n.flavor as NodeSummary['flavor'] } : {}), name: n.name, path: n.path, line: n.start_line, end_line: n.end_line, qualified: n.qualified, exported: n.exported }));
   const needed = importsOf(from, original).filter((f) => topLevel(original, f)).flatMap((fact) => fact.bindings.filter((b) => b.local !== '*' && names.has(b.local)).map((binding) => ({ fact, binding })));
 
   const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
@@ -256,9 +256,13 @@ function moveEcma(m: MoveContext): string {
   const declLineText = m.text.split('\n')[at] ?? '';
   if (/^\s*export\s+default\b/.test(declLineText)) refuse(`${s.id} is a default export: rename its importers' default imports by hand, or make it a named export first`);
   const like = importsOf(from, work.target(from).current!).find((i) => i.module.startsWith('.'))?.module;
+  // Imports that only name types are erased: a cycle matters only between values, and between
+  // functions (hoisted) it is harmless.
+  const typeOnly = (n: { kind: string; flavor?: string | undefined }): boolean => n.kind === 'interface' || (n.kind === 'type' && n.flavor === 'type_alias');
   const fnOnly = (n: { kind: string }): boolean => n.kind === 'function';
-  if (m.homeUses && m.siblings.length > 0 && !(fnOnly(s) && m.siblings.every(fnOnly))) {
-    refuse(`${from} would import ${s.name} from ${to} while ${to} imports ${m.siblings.map((x) => x.name).join(', ')} from ${from}: an import cycle that evaluates ${s.kind === 'function' ? 'a non-function' : `the ${s.kind}`} before it exists. Move those too`);
+  const valueSiblings = m.siblings.filter((x) => !typeOnly(x));
+  if (m.homeUses && !typeOnly(s) && valueSiblings.length > 0 && !(fnOnly(s) && valueSiblings.every(fnOnly))) {
+    refuse(`${from} would import ${s.name} from ${to} while ${to} imports ${valueSiblings.map((x) => x.name).join(', ')} from ${from}: an import cycle in which a ${[s, ...valueSiblings].find((x) => !fnOnly(x))!.kind} could be read before it is initialised. Move those too`);
   }
   // Helpers it uses stay and are exported for it.
   const homeSplices: Splice[] = [];
