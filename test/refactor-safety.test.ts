@@ -48,7 +48,7 @@ describe('refactoring safety', () => {
   test('TypeScript: ns.name is renamed, `number` the type is not, an inlined result is cast whole, a namespace import blocks a move, a delete of a mentioned name refuses', async () => {
     const root = gitRepo('ts-safety', {
       'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2020', module: 'commonjs', lib: ['es2020'] }, include: ['src'] }),
-      'src/regexes.ts': ['export const cidr = /x/;', '', 'export function number(value: number): number {', '  return value;', '}', '', 'export function isNil(x: unknown): boolean {', '  return x === null || x === undefined;', '}', '', 'export function isStr(x: unknown): x is string {', "  return typeof x === 'string';", '}', '', "export type Kind = 'a' | 'b';", '', 'export interface Shape {', '  kind: Kind;', '}', '', 'export const shapes: Shape[] = [];', ''].join('\n'),
+      'src/regexes.ts': ['export const cidr = /x/;', '', 'export function number(value: number): number {', '  return value;', '}', '', 'export function isNil(x: unknown): boolean {', '  return x === null || x === undefined;', '}', '', 'export function isStr(x: unknown): x is string {', "  return typeof x === 'string';", '}', '', "export type Kind = 'a' | 'b';", '', 'export interface Shape {', '  kind: Kind;', '}', '', 'export const shapes: Shape[] = [];', '', 'export interface Ip {', '  v: number;', '}', 'export const Ip = { v: 4 };', ''].join('\n'),
       'src/use.ts': ["import * as regexes from './regexes';", "import { isNil } from './regexes';", '', 'export const n: number = regexes.number(2);', 'export const r = regexes.cidr;', 'export const nil: boolean = isNil(r);', ''].join('\n'),
       'src/other.ts': ['const table = { helper: 1 };', 'export const x = table.helper;', '', 'function helper(): number {', '  return 1;', '}', 'export const cb = [helper].length;', ''].join('\n'),
     });
@@ -67,6 +67,7 @@ describe('refactoring safety', () => {
     // Types form no runtime cycle: Shape moves though regexes.ts keeps using it and it uses Kind from there.
     await ok(client, 'move_symbol', { id: 'src/regexes.ts::Shape', to: 'src/shape.ts' });
     expect(read(root, 'src/shape.ts')).toContain("import { Kind } from './regexes';");
+    await refused(client, root, 'move_symbol', { id: 'src/regexes.ts::Ip', to: 'src/ip.ts' }, /declared 2 times .* merged by TypeScript/);
     // A namespace import cannot follow a moved declaration: refused, not broken.
     await refused(client, root, 'move_symbol', { id: 'src/regexes.ts::cidrV4', to: 'src/cidr.ts' }, /reaches cidrV4 as regexes\.cidrV4 through a namespace import/);
     run(root, TSC, ['-p', '.']);
@@ -122,6 +123,8 @@ describe('refactoring safety', () => {
       ].join('\n'),
       'pkg/__init__.py': ['"""A package."""', 'import sys', '', '', 'def check(v):', '    return v > 0', '', '', 'ok = check(sys.version_info[0])', '', 'from . import extra  # noqa: E402', ''].join('\n'),
       'pkg/extra.py': 'X = 1\n',
+      'src/a/Scope.java': ['package a;', '', 'final class Scope {', '  static final int EMPTY = 1;', '}', ''].join('\n'),
+      'src/a/Writer.java': ['package a;', '', 'import static a.Scope.EMPTY;', '', 'public class Writer {', '  public int state() {', '    return EMPTY;', '  }', '}', ''].join('\n'),
       'm.py': [
         'import sys',
         '',
@@ -154,6 +157,7 @@ describe('refactoring safety', () => {
     await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P.P', new_name: 'Q' }, /constructor.*rename the class instead/);
     await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P', new_name: 'Q' }, /the type its file is named after/);
     await refused(client, root, 'safe_delete_symbol', { id: 'm.py::Box.__len__' }, /protocol method/);
+    await refused(client, root, 'move_symbol', { id: 'src/a/Writer.java::Writer', to: 'src/a/out' }, /imports a\.Scope\.EMPTY, and Scope is package-private/);
     await refused(client, root, 'move_symbol', { id: 'm.py::only_windows', to: 'w.py' }, /inside a block/);
     await ok(client, 'rename_symbol', { id: 'm.py::outer.inner', new_name: 'bump' });
     expect(read(root, 'm.py')).toContain('    def bump(y):\n        return y + 1\n    fn = bump\n');

@@ -355,7 +355,9 @@ export async function runRefactorEval(options: RefactorEvalOptions): Promise<Lan
               result.code = outcome.code;
               result.message = outcome.message.slice(0, 400);
             } else {
-              result.new_diagnostics = newDiagnostics(baseline, project.check(work, tools)).slice(0, 20);
+              // A renamed symbol renames the diagnostics that name it: those are the old ones.
+              const renamedBack = (d: string): string => (op === 'rename' ? d.split(String(args.new_name)).join(n.name) : d);
+              result.new_diagnostics = newDiagnostics(baseline, project.check(work, tools).map(renamedBack)).slice(0, 20);
               if (options.graphCheck !== false) {
                 await clean.indexRepo(work, { force: true });
                 const fresh = clean.graphDump(work, { maxNodes: 1_000_000 });

@@ -256,6 +256,9 @@ function moveEcma(m: MoveContext): string {
   const declLineText = m.text.split('\n')[at] ?? '';
   if (/^\s*export\s+default\b/.test(declLineText)) refuse(`${s.id} is a default export: rename its importers' default imports by hand, or make it a named export first`);
   const like = importsOf(from, work.target(from).current!).find((i) => i.module.startsWith('.'))?.module;
+  // Declaration merging (an interface and a const of one name): the halves cannot live in two files.
+  const twins = ctx.engine.fileSymbols(ctx.repo, from).filter((n) => n.id !== s.id && n.name === s.name && !localOf(n.id).includes('.'));
+  if (twins.length > 0) refuse(`${s.name} is declared ${twins.length + 1} times in ${from} (${[s.kind, ...twins.map((t) => t.kind)].join(' + ')}, merged by TypeScript): move them together by hand`);
   // Imports that only name types are erased: a cycle matters only between values, and between
   // functions (hoisted) it is harmless.
   const typeOnly = (n: { kind: string; flavor?: string | undefined }): boolean => n.kind === 'interface' || (n.kind === 'type' && n.flavor === 'type_alias');
@@ -634,6 +637,13 @@ function moveJava(m: MoveContext): string {
     const pkgTypes = new Map<string, { path: string; exported: boolean }>();
     for (const f of ctx.engine.fileNodes(ctx.repo, []).filter((f) => dirOf(f.path) === dirA && f.path.endsWith('.java'))) {
       for (const n of ctx.engine.fileSymbols(ctx.repo, f.path)) if (!localOf(n.id).includes('.') && n.id !== s.id && n.kind !== 'file' && n.kind !== 'package') pkgTypes.set(n.name, { path: f.path, exported: n.exported });
+    }
+    // Imports it takes along that name a type of the old package (`import static a.Scope.X`) need that type public.
+    for (const line of imports) {
+      const mod = /^import\s+(?:static\s+)?([\w.]+)/.exec(line)?.[1] ?? '';
+      if (!pkgA || !mod.startsWith(`${pkgA}.`)) continue;
+      const t = pkgTypes.get(mod.slice(pkgA.length + 1).split('.')[0]!);
+      if (t && !t.exported) refuse(`${s.name} imports ${mod}, and ${mod.slice(pkgA.length + 1).split('.')[0]} is package-private in ${pkgA}: make it public first, or move it too`);
     }
     for (const name of m.names) {
       const t = pkgTypes.get(name);
