@@ -125,6 +125,8 @@ describe('refactoring safety', () => {
       'pkg/extra.py': 'X = 1\n',
       'src/a/Scope.java': ['package a;', '', 'final class Scope {', '  static final int EMPTY = 1;', '}', ''].join('\n'),
       'src/a/Writer.java': ['package a;', '', 'import static a.Scope.EMPTY;', '', 'public class Writer {', '  public int state() {', '    return EMPTY;', '  }', '}', ''].join('\n'),
+      'src/a/Consts.java': ['package a;', '', 'public class Consts {', '  static final int LIMIT = 3;', '}', ''].join('\n'),
+      'src/a/Limits.java': ['package a;', '', 'import static a.Consts.LIMIT;', '', 'public class Limits {', '  public int limit() {', '    return LIMIT;', '  }', '}', ''].join('\n'),
       'm.py': [
         'import sys',
         '',
@@ -158,6 +160,7 @@ describe('refactoring safety', () => {
     await refused(client, root, 'rename_symbol', { id: 'src/a/P.java::P', new_name: 'Q' }, /the type its file is named after/);
     await refused(client, root, 'safe_delete_symbol', { id: 'm.py::Box.__len__' }, /protocol method/);
     await refused(client, root, 'move_symbol', { id: 'src/a/Writer.java::Writer', to: 'src/a/out' }, /imports a\.Scope\.EMPTY, and Scope is package-private/);
+    await refused(client, root, 'move_symbol', { id: 'src/a/Limits.java::Limits', to: 'src/a/out' }, /imports a\.Consts\.LIMIT, which is not public/);
     await refused(client, root, 'move_symbol', { id: 'm.py::only_windows', to: 'w.py' }, /inside a block/);
     await ok(client, 'rename_symbol', { id: 'm.py::outer.inner', new_name: 'bump' });
     expect(read(root, 'm.py')).toContain('    def bump(y):\n        return y + 1\n    fn = bump\n');

@@ -642,8 +642,15 @@ function moveJava(m: MoveContext): string {
     for (const line of imports) {
       const mod = /^import\s+(?:static\s+)?([\w.]+)/.exec(line)?.[1] ?? '';
       if (!pkgA || !mod.startsWith(`${pkgA}.`)) continue;
-      const t = pkgTypes.get(mod.slice(pkgA.length + 1).split('.')[0]!);
-      if (t && !t.exported) refuse(`${s.name} imports ${mod}, and ${mod.slice(pkgA.length + 1).split('.')[0]} is package-private in ${pkgA}: make it public first, or move it too`);
+      const [typeName, member] = mod.slice(pkgA.length + 1).split('.');
+      const t = pkgTypes.get(typeName!);
+      if (t && !t.exported) refuse(`${s.name} imports ${mod}, and ${typeName} is package-private in ${pkgA}: make it public first, or move it too`);
+      if (t && member && /^import\s+static\b/.test(line)) {
+        const m2 = ctx.engine.fileSymbols(ctx.repo, t.path).find((n) => localOf(n.id) === `${typeName}.${member}`);
+        if (m2 && m2.visibility !== 'public' && !/interface/.test(ctx.engine.getNode(ctx.repo, m2.id.slice(0, m2.id.length - member.length - 1))?.kind ?? '')) {
+          refuse(`${s.name} imports ${mod}, which is not public: package ${pkgB || '(default)'} could not reach it`);
+        }
+      }
     }
     for (const name of m.names) {
       const t = pkgTypes.get(name);
