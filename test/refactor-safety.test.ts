@@ -98,7 +98,7 @@ describe('refactoring safety', () => {
     run(root, 'go', ['vet', '-tags', 'fast', './...'], GO_ENV);
   }, 60_000);
 
-  test('Java and Python: @Override, dunders, overloads, constructors and a file-named type refuse; a nested function is renamed with its uses; a block-nested def is not moved', async () => {
+  test('Java and Python: @Override, dunders, overloads, constructors and a file-named type refuse; a nested function is renamed with its uses, a string annotation too; a block-nested def is not moved', async () => {
     const root = gitRepo('jp-safety', {
       'src/a/P.java': [
         'package a;',
@@ -136,6 +136,13 @@ describe('refactoring safety', () => {
         '        return 0',
         '',
         '',
+        'def size(b: "Box") -> "list[Box]":',
+        '    return [b]',
+        '',
+        '',
+        'labels = {"kind": "Box"}',
+        '',
+        '',
         'def outer(x):',
         '    def inner(y):',
         '        return y + 1',
@@ -162,6 +169,10 @@ describe('refactoring safety', () => {
     await refused(client, root, 'move_symbol', { id: 'src/a/Writer.java::Writer', to: 'src/a/out' }, /imports a\.Scope\.EMPTY, and Scope is package-private/);
     await refused(client, root, 'move_symbol', { id: 'src/a/Limits.java::Limits', to: 'src/a/out' }, /imports a\.Consts\.LIMIT, which is not public/);
     await refused(client, root, 'move_symbol', { id: 'm.py::only_windows', to: 'w.py' }, /inside a block/);
+    // A string annotation is code (renamed); a string value is not.
+    await ok(client, 'rename_symbol', { id: 'm.py::Box', new_name: 'Crate' });
+    expect(read(root, 'm.py')).toContain('def size(b: "Crate") -> "list[Crate]":');
+    expect(read(root, 'm.py')).toContain('labels = {"kind": "Box"}');
     await ok(client, 'rename_symbol', { id: 'm.py::outer.inner', new_name: 'bump' });
     expect(read(root, 'm.py')).toContain('    def bump(y):\n        return y + 1\n    fn = bump\n');
     expect(run(root, 'python3', ['m.py'])).toBe('2\n');

@@ -244,13 +244,13 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
     return st ? st.end_line - st.start_line : 0;
   };
   /** Rewrites the first of `line` and the lines after it (up to `lookahead`) that hold `old`. */
-  const site = (path: string, line: number, old: string, now: string, reason: string, lookahead: number): void => {
+  const site = (path: string, line: number, old: string, now: string, reason: string, lookahead: number, inStrings = false): void => {
     const lines = linesOf(path);
     let wordOnly = false;
     for (let l = line; l <= Math.min(lines.length, line + lookahead); l++) {
       const text = lines[l - 1]!;
       if (identifierColumns(text, old).length === 0) continue;
-      const columns = tokenColumns(path, old, l);
+      const columns = inStrings ? undefined : tokenColumns(path, old, l);
       if (columns !== undefined && !identifierColumns(text, old).some((c) => columns.includes(c))) {
         wordOnly = true;
         continue;
@@ -322,6 +322,11 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   // Mentions left alone: comments, strings, dynamic or unresolved uses.
   const mentions = ctx.engine.query('search_text', { query: `\\b${oldName.replace(/\$/g, '\\$')}\\b`, regexp: true, limit: 200 }, { repo: ctx.repo }) as SearchTextResult;
   const rewritten = (path: string, line: number): boolean => edits.get(path)?.has(line) === true;
+  // Python forward references: a type annotation written as a string (`x: "Old"`, `-> "list[Old]"`) is code.
+  const forwardRef = new RegExp(`(^\\s*[A-Za-z_][\\w.]*\\s*:|[(,]\\s*[A-Za-z_]\\w*\\s*:|->)\\s*(["'])[\\w.\\[\\], |]*\\b${oldName}\\b[\\w.\\[\\], |]*\\2`);
+  for (const h of mentions.hits) {
+    if (familyOf(h.path) === 'python' && !rewritten(h.path, h.line) && forwardRef.test(h.text)) site(h.path, h.line, oldName, newName, 'string annotation', 0, true);
+  }
   const leftAlone = mentions.hits.filter((h) => !rewritten(h.path, h.line));
   // Identifier uses of the old name that the graph ties neither to this symbol nor to another of
   // that name: they may be uses it missed (a receiver it could not type), and would break.
