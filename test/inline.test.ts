@@ -99,14 +99,14 @@ describe('inline_symbol', () => {
     expect(area.inlined.map((s: any) => s.path).sort()).toEqual(['src/geo.ts', 'src/main.ts']);
     expect(area.declaration).toBe('deleted');
     const main = fs.readFileSync(path.join(root, 'src/main.ts'), 'utf8');
-    expect(main).toContain('console.log((SCALE * next() * 4 as number), SCALE);');
+    expect(main).toContain('console.log(((SCALE * next() * 4) as number), SCALE);');
     expect(main).not.toMatch(/\barea\b/);
 
     // twice(next()) would evaluate next() twice: that call is refused, twice(5) is inlined, twice stays.
     const twice = await ok(client, 'inline_symbol', { id: 'src/geo.ts::twice', delete_after: true });
     expect(twice.refused).toEqual([expect.objectContaining({ path: 'src/main.ts', line: 10, reason: expect.stringMatching(/evaluated 2 times/) })]);
     expect(twice.declaration).toMatch(/kept/);
-    expect(fs.readFileSync(path.join(root, 'src/main.ts'), 'utf8')).toContain('console.log((5 + 5 as number), counter());');
+    expect(fs.readFileSync(path.join(root, 'src/main.ts'), 'utf8')).toContain('console.log(((5 + 5) as number), counter());');
 
     const log = await ok(client, 'inline_symbol', { id: 'src/geo.ts::logTwice', delete_after: true });
     expect(log.declaration).toBe('deleted');
