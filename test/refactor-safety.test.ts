@@ -84,6 +84,7 @@ describe('refactoring safety', () => {
       'go.mod': 'module example.com/s\n\ngo 1.20\n',
       'r/render.go': ['package r', '', 'type Render interface {', '\tWriteContentType()', '}', '', 'type JSON struct{}', '', 'func (JSON) WriteContentType() {}', '', 'func (JSON) String() string { return "json" }', '', 'var _ Render = JSON{}', ''].join('\n'),
       'r/tag_fast.go': ['//go:build fast', '', 'package r', '', '// Mode names the build.', 'func Mode() string { return "fast" }', ''].join('\n'),
+      'r/fsx.go': ['package r', '', 'import "os"', '', 'type wrap struct{}', '', 'func (wrap) openHelper() *os.File { return nil }', ''].join('\n'),
       'r/mode.go': ['package r', '', 'var debug = false', '', '// IsDebugging reports the mode.', 'func IsDebugging() bool { return debug }', ''].join('\n'),
       'r/tag_slow.go': ['//go:build !fast', '', 'package r', '', '// Mode names the build.', 'func Mode() string { return "slow" }', ''].join('\n'),
     });
@@ -94,6 +95,9 @@ describe('refactoring safety', () => {
     expect(read(root, 'r/mode_fast.go')).toBe('//go:build fast\n\npackage r\n\n// Mode names the build.\nfunc Mode() string { return "fast" }\n');
     await refused(client, root, 'move_symbol', { id: 'r/tag_slow.go::Mode', to: 'r/render.go' }, /different build constraints/);
     await refused(client, root, 'move_symbol', { id: 'r/mode.go::IsDebugging', to: 'dbg' }, /uses debug of package r/);
+    // A delete takes the imports only the deleted code used (Go would not build with them).
+    await ok(client, 'safe_delete_symbol', { id: 'r/fsx.go::wrap.openHelper' });
+    expect(read(root, 'r/fsx.go')).toBe('package r\n\ntype wrap struct{}\n');
     run(root, 'go', ['vet', './...'], GO_ENV);
     run(root, 'go', ['vet', '-tags', 'fast', './...'], GO_ENV);
   }, 60_000);

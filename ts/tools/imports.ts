@@ -384,6 +384,7 @@ export function pruneImports(file: string, before: Buffer | null, after: Buffer,
   }
   let bytes = applySplices(after, splices);
   // Go: an import block left empty, or holding one spec, stays valid; `import ()` is legal too.
-  if (family === 'go') bytes = Buffer.from(bytes.toString('utf8').replace(/\nimport \(\s*\)\n/, '\n'), 'utf8');
+  // (gofmt never leaves two blank lines in a row: a removed import's gap is closed.)
+  if (family === 'go' && removed.length > 0) bytes = Buffer.from(bytes.toString('utf8').replace(/\nimport \(\s*\)\n/, '\n').replace(/\n{3,}/g, '\n\n'), 'utf8');
   return { bytes, removed };
 }

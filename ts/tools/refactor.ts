@@ -14,7 +14,7 @@ import type { ToolContext } from '../workspace/context';
 import { commitWrites, resolveWritable, syncIndex, type PlannedWrite } from '../workspace/writes';
 import { unifiedDiff } from './edit';
 import { refactorFacts } from '../engine/engine';
-import { familyOf, importsOf, pythonModule, resolveEcma, resolvePythonFrom } from './imports';
+import { familyOf, importsOf, pruneImports, pythonModule, resolveEcma, resolvePythonFrom } from './imports';
 
 /** Most reference sites one rename rewrites; past it the rename is refused (split it, or narrow it). */
 const MAX_SITES = 5000;
@@ -640,7 +640,8 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
       lines.splice(range[0] - 1, range[1] - range[0] + 1);
       deleted.push({ id: n.id, path, lines: range });
     }
-    plans.push({ target: t, after: Buffer.from(lines.join('\n'), 'utf8') });
+    // The imports only the deleted code used go too (Go refuses an unused import, TS under noUnusedLocals).
+    plans.push({ target: t, after: pruneImports(path, t.current, Buffer.from(lines.join('\n'), 'utf8')).bytes });
   }
   const written = await commitWrites(ctx, plans, { dryRun: args.dry_run === true, allowParseErrors: args.allow_parse_errors === true });
   const store = ctx.session?.store;
