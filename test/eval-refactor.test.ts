@@ -4,19 +4,25 @@
  * differences are counted both ways, the table reports every operation, and bad flags are usage
  * errors. The networked run itself is `gortex eval refactor` (its table is in BENCHMARKS.md).
  */
-import { formatRefactorEval, graphDifference, newDiagnostics, seededRandom, type LanguageRun } from '../ts/eval/refactor';
+import { formatRefactorEval, graphDifference, newDiagnostics, type LanguageRun } from '../ts/eval/refactor';
+import { prng, sample } from '../ts/support/random';
 import type { GraphDump } from '../ts/engine/engine';
 import { runCli } from './helpers/cli';
 import { tempHome } from './helpers/repo';
 
-test('the same seed draws the same sequence; another seed another', () => {
-  const a = seededRandom(7);
-  const b = seededRandom(7);
-  const c = seededRandom(8);
+test('the same seed draws the same sequence and sample; another seed another', () => {
+  const a = prng(7);
+  const b = prng(7);
+  const c = prng(8);
   const xs = [a(), a(), a()];
   expect([b(), b(), b()]).toEqual(xs);
   expect([c(), c(), c()]).not.toEqual(xs);
   expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  const items = Array.from({ length: 50 }, (_, i) => i);
+  const drawn = sample(items, 10, prng(3));
+  expect(sample(items, 10, prng(3))).toEqual(drawn);
+  expect(new Set(drawn).size).toBe(10);
+  expect(sample(items, 80, prng(3))).toHaveLength(50);
 });
 
 test('new diagnostics are those past the baseline counts', () => {

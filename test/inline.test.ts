@@ -10,9 +10,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { PACKAGE_ROOT } from './helpers/cli';
-import { callJson as call, okJson as ok, serveEmbedded } from './helpers/mcp';
+import { callJson as call, okJson as ok, useEmbeddedServers } from './helpers/mcp';
 import { gitRepo, runProgram as run, snapshotFiles as snapshot, useTempHome } from './helpers/repo';
 
 const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
@@ -20,19 +19,7 @@ const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
 useTempHome();
 
 describe('inline_symbol', () => {
-  const opened: EmbeddedRepo[] = [];
-  const clients: Client[] = [];
-  afterAll(async () => {
-    for (const c of clients) await c.close();
-    for (const r of opened) await r.close();
-  });
-  async function serve(root: string): Promise<Client> {
-    const repo = await openEmbedded(root, { watch: false });
-    opened.push(repo);
-    const client = await serveEmbedded(repo);
-    clients.push(client);
-    return client;
-  }
+  const serve = useEmbeddedServers();
 
   test('TypeScript: same-file and imported calls, a void statement, refusals; the output is unchanged', async () => {
     const root = gitRepo('ts-inline', {

@@ -9,9 +9,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
-import { callJson as call, okJson as ok, serveEmbedded } from './helpers/mcp';
+import { callJson as call, okJson as ok, useEmbeddedServers } from './helpers/mcp';
 import { gitRepo, runProgram as run, snapshotFiles as snapshot, tempHome, useTempHome } from './helpers/repo';
 
 const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
@@ -29,19 +28,7 @@ const read = (root: string, rel: string): string => fs.readFileSync(path.join(ro
 useTempHome();
 
 describe('move_symbol', () => {
-  const opened: EmbeddedRepo[] = [];
-  const clients: Client[] = [];
-  afterAll(async () => {
-    for (const c of clients) await c.close();
-    for (const r of opened) await r.close();
-  });
-  async function serve(root: string): Promise<Client> {
-    const repo = await openEmbedded(root, { watch: false });
-    opened.push(repo);
-    const client = await serveEmbedded(repo);
-    clients.push(client);
-    return client;
-  }
+  const serve = useEmbeddedServers();
   async function symbolExists(client: Client, id: string): Promise<boolean> {
     return !(await call(client, 'get_symbol', { id })).isError;
   }
@@ -226,6 +213,17 @@ describe('move_symbol', () => {
     expect(inlined.status).toBe(0);
     expect(inlined.stdout).toMatch(/^would inline pycli\/pkg\/a\.py::area \(3 \* r \* r\) at 1 call; declaration deleted\n/);
     expect(inlined.stdout).toContain('+print((3 * 2 * 2))');
+    expect(snapshot(root)).toEqual(files);
+    // Bad targets: another language, the same file, outside the repository; nothing is written.
+    for (const [to, why] of [
+      ['pkg/b.ts', /pkg\/b\.ts is not a python file/],
+      ['pkg/a.py', /is already in pkg\/a\.py/],
+      ['../elsewhere.py', /outside_repo/],
+    ] as const) {
+      const r = edit('move', 'pkg/a.py::area', to);
+      expect(r.status).toBe(2);
+      expect(r.stderr.replace(/\s*›\s*/g, ' ')).toMatch(why);
+    }
     expect(snapshot(root)).toEqual(files);
     const bad = edit('inline', 'area', '--site', 'main.py');
     expect(bad.status).toBe(2);

@@ -12,9 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { PACKAGE_ROOT } from './helpers/cli';
-import { callJson as call, okJson as ok, serveEmbedded } from './helpers/mcp';
+import { callJson as call, okJson as ok, useEmbeddedServers } from './helpers/mcp';
 import { gitRepo, runProgram as run, snapshotFiles as snapshot, useTempHome } from './helpers/repo';
 
 const TSC = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsc');
@@ -24,19 +23,7 @@ const read = (root: string, rel: string): string => fs.readFileSync(path.join(ro
 useTempHome();
 
 describe('refactoring safety', () => {
-  const opened: EmbeddedRepo[] = [];
-  const clients: Client[] = [];
-  afterAll(async () => {
-    for (const c of clients) await c.close();
-    for (const r of opened) await r.close();
-  });
-  async function serve(root: string): Promise<Client> {
-    const repo = await openEmbedded(root, { watch: false });
-    opened.push(repo);
-    const client = await serveEmbedded(repo);
-    clients.push(client);
-    return client;
-  }
+  const serve = useEmbeddedServers();
   async function refused(client: Client, root: string, tool: string, args: Record<string, unknown>, reason: RegExp): Promise<void> {
     const before = snapshot(root);
     const r = await call(client, tool, args);

@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../ts/mcp/server';
-import { embeddedWorkspace, type EmbeddedRepo } from '../../ts/workspace/embedded';
+import { embeddedWorkspace, openEmbedded, type EmbeddedRepo } from '../../ts/workspace/embedded';
 
 /** A connected client of a fresh server over `repo` with the `tools` surface (default `full`). */
 export async function serveEmbedded(repo: EmbeddedRepo, tools = 'full'): Promise<Client> {
@@ -32,4 +32,24 @@ export async function okJson(client: Client, name: string, args: Record<string, 
   const r = await callJson(client, name, args);
   if (r.isError) throw new Error(`${name} failed: ${r.text}`);
   return r.body;
+}
+
+/**
+ * For the enclosing `describe`: `serve(root)` opens `root` as an embedded repository (no watcher)
+ * and connects a client to a fresh server over it; everything opened is closed after the block.
+ */
+export function useEmbeddedServers(): (root: string) => Promise<Client> {
+  const opened: EmbeddedRepo[] = [];
+  const clients: Client[] = [];
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    for (const r of opened) await r.close();
+  });
+  return async (root) => {
+    const repo = await openEmbedded(root, { watch: false });
+    opened.push(repo);
+    const client = await serveEmbedded(repo);
+    clients.push(client);
+    return client;
+  };
 }

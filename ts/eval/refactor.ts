@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import type { Engine, GraphDump } from '../engine/engine';
 import { refactorFacts } from '../engine/engine';
 import { ensureCorpus, PARITY_CORPORA, corpusLabel, type ParityCorpus } from './parity-corpora';
+import { prng, sample } from '../support/random';
 
 /** The operations the eval samples, with the tool each calls. */
 export const REFACTOR_OPS = ['rename', 'move', 'inline', 'delete'] as const;
@@ -76,26 +77,6 @@ export interface LanguageRun {
   baseline_diagnostics: number;
   ops: OpResult[];
   error?: string;
-}
-
-/** A small seeded PRNG (mulberry32): the same seed samples the same operations. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `k` items of `items` picked without replacement. */
-function sample<T>(items: readonly T[], k: number, rnd: () => number): T[] {
-  const pool = [...items];
-  const out: T[] = [];
-  while (out.length < k && pool.length > 0) out.push(pool.splice(Math.floor(rnd() * pool.length), 1)[0]!);
-  return out;
 }
 
 /** Runs a program; its exit status and output. */
@@ -332,7 +313,7 @@ export async function runRefactorEval(options: RefactorEvalOptions): Promise<Lan
         run.baseline_diagnostics = baseline.length;
         session = await options.open(work);
         const dump = session.engine.graphDump(session.repo, { maxNodes: 1_000_000 });
-        const rnd = seededRandom(options.seed + REFACTOR_LANGUAGES.indexOf(language) * 7919);
+        const rnd = prng(options.seed + REFACTOR_LANGUAGES.indexOf(language) * 7919);
         // What references each declaration (structure edges aside): deletes sample half from the
         // unreferenced ones (else nearly all are refused as in use), inlines only functions with callers.
         const referenced = new Set(dump.edges.filter((e) => !['contains', 'defines', 'member_of'].includes(e.kind)).map((e) => e.to));

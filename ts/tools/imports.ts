@@ -194,30 +194,24 @@ function insertionPoint(family: Family, buf: Buffer, imports: readonly ImportFac
   let real = imports.filter((i) => i.kind !== 'package' && topLevel(buf, i));
   if (family === 'python') real = leadingBlock(buf, real);
   if (real.length > 0) return lineBytes(buf, real[real.length - 1]!.end_line, real[real.length - 1]!.end_line)[1];
-  const text = buf.toString('utf8');
-  const lines = text.split('\n');
-  let at = 0;
-  let offset = 0;
-  const headerLine = (l: string): boolean => {
-    if (family === 'go' || family === 'java') return /^\s*(package\b|\/\/|\/\*|\*|$)/.test(l);
-    if (family === 'python') return /^\s*(#|$)/.test(l);
-    if (family === 'ecma') return /^\s*(#!|\/\/|\/\*|\*|['"]use (strict|client|server)['"];?\s*$|$)/.test(l);
-    return /^\s*(\/\/!|#!\[|$)/.test(l);
-  };
-  // Python: a module docstring first.
-  if (family === 'python') {
-    const doc = /^(\s*#[^\n]*\n)*\s*(?:[rbuRBU]{0,2})("""|''')[\s\S]*?\2[^\n]*\n/.exec(text);
-    if (doc) offset = Buffer.byteLength(doc[0]);
-  }
-  const tail = buf.subarray(offset).toString('utf8').split('\n');
-  for (let i = 0; i < tail.length - 1 && headerLine(tail[i]!); i++) at = i + 1;
+  const lines = buf.toString('utf8').split('\n');
+  // Go and Java: right after the package line.
   if (family === 'go' || family === 'java') {
-    // After the package line (not before it).
     const pkg = lines.findIndex((l) => /^\s*package\b/.test(l));
-    at = pkg + 1;
-    offset = 0;
-    return Buffer.byteLength(lines.slice(0, at).join('\n') + (at > 0 ? '\n' : ''));
+    return pkg < 0 ? 0 : lineBytes(buf, pkg + 1, pkg + 1)[1];
   }
+  // Elsewhere: after the header (a shebang, comments, directives; Python's module docstring first).
+  const headerLine: (l: string) => boolean =
+    family === 'python'
+      ? (l) => /^\s*(#|$)/.test(l)
+      : family === 'ecma'
+        ? (l) => /^\s*(#!|\/\/|\/\*|\*|['"]use (strict|client|server)['"];?\s*$|$)/.test(l)
+        : (l) => /^\s*(\/\/!|#!\[|$)/.test(l);
+  const doc = family === 'python' ? /^(\s*#[^\n]*\n)*\s*(?:[rbuRBU]{0,2})("""|''')[\s\S]*?\2[^\n]*\n/.exec(buf.toString('utf8')) : null;
+  const offset = doc ? Buffer.byteLength(doc[0]) : 0;
+  const tail = buf.subarray(offset).toString('utf8').split('\n');
+  let at = 0;
+  while (at < tail.length - 1 && headerLine(tail[at]!)) at++;
   return offset + Buffer.byteLength(tail.slice(0, at).join('\n') + (at > 0 ? '\n' : ''));
 }
 

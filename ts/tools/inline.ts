@@ -70,21 +70,20 @@ function dirOf(file: string): string {
 const RUST_NUMERIC = /^(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|f32|f64)$/;
 
 /** The text an argument becomes where a parameter was. */
-function argumentText(family: Family, file: string, arg: CallSiteFact['args'][number], type: string | null): string {
+function argumentText(family: Family, arg: CallSiteFact['args'][number], type: string | null): string {
   const wrapped = arg.primary ? arg.text : `(${arg.text})`;
   if (family === 'go' && type) return goConversion(type, arg.text);
   if (family === 'java' && type) return `((${type}) ${wrapped})`;
   if (family === 'rust' && type && arg.literal && RUST_NUMERIC.test(type.trim())) return `(${arg.text} as ${type.trim()})`;
-  void file;
   return wrapped;
 }
 
 /** The body expression with `args` substituted (no outer wrapping). */
-function substitute(fact: CallableFact, family: Family, file: string, args: CallSiteFact['args']): string {
+function substitute(fact: CallableFact, family: Family, args: CallSiteFact['args']): string {
   const expr = Buffer.from(fact.expr, 'utf8');
   const splices: Splice[] = fact.occurrences.map((o) => {
     const p = fact.params[o.param]!;
-    const value = argumentText(family, file, args[o.param]!, p.type);
+    const value = argumentText(family, args[o.param]!, p.type);
     return { start: o.start, end: o.end, text: o.shorthand ? `${p.name}: ${value}` : value };
   });
   return applySplices(expr, splices).toString('utf8');
@@ -257,7 +256,7 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
         refuse(blocked);
         continue;
       }
-      let value = substitute(fact, family, file, bound);
+      let value = substitute(fact, family, bound);
       const ret = fact.return_type?.trim();
       const exprIsCall = /call|invocation|creation/.test(fact.expr_kind);
       if (site.statement && fact.returns_value && (family === 'go' || family === 'java') && !exprIsCall) {
