@@ -10,6 +10,7 @@
  * go vet and python3 where the result is code.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PACKAGE_ROOT } from './helpers/cli';
@@ -117,6 +118,8 @@ describe('refactoring safety', () => {
       'src/a/Scope.java': ['package a;', '', 'final class Scope {', '  static final int EMPTY = 1;', '}', ''].join('\n'),
       'src/a/Writer.java': ['package a;', '', 'import static a.Scope.EMPTY;', '', 'public class Writer {', '  public int state() {', '    return EMPTY;', '  }', '}', ''].join('\n'),
       'src/a/Consts.java': ['package a;', '', 'public class Consts {', '  static final int LIMIT = 3;', '}', ''].join('\n'),
+      'src/a/Tree.java': ['package a;', '', 'public class Tree {', '  static final class Node {', '    final int v;', '', '    Node(int v) {', '      this.v = v;', '    }', '  }', '', '  public int root() {', '    return new Node(4).v;', '  }', '}', ''].join('\n'),
+      'src/a/Reader.java': ['package a;', '', 'import static a.Consts.LIMIT;', '', 'public class Reader {', '  public int max() {', '    return LIMIT + 1;', '  }', '}', ''].join('\n'),
       'src/a/Limits.java': ['package a;', '', 'import static a.Consts.LIMIT;', '', 'public class Limits {', '  public int limit() {', '    return LIMIT;', '  }', '}', ''].join('\n'),
       'm.py': [
         'import sys',
@@ -159,6 +162,13 @@ describe('refactoring safety', () => {
     await refused(client, root, 'safe_delete_symbol', { id: 'm.py::Box.__len__' }, /protocol method/);
     await refused(client, root, 'move_symbol', { id: 'src/a/Writer.java::Writer', to: 'src/a/out' }, /imports a\.Scope\.EMPTY, and Scope is package-private/);
     await refused(client, root, 'move_symbol', { id: 'src/a/Limits.java::Limits', to: 'src/a/out' }, /imports a\.Consts\.LIMIT, which is not public/);
+    // Its package keeps using a package-private member through a static import: the class cannot leave.
+    await refused(client, root, 'move_symbol', { id: 'src/a/Consts.java::Consts', to: 'src/a/out' }, /uses Consts\.LIMIT, which is not public/);
+    // A class is renamed with its constructors.
+    await ok(client, 'rename_symbol', { id: 'src/a/Tree.java::Tree.Node', new_name: 'Cell' });
+    expect(read(root, 'src/a/Tree.java')).toContain('    Cell(int v) {');
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-javac-'));
+    run(root, 'javac', ['-d', out, ...['P', 'Scope', 'Writer', 'Consts', 'Limits', 'Tree', 'Reader'].map((c) => `src/a/${c}.java`)]);
     await refused(client, root, 'move_symbol', { id: 'm.py::only_windows', to: 'w.py' }, /inside a block/);
     // A string annotation is code (renamed); a string value is not.
     await ok(client, 'rename_symbol', { id: 'm.py::Box', new_name: 'Crate' });

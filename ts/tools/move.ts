@@ -664,7 +664,7 @@ function moveJava(m: MoveContext): string {
       for (const e of ctx.engine.edges(ctx.repo, mem.id, { direction: 'out', kinds: ['calls', 'references', 'instantiates'] })) {
         const target = ctx.engine.getNode(ctx.repo, e.to);
         if (!target || !target.path || dirOf(target.path) !== dirA || target.id.startsWith(`${s.id}.`) || target.id === s.id) continue;
-        if (target.exported || target.kind === 'class' || target.kind === 'interface') continue;
+        if (target.exported || target.kind === 'interface') continue;
         refuse(`${mem.name} uses ${target.qualified}, which is not public: package ${pkgB || '(default)'} could not reach it`);
       }
       // Users left in the old package need its members public.
@@ -672,6 +672,17 @@ function moveJava(m: MoveContext): string {
       const us = ctx.engine.query('find_usages', { id: mem.id, limit: 50, include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
       const outside = us.usages.find((u) => !u.from.id.startsWith(`${s.id}`));
       if (outside) refuse(`${outside.path}:${outside.line} uses ${mem.qualified}, which is not public: it could not reach it from package ${pkgB || '(default)'}`);
+    }
+    // Members the old package names in text (`S.member`, `import static pkgA.S.member`) — the graph may
+    // not resolve a statically imported constant — must be public too.
+    if (!/interface/.test(s.kind)) {
+      const memberRef = new RegExp(`(?:\\b${s.name}\\s*\\.\\s*|import\\s+static\\s+${pkgA.replace(/\./g, '\\.')}\\.${s.name}\\.)(\\w+)`, 'g');
+      for (const file of [from, ...[...m.users.keys()].filter((u) => dirOf(u) === dirA && u !== from)]) {
+        for (const hit of work.bytes(file).toString('utf8').matchAll(memberRef)) {
+          const mem = members.find((n) => localOf(n.id) === `${s.name}.${hit[1]}`);
+          if (mem && mem.visibility !== 'public') refuse(`${file} uses ${s.name}.${hit[1]}, which is not public: it could not reach it from package ${pkgB || '(default)'}`);
+        }
+      }
     }
     if (!isPublic && (m.homeUses || [...m.users.keys()].some((u) => dirOf(u) !== dirB))) {
       text = prefixDeclaration(text, at, 'public ', /\b(final\s+|abstract\s+|static\s+|sealed\s+)*(class|interface|enum|record|@interface)\b/);

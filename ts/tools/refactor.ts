@@ -269,6 +269,12 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   };
 
   site(s.path, s.line, oldName, newName, 'declaration', Math.max(0, s.end_line - s.line));
+  // A class's constructors carry its name (Java, C#, C++…): they are renamed with it.
+  if (s.kind === 'type') {
+    for (const n of ctx.engine.fileSymbols(ctx.repo, s.path)) {
+      if (n.name === oldName && ownerIdOf(n.id) === s.id) site(s.path, n.start_line, oldName, newName, 'constructor', Math.max(0, n.end_line - n.start_line));
+    }
+  }
   const counted = new Set<string>();
   for (const u of usages.usages) {
     const key = `${u.path}:${u.line}`;
