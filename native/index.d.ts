@@ -11,6 +11,19 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /** The code-intelligence engine: indexes repositories and answers graph lookups. */
 export declare class Engine {
+  /**
+   * Builds (or rebuilds) the overlay view `key` of repository `repo`: its index with `files`
+   * replaced, added or deleted, the base untouched. Resolves to JSON `{ replaced, added,
+   * deleted, not_indexed, resolved_files, nodes, edges, base_indexed_at_ms, wall_ms }`.
+   */
+  overlayBuild(repo: string, key: string, files: Array<OverlayFileInput>): Promise<string>
+  /** Forgets the overlay view `key` (its memory is freed); returns whether one was held. */
+  overlayDrop(key: string): boolean
+  /**
+   * The state of view `key` as JSON `{ root, current, nodes, edges, files }` (`current`: the
+   * base has not changed since it was built), or null when none is built.
+   */
+  overlayState(key: string): string | null
   /** Creates an engine. Nothing is indexed until `indexRepo` is called. */
   constructor(options?: EngineOptions | undefined | null)
   /**
@@ -53,46 +66,46 @@ export declare class Engine {
   /** Repositories loaded in this engine: `[{ name, root, files, nodes, edges, indexed_at_ms }]`. */
   repos(): string
   /** Graph counts of one repository (by root path or name). */
-  stats(repo: string): string
+  stats(repo: string, view?: string | undefined | null): string
   /**
    * A brief dump of the whole graph for viewers: nodes (`id`, `kind`, `name`, `path`, `line`,
    * `end_line`, `language`) and the edges between the nodes kept (`from`, `to`, `kind`,
    * `origin`). At most `max_nodes` nodes (default 50,000), files and symbols in id order;
    * `truncated` says when nodes were left out.
    */
-  graphDump(repo: string, maxNodes?: number | undefined | null): string
+  graphDump(repo: string, maxNodes?: number | undefined | null, view?: string | undefined | null): string
   /**
    * Every reference from this repository to code outside it (`external::…` stubs): the stub's
    * id and target, and each incoming edge with the referring node (id, name, kind, path) — what
    * a multi-repository workspace links against the repositories that define those targets.
    */
-  externalRefs(repo: string): string
+  externalRefs(repo: string, view?: string | undefined | null): string
   /**
    * Files and packages of the repository by how many distinct files import (or re-export) them,
    * most imported first, ties by path: `{id, path, kind, importers}` rows, at most `limit`.
    */
-  mostImported(repo: string, limit: number): string
+  mostImported(repo: string, limit: number, view?: string | undefined | null): string
   /**
    * Every file node (NodeJson, in path order), each with `symbols`: how many nodes of the
    * `count_kinds` it declares. One call for what a per-file lookup did file by file.
    */
-  fileNodes(repo: string, countKinds: Array<string>): string
+  fileNodes(repo: string, countKinds: Array<string>, view?: string | undefined | null): string
   /** One node by id (NodeJson), or null when no node has that id. */
-  getNode(repo: string, id: string): string | null
+  getNode(repo: string, id: string, view?: string | undefined | null): string | null
   /** The symbols a file declares (NodeJson[] in source order; the file node first). */
-  fileSymbols(repo: string, path: string): string
+  fileSymbols(repo: string, path: string, view?: string | undefined | null): string
   /**
    * Edges of a node (EdgeJson[]): direction `in`, `out` or `both`, optionally only some kinds.
    * Outgoing unresolved references are included with `resolved: false`.
    */
-  edges(repo: string, id: string, direction: string, kinds?: Array<string> | undefined | null): string
+  edges(repo: string, id: string, direction: string, kinds?: Array<string> | undefined | null, view?: string | undefined | null): string
   /**
    * Runs one read-only query tool (`search_symbols`, `get_callers`, …; see `queryTools`) with
    * JSON arguments. `repo` names a repository (root path or name); when absent, the repository
    * an id argument belongs to, else the only one loaded. Returns the tool's result as JSON.
    * Query failures reject with `"<code>: <message>"` (`invalid_argument`, `not_found`, …).
    */
-  query(repo: string | undefined | null, tool: string, argsJson: string): string
+  query(repo: string | undefined | null, tool: string, argsJson: string, view?: string | undefined | null): string
   /** The query tools `query` accepts, with one-line descriptions: `[{ name, description }]`. */
   queryTools(): string
 }
@@ -174,6 +187,14 @@ export interface IndexRepoOptions {
  * involved: `detect_changes` outlines a file's old version from git with it.
  */
 export declare function outline(path: string, source: Buffer): string | null
+
+/** One overlaid file handed to `overlayBuild`. */
+export interface OverlayFileInput {
+  /** Repository-relative path (or absolute inside the root). */
+  path: string
+  /** The buffer; absent or null: the file is deleted in the view. */
+  content?: Buffer
+}
 
 /**
  * Syntax facts for the refactoring tools (`gortex_lang::refactor::refactor_facts`): `op` is

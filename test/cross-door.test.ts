@@ -95,6 +95,8 @@ describe('every door answers through one call pipeline', () => {
   const repo = gitFixture('query/app-ts', 'doorapp');
   const doors: Door[] = [];
   const clients: Client[] = [];
+  let httpTransport: StreamableHTTPClientTransport;
+  let v1Url: string;
 
   beforeAll(async () => {
     // Every MCP session runs the full surface (defer mode), the same surface /v1 and the CLI serve.
@@ -116,7 +118,9 @@ describe('every door answers through one call pipeline', () => {
       return client;
     };
     const http = new Client({ name: 'cross-door-test', version: '1.0.0' });
-    await http.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+    httpTransport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
+    await http.connect(httpTransport);
+    v1Url = url;
     clients.push(http);
     doors.push(
       mcpDoor('mcp stdio (embedded)', await stdio(['--embedded'])),
@@ -184,5 +188,52 @@ describe('every door answers through one call pipeline', () => {
     expect(await sameEverywhere('get_caller', { id: 'formatLabel' })).toMatchObject({ ok: false, code: 'tool_not_found', message: expect.stringContaining('did you mean "get_callers"') });
     expect(await sameEverywhere('pr', { operation: 'impact' })).toMatchObject({ ok: false, code: 'not_available', message: expect.stringContaining('pr.impact is not available') });
     expect(await sameEverywhere('find_files', { query: '.ts', cursor: 'garbage' })).toMatchObject({ ok: false, code: 'invalid_argument' });
+  });
+
+  test('overlays: each MCP session reads its own buffers, /v1 the session its header names, the CLI none', async () => {
+    const mcpDoors = doors.slice(0, 3);
+    for (const [i, door] of mcpDoors.entries()) {
+      const pushed = await door.call('overlay_push', { path: 'src/overlay_only.ts', content: `export function overlayOnly${i}(): number {\n  return ${i};\n}\n` });
+      expect(pushed).toMatchObject({ ok: true });
+    }
+    for (const [i, door] of mcpDoors.entries()) {
+      for (let j = 0; j < mcpDoors.length; j++) {
+        const answer = await door.call('get_symbol', { id: `src/overlay_only.ts::overlayOnly${j}` });
+        expect({ door: door.name, j, ok: answer.ok }).toEqual({ door: door.name, j, ok: i === j });
+      }
+    }
+    const v1 = async (route: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> => {
+      const res = await fetch(`${v1Url}${route}`, {
+        method: init.method ?? 'GET',
+        headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
+        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    // The /mcp session's overlay, read over /v1 by its Mcp-Session-Id.
+    const viaMcpId = await v1('/v1/tools/get_symbol', { method: 'POST', body: { id: 'src/overlay_only.ts::overlayOnly2' }, headers: { 'mcp-session-id': httpTransport.sessionId! } });
+    expect(viaMcpId.status).toBe(200);
+    // A session made over /v1, pushed to and read with each of the three ways of naming it.
+    expect(await v1('/v1/overlay/sessions', { method: 'POST', body: { session_id: 'v1-session' } })).toMatchObject({ status: 201, body: { session_id: 'v1-session', created: true } });
+    expect((await v1('/v1/overlay/sessions/v1-session/files', { method: 'PUT', body: { path: 'src/overlay_only.ts', content: 'export function fromV1() {}\n' } })).status).toBe(200);
+    expect((await v1('/v1/overlay/sessions/v1-session/files')).body.files.map((f: { path: string }) => f.path)).toEqual(['src/overlay_only.ts']);
+    const symbol = { method: 'POST', body: { id: 'src/overlay_only.ts::fromV1' } };
+    expect((await v1('/v1/tools/get_symbol', { ...symbol, headers: { 'x-gortex-overlay-session': 'v1-session' } })).status).toBe(200);
+    expect((await v1('/v1/tools/get_symbol?session_id=v1-session', symbol)).status).toBe(200);
+    expect((await v1('/v1/tools/get_symbol', symbol)).status).toBe(404);
+    const compared = await v1('/v1/overlay/sessions/v1-session/compare', { method: 'POST', body: { tool: 'get_dependencies', args: { id: 'src/overlay_only.ts' } } });
+    expect(compared.status).toBe(200);
+    expect((await v1('/v1/overlay/sessions/v1-session/branches', { method: 'POST', body: { name: 'b2' } })).status).toBe(201);
+    expect((await v1('/v1/overlay/sessions/v1-session/branches')).body.branches.map((b: { name: string }) => b.name)).toEqual(['main', 'b2']);
+    expect((await v1('/v1/overlay/sessions/v1-session/branches/b2', { method: 'DELETE' })).body).toMatchObject({ dropped: 'b2' });
+    expect((await v1('/v1/overlay/sessions/v1-session/files?path=src/overlay_only.ts', { method: 'DELETE' })).body).toMatchObject({ removed: true });
+    expect((await v1('/v1/overlay/sessions/v1-session', { method: 'DELETE' })).body).toMatchObject({ dropped: true });
+    expect((await v1('/v1/overlay/sessions/v1-session/keepalive', { method: 'POST' })).status).toBe(404);
+    expect((await v1('/v1/overlay/sessions/bad%20id/files')).status).toBe(400);
+    // The CLI has no session to hold buffers.
+    for (const cli of doors.slice(4)) {
+      expect(await cli.call('overlay_push', { path: 'src/x.ts', content: 'x' })).toMatchObject({ ok: false, code: 'not_available', message: expect.stringContaining('overlays belong to a session') });
+    }
+    for (const door of mcpDoors) expect(await door.call('overlay_drop', {})).toMatchObject({ ok: true });
   });
 });

@@ -245,7 +245,7 @@ describe('auth, origin and CORS', () => {
     // Preflights bypass auth but not the Origin guard.
     const preflight = await fetch(`${authed.url}/v1/tools/graph_stats`, { method: 'OPTIONS', headers: { origin: UI, 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Mcp-Session-Id');
     expect(preflight.headers.get('access-control-max-age')).toBe('86400');
     const mcpPreflight = await fetch(`${authed.url}/mcp`, { method: 'OPTIONS', headers: { origin: UI, 'access-control-request-method': 'DELETE' } });

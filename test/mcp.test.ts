@@ -74,12 +74,14 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'detect_changes', 'diff_context', 'check_guards', 'get_edit_plan', 'verify_change', 'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
+      'overlay_register', 'overlay_push', 'overlay_list', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'compare_with_overlay',
+      'overlay_fork', 'overlay_branches', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'compare_branches', 'preview_edit', 'simulate_chain',
       'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'set_planning_mode', 'workflow', 'get_symbol_history', 'feedback',
       'list_repos', 'workspace_info', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project',
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));
@@ -352,7 +354,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(15_000);
     const edit = listed.tools.find((t) => t.name === 'edit')!;
     expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(edit.description).toMatch(/Operations here: file, symbol, write, batch, scaffold\./);
+    expect(edit.description).toMatch(/Operations here: file, symbol, write, batch, scaffold, apply_overlay\./);
     expect(listed.tools.find((t) => t.name === 'refactor')!.description).toMatch(/Operations here: rename, move, inline, delete\./);
   });
 
@@ -378,7 +380,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     const relations = summary.domains.find((d: any) => d.domain === 'relations');
     expect(relations.operations.find((o: any) => o.operation === 'callers')).toMatchObject({ canonical_tool: 'get_callers', available: true });
     const edit = summary.domains.find((d: any) => d.domain === 'edit');
-    expect(Object.fromEntries(edit.operations.map((o: any) => [o.operation, o.available]))).toEqual({ file: true, symbol: true, write: true, batch: true, scaffold: true });
+    expect(Object.fromEntries(edit.operations.map((o: any) => [o.operation, o.available]))).toEqual({ file: true, symbol: true, write: true, batch: true, scaffold: true, apply_overlay: true });
     const refactor = summary.domains.find((d: any) => d.domain === 'refactor');
     expect(Object.fromEntries(refactor.operations.map((o: any) => [o.operation, o.available]))).toEqual({ rename: true, move: true, inline: true, delete: true });
     const schema = await ok('capabilities', { domain: 'relations', operation: 'callers', detail: 'schema' });

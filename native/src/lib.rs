@@ -13,6 +13,7 @@
 //! pass and `releaseBuildCaches` return it to the OS at once. `MIMALLOC_PURGE_DELAY` overrides the
 //! delay.
 
+mod overlay;
 mod regex_matcher;
 mod warmup;
 mod watch;
@@ -266,6 +267,8 @@ pub struct Engine {
     index_gate: Arc<Mutex<()>>,
     /// Repositories whose opening pass is under way (for provisional answers).
     warmups: warmup::Warmups,
+    /// Overlay views by key (see `overlay.rs`).
+    views: overlay::Views,
 }
 
 /// The background indexing job behind `indexRepo`.
@@ -391,6 +394,7 @@ impl Engine {
             cancel: Arc::new(AtomicBool::new(false)),
             index_gate: Arc::new(Mutex::new(())),
             warmups: Arc::new(Mutex::new(HashMap::new())),
+            views: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 
@@ -537,11 +541,12 @@ impl Engine {
 
     /// Graph counts of one repository (by root path or name).
     #[napi]
-    pub fn stats(&self, repo: String) -> Result<String> {
+    pub fn stats(&self, repo: String, view: Option<String>) -> Result<String> {
         guarded("stats", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            sorted_json(serde_json::to_value(inspect::stats(&guard)))
+            self.with_index(&index, view.as_deref(), |guard| {
+                sorted_json(serde_json::to_value(inspect::stats(guard)))
+            })
         })
     }
 
@@ -550,14 +555,15 @@ impl Engine {
     /// `origin`). At most `max_nodes` nodes (default 50,000), files and symbols in id order;
     /// `truncated` says when nodes were left out.
     #[napi]
-    pub fn graph_dump(&self, repo: String, max_nodes: Option<u32>) -> Result<String> {
+    pub fn graph_dump(&self, repo: String, max_nodes: Option<u32>, view: Option<String>) -> Result<String> {
         guarded("graphDump", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            sorted_json(serde_json::to_value(inspect::graph_dump(
-                &guard,
-                max_nodes.map(|n| n as usize),
-            )))
+            self.with_index(&index, view.as_deref(), |guard| {
+                sorted_json(serde_json::to_value(inspect::graph_dump(
+                    guard,
+                    max_nodes.map(|n| n as usize),
+                )))
+            })
         })
     }
 
@@ -565,75 +571,88 @@ impl Engine {
     /// id and target, and each incoming edge with the referring node (id, name, kind, path) — what
     /// a multi-repository workspace links against the repositories that define those targets.
     #[napi]
-    pub fn external_refs(&self, repo: String) -> Result<String> {
+    pub fn external_refs(&self, repo: String, view: Option<String>) -> Result<String> {
         guarded("externalRefs", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            sorted_json(serde_json::to_value(inspect::external_refs(&guard.graph)))
+            self.with_index(&index, view.as_deref(), |guard| {
+                sorted_json(serde_json::to_value(inspect::external_refs(&guard.graph)))
+            })
         })
     }
 
     /// Files and packages of the repository by how many distinct files import (or re-export) them,
     /// most imported first, ties by path: `{id, path, kind, importers}` rows, at most `limit`.
     #[napi]
-    pub fn most_imported(&self, repo: String, limit: u32) -> Result<String> {
+    pub fn most_imported(&self, repo: String, limit: u32, view: Option<String>) -> Result<String> {
         guarded("mostImported", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            sorted_json(serde_json::to_value(inspect::most_imported(
-                &guard.graph,
-                limit as usize,
-            )))
+            self.with_index(&index, view.as_deref(), |guard| {
+                sorted_json(serde_json::to_value(inspect::most_imported(
+                    &guard.graph,
+                    limit as usize,
+                )))
+            })
         })
     }
 
     /// Every file node (NodeJson, in path order), each with `symbols`: how many nodes of the
     /// `count_kinds` it declares. One call for what a per-file lookup did file by file.
     #[napi]
-    pub fn file_nodes(&self, repo: String, count_kinds: Vec<String>) -> Result<String> {
+    pub fn file_nodes(&self, repo: String, count_kinds: Vec<String>, view: Option<String>) -> Result<String> {
         guarded("fileNodes", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let kinds = inspect::parse_node_kinds(&count_kinds).map_err(message_error)?;
-            sorted_json(serde_json::to_value(inspect::file_nodes(&guard.graph, &kinds)))
+            self.with_index(&index, view.as_deref(), |guard| {
+                let kinds = inspect::parse_node_kinds(&count_kinds).map_err(message_error)?;
+                sorted_json(serde_json::to_value(inspect::file_nodes(&guard.graph, &kinds)))
+            })
         })
     }
 
     /// One node by id (NodeJson), or null when no node has that id.
     #[napi]
-    pub fn get_node(&self, repo: String, id: String) -> Result<Option<String>> {
+    pub fn get_node(&self, repo: String, id: String, view: Option<String>) -> Result<Option<String>> {
         guarded("getNode", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            guard
-                .graph
-                .node(&id)
-                .map(|n| serde_json::to_string(n).map_err(to_napi_error))
-                .transpose()
+            self.with_index(&index, view.as_deref(), |guard| {
+                guard
+                    .graph
+                    .node(&id)
+                    .map(|n| serde_json::to_string(n).map_err(to_napi_error))
+                    .transpose()
+            })
         })
     }
 
     /// The symbols a file declares (NodeJson[] in source order; the file node first).
     #[napi]
-    pub fn file_symbols(&self, repo: String, path: String) -> Result<String> {
+    pub fn file_symbols(&self, repo: String, path: String, view: Option<String>) -> Result<String> {
         guarded("fileSymbols", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let nodes = inspect::file_symbols(&guard, &path).map_err(message_error)?;
-            serde_json::to_string(&nodes).map_err(to_napi_error)
+            self.with_index(&index, view.as_deref(), |guard| {
+                let nodes = inspect::file_symbols(guard, &path).map_err(message_error)?;
+                serde_json::to_string(&nodes).map_err(to_napi_error)
+            })
         })
     }
 
     /// Edges of a node (EdgeJson[]): direction `in`, `out` or `both`, optionally only some kinds.
     /// Outgoing unresolved references are included with `resolved: false`.
     #[napi]
-    pub fn edges(&self, repo: String, id: String, direction: String, kinds: Option<Vec<String>>) -> Result<String> {
+    pub fn edges(
+        &self,
+        repo: String,
+        id: String,
+        direction: String,
+        kinds: Option<Vec<String>>,
+        view: Option<String>,
+    ) -> Result<String> {
         guarded("edges", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let filter = EdgeFilter::parse(&direction, kinds.as_deref()).map_err(message_error)?;
-            let rows = inspect::node_edges(&guard.graph, &id, &filter).map_err(message_error)?;
-            sorted_json(serde_json::to_value(rows))
+            self.with_index(&index, view.as_deref(), |guard| {
+                let filter = EdgeFilter::parse(&direction, kinds.as_deref()).map_err(message_error)?;
+                let rows = inspect::node_edges(&guard.graph, &id, &filter).map_err(message_error)?;
+                sorted_json(serde_json::to_value(rows))
+            })
         })
     }
 
@@ -642,7 +661,7 @@ impl Engine {
     /// an id argument belongs to, else the only one loaded. Returns the tool's result as JSON.
     /// Query failures reject with `"<code>: <message>"` (`invalid_argument`, `not_found`, …).
     #[napi]
-    pub fn query(&self, repo: Option<String>, tool: String, args_json: String) -> Result<String> {
+    pub fn query(&self, repo: Option<String>, tool: String, args_json: String, view: Option<String>) -> Result<String> {
         guarded("query", || {
             let args: Value = serde_json::from_str(&args_json)
                 .map_err(|e| to_napi_error(format!("invalid_argument: arguments are not valid JSON: {e}")))?;
@@ -650,11 +669,12 @@ impl Engine {
                 Some(key) => self.repo(&key)?,
                 None => self.repo_for_args(&args)?,
             };
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
-            let result = guard
-                .query(&tool, args)
-                .map_err(|e| to_napi_error(format!("{}: {}", e.code, e.message)))?;
-            serde_json::to_string(&result).map_err(to_napi_error)
+            self.with_index(&index, view.as_deref(), |guard| {
+                let result = guard
+                    .query(&tool, args)
+                    .map_err(|e| to_napi_error(format!("{}: {}", e.code, e.message)))?;
+                serde_json::to_string(&result).map_err(to_napi_error)
+            })
         })
     }
 
@@ -670,6 +690,24 @@ impl Engine {
 }
 
 impl Engine {
+    /// Runs `f` over the repository `index`, or over the overlay view `view` when that view
+    /// overlays this repository.
+    fn with_index<R>(
+        &self,
+        index: &SharedIndex,
+        view: Option<&str>,
+        f: impl FnOnce(&RepoIndex) -> Result<R>,
+    ) -> Result<R> {
+        let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+        if let Some(key) = view {
+            if let Some(overlay) = self.view_over(key, &guard.root)? {
+                drop(guard);
+                return f(&overlay);
+            }
+        }
+        f(&guard)
+    }
+
     /// The repository `key` (a root path or name) names.
     fn repo(&self, key: &str) -> Result<SharedIndex> {
         let repos = self.repos.lock().map_err(|_| to_napi_error("engine state poisoned"))?;

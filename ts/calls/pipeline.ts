@@ -12,6 +12,7 @@ import { ResultWithMeta, type ToolDef } from '../tools/registry';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
 import { encodeGcx } from '../wire/gcx';
 import type { CallerTrust, ProgressReporter, SessionSurface, ToolContext } from '../workspace/context';
+import { throughOverlay, type OverlayBinding } from '../workspace/overlays';
 import type { Workspace } from '../workspace/workspace';
 import { adminRefusal, ToolCallError } from './dispatch';
 import { Gate, serverLimits, type CallLimits } from './limits';
@@ -59,6 +60,8 @@ export interface Caller {
    * answer here. When set, the `workspace` argument is the routing key and never reaches a tool.
    */
   route?: (tool: string, args: Record<string, unknown>, workspace: string | undefined, format: CallFormat) => Promise<CallOutcome | undefined>;
+  /** The caller's overlay session: its calls read through the session's active branch (`ts/workspace/overlays.ts`). */
+  overlay?: OverlayBinding;
 }
 
 /** A call that was answered. `text` is the answer as written (JSON or GCX1). */
@@ -185,7 +188,7 @@ export class CallPipeline {
     const work = this.gate.run(async () => {
       const delay = testDelay(name);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      const ctx = withPipeline(await caller.context(request.progress ? { progress: request.progress } : {}), caller, request.progress);
+      const ctx = await withPipeline(await caller.context(request.progress ? { progress: request.progress } : {}), caller, request.progress, tool);
       return callScoped(ctx, name, toolArgs, tools);
     });
     const answer = await this.bounded(name, work);
@@ -238,15 +241,19 @@ export class CallPipeline {
 }
 
 /**
- * The context a handler sees: the repository's, plus the caller's session, workspace and progress,
- * and `call`, which runs another registry tool through the same scope and dispatch stages.
+ * The context a handler sees: the repository's, plus the caller's session, workspace, progress
+ * and overlay (read through when the session's active branch overlays this repository), and
+ * `call`, which runs another registry tool through the same scope and dispatch stages.
  */
-function withPipeline(base: ToolContext, caller: Caller, progress: ProgressReporter | undefined): ToolContext {
-  return withCalls({
+async function withPipeline(base: ToolContext, caller: Caller, progress: ProgressReporter | undefined, tool: ToolDef): Promise<ToolContext> {
+  const ctx: ToolContext = {
     ...base,
     ...(caller.session ? { session: caller.session } : {}),
     ...(caller.workspace ? { workspace: caller.workspace } : {}),
     ...(progress ? { progress } : {}),
     ...(caller.trust ? { trust: caller.trust } : {}),
-  });
+    ...(caller.overlay ? { overlay: caller.overlay } : {}),
+  };
+  // The overlay tools manage the overlay (and compare sides) themselves.
+  return withCalls(tool.category === 'overlay' ? ctx : await throughOverlay(ctx));
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { ALL_TOOLS, isSessionLevel, ToolInputError, type ToolDef } from '../tools/index';
 import type { ToolContext } from '../workspace/context';
 import type { CrossEdge } from '../workspace/cross-repo';
+import { throughOverlay } from '../workspace/overlays';
 import type { Workspace } from '../workspace/workspace';
 import { callTool, ToolCallError } from './dispatch';
 
@@ -92,14 +93,17 @@ export async function callScoped(ctx: ToolContext, name: string, rawArgs: unknow
   if (names === undefined) return withCrossRepo(ctx, name, await callTool(ctx, name, args, tools));
   const ws = ctx.workspace;
   const contextFor = async (repo: string): Promise<ToolContext> =>
-    withCalls({
-      ...(await ws.contextOf(repo)),
-      ...(ctx.session ? { session: ctx.session } : {}),
-      ...(ctx.progress ? { progress: ctx.progress } : {}),
-      // The caller's trust follows it into every repository it reaches.
-      ...(ctx.trust ? { trust: ctx.trust } : {}),
-      workspace: ws,
-    });
+    withCalls(
+      await (tool.category === 'overlay' ? (c: ToolContext) => Promise.resolve(c) : throughOverlay)({
+        ...(await ws.contextOf(repo)),
+        ...(ctx.session ? { session: ctx.session } : {}),
+        ...(ctx.progress ? { progress: ctx.progress } : {}),
+        // The caller's trust and overlay follow it into every repository it reaches.
+        ...(ctx.trust ? { trust: ctx.trust } : {}),
+        ...(ctx.overlay ? { overlay: { store: ctx.overlay.store, session: ctx.overlay.session } } : {}),
+        workspace: ws,
+      }),
+    );
   if (names.length === 1) {
     const single = await contextFor(names[0]!);
     return withCrossRepo(single, name, await callTool(single, name, args, tools));

@@ -5,7 +5,7 @@
  */
 import { CallPipeline } from '../calls/pipeline';
 import { createMcpServer } from '../mcp/server';
-import { changeEvent, ScopeError, toolListings, type HttpHost, type Scope } from '../http/host';
+import { changeEvent, overlayOf, ScopeError, toolListings, type HttpHost, type Scope } from '../http/host';
 import type { ResourceHost } from '../mcp/resources';
 import { completeContext, type ToolContext } from '../workspace/context';
 import { packageVersion } from '../support/package-root';
@@ -104,6 +104,7 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
           context: async () => (tracked ?? single(scope)).context(),
           workspace: daemon.workspace,
           trust: scope.trust,
+          ...overlayOf(scope),
           ...(router
             ? {
                 route: async (tool, forwarded, workspace, format) => {

@@ -217,9 +217,41 @@ function isCancellation(error: unknown): boolean {
   return error instanceof Error && /cancel/i.test(error.message);
 }
 
+/** One file of an overlay view: its buffer, or `null` for a file deleted in the view. */
+export interface OverlayFileInput {
+  path: string;
+  content: Buffer | null;
+}
+
+/** How an overlay view was built. */
+export interface OverlayBuildReport {
+  replaced: string[];
+  added: string[];
+  deleted: string[];
+  /** Overlaid paths the view does not index (`unsupported`, `ignored`, a skip reason), with why. */
+  not_indexed: { path: string; reason: string; detail?: string }[];
+  resolved_files: number;
+  nodes: number;
+  edges: number;
+  base_indexed_at_ms: number;
+  wall_ms: number;
+}
+
+/** A built overlay view. */
+export interface OverlayViewState {
+  root: string;
+  /** False once the base repository's graph changed after the view was built. */
+  current: boolean;
+  nodes: number;
+  edges: number;
+  files: number;
+}
+
 /** A handle on the Rust engine: indexes repos and answers graph queries. */
 export class Engine {
   private readonly native: NativeEngine;
+  /** The overlay view this handle reads through (see `withView`); null: the repositories as indexed. */
+  private view: string | null = null;
 
   constructor(options: EngineOptions = {}) {
     const { Engine: NativeEngineClass } = loadNative();
@@ -328,44 +360,44 @@ export class Engine {
 
   /** Graph counts for an indexed repo. */
   stats(repo: string): GraphStats {
-    return JSON.parse(this.native.stats(repo)) as GraphStats;
+    return JSON.parse(this.native.stats(repo, this.view)) as GraphStats;
   }
 
   /** A brief dump of the graph (nodes and the edges among them), capped at `maxNodes` (default 50,000). */
   graphDump(repo: string, options: { maxNodes?: number } = {}): GraphDump {
-    return JSON.parse(this.native.graphDump(repo, options.maxNodes)) as GraphDump;
+    return JSON.parse(this.native.graphDump(repo, options.maxNodes, this.view)) as GraphDump;
   }
 
   /** Every reference leaving the repository (`external::…` stubs) with the nodes that make it. */
   externalRefs(repo: string): ExternalRef[] {
-    return JSON.parse(this.native.externalRefs(repo)) as ExternalRef[];
+    return JSON.parse(this.native.externalRefs(repo, this.view)) as ExternalRef[];
   }
 
   /** Files and packages by how many distinct files import them, most first (at most `limit`). */
   mostImported(repo: string, limit: number): { id: string; path: string; kind: string; importers: number }[] {
-    return JSON.parse(this.native.mostImported(repo, limit)) as { id: string; path: string; kind: string; importers: number }[];
+    return JSON.parse(this.native.mostImported(repo, limit, this.view)) as { id: string; path: string; kind: string; importers: number }[];
   }
 
   /** Every file node in path order, each with `symbols`: the nodes of `countKinds` it declares. */
   fileNodes(repo: string, countKinds: readonly string[]): (NodeJson & { symbols: number })[] {
-    return JSON.parse(this.native.fileNodes(repo, [...countKinds])) as (NodeJson & { symbols: number })[];
+    return JSON.parse(this.native.fileNodes(repo, [...countKinds], this.view)) as (NodeJson & { symbols: number })[];
   }
 
   /** One node by id, or `null` when there is none. */
   getNode(repo: string, id: string): NodeJson | null {
-    const json = this.native.getNode(repo, id);
+    const json = this.native.getNode(repo, id, this.view);
     return json === null ? null : (JSON.parse(json) as NodeJson);
   }
 
   /** The symbols defined in one file (repo-relative path). */
   fileSymbols(repo: string, path: string): NodeJson[] {
-    return JSON.parse(this.native.fileSymbols(repo, path)) as NodeJson[];
+    return JSON.parse(this.native.fileSymbols(repo, path, this.view)) as NodeJson[];
   }
 
   /** Edges touching a node. */
   edges(repo: string, id: string, options: EdgesOptions = {}): EdgeJson[] {
     const kinds = options.kinds && options.kinds.length > 0 ? [...options.kinds] : null;
-    return JSON.parse(this.native.edges(repo, id, options.direction ?? 'both', kinds)) as EdgeJson[];
+    return JSON.parse(this.native.edges(repo, id, options.direction ?? 'both', kinds, this.view)) as EdgeJson[];
   }
 
   /**
@@ -380,7 +412,7 @@ export class Engine {
   query<T = unknown>(tool: string, args: object = {}, options: { repo?: string } = {}): T {
     let json: string;
     try {
-      json = this.native.query(options.repo ?? null, tool, JSON.stringify(args));
+      json = this.native.query(options.repo ?? null, tool, JSON.stringify(args), this.view);
     } catch (error) {
       throw QueryError.fromNative(error);
     }
@@ -390,6 +422,43 @@ export class Engine {
   /** Runs one `analyze` kind, typed by the kind (`query('analyze', …)` types the result as the union of every kind's). */
   analyze<K extends AnalyzeKind>(kind: K, args: AnalyzeKindMap[K]['args'], options: { repo?: string } = {}): AnalyzeKindMap[K]['result'] {
     return this.query<AnalyzeKindMap[K]['result']>('analyze', { ...args, kind }, options);
+  }
+
+  /**
+   * This engine seen through overlay view `key`: every read (queries, nodes, edges, dumps) of the
+   * repository the view overlays answers from the view; other repositories and every write
+   * (`indexRepo`, `updateFiles`) are the engine's own. The view must be built (`overlayBuild`).
+   */
+  withView(key: string): Engine {
+    const seen = Object.create(this) as Engine;
+    seen.view = key;
+    return seen;
+  }
+
+  /** The overlay view this handle reads through, if any. */
+  get viewKey(): string | null {
+    return this.view;
+  }
+
+  /**
+   * Builds (or rebuilds) overlay view `key` of `repo`: its index with `files` replaced or added
+   * (`content`) or deleted (`content: null`), on a background thread; the repository's own index
+   * is not touched.
+   */
+  async overlayBuild(repo: string, key: string, files: readonly OverlayFileInput[]): Promise<OverlayBuildReport> {
+    const json = await this.native.overlayBuild(repo, key, files.map((f) => (f.content === null ? { path: f.path } : { path: f.path, content: f.content })));
+    return JSON.parse(json) as OverlayBuildReport;
+  }
+
+  /** Frees overlay view `key`; true when one was built. */
+  overlayDrop(key: string): boolean {
+    return this.native.overlayDrop(key);
+  }
+
+  /** Overlay view `key`'s state, or null when none is built; `current` is false once its base repository changed. */
+  overlayState(key: string): OverlayViewState | null {
+    const json = this.native.overlayState(key);
+    return json === null ? null : (JSON.parse(json) as OverlayViewState);
   }
 
   /** The query tools `query` accepts, with one-line descriptions. */

@@ -43,15 +43,18 @@ export interface NativeEngine {
   checkExclude(root: string, patterns: string[]): string | null;
   status(root: string, name?: string | null): string;
   repos(): string;
-  stats(repo: string): string;
-  getNode(repo: string, id: string): string | null;
-  fileSymbols(repo: string, path: string): string;
-  graphDump(repo: string, maxNodes?: number | null): string;
-  externalRefs(repo: string): string;
-  mostImported(repo: string, limit: number): string;
-  fileNodes(repo: string, countKinds: string[]): string;
-  edges(repo: string, id: string, direction: string, kinds?: string[] | null): string;
-  query(repo: string | null | undefined, tool: string, argsJson: string): string;
+  stats(repo: string, view?: string | null): string;
+  getNode(repo: string, id: string, view?: string | null): string | null;
+  fileSymbols(repo: string, path: string, view?: string | null): string;
+  graphDump(repo: string, maxNodes?: number | null, view?: string | null): string;
+  externalRefs(repo: string, view?: string | null): string;
+  mostImported(repo: string, limit: number, view?: string | null): string;
+  fileNodes(repo: string, countKinds: string[], view?: string | null): string;
+  edges(repo: string, id: string, direction: string, kinds?: string[] | null, view?: string | null): string;
+  query(repo: string | null | undefined, tool: string, argsJson: string, view?: string | null): string;
+  overlayBuild(repo: string, key: string, files: { path: string; content?: Buffer | null }[]): Promise<string>;
+  overlayDrop(key: string): boolean;
+  overlayState(key: string): string | null;
   queryTools(): string;
 }
 

@@ -4,6 +4,7 @@
  * `startHttpServer` binds it (refusing an unauthenticated non-loopback bind) and can close it,
  * streams and sessions included.
  */
+import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -79,7 +80,30 @@ const V1_ROUTES = [
   'GET /v1/stats',
   'GET /v1/graph',
   'GET /v1/events',
+  'POST /v1/overlay/sessions',
+  'DELETE /v1/overlay/sessions/{id}',
+  'GET|PUT|DELETE /v1/overlay/sessions/{id}/files',
+  'POST /v1/overlay/sessions/{id}/keepalive',
+  'GET|POST /v1/overlay/sessions/{id}/branches',
+  'DELETE /v1/overlay/sessions/{id}/branches/{name}',
+  'POST /v1/overlay/sessions/{id}/switch',
+  'POST /v1/overlay/sessions/{id}/merge',
+  'POST /v1/overlay/sessions/{id}/compare',
+  'POST /v1/overlay/sessions/{id}/compare-branches',
 ];
+
+/**
+ * The overlay session a `/v1` call reads through: `Mcp-Session-Id` (preferred), then
+ * `X-Gortex-Overlay-Session`, then `?session_id=`.
+ */
+function overlaySessionOf(req: Request): string | undefined {
+  const fromQuery = req.query.session_id;
+  if (fromQuery !== undefined && typeof fromQuery !== 'string') throw new HttpError(400, 'invalid_argument', '?session_id= must be given once, as a plain value');
+  const id = req.get('mcp-session-id') || req.get('x-gortex-overlay-session') || fromQuery;
+  if (id === undefined || id === '') return undefined;
+  if (id.length > 200 || !/^[\x21-\x7e]+$/.test(id)) throw new HttpError(400, 'invalid_argument', 'an overlay session id is 1–200 visible ASCII characters');
+  return id;
+}
 
 /** HTTP status of a tool error code (`code: message` answers). */
 export function statusOfToolError(code: string): number {
@@ -237,7 +261,8 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     const scope = scopeOf(req);
     const body = await readBody(req, res, TOOL_BODY_LIMIT);
     const { args, format } = toolRequest(body, req.query.format);
-    const outcome = await host.callTool(name, args, { ...scope, format, trust: requestTrust(res) });
+    const session = overlaySessionOf(req);
+    const outcome = await host.callTool(name, args, { ...scope, format, trust: requestTrust(res), ...(session ? { overlaySession: session } : {}) });
     if (!outcome.ok) {
       if (outcome.code === 'tool_not_found') {
         throw new HttpError(404, 'tool_not_found', outcome.message, { available_tools: host.tools().map((t) => t.name) });
@@ -252,6 +277,46 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     }
     res.status(200).json({ ok: true, tool: name, result: JSON.parse(outcome.text) as unknown, meta: outcome.meta });
   });
+  // The overlay routes mirror the overlay tools; the session is the path's {id}.
+  const overlayCall = async (req: Request, res: Response, tool: string, args: Record<string, unknown>, session: string, status = 200): Promise<void> => {
+    const outcome = await host.callTool(tool, args, { ...scopeOf(req), format: 'json', trust: requestTrust(res), overlaySession: session });
+    if (!outcome.ok) {
+      res.status(statusOfToolError(outcome.code)).json({ ok: false, tool, error: { code: outcome.code, message: outcome.message } });
+      return;
+    }
+    res.status(status).json(JSON.parse(outcome.text) as unknown);
+  };
+  const bodyArgs = async (req: Request, res: Response): Promise<Record<string, unknown>> => toolRequest(await readBody(req, res, TOOL_BODY_LIMIT), undefined).args;
+  const sessionParam = (req: Request): string => {
+    const id = req.params.id as string;
+    if (id.length > 200 || !/^[\x21-\x7e]+$/.test(id)) throw new HttpError(400, 'invalid_argument', 'an overlay session id is 1–200 visible ASCII characters');
+    return id;
+  };
+  v1.post('/overlay/sessions', async (req, res) => {
+    const args = await bodyArgs(req, res);
+    const given = args.session_id ?? overlaySessionOf(req);
+    if (given !== undefined && (typeof given !== 'string' || given === '')) throw new HttpError(400, 'invalid_argument', 'session_id must be a non-empty string');
+    await overlayCall(req, res, 'overlay_register', {}, given ?? randomUUID(), 201);
+  });
+  v1.delete('/overlay/sessions/:id', async (req, res) => overlayCall(req, res, 'overlay_drop', {}, sessionParam(req)));
+  v1.get('/overlay/sessions/:id/files', async (req, res) => {
+    const branch = req.query.branch;
+    await overlayCall(req, res, 'overlay_list', typeof branch === 'string' ? { branch } : {}, sessionParam(req));
+  });
+  v1.put('/overlay/sessions/:id/files', async (req, res) => overlayCall(req, res, 'overlay_push', await bodyArgs(req, res), sessionParam(req)));
+  v1.delete('/overlay/sessions/:id/files', async (req, res) => {
+    const args = await bodyArgs(req, res);
+    const path = typeof req.query.path === 'string' ? req.query.path : args.path;
+    await overlayCall(req, res, 'overlay_delete', { path }, sessionParam(req));
+  });
+  v1.post('/overlay/sessions/:id/keepalive', async (req, res) => overlayCall(req, res, 'overlay_keepalive', {}, sessionParam(req)));
+  v1.get('/overlay/sessions/:id/branches', async (req, res) => overlayCall(req, res, 'overlay_branches', {}, sessionParam(req)));
+  v1.post('/overlay/sessions/:id/branches', async (req, res) => overlayCall(req, res, 'overlay_fork', await bodyArgs(req, res), sessionParam(req), 201));
+  v1.delete('/overlay/sessions/:id/branches/:name', async (req, res) => overlayCall(req, res, 'overlay_drop_branch', { branch: req.params.name }, sessionParam(req)));
+  v1.post('/overlay/sessions/:id/switch', async (req, res) => overlayCall(req, res, 'overlay_switch', await bodyArgs(req, res), sessionParam(req)));
+  v1.post('/overlay/sessions/:id/merge', async (req, res) => overlayCall(req, res, 'overlay_merge', await bodyArgs(req, res), sessionParam(req)));
+  v1.post('/overlay/sessions/:id/compare', async (req, res) => overlayCall(req, res, 'compare_with_overlay', await bodyArgs(req, res), sessionParam(req)));
+  v1.post('/overlay/sessions/:id/compare-branches', async (req, res) => overlayCall(req, res, 'compare_branches', await bodyArgs(req, res), sessionParam(req)));
   v1.get('/stats', async (req, res) => {
     res.json(await host.stats(scopeOf(req)));
   });

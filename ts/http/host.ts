@@ -13,6 +13,7 @@ import type { McpServer } from '../mcp/streams';
 import { packageVersion } from '../support/package-root';
 import type { CallerTrust } from '../workspace/context';
 import { embeddedWorkspace, type EmbeddedRepo, type RepoChange } from '../workspace/embedded';
+import { overlayStore, type OverlayBinding } from '../workspace/overlays';
 
 export type { ToolListing };
 
@@ -55,6 +56,19 @@ export interface Scope {
   project?: string;
 }
 
+/** What a `/v1` tool call carries besides its scope: its format, the caller's trust and overlay session. */
+export interface CallOptions extends Scope {
+  format: CallFormat | undefined;
+  trust: CallerTrust;
+  /** The overlay session the call reads through (`Mcp-Session-Id`, `X-Gortex-Overlay-Session` or `?session_id=`). */
+  overlaySession?: string;
+}
+
+/** The overlay binding of a `/v1` call that named a session. */
+export function overlayOf(options: CallOptions): { overlay: OverlayBinding } | Record<string, never> {
+  return options.overlaySession ? { overlay: { store: overlayStore(), session: options.overlaySession } } : {};
+}
+
 /** Everything the HTTP layer needs from the process that serves it. */
 export interface HttpHost {
   /** A stable id of this server process and when it started (ISO 8601). */
@@ -72,7 +86,7 @@ export interface HttpHost {
    * Runs a tool through the call pipeline as a caller of `trust` (`trusted` only with the bearer
    * token: anonymous callers are refused the admin tools). Throws `ScopeError` for an unknown scope.
    */
-  callTool(name: string, args: Record<string, unknown>, options: Scope & { format: CallFormat | undefined; trust: CallerTrust }): Promise<CallOutcome>;
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallOutcome>;
   /** Subscribes to graph changes; returns the unsubscribe, or `undefined` when nothing is watched. */
   subscribe(listener: (event: GraphChangeEvent) => void): (() => void) | undefined;
   /**
@@ -158,7 +172,7 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
     tools: toolListings,
     async callTool(name, args, scope) {
       await checkScope(scope);
-      return pipeline.call({ tool: name, args, ...(scope.format ? { format: scope.format } : {}) }, { context: () => repo.context(), workspace, trust: scope.trust });
+      return pipeline.call({ tool: name, args, ...(scope.format ? { format: scope.format } : {}) }, { context: () => repo.context(), workspace, trust: scope.trust, ...overlayOf(scope) });
     },
     subscribe(listener) {
       if (!options.watching) return undefined;

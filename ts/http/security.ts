@@ -12,9 +12,9 @@ import type { CallerTrust } from '../workspace/context';
 export const TOKEN_ENV = 'GORTEX_DAEMON_HTTP_TOKEN';
 
 /** CORS: the methods a permitted browser page may use. */
-export const CORS_ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
+export const CORS_ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 /** CORS: the request headers it may send. */
-export const CORS_ALLOW_HEADERS = 'Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+export const CORS_ALLOW_HEADERS = 'Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-Gortex-Overlay-Session';
 /** CORS: the response headers its scripts may read. */
 export const CORS_EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Session-Idle-Ttl, Mcp-Protocol-Version';
 /** CORS: how long a browser may cache a preflight answer. */

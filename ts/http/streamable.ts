@@ -457,7 +457,8 @@ export class StreamableMcp {
     const base = this.options.mcp;
     // A session made by a replica with another tool spec keeps its own spec here.
     const mcpOptions = tools !== undefined && tools !== base?.tools ? { ...(base ?? {}), tools } : base;
-    const server = this.options.host.newMcpServer(mcpOptions);
+    // The session's overlay is bound to its id, so /v1 calls naming it read the same buffers.
+    const server = this.options.host.newMcpServer({ ...(mcpOptions ?? {}), overlaySession: id });
     const transport = new SessionTransport(id);
     await server.connect(transport);
     return { id, server, transport, lastSeen: Date.now() };

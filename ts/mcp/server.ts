@@ -6,7 +6,9 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
 import { CallPipeline, type Caller, type CallOutcome } from '../calls/pipeline';
+import { overlayStore } from '../workspace/overlays';
 import { chosenSpec, isGcxClient, sessionSurface, type SurfaceOptions } from '../calls/session';
 import { toolListing } from '../calls/surface';
 import { packageVersion } from '../support/package-root';
@@ -59,6 +61,11 @@ export interface McpServerOptions extends SurfaceOptions {
    * and the daemon socket.
    */
   trust?: CallerTrust | (() => CallerTrust);
+  /**
+   * The id the session's overlay is bound to (`/mcp`: its `Mcp-Session-Id`); default a fresh id.
+   * The overlay ends with the server (`onclose`: stdio exit, socket close, `/mcp` DELETE or expiry).
+   */
+  overlaySession?: string;
 }
 
 const INSTRUCTIONS =
@@ -98,6 +105,13 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
       return typeof trust === 'function' ? trust() : trust;
     },
     ...(options.route ? { route: options.route } : {}),
+    overlay: { store: overlayStore(), session: options.overlaySession ?? randomUUID() },
+  };
+  const overlay = caller.overlay!;
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    overlay.store.drop(overlay.session);
+    previousOnClose?.();
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -16,6 +16,7 @@ import type {
 import { rerankByFeedback } from './feedback-board';
 import { repoNameOf, ToolInputError } from './registry';
 import { type ToolContext } from '../workspace/context';
+import { readSource } from '../workspace/overlays';
 
 /** Bytes per estimated token (the usual rule of thumb for code and JSON). */
 export const BYTES_PER_TOKEN = 4;
@@ -155,14 +156,14 @@ export class ContextReader {
     if (this.fileLines.has(rel)) return this.fileLines.get(rel) ?? null;
     let lines: string[] | null = null;
     try {
-      const real = fs.realpathSync(path.resolve(this.root(), rel));
-      const inside = real.startsWith(this.root() + path.sep);
-      if (inside && fs.statSync(real).isFile()) {
-        const bytes = fs.readFileSync(real);
-        if (!bytes.subarray(0, 8192).includes(0)) {
-          lines = bytes.toString('utf8').split('\n');
-          if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-        }
+      const bytes = readSource(this.ctx, rel, () => {
+        const real = fs.realpathSync(path.resolve(this.root(), rel));
+        if (!real.startsWith(this.root() + path.sep) || !fs.statSync(real).isFile()) throw new Error('not a file inside the repository');
+        return fs.readFileSync(real);
+      });
+      if (!bytes.subarray(0, 8192).includes(0)) {
+        lines = bytes.toString('utf8').split('\n');
+        if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
       }
     } catch {
       lines = null;

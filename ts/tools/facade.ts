@@ -114,13 +114,13 @@ const FACADES: Facade[] = [
   },
   { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, would_create_cycle: { tool: 'analyze', fixed: { kind: 'would_create_cycle' } }, impact: { tool: 'analyze', fixed: { kind: 'impact' } }, clusters: { tool: 'analyze', fixed: { kind: 'clusters' } }, coverage_gaps: { tool: 'analyze', fixed: { kind: 'coverage_gaps' } }, external_calls: { tool: 'analyze', fixed: { kind: 'external_calls' } }, routes: { tool: 'analyze', fixed: { kind: 'routes' } }, env_var_users: { tool: 'analyze', fixed: { kind: 'env_var_users' } }, todos: { tool: 'analyze', fixed: { kind: 'todos' } }, health_score: { tool: 'analyze', fixed: { kind: 'health_score' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
   { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
-  { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' }, guards: { tool: 'check_guards' }, edit_plan: { tool: 'get_edit_plan' }, pattern: { tool: 'suggest_pattern' } } },
+  { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' }, guards: { tool: 'check_guards' }, edit_plan: { tool: 'get_edit_plan' }, pattern: { tool: 'suggest_pattern' }, preview: { tool: 'preview_edit' }, simulate: { tool: 'simulate_chain', fixed: { keep: false } }, compare_branches: { tool: 'compare_branches' }, compare_overlay: { tool: 'compare_with_overlay' }, overlay_branches: { tool: 'overlay_branches' }, overlay_state: { tool: 'overlay_list' } } },
   {
     name: 'edit',
     effect: 'local_write',
     shape: 'edit',
     summary: 'Edit files and symbols (target + match/replacement, or content).',
-    operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' }, scaffold: { tool: 'scaffold' } },
+    operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' }, scaffold: { tool: 'scaffold' }, apply_overlay: { tool: 'overlay_merge', fixed: { to_disk: true } } },
   },
   {
     name: 'refactor',
@@ -143,7 +143,24 @@ const FACADES: Facade[] = [
     operations: { index: { tool: 'index_health' }, graph: { tool: 'graph_stats' }, repos: { tool: 'list_repos' }, info: { tool: 'workspace_info' } },
   },
   { name: 'workspace_admin', effect: 'control_write', shape: 'arguments', summary: 'Track, untrack, re-index repositories.', operations: { index: { tool: 'index_repository' }, track: { tool: 'track_repository' }, reindex: { tool: 'reindex_repository' } } },
-  { name: 'overlay', effect: 'session_write', shape: 'arguments', summary: 'Speculative edit overlays.', operations: { register: { tool: 'overlay_register' } } },
+  {
+    name: 'overlay',
+    effect: 'session_write',
+    shape: 'arguments',
+    summary: 'Unsaved buffers and speculative branches the session reads through.',
+    operations: {
+      register: { tool: 'overlay_register' },
+      push: { tool: 'overlay_push' },
+      delete: { tool: 'overlay_delete' },
+      drop: { tool: 'overlay_drop' },
+      keepalive: { tool: 'overlay_keepalive' },
+      fork: { tool: 'overlay_fork' },
+      switch: { tool: 'overlay_switch' },
+      drop_branch: { tool: 'overlay_drop_branch' },
+      merge: { tool: 'overlay_merge', fixed: { to_disk: false } },
+      simulate: { tool: 'simulate_chain', fixed: { keep: true } },
+    },
+  },
   { name: 'session', effect: 'session_write', shape: 'arguments', summary: 'Session cursor and subscriptions.', operations: { cursor: { tool: 'nav' } } },
   { name: 'response', effect: 'read', shape: 'arguments', summary: 'Re-cut large earlier responses.', operations: { stats: { tool: 'ctx_stats' }, grep: { tool: 'ctx_grep' }, slice: { tool: 'ctx_slice' }, peek: { tool: 'ctx_peek' } } },
   { name: 'capabilities', effect: 'read', shape: 'capabilities', summary: 'What each domain can do here: summaries, or one operation’s exact schema.', operations: {} },
@@ -324,7 +341,7 @@ export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
     const description =
       f.shape === 'capabilities'
         ? f.summary
-        : `${f.summary} Operations here: ${available.length > 0 ? available.join(', ') : 'none yet (see capabilities)'}. Pass the operation's own arguments in options.`;
+        : `${f.summary} Operations here: ${available.length > 0 ? available.join(', ') : 'none yet (see capabilities)'}.`;
     return {
       name: f.name,
       category: FACADE_CATEGORIES[f.name] ?? 'nav',

@@ -12,8 +12,10 @@ import { smartTools } from './context-smart';
 import { graphTools } from './graph';
 import { metaTools } from './meta';
 import { navigationTools } from './navigation';
+import { overlayTools } from './overlay';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
+import { speculateTools } from './speculate';
 import { sessionTools } from './session-tools';
 import { sourceTools } from './source';
 import { workspaceTools } from './workspace';
@@ -33,6 +35,8 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...contextTools,
   ...smartTools,
   ...analysisTools,
+  ...overlayTools(),
+  ...speculateTools(),
   ...sessionTools(),
   ...workspaceTools,
   ...metaTools(() => ALL_TOOLS),

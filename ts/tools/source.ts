@@ -6,6 +6,7 @@ import type { GetSymbolResult } from '../engine/engine';
 import { target } from './common';
 import { defineTool, ToolInputError } from './registry';
 import { type ToolContext } from '../workspace/context';
+import { overlayRel, readSource } from '../workspace/overlays';
 import { compressBodies, salientLines } from './source-shape';
 
 /** Largest slice returned by default. */
@@ -43,8 +44,13 @@ export interface ReadFileResult {
 
 /** Lines `start..=end` (1-based, clamped to the file) of a file, cut at `maxBytes`. */
 function readLines(ctx: ToolContext, rel: string, start: number | undefined, end: number | undefined, maxBytes: number): ReadFileResult {
-  const file = resolveInside(ctx.root, rel);
-  const bytes = fs.readFileSync(file);
+  // An overlay buffer is named as pushed; a file on disk by its real path under the root.
+  let shown = overlayRel(rel);
+  const bytes = readSource(ctx, rel, () => {
+    const file = resolveInside(ctx.root, rel);
+    shown = path.relative(fs.realpathSync(ctx.root), file).split(path.sep).join('/');
+    return fs.readFileSync(file);
+  });
   if (bytes.subarray(0, 8192).includes(0)) {
     throw new ToolInputError('invalid_argument', `${JSON.stringify(rel)} is a binary file`);
   }
@@ -74,7 +80,7 @@ function readLines(ctx: ToolContext, rel: string, start: number | undefined, end
     last = i;
   }
   const text = parts.join('');
-  return { path: path.relative(fs.realpathSync(ctx.root), file).split(path.sep).join('/'), start_line: from, end_line: last, total_lines: lines.length, text, truncated };
+  return { path: shown, start_line: from, end_line: last, total_lines: lines.length, text, truncated };
 }
 
 const maxBytes = z.number().int().min(1).max(MAX_BYTES).optional().describe(`Cut the text at this many bytes (default ${DEFAULT_MAX_BYTES})`);

@@ -12,6 +12,7 @@ import { importOrder } from './edit';
 import { overrideFamily } from './refactor';
 import { defineTool, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
+import { readSource } from '../workspace/overlays';
 
 /** What a parameter list accepts. */
 export interface Params {
@@ -153,7 +154,7 @@ async function verifyChange(ctx: ToolContext, args: { id: string; new_signature:
     let lines = cache.get(rel);
     if (!lines) {
       try {
-        lines = fs.readFileSync(path.join(ctx.root, rel), 'utf8').split('\n');
+        lines = readSource(ctx, rel, () => fs.readFileSync(path.join(ctx.root, rel))).toString('utf8').split('\n');
       } catch {
         lines = [];
       }

@@ -3,6 +3,7 @@
  * (its tool surface, its workspace, a warming repository's provisional index, progress).
  */
 import type { Engine, IndexReport } from '../engine/engine';
+import type { OverlayBinding } from './overlays';
 import type { SessionStore } from './session-store';
 import type { Workspace } from './workspace';
 
@@ -66,6 +67,13 @@ export interface ToolContext {
    * the write tools update the engine directly (`ts/workspace/writes.ts`).
    */
   filesChanged?: (paths: readonly string[]) => Promise<void>;
+  /** The caller's overlay session (set by doors that have one: MCP sessions, `/v1` with a session header). */
+  overlay?: OverlayBinding;
+  /**
+   * Set when this call reads through an overlay view (`throughOverlay`): the buffers over this
+   * repository by relative path (null: deleted in the overlay); source readers use `readSource`.
+   */
+  overlayFiles?: ReadonlyMap<string, Buffer | null>;
 }
 
 /**

@@ -4,13 +4,13 @@
 
 use crate::minhash::{shingles, signature, Signature, MIN_TOKENS, NUM_HASHES};
 use crate::tokenize::{has_block, lex};
-use gortex_core::{EdgeKind, Language, NodeKind, Span};
+use gortex_core::{EdgeKind, Language, NodeKind, Sources, Span};
 use gortex_graph::Graph;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 use std::sync::Arc;
 
 /// Bytes inspected for a NUL when deciding that a file is binary.
@@ -104,7 +104,7 @@ pub struct SyncStats {
 /// Shingle sets and signatures of every function/method body in a repository, per file.
 #[derive(Debug, Clone, Default)]
 pub struct CloneIndex {
-    root: Option<PathBuf>,
+    sources: Option<Sources>,
     /// By repository-relative path; a `BTreeMap` so iteration (and every result) is ordered.
     files: BTreeMap<Arc<str>, FileEntry>,
     bodies: usize,
@@ -181,13 +181,15 @@ fn offset(line_starts: &[usize], len: usize, line: u32, col: u32) -> usize {
     }
 }
 
-fn read_bodies(root: &Path, path: &str, language: Language, specs: &Specs) -> Result<Vec<Body>, SyncSkip> {
+fn read_bodies(sources: &Sources, path: &str, language: Language, specs: &Specs) -> Result<Vec<Body>, SyncSkip> {
     let skip = |reason, detail: Option<String>| SyncSkip {
         path: path.to_string(),
         reason,
         detail,
     };
-    let bytes = std::fs::read(root.join(path)).map_err(|e| skip(SkipReason::Unreadable, Some(e.to_string())))?;
+    let bytes = sources
+        .read(path)
+        .map_err(|e| skip(SkipReason::Unreadable, Some(e.to_string())))?;
     if bytes[..bytes.len().min(BINARY_PROBE)].contains(&0) {
         return Err(skip(SkipReason::Binary, None));
     }
@@ -247,18 +249,20 @@ impl CloneIndex {
     /// spans in `g` changed. Files without functions or methods are recorded without reading.
     /// Unreadable, binary and non-UTF-8 files are skipped and reported; unreadable ones are
     /// retried on the next sync. A different `root` than the previous sync's starts afresh.
-    pub fn sync(&mut self, root: &Path, g: &Graph, files: &[(String, u64)]) -> SyncStats {
+    pub fn sync(&mut self, sources: impl Into<Sources>, g: &Graph, files: &[(String, u64)]) -> SyncStats {
+        let sources = &sources.into();
         let mut stats = SyncStats {
             files: files.len(),
             ..SyncStats::default()
         };
-        if self.root.as_deref() != Some(root) {
+        // Entries are keyed by content hash: only another root invalidates them.
+        if self.sources.as_ref().map(Sources::root) != Some(sources.root()) {
             if !self.files.is_empty() {
                 self.generation += 1;
             }
             self.files.clear();
-            self.root = Some(root.to_path_buf());
         }
+        self.sources = Some(sources.clone());
 
         let mut wanted: FxHashMap<&str, u64> = FxHashMap::default();
         for (path, hash) in files {
@@ -312,7 +316,7 @@ impl CloneIndex {
         let results: Vec<Result<Vec<Body>, SyncSkip>> = work
             .par_iter()
             .map(|(path, _, specs, _, lang)| match lang {
-                Some(lang) => read_bodies(root, path, *lang, specs),
+                Some(lang) => read_bodies(sources, path, *lang, specs),
                 None => Err(SyncSkip {
                     path: path.to_string(),
                     reason: SkipReason::UnknownLanguage,

@@ -1,6 +1,7 @@
 //! gortex-core: the vocabulary every other crate speaks.
 //!
-//! Plain Rust types only: no I/O, no napi, no wire formats. Everything here is
+//! Plain Rust types only: no napi, no wire formats, and no I/O but `Sources` (the one reader of
+//! repository files, so an overlay of unsaved buffers reaches every crate that reads one). Everything here is
 //! serde-serialisable so the snapshot and the napi boundary can carry it.
 
 pub mod error;
@@ -9,6 +10,7 @@ pub mod id;
 pub mod kinds;
 pub mod language;
 pub mod origin;
+pub mod sources;
 pub mod span;
 
 pub use error::*;
@@ -17,4 +19,5 @@ pub use id::*;
 pub use kinds::*;
 pub use language::*;
 pub use origin::*;
+pub use sources::{OverlayFiles, Probe, Sources};
 pub use span::*;

@@ -24,13 +24,12 @@
 //! it does on every execution.
 
 use crate::facts::{FnFlow, Value};
-use gortex_core::{EdgeKind, Language, NodeKind, Origin};
+use gortex_core::{EdgeKind, Language, NodeKind, Origin, Sources};
 use gortex_graph::{Graph, NodeIndex};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
 
 /// Confidence of an intra-procedural flow.
 pub const VALUE_FLOW_CONFIDENCE: f64 = 0.85;
@@ -172,17 +171,19 @@ pub struct DataflowSync {
 /// hash (only changed files are re-read and re-parsed).
 #[derive(Debug, Default)]
 pub struct DataflowIndex {
-    root: Option<PathBuf>,
+    sources: Option<Sources>,
     files: FxHashMap<String, FileFacts>,
 }
 
 impl DataflowIndex {
     /// Re-extracts the files whose hash changed, drops vanished ones.
-    pub fn sync(&mut self, root: &Path, files: &[(String, u64, Language)]) -> DataflowSync {
-        if self.root.as_deref() != Some(root) {
+    pub fn sync(&mut self, sources: impl Into<Sources>, files: &[(String, u64, Language)]) -> DataflowSync {
+        let sources = &sources.into();
+        // Facts are keyed by content hash: only another root invalidates them.
+        if self.sources.as_ref().map(Sources::root) != Some(sources.root()) {
             self.files.clear();
-            self.root = Some(root.to_path_buf());
         }
+        self.sources = Some(sources.clone());
         let wanted: Vec<&(String, u64, Language)> = files
             .iter()
             .filter(|(_, _, lang)| crate::extract::DATAFLOW_LANGUAGES.contains(lang))
@@ -203,9 +204,7 @@ impl DataflowIndex {
         let fresh: Vec<(String, Option<FileFacts>)> = stale
             .par_iter()
             .map(|(path, hash, lang)| {
-                let text = std::fs::read(root.join(path))
-                    .ok()
-                    .and_then(|b| String::from_utf8(b).ok());
+                let text = sources.read(path).ok().and_then(|b| String::from_utf8(b).ok());
                 let facts = text
                     .and_then(|t| crate::extract::extract(*lang, &t))
                     .map(|functions| FileFacts { hash: *hash, functions });

@@ -244,7 +244,7 @@ impl RepoIndex {
         let mut state = self.analysis.clones.lock().unwrap_or_else(|p| p.into_inner());
         if !same_graph(&state.synced, &self.graph) {
             let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.to_string(), r.hash)).collect();
-            state.index.sync(&self.root, &self.graph, &files);
+            state.index.sync(self.sources(), &self.graph, &files);
             state.synced = Arc::downgrade(&self.graph);
         }
         f(&state.index)
@@ -300,7 +300,7 @@ impl RepoIndex {
             .iter()
             .map(|r| (r.path.to_string(), r.hash, r.language))
             .collect();
-        state.index.sync(&self.root, &files);
+        state.index.sync(self.sources(), &files);
         let fg = Arc::new(state.index.link(&self.graph));
         state.linked = Some((Arc::downgrade(&self.graph), fg.clone()));
         fg

@@ -57,12 +57,13 @@ pub mod analyze;
 mod classify;
 pub mod inspect;
 pub mod loaded_repos;
+pub mod overlay;
 pub mod query;
 pub mod snapshot;
 pub mod walk;
 pub mod warmup;
 
-use gortex_core::{FileFacts, Language};
+use gortex_core::{FileFacts, Language, OverlayFiles, Sources};
 use gortex_graph::config::{
     parse_cargo_toml, parse_compile_commands, parse_go_mod, parse_package_json, parse_tsconfig,
 };
@@ -343,6 +344,9 @@ pub struct RepoIndex {
     analysis: analyze::AnalysisCaches,
     /// Built from part of a pass under way (see [`warmup`]): answers, but is never saved.
     provisional: bool,
+    /// For an overlay view (see [`overlay`]): the unsaved buffers it was built with, read in
+    /// place of the disk; such an index is never saved either.
+    overlay: Option<Arc<OverlayFiles>>,
 }
 
 fn now_ms() -> u64 {
@@ -495,7 +499,13 @@ fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &Inde
             return Outcome::Reused(rec);
         }
     }
-    if let Some((reason, detail)) = classify::classify(&cand.rel, &bytes) {
+    parse_content(cand, &bytes, hash, options)
+}
+
+/// Classifies and extracts one file's content (read from disk or an overlay's buffer): parsed,
+/// skipped (generated, minified, over a per-file limit) or failed.
+fn parse_content(cand: &walk::Candidate, bytes: &[u8], hash: u64, options: &IndexOptions) -> Outcome {
+    if let Some((reason, detail)) = classify::classify(&cand.rel, bytes) {
         if !(reason == SkipReason::Generated && options.index_generated) {
             let stat = Some((cand.size, cand.mtime_ns));
             return Outcome::Skipped(
@@ -508,13 +518,13 @@ fn process_file(cand: &walk::Candidate, prev: &PreviousFiles<'_>, options: &Inde
             );
         }
     }
-    let language = gortex_lang::refine_language(cand.language, &cand.rel, &bytes);
+    let language = gortex_lang::refine_language(cand.language, &cand.rel, bytes);
     let ctx = gortex_lang::FileContext {
         path: &cand.rel,
         is_test_file: is_test_file(&cand.rel, language),
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        gortex_lang::extract_file(language, &bytes, &ctx, options.parse_budget)
+        gortex_lang::extract_file(language, bytes, &ctx, options.parse_budget)
     }));
     match result {
         Ok(Ok(mut facts)) => {
@@ -613,11 +623,12 @@ pub fn is_test_file(path: &str, language: Language) -> bool {
     gortex_core::language::is_test_path(path, Some(language))
 }
 
-fn read_config(root: &Path, configs: &[String]) -> (RepoConfig, Vec<(String, u64)>) {
+fn read_config(sources: &Sources, configs: &[String]) -> (RepoConfig, Vec<(String, u64)>) {
+    let root = sources.root();
     let mut config = RepoConfig::default();
     let mut hashes = Vec::new();
     for rel in configs {
-        let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
+        let Some(text) = sources.read(rel).ok().and_then(|b| String::from_utf8(b).ok()) else {
             continue;
         };
         hashes.push((rel.clone(), xxhash_rust::xxh3::xxh3_64(text.as_bytes())));
@@ -837,6 +848,7 @@ impl RepoIndex {
             search: Default::default(),
             analysis: Default::default(),
             provisional,
+            overlay: None,
         }
     }
 
@@ -886,7 +898,7 @@ impl RepoIndex {
         if cancel.load(Ordering::Relaxed) {
             return Err(IndexError::Cancelled);
         }
-        let (config, config_files) = read_config(&self.root, &walked.configs);
+        let (config, config_files) = read_config(&self.sources(), &walked.configs);
         if let Some(sink) = sink {
             sink.walked(&config, &config_files, walked.sources.len());
         }
@@ -1157,24 +1169,7 @@ impl RepoIndex {
         }
         report.files.total = self.files.len();
         if config_touched {
-            let configs: Vec<String> = self
-                .config_files
-                .iter()
-                .map(|(p, _)| p.clone())
-                .chain(
-                    paths
-                        .iter()
-                        .filter(|p| CONFIG_FILES.contains(&p.rsplit('/').next().unwrap_or(p)))
-                        // A config below a symlink or an ignored directory is not the walk's either.
-                        .filter(|p| admission.admits(p))
-                        .cloned(),
-                )
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .collect();
-            let (config, hashes) = read_config(&self.root, &configs);
-            self.config = config;
-            self.config_files = hashes;
+            self.reread_configs(paths.iter().map(String::as_str), &mut admission);
         }
         self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         // Events on ignored files or saves that changed no byte: the graph stands as it is. (Any
@@ -1190,6 +1185,27 @@ impl RepoIndex {
         self.fill_report(&pool, &mut report);
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok(report)
+    }
+
+    /// Reads the configuration files again (the known ones and those among `touched` the walker
+    /// would admit: one below a symlink or an ignored directory is not the walk's either).
+    fn reread_configs<'a>(&mut self, touched: impl Iterator<Item = &'a str>, admission: &mut walk::Admission) {
+        let configs: Vec<String> = self
+            .config_files
+            .iter()
+            .map(|(p, _)| p.clone())
+            .chain(
+                touched
+                    .filter(|p| CONFIG_FILES.contains(&p.rsplit('/').next().unwrap_or(p)))
+                    .filter(|p| admission.admits(p))
+                    .map(str::to_string),
+            )
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let (config, hashes) = read_config(&self.sources(), &configs);
+        self.config = config;
+        self.config_files = hashes;
     }
 
     fn rebuild_graph(
@@ -1300,8 +1316,9 @@ impl RepoIndex {
     }
 
     fn save(&self, progress: &(dyn Fn(Progress) + Sync), report: &mut IndexReport) -> Result<(), IndexError> {
-        if self.provisional {
-            // Part of a pass under way: that pass writes the complete snapshot.
+        if self.provisional || self.overlay.is_some() {
+            // Part of a pass under way (that pass writes the complete snapshot), or a view of
+            // unsaved buffers (never the repository's state).
             return Ok(());
         }
         let t = Instant::now();

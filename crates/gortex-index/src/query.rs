@@ -231,7 +231,7 @@ impl RepoIndex {
             if !fresh(&state) {
                 let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.to_string(), r.hash)).collect();
                 let index = state.index.get_or_insert_with(|| TextIndex::new(text_budget()));
-                index.sync(&self.root, &files);
+                index.sync(self.sources(), &files);
                 state.synced = Arc::downgrade(&self.graph);
             }
         }

@@ -24,6 +24,7 @@
 //! a fresh, larger id, so postings stay sorted by appending. When a quarter of the slots are
 //! dead, postings are rewritten without them.
 
+use gortex_core::{Probe, Sources};
 use memchr::memchr;
 use rayon::prelude::*;
 use regex_syntax::hir::{Class, Hir, HirKind, Visitor};
@@ -31,8 +32,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 use std::sync::Arc;
 
 /// Default memory budget of a [`TextIndex`]: 256 MiB.
@@ -706,7 +706,7 @@ struct Doc {
 #[derive(Debug)]
 pub struct TextIndex {
     budget: usize,
-    root: Option<PathBuf>,
+    sources: Option<Sources>,
     docs: Vec<Option<Doc>>,
     by_path: FxHashMap<Arc<str>, DocId>,
     /// Files excluded as binary or too large, with the stamp they had (not re-read until it changes).
@@ -751,7 +751,7 @@ impl TextIndex {
     pub fn new(budget_bytes: usize) -> TextIndex {
         TextIndex {
             budget: budget_bytes,
-            root: None,
+            sources: None,
             docs: Vec::new(),
             by_path: FxHashMap::default(),
             excluded: FxHashMap::default(),
@@ -779,7 +779,7 @@ impl TextIndex {
 
     /// The root the last sync read from.
     pub fn root(&self) -> Option<&Path> {
-        self.root.as_deref()
+        self.sources.as_ref().map(Sources::root)
     }
 
     /// Bytes held: postings (by capacity), hash tables, paths, metadata and resident contents.
@@ -829,13 +829,16 @@ impl TextIndex {
     /// Brings the index in line with `files` (repository-relative path, content hash or mtime
     /// stamp): adds new files, re-reads files whose stamp changed, drops files no longer listed.
     /// Files are read in parallel; a file that vanished or cannot be read is skipped and
-    /// reported. A different `root` than the previous sync's starts from scratch.
-    pub fn sync(&mut self, root: &Path, files: &[(String, u64)]) -> SyncStats {
+    /// reported. Another root than the previous sync's starts from scratch.
+    pub fn sync(&mut self, sources: impl Into<Sources>, files: &[(String, u64)]) -> SyncStats {
+        let sources = &sources.into();
         let mut stats = SyncStats::default();
-        if self.root.as_deref() != Some(root) {
+        // Entries are stamped by content hash, so only another root invalidates them; a new
+        // overlay over the same root re-reads just the files whose stamp it changed.
+        if self.root() != Some(sources.root()) {
             self.clear();
-            self.root = Some(root.to_path_buf());
         }
+        self.sources = Some(sources.clone());
         let mut wanted: FxHashMap<&str, u64> = FxHashMap::default();
         for (path, stamp) in files {
             if valid_relative(path) {
@@ -888,8 +891,7 @@ impl TextIndex {
         self.by_path.reserve(work.iter().filter(|w| w.old.is_none()).count());
         self.reserved_meta = work.iter().map(|w| reserve_for(w.path)).sum();
 
-        let root = root.to_path_buf();
-        let sizes: Vec<Probed> = work.par_iter().map(|w| probe(&root.join(w.path))).collect();
+        let sizes: Vec<Probed> = work.par_iter().map(|w| probe(sources, w.path)).collect();
 
         let mut full = false;
         let mut batch: Vec<(&Work<'_>, Probed)> = Vec::new();
@@ -900,12 +902,12 @@ impl TextIndex {
             }
             batch.push((w, size));
             if batch_bytes >= BATCH_BYTES || batch.len() >= BATCH_FILES {
-                self.process_batch(&root, std::mem::take(&mut batch), &mut full, &mut stats);
+                self.process_batch(sources, std::mem::take(&mut batch), &mut full, &mut stats);
                 batch_bytes = 0;
             }
         }
         if !batch.is_empty() {
-            self.process_batch(&root, batch, &mut full, &mut stats);
+            self.process_batch(sources, batch, &mut full, &mut stats);
         }
 
         if self.dead > 0 && self.dead * 4 >= self.docs.len() {
@@ -921,11 +923,17 @@ impl TextIndex {
         stats
     }
 
-    fn process_batch(&mut self, root: &Path, batch: Vec<(&Work<'_>, Probed)>, full: &mut bool, stats: &mut SyncStats) {
+    fn process_batch(
+        &mut self,
+        sources: &Sources,
+        batch: Vec<(&Work<'_>, Probed)>,
+        full: &mut bool,
+        stats: &mut SyncStats,
+    ) {
         let loaded: Vec<Loading> = batch
             .par_iter()
             .map(|(w, size)| match size {
-                Ok(_) => load(&root.join(w.path)),
+                Ok(_) => load(sources, w.path),
                 Err(e) => Err(e.clone()),
             })
             .collect();
@@ -1173,10 +1181,12 @@ impl TextIndex {
         if let Some(c) = &doc.content {
             return Ok(Cow::Borrowed(c));
         }
-        let root = self.root.as_deref().unwrap_or(Path::new("."));
-        let file = std::fs::File::open(root.join(&*doc.path))?;
-        let mut buf = Vec::with_capacity(doc.len);
-        file.take(MAX_FILE_BYTES).read_to_end(&mut buf)?;
+        let sources = self
+            .sources
+            .as_ref()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "index never synchronised"))?;
+        let mut buf = sources.read_capped(&doc.path, MAX_FILE_BYTES)?;
+        buf.truncate(MAX_FILE_BYTES as usize);
         Ok(Cow::Owned(buf))
     }
 
@@ -1304,18 +1314,14 @@ fn valid_relative(path: &str) -> bool {
 }
 
 /// Checks a listed file without opening it (opening a FIFO would block).
-fn probe(abs: &Path) -> Probed {
-    let meta = std::fs::symlink_metadata(abs).map_err(|e| io_skip(&e))?;
-    if !meta.file_type().is_file() {
-        return Err((TextSkipReason::NotRegularFile, format!("{:?}", meta.file_type())));
+fn probe(sources: &Sources, rel: &str) -> Probed {
+    match sources.probe(rel).map_err(|e| io_skip(&e))? {
+        Probe::Other(kind) => Err((TextSkipReason::NotRegularFile, kind)),
+        Probe::File(len) if len > MAX_FILE_BYTES => {
+            Err((TextSkipReason::TooLarge, format!("{len} bytes (cap {MAX_FILE_BYTES})")))
+        }
+        Probe::File(len) => Ok(len),
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err((
-            TextSkipReason::TooLarge,
-            format!("{} bytes (cap {MAX_FILE_BYTES})", meta.len()),
-        ));
-    }
-    Ok(meta.len())
 }
 
 fn io_skip(e: &std::io::Error) -> SkipWhy {
@@ -1327,12 +1333,8 @@ fn io_skip(e: &std::io::Error) -> SkipWhy {
     (reason, e.to_string())
 }
 
-fn load(abs: &Path) -> Loading {
-    let file = std::fs::File::open(abs).map_err(|e| io_skip(&e))?;
-    let mut content = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut content)
-        .map_err(|e| io_skip(&e))?;
+fn load(sources: &Sources, rel: &str) -> Loading {
+    let mut content = sources.read_capped(rel, MAX_FILE_BYTES).map_err(|e| io_skip(&e))?;
     if content.len() as u64 > MAX_FILE_BYTES {
         return Err((TextSkipReason::TooLarge, format!("more than {MAX_FILE_BYTES} bytes")));
     }

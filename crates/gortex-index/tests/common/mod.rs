@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod edits;
+
 use gortex_index::{IndexOptions, IndexReport, RepoIndex};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

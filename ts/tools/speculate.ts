@@ -1,0 +1,494 @@
+/**
+ * Speculative execution: `preview_edit` and `simulate_chain` answer "what would this LSP
+ * `WorkspaceEdit` change?" without touching the disk or the base graph. The edit is applied to
+ * the files in memory, a throwaway overlay view is built from the result (`ts/workspace/overlays.ts`),
+ * and the graph before and after are compared: touched files, added / removed / renamed symbols,
+ * changed signatures, callers the change breaks, implementors of a changed interface, the blast
+ * radius, the tests to run, and the syntax errors each file gained (tree-sitter; language-server
+ * diagnostics are reported as not run until gortex drives language servers).
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { syntaxCheck, type Engine, type GetCallChainResult, type GetCallersResult, type GetDependentsResult, type FindImplementationsResult, type NodeJson } from '../engine/engine';
+import type { ToolContext } from '../workspace/context';
+import { MAIN_BRANCH, overlayRel, type OverlayFile } from '../workspace/overlays';
+import { MAX_WRITE_BYTES } from '../workspace/writes';
+import { locate } from './overlay';
+import { callAnother, defineTool, ToolInputError, type ToolDef } from './registry';
+
+const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
+const textEdit = z.object({ range: z.object({ start: position, end: position }), newText: z.string() });
+const uri = z.string().min(1).describe('A file:// URI, or a path relative to the repository');
+const fileOptions = z.object({ overwrite: z.boolean().optional(), ignoreIfExists: z.boolean().optional() }).optional();
+const documentChange = z.union([
+  z.object({ textDocument: z.object({ uri, version: z.number().int().nullable().optional() }), edits: z.array(textEdit) }),
+  z.object({ kind: z.literal('create'), uri, options: fileOptions }),
+  z.object({ kind: z.literal('rename'), oldUri: uri, newUri: uri, options: fileOptions }),
+  z.object({ kind: z.literal('delete'), uri, options: z.object({ recursive: z.boolean().optional(), ignoreIfNotExists: z.boolean().optional() }).optional() }),
+]);
+/** An LSP `WorkspaceEdit`: `changes` (uri → text edits) and/or `documentChanges` (edits and file operations, in order). */
+export const workspaceEdit = z
+  .object({ changes: z.record(z.string(), z.array(textEdit)).optional(), documentChanges: z.array(documentChange).optional() })
+  .describe('An LSP WorkspaceEdit: changes (uri → TextEdit[]) and/or documentChanges (TextDocumentEdit, CreateFile, RenameFile, DeleteFile)');
+type WorkspaceEdit = z.infer<typeof workspaceEdit>;
+type TextEdit = z.infer<typeof textEdit>;
+
+/** Files as a speculation left them, by repository-relative path (null: deleted). Unlisted files are as the start state has them. */
+type FileState = Map<string, Buffer | null>;
+
+/** Most symbols whose callers, dependents and tests are looked up per step (answers stay bounded). */
+const IMPACT_SYMBOLS = 25;
+const NEIGHBOUR_LIMIT = 200;
+
+/** A repository-relative path for a WorkspaceEdit uri, inside the calling repository. */
+function relOf(ctx: ToolContext, raw: string): string {
+  let p = raw;
+  if (raw.startsWith('file:')) {
+    try {
+      p = fileURLToPath(raw);
+    } catch {
+      throw new ToolInputError('invalid_argument', `${JSON.stringify(raw)} is not a valid file URI`);
+    }
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    throw new ToolInputError('invalid_argument', `${JSON.stringify(raw)}: only file:// URIs (or repository paths) can be previewed`);
+  }
+  const where = locate(ctx, p);
+  if (where.root !== ctx.root) throw new ToolInputError('invalid_argument', `${raw} belongs to another repository (${where.root}); preview one repository's edit at a time (repo=… picks it)`);
+  return where.rel;
+}
+
+/** Offsets of each line's start (LSP lines end at \n; a \r before it stays part of the line). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** Applies LSP text edits (UTF-16 positions, as JavaScript strings count) to `text`. */
+function applyTextEdits(rel: string, text: string, edits: readonly TextEdit[]): string {
+  const starts = lineStarts(text);
+  const offset = (p: { line: number; character: number }): number => {
+    if (p.line >= starts.length) return text.length;
+    const lineEnd = p.line + 1 < starts.length ? starts[p.line + 1]! - 1 : text.length;
+    return Math.min(starts[p.line]! + p.character, lineEnd);
+  };
+  const spans = edits.map((e) => ({ from: offset(e.range.start), to: offset(e.range.end), text: e.newText })).sort((a, b) => a.from - b.from || a.to - b.to);
+  for (const s of spans) if (s.to < s.from) throw new ToolInputError('invalid_argument', `${rel}: an edit's range ends before it starts`);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i]!.from < spans[i - 1]!.to) throw new ToolInputError('invalid_argument', `${rel}: two edits overlap (LSP TextEdits of one document must not overlap)`);
+  }
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.from) + s.text;
+    at = s.to;
+  }
+  return out + text.slice(at);
+}
+
+/** Applies a WorkspaceEdit to `state` (read through `read` for files it does not hold); returns the paths it touched. */
+function applyEdit(ctx: ToolContext, state: FileState, read: (rel: string) => Buffer | null, edit: WorkspaceEdit): string[] {
+  if (!edit.changes && !edit.documentChanges) throw new ToolInputError('invalid_argument', 'the WorkspaceEdit has neither changes nor documentChanges');
+  const touched = new Set<string>();
+  const current = (rel: string): Buffer | null => (state.has(rel) ? state.get(rel)! : read(rel));
+  const editText = (raw: string, edits: readonly TextEdit[]): void => {
+    const rel = relOf(ctx, raw);
+    const now = current(rel);
+    if (now === null) throw new ToolInputError('not_found', `${rel} does not exist (create it first with a CreateFile operation)`);
+    const after = Buffer.from(applyTextEdits(rel, now.toString('utf8'), edits), 'utf8');
+    if (after.length > MAX_WRITE_BYTES) throw new ToolInputError('invalid_argument', `${rel} would be larger than ${MAX_WRITE_BYTES} bytes`);
+    state.set(rel, after);
+    touched.add(rel);
+  };
+  for (const [raw, edits] of Object.entries(edit.changes ?? {})) editText(raw, edits);
+  for (const change of edit.documentChanges ?? []) {
+    if ('textDocument' in change) {
+      editText(change.textDocument.uri, change.edits);
+    } else if (change.kind === 'create') {
+      const rel = relOf(ctx, change.uri);
+      if (current(rel) !== null && !change.options?.overwrite) {
+        if (change.options?.ignoreIfExists) continue;
+        throw new ToolInputError('conflict', `CreateFile ${rel}: the file exists (options.overwrite or ignoreIfExists decide)`);
+      }
+      state.set(rel, Buffer.alloc(0));
+      touched.add(rel);
+    } else if (change.kind === 'rename') {
+      const from = relOf(ctx, change.oldUri);
+      const to = relOf(ctx, change.newUri);
+      const content = current(from);
+      if (content === null) throw new ToolInputError('not_found', `RenameFile ${from}: the file does not exist`);
+      if (current(to) !== null && !change.options?.overwrite) {
+        if (change.options?.ignoreIfExists) continue;
+        throw new ToolInputError('conflict', `RenameFile ${from} → ${to}: ${to} exists (options.overwrite or ignoreIfExists decide)`);
+      }
+      state.set(from, null);
+      state.set(to, content);
+      touched.add(from).add(to);
+    } else {
+      const rel = relOf(ctx, change.uri);
+      if (current(rel) === null) {
+        if (change.options?.ignoreIfNotExists) continue;
+        throw new ToolInputError('not_found', `DeleteFile ${rel}: the file does not exist`);
+      }
+      state.set(rel, null);
+      touched.add(rel);
+    }
+  }
+  return [...touched].sort();
+}
+
+/** The speculation's throwaway overlay session: views of file states, dropped at the end. */
+class Speculation {
+  private readonly id = `speculate:${randomUUID()}`;
+  private branches = 0;
+
+  constructor(private readonly ctx: ToolContext) {}
+
+  /** The engine showing `state` over the disk (the base engine when the state is empty). */
+  async engineFor(state: FileState): Promise<Engine> {
+    const base = this.ctx.overlay?.baseEngine ?? this.ctx.engine;
+    if (state.size === 0) return base;
+    const store = this.store();
+    const { session } = store.register(this.id);
+    const name = `s${this.branches++}`;
+    const files = new Map<string, OverlayFile>();
+    for (const [rel, content] of state) files.set(path.join(this.ctx.root, rel), { abs: path.join(this.ctx.root, rel), root: this.ctx.root, rel, content, updated_at: Date.now() });
+    session.branches.set(name, { name, created_at: Date.now(), files, revision: 1 });
+    const view = await store.view({ ...this.ctx, engine: base }, session, name);
+    return view?.engine ?? base;
+  }
+
+  close(): void {
+    this.ctx.overlay?.store.drop(this.id);
+  }
+
+  private store() {
+    if (!this.ctx.overlay) throw new ToolInputError('internal', 'speculation needs the overlay store (set by the call pipeline)');
+    return this.ctx.overlay.store;
+  }
+}
+
+function symbolsOf(engine: Engine, ctx: ToolContext, rel: string): NodeJson[] {
+  try {
+    return engine.fileSymbols(ctx.repo, rel).filter((n) => n.kind !== 'file');
+  } catch {
+    return [];
+  }
+}
+
+/** Parameters of a signature (the text between its first parentheses), or undefined without any. */
+function paramsOf(signature: string | undefined): string | undefined {
+  const m = signature ? /\(([^]*?)\)/.exec(signature) : null;
+  return m ? m[1]!.replace(/\s+/g, ' ').trim() : undefined;
+}
+
+function lines(content: Buffer | null, from: number, to: number): string {
+  return content === null ? '' : content.toString('utf8').split('\n').slice(from - 1, to).join('\n');
+}
+
+interface SymbolRow {
+  id: string;
+  kind: string;
+  path: string;
+  line: number;
+  signature?: string;
+}
+
+function row(n: NodeJson): SymbolRow {
+  return { id: n.id, kind: n.kind, path: n.path, line: n.start_line, ...(n.signature ? { signature: n.signature } : {}) };
+}
+
+/** What a step changed, between the engines (and file contents) before and after it. */
+async function impact(
+  ctx: ToolContext,
+  before: { engine: Engine; read: (rel: string) => Buffer | null },
+  after: { engine: Engine; read: (rel: string) => Buffer | null },
+  touched: readonly string[],
+  syntax: boolean,
+): Promise<Record<string, unknown>> {
+  const oldSyms = new Map<string, NodeJson>();
+  const newSyms = new Map<string, NodeJson>();
+  for (const rel of touched) {
+    for (const n of symbolsOf(before.engine, ctx, rel)) oldSyms.set(n.id, n);
+    for (const n of symbolsOf(after.engine, ctx, rel)) newSyms.set(n.id, n);
+  }
+  const added = [...newSyms.values()].filter((n) => !oldSyms.has(n.id));
+  const removed = [...oldSyms.values()].filter((n) => !newSyms.has(n.id));
+  // A removed and an added symbol of one kind whose non-trivial parameter lists match are a rename.
+  const renamed: { from: string; to: string; kind: string }[] = [];
+  const takenAdded = new Set<string>();
+  for (const r of removed) {
+    const params = paramsOf(r.signature);
+    if (!params) continue;
+    const match = added.find((a) => !takenAdded.has(a.id) && a.kind === r.kind && paramsOf(a.signature) === params && (a.path === r.path || added.length === 1));
+    if (match) {
+      takenAdded.add(match.id);
+      renamed.push({ from: r.id, to: match.id, kind: r.kind });
+    }
+  }
+  const changedSignature: { id: string; before?: string; after?: string; params_changed: boolean }[] = [];
+  const modified: string[] = [];
+  for (const [id, n] of newSyms) {
+    const o = oldSyms.get(id);
+    if (!o) continue;
+    if ((o.signature ?? '') !== (n.signature ?? '')) changedSignature.push({ id, ...(o.signature ? { before: o.signature } : {}), ...(n.signature ? { after: n.signature } : {}), params_changed: paramsOf(o.signature) !== paramsOf(n.signature) });
+    if (lines(before.read(o.path), o.start_line, o.end_line) !== lines(after.read(n.path), n.start_line, n.end_line)) modified.push(id);
+  }
+
+  // Callers of what disappeared that still exist after the edit and do not call its new name.
+  const renamedTo = new Map(renamed.map((r) => [r.from, r.to]));
+  const removedIds = new Set(removed.map((r) => r.id));
+  const brokenCallers: { caller: string; path: string; line: number; calls: string; now: 'unbound' | 'rebound'; rebound_to?: string }[] = [];
+  for (const r of removed.slice(0, IMPACT_SYMBOLS)) {
+    let callers: GetCallersResult;
+    try {
+      callers = before.engine.query('get_callers', { id: r.id, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo }) as GetCallersResult;
+    } catch {
+      continue;
+    }
+    for (const c of callers.callers) {
+      if (removedIds.has(c.caller.id) || c.caller.kind === 'file') continue;
+      let chain: GetCallChainResult;
+      try {
+        chain = after.engine.query('get_call_chain', { id: c.caller.id, depth: 1, limit: 500 }, { repo: ctx.repo }) as GetCallChainResult;
+      } catch {
+        continue; // the caller is gone too
+      }
+      // Still naming it with nothing to bind to: unbound. Bound to another symbol of that name:
+      // rebound. Calling something else (the edit rewrote the call) or nothing: not broken.
+      const direct = chain.nodes.filter((n) => n.depth === 1).map((n) => n.node);
+      const same = direct.find((n) => n.name === r.name && n.id !== r.id);
+      const unbound = (chain.unresolved ?? []).some((u) => u.from === c.caller.id && u.target.replace(/^unresolved::(\*\.)?/, '') === r.name);
+      if (!same && !unbound) continue;
+      brokenCallers.push({ caller: c.caller.id, path: c.caller.path, line: c.lines[0] ?? c.caller.line, calls: r.id, now: same ? 'rebound' : 'unbound', ...(same ? { rebound_to: same.id } : {}) });
+    }
+  }
+  // Callers of symbols whose parameters changed, outside the edited files: to check.
+  const callersToCheck: { caller: string; path: string; calls: string }[] = [];
+  for (const s of changedSignature.filter((c) => c.params_changed).slice(0, IMPACT_SYMBOLS)) {
+    try {
+      const callers = after.engine.query('get_callers', { id: s.id, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo }) as GetCallersResult;
+      for (const c of callers.callers) if (!touched.includes(c.caller.path)) callersToCheck.push({ caller: c.caller.id, path: c.caller.path, calls: s.id });
+    } catch {
+      // the symbol has no callers to list
+    }
+  }
+  // Implementors of an interface whose members changed, outside the edited files.
+  const brokenImplementors: { interface: string; implementor: string; path: string; changed: string[] }[] = [];
+  const memberChanges = new Map<string, string[]>();
+  for (const id of [...removedIds, ...added.map((a) => a.id), ...changedSignature.map((c) => c.id)]) {
+    const n = oldSyms.get(id) ?? newSyms.get(id)!;
+    const owner = n.qualified.includes('.') ? `${n.id.slice(0, n.id.indexOf('::') + 2)}${n.qualified.slice(0, n.qualified.lastIndexOf('.'))}` : undefined;
+    if (owner) memberChanges.set(owner, [...(memberChanges.get(owner) ?? []), n.name]);
+  }
+  for (const [owner, names] of memberChanges) {
+    const node = before.engine.getNode(ctx.repo, owner) ?? after.engine.getNode(ctx.repo, owner);
+    if (!node || (node.kind !== 'interface' && node.flavor !== 'interface' && node.flavor !== 'protocol' && node.flavor !== 'trait')) continue;
+    try {
+      const impls = before.engine.query('find_implementations', { id: owner, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo }) as FindImplementationsResult;
+      for (const i of impls.implementations) {
+        if (!touched.includes(i.node.path)) brokenImplementors.push({ interface: owner, implementor: i.node.id, path: i.node.path, changed: [...new Set(names)].sort() });
+      }
+    } catch {
+      // not an implementable type here
+    }
+  }
+  // Blast radius: what depends (two hops) on what changed, in the graph before the edit.
+  const changedIds = [...new Set([...removed.map((r) => r.id), ...changedSignature.map((c) => c.id), ...modified])];
+  const dependents = new Set<string>();
+  const files = new Set<string>();
+  for (const id of changedIds.slice(0, IMPACT_SYMBOLS)) {
+    try {
+      const deps = before.engine.query('get_dependents', { id, depth: 2, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo }) as GetDependentsResult;
+      for (const d of deps.dependents) {
+        dependents.add(d.node.id);
+        files.add(d.node.path);
+      }
+    } catch {
+      // nothing depends on it
+    }
+  }
+  // Tests that cover what changed (before the edit) and tests the edit adds.
+  const testFiles = new Set<string>();
+  const commands = new Set<string>();
+  for (const id of changedIds.slice(0, IMPACT_SYMBOLS)) {
+    try {
+      const t = (await callAnother(ctx, 'get_test_targets', { id })) as { test_files: { path: string }[]; commands: { cwd: string; command: string }[] };
+      for (const f of t.test_files) testFiles.add(f.path);
+      for (const c of t.commands) commands.add(c.cwd === '.' ? c.command : `(cd ${c.cwd} && ${c.command})`);
+    } catch {
+      // no test lookup for this symbol
+    }
+  }
+  for (const a of added) if (a.is_test) testFiles.add(a.path);
+  const syntaxRows = syntax
+    ? touched.map((rel) => {
+        const b = before.read(rel);
+        const a = after.read(rel);
+        const errs = (bytes: Buffer | null): number | null => (bytes === null ? null : (syntaxCheck(rel, bytes).errors ?? 0));
+        return { path: rel, before: errs(b), after: errs(a) };
+      })
+    : [];
+  const newErrors = syntaxRows.reduce((n, r) => n + Math.max(0, (r.after ?? 0) - (r.before ?? 0)), 0);
+  return {
+    touched_files: touched.map((rel) => ({ path: rel, status: before.read(rel) === null ? 'created' : after.read(rel) === null ? 'deleted' : 'modified' })),
+    added_symbols: added.filter((a) => !takenAdded.has(a.id)).map(row),
+    removed_symbols: removed.filter((r) => !renamedTo.has(r.id)).map(row),
+    renamed_symbols: renamed,
+    changed_signatures: changedSignature,
+    modified_symbols: modified,
+    broken_callers: brokenCallers,
+    callers_to_check: callersToCheck,
+    broken_implementors: brokenImplementors,
+    blast_radius: { changed_symbols: changedIds.length, dependents: dependents.size, files: [...files].sort() },
+    suggested_tests: { files: [...testFiles].sort(), commands: [...commands].sort() },
+    diagnostics: syntax
+      ? { syntax: syntaxRows, new_syntax_errors: newErrors, lsp: { ran: false, reason: 'gortex does not drive language servers yet: only tree-sitter syntax errors are checked' } }
+      : { ran: false, reason: 'diagnostics: false' },
+  };
+}
+
+/** A reader of `state` over a starting reader (the caller's overlay buffers, else the disk). */
+function readerOf(state: FileState, start: (rel: string) => Buffer | null): (rel: string) => Buffer | null {
+  return (rel) => (state.has(rel) ? state.get(rel)! : start(rel));
+}
+
+/** The starting point: the caller's overlay buffers (inherit) and the disk under them. */
+function startOf(ctx: ToolContext, inherit: boolean): { state: FileState; read: (rel: string) => Buffer | null } {
+  const state: FileState = new Map();
+  if (inherit && ctx.overlayFiles) for (const [rel, content] of ctx.overlayFiles) state.set(rel, content);
+  const disk = (rel: string): Buffer | null => {
+    const abs = path.join(ctx.root, rel);
+    try {
+      return fs.statSync(abs).isFile() ? fs.readFileSync(abs) : null;
+    } catch {
+      return null;
+    }
+  };
+  return { state, read: readerOf(state, disk) };
+}
+
+/** The ctx to speculate from: its overlay is inherited only when asked. */
+function speculationContext(ctx: ToolContext, inherit: boolean): ToolContext {
+  if (inherit || !ctx.overlay?.baseEngine) return ctx;
+  const { overlayFiles: _files, ...rest } = ctx;
+  return { ...rest, engine: ctx.overlay.baseEngine };
+}
+
+/** A speculation's context (its overlay inherited only when asked), starting files and throwaway views. */
+function begin(ctx: ToolContext, inherit: boolean): { from: ToolContext; start: ReturnType<typeof startOf>; speculation: Speculation } {
+  const from = speculationContext(ctx, inherit);
+  return { from, start: startOf(from, inherit), speculation: new Speculation(from) };
+}
+
+/** The speculative-execution tools. */
+export function speculateTools(): ToolDef[] {
+  return [
+    defineTool({
+      name: 'preview_edit',
+      category: 'edit',
+      effect: 'read',
+      description:
+        'Previews an LSP WorkspaceEdit (changes or documentChanges, with create / rename / delete file operations) without writing anything: touched files, added / removed / renamed symbols, changed signatures, broken callers, broken interface implementors, blast radius, suggested tests and new syntax errors. inherit_overlay: true starts from the session\'s overlay.',
+      input: {
+        workspace_edit: workspaceEdit,
+        diagnostics: z.boolean().optional().describe('Check syntax errors of the touched files (default true); language-server diagnostics are not run yet'),
+        inherit_overlay: z.boolean().optional().describe("Layer the edit over this session's overlay (default: over the files on disk)"),
+      },
+      handler: async (ctx, args) => {
+        const inherit = args.inherit_overlay === true;
+        const { from, start, speculation } = begin(ctx, inherit);
+        try {
+          const after: FileState = new Map(start.state);
+          const touched = applyEdit(from, after, start.read, args.workspace_edit);
+          const beforeEngine = await speculation.engineFor(start.state);
+          const afterEngine = await speculation.engineFor(after);
+          const report = await impact(from, { engine: beforeEngine, read: start.read }, { engine: afterEngine, read: readerOf(after, start.read) }, touched, args.diagnostics !== false);
+          return { applied: true, inherited_overlay: inherit && start.state.size > 0, ...report };
+        } finally {
+          speculation.close();
+        }
+      },
+    }),
+    defineTool({
+      name: 'simulate_chain',
+      category: 'edit',
+      effect: 'session_write',
+      description:
+        "Applies an ordered list of LSP WorkspaceEdits in memory, one after another: each step's impact (as preview_edit reports it), a cumulative rollup, and per-step new syntax errors; stop_on_error (default true) stops at the first step that fails to apply or adds a syntax error. keep: true turns the final state into this session's overlay (active branch).",
+      input: {
+        steps: z
+          .array(z.object({ workspace_edit: workspaceEdit, label: z.string().optional() }))
+          .min(1)
+          .max(50)
+          .describe('The edits, in order'),
+        stop_on_error: z.boolean().optional(),
+        keep: z.boolean().optional().describe("Promote the final state into this session's overlay"),
+        inherit_overlay: z.boolean().optional().describe("Start from this session's overlay (default: the files on disk)"),
+      },
+      handler: async (ctx, args) => {
+        const stopOnError = args.stop_on_error !== false;
+        const { from, start, speculation } = begin(ctx, args.inherit_overlay === true);
+        try {
+          let state: FileState = new Map(start.state);
+          let engine = await speculation.engineFor(state);
+          const steps: Record<string, unknown>[] = [];
+          const allTouched = new Set<string>();
+          let stoppedAt: number | undefined;
+          for (const [i, step] of args.steps.entries()) {
+            const next: FileState = new Map(state);
+            let touched: string[];
+            try {
+              touched = applyEdit(from, next, start.read, step.workspace_edit);
+            } catch (error) {
+              if (!(error instanceof ToolInputError)) throw error;
+              steps.push({ step: i + 1, ...(step.label ? { label: step.label } : {}), applied: false, error: { code: error.code, message: error.message } });
+              if (stopOnError) {
+                stoppedAt = i + 1;
+                break;
+              }
+              continue;
+            }
+            const nextEngine = await speculation.engineFor(next);
+            const report = await impact(from, { engine, read: readerOf(state, start.read) }, { engine: nextEngine, read: readerOf(next, start.read) }, touched, true);
+            steps.push({ step: i + 1, ...(step.label ? { label: step.label } : {}), applied: true, ...report });
+            touched.forEach((t) => allTouched.add(t));
+            state = next;
+            engine = nextEngine;
+            const diagnostics = report.diagnostics as { new_syntax_errors: number };
+            if (stopOnError && diagnostics.new_syntax_errors > 0) {
+              stoppedAt = i + 1;
+              break;
+            }
+          }
+          const baseEngine = await speculation.engineFor(start.state);
+          const cumulative = await impact(from, { engine: baseEngine, read: start.read }, { engine, read: readerOf(state, start.read) }, [...allTouched].sort(), true);
+          let kept: Record<string, unknown> | undefined;
+          if (args.keep) {
+            if (!ctx.overlay) throw new ToolInputError('not_available', 'keep: true needs a session with an overlay (MCP, or /v1 with a session header)');
+            const { session } = ctx.overlay.store.register(ctx.overlay.session);
+            const branch = session.branches.get(session.active) ?? session.branches.get(MAIN_BRANCH)!;
+            for (const rel of allTouched) {
+              const abs = path.join(ctx.root, rel);
+              branch.files.set(abs, { abs, root: ctx.root, rel: overlayRel(rel), content: state.get(rel) ?? null, updated_at: Date.now() });
+            }
+            branch.revision++;
+            kept = { session_id: session.id, branch: branch.name, files: branch.files.size };
+          }
+          return {
+            steps,
+            completed: stoppedAt === undefined ? steps.filter((s) => s.applied).length : stoppedAt - 1,
+            ...(stoppedAt !== undefined ? { stopped_at: stoppedAt } : {}),
+            cumulative,
+            ...(kept ? { kept } : {}),
+          };
+        } finally {
+          speculation.close();
+        }
+      },
+    }),
+  ] as unknown as ToolDef[];
+}
