@@ -12,9 +12,11 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 /** The code-intelligence engine: indexes repositories and answers graph lookups. */
 export declare class Engine {
   /**
-   * Builds (or rebuilds) the overlay view `key` of repository `repo`: its index with `files`
-   * replaced, added or deleted, the base untouched. Resolves to JSON `{ replaced, added,
-   * deleted, not_indexed, resolved_files, nodes, edges, base_indexed_at_ms, wall_ms }`.
+   * Builds the overlay view `key` of repository `repo` — its index with `files` replaced, added
+   * or deleted, the base untouched — or brings the live view `key` to `files` in place when it
+   * was built on the base as it is now. Resolves to JSON `{ mode (built | updated), replaced,
+   * added, deleted, not_indexed, resolved_files, graph_layout, phases_ms, nodes, edges,
+   * base_indexed_at_ms, wall_ms }`.
    */
   overlayBuild(repo: string, key: string, files: Array<OverlayFileInput>): Promise<string>
   /** Forgets the overlay view `key` (its memory is freed); returns whether one was held. */

@@ -66,6 +66,8 @@ describe('overlay sessions over MCP', () => {
     expect((await okJson(one, 'read_file', { path: 'src/d.ts' })).text).toContain('delta');
 
     const listed = await okJson(one, 'overlay_list', {});
+    // The second round of pushes reached the live view in place, as an edit reaches the base.
+    expect(listed.view).toMatchObject({ built: true, last: 'updated' });
     expect(listed.files.map((f: { path: string; deleted: boolean }) => [f.path, f.deleted])).toEqual([
       ['src/b.ts', false],
       ['src/c.ts', true],

@@ -702,7 +702,8 @@ impl Engine {
         if let Some(key) = view {
             if let Some(overlay) = self.view_over(key, &guard.root)? {
                 drop(guard);
-                return f(&overlay);
+                let view = overlay.read().map_err(|_| to_napi_error("overlay state poisoned"))?;
+                return f(&view);
             }
         }
         f(&guard)

@@ -6,13 +6,13 @@
 use crate::{guarded, to_napi_error, Engine};
 use gortex_core::OverlayFiles;
 use gortex_graph::Graph;
-use gortex_index::{RepoIndex, SharedIndex};
+use gortex_index::SharedIndex;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 /// One built view.
 pub(crate) struct View {
@@ -20,7 +20,8 @@ pub(crate) struct View {
     root: PathBuf,
     /// The base graph the view was built on; the view is stale once the base moved on.
     base: Weak<Graph>,
-    pub(crate) index: Arc<RepoIndex>,
+    /// Read by queries; written in place when a push reaches a live view.
+    pub(crate) index: SharedIndex,
 }
 
 /// Views by key.
@@ -53,11 +54,26 @@ impl Task for OverlayTask {
                 .base
                 .read()
                 .map_err(|_| to_napi_error("repository state poisoned"))?;
+            // A live view on the current base is brought to the new buffers in place (what an edit
+            // costs; its queries wait for it); any other is built anew (what a view costs).
+            let live = self
+                .views
+                .lock()
+                .map_err(|_| to_napi_error("overlay state poisoned"))?
+                .get(&self.key)
+                .filter(|v| v.root == guard.root && v.base.upgrade().is_some_and(|g| Arc::ptr_eq(&g, &guard.graph)))
+                .map(|v| v.index.clone());
+            if let Some(live) = live {
+                let mut view = live.write().map_err(|_| to_napi_error("overlay state poisoned"))?;
+                if let Ok(build) = view.overlay_update(&guard, &self.files) {
+                    return serde_json::to_string(&build).map_err(to_napi_error);
+                }
+            }
             let (view, build) = guard.overlay_view(&self.files).map_err(to_napi_error)?;
             let entry = View {
                 root: guard.root.clone(),
                 base: Arc::downgrade(&guard.graph),
-                index: Arc::new(view),
+                index: Arc::new(RwLock::new(view)),
             };
             drop(guard);
             self.views
@@ -75,9 +91,11 @@ impl Task for OverlayTask {
 
 #[napi]
 impl Engine {
-    /// Builds (or rebuilds) the overlay view `key` of repository `repo`: its index with `files`
-    /// replaced, added or deleted, the base untouched. Resolves to JSON `{ replaced, added,
-    /// deleted, not_indexed, resolved_files, nodes, edges, base_indexed_at_ms, wall_ms }`.
+    /// Builds the overlay view `key` of repository `repo` — its index with `files` replaced, added
+    /// or deleted, the base untouched — or brings the live view `key` to `files` in place when it
+    /// was built on the base as it is now. Resolves to JSON `{ mode (built | updated), replaced,
+    /// added, deleted, not_indexed, resolved_files, graph_layout, phases_ms, nodes, edges,
+    /// base_indexed_at_ms, wall_ms }`.
     #[napi(ts_return_type = "Promise<string>")]
     pub fn overlay_build(
         &self,
@@ -121,9 +139,9 @@ impl Engine {
             json!({
                 "root": v.root.display().to_string(),
                 "current": current,
-                "nodes": v.index.graph.nodes.len(),
-                "edges": v.index.graph.edges.len(),
-                "files": v.index.overlay_files().map_or(0, |f| f.len()),
+                "nodes": v.index.read().map_or(0, |i| i.graph.nodes.len()),
+                "edges": v.index.read().map_or(0, |i| i.graph.edges.len()),
+                "files": v.index.read().map_or(0, |i| i.overlay_files().map_or(0, |f| f.len())),
             })
             .to_string()
         }))
@@ -132,7 +150,7 @@ impl Engine {
 
 impl Engine {
     /// The view `key` when it overlays the repository whose root is `root`.
-    pub(crate) fn view_over(&self, key: &str, root: &std::path::Path) -> Result<Option<Arc<RepoIndex>>> {
+    pub(crate) fn view_over(&self, key: &str, root: &std::path::Path) -> Result<Option<SharedIndex>> {
         let views = self.views.lock().map_err(|_| to_napi_error("overlay state poisoned"))?;
         match views.get(key) {
             Some(v) if v.root == root => Ok(Some(v.index.clone())),

@@ -225,12 +225,17 @@ export interface OverlayFileInput {
 
 /** How an overlay view was built. */
 export interface OverlayBuildReport {
+  /** `built` (a new view from the base) or `updated` (a live view brought to new buffers in place). */
+  mode: 'built' | 'updated';
   replaced: string[];
   added: string[];
   deleted: string[];
   /** Overlaid paths the view does not index (`unsupported`, `ignored`, a skip reason), with why. */
   not_indexed: { path: string; reason: string; detail?: string }[];
   resolved_files: number;
+  /** How the graph was put together: `assembled`, `patched`, `shifted` (empty: nothing changed). */
+  graph_layout: string;
+  phases_ms: Record<string, number>;
   nodes: number;
   edges: number;
   base_indexed_at_ms: number;

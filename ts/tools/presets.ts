@@ -53,7 +53,7 @@ const PRESETS: Record<string, PresetDef> = {
       'smart_context', 'get_editing_context', 'read_file', 'get_symbol_source', 'get_file_summary', 'get_symbol',
       'search_symbols', 'search_text', 'find_files', 'find_usages', 'get_callers',
       'edit_file', 'edit_symbol', 'write_file', 'batch_edit', 'rename_symbol', 'move_symbol', 'inline_symbol', 'safe_delete_symbol',
-      'verify_change', 'get_test_targets', 'check_guards', 'get_diagnostics', 'graph_stats',
+      'verify_change', 'preview_edit', 'get_test_targets', 'check_guards', 'get_diagnostics', 'graph_stats',
     ],
   },
   nav: {

@@ -157,8 +157,9 @@ impl Direction {
     }
 }
 
-/// One repository's graph, immutable once built; updates build a new version.
-#[derive(Debug, Default)]
+/// One repository's graph, immutable once built; updates build a new version. A clone is the
+/// starting point of an overlay view's build (patched like an edit's, rather than assembled).
+#[derive(Debug, Default, Clone)]
 pub struct Graph {
     pub repo: String,
     pub nodes: Vec<Node>,

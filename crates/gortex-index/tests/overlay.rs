@@ -51,7 +51,7 @@ fn differences(a: &[String], b: &[String]) -> String {
     format!("missing {missing:#?}\nextra {extra:#?}")
 }
 
-fn run(edits: &[Edit]) -> Result<(), TestCaseError> {
+fn run(edits: &[Edit], more: &[Edit], revert: usize) -> Result<(), TestCaseError> {
     let (base_dir, edited_dir, home) = (
         tempfile::tempdir().unwrap(),
         tempfile::tempdir().unwrap(),
@@ -76,7 +76,29 @@ fn run(edits: &[Edit]) -> Result<(), TestCaseError> {
         differences(&got, &want)
     );
     prop_assert_eq!(build.nodes, clean.graph.nodes.len());
-    prop_assert_eq!(base.graph.canonical_dump(), base_before, "the base changed");
+    prop_assert!(base.graph.canonical_dump() == base_before, "the base changed");
+    let mut view = view;
+    // A live view brought to more edits (and to some files reverted to the base's) equals a clean
+    // index of that tree too.
+    for edit in more {
+        apply(edited_dir.path(), edit);
+    }
+    let base_files = source_files(base_dir.path());
+    let restored = &base_files[revert % base_files.len()];
+    std::fs::create_dir_all(edited_dir.path().join(restored).parent().unwrap()).unwrap();
+    std::fs::copy(base_dir.path().join(restored), edited_dir.path().join(restored)).unwrap();
+    let overlay = overlay_between(base_dir.path(), edited_dir.path());
+    let update = view.overlay_update(&base, &overlay).unwrap();
+    let (clean, _) = index(edited_dir.path(), &opts);
+    let (got, want) = (view.graph.canonical_dump(), clean.graph.canonical_dump());
+    prop_assert!(
+        got == want,
+        "after {edits:?} then {more:?} ({} overlaid, {}): {}",
+        overlay.len(),
+        update.graph_layout,
+        differences(&got, &want)
+    );
+    prop_assert!(base.graph.canonical_dump() == base_before, "the base changed");
     // Queries answer alike too (ids, lines and text come from the buffers).
     for (tool, args) in [
         ("search_symbols", json!({ "query": "open", "limit": 50 })),
@@ -113,8 +135,12 @@ proptest! {
     })]
 
     #[test]
-    fn an_overlay_view_equals_a_clean_index_of_the_edited_tree(edits in proptest::collection::vec(edit_strategy(), 1..6)) {
-        run(&edits)?;
+    fn an_overlay_view_equals_a_clean_index_of_the_edited_tree(
+        edits in proptest::collection::vec(edit_strategy(), 1..6),
+        more in proptest::collection::vec(edit_strategy(), 0..4),
+        revert in 0usize..64,
+    ) {
+        run(&edits, &more, revert)?;
     }
 }
 
