@@ -12,7 +12,6 @@
  * rebuilt when next needed). Sessions end with their MCP session or after
  * `GORTEX_OVERLAY_IDLE_TTL` (default 30 m) without a call that used them.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Engine, OverlayBuildReport } from '../engine/engine';
 import { ToolInputError } from '../support/tool-input-error';
@@ -281,13 +280,6 @@ export function readSource(ctx: ToolContext, rel: string, readDisk: () => Buffer
   if (overlaid === null) throw new ToolInputError('not_found', `${rel} is deleted in this session's overlay`);
   if (overlaid !== undefined) return overlaid;
   return readDisk();
-}
-
-/** Whether `rel` exists for the caller: in its overlay, else on disk under `ctx.root`. */
-export function sourceExists(ctx: ToolContext, rel: string): boolean {
-  const overlaid = ctx.overlayFiles?.get(overlayRel(rel));
-  if (overlaid !== undefined) return overlaid !== null;
-  return fs.existsSync(path.join(ctx.root, rel));
 }
 
 /** The process's store (the daemon's or an embedded server's): every session of this process lives here. */

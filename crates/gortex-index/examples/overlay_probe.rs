@@ -44,6 +44,9 @@ fn main() {
     let (base, report) =
         RepoIndex::open(&root, &options, &|_| {}, &AtomicBool::new(false)).unwrap_or_else(|e| fail("open", e));
     eprintln!("opened {} files in {} ms", report.files.total, report.wall_ms);
+    let t = std::time::Instant::now();
+    base.symbol_index();
+    eprintln!("base symbol index in {} ms", t.elapsed().as_millis());
     for rel in files {
         let text = std::fs::read(root.join(&rel)).unwrap_or_else(|e| fail(&rel, e));
         let with = |extra: &str| {
@@ -57,9 +60,18 @@ fn main() {
         let (mut view, built) = base.overlay_view(&first).unwrap_or_else(|e| fail("overlay_view", e));
         let second =
             with("\nfunc GortexProbeA() int { return 1 }\n\nfunc GortexProbeB() int { return GortexProbeA() }\n");
+        let t = std::time::Instant::now();
+        view.symbol_index();
+        let first_search_ms = t.elapsed().as_millis() as u64;
         let updated = view
             .overlay_update(&base, &second)
             .unwrap_or_else(|e| fail("overlay_update", e));
-        println!("{}", json!({ "file": rel, "built": built, "updated": updated }));
+        let t = std::time::Instant::now();
+        view.symbol_index();
+        let next_search_ms = t.elapsed().as_millis() as u64;
+        println!(
+            "{}",
+            json!({ "file": rel, "built": built, "first_symbol_index_ms": first_search_ms, "updated": updated, "next_symbol_index_ms": next_search_ms })
+        );
     }
 }

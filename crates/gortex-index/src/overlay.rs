@@ -120,7 +120,7 @@ impl RepoIndex {
             indexed_at_ms: self.indexed_at_ms,
             snapshot_path: self.snapshot_path.clone(),
             options: self.options.clone(),
-            search: Default::default(),
+            search: crate::query::SearchCaches::seeded_from(&self.search),
             analysis: Default::default(),
             provisional: false,
             overlay: Some(Arc::new(OverlayFiles::new())),

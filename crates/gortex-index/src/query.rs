@@ -136,6 +136,18 @@ pub struct SearchCaches {
     text: RwLock<TextState>,
 }
 
+impl SearchCaches {
+    /// Empty caches whose symbol tokens are `other`'s (shared chunks): an overlay view's first
+    /// symbol index then tokenises only the files its buffers changed.
+    pub(crate) fn seeded_from(other: &SearchCaches) -> SearchCaches {
+        let tokens = other.symbol_tokens.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        SearchCaches {
+            symbol_tokens: std::sync::Mutex::new(tokens),
+            ..Default::default()
+        }
+    }
+}
+
 #[derive(Default)]
 struct TextState {
     index: Option<TextIndex>,

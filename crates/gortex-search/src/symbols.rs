@@ -528,7 +528,8 @@ fn chunk_ranges(path_hash: &[u32], file_doc_off: &[u32]) -> Vec<(usize, usize)> 
 
 /// Tokenised chunks of the last symbol-index build, reused by the next build for every chunk
 /// whose text did not change (a watcher pass changes one or two files of tens of thousands).
-#[derive(Default)]
+/// Cloning shares the chunks (an overlay view starts from its base's cache).
+#[derive(Default, Clone)]
 pub struct TokenCache {
     /// By chunk identity (its files' paths): the facts key (when the graph had facts), the text
     /// key, the tokens.
@@ -897,6 +898,7 @@ fn layout_from_nodes(g: &Graph) -> DocLayout {
 }
 
 /// One file of a symbol-index build, as the next build finds it again.
+#[derive(Clone)]
 struct LastFile {
     facts: Arc<FileFacts>,
     /// Offsets of its indexed symbols from its file node.
