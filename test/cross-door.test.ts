@@ -235,5 +235,12 @@ describe('every door answers through one call pipeline', () => {
       expect(await cli.call('overlay_push', { path: 'src/x.ts', content: 'x' })).toMatchObject({ ok: false, code: 'not_available', message: expect.stringContaining('overlays belong to a session') });
     }
     for (const door of mcpDoors) expect(await door.call('overlay_drop', {})).toMatchObject({ ok: true });
+    // Ending the /mcp session (DELETE) ends its overlay with it.
+    expect(await mcpDoors[2]!.call('overlay_push', { path: 'src/overlay_only.ts', content: 'export function untilDelete() {}\n' })).toMatchObject({ ok: true });
+    const sessionId = httpTransport.sessionId!;
+    const untilDelete = { method: 'POST', body: { id: 'src/overlay_only.ts::untilDelete' }, headers: { 'mcp-session-id': sessionId } };
+    expect((await v1('/v1/tools/get_symbol', untilDelete)).status).toBe(200);
+    await httpTransport.terminateSession();
+    expect((await v1('/v1/tools/get_symbol', untilDelete)).status).toBe(404);
   });
 });

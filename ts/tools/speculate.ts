@@ -143,21 +143,24 @@ function applyEdit(ctx: ToolContext, state: FileState, read: (rel: string) => Bu
 /** The speculation's throwaway overlay session: views of file states, dropped at the end. */
 class Speculation {
   private readonly id = `speculate:${randomUUID()}`;
-  private branches = 0;
 
   constructor(private readonly ctx: ToolContext) {}
 
-  /** The engine showing `state` over the disk (the base engine when the state is empty). */
-  async engineFor(state: FileState): Promise<Engine> {
+  /**
+   * The engine showing `state` over the disk (the base engine when the state is empty), in view
+   * `slot`: a slot shown before holds its last state until given a new one, which updates its
+   * view in place (what an edit costs) rather than building another.
+   */
+  async engineFor(state: FileState, slot: string): Promise<Engine> {
     const base = this.ctx.overlay?.baseEngine ?? this.ctx.engine;
     if (state.size === 0) return base;
     const store = this.store();
     const { session } = store.register(this.id);
-    const name = `s${this.branches++}`;
     const files = new Map<string, OverlayFile>();
     for (const [rel, content] of state) files.set(path.join(this.ctx.root, rel), { abs: path.join(this.ctx.root, rel), root: this.ctx.root, rel, content, updated_at: Date.now() });
-    session.branches.set(name, { name, created_at: Date.now(), files, revision: 1 });
-    const view = await store.view({ ...this.ctx, engine: base }, session, name);
+    const previous = session.branches.get(slot);
+    session.branches.set(slot, { name: slot, created_at: previous?.created_at ?? Date.now(), files, revision: (previous?.revision ?? 0) + 1 });
+    const view = await store.view({ ...this.ctx, engine: base }, session, slot);
     return view?.engine ?? base;
   }
 
@@ -404,8 +407,8 @@ export function speculateTools(): ToolDef[] {
         try {
           const after: FileState = new Map(start.state);
           const touched = applyEdit(from, after, start.read, args.workspace_edit);
-          const beforeEngine = await speculation.engineFor(start.state);
-          const afterEngine = await speculation.engineFor(after);
+          const beforeEngine = await speculation.engineFor(start.state, 'start');
+          const afterEngine = await speculation.engineFor(after, 'after');
           const report = await impact(from, { engine: beforeEngine, read: start.read }, { engine: afterEngine, read: readerOf(after, start.read) }, touched, args.diagnostics !== false);
           return { applied: true, inherited_overlay: inherit && start.state.size > 0, ...report };
         } finally {
@@ -434,7 +437,10 @@ export function speculateTools(): ToolDef[] {
         const { from, start, speculation } = begin(ctx, args.inherit_overlay === true);
         try {
           let state: FileState = new Map(start.state);
-          let engine = await speculation.engineFor(state);
+          const startEngine = await speculation.engineFor(start.state, 'start');
+          let engine = startEngine;
+          // Steps alternate between two views, each updated in place to the state after next.
+          let slot = 'b';
           const steps: Record<string, unknown>[] = [];
           const allTouched = new Set<string>();
           let stoppedAt: number | undefined;
@@ -452,7 +458,8 @@ export function speculateTools(): ToolDef[] {
               }
               continue;
             }
-            const nextEngine = await speculation.engineFor(next);
+            slot = slot === 'a' ? 'b' : 'a';
+            const nextEngine = await speculation.engineFor(next, slot);
             const report = await impact(from, { engine, read: readerOf(state, start.read) }, { engine: nextEngine, read: readerOf(next, start.read) }, touched, true);
             steps.push({ step: i + 1, ...(step.label ? { label: step.label } : {}), applied: true, ...report });
             touched.forEach((t) => allTouched.add(t));
@@ -464,8 +471,7 @@ export function speculateTools(): ToolDef[] {
               break;
             }
           }
-          const baseEngine = await speculation.engineFor(start.state);
-          const cumulative = await impact(from, { engine: baseEngine, read: start.read }, { engine, read: readerOf(state, start.read) }, [...allTouched].sort(), true);
+          const cumulative = await impact(from, { engine: startEngine, read: start.read }, { engine, read: readerOf(state, start.read) }, [...allTouched].sort(), true);
           let kept: Record<string, unknown> | undefined;
           if (args.keep) {
             if (!ctx.overlay) throw new ToolInputError('not_available', 'keep: true needs a session with an overlay (MCP, or /v1 with a session header)');
