@@ -139,8 +139,8 @@ impl Engine {
             json!({
                 "root": v.root.display().to_string(),
                 "current": current,
-                "nodes": v.index.read().map_or(0, |i| i.graph.nodes.len()),
-                "edges": v.index.read().map_or(0, |i| i.graph.edges.len()),
+                "nodes": v.index.read().map_or(0, |i| i.graph.node_count()),
+                "edges": v.index.read().map_or(0, |i| i.graph.edge_count()),
                 "files": v.index.read().map_or(0, |i| i.overlay_files().map_or(0, |f| f.len())),
             })
             .to_string()

@@ -28,7 +28,7 @@ pub fn is_community_edge(kind: EdgeKind) -> bool {
 
 /// True for nodes that may take part in communities: in-repository symbols.
 pub fn is_community_node(g: &Graph, i: NodeIndex) -> bool {
-    let n = &g.nodes[i as usize];
+    let n = g.node_at(i);
     n.kind.is_symbol() && !n.external
 }
 
@@ -50,10 +50,9 @@ pub struct Adjacency {
 impl Adjacency {
     /// Builds the adjacency of `g`. Nodes without any qualifying edge are left out.
     pub fn build(g: &Graph) -> Adjacency {
-        let n = g.nodes.len();
+        let n = g.node_count();
         let mut pairs: Vec<(u32, u32, f64)> = g
-            .edges
-            .iter()
+            .edges()
             .filter(|e| is_community_edge(e.kind) && e.from != e.to)
             .filter(|e| is_community_node(g, e.from) && is_community_node(g, e.to))
             .map(|e| (e.from.min(e.to), e.from.max(e.to), tier_weight(e.origin)))

@@ -131,7 +131,7 @@ fn assemble(
     part: &[u32],
     count: usize,
 ) -> Communities {
-    let id_of = |i: NodeIndex| &g.nodes[i as usize].id;
+    let id_of = |i: NodeIndex| &g.node_at(i).id;
     let mut groups: Vec<Group> = (0..count)
         .map(|_| Group {
             members: Vec::new(),
@@ -162,7 +162,7 @@ fn assemble(
             local_comm[l as usize] = id as u32;
         }
     }
-    let mut of_node = vec![None; g.nodes.len()];
+    let mut of_node = vec![None; g.node_count()];
     let mut communities = Vec::with_capacity(groups.len());
     let mut seen_labels: FxHashMap<String, u32> = FxHashMap::default();
     for (id, grp) in groups.iter().enumerate() {
@@ -188,7 +188,7 @@ fn assemble(
         let mut by_file: FxHashMap<&str, usize> = FxHashMap::default();
         let mut by_dir: FxHashMap<&str, usize> = FxHashMap::default();
         for &m in &members {
-            let path: &str = &g.nodes[m as usize].path;
+            let path: &str = &g.node_at(m).path;
             *by_file.entry(path).or_default() += 1;
             *by_dir.entry(dir_of(path)).or_default() += 1;
         }
@@ -205,7 +205,7 @@ fn assemble(
             .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)))
             .map(|(d, _)| if d.is_empty() { "." } else { d })
             .unwrap_or(".");
-        let mut label = format!("{modal_dir} · {}", g.nodes[hub as usize].qualified);
+        let mut label = format!("{modal_dir} · {}", g.node_at(hub).qualified);
         let n = seen_labels.entry(label.clone()).or_insert(0);
         *n += 1;
         if *n > 1 {
@@ -553,7 +553,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn names(g: &Graph, c: &Community) -> Vec<String> {
-        let mut v: Vec<String> = c.members.iter().map(|&m| g.nodes[m as usize].name.clone()).collect();
+        let mut v: Vec<String> = c.members.iter().map(|&m| g.node_at(m).name.clone()).collect();
         v.sort();
         v
     }

@@ -58,8 +58,8 @@ pub struct CoverageGapsResult {
 
 /// Whether a node is test code: a test itself, or declared in a test file.
 pub fn is_test_code(g: &Graph, i: NodeIndex) -> bool {
-    let n = &g.nodes[i as usize];
-    n.is_test || (!n.path.is_empty() && file_node(g, &n.path).is_some_and(|f| g.nodes[f as usize].is_test))
+    let n = g.node_at(i);
+    n.is_test || (!n.path.is_empty() && file_node(g, &n.path).is_some_and(|f| g.node_at(f).is_test))
 }
 
 fn is_caller_edge(kind: EdgeKind, origin: Origin) -> bool {
@@ -93,11 +93,11 @@ fn reached_by_test(g: &Graph, i: NodeIndex, test_code: &[bool]) -> bool {
 /// test file imports), or holding a symbol a test file's code uses.
 fn files_tests_depend_on<'g>(g: &'g Graph, test_code: &[bool]) -> FxHashSet<&'g str> {
     let mut out: FxHashSet<&str> = FxHashSet::default();
-    for (i, n) in g.nodes.iter().enumerate() {
-        if !test_code[i] {
+    for (i, n) in g.node_entries() {
+        if !test_code[i as usize] {
             continue;
         }
-        for e in g.out_edges(i as NodeIndex) {
+        for e in g.out_edges(i) {
             if e.origin == Origin::Speculative
                 || !(e.kind.is_usage()
                     || e.kind == EdgeKind::Imports
@@ -106,14 +106,14 @@ fn files_tests_depend_on<'g>(g: &'g Graph, test_code: &[bool]) -> FxHashSet<&'g 
             {
                 continue;
             }
-            let to = &g.nodes[e.to as usize];
+            let to = g.node_at(e.to);
             if to.external || to.path.is_empty() || to.path == n.path {
                 continue;
             }
             if to.kind == NodeKind::Package {
                 for c in g.out_edges(e.to) {
-                    if c.kind == EdgeKind::Contains && g.nodes[c.to as usize].kind == NodeKind::File {
-                        out.insert(&g.nodes[c.to as usize].path);
+                    if c.kind == EdgeKind::Contains && g.node_at(c.to).kind == NodeKind::File {
+                        out.insert(&g.node_at(c.to).path);
                     }
                 }
             } else {
@@ -145,21 +145,21 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
         }
         other => other,
     };
-    let test_code: Vec<bool> = (0..g.nodes.len() as NodeIndex)
+    let test_code: Vec<bool> = (0..g.node_count() as NodeIndex)
         .into_par_iter()
         .map(|i| is_test_code(g, i))
         .collect();
     let covered_files = files_tests_depend_on(g, &test_code);
     let exported = |i: NodeIndex| -> bool {
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         n.exported
             || (n.kind == NodeKind::Method
                 && g.out_edges(i)
-                    .any(|e| e.kind == EdgeKind::MemberOf && g.nodes[e.to as usize].exported))
+                    .any(|e| e.kind == EdgeKind::MemberOf && g.node_at(e.to).exported))
     };
-    let candidates: Vec<NodeIndex> = (0..g.nodes.len() as NodeIndex)
+    let candidates: Vec<NodeIndex> = (0..g.node_count() as NodeIndex)
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             kinds.contains(&n.kind)
                 && !n.external
                 // SQL routines and proto RPCs run outside the repository's tests' reach.
@@ -172,7 +172,7 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
     let examined = candidates.len();
     let mut rows: Vec<UntestedRow> = candidates
         .par_iter()
-        .filter(|&&i| !covered_files.contains(&*g.nodes[i as usize].path) && !reached_by_test(g, i, &test_code))
+        .filter(|&&i| !covered_files.contains(&*g.node_at(i).path) && !reached_by_test(g, i, &test_code))
         .map(|&i| {
             // As get_callers counts them: name-only callers only when nothing stronger exists.
             let edges: Vec<_> = g

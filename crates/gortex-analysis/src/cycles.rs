@@ -166,7 +166,7 @@ pub fn cycles(g: &Graph, args: &CyclesArgs) -> Result<CyclesResult, QueryError> 
     }
     found.retain(|c| {
         c.members.iter().any(|&m| {
-            let n = &g.nodes[m as usize];
+            let n = g.node_at(m);
             // A package's path is its directory: `go/p1` is under `go/p1/`.
             let path = if n.kind == NodeKind::Package {
                 format!("{}/", n.path)
@@ -181,13 +181,13 @@ pub fn cycles(g: &Graph, args: &CyclesArgs) -> Result<CyclesResult, QueryError> 
             a.severity,
             std::cmp::Reverse(a.members.len()),
             a.kind,
-            &g.nodes[a.members[0] as usize].id,
+            &g.node_at(a.members[0]).id,
         )
             .cmp(&(
                 b.severity,
                 std::cmp::Reverse(b.members.len()),
                 b.kind,
-                &g.nodes[b.members[0] as usize].id,
+                &g.node_at(b.members[0]).id,
             ))
     });
     let mut by_kind = BTreeMap::new();
@@ -245,7 +245,7 @@ pub fn would_create_cycle(g: &Graph, args: &WouldCreateCycleArgs) -> Result<Woul
     let from = resolve_arg(g, "from", &args.from)?;
     let to = resolve_arg(g, "to", &args.to)?;
     for (arg, i) in [("from", from), ("to", to)] {
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         let ok = match edge {
             CycleKind::Imports => matches!(n.kind, NodeKind::File | NodeKind::Package),
             CycleKind::Calls => n.kind.is_callable() && !n.external,
@@ -328,10 +328,10 @@ impl<'g> FileUnits<'g> {
             .map(|&f| {
                 let pkg = g
                     .in_edges(f)
-                    .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind == NodeKind::Package)
+                    .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.from).kind == NodeKind::Package)
                     .map(|e| e.from)
                     .min();
-                (&*g.nodes[f as usize].path, pkg.unwrap_or(f))
+                (&*g.node_at(f).path, pkg.unwrap_or(f))
             })
             .collect();
         FileUnits { by_path }
@@ -339,7 +339,7 @@ impl<'g> FileUnits<'g> {
 
     /// The unit a node belongs to: a package is its own unit; anything else counts as its file's.
     fn unit(&self, g: &Graph, node: NodeIndex) -> Option<NodeIndex> {
-        let n = &g.nodes[node as usize];
+        let n = g.node_at(node);
         if n.external {
             return None;
         }
@@ -535,24 +535,24 @@ impl Digraph {
     fn step(&self, g: &Graph, f: u32, t: u32, ei: usize) -> CycleStep {
         let (kind, site, line) = self.sites[ei];
         CycleStep {
-            from: g.nodes[self.nodes[f as usize] as usize].id.to_string(),
-            to: g.nodes[self.nodes[t as usize] as usize].id.to_string(),
+            from: g.node_at(self.nodes[f as usize]).id.to_string(),
+            to: g.node_at(self.nodes[t as usize]).id.to_string(),
             kind,
-            path: g.nodes[site as usize].path.to_string(),
+            path: g.node_at(site).path.to_string(),
             line,
         }
     }
 
     fn describe(&self, g: &Graph, kind: CycleKind, comp: Vec<u32>) -> Found {
         let mut members: Vec<NodeIndex> = comp.iter().map(|&l| self.nodes[l as usize]).collect();
-        members.sort_by(|&a, &b| g.nodes[a as usize].id.cmp(&g.nodes[b as usize].id));
+        members.sort_by(|&a, &b| g.node_at(a).id.cmp(&g.node_at(b).id));
         let set: FxHashSet<u32> = comp.into_iter().collect();
         let start = self.local(members[0]).expect("member is local");
         let path = self.route(g, start, start, Some(&set)).unwrap_or_default();
         let dirs: FxHashSet<&str> = members
             .iter()
             .map(|&m| {
-                let n = &g.nodes[m as usize];
+                let n = g.node_at(m);
                 // A package node's path is its directory.
                 if n.kind == NodeKind::Package {
                     &*n.path
@@ -561,7 +561,7 @@ impl Digraph {
                 }
             })
             .collect();
-        let files: FxHashSet<&str> = members.iter().map(|&m| &*g.nodes[m as usize].path).collect();
+        let files: FxHashSet<&str> = members.iter().map(|&m| &*g.node_at(m).path).collect();
         let severity = match kind {
             CycleKind::Imports if dirs.len() >= 2 => Severity::High,
             CycleKind::Imports => Severity::Medium,
@@ -588,7 +588,7 @@ fn import_graph(g: &Graph, floor: Origin) -> Digraph {
         let Some(s) = units.unit(g, f) else { continue };
         // A Go/Java test file is compiled with its package only when that package is tested, so
         // its imports do not make the package depend on anything for other packages.
-        if s != f && g.nodes[f as usize].is_test {
+        if s != f && g.node_at(f).is_test {
             continue;
         }
         for e in g.out_edges(f) {
@@ -609,11 +609,11 @@ fn import_graph(g: &Graph, floor: Origin) -> Digraph {
 fn call_graph(g: &Graph, floor: Origin) -> (Digraph, Vec<(NodeIndex, u32)>) {
     let mut edges = Vec::new();
     let mut self_loops: FxHashMap<NodeIndex, u32> = FxHashMap::default();
-    for e in &g.edges {
+    for e in g.edges() {
         if e.kind != EdgeKind::Calls || e.origin < floor {
             continue;
         }
-        let (a, b) = (&g.nodes[e.from as usize], &g.nodes[e.to as usize]);
+        let (a, b) = (g.node_at(e.from), g.node_at(e.to));
         if !a.kind.is_callable() || !b.kind.is_callable() || a.external || b.external {
             continue;
         }
@@ -630,7 +630,7 @@ fn call_graph(g: &Graph, floor: Origin) -> (Digraph, Vec<(NodeIndex, u32)>) {
 }
 
 fn self_cycle(g: &Graph, f: NodeIndex, line: u32) -> Found {
-    let n = &g.nodes[f as usize];
+    let n = g.node_at(f);
     Found {
         kind: CycleKind::Calls,
         severity: Severity::Low,
@@ -659,7 +659,7 @@ fn call_route(g: &Graph, a: NodeIndex, b: NodeIndex, floor: Origin) -> Vec<Cycle
         let mut next: Vec<(NodeIndex, u32)> = g
             .out_edges(v)
             .filter(|e| e.kind == EdgeKind::Calls && e.origin >= floor)
-            .filter(|e| g.nodes[e.to as usize].kind.is_callable() && !g.nodes[e.to as usize].external)
+            .filter(|e| g.node_at(e.to).kind.is_callable() && !g.node_at(e.to).external)
             .map(|e| (e.to, e.line))
             .collect();
         next.sort_unstable();
@@ -681,10 +681,10 @@ fn call_route(g: &Graph, a: NodeIndex, b: NodeIndex, floor: Origin) -> Vec<Cycle
     let mut cur = b;
     while cur != a {
         let (p, line) = prev[&cur];
-        let pn = &g.nodes[p as usize];
+        let pn = g.node_at(p);
         steps.push(CycleStep {
             from: pn.id.to_string(),
-            to: g.nodes[cur as usize].id.to_string(),
+            to: g.node_at(cur).id.to_string(),
             kind: EdgeKind::Calls,
             path: pn.path.to_string(),
             line,

@@ -230,7 +230,7 @@ pub fn dead_code(g: &Graph, args: &DeadCodeArgs) -> Result<DeadCodeResult, Query
     let found = analyse(g, &opts);
     let mut rows: Vec<Finding> = found.dead;
     rows.sort_by(|a, b| {
-        let (x, y) = (&g.nodes[a.node as usize], &g.nodes[b.node as usize]);
+        let (x, y) = (g.node_at(a.node), g.node_at(b.node));
         (a.via_dead, a.confidence, &x.path, x.span.start_line, &x.id).cmp(&(
             b.via_dead,
             b.confidence,
@@ -242,7 +242,7 @@ pub fn dead_code(g: &Graph, args: &DeadCodeArgs) -> Result<DeadCodeResult, Query
     let mut by_kind = BTreeMap::new();
     let mut by_confidence = BTreeMap::new();
     for r in &rows {
-        *by_kind.entry(g.nodes[r.node as usize].kind).or_insert(0) += 1;
+        *by_kind.entry(g.node_at(r.node).kind).or_insert(0) += 1;
         *by_confidence.entry(r.confidence).or_insert(0) += 1;
     }
     let total = rows.len();
@@ -255,11 +255,7 @@ pub fn dead_code(g: &Graph, args: &DeadCodeArgs) -> Result<DeadCodeResult, Query
             reason: r.reason,
             confidence: r.confidence,
             via_dead: r.via_dead,
-            dead_users: r
-                .dead_users
-                .iter()
-                .map(|&u| g.nodes[u as usize].id.to_string())
-                .collect(),
+            dead_users: r.dead_users.iter().map(|&u| g.node_at(u).id.to_string()).collect(),
         })
         .collect();
     Ok(DeadCodeResult {
@@ -371,12 +367,12 @@ fn analyse(g: &Graph, opts: &Options<'_>) -> Analysis {
     if opts.transitive {
         candidate_kinds.extend_from_slice(DEFAULT_DEAD_CODE_KINDS);
     }
-    let verdicts: Vec<Verdict> = (0..g.nodes.len() as NodeIndex)
+    let verdicts: Vec<Verdict> = (0..g.node_count() as NodeIndex)
         .into_par_iter()
         .map(|i| cx.verdict(i, &candidate_kinds, opts.transitive))
         .collect();
     let reported = |i: NodeIndex| {
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         opts.kinds.contains(&n.kind) && under(&n.path, opts.prefix)
     };
     let mut excluded: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -404,7 +400,7 @@ fn analyse(g: &Graph, opts: &Options<'_>) -> Analysis {
                     users
                         .iter()
                         .take(3)
-                        .map(|&u| g.nodes[u as usize].qualified.as_str())
+                        .map(|&u| g.node_at(u).qualified.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
@@ -423,7 +419,7 @@ fn propagate(
     direct: impl Iterator<Item = NodeIndex>,
 ) -> Vec<(NodeIndex, Vec<NodeIndex>)> {
     let g = cx.g;
-    let n = g.nodes.len();
+    let n = g.node_count();
     // user → candidates it uses (CSR), and per candidate the users still alive.
     let mut pairs: Vec<(NodeIndex, NodeIndex)> = Vec::new();
     let mut remaining = vec![0u32; n];
@@ -460,7 +456,7 @@ fn propagate(
                 continue;
             }
             for e in g.out_edges(x) {
-                if e.kind == EdgeKind::Contains && g.nodes[e.to as usize].kind.is_symbol() {
+                if e.kind == EdgeKind::Contains && g.node_at(e.to).kind.is_symbol() {
                     stack.push(e.to);
                 }
             }
@@ -495,7 +491,7 @@ fn propagate(
 
 impl Ctx<'_> {
     fn verdict(&self, i: NodeIndex, kinds: &[NodeKind], collect_users: bool) -> Verdict {
-        let n = &self.g.nodes[i as usize];
+        let n = self.g.node_at(i);
         if n.external || !kinds.contains(&n.kind) {
             return Verdict::Skip;
         }
@@ -518,7 +514,7 @@ impl Ctx<'_> {
     /// (used, only self-uses seen). Users are pushed when `users` is given.
     fn usage(&self, i: NodeIndex, mut users: Option<&mut Vec<NodeIndex>>) -> (bool, bool) {
         let g = self.g;
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         let mut used = false;
         let mut self_use = false;
         let mut note = |u: NodeIndex, users: &mut Option<&mut Vec<NodeIndex>>| -> bool {
@@ -537,7 +533,7 @@ impl Ctx<'_> {
                 // A member declared in another file joins the type: the type is in use there.
                 if e.kind == EdgeKind::MemberOf
                     && n.kind.is_type_like()
-                    && g.nodes[e.from as usize].path != n.path
+                    && g.node_at(e.from).path != n.path
                     && note(e.from, &mut users)
                 {
                     return (true, false);
@@ -575,7 +571,7 @@ impl Ctx<'_> {
         let g = self.g;
         let mut out: Vec<NodeIndex> = g
             .out_edges(ty)
-            .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.to as usize].kind.is_symbol())
+            .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.to).kind.is_symbol())
             .map(|e| e.to)
             .chain(g.in_edges(ty).filter(|e| e.kind == EdgeKind::MemberOf).map(|e| e.from))
             .collect();
@@ -592,7 +588,7 @@ impl Ctx<'_> {
     /// (`export const x = { m() {} }`). Package-private members (Go lowercase, Java default,
     /// Rust `pub(crate)`) are not API.
     fn exported(&self, i: NodeIndex) -> bool {
-        let n = &self.g.nodes[i as usize];
+        let n = self.g.node_at(i);
         if n.exported {
             return true;
         }
@@ -601,7 +597,7 @@ impl Ctx<'_> {
             None | Some(Visibility::Public) | Some(Visibility::Protected)
         ) && self
             .parent(i)
-            .map(|p| &self.g.nodes[p as usize])
+            .map(|p| self.g.node_at(p))
             .is_some_and(|p| !p.kind.is_callable() && p.exported)
     }
 
@@ -609,12 +605,12 @@ impl Ctx<'_> {
     /// `next: (v) => void` is implemented by a method `next`).
     fn overrides_known(&self, method: NodeIndex, owner: NodeIndex) -> bool {
         let g = self.g;
-        let name = &g.nodes[method as usize].name;
+        let name = &g.node_at(method).name;
         hierarchy_walk(g, owner, true, MAX_HIERARCHY_DEPTH, Origin::Speculative)
             .iter()
             .any(|step| {
                 members(g, step.node).into_iter().any(|m| {
-                    let o = &g.nodes[m as usize];
+                    let o = g.node_at(m);
                     m != method && &o.name == name && matches!(o.kind, NodeKind::Method | NodeKind::Field)
                 })
             })
@@ -623,9 +619,9 @@ impl Ctx<'_> {
     /// An enum, or a type with enum members or static fields/constants (read as `Type.member`).
     fn has_static_data(&self, ty: NodeIndex) -> bool {
         let g = self.g;
-        g.nodes[ty as usize].flavor == Some(TypeFlavor::Enum)
+        g.node_at(ty).flavor == Some(TypeFlavor::Enum)
             || self.members(ty).into_iter().any(|m| {
-                let n = &g.nodes[m as usize];
+                let n = g.node_at(m);
                 n.kind == NodeKind::EnumMember
                     || (n.is_static && matches!(n.kind, NodeKind::Field | NodeKind::Constant | NodeKind::Variable))
             })
@@ -634,7 +630,7 @@ impl Ctx<'_> {
     /// Why an unused node is still never reported.
     fn exclusion(&self, i: NodeIndex) -> Option<&'static str> {
         let g = self.g;
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         if self.tests[i as usize] {
             return Some("test");
         }
@@ -655,7 +651,7 @@ impl Ctx<'_> {
             return Some("entry_point");
         }
         let parent = self.parent(i);
-        let owner = parent.filter(|&p| g.nodes[p as usize].kind.is_type_like());
+        let owner = parent.filter(|&p| g.node_at(p).kind.is_type_like());
         if n.kind == NodeKind::Method && parent.is_some() && owner.is_none() {
             // Object-literal methods are called through the object, which calls rarely resolve to.
             return Some("object_member");
@@ -664,7 +660,7 @@ impl Ctx<'_> {
             let ctor = match n.name.as_str() {
                 "constructor" | "__init__" | "__new__" | "__post_init__" => true,
                 "new" => lang == Some(Language::Rust),
-                name => lang == Some(Language::Java) && owner.is_some_and(|o| g.nodes[o as usize].name == name),
+                name => lang == Some(Language::Java) && owner.is_some_and(|o| g.node_at(o).name == name),
             };
             if ctor {
                 return Some("constructor");
@@ -683,7 +679,7 @@ impl Ctx<'_> {
             if lang == Some(Language::Rust)
                 && n.visibility == Some(Visibility::Public)
                 && !n.signature.as_deref().unwrap_or("").trim_start().starts_with("pub")
-                && owner.is_none_or(|o| g.nodes[o as usize].kind != NodeKind::Interface)
+                && owner.is_none_or(|o| g.node_at(o).kind != NodeKind::Interface)
             {
                 return Some("trait_impl");
             }
@@ -691,7 +687,7 @@ impl Ctx<'_> {
                 if self.overrides_known(i, o) || self.may_override_unknown(i, o) {
                     return Some("override");
                 }
-                let contract = g.nodes[o as usize].kind == NodeKind::Interface || n.is_abstract;
+                let contract = g.node_at(o).kind == NodeKind::Interface || n.is_abstract;
                 if contract && !overriding(g, i, Origin::Speculative).is_empty() {
                     return Some("interface_member");
                 }
@@ -704,7 +700,7 @@ impl Ctx<'_> {
     /// override one of its members, unless it is private.
     fn may_override_unknown(&self, method: NodeIndex, owner: NodeIndex) -> bool {
         let g = self.g;
-        let m = &g.nodes[method as usize];
+        let m = g.node_at(method);
         let private = match m.language {
             // Only name-mangled `__x` cannot be overridden in Python.
             Some(Language::Python) => m.name.starts_with("__") && !m.name.ends_with("__"),
@@ -715,7 +711,7 @@ impl Ctx<'_> {
         }
         let unknown_super = g
             .out_edges(owner)
-            .any(|e| matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements) && g.nodes[e.to as usize].external)
+            .any(|e| matches!(e.kind, EdgeKind::Extends | EdgeKind::Implements) && g.node_at(e.to).external)
             || g.unresolved_from(owner)
                 .any(|u| matches!(u.kind, EdgeKind::Extends | EdgeKind::Implements));
         unknown_super
@@ -723,7 +719,7 @@ impl Ctx<'_> {
 
     fn finding(&self, i: NodeIndex, self_only: bool) -> Finding {
         let g = self.g;
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         let base = match n.kind {
             NodeKind::Function | NodeKind::Method => "no incoming call, reference or import",
             NodeKind::Type | NodeKind::Interface => {
@@ -758,7 +754,7 @@ impl Ctx<'_> {
                     "{lang} functions used as values (callbacks, method values, map or struct literals) are not \
                      indexed, so such uses are invisible"
                 ));
-            } else if self.parent(i).is_some_and(|p| g.nodes[p as usize].kind.is_callable()) {
+            } else if self.parent(i).is_some_and(|p| g.node_at(p).kind.is_callable()) {
                 doubts.push(
                     "a function nested in a function is usually returned or handed on as a value (`return { f }`), \
                      and value uses are only indexed as call arguments"

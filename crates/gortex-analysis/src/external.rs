@@ -74,19 +74,18 @@ pub fn external_calls(g: &Graph, args: &ExternalCallsArgs) -> Result<ExternalCal
     let limit = check_limit(args.limit)?;
     let prefix = check_path_prefix(args.path_prefix.as_deref())?;
     let modules: FxHashSet<&str> = g
-        .nodes
-        .iter()
+        .nodes()
         .filter(|n| n.external && n.kind == NodeKind::Module)
         .map(|n| n.qualified.as_str())
         .collect();
     // target → caller → (uses, kinds)
     let mut by_target: FxHashMap<NodeIndex, FxHashMap<NodeIndex, usize>> = FxHashMap::default();
     let mut kinds: FxHashMap<NodeIndex, BTreeMap<EdgeKind, usize>> = FxHashMap::default();
-    for e in &g.edges {
-        if !e.kind.is_usage() || !g.nodes[e.to as usize].external {
+    for e in g.edges() {
+        if !e.kind.is_usage() || !g.node_at(e.to).external {
             continue;
         }
-        let from = &g.nodes[e.from as usize];
+        let from = g.node_at(e.from);
         if from.external || !under(&from.path, prefix.as_deref()) {
             continue;
         }
@@ -97,15 +96,12 @@ pub fn external_calls(g: &Graph, args: &ExternalCallsArgs) -> Result<ExternalCal
         .iter()
         .map(|(&t, callers)| (callers.values().sum(), t))
         .collect();
-    rows.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then_with(|| g.nodes[a.1 as usize].id.cmp(&g.nodes[b.1 as usize].id))
-    });
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| g.node_at(a.1).id.cmp(&g.node_at(b.1).id)));
     let total = rows.len();
     let total_uses = rows.iter().map(|r| r.0).sum();
     let distinct_modules = rows
         .iter()
-        .map(|&(_, t)| module_of(&g.nodes[t as usize].qualified, &modules))
+        .map(|&(_, t)| module_of(&g.node_at(t).qualified, &modules))
         .collect::<FxHashSet<&str>>()
         .len();
     let targets = rows
@@ -114,14 +110,11 @@ pub fn external_calls(g: &Graph, args: &ExternalCallsArgs) -> Result<ExternalCal
         .map(|(uses, t)| {
             let callers = &by_target[&t];
             let mut ranked: Vec<(usize, NodeIndex)> = callers.iter().map(|(&c, &u)| (u, c)).collect();
-            ranked.sort_by(|a, b| {
-                b.0.cmp(&a.0)
-                    .then_with(|| g.nodes[a.1 as usize].id.cmp(&g.nodes[b.1 as usize].id))
-            });
-            let mut files: Vec<&str> = callers.keys().map(|&c| &*g.nodes[c as usize].path).collect();
+            ranked.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| g.node_at(a.1).id.cmp(&g.node_at(b.1).id)));
+            let mut files: Vec<&str> = callers.keys().map(|&c| &*g.node_at(c).path).collect();
             files.sort_unstable();
             files.dedup();
-            let n = &g.nodes[t as usize];
+            let n = g.node_at(t);
             ExternalTargetRow {
                 target: NodeSummary::of(n),
                 module: module_of(&n.qualified, &modules).to_string(),

@@ -160,9 +160,9 @@ pub fn health_score(
         },
     )?;
     let high = dead.by_confidence.get(&DeadConfidence::High).copied().unwrap_or(0);
-    let checked = (0..g.nodes.len() as NodeIndex)
+    let checked = (0..g.node_count() as NodeIndex)
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             matches!(
                 n.kind,
                 NodeKind::Function | NodeKind::Method | NodeKind::Type | NodeKind::Interface
@@ -201,7 +201,7 @@ pub fn health_score(
         .map(|c| c.size)
         .sum();
     let files = g.files().len();
-    let callables = g.nodes.iter().filter(|n| n.kind.is_callable() && !n.external).count();
+    let callables = g.nodes().filter(|n| n.kind.is_callable() && !n.external).count();
     let cycle_load = 0.7 * share(in_import_cycles, files) + 0.3 * share(in_call_cycles, callables);
     parts.push((
         0.20,
@@ -234,8 +234,8 @@ pub fn health_score(
         ));
     }
 
-    let resolved = g.edges.iter().filter(|e| e.kind == EdgeKind::Calls).count();
-    let unresolved = g.unresolved.iter().filter(|u| u.kind == EdgeKind::Calls).count();
+    let resolved = g.edges().filter(|e| e.kind == EdgeKind::Calls).count();
+    let unresolved = g.unresolved().filter(|u| u.kind == EdgeKind::Calls).count();
     if resolved + unresolved > 0 {
         parts.push((
             0.20,

@@ -54,14 +54,14 @@ pub struct HotspotScore {
 
 /// Scores every ranked function/method (non-test, in-repository), best first (ties by id).
 pub fn hotspot_scores(g: &Graph, map: &CommunityMap) -> Vec<HotspotScore> {
-    let n = g.nodes.len();
+    let n = g.node_count();
     let test = test_flags(g);
     let countable = |i: NodeIndex| {
-        let node = &g.nodes[i as usize];
+        let node = g.node_at(i);
         node.kind.is_symbol() && !node.external && !test[i as usize]
     };
     let ranked: Vec<NodeIndex> = (0..n as NodeIndex)
-        .filter(|&i| g.nodes[i as usize].kind.is_callable() && countable(i))
+        .filter(|&i| g.node_at(i).kind.is_callable() && countable(i))
         .collect();
     let betweenness = betweenness(g, &ranked);
     let mut rows: Vec<HotspotScore> = ranked
@@ -113,16 +113,16 @@ pub fn hotspot_scores(g: &Graph, map: &CommunityMap) -> Vec<HotspotScore> {
     rows.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
-            .then_with(|| g.nodes[a.node as usize].id.cmp(&g.nodes[b.node as usize].id))
+            .then_with(|| g.node_at(a.node).id.cmp(&g.node_at(b.node).id))
     });
     rows
 }
 
 /// True for test symbols and everything declared in a test file.
 fn test_flags(g: &Graph) -> Vec<bool> {
-    let mut test: Vec<bool> = g.nodes.iter().map(|n| n.is_test).collect();
+    let mut test: Vec<bool> = g.nodes().map(|n| n.is_test).collect();
     for &f in g.files() {
-        let file = &g.nodes[f as usize];
+        let file = g.node_at(f);
         if file.is_test {
             for &i in g.file_nodes(&file.path) {
                 test[i as usize] = true;
@@ -135,7 +135,7 @@ fn test_flags(g: &Graph) -> Vec<bool> {
 /// Betweenness of each of `nodes` (in that order) on the directed call graph among them,
 /// scaled 0–100 relative to the maximum (see the module doc).
 fn betweenness(g: &Graph, nodes: &[NodeIndex]) -> Vec<f64> {
-    let mut local = vec![u32::MAX; g.nodes.len()];
+    let mut local = vec![u32::MAX; g.node_count()];
     for (l, &i) in nodes.iter().enumerate() {
         local[i as usize] = l as u32;
     }
@@ -150,7 +150,7 @@ fn betweenness(g: &Graph, nodes: &[NodeIndex]) -> Vec<f64> {
             }
         }
     }
-    let raw = brandes(nodes.len(), pairs, |l| &g.nodes[nodes[l as usize] as usize].id);
+    let raw = brandes(nodes.len(), pairs, |l| &g.node_at(nodes[l as usize]).id);
     let max = raw.iter().copied().fold(0.0f64, f64::max);
     if max > 0.0 {
         raw.iter().map(|b| 100.0 * b / max).collect()
@@ -350,11 +350,7 @@ pub fn hotspots(g: &Graph, map: &CommunityMap, args: &HotspotsArgs) -> Result<Ho
     let matching: Vec<&HotspotScore> = scores
         .iter()
         .filter(|s| s.score >= threshold && s.raw > 0.0)
-        .filter(|s| {
-            prefix
-                .as_deref()
-                .is_none_or(|p| g.nodes[s.node as usize].path.starts_with(p))
-        })
+        .filter(|s| prefix.as_deref().is_none_or(|p| g.node_at(s.node).path.starts_with(p)))
         .collect();
     let total = matching.len();
     Ok(HotspotsResult {
@@ -427,7 +423,7 @@ mod tests {
         let scores = hotspot_scores(&g, &cs.map);
         // b0 is called across the bridge and routes a0's paths into its clique.
         let top = &scores[0];
-        assert_eq!(g.nodes[top.node as usize].name, "b0");
+        assert_eq!(g.node_at(top.node).name, "b0");
         assert_eq!((top.fan_in, top.fan_out, top.crossings), (1, 4, 1));
         assert_eq!(top.betweenness, 100.0);
         assert_eq!(top.score, 100.0);

@@ -174,7 +174,7 @@ pub fn explain_change_impact(
     );
     let mut deps = t.rows;
     deps.sort_by(|a, b| {
-        let (x, y) = (&g.nodes[a.node as usize], &g.nodes[b.node as usize]);
+        let (x, y) = (g.node_at(a.node), g.node_at(b.node));
         (a.depth, &x.path, x.span.start_line, &x.id).cmp(&(b.depth, &y.path, y.span.start_line, &y.id))
     });
 
@@ -200,7 +200,7 @@ pub fn explain_change_impact(
     let mut files: FxHashSet<&str> = FxHashSet::default();
     let mut production = 0usize;
     for d in &deps {
-        let n = &g.nodes[d.node as usize];
+        let n = g.node_at(d.node);
         if !n.path.is_empty() {
             files.insert(&n.path);
         }
@@ -214,7 +214,7 @@ pub fn explain_change_impact(
         }
     }
     tests.sort_by(|&a, &b| {
-        let (x, y) = (&g.nodes[a as usize], &g.nodes[b as usize]);
+        let (x, y) = (g.node_at(a), g.node_at(b));
         (&x.path, x.span.start_line, &x.id).cmp(&(&y.path, y.span.start_line, &y.id))
     });
     test_files.sort();
@@ -224,9 +224,9 @@ pub fn explain_change_impact(
     let affected_processes = processes.map(|p| touched_processes(p, involved())).unwrap_or_default();
     let communities_touched = communities.map(|c| involved().filter_map(|n| c.of(n)).collect::<FxHashSet<u32>>().len());
 
-    let own_files: FxHashSet<&str> = targets.iter().map(|&t| &*g.nodes[t as usize].path).collect();
+    let own_files: FxHashSet<&str> = targets.iter().map(|&t| &*g.node_at(t).path).collect();
     let other_files = files.iter().filter(|f| !own_files.contains(*f)).count();
-    let exported = targets.iter().any(|&t| g.nodes[t as usize].exported);
+    let exported = targets.iter().any(|&t| g.node_at(t).exported);
     let (risk, risk_factors) = risk_tier(RiskInputs {
         production,
         other_files,
@@ -237,7 +237,7 @@ pub fn explain_change_impact(
     });
 
     let caveat = match targets.as_slice() {
-        [t] if !matches!(g.nodes[*t as usize].kind, NodeKind::File | NodeKind::Package) => {
+        [t] if !matches!(g.node_at(*t).kind, NodeKind::File | NodeKind::Package) => {
             caveat_for_rows(g, *t, deps.iter().filter(|d| d.depth == 1).map(|d| d.tier))
         }
         _ => None,
@@ -310,7 +310,7 @@ pub(crate) fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeInde
         return Ok(f);
     }
     if let Some(i) = lookup_id(g, v) {
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         if matches!(n.kind, NodeKind::File | NodeKind::Package) {
             return Ok(i);
         }
@@ -321,7 +321,7 @@ pub(crate) fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeInde
     }
     let suggestions: Vec<String> = suggest_files(g, v, MAX_SUGGESTIONS)
         .into_iter()
-        .map(|f| g.nodes[f as usize].path.to_string())
+        .map(|f| g.node_at(f).path.to_string())
         .collect();
     Err(QueryError::not_found(format!(
         "{arg}: no file matches {v:?}; {}",
@@ -583,7 +583,7 @@ fn impact_of_target(
     let reach = reach_for(g, Some(cache), node, floor);
     let mut deps: Vec<(u32, NodeIndex)> = reach.entries().map(|(d, e)| (d, e.node)).collect();
     deps.sort_by(|a, b| {
-        let (x, y) = (&g.nodes[a.1 as usize], &g.nodes[b.1 as usize]);
+        let (x, y) = (g.node_at(a.1), g.node_at(b.1));
         (a.0, &x.path, x.span.start_line, &x.id).cmp(&(b.0, &y.path, y.span.start_line, &y.id))
     });
     let closure_width = deps.len();
@@ -647,14 +647,14 @@ fn impact_of_repo(
     limit: usize,
 ) -> Result<ImpactResult, QueryError> {
     let tests = test_flags(g);
-    let mut pre: Vec<(f64, NodeIndex)> = (0..g.nodes.len() as NodeIndex)
+    let mut pre: Vec<(f64, NodeIndex)> = (0..g.node_count() as NodeIndex)
         .into_par_iter()
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             n.kind.is_callable() && !n.external && !tests[i as usize]
         })
         .map(|i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             let fan_in = g.in_edges(i).filter(|e| !e.kind.is_structural()).count();
             let fan_out = g.out_edges(i).filter(|e| e.kind.is_usage()).count();
             let lines = n.span.end_line.saturating_sub(n.span.start_line) + 1;
@@ -745,14 +745,14 @@ fn score_row(
             }
         }
     }
-    let n = &g.nodes[node as usize];
+    let n = g.node_at(node);
     let lines = n.span.end_line.saturating_sub(n.span.start_line) + 1;
     let [d1, d2, d3] = reach.sizes();
     let involved = std::iter::once(node).chain(reach.entries().map(|(_, e)| e.node));
     let span = match communities {
         Some(c) => involved.filter_map(|x| c.of(x)).collect::<FxHashSet<u32>>().len(),
         None => involved
-            .map(|x| crate::reach::dir_of(&g.nodes[x as usize].path))
+            .map(|x| crate::reach::dir_of(&g.node_at(x).path))
             .collect::<FxHashSet<&str>>()
             .len(),
     };

@@ -128,9 +128,9 @@ struct Ctx<'g> {
 
 impl<'g> Ctx<'g> {
     fn new(g: &'g Graph) -> Ctx<'g> {
-        let mut test: Vec<bool> = g.nodes.iter().map(|n| n.is_test).collect();
+        let mut test: Vec<bool> = g.nodes().map(|n| n.is_test).collect();
         for &f in g.files() {
-            let file = &g.nodes[f as usize];
+            let file = g.node_at(f);
             if file.is_test {
                 for &i in g.file_nodes(&file.path) {
                     test[i as usize] = true;
@@ -141,7 +141,7 @@ impl<'g> Ctx<'g> {
     }
 
     fn traceable(&self, i: NodeIndex) -> bool {
-        let n = &self.g.nodes[i as usize];
+        let n = self.g.node_at(i);
         n.kind.is_symbol() && !n.external
     }
 
@@ -160,10 +160,7 @@ impl<'g> Ctx<'g> {
         }
         let mut out: Vec<(NodeIndex, u32)> = first.into_iter().collect();
         let g = self.g;
-        out.sort_by(|a, b| {
-            a.1.cmp(&b.1)
-                .then_with(|| g.nodes[a.0 as usize].id.cmp(&g.nodes[b.0 as usize].id))
-        });
+        out.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| g.node_at(a.0).id.cmp(&g.node_at(b.0).id)));
         out
     }
 
@@ -189,10 +186,10 @@ type Candidate = (f64, NodeIndex, Option<String>);
 /// Finds and traces the execution flows of `g` (deterministic for a given graph).
 pub fn discover_processes(g: &Graph) -> Processes {
     let ctx = Ctx::new(g);
-    let scored: Vec<Option<(Candidate, bool)>> = (0..g.nodes.len() as NodeIndex)
+    let scored: Vec<Option<(Candidate, bool)>> = (0..g.node_count() as NodeIndex)
         .into_par_iter()
         .map(|i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             if !n.kind.is_callable() || n.external {
                 return None;
             }
@@ -219,7 +216,7 @@ pub fn discover_processes(g: &Graph) -> Processes {
     let rank = |v: &mut Vec<Candidate>| {
         v.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
-                .then_with(|| g.nodes[a.1 as usize].id.cmp(&g.nodes[b.1 as usize].id))
+                .then_with(|| g.node_at(a.1).id.cmp(&g.node_at(b.1).id))
         })
     };
     rank(&mut product);
@@ -229,7 +226,7 @@ pub fn discover_processes(g: &Graph) -> Processes {
         test_candidates: tests.len(),
         ..Processes::default()
     };
-    let mut visited: Vec<u32> = vec![0; g.nodes.len()];
+    let mut visited: Vec<u32> = vec![0; g.node_count()];
     let mut epoch = 0u32;
     for (kind, list) in [(ProcessKind::Product, &product), (ProcessKind::Test, &tests)] {
         let mut truncated: Vec<&'static str> = Vec::new();
@@ -253,12 +250,12 @@ pub fn discover_processes(g: &Graph) -> Processes {
             if cut.contains(&STEP_LIMIT) && budget == 0 && !truncated.contains(&STEP_LIMIT) {
                 truncated.push(STEP_LIMIT);
             }
-            let files: FxHashSet<&str> = steps.iter().map(|s| &*g.nodes[s.node as usize].path).collect();
+            let files: FxHashSet<&str> = steps.iter().map(|s| &*g.node_at(s.node).path).collect();
             out.processes.push(Process {
                 id: out.processes.len() as u32,
                 kind,
                 entry: *entry,
-                name: g.nodes[*entry as usize].qualified.clone(),
+                name: g.node_at(*entry).qualified.clone(),
                 score: *score,
                 stamp: stamp.clone(),
                 files: files.len(),
@@ -403,7 +400,7 @@ fn is_entry_decorator(decorator: &str) -> bool {
 
 /// Why `i` counts as a stamped entry point, if it does (see the module doc).
 pub fn entry_stamp(g: &Graph, i: NodeIndex) -> Option<String> {
-    let n = &g.nodes[i as usize];
+    let n = g.node_at(i);
     if n.name == "main" {
         let is_main = match (n.kind, n.language) {
             (NodeKind::Function, Some(Language::Go)) => go_package(g, i).as_deref() == Some("main"),
@@ -421,8 +418,8 @@ pub fn entry_stamp(g: &Graph, i: NodeIndex) -> Option<String> {
     let own_file_calls = g.in_edges(i).any(|e| {
         e.kind == EdgeKind::Calls
             && e.origin >= Origin::TextMatched
-            && g.nodes[e.from as usize].kind == NodeKind::File
-            && g.nodes[e.from as usize].path == n.path
+            && g.node_at(e.from).kind == NodeKind::File
+            && g.node_at(e.from).path == n.path
     });
     if own_file_calls {
         return Some("module_call".to_string());
@@ -437,15 +434,15 @@ pub fn entry_stamp(g: &Graph, i: NodeIndex) -> Option<String> {
 
 /// The Go package a node's file belongs to.
 fn go_package(g: &Graph, i: NodeIndex) -> Option<String> {
-    let n = &g.nodes[i as usize];
+    let n = g.node_at(i);
     let file = g
         .file_nodes(&n.path)
         .iter()
         .copied()
-        .find(|&f| g.nodes[f as usize].kind == NodeKind::File)?;
+        .find(|&f| g.node_at(f).kind == NodeKind::File)?;
     g.in_edges(file)
-        .find(|e| e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind == NodeKind::Package)
-        .map(|e| g.nodes[e.from as usize].name.clone())
+        .find(|e| e.kind == EdgeKind::Contains && g.node_at(e.from).kind == NodeKind::Package)
+        .map(|e| g.node_at(e.from).name.clone())
 }
 
 /// Depth-first trace from `entry`; returns the steps, the deepest depth and the limits hit.
@@ -687,7 +684,7 @@ fn find_process<'p>(g: &Graph, ps: &'p Processes, id: &IdOrName) -> Result<&'p P
     let hits: Vec<&Process> = ps
         .processes
         .iter()
-        .filter(|p| Some(p.entry) == by_node || p.name == wanted || g.nodes[p.entry as usize].name == wanted)
+        .filter(|p| Some(p.entry) == by_node || p.name == wanted || g.node_at(p.entry).name == wanted)
         .collect();
     match hits.as_slice() {
         [one] => Ok(one),
@@ -699,7 +696,7 @@ fn find_process<'p>(g: &Graph, ps: &'p Processes, id: &IdOrName) -> Result<&'p P
             "{text:?} names {} processes; pass one of these ids: {}",
             many.len(),
             many.iter()
-                .map(|p| format!("{} ({})", p.id, g.nodes[p.entry as usize].id))
+                .map(|p| format!("{} ({})", p.id, g.node_at(p.entry).id))
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
@@ -775,7 +772,7 @@ mod tests {
             .steps
             .iter()
             .take(6)
-            .map(|s| (g.nodes[s.node as usize].name.clone(), s.depth, s.revisit))
+            .map(|s| (g.node_at(s.node).name.clone(), s.depth, s.revisit))
             .collect();
         assert_eq!(
             shown,
@@ -791,7 +788,7 @@ mod tests {
         // f3 calls f4 (line 1) before f1 (line 2); f1 is a revisit after f4's subtree.
         let revisit = p.steps.iter().find(|s| s.revisit).unwrap();
         assert_eq!(
-            (g.nodes[revisit.node as usize].name.as_str(), revisit.depth, revisit.via),
+            (g.node_at(revisit.node).name.as_str(), revisit.depth, revisit.via),
             ("f1", 4, 2)
         );
         assert_eq!(p.steps.len(), 17);

@@ -96,7 +96,7 @@ pub fn is_seed_kind(kind: NodeKind) -> bool {
 
 /// Rejects nodes that cannot seed a reach walk (external stubs, imports, modules).
 pub fn check_seed(g: &Graph, seed: NodeIndex, tool: &str) -> Result<(), QueryError> {
-    let n = &g.nodes[seed as usize];
+    let n = g.node_at(seed);
     let ok = !n.external && (is_seed_kind(n.kind) || matches!(n.kind, NodeKind::File | NodeKind::Package));
     if ok {
         Ok(())
@@ -118,7 +118,7 @@ pub(crate) fn followed(kind: EdgeKind) -> bool {
 
 /// The nodes a seed stands for (see the module doc), seed first, without duplicates.
 pub fn seed_scope(g: &Graph, seed: NodeIndex) -> Vec<NodeIndex> {
-    let n = &g.nodes[seed as usize];
+    let n = g.node_at(seed);
     let mut out = vec![seed];
     let mut seen: FxHashSet<NodeIndex> = FxHashSet::default();
     seen.insert(seed);
@@ -133,7 +133,7 @@ pub fn seed_scope(g: &Graph, seed: NodeIndex) -> Vec<NodeIndex> {
                 push(x, &mut out);
             }
             for e in g.in_edges(seed) {
-                if e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind == NodeKind::Package {
+                if e.kind == EdgeKind::Contains && g.node_at(e.from).kind == NodeKind::Package {
                     push(e.from, &mut out);
                 }
             }
@@ -141,11 +141,11 @@ pub fn seed_scope(g: &Graph, seed: NodeIndex) -> Vec<NodeIndex> {
         NodeKind::Package => {
             let files: Vec<NodeIndex> = g
                 .out_edges(seed)
-                .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.to as usize].kind == NodeKind::File)
+                .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.to).kind == NodeKind::File)
                 .map(|e| e.to)
                 .collect();
             for f in files {
-                for &x in g.file_nodes(&g.nodes[f as usize].path) {
+                for &x in g.file_nodes(&g.node_at(f).path) {
                     push(x, &mut out);
                 }
             }
@@ -158,7 +158,7 @@ pub fn seed_scope(g: &Graph, seed: NodeIndex) -> Vec<NodeIndex> {
                 i += 1;
                 let children: Vec<NodeIndex> = g
                     .out_edges(cur)
-                    .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.to as usize].kind.is_symbol())
+                    .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.to).kind.is_symbol())
                     .map(|e| e.to)
                     .collect();
                 for c in children {
@@ -317,12 +317,11 @@ pub(crate) fn test_flags(g: &Graph) -> Vec<bool> {
     let test_files: FxHashSet<&str> = g
         .files()
         .iter()
-        .map(|&f| &g.nodes[f as usize])
+        .map(|&f| g.node_at(f))
         .filter(|n| n.is_test)
         .map(|n| &*n.path)
         .collect();
-    g.nodes
-        .iter()
+    g.nodes()
         .map(|n| n.is_test || (!n.path.is_empty() && test_files.contains(&*n.path)))
         .collect()
 }
@@ -330,11 +329,11 @@ pub(crate) fn test_flags(g: &Graph) -> Vec<bool> {
 /// Per node: its enclosing symbol (`contains` parent that is a symbol, else the `member_of`
 /// type), `u32::MAX` when none. One pass over the edges.
 pub(crate) fn parents(g: &Graph) -> Vec<NodeIndex> {
-    let mut contains = vec![NodeIndex::MAX; g.nodes.len()];
-    let mut member_of = vec![NodeIndex::MAX; g.nodes.len()];
-    for e in &g.edges {
+    let mut contains = vec![NodeIndex::MAX; g.node_count()];
+    let mut member_of = vec![NodeIndex::MAX; g.node_count()];
+    for e in g.edges() {
         match e.kind {
-            EdgeKind::Contains if g.nodes[e.from as usize].kind.is_symbol() => {
+            EdgeKind::Contains if g.node_at(e.from).kind.is_symbol() => {
                 let slot = &mut contains[e.to as usize];
                 *slot = (*slot).min(e.from);
             }

@@ -191,7 +191,7 @@ fn in_test_file<'a>(g: &Graph, path: &'a Arc<str>, last: &mut Option<(&'a Arc<st
     let is_test = g
         .file_nodes(path)
         .iter()
-        .map(|&i| &g.nodes[i as usize])
+        .map(|&i| g.node_at(i))
         .any(|n| n.kind == NodeKind::File && n.is_test);
     *last = Some((path, is_test));
     is_test
@@ -212,7 +212,7 @@ fn scan<'a>(g: &Graph, idx: &'a CloneIndex, opts: &PairOptions) -> Scan<'a> {
         if body.signature.is_none() || (body.tokens as usize) < opts.min_tokens {
             continue;
         }
-        if !opts.include_tests && (g.nodes[node as usize].is_test || in_test_file(g, path, &mut test_file)) {
+        if !opts.include_tests && (g.node_at(node).is_test || in_test_file(g, path, &mut test_file)) {
             stats.tests_excluded += 1;
             continue;
         }
@@ -271,9 +271,10 @@ pub fn clones_of(g: &Graph, idx: &CloneIndex, node: NodeIndex) -> Vec<(NodeIndex
 
 /// [`clones_of`] with an explicit Jaccard threshold.
 pub fn clones_of_at(g: &Graph, idx: &CloneIndex, node: NodeIndex, min_similarity: f64) -> Vec<(NodeIndex, f64)> {
-    let Some(target) = g.nodes.get(node as usize) else {
+    if node as usize >= g.node_count() {
         return Vec::new();
-    };
+    }
+    let target = g.node_at(node);
     let Some((path, body)) = idx.body(&target.id) else {
         return Vec::new();
     };
@@ -302,7 +303,7 @@ pub fn clones_of_at(g: &Graph, idx: &CloneIndex, node: NodeIndex, min_similarity
         .collect();
     out.sort_by(|x, y| {
         y.1.total_cmp(&x.1)
-            .then_with(|| g.nodes[x.0 as usize].id.cmp(&g.nodes[y.0 as usize].id))
+            .then_with(|| g.node_at(x.0).id.cmp(&g.node_at(y.0).id))
     });
     out
 }
@@ -410,7 +411,7 @@ pub fn find_clones(
         pairs_of.entry(uf.find(p.0)).or_default().push(p);
     }
 
-    let id_of = |v: u32| -> &str { &g.nodes[scan.view[v as usize].node as usize].id };
+    let id_of = |v: u32| -> &str { &g.node_at(scan.view[v as usize].node).id };
     // Filter and rank light drafts first; only the clusters returned are materialised.
     struct Draft {
         members: Vec<u32>,

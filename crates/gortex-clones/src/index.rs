@@ -128,7 +128,7 @@ fn body_specs(g: &Graph, path: &str) -> (Specs, Option<Language>) {
     let specs = g
         .file_nodes(path)
         .iter()
-        .map(|&i| (i, &g.nodes[i as usize]))
+        .map(|&i| (i, g.node_at(i)))
         .filter(|(_, n)| matches!(n.kind, NodeKind::Function | NodeKind::Method) && !n.external)
         .filter(|(_, n)| {
             n.span.start_line > 0 && (n.span.end_line, n.span.end_col) > (n.span.start_line, n.span.start_col)
@@ -137,7 +137,7 @@ fn body_specs(g: &Graph, path: &str) -> (Specs, Option<Language>) {
             language = language.or(n.language);
             let interface_member = n.language.is_some_and(|l| l.is_ecmascript())
                 && g.out_edges(i)
-                    .any(|e| e.kind == EdgeKind::MemberOf && g.nodes[e.to as usize].kind == NodeKind::Interface);
+                    .any(|e| e.kind == EdgeKind::MemberOf && g.node_at(e.to).kind == NodeKind::Interface);
             Spec {
                 id: n.id.clone(),
                 span: n.span,

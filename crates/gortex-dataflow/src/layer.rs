@@ -106,7 +106,7 @@ impl FlowGraph {
     /// The stable id of a flow node.
     pub fn id(&self, g: &Graph, n: u32) -> String {
         let node = &self.nodes[n as usize];
-        let f = &g.nodes[node.func as usize].id;
+        let f = &g.node_at(node.func).id;
         match node.kind {
             FlowKind::Param | FlowKind::Variable => format!("{f}#{}", node.name),
             FlowKind::Return => format!("{f}#return"),
@@ -282,7 +282,7 @@ fn link(g: &Graph, files: &FxHashMap<String, FileFacts>) -> FlowGraph {
         let nodes = g.file_nodes(path);
         for f in &facts.functions {
             let hit = nodes.iter().copied().find(|&i| {
-                let n = &g.nodes[i as usize];
+                let n = g.node_at(i);
                 n.kind.is_callable() && n.name == f.name && n.span.start_line == f.line
             });
             match hit {
@@ -537,10 +537,10 @@ fn var_node(fg: &mut FlowGraph, st: &mut FnNodes, func: NodeIndex, name: &str, l
 
 /// `func` and the callables declared inside its span in the same file (their calls are its calls).
 fn callers_within(g: &Graph, func: NodeIndex) -> Vec<NodeIndex> {
-    let f = &g.nodes[func as usize];
+    let f = g.node_at(func);
     let mut out = vec![func];
     for &i in g.file_nodes(&f.path) {
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         if i != func && n.kind.is_callable() && f.span.contains(&n.span) {
             out.push(i);
         }
@@ -558,7 +558,7 @@ fn call_sites<'g>(g: &'g Graph, callers: &[NodeIndex]) -> FxHashMap<(u32, &'g st
             if !matches!(e.kind, EdgeKind::Calls | EdgeKind::Instantiates) {
                 continue;
             }
-            let targets = out.entry((e.line, g.nodes[e.to as usize].name.as_str())).or_default();
+            let targets = out.entry((e.line, g.node_at(e.to).name.as_str())).or_default();
             if !targets.iter().any(|(t, _)| *t == e.to) {
                 targets.push((e.to, e.origin));
             }
@@ -576,7 +576,7 @@ fn constructor_or_self(g: &Graph, node: NodeIndex, facts: &FxHashMap<NodeIndex, 
     if facts.contains_key(&node) {
         return Some(node);
     }
-    let n = &g.nodes[node as usize];
+    let n = g.node_at(node);
     if n.kind != NodeKind::Type {
         return None;
     }
@@ -584,7 +584,7 @@ fn constructor_or_self(g: &Graph, node: NodeIndex, facts: &FxHashMap<NodeIndex, 
         .filter(|e| e.kind == EdgeKind::Contains)
         .map(|e| e.to)
         .find(|&m| {
-            let name = &g.nodes[m as usize].name;
+            let name = &g.node_at(m).name;
             facts.contains_key(&m) && (name == "constructor" || name == "__init__" || *name == n.name)
         })
 }

@@ -70,7 +70,7 @@ pub struct FlowPath {
 
 fn row(g: &Graph, fg: &FlowGraph, n: u32) -> FlowNodeRow {
     let node = &fg.nodes[n as usize];
-    let f = &g.nodes[node.func as usize];
+    let f = g.node_at(node.func);
     FlowNodeRow {
         id: fg.id(g, n),
         kind: node.kind,
@@ -243,7 +243,7 @@ fn endpoint(g: &Graph, fg: &FlowGraph, spec: &str, end: End, arg: &str) -> Resul
             names.truncate(20);
             return Err(QueryError::not_found(format!(
                 "{arg}: {} has no variable {var:?} in its dataflow facts; it has: {}",
-                g.nodes[func as usize].qualified,
+                g.node_at(func).qualified,
                 if names.is_empty() {
                     "none".to_string()
                 } else {
@@ -254,7 +254,7 @@ fn endpoint(g: &Graph, fg: &FlowGraph, spec: &str, end: End, arg: &str) -> Resul
         return Ok(out);
     }
     let node = resolve_one(g, spec)?;
-    let n = &g.nodes[node as usize];
+    let n = g.node_at(node);
     if n.kind.is_callable() {
         function_nodes(fg, node, end, &mut out);
         if end == End::Sink {
@@ -564,7 +564,7 @@ fn kind_name(k: FlowKind) -> &'static str {
 fn candidates(g: &Graph, fg: &FlowGraph, clauses: &[Clause], end: End) -> (Vec<u32>, bool) {
     let mut out: Vec<u32> = Vec::new();
     for (i, n) in fg.nodes.iter().enumerate() {
-        let f = &g.nodes[n.func as usize];
+        let f = g.node_at(n.func);
         if clauses
             .iter()
             .all(|c| clause_holds(c, &n.name, &f.path, kind_name(n.kind)))
@@ -575,7 +575,7 @@ fn candidates(g: &Graph, fg: &FlowGraph, clauses: &[Clause], end: End) -> (Vec<u
     let mut funcs: Vec<NodeIndex> = fg.by_func.keys().copied().collect();
     funcs.sort_unstable();
     for func in funcs {
-        let f = &g.nodes[func as usize];
+        let f = g.node_at(func);
         if clauses
             .iter()
             .all(|c| clause_holds(c, &f.name, &f.path, f.kind.as_str()))
@@ -664,7 +664,7 @@ pub fn taint_paths(g: &Graph, fg: &FlowGraph, args: &TaintPathsArgs) -> Result<T
         }
         other => other,
     };
-    let in_prefix = |n: u32| prefix.is_none_or(|p| g.nodes[fg.nodes[n as usize].func as usize].path.starts_with(p));
+    let in_prefix = |n: u32| prefix.is_none_or(|p| g.node_at(fg.nodes[n as usize].func).path.starts_with(p));
     let (mut sources, mut capped) = match args.source_pattern.as_deref() {
         Some(p) => candidates(g, fg, &parse_pattern(p, "source_pattern")?, End::Source),
         None => {

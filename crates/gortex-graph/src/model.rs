@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 /// A node id: `<repo>/<path>::<Owner>.<name>`, shared between the node and every edge naming it.
 pub type Id = Arc<str>;
 
-/// Index of a node in [`Graph::nodes`].
+/// Index of a node in a [`Graph`] (see [`Graph::node_at`]).
 pub type NodeIndex = u32;
 
 /// One graph node: a file, package, external stub or declared symbol.
@@ -162,9 +162,9 @@ impl Direction {
 #[derive(Debug, Default, Clone)]
 pub struct Graph {
     pub repo: String,
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
-    pub unresolved: Vec<Unresolved>,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) edges: Vec<Edge>,
+    pub(crate) unresolved: Vec<Unresolved>,
     index: FxHashMap<Id, NodeIndex>,
     /// Edges are sorted by `from`; a node's outgoing edges are a slice of them.
     out_offsets: Vec<u32>,
@@ -304,6 +304,46 @@ impl Graph {
             by_file: std::mem::take(&mut self.by_file),
             files: std::mem::take(&mut self.files),
         }
+    }
+
+    /// Number of node slots; valid node indices are `0..node_count()`.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The node at an index; panics when the index is out of range.
+    pub fn node_at(&self, i: NodeIndex) -> &Node {
+        &self.nodes[i as usize]
+    }
+
+    /// Every node with its index, in index order.
+    pub fn node_entries(&self) -> impl ExactSizeIterator<Item = (NodeIndex, &Node)> + DoubleEndedIterator + Clone + '_ {
+        self.nodes.iter().enumerate().map(|(i, n)| (i as NodeIndex, n))
+    }
+
+    /// Every node, in index order.
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = &Node> + DoubleEndedIterator + Clone + '_ {
+        self.nodes.iter()
+    }
+
+    /// Number of resolved edges.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Every resolved edge, in the stored order (by `from`, `to`, kind, line).
+    pub fn edges(&self) -> impl ExactSizeIterator<Item = &Edge> + DoubleEndedIterator + Clone + '_ {
+        self.edges.iter()
+    }
+
+    /// Number of unresolved references.
+    pub fn unresolved_count(&self) -> usize {
+        self.unresolved.len()
+    }
+
+    /// Every unresolved reference, in the stored order.
+    pub fn unresolved(&self) -> impl ExactSizeIterator<Item = &Unresolved> + DoubleEndedIterator + Clone + '_ {
+        self.unresolved.iter()
     }
 
     /// The node index for an id.

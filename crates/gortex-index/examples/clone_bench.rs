@@ -75,7 +75,7 @@ fn main() {
         serde_json::to_string_pretty(&json!({
             "root": root,
             "threads": threads,
-            "graph_nodes": g.nodes.len(),
+            "graph_nodes": g.node_count(),
             "files": files.len(),
             "index_ms": index_ms,
             "sync_cold_ms": sync_ms,

@@ -133,9 +133,9 @@ fn main() {
     let impact_cached_cache_entries = cache.len();
 
     // Seeds: functions and methods with at least one incoming edge, evenly spread over the graph.
-    let pool: Vec<u32> = (0..g.nodes.len() as u32)
+    let pool: Vec<u32> = (0..g.node_count() as u32)
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             n.kind.is_callable() && !n.external && g.in_edges(i).any(|e| !e.kind.is_structural())
         })
         .collect();
@@ -154,7 +154,7 @@ fn main() {
         let (mut truncated, mut total) = (0, 0);
         for &s in seeds {
             let args = ExplainChangeImpactArgs {
-                id: Some(g.nodes[s as usize].id.to_string()),
+                id: Some(g.node_at(s).id.to_string()),
                 ..Default::default()
             };
             let t = Instant::now();
@@ -172,8 +172,8 @@ fn main() {
 
     let out = json!({
         "root": root.display().to_string(),
-        "nodes": g.nodes.len(),
-        "edges": g.edges.len(),
+        "nodes": g.node_count(),
+        "edges": g.edge_count(),
         "open_ms": open_ms,
         "dead_code": {"ms": dead_ms, "total": dead.total, "excluded": dead.excluded},
         "dead_code_transitive": {"ms": dead_transitive_ms, "total": dead_t.total, "via_dead": dead_t.via_dead},

@@ -83,8 +83,7 @@ fn main() {
 
     // Query mix from the graph's own symbols (deterministic stride).
     let symbols: Vec<&gortex_graph::Node> = g
-        .nodes
-        .iter()
+        .nodes()
         .filter(|n| n.kind.is_symbol() && !n.external && n.name.len() >= 4)
         .collect();
     let stride = (symbols.len() / (nqueries / 5).max(1)).max(1);
@@ -195,7 +194,7 @@ fn main() {
 
     let out = json!({
         "open_ms": open_ms,
-        "nodes": g.nodes.len(),
+        "nodes": g.node_count(),
         "symbols": idx.len(),
         "vocabulary": idx.vocabulary_len(),
         "postings": idx.postings_len(),

@@ -183,8 +183,8 @@ fn run(g: &Graph, root: &str, files: usize, index_ms: f64) {
     let out = json!({
         "repo": root,
         "files": files,
-        "nodes": g.nodes.len(),
-        "edges": g.edges.len(),
+        "nodes": g.node_count(),
+        "edges": g.edge_count(),
         "index_ms": index_ms,
         "adjacency": {"ms": adjacency_ms, "nodes": adj.len(), "pairs": pairs},
         "communities": detection,
@@ -202,7 +202,7 @@ fn run(g: &Graph, root: &str, files: usize, index_ms: f64) {
             "candidates": scores.len(),
             "threshold": listed.threshold,
             "above_threshold": listed.total,
-            "top": scores.iter().take(5).map(|s| format!("{} ({:.1})", g.nodes[s.node as usize].id, s.score)).collect::<Vec<_>>(),
+            "top": scores.iter().take(5).map(|s| format!("{} ({:.1})", g.node_at(s.node).id, s.score)).collect::<Vec<_>>(),
         },
     });
     println!("{}", serde_json::to_string_pretty(&out).expect("serialises"));

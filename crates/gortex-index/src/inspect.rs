@@ -37,8 +37,8 @@ pub fn summary(index: &RepoIndex) -> RepoSummary {
         name: index.name.clone(),
         root: index.root.display().to_string(),
         files: index.files.len(),
-        nodes: index.graph.nodes.len(),
-        edges: index.graph.edges.len(),
+        nodes: index.graph.node_count(),
+        edges: index.graph.edge_count(),
         indexed_at_ms: index.indexed_at_ms,
         snapshot_path: index.snapshot_path.display().to_string(),
     }
@@ -65,12 +65,12 @@ pub struct GraphStats {
 pub fn stats(index: &RepoIndex) -> GraphStats {
     let g = &index.graph;
     let mut nodes_by_kind = BTreeMap::new();
-    for n in &g.nodes {
+    for n in g.nodes() {
         *nodes_by_kind.entry(n.kind.as_str()).or_default() += 1;
     }
     let mut edges_by_kind = BTreeMap::new();
     let mut edges_by_origin = BTreeMap::new();
-    for e in &g.edges {
+    for e in g.edges() {
         *edges_by_kind.entry(e.kind.as_str()).or_default() += 1;
         *edges_by_origin.entry(e.origin.as_str()).or_default() += 1;
     }
@@ -79,7 +79,7 @@ pub fn stats(index: &RepoIndex) -> GraphStats {
         nodes_by_kind,
         edges_by_kind,
         edges_by_origin,
-        unresolved: g.unresolved.len(),
+        unresolved: g.unresolved_count(),
         search_memory: index.search_memory(),
     }
 }
@@ -122,17 +122,17 @@ pub struct DumpEdge<'g> {
 /// them, in edge order.
 pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> {
     let g = &index.graph;
-    let mut order: Vec<usize> = (0..g.nodes.len()).collect();
-    order.sort_by(|&a, &b| g.nodes[a].id.cmp(&g.nodes[b].id));
+    let mut order: Vec<NodeIndex> = (0..g.node_count() as NodeIndex).collect();
+    order.sort_by(|&a, &b| g.node_at(a).id.cmp(&g.node_at(b).id));
     order.truncate(max_nodes.unwrap_or(DEFAULT_DUMP_NODES));
-    let mut kept = vec![false; g.nodes.len()];
+    let mut kept = vec![false; g.node_count()];
     for &i in &order {
-        kept[i] = true;
+        kept[i as usize] = true;
     }
     let nodes: Vec<DumpNode> = order
         .iter()
         .map(|&i| {
-            let n = &g.nodes[i];
+            let n = g.node_at(i);
             DumpNode {
                 id: &n.id,
                 kind: n.kind,
@@ -145,12 +145,11 @@ pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> 
         })
         .collect();
     let edges = g
-        .edges
-        .iter()
+        .edges()
         .filter(|e| kept[e.from as usize] && kept[e.to as usize])
         .map(|e| DumpEdge {
-            from: &g.nodes[e.from as usize].id,
-            to: &g.nodes[e.to as usize].id,
+            from: &g.node_at(e.from).id,
+            to: &g.node_at(e.to).id,
             kind: e.kind,
             origin: e.origin,
         })
@@ -158,9 +157,9 @@ pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> 
     GraphDump {
         repo: &index.name,
         root: index.root.display().to_string(),
-        total_nodes: g.nodes.len(),
-        total_edges: g.edges.len(),
-        truncated: nodes.len() < g.nodes.len(),
+        total_nodes: g.node_count(),
+        total_edges: g.edge_count(),
+        truncated: nodes.len() < g.node_count(),
         nodes,
         edges,
     }
@@ -193,18 +192,16 @@ pub struct ExternalUse<'g> {
 /// incoming edges in adjacency order: what a multi-repository workspace links against the
 /// repositories that define those targets.
 pub fn external_refs(g: &Graph) -> Vec<ExternalRef<'_>> {
-    g.nodes
-        .iter()
-        .enumerate()
+    g.node_entries()
         .filter(|(_, n)| n.external)
         .map(|(i, n)| ExternalRef {
             id: &n.id,
             target: &n.qualified,
             kind: n.kind,
             refs: g
-                .in_edges(i as NodeIndex)
+                .in_edges(i)
                 .map(|e| {
-                    let from = &g.nodes[e.from as usize];
+                    let from = g.node_at(e.from);
                     ExternalUse {
                         from: &from.id,
                         from_name: &from.qualified,
@@ -234,23 +231,20 @@ pub struct ImportedRow<'g> {
 /// most imported first, then by path and id; at most `limit` rows. External stubs do not count.
 pub fn most_imported(g: &Graph, limit: usize) -> Vec<ImportedRow<'_>> {
     let mut importers: HashMap<NodeIndex, HashSet<&str>> = HashMap::new();
-    for e in &g.edges {
+    for e in g.edges() {
         if !matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports) {
             continue;
         }
-        let to = &g.nodes[e.to as usize];
+        let to = g.node_at(e.to);
         if to.external || !matches!(to.kind, NodeKind::File | NodeKind::Package) {
             continue;
         }
-        importers
-            .entry(e.to)
-            .or_default()
-            .insert(&g.nodes[e.from as usize].path);
+        importers.entry(e.to).or_default().insert(&g.node_at(e.from).path);
     }
     let mut rows: Vec<ImportedRow> = importers
         .into_iter()
         .map(|(n, from)| {
-            let node = &g.nodes[n as usize];
+            let node = g.node_at(n);
             ImportedRow {
                 id: &node.id,
                 path: if node.path.is_empty() { &node.id } else { &node.path },
@@ -284,11 +278,11 @@ pub fn file_nodes<'g>(g: &'g Graph, count_kinds: &[NodeKind]) -> Vec<FileNode<'g
         .files()
         .iter()
         .map(|&f| {
-            let node = &g.nodes[f as usize];
+            let node = g.node_at(f);
             let symbols = g
                 .file_nodes(&node.path)
                 .iter()
-                .filter(|&&n| count_kinds.contains(&g.nodes[n as usize].kind))
+                .filter(|&&n| count_kinds.contains(&g.node_at(n).kind))
                 .count();
             FileNode { node, symbols }
         })
@@ -327,7 +321,7 @@ pub fn file_symbols<'g>(index: &'g RepoIndex, path: &str) -> Result<Vec<&'g Node
             index.root.display()
         )));
     }
-    Ok(nodes.iter().map(|&i| &g.nodes[i as usize]).collect())
+    Ok(nodes.iter().map(|&i| g.node_at(i)).collect())
 }
 
 /// Which edges of a node [`node_edges`] lists.
@@ -401,10 +395,10 @@ pub fn node_edges<'g>(g: &'g Graph, id: &str, filter: &EdgeFilter) -> Result<Vec
         .lookup(id)
         .ok_or_else(|| QueryError::not_found(format!("node not found: \"{id}\"")))?;
     let resolved = |e: &'g Edge| {
-        let from = &g.nodes[e.from as usize];
+        let from = g.node_at(e.from);
         EdgeRow {
             from: &from.id,
-            to: &g.nodes[e.to as usize].id,
+            to: &g.node_at(e.to).id,
             kind: e.kind,
             origin: Some(e.origin),
             path: &from.path,
@@ -424,7 +418,7 @@ pub fn node_edges<'g>(g: &'g Graph, id: &str, filter: &EdgeFilter) -> Result<Vec
     }
     if outgoing {
         rows.extend(g.unresolved_from(node).filter(|u| filter.keeps(u.kind)).map(|u| {
-            let from = &g.nodes[u.from as usize];
+            let from = g.node_at(u.from);
             EdgeRow {
                 from: &from.id,
                 to: &u.target,

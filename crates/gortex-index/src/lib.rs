@@ -1374,14 +1374,14 @@ impl RepoIndex {
         };
         let count_nodes = || {
             let mut nodes = [0usize; 256];
-            for n in &g.nodes {
+            for n in g.nodes() {
                 nodes[n.kind as usize] += 1;
             }
             nodes
         };
         let count_edges = || {
             let (mut kinds, mut origins) = ([0usize; 256], [0usize; 256]);
-            for e in &g.edges {
+            for e in g.edges() {
                 kinds[e.kind as usize] += 1;
                 origins[e.origin as usize] += 1;
             }
@@ -1395,7 +1395,7 @@ impl RepoIndex {
             entry.files += files;
             entry.bytes += bytes;
         }
-        report.nodes.total = g.nodes.len();
+        report.nodes.total = g.node_count();
         let named = |counts: &[usize; 256], all: &mut dyn Iterator<Item = (usize, &'static str)>| {
             all.filter(|(i, _)| counts[*i] > 0)
                 .map(|(i, name)| (name.to_string(), counts[i]))
@@ -1405,7 +1405,7 @@ impl RepoIndex {
             &nodes,
             &mut gortex_core::NodeKind::ALL.iter().map(|k| (*k as usize, k.as_str())),
         );
-        report.edges.total = g.edges.len();
+        report.edges.total = g.edge_count();
         report.edges.by_kind = named(
             &kinds,
             &mut gortex_core::EdgeKind::ALL.iter().map(|k| (*k as usize, k.as_str())),
@@ -1414,7 +1414,7 @@ impl RepoIndex {
             &origins,
             &mut gortex_core::Origin::ALL.iter().map(|k| (*k as usize, k.as_str())),
         );
-        report.edges.unresolved = g.unresolved.len();
+        report.edges.unresolved = g.unresolved_count();
         report.skipped = self.skipped.clone();
         report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         report.skipped_by_reason.clear();

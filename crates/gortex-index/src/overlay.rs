@@ -226,8 +226,8 @@ impl RepoIndex {
         build.resolved_files = report.files.resolved;
         build.phases_ms = report.phases_ms;
         build.graph_layout = report.graph_layout;
-        build.nodes = self.graph.nodes.len();
-        build.edges = self.graph.edges.len();
+        build.nodes = self.graph.node_count();
+        build.edges = self.graph.edge_count();
         build.wall_ms = started.elapsed().as_millis() as u64;
         Ok(build)
     }

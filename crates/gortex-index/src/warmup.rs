@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(partial.files.len(), first.len());
         assert!(partial.files.windows(2).all(|w| w[0].path < w[1].path), "path order");
         let read: std::collections::HashSet<&str> = first.iter().map(|(_, r)| &*r.path).collect();
-        for node in &partial.graph.nodes {
+        for node in partial.graph.nodes() {
             let path: &str = &node.path;
             assert!(
                 path.is_empty() || read.contains(path),
@@ -212,7 +212,7 @@ mod tests {
                 node.id
             );
         }
-        assert!(partial.graph.nodes.len() < complete.graph.nodes.len());
+        assert!(partial.graph.node_count() < complete.graph.node_count());
 
         // Never saved: the pass under way writes the real snapshot.
         assert_eq!(partial.save_snapshot().unwrap(), 0);

@@ -253,7 +253,7 @@ fn dead_code_options_filter_kinds_paths_and_exports() {
 fn dead_set_matches_the_default_report() {
     let g = graph();
     let set = dead_set(g);
-    let mut ids: Vec<String> = set.iter().map(|&i| short(&g.nodes[i as usize].id)).collect();
+    let mut ids: Vec<String> = set.iter().map(|&i| short(&g.node_at(i).id)).collect();
     ids.sort();
     let mut expected = dead_ids(&dead_code(g, &args(json!({"limit": 1000}))).unwrap());
     expected.sort();
@@ -674,7 +674,7 @@ fn explain_change_impact_reports_processes_and_communities() {
     let g = graph();
     let cache = ReachCache::new(g.clone());
     let mut communities = CommunityMap {
-        of_node: vec![None; g.nodes.len()],
+        of_node: vec![None; g.node_count()],
         labels: vec!["chain".into(), "tests".into(), "entry".into()],
     };
     communities.of_node[node(g, "py/app/chain.py::leaf") as usize] = Some(0);
@@ -845,9 +845,9 @@ fn impact_without_a_target_ranks_the_repository() {
     assert!(r.rows.windows(2).all(|w| w[0].score >= w[1].score));
     assert_eq!(short(&r.rows[0].node.id), "go/p1/p1.go::A");
     assert!(r.rows.iter().all(|x| x.depth.is_none() && !x.node.is_test));
-    let candidates = (0..g.nodes.len() as u32)
+    let candidates = (0..g.node_count() as u32)
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             n.kind.is_callable() && !n.external && !gortex_graph::query::callers::in_test(g, i)
         })
         .count();

@@ -51,7 +51,7 @@ fn list(r: GetCommunitiesResult) -> CommunityList {
 }
 
 fn qualified(g: &Graph, i: u32) -> String {
-    g.nodes[i as usize].qualified.clone()
+    g.node_at(i).qualified.clone()
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn two_subsystems_come_out_as_two_labelled_communities() {
         for c in &cs.communities {
             let dir = if c.id == 0 { "src/auth/" } else { "src/billing/" };
             for &m in &c.members {
-                let path = &*g.nodes[m as usize].path;
+                let path = &*g.node_at(m).path;
                 assert!(path.starts_with(dir) || path == "src/main.ts", "{path} in {}", c.label);
             }
         }
@@ -306,11 +306,7 @@ fn tests_form_their_own_processes_and_never_enter_product_ones() {
     assert!(ps.processes[first_test..].iter().all(|p| p.kind == ProcessKind::Test));
     for p in ps.processes.iter().filter(|p| p.kind == ProcessKind::Product) {
         for s in &p.steps {
-            assert!(
-                !g.nodes[s.node as usize].path.contains(".test."),
-                "{} reaches a test",
-                p.name
-            );
+            assert!(!g.node_at(s.node).path.contains(".test."), "{} reaches a test", p.name);
         }
     }
     let product = serde_json::to_value(get_processes(g, &ps, &args(json!({}))).unwrap()).unwrap();
@@ -356,8 +352,8 @@ fn entry_points_are_stamped_per_language() {
     let stamps: Vec<(String, Option<&str>)> = ps
         .processes
         .iter()
-        .filter(|p| p.stamp.is_some() || g.nodes[p.entry as usize].name == "main")
-        .map(|p| (g.nodes[p.entry as usize].id.to_string(), p.stamp.as_deref()))
+        .filter(|p| p.stamp.is_some() || g.node_at(p.entry).name == "main")
+        .map(|p| (g.node_at(p.entry).id.to_string(), p.stamp.as_deref()))
         .collect();
     let mut stamps = stamps;
     stamps.sort();
@@ -381,12 +377,7 @@ fn entry_points_are_stamped_per_language() {
     .collect();
     assert_eq!(stamps, expected);
     // Stamped entries outrank the functions they call.
-    let rank = |id: &str| {
-        ps.processes
-            .iter()
-            .position(|p| &*g.nodes[p.entry as usize].id == id)
-            .unwrap()
-    };
+    let rank = |id: &str| ps.processes.iter().position(|p| &*g.node_at(p.entry).id == id).unwrap();
     assert!(rank("entries/go/cmd/server/main.go::main") < rank("entries/go/cmd/server/main.go::serve"));
     assert!(rank("entries/go/cmd/server/main.go::main") < rank("entries/go/lib/lib.go::main"));
     assert!(ps.processes.iter().all(|p| !p.truncated.contains(&DEPTH_LIMIT)));

@@ -224,7 +224,7 @@ fn pair_helpers() {
     // clones_of does not filter test code.
     let got: Vec<&str> = clones_of(g, &clones, node(&repo, PY_A))
         .into_iter()
-        .map(|(n, _)| &*g.nodes[n as usize].id)
+        .map(|(n, _)| &*g.node_at(n).id)
         .collect();
     assert_eq!(got, vec![PY_TEST, PY_B]);
     assert!(clones_of(g, &clones, node(&repo, "clones/src/orders.ts::binarySearch")).is_empty());

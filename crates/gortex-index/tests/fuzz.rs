@@ -111,8 +111,8 @@ fn check_report(report: &IndexReport, baseline: &HashSet<(String, String)>, when
 
 fn check_graph(index: &RepoIndex, when: &str) -> Result<(), TestCaseError> {
     let g = &index.graph;
-    let n = g.nodes.len() as u32;
-    for e in &g.edges {
+    let n = g.node_count() as u32;
+    for e in g.edges() {
         prop_assert!(
             e.from < n && e.to < n,
             "{when}: edge {} -> {} of {n} nodes",
@@ -120,7 +120,7 @@ fn check_graph(index: &RepoIndex, when: &str) -> Result<(), TestCaseError> {
             e.to
         );
     }
-    for u in &g.unresolved {
+    for u in g.unresolved() {
         prop_assert!(u.from < n, "{when}: unresolved from {} of {n} nodes", u.from);
     }
     Ok(())

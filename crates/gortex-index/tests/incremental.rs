@@ -34,21 +34,19 @@ fn poly_options(home: &Path) -> gortex_index::IndexOptions {
 /// order, the id map, file blocks and every node's adjacency. A patched or moved graph must
 /// equal a clean build in these too, or answers would depend on the edit history.
 fn layout_dump(graph: &gortex_graph::Graph) -> Vec<String> {
-    let id = |n: u32| graph.nodes[n as usize].id.to_string();
+    let id = |n: u32| graph.node_at(n).id.to_string();
     let edge = |e: &gortex_graph::Edge| format!("{} -{}-> {} {} L{}", id(e.from), e.kind, id(e.to), e.origin, e.line);
-    let mut out: Vec<String> = graph.edges.iter().map(|e| format!("E {}", edge(e))).collect();
+    let mut out: Vec<String> = graph.edges().map(|e| format!("E {}", edge(e))).collect();
     out.extend(
         graph
-            .unresolved
-            .iter()
+            .unresolved()
             .map(|u| format!("U {} {} {} L{}", id(u.from), u.kind, u.target, u.line)),
     );
     out.push(format!(
         "F {:?}",
         graph.files().iter().map(|&f| id(f)).collect::<Vec<_>>()
     ));
-    for (i, node) in graph.nodes.iter().enumerate() {
-        let i = i as u32;
+    for (i, node) in graph.node_entries() {
         out.push(format!(
             "N {i} {} lookup={:?} block={:?} out={:?} in={:?} unresolved={:?}",
             node.id,

@@ -75,7 +75,7 @@ fn run(edits: &[Edit], more: &[Edit], revert: usize) -> Result<(), TestCaseError
         overlay.len(),
         differences(&got, &want)
     );
-    prop_assert_eq!(build.nodes, clean.graph.nodes.len());
+    prop_assert_eq!(build.nodes, clean.graph.node_count());
     prop_assert!(base.graph.canonical_dump() == base_before, "the base changed");
     let mut view = view;
     // A live view brought to more edits (and to some files reverted to the base's) equals a clean

@@ -531,8 +531,7 @@ fn rows_serialise_flat_and_deterministically() {
 fn index_covers_symbols_only() {
     let (g, idx) = fixture();
     let symbols = g
-        .nodes
-        .iter()
+        .nodes()
         .filter(|n| n.kind.is_symbol() && !n.external && !n.path.is_empty())
         .count();
     assert_eq!(idx.len(), symbols);
@@ -881,8 +880,7 @@ fn sentences_find_symbols_by_the_whole_doc_comment() {
     // Answers still show the first sentence only.
     let ticker = docs_fixture()
         .0
-        .nodes
-        .iter()
+        .nodes()
         .find(|n| *n.id == *r.results[0].symbol.id)
         .unwrap();
     assert_eq!(ticker.doc.as_deref(), Some("Creates a stream of numbers."));

@@ -100,7 +100,7 @@ fn targets_resolve_by_id_path_qualified_and_bare_name() {
         resolve_target(g, s)
             .unwrap()
             .iter()
-            .map(|&i| g.nodes[i as usize].id.to_string())
+            .map(|&i| g.node_at(i).id.to_string())
             .collect()
     };
     assert_eq!(

@@ -129,13 +129,13 @@ pub fn find_declaration(
     let names: FxHashSet<&str> = sites.hits.iter().filter_map(|s| s.identifier.as_deref()).collect();
     let mut by_name: FxHashMap<&str, Vec<NodeIndex>> = FxHashMap::default();
     if !names.is_empty() {
-        for (i, n) in g.nodes.iter().enumerate() {
+        for (i, n) in g.node_entries() {
             if n.kind.is_symbol() && !n.external && names.contains(n.name.as_str()) {
-                by_name.entry(n.name.as_str()).or_default().push(i as NodeIndex);
+                by_name.entry(n.name.as_str()).or_default().push(i);
             }
         }
     }
-    let kind_ok = |i: NodeIndex| kind.is_none_or(|k| g.nodes[i as usize].kind == k);
+    let kind_ok = |i: NodeIndex| kind.is_none_or(|k| g.node_at(i).kind == k);
 
     let mut decls: FxHashMap<NodeIndex, Declaration> = FxHashMap::default();
     let mut unresolved = Vec::new();
@@ -148,7 +148,7 @@ pub fn find_declaration(
         let chain = enclosing_chain(g, &site.path, site.line);
 
         let own = g.file_nodes(&site.path).iter().copied().find(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             n.kind.is_symbol() && n.name == ident && n.span.start_line == site.line && kind_ok(i)
         });
         if let Some(i) = own {
@@ -160,11 +160,7 @@ pub fn find_declaration(
         let mut resolved: Vec<(NodeIndex, Origin)> = Vec::new();
         for &n in &chain {
             for e in g.out_edges(n) {
-                if e.line == site.line
-                    && !e.kind.is_structural()
-                    && g.nodes[e.to as usize].name == ident
-                    && kind_ok(e.to)
-                {
+                if e.line == site.line && !e.kind.is_structural() && g.node_at(e.to).name == ident && kind_ok(e.to) {
                     resolved.push((e.to, e.origin));
                 }
             }
@@ -188,9 +184,9 @@ pub fn find_declaration(
             .get(ident.as_str())
             .map(|v| v.iter().copied().filter(|&i| kind_ok(i)).collect())
             .unwrap_or_default();
-        let language = chain.last().and_then(|&f| g.nodes[f as usize].language);
-        if language.is_some() && candidates.iter().any(|&i| g.nodes[i as usize].language == language) {
-            candidates.retain(|&i| g.nodes[i as usize].language == language);
+        let language = chain.last().and_then(|&f| g.node_at(f).language);
+        if language.is_some() && candidates.iter().any(|&i| g.node_at(i).language == language) {
+            candidates.retain(|&i| g.node_at(i).language == language);
         }
         if candidates.is_empty() {
             unresolved.push(site.into_use(None, true));

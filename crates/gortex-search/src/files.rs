@@ -10,7 +10,7 @@
 use crate::search::check_limit;
 use globset::{GlobBuilder, GlobMatcher};
 use gortex_core::{Language, QueryError};
-use gortex_graph::Graph;
+use gortex_graph::{Graph, NodeIndex};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -191,8 +191,8 @@ pub fn find_files(g: &Graph, args: &FindFilesArgs) -> Result<FindFilesResult, Qu
 
     let mut hits: Vec<(FileMatch, &str, usize)> = Vec::new();
     for &i in g.files() {
+        let n = g.node_at(i);
         let i = i as usize;
-        let n = &g.nodes[i];
         if n.external {
             continue;
         }
@@ -225,7 +225,7 @@ pub fn find_files(g: &Graph, args: &FindFilesArgs) -> Result<FindFilesResult, Qu
     let results = hits
         .into_iter()
         .map(|(class, path, i)| {
-            let n = &g.nodes[i];
+            let n = g.node_at(i as NodeIndex);
             FileHit {
                 id: n.id.to_string(),
                 path: path.to_string(),
@@ -235,7 +235,7 @@ pub fn find_files(g: &Graph, args: &FindFilesArgs) -> Result<FindFilesResult, Qu
                 symbols: g
                     .file_nodes(path)
                     .iter()
-                    .filter(|&&j| crate::symbols::is_indexed(&g.nodes[j as usize]))
+                    .filter(|&&j| crate::symbols::is_indexed(g.node_at(j)))
                     .count(),
             }
         })

@@ -822,7 +822,7 @@ fn hop_neighbours(g: &Graph, idx: &SymbolIndex, anchors: &[u32]) -> Vec<u32> {
     for &a in anchors {
         let node = idx.doc_node[a as usize];
         let mut sources = vec![node];
-        if g.nodes[node as usize].kind.is_type_like() {
+        if g.node_at(node).kind.is_type_like() {
             sources.extend(
                 g.out_edges(node)
                     .filter(|e| e.kind == EdgeKind::Contains)

@@ -434,12 +434,12 @@ fn callable_named(g: &Graph, name: &str, path: &str) -> Option<NodeIndex> {
         .named(name)
         .iter()
         .copied()
-        .filter(|&i| g.nodes[i as usize].kind.is_callable() && !g.nodes[i as usize].external)
+        .filter(|&i| g.node_at(i).kind.is_callable() && !g.node_at(i).external)
         .collect();
     callables
         .iter()
         .copied()
-        .find(|&i| &*g.nodes[i as usize].path == path)
+        .find(|&i| &*g.node_at(i).path == path)
         .or(if callables.len() == 1 { Some(callables[0]) } else { None })
 }
 
@@ -449,10 +449,10 @@ fn declared_after(g: &Graph, path: &str, line: u32) -> Option<NodeIndex> {
         .iter()
         .copied()
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             n.kind.is_symbol() && n.kind != NodeKind::File && n.span.start_line >= line && n.span.start_line <= line + 8
         })
-        .min_by_key(|&i| (g.nodes[i as usize].span.start_line, i))
+        .min_by_key(|&i| (g.node_at(i).span.start_line, i))
 }
 
 /// HTTP routes by framework convention. Decorator routes name the function they decorate;
@@ -512,23 +512,23 @@ pub fn routes(idx: &TextIndex, g: &Graph, args: &RoutesArgs) -> Result<RoutesRes
                 let target = if r.framework == "spring" {
                     // Java annotations sit inside the declaration's span.
                     enclosing(g, &r.path, r.line)
-                        .filter(|&i| g.nodes[i as usize].kind != NodeKind::File)
+                        .filter(|&i| g.node_at(i).kind != NodeKind::File)
                         .or_else(|| declared_after(g, &r.path, r.line))
                 } else {
                     declared_after(g, &r.path, r.line)
                 };
-                if let Some(t) = target.filter(|&t| g.nodes[t as usize].kind.is_type_like()) {
+                if let Some(t) = target.filter(|&t| g.node_at(t).kind.is_type_like()) {
                     if r.framework == "spring" {
                         prefixes.push((t, r.route.clone()));
                         continue;
                     }
                 }
-                target.filter(|&t| g.nodes[t as usize].kind.is_callable())
+                target.filter(|&t| g.node_at(t).kind.is_callable())
             }
             Style::Call => last_identifier_argument(&r.text).and_then(|name| callable_named(g, name, &r.path)),
         };
         let registered_in = match r.style {
-            Style::Call => enclosing(g, &r.path, r.line).filter(|&i| g.nodes[i as usize].kind != NodeKind::File),
+            Style::Call => enclosing(g, &r.path, r.line).filter(|&i| g.node_at(i).kind != NodeKind::File),
             Style::Decorator => None,
         };
         rows.push((r, handler, registered_in));
@@ -537,9 +537,9 @@ pub fn routes(idx: &TextIndex, g: &Graph, args: &RoutesArgs) -> Result<RoutesRes
     for (r, handler, registered_in) in rows {
         let mut route = r.route.clone();
         if r.framework == "spring" {
-            let span_of = |i: NodeIndex| g.nodes[i as usize].span;
+            let span_of = |i: NodeIndex| g.node_at(i).span;
             if let Some((_, prefix)) = prefixes.iter().find(|(t, _)| {
-                &*g.nodes[*t as usize].path == r.path.as_str() && {
+                &*g.node_at(*t).path == r.path.as_str() && {
                     let s = span_of(*t);
                     s.start_line <= r.line && r.line <= s.end_line
                 }

@@ -325,7 +325,7 @@ impl ChunkText<'_> {
         use std::hash::Hasher;
         let mut h = rustc_hash::FxHasher::default();
         for &file in &self.file_node[start..end] {
-            h.write(self.g.nodes[file as usize].path.as_bytes());
+            h.write(self.g.node_at(file).path.as_bytes());
             h.write_u8(0xff);
         }
         h.finish()
@@ -341,7 +341,7 @@ impl ChunkText<'_> {
         let facts = self.file_facts?;
         let mut h = rustc_hash::FxHasher::default();
         for (&file, facts) in self.file_node[start..end].iter().zip(&facts[start..end]) {
-            h.write(self.g.nodes[file as usize].path.as_bytes());
+            h.write(self.g.node_at(file).path.as_bytes());
             h.write_usize(Arc::as_ptr(facts) as usize);
         }
         Some(h.finish())
@@ -351,10 +351,10 @@ impl ChunkText<'_> {
         use std::hash::Hasher;
         let mut h = rustc_hash::FxHasher::default();
         for f in start..end {
-            h.write(self.g.nodes[self.file_node[f] as usize].path.as_bytes());
+            h.write(self.g.node_at(self.file_node[f]).path.as_bytes());
             h.write_u8(0xff);
             for d in self.file_doc_off[f]..self.file_doc_off[f + 1] {
-                let node = &self.g.nodes[self.doc_node[d as usize] as usize];
+                let node = self.g.node_at(self.doc_node[d as usize]);
                 for text in Self::fields(node) {
                     h.write(text.as_bytes());
                     h.write_u8(0xfe);
@@ -378,7 +378,7 @@ impl ChunkText<'_> {
         };
         let mut doc_tokens: Vec<(u32, u16)> = Vec::new();
         for f in start..end {
-            let file = &self.g.nodes[self.file_node[f] as usize];
+            let file = self.g.node_at(self.file_node[f]);
             let mut path_tokens: Vec<u32> = Vec::new();
             for_each_token(path_field(&file.path), |t| path_tokens.push(interner.id(t)));
             chunk.path_len.push(path_tokens.len().min(255) as u8);
@@ -387,7 +387,7 @@ impl ChunkText<'_> {
                 chunk.paths.push((run[0], (f - start) as u32, run.len().min(255) as u8));
             }
             for d in self.file_doc_off[f]..self.file_doc_off[f + 1] {
-                let node = &self.g.nodes[self.doc_node[d as usize] as usize];
+                let node = self.g.node_at(self.doc_node[d as usize]);
                 let fields = Self::fields(node);
                 doc_tokens.clear();
                 let mut lens = [0u8; FIELDS];
@@ -813,7 +813,7 @@ fn exact_keys(g: &Graph, doc_node: &[NodeIndex], first_doc: u32) -> (Vec<u64>, V
             doc_node
                 .par_iter()
                 .enumerate()
-                .map(|(d, &n)| key(fold_hash(&g.nodes[n as usize].name), d))
+                .map(|(d, &n)| key(fold_hash(&g.node_at(n).name), d))
                 .collect()
         },
         || {
@@ -821,10 +821,10 @@ fn exact_keys(g: &Graph, doc_node: &[NodeIndex], first_doc: u32) -> (Vec<u64>, V
                 .par_iter()
                 .enumerate()
                 .filter(|(_, &n)| {
-                    let node = &g.nodes[n as usize];
+                    let node = g.node_at(n);
                     node.qualified.len() != node.name.len()
                 })
-                .map(|(d, &n)| key(fold_hash(&g.nodes[n as usize].qualified), d))
+                .map(|(d, &n)| key(fold_hash(&g.node_at(n).qualified), d))
                 .collect()
         },
     )
@@ -868,9 +868,9 @@ impl DocLayout {
 fn layout_from_nodes(g: &Graph) -> DocLayout {
     let mut out = DocLayout::new();
     let mut next = 0usize;
-    while next < g.nodes.len() {
+    while next < g.node_count() {
         let i = next;
-        let n = &g.nodes[i];
+        let n = g.node_at(i as NodeIndex);
         next += 1;
         if n.kind != NodeKind::File || n.external {
             continue;
@@ -883,7 +883,7 @@ fn layout_from_nodes(g: &Graph) -> DocLayout {
         let before = out.doc_node.len();
         let f = out.file_node.len() as u32;
         for &j in block {
-            if is_indexed(&g.nodes[j as usize]) {
+            if is_indexed(g.node_at(j)) {
                 out.doc_node.push(j);
                 out.doc_file.push(f);
             }
@@ -921,7 +921,7 @@ fn layout_from_facts(g: &Graph, facts: &[Arc<FileFacts>], last: &[LastFile]) -> 
     let mut with_docs = Vec::new();
     let mut carried = Vec::new();
     for (k, (&file, f)) in g.files().iter().zip(facts).enumerate() {
-        let path = &g.nodes[file as usize].path;
+        let path = &g.node_at(file).path;
         let at_path = last.get(k).filter(|prev| same_text(&prev.path, path));
         let path_hash = at_path.map_or_else(|| fold_hash(path), |prev| prev.path_hash);
         let prev = last.get(k).filter(|prev| Arc::ptr_eq(&prev.facts, f));
@@ -964,10 +964,10 @@ fn layout_from_facts(g: &Graph, facts: &[Arc<FileFacts>], last: &[LastFile]) -> 
 
 /// Per node: usage edges in (`fan_in`) and out (`fan_out`), a node's uses of itself left out.
 fn usage_counts(g: &Graph) -> (Vec<u32>, Vec<u32>) {
-    let n = g.nodes.len();
-    let count = |edges: &[gortex_graph::Edge]| {
+    let n = g.node_count();
+    let count = |skip: usize, take: usize| {
         let (mut fan_in, mut fan_out) = (vec![0u32; n], vec![0u32; n]);
-        for e in edges {
+        for e in g.edges().skip(skip).take(take) {
             if e.kind.is_usage() && e.from != e.to {
                 fan_in[e.to as usize] += 1;
                 fan_out[e.from as usize] += 1;
@@ -975,9 +975,8 @@ fn usage_counts(g: &Graph) -> (Vec<u32>, Vec<u32>) {
         }
         (fan_in, fan_out)
     };
-    let half = g.edges.len() / 2;
-    let ((mut fan_in, mut fan_out), (more_in, more_out)) =
-        rayon::join(|| count(&g.edges[..half]), || count(&g.edges[half..]));
+    let half = g.edge_count() / 2;
+    let ((mut fan_in, mut fan_out), (more_in, more_out)) = rayon::join(|| count(0, half), || count(half, usize::MAX));
     for (a, b) in fan_in.iter_mut().zip(more_in) {
         *a += b;
     }
@@ -1155,7 +1154,7 @@ impl SymbolIndex {
             .enumerate()
             .map(|(f, w)| {
                 w[0] < w[1] && carried_from(f).is_none() && {
-                    let n = &g.nodes[doc_node[w[0] as usize] as usize];
+                    let n = g.node_at(doc_node[w[0] as usize]);
                     is_test_path(&n.path, n.language)
                 }
             })
@@ -1180,7 +1179,7 @@ impl SymbolIndex {
                     let meta = metas[from + d - file_doc_off[f as usize] as usize];
                     return (meta, node_in[i as usize], node_out[i as usize]);
                 }
-                let n = &g.nodes[i as usize];
+                let n = g.node_at(i);
                 let mut flags = 0;
                 if n.is_test || file_test[f as usize] {
                     flags |= FLAG_TEST;
@@ -1208,13 +1207,13 @@ impl SymbolIndex {
             .map(|(m, &f)| prior_sum(prior_parts(m.kind(), f, max_fan_in, m.exported(), m.is_test())))
             .collect();
 
-        let mut node_doc = vec![u32::MAX; g.nodes.len()];
+        let mut node_doc = vec![u32::MAX; g.node_count()];
         for (d, &n) in doc_node.iter().enumerate() {
             node_doc[n as usize] = d as u32;
         }
         SymbolIndex {
             node_doc,
-            node_count: g.nodes.len(),
+            node_count: g.node_count(),
             max_fan_in,
             max_fan_out: fan_out.iter().copied().max().unwrap_or(0),
             text,
@@ -1276,12 +1275,12 @@ impl SymbolIndex {
 
     /// Fails when the index was built from a different graph than the one queried.
     pub(crate) fn check(&self, g: &Graph) -> Result<(), QueryError> {
-        if self.node_count != g.nodes.len() {
+        if self.node_count != g.node_count() {
             return Err(QueryError::unavailable(format!(
                 "the symbol index was built for a graph with {} nodes but this graph has {}; rebuild it \
                  (SymbolIndex::build) after every graph update",
                 self.node_count,
-                g.nodes.len()
+                g.node_count()
             )));
         }
         Ok(())
@@ -1522,7 +1521,7 @@ impl SymbolIndex {
         } else {
             (&self.text.by_name, |n| n.name.as_str())
         };
-        let text = |d: u32| field(&g.nodes[self.doc_node[d as usize] as usize]);
+        let text = |d: u32| field(g.node_at(self.doc_node[d as usize]));
         let h = fold_hash(query) as u64;
         let start = list.partition_point(|&k| k >> 32 < h);
         let end = start + list[start..].partition_point(|&k| k >> 32 == h);
@@ -1547,7 +1546,7 @@ impl SymbolIndex {
     }
 
     pub(crate) fn node<'g>(&self, g: &'g Graph, doc: u32) -> &'g Node {
-        &g.nodes[self.doc_node[doc as usize] as usize]
+        g.node_at(self.doc_node[doc as usize])
     }
 
     /// Vocabulary tokens of a doc's fields (path included) that are among `wanted`, sorted.

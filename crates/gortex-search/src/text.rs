@@ -117,9 +117,7 @@ pub fn search_text(idx: &TextIndex, g: &Graph, args: &SearchTextArgs) -> Result<
     let pattern = Pattern::new(&args.query, args.regexp, args.case_sensitive.unwrap_or(true))?;
     let context = args.context_chars;
     let scan = scan(idx, &pattern, &filter, limit, &|m: &LineMatch<'_>| {
-        let symbol = enclosing_chain(g, m.path, m.line)
-            .first()
-            .map(|&i| &g.nodes[i as usize]);
+        let symbol = enclosing_chain(g, m.path, m.line).first().map(|&i| g.node_at(i));
         TextHit {
             path: m.path.to_string(),
             line: m.line,
@@ -438,21 +436,21 @@ pub(crate) fn enclosing_chain(g: &Graph, path: &str, line: u32) -> Vec<NodeIndex
         .iter()
         .copied()
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             !matches!(n.kind, NodeKind::File | NodeKind::Package | NodeKind::Import)
                 && n.span.start_line <= line
                 && line <= n.span.end_line
         })
         .collect();
     symbols.sort_by_key(|&i| {
-        let s = g.nodes[i as usize].span;
+        let s = g.node_at(i).span;
         (
             s.end_line - s.start_line,
             std::cmp::Reverse((s.start_line, s.start_col)),
             i,
         )
     });
-    if let Some(&file) = nodes.iter().find(|&&i| g.nodes[i as usize].kind == NodeKind::File) {
+    if let Some(&file) = nodes.iter().find(|&&i| g.node_at(i).kind == NodeKind::File) {
         symbols.push(file);
     }
     symbols

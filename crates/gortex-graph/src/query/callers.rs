@@ -21,13 +21,13 @@ fn is_call(kind: EdgeKind) -> bool {
 
 /// True for test symbols and for anything declared in a test file.
 pub fn in_test(g: &Graph, i: NodeIndex) -> bool {
-    let n = &g.nodes[i as usize];
-    n.is_test || super::targets::file_node(g, &n.path).is_some_and(|f| g.nodes[f as usize].is_test)
+    let n = g.node_at(i);
+    n.is_test || super::targets::file_node(g, &n.path).is_some_and(|f| g.node_at(f).is_test)
 }
 
 /// Rejects file and package nodes for tools that answer about symbols.
 pub fn require_symbol(g: &Graph, i: NodeIndex, tool: &str, hint: &str) -> Result<(), QueryError> {
-    let n = &g.nodes[i as usize];
+    let n = g.node_at(i);
     if matches!(n.kind, NodeKind::File | NodeKind::Package) {
         return Err(QueryError::invalid(format!(
             "{tool} needs a symbol, but {:?} is a {}{hint}",
@@ -139,7 +139,7 @@ fn caller_walk(g: &Graph, target: NodeIndex, max_depth: u32, floor: Origin, test
                 };
                 next.entry(caller)
                     .and_modify(|h| {
-                        let (a, b) = (&g.nodes[hit.callee as usize].id, &g.nodes[h.callee as usize].id);
+                        let (a, b) = (&g.node_at(hit.callee).id, &g.node_at(h.callee).id);
                         if hit.origin > h.origin || (hit.origin == h.origin && a < b) {
                             *h = hit.clone();
                         }
@@ -151,7 +151,7 @@ fn caller_walk(g: &Graph, target: NodeIndex, max_depth: u32, floor: Origin, test
             break;
         }
         let mut hits: Vec<Hit> = next.into_values().collect();
-        hits.sort_by(|a, b| g.nodes[a.node as usize].id.cmp(&g.nodes[b.node as usize].id));
+        hits.sort_by(|a, b| g.node_at(a.node).id.cmp(&g.node_at(b.node).id));
         layer = hits.iter().map(|h| h.node).collect();
         visited.extend(layer.iter().copied());
         out.extend(hits);
@@ -174,7 +174,7 @@ pub fn get_callers(g: &Graph, args: &GetCallersArgs) -> Result<GetCallersResult,
     );
     let mut hits = t.rows;
     hits.sort_by(|a, b| {
-        let (x, y) = (&g.nodes[a.node as usize], &g.nodes[b.node as usize]);
+        let (x, y) = (g.node_at(a.node), g.node_at(b.node));
         (a.depth, &x.path, a.lines.first(), &x.id).cmp(&(b.depth, &y.path, b.lines.first(), &y.id))
     });
     let caveat = caveat_for_rows(g, target, hits.iter().filter(|h| h.depth == 1).map(|h| h.origin));
@@ -186,10 +186,10 @@ pub fn get_callers(g: &Graph, args: &GetCallersArgs) -> Result<GetCallersResult,
             caller: NodeSummary::at(g, h.node),
             kind: h.kind,
             origin: h.origin,
-            path: g.nodes[h.node as usize].path.to_string(),
+            path: g.node_at(h.node).path.to_string(),
             lines: h.lines,
             depth: h.depth,
-            callee: (h.callee != target).then(|| g.nodes[h.callee as usize].id.to_string()),
+            callee: (h.callee != target).then(|| g.node_at(h.callee).id.to_string()),
         })
         .collect();
     Ok(GetCallersResult {
@@ -322,7 +322,7 @@ fn chain_walk(g: &Graph, root: NodeIndex, max_depth: u32, floor: Origin) -> (Vec
                 calls.push(c);
             }
         }
-        next.sort_by(|a, b| g.nodes[*a as usize].id.cmp(&g.nodes[*b as usize].id));
+        next.sort_by(|a, b| g.node_at(*a).id.cmp(&g.node_at(*b).id));
         if next.is_empty() {
             break;
         }
@@ -340,7 +340,7 @@ pub fn get_call_chain(g: &Graph, args: &GetCallChainArgs) -> Result<GetCallChain
     require_symbol(g, root, "get_call_chain", "")?;
     let t = tiered(min_tier, |floor| chain_walk(g, root, depth, floor).0, |c| c.origin);
     let mut calls = t.rows;
-    let id = |i: NodeIndex| &g.nodes[i as usize].id;
+    let id = |i: NodeIndex| &g.node_at(i).id;
     calls.sort_by(|a, b| (a.depth, id(a.from), a.line, id(a.to)).cmp(&(b.depth, id(b.from), b.line, id(b.to))));
     // Depth of each node: smallest depth at which a kept call reaches it.
     let mut depth_of: FxHashMap<NodeIndex, u32> = FxHashMap::default();

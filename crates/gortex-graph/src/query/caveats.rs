@@ -112,7 +112,7 @@ pub fn caveat_for_rows(g: &Graph, node: NodeIndex, row_origins: impl IntoIterato
 pub fn unresolved_named(g: &Graph, name: &str, language: Option<Language>) -> usize {
     g.unresolved_named(name)
         .filter(|u| u.kind.is_usage())
-        .filter(|u| language.is_none() || g.nodes[u.from as usize].language == language)
+        .filter(|u| language.is_none() || g.node_at(u.from).language == language)
         .count()
 }
 
@@ -130,7 +130,7 @@ struct Incoming {
 
 impl Incoming {
     fn of(g: &Graph, node: NodeIndex) -> Incoming {
-        let n = &g.nodes[node as usize];
+        let n = g.node_at(node);
         let mut incoming = Incoming {
             strong: 0,
             weak: 0,
@@ -159,7 +159,7 @@ impl Incoming {
 /// The clauses of a `coverage_incomplete` message for a node without resolved usages: each names
 /// a reason the node may be used after all (see [`classify_caveat`]); none means no such reason.
 fn weak_evidence(g: &Graph, node: NodeIndex, incoming: &Incoming) -> Vec<String> {
-    let n = &g.nodes[node as usize];
+    let n = g.node_at(node);
     let mut parts: Vec<String> = Vec::new();
     if incoming.weak > 0 {
         parts.push(format!(
@@ -201,7 +201,7 @@ fn weak_evidence(g: &Graph, node: NodeIndex, incoming: &Incoming) -> Vec<String>
         let used: Vec<String> = overridden(g, node, Origin::TextMatched)
             .into_iter()
             .filter(|h| g.in_edges(h.method).any(|e| e.kind.is_usage() && !e.origin.is_weak()))
-            .map(|h| g.nodes[h.method as usize].qualified.clone())
+            .map(|h| g.node_at(h.method).qualified.clone())
             .collect();
         if !used.is_empty() {
             parts.push(format!(
@@ -230,8 +230,8 @@ fn unnamed_file_imports(g: &Graph, path: &str) -> usize {
             !g.out_edges(e.from).any(|o| {
                 o.line == e.line
                     && matches!(o.kind, EdgeKind::Imports | EdgeKind::ReExports)
-                    && g.nodes[o.to as usize].kind != NodeKind::File
-                    && !g.nodes[o.to as usize].external
+                    && g.node_at(o.to).kind != NodeKind::File
+                    && !g.node_at(o.to).external
             })
         })
         .count()

@@ -106,7 +106,7 @@ fn cluster_walk(g: &Graph, center: NodeIndex, max_depth: u32, floor: Origin, tes
             break;
         }
         let mut next: Vec<Reached> = best.values().copied().collect();
-        next.sort_by(|a, b| g.nodes[a.node as usize].id.cmp(&g.nodes[b.node as usize].id));
+        next.sort_by(|a, b| g.node_at(a.node).id.cmp(&g.node_at(b.node).id));
         layer = next.iter().map(|r| r.node).collect();
         visited.extend(layer.iter().copied());
         out.extend(next);
@@ -165,7 +165,7 @@ pub fn get_cluster(g: &Graph, args: &GetClusterArgs) -> Result<GetClusterResult,
     for k in paired {
         pairs.remove(&k);
     }
-    let id = |i: NodeIndex| &g.nodes[i as usize].id;
+    let id = |i: NodeIndex| &g.node_at(i).id;
     let mut edges: Vec<ClusterEdge> = pairs
         .into_iter()
         .map(|((from, to, kind), (origin, line))| ClusterEdge {

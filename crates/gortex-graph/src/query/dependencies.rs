@@ -167,7 +167,7 @@ fn scope_of(g: &Graph, start: NodeIndex) -> Vec<NodeIndex> {
         let cur = out[i];
         i += 1;
         for e in g.out_edges(cur) {
-            if e.kind == EdgeKind::Contains && g.nodes[e.to as usize].kind.is_symbol() && seen.insert(e.to) {
+            if e.kind == EdgeKind::Contains && g.node_at(e.to).kind.is_symbol() && seen.insert(e.to) {
                 out.push(e.to);
             }
         }
@@ -179,7 +179,7 @@ impl Walk<'_> {
     /// The unit a node counts as: in file mode the file (or package, or external stub) it lives in.
     fn unit(&self, n: NodeIndex) -> Option<NodeIndex> {
         let g = self.g;
-        let node = &g.nodes[n as usize];
+        let node = g.node_at(n);
         if !self.file_mode || matches!(node.kind, NodeKind::File | NodeKind::Package) || node.external {
             return Some(n);
         }
@@ -189,13 +189,13 @@ impl Walk<'_> {
     /// Nodes whose edges a unit stands for.
     fn members(&self, unit: NodeIndex) -> Vec<NodeIndex> {
         let g = self.g;
-        let node = &g.nodes[unit as usize];
+        let node = g.node_at(unit);
         match node.kind {
             NodeKind::Package => {
                 let mut out = vec![unit];
                 for e in g.out_edges(unit) {
-                    if e.kind == EdgeKind::Contains && g.nodes[e.to as usize].kind == NodeKind::File {
-                        out.extend(g.file_nodes(&g.nodes[e.to as usize].path).iter().copied());
+                    if e.kind == EdgeKind::Contains && g.node_at(e.to).kind == NodeKind::File {
+                        out.extend(g.file_nodes(&g.node_at(e.to).path).iter().copied());
                     }
                 }
                 out
@@ -206,9 +206,7 @@ impl Walk<'_> {
                 if self.reverse {
                     out.extend(
                         g.in_edges(unit)
-                            .filter(|e| {
-                                e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind == NodeKind::Package
-                            })
+                            .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.from).kind == NodeKind::Package)
                             .map(|e| e.from),
                     );
                 }
@@ -237,7 +235,7 @@ impl Walk<'_> {
                 if !self.kinds.contains(&e.kind) || e.origin < floor || inside.contains(&other) {
                     continue;
                 }
-                let other_node = &g.nodes[other as usize];
+                let other_node = g.node_at(other);
                 // In file mode, external symbols are reached through their module import only.
                 if self.file_mode && other_node.external && !matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports) {
                     continue;
@@ -293,8 +291,8 @@ impl Walk<'_> {
                                 }
                             }
                             h.kinds.sort();
-                            let better = (hit.origin, std::cmp::Reverse(&g.nodes[hit.via as usize].id))
-                                > (h.origin, std::cmp::Reverse(&g.nodes[h.via as usize].id));
+                            let better = (hit.origin, std::cmp::Reverse(&g.node_at(hit.via).id))
+                                > (h.origin, std::cmp::Reverse(&g.node_at(h.via).id));
                             if better {
                                 h.origin = hit.origin;
                                 h.via = hit.via;
@@ -311,7 +309,7 @@ impl Walk<'_> {
                 break;
             }
             let mut hits: Vec<Hit> = next.into_values().collect();
-            hits.sort_by(|a, b| g.nodes[a.node as usize].id.cmp(&g.nodes[b.node as usize].id));
+            hits.sort_by(|a, b| g.node_at(a.node).id.cmp(&g.node_at(b.node).id));
             layer = hits.iter().map(|h| h.node).collect();
             visited.extend(layer.iter().copied());
             if !self.file_mode {
@@ -345,7 +343,7 @@ fn walk(g: &Graph, args: &GetDependenciesArgs, reverse: bool) -> Result<Answer, 
         None => DEFAULT_DEPENDENCY_KINDS.to_vec(),
     };
     let target = resolve_one(g, &args.id)?;
-    let file_mode = matches!(g.nodes[target as usize].kind, NodeKind::File | NodeKind::Package);
+    let file_mode = matches!(g.node_at(target).kind, NodeKind::File | NodeKind::Package);
     let w = Walk {
         g,
         reverse,
@@ -356,7 +354,7 @@ fn walk(g: &Graph, args: &GetDependenciesArgs, reverse: bool) -> Result<Answer, 
     let t = tiered(min_tier, |floor| w.run(target, depth, floor), |h| h.origin);
     let mut hits = t.rows;
     hits.sort_by(|a, b| {
-        let (x, y) = (&g.nodes[a.node as usize], &g.nodes[b.node as usize]);
+        let (x, y) = (g.node_at(a.node), g.node_at(b.node));
         (a.depth, &x.path, &x.id).cmp(&(b.depth, &y.path, &y.id))
     });
     let mut by_depth = BTreeMap::new();
@@ -376,7 +374,7 @@ fn walk(g: &Graph, args: &GetDependenciesArgs, reverse: bool) -> Result<Answer, 
             kinds: h.kinds,
             origin: h.origin,
             line: h.line,
-            via: (h.via != target).then(|| g.nodes[h.via as usize].id.to_string()),
+            via: (h.via != target).then(|| g.node_at(h.via).id.to_string()),
         })
         .collect();
     Ok(Answer {

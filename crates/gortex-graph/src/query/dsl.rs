@@ -100,8 +100,8 @@ pub fn graph_query(g: &Graph, args: &GraphQueryArgs) -> Result<GraphQueryResult,
     for (i, stage) in plan.into_iter().enumerate() {
         match &stage.exec {
             Exec::Nodes(filters) => {
-                set = (0..g.nodes.len() as NodeIndex)
-                    .filter(|&n| filters.iter().all(|f| f.matches(&g.nodes[n as usize])))
+                set = (0..g.node_count() as NodeIndex)
+                    .filter(|&n| filters.iter().all(|f| f.matches(g.node_at(n))))
                     .collect();
                 sort_by_id(g, &mut set);
             }
@@ -113,7 +113,7 @@ pub fn graph_query(g: &Graph, args: &GraphQueryArgs) -> Result<GraphQueryResult,
             } => {
                 set = traverse(g, &set, kinds, *dir, *depth, *floor);
             }
-            Exec::Filter(filters) => set.retain(|&n| filters.iter().all(|f| f.matches(&g.nodes[n as usize]))),
+            Exec::Filter(filters) => set.retain(|&n| filters.iter().all(|f| f.matches(g.node_at(n)))),
             Exec::Sort { key, desc } => sort(g, &mut set, key, *desc),
             Exec::Limit(n) => set.truncate(*n),
         }
@@ -205,7 +205,7 @@ impl Filter {
 }
 
 fn sort_by_id(g: &Graph, set: &mut [NodeIndex]) {
-    set.sort_unstable_by(|&a, &b| g.nodes[a as usize].id.cmp(&g.nodes[b as usize].id));
+    set.sort_unstable_by(|&a, &b| g.node_at(a).id.cmp(&g.node_at(b).id));
 }
 
 /// Nodes reached from `set` in 1..=depth hops (a start node is kept only when a hop reaches it).
@@ -249,7 +249,7 @@ fn sort(g: &Graph, set: &mut [NodeIndex], key: &str, desc: bool) {
             g.out_edges(n).filter(usage).count()
         }
     };
-    let node = |n: NodeIndex| &g.nodes[n as usize];
+    let node = |n: NodeIndex| g.node_at(n);
     match key {
         "fan_in" | "fan_out" => {
             let incoming = key == "fan_in";

@@ -26,7 +26,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 fn id(g: &Graph, i: NodeIndex) -> &str {
-    &g.nodes[i as usize].id
+    &g.node_at(i).id
 }
 
 /// Arguments of `find_implementations`.
@@ -94,7 +94,7 @@ struct Impl {
 
 fn sub_interfaces(g: &Graph, target: NodeIndex, floor: Origin) -> Vec<super::inheritance::HierarchyStep> {
     hierarchy_walk_by(g, target, false, MAX_HIERARCHY_DEPTH, floor, |e, other| {
-        e.kind == EdgeKind::Extends && g.nodes[other as usize].kind == NodeKind::Interface
+        e.kind == EdgeKind::Extends && g.node_at(other).kind == NodeKind::Interface
     })
 }
 
@@ -107,9 +107,9 @@ fn implementations(g: &Graph, target: NodeIndex, floor: Origin) -> Vec<Impl> {
     );
     let mut best: FxHashMap<NodeIndex, Impl> = FxHashMap::default();
     for &(iface, depth, path_origin) in &set {
-        let iface_is_interface = g.nodes[iface as usize].kind == NodeKind::Interface;
+        let iface_is_interface = g.node_at(iface).kind == NodeKind::Interface;
         for e in g.in_edges(iface) {
-            let from = &g.nodes[e.from as usize];
+            let from = g.node_at(e.from);
             let fits = match e.kind {
                 EdgeKind::Implements => true,
                 EdgeKind::Extends => iface_is_interface,
@@ -148,7 +148,7 @@ pub fn find_implementations(
     let limit = check_limit(args.limit)?;
     let min_tier = parse_min_tier(args.min_tier.as_deref())?;
     let target = resolve_one(g, &args.id)?;
-    let t_node = &g.nodes[target as usize];
+    let t_node = g.node_at(target);
     if !t_node.kind.is_type_like() {
         let hint = if t_node.kind == NodeKind::Method {
             " (for a method use find_overrides with direction \"children\")"
@@ -163,7 +163,7 @@ pub fn find_implementations(
     let t = tiered(min_tier, |floor| implementations(g, target, floor), |h| h.origin);
     let mut rows = t.rows;
     rows.sort_by(|a, b| {
-        let (x, y) = (&g.nodes[a.node as usize], &g.nodes[b.node as usize]);
+        let (x, y) = (g.node_at(a.node), g.node_at(b.node));
         (a.depth, &x.path, x.span.start_line, &x.id).cmp(&(b.depth, &y.path, y.span.start_line, &y.id))
     });
     let subs = sub_interfaces(g, target, t.floor)
@@ -267,7 +267,7 @@ pub fn find_overrides(g: &Graph, args: &FindOverridesArgs) -> Result<FindOverrid
     let min_tier = parse_min_tier(args.min_tier.as_deref())?;
     let way = parse_way("direction", args.direction.as_deref(), "parents", "children")?;
     let target = resolve_one(g, &args.id)?;
-    let m = &g.nodes[target as usize];
+    let m = g.node_at(target);
     if m.kind != NodeKind::Method {
         return Err(QueryError::invalid(format!(
             "find_overrides needs a method, but {:?} is a {}",
@@ -406,7 +406,7 @@ pub fn get_class_hierarchy(g: &Graph, args: &GetClassHierarchyArgs) -> Result<Ge
     let min_tier = parse_min_tier(args.min_tier.as_deref())?;
     let way = parse_way("direction", args.direction.as_deref(), "up", "down")?;
     let root = resolve_one(g, &args.id)?;
-    let r = &g.nodes[root as usize];
+    let r = g.node_at(root);
     let method_mode = r.kind == NodeKind::Method;
     if !method_mode && !r.kind.is_type_like() {
         return Err(QueryError::invalid(format!(
@@ -485,7 +485,7 @@ pub fn get_class_hierarchy(g: &Graph, args: &GetClassHierarchyArgs) -> Result<Ge
                         to: id(g, h.method).to_string(),
                         kind: EdgeKind::Overrides,
                         origin: h.origin,
-                        line: g.nodes[p.node as usize].span.start_line,
+                        line: g.node_at(p.node).span.start_line,
                     });
                 }
             }
@@ -531,15 +531,15 @@ pub fn get_class_hierarchy(g: &Graph, args: &GetClassHierarchyArgs) -> Result<Ge
 fn type_methods(g: &Graph, ty: NodeIndex, floor: Origin) -> Vec<HierarchyMethod> {
     let mut ms: Vec<NodeIndex> = members(g, ty)
         .into_iter()
-        .filter(|&m| g.nodes[m as usize].kind == NodeKind::Method)
+        .filter(|&m| g.node_at(m).kind == NodeKind::Method)
         .collect();
     ms.sort_by(|a, b| {
-        let (x, y) = (&g.nodes[*a as usize], &g.nodes[*b as usize]);
+        let (x, y) = (g.node_at(*a), g.node_at(*b));
         (x.span.start_line, &x.id).cmp(&(y.span.start_line, &y.id))
     });
     ms.into_iter()
         .map(|m| {
-            let n = &g.nodes[m as usize];
+            let n = g.node_at(m);
             let mut overrides: Vec<String> = nearest_overridden(g, m, floor)
                 .into_iter()
                 .map(|h| id(g, h.method).to_string())

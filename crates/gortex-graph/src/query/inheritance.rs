@@ -74,8 +74,8 @@ pub fn hierarchy_walk_by(
                 };
                 next.entry(other)
                     .and_modify(|s| {
-                        let better = (step.origin, std::cmp::Reverse(&g.nodes[step.via as usize].id))
-                            > (s.origin, std::cmp::Reverse(&g.nodes[s.via as usize].id));
+                        let better = (step.origin, std::cmp::Reverse(&g.node_at(step.via).id))
+                            > (s.origin, std::cmp::Reverse(&g.node_at(s.via).id));
                         if better {
                             *s = step;
                         }
@@ -87,7 +87,7 @@ pub fn hierarchy_walk_by(
             break;
         }
         let mut steps: Vec<HierarchyStep> = next.into_values().collect();
-        steps.sort_by(|a, b| g.nodes[a.node as usize].id.cmp(&g.nodes[b.node as usize].id));
+        steps.sort_by(|a, b| g.node_at(a.node).id.cmp(&g.node_at(b.node).id));
         layer = steps.iter().map(|s| (s.node, s.origin)).collect();
         for s in &steps {
             visited.insert(s.node);
@@ -105,7 +105,7 @@ pub fn owner_type(g: &Graph, member: NodeIndex) -> Option<NodeIndex> {
         .min()
         .or_else(|| {
             g.in_edges(member)
-                .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind.is_type_like())
+                .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.from).kind.is_type_like())
                 .map(|e| e.from)
                 .min()
         })
@@ -119,7 +119,7 @@ pub fn members(g: &Graph, ty: NodeIndex) -> Vec<NodeIndex> {
         .map(|e| e.to)
         .chain(g.in_edges(ty).filter(|e| e.kind == EdgeKind::MemberOf).map(|e| e.from))
         .collect();
-    out.sort_by(|a, b| g.nodes[*a as usize].id.cmp(&g.nodes[*b as usize].id));
+    out.sort_by(|a, b| g.node_at(*a).id.cmp(&g.node_at(*b).id));
     out.dedup();
     out
 }
@@ -155,7 +155,7 @@ pub fn nearest_overridden(g: &Graph, method: NodeIndex, floor: Origin) -> Vec<Ov
 }
 
 fn override_hits(g: &Graph, method: NodeIndex, up: bool, floor: Origin, max_depth: u32) -> Vec<OverrideHit> {
-    let m = &g.nodes[method as usize];
+    let m = g.node_at(method);
     if !matches!(m.kind, NodeKind::Method) {
         return Vec::new();
     }
@@ -165,7 +165,7 @@ fn override_hits(g: &Graph, method: NodeIndex, up: bool, floor: Origin, max_dept
     let mut hits = Vec::new();
     for step in hierarchy_walk(g, owner, up, max_depth, floor) {
         for other in members(g, step.node) {
-            let o = &g.nodes[other as usize];
+            let o = g.node_at(other);
             if o.kind == NodeKind::Method && o.name == m.name && other != method {
                 hits.push(OverrideHit {
                     method: other,

@@ -112,6 +112,6 @@ impl NodeSummary {
 
     /// Summary of the node at an index.
     pub fn at(graph: &Graph, index: NodeIndex) -> NodeSummary {
-        NodeSummary::of(&graph.nodes[index as usize])
+        NodeSummary::of(graph.node_at(index))
     }
 }

@@ -30,9 +30,9 @@ pub fn neighbours<'g>(
         );
     }
     adj.sort_by(|(a, ea), (b, eb)| {
-        g.nodes[*a as usize]
+        g.node_at(*a)
             .id
-            .cmp(&g.nodes[*b as usize].id)
+            .cmp(&g.node_at(*b).id)
             .then(ea.kind.cmp(&eb.kind))
             .then(ea.line.cmp(&eb.line))
             .then(ea.from.cmp(&eb.from))

@@ -137,7 +137,7 @@ pub fn trace_path(g: &Graph, args: &TracePathArgs) -> Result<TracePathResult, Qu
     if from == to {
         return Err(QueryError::invalid(format!(
             "from and to are the same node ({}); pass two different symbols",
-            g.nodes[from as usize].id
+            g.node_at(from).id
         )));
     }
 
@@ -331,7 +331,7 @@ fn diagnose(
         .then(|| hops_between(g, from, to, Direction::Out, kinds, tier_floor(None), max_depth))
         .flatten();
 
-    let name = &g.nodes[to as usize].name;
+    let name = &g.node_at(to).name;
     let wanted = [format!("unresolved::{name}"), format!("unresolved::*.{name}")];
     let mut reached: Vec<NodeIndex> = search.dist.keys().copied().collect();
     reached.sort_unstable();
@@ -340,7 +340,7 @@ fn diagnose(
         .flat_map(|&n| g.unresolved_from(n))
         .filter(|u| wanted.contains(&u.target))
         .map(|u| UnresolvedHint {
-            from: g.nodes[u.from as usize].id.to_string(),
+            from: g.node_at(u.from).id.to_string(),
             kind: u.kind,
             target: u.target.clone(),
             line: u.line,
@@ -352,7 +352,7 @@ fn diagnose(
 
     let reachable = search.dist.len() - 1;
     let kinds_text = kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>().join("/");
-    let (from_id, to_id) = (&g.nodes[from as usize].id, &g.nodes[to as usize].id);
+    let (from_id, to_id) = (&g.node_at(from).id, &g.node_at(to).id);
     let tier_text = min_tier.map(|t| format!(" at tier {t} or better")).unwrap_or_default();
     let mut msg = vec![format!(
         "No {kinds_text} path from {from_id} to {to_id} within {max_depth} hops{tier_text}."
@@ -487,7 +487,7 @@ pub fn find_import_path(g: &Graph, args: &FindImportPathArgs) -> Result<FindImpo
     let from = resolve_file(g, "from", &args.from)?;
     let to = resolve_file(g, "to", &args.to)?;
     let max_depth = check_range("max_depth", args.max_depth, 8, 1, 16)? as u32;
-    let path_of = |f: NodeIndex| g.nodes[f as usize].path.to_string();
+    let path_of = |f: NodeIndex| g.node_at(f).path.to_string();
     if from == to {
         return Err(QueryError::invalid(format!(
             "from and to are the same file ({}); pass two different files",
@@ -536,7 +536,7 @@ pub fn find_import_path(g: &Graph, args: &FindImportPathArgs) -> Result<FindImpo
         }
         n
     });
-    let stems = file_stems(&g.nodes[to as usize].path);
+    let stems = file_stems(&g.node_at(to).path);
     let mut files: Vec<NodeIndex> = search.seen.iter().copied().collect();
     files.sort_unstable();
     let mut unresolved_imports: Vec<UnresolvedImport> = files
@@ -609,14 +609,14 @@ fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeIndex, QueryErr
     let Some(i) = lookup_id(g, value) else {
         let paths: Vec<String> = suggest_files(g, value, MAX_SUGGESTIONS)
             .into_iter()
-            .map(|f| g.nodes[f as usize].path.to_string())
+            .map(|f| g.node_at(f).path.to_string())
             .collect();
         return Err(QueryError::not_found(format!(
             "{arg}: no file matches {value:?} (tried file path, file id and symbol id); {}",
             did_you_mean(&paths)
         )));
     };
-    let node = &g.nodes[i as usize];
+    let node = g.node_at(i);
     match node.kind {
         NodeKind::File => Ok(i),
         NodeKind::Package => Err(QueryError::invalid(format!(
@@ -631,7 +631,7 @@ fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeIndex, QueryErr
 
 /// The file node holding a node.
 fn file_of(g: &Graph, n: NodeIndex) -> Option<NodeIndex> {
-    let node = &g.nodes[n as usize];
+    let node = g.node_at(n);
     if node.kind == NodeKind::File {
         return Some(n);
     }
@@ -654,28 +654,28 @@ struct FileHop {
 /// symbol, whose file may be further away (through barrels); those symbol edges are followed only
 /// when the statement produced no module edge, so chains show every file the import goes through.
 fn file_imports(g: &Graph, file: NodeIndex) -> Vec<(NodeIndex, FileHop)> {
-    let path = &g.nodes[file as usize].path;
+    let path = &g.node_at(file).path;
     let sources = g
         .file_nodes(path)
         .iter()
         .copied()
-        .filter(|&n| matches!(g.nodes[n as usize].kind, NodeKind::File | NodeKind::Import));
+        .filter(|&n| matches!(g.node_at(n).kind, NodeKind::File | NodeKind::Import));
     let edges: Vec<&Edge> = sources
         .flat_map(|n| g.out_edges(n))
         .filter(|e| matches!(e.kind, EdgeKind::Imports | EdgeKind::ReExports))
         .collect();
     let module_lines: FxHashSet<u32> = edges
         .iter()
-        .filter(|e| matches!(g.nodes[e.to as usize].kind, NodeKind::File | NodeKind::Package))
+        .filter(|e| matches!(g.node_at(e.to).kind, NodeKind::File | NodeKind::Package))
         .map(|e| e.line)
         .collect();
     let mut best: BTreeMap<&str, (NodeIndex, FileHop)> = BTreeMap::new();
     for e in edges {
-        let target = &g.nodes[e.to as usize];
+        let target = g.node_at(e.to);
         let files: Vec<NodeIndex> = match target.kind {
             NodeKind::Package => g
                 .out_edges(e.to)
-                .filter(|c| c.kind == EdgeKind::Contains && g.nodes[c.to as usize].kind == NodeKind::File)
+                .filter(|c| c.kind == EdgeKind::Contains && g.node_at(c.to).kind == NodeKind::File)
                 .map(|c| c.to)
                 .collect(),
             NodeKind::File => vec![e.to],
@@ -688,7 +688,7 @@ fn file_imports(g: &Graph, file: NodeIndex) -> Vec<(NodeIndex, FileHop)> {
                 kind: e.kind,
                 line: e.line,
             };
-            let slot = best.entry(&g.nodes[f as usize].path).or_insert((f, hop));
+            let slot = best.entry(&g.node_at(f).path).or_insert((f, hop));
             if (hop.line, hop.kind) < (slot.1.line, slot.1.kind) {
                 *slot = (f, hop);
             }
@@ -700,13 +700,13 @@ fn file_imports(g: &Graph, file: NodeIndex) -> Vec<(NodeIndex, FileHop)> {
 /// Distinct files whose import statements lead straight to `file` (the same rule as
 /// [`file_imports`], so a file that only reaches `file` through a barrel is not counted).
 fn file_importers(g: &Graph, file: NodeIndex) -> usize {
-    let path = &g.nodes[file as usize].path;
+    let path = &g.node_at(file).path;
     let mut candidates: FxHashSet<NodeIndex> = FxHashSet::default();
     let mut targets: Vec<NodeIndex> = g.file_nodes(path).to_vec();
     // Go and Java import the package, not the file.
     targets.extend(
         g.in_edges(file)
-            .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind == NodeKind::Package)
+            .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.from).kind == NodeKind::Package)
             .map(|e| e.from),
     );
     for n in targets {

@@ -23,7 +23,7 @@ pub fn did_you_mean(suggestions: &[String]) -> String {
 pub fn suggest(g: &Graph, input: &str, max: usize) -> Vec<String> {
     suggest_nodes(g, input, max, Among::Anything)
         .into_iter()
-        .map(|i| g.nodes[i as usize].id.to_string())
+        .map(|i| g.node_at(i).id.to_string())
         .collect()
 }
 
@@ -50,8 +50,7 @@ fn suggest_nodes(g: &Graph, input: &str, max: usize, among: Among) -> Vec<NodeIn
     let path_like = among == Among::Files
         || (!input.contains("::")
             && (input.contains('/')
-                || g.nodes
-                    .iter()
+                || g.nodes()
                     .any(|n| n.kind == NodeKind::File && n.name.eq_ignore_ascii_case(base))));
     let key = if path_like {
         base
@@ -66,9 +65,7 @@ fn suggest_nodes(g: &Graph, input: &str, max: usize, among: Among) -> Vec<NodeIn
     }
     let max_edits = (key_len / 3).max(1);
     let mut scored: Vec<(usize, bool, usize, &str, NodeIndex)> = g
-        .nodes
-        .iter()
-        .enumerate()
+        .node_entries()
         .filter(|(_, n)| !n.external && (n.kind == NodeKind::File || (!path_like && n.kind.is_symbol())))
         .filter_map(|(i, n)| {
             let name = n.name.to_lowercase();
@@ -85,7 +82,7 @@ fn suggest_nodes(g: &Graph, input: &str, max: usize, among: Among) -> Vec<NodeIn
             } else {
                 return None;
             };
-            Some((rank, n.is_test, n.name.len(), &*n.id, i as NodeIndex))
+            Some((rank, n.is_test, n.name.len(), &*n.id, i))
         })
         .collect();
     scored.sort_unstable();

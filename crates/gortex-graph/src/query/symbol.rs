@@ -63,7 +63,7 @@ fn is_zero(n: &usize) -> bool {
 /// `member_of` type.
 pub fn parent_of(g: &Graph, i: NodeIndex) -> Option<NodeIndex> {
     g.in_edges(i)
-        .filter(|e| e.kind == EdgeKind::Contains && g.nodes[e.from as usize].kind.is_symbol())
+        .filter(|e| e.kind == EdgeKind::Contains && g.node_at(e.from).kind.is_symbol())
         .map(|e| e.from)
         .min()
         .or_else(|| {
@@ -77,7 +77,7 @@ pub fn parent_of(g: &Graph, i: NodeIndex) -> Option<NodeIndex> {
 /// `get_symbol`: a node with every declaration detail the index holds.
 pub fn get_symbol(g: &Graph, args: &GetSymbolArgs) -> Result<GetSymbolResult, QueryError> {
     let i = resolve_one(g, &args.id)?;
-    let n = &g.nodes[i as usize];
+    let n = g.node_at(i);
     let mut edges_in = BTreeMap::new();
     for e in g.in_edges(i) {
         *edges_in.entry(e.kind).or_insert(0) += 1;
@@ -192,29 +192,30 @@ pub fn get_file_summary(g: &Graph, args: &GetFileSummaryArgs) -> Result<GetFileS
         ));
     }
     let file = match file_node(g, input).or_else(|| lookup_id(g, input)) {
-        Some(i) if g.nodes[i as usize].kind == NodeKind::File => i,
+        Some(i) if g.node_at(i).kind == NodeKind::File => i,
         Some(i) => {
             return Err(QueryError::invalid(format!(
                 "path must name a file, but {input:?} is a {} (use get_symbol, or pass its path {:?})",
-                g.nodes[i as usize].kind, g.nodes[i as usize].path
+                g.node_at(i).kind,
+                g.node_at(i).path
             )))
         }
         None => return Err(not_found(g, input)),
     };
-    let fnode = &g.nodes[file as usize];
+    let fnode = g.node_at(file);
     let mut syms: Vec<NodeIndex> = g
         .file_nodes(&fnode.path)
         .iter()
         .copied()
-        .filter(|&i| g.nodes[i as usize].kind.is_symbol())
+        .filter(|&i| g.node_at(i).kind.is_symbol())
         .collect();
     syms.sort_by_key(|&i| {
-        let n = &g.nodes[i as usize];
+        let n = g.node_at(i);
         (n.span.start_line, n.span.start_col, n.span.end_line, n.id.clone())
     });
     let mut by_kind = BTreeMap::new();
     for &i in &syms {
-        *by_kind.entry(g.nodes[i as usize].kind).or_insert(0) += 1;
+        *by_kind.entry(g.node_at(i).kind).or_insert(0) += 1;
     }
     let total = syms.len();
     let symbols = syms
@@ -234,7 +235,7 @@ pub fn get_file_summary(g: &Graph, args: &GetFileSummaryArgs) -> Result<GetFileS
             }
             FileSymbol {
                 symbol: NodeSummary::at(g, i),
-                parent: parent.map(|p| g.nodes[p as usize].id.to_string()),
+                parent: parent.map(|p| g.node_at(p).id.to_string()),
                 depth,
             }
         })
@@ -275,7 +276,7 @@ fn file_imports(g: &Graph, file: NodeIndex) -> Vec<FileImport> {
         }
         let entry = groups.entry((e.line, e.kind)).or_insert((None, Vec::new(), e.origin));
         entry.2 = entry.2.max(e.origin);
-        let to = &g.nodes[e.to as usize];
+        let to = g.node_at(e.to);
         if matches!(to.kind, NodeKind::File | NodeKind::Package | NodeKind::Module) || to.external {
             entry.0 = Some(entry.0.map_or(e.to, |t: NodeIndex| t.min(e.to)));
         } else {
@@ -285,11 +286,11 @@ fn file_imports(g: &Graph, file: NodeIndex) -> Vec<FileImport> {
     let mut out: Vec<FileImport> = groups
         .into_iter()
         .map(|((line, kind), (target, mut symbols, origin))| {
-            symbols.sort_by(|a, b| g.nodes[*a as usize].id.cmp(&g.nodes[*b as usize].id));
+            symbols.sort_by(|a, b| g.node_at(*a).id.cmp(&g.node_at(*b).id));
             symbols.dedup();
             // A statement bound straight to a symbol names that symbol's file as its module.
-            let module_node = target.or_else(|| symbols.first().and_then(|&s| file_node(g, &g.nodes[s as usize].path)));
-            let (module, status) = match module_node.map(|t| &g.nodes[t as usize]) {
+            let module_node = target.or_else(|| symbols.first().and_then(|&s| file_node(g, &g.node_at(s).path)));
+            let (module, status) = match module_node.map(|t| g.node_at(t)) {
                 Some(t) if t.external => (t.qualified.clone(), ImportStatus::External),
                 Some(t) if t.kind == NodeKind::File => (t.path.to_string(), ImportStatus::Resolved),
                 Some(t) => (t.qualified.clone(), ImportStatus::Resolved),
@@ -299,8 +300,8 @@ fn file_imports(g: &Graph, file: NodeIndex) -> Vec<FileImport> {
                 line,
                 kind,
                 module,
-                target: module_node.map(|t| g.nodes[t as usize].id.to_string()),
-                symbols: symbols.iter().map(|&s| g.nodes[s as usize].id.to_string()).collect(),
+                target: module_node.map(|t| g.node_at(t).id.to_string()),
+                symbols: symbols.iter().map(|&s| g.node_at(s).id.to_string()).collect(),
                 status,
                 origin: Some(origin),
             }

@@ -50,7 +50,7 @@ pub fn file_node(g: &Graph, path: &str) -> Option<NodeIndex> {
     g.file_nodes(path)
         .iter()
         .copied()
-        .find(|&i| g.nodes[i as usize].kind == NodeKind::File)
+        .find(|&i| g.node_at(i).kind == NodeKind::File)
 }
 
 /// Which argument a target came from, so errors about a tool with several node arguments say
@@ -103,7 +103,7 @@ fn candidates(g: &Graph, arg: NodeArg, name_or_id: &str) -> Result<Vec<NodeIndex
         .iter()
         .copied()
         .filter(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             n.kind.is_symbol() && !n.external && (n.qualified == input || n.qualified.ends_with(&dotted))
         })
         .collect();
@@ -111,7 +111,7 @@ fn candidates(g: &Graph, arg: NodeArg, name_or_id: &str) -> Result<Vec<NodeIndex
         return Err(not_found_for(g, arg, input));
     }
     hits.sort_by(|&a, &b| {
-        let (x, y) = (&g.nodes[a as usize], &g.nodes[b as usize]);
+        let (x, y) = (g.node_at(a), g.node_at(b));
         (x.is_test, !x.exported, &x.id).cmp(&(y.is_test, !y.exported, &y.id))
     });
     Ok(hits)
@@ -127,7 +127,7 @@ fn exactly_one(g: &Graph, arg: NodeArg, name_or_id: &str) -> Result<NodeIndex, Q
         .iter()
         .take(SHOWN)
         .map(|&i| {
-            let n = &g.nodes[i as usize];
+            let n = g.node_at(i);
             format!("{} ({} at {}:{})", n.id, n.kind, n.path, n.span.start_line)
         })
         .collect();

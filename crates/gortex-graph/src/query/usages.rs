@@ -65,8 +65,8 @@ impl UsageContext {
 
 /// The context of an incoming edge, `None` for edges that are not references (structural).
 pub fn usage_context(g: &Graph, e: &Edge) -> Option<UsageContext> {
-    let from = g.nodes[e.from as usize].kind;
-    let to = g.nodes[e.to as usize].kind;
+    let from = g.node_at(e.from).kind;
+    let to = g.node_at(e.to).kind;
     Some(match e.kind {
         EdgeKind::Calls | EdgeKind::Instantiates | EdgeKind::Tests => UsageContext::Call,
         EdgeKind::TypedAs => match from {
@@ -198,7 +198,7 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
     let t = tiered(min_tier, collect, |(e, _)| e.origin);
     let mut rows = t.rows;
     rows.sort_by(|(a, ca), (b, cb)| {
-        let (x, y) = (&g.nodes[a.from as usize], &g.nodes[b.from as usize]);
+        let (x, y) = (g.node_at(a.from), g.node_at(b.from));
         (&x.path, a.line, &x.id, a.kind, ca).cmp(&(&y.path, b.line, &y.id, b.kind, cb))
     });
     let mut by_context = BTreeMap::new();
@@ -215,7 +215,7 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
             kind: e.kind,
             context,
             origin: e.origin,
-            path: g.nodes[e.from as usize].path.to_string(),
+            path: g.node_at(e.from).path.to_string(),
             line: e.line,
         })
         .collect();

@@ -58,8 +58,8 @@ impl EdgeRow {
     /// The row of a graph edge.
     pub fn of(g: &Graph, e: &Edge) -> EdgeRow {
         EdgeRow {
-            from: g.nodes[e.from as usize].id.to_string(),
-            to: g.nodes[e.to as usize].id.to_string(),
+            from: g.node_at(e.from).id.to_string(),
+            to: g.node_at(e.to).id.to_string(),
             kind: e.kind,
             origin: e.origin,
             line: e.line,
@@ -109,7 +109,7 @@ pub fn walk_graph(g: &Graph, args: &WalkGraphArgs) -> Result<WalkGraphResult, Qu
     let floor = tier_floor(parse_min_tier(args.min_tier.as_deref())?);
 
     let mut out = WalkGraphResult {
-        start: g.nodes[start as usize].id.to_string(),
+        start: g.node_at(start).id.to_string(),
         direction: direction.as_str(),
         edge_kinds: kinds.clone(),
         nodes: Vec::new(),
