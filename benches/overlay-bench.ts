@@ -107,6 +107,21 @@ async function run(o: { corpus?: string; home: string; queries: number }): Promi
     }
     return { get_callers_p50_ms: round(percentile(times, 50)), get_callers_p95_ms: round(percentile(times, 95)), search_symbols_p95_ms: round(percentile(search, 95)) };
   };
+  // What-if on the corpus: a definition renamed in one file (its callers elsewhere left behind),
+  // previewed, then simulated as two steps (rename, then a body edit).
+  const target = ctx.engine.query<{ symbol: { name: string; path: string; line: number } }>('get_symbol', { id: functions[2]! }, { repo: ctx.repo }).symbol;
+  const line = fs.readFileSync(path.join(root, target.path), 'utf8').split('\n')[target.line - 1]!;
+  const column = line.indexOf(target.name);
+  const rename = { changes: { [target.path]: [{ range: { start: { line: target.line - 1, character: column }, end: { line: target.line - 1, character: column + target.name.length } }, newText: `${target.name}Renamed` }] } };
+  const touchBody = { changes: { [target.path]: [{ range: { start: { line: target.line, character: 0 }, end: { line: target.line, character: 0 } }, newText: '\t// gortex what-if\n' }] } };
+  let tp = performance.now();
+  const preview = await call(base, 'preview_edit', { workspace_edit: rename });
+  const previewMs = performance.now() - tp;
+  tp = performance.now();
+  const chain = await call(base, 'simulate_chain', { steps: [{ workspace_edit: rename }, { workspace_edit: touchBody }] });
+  const chainMs = performance.now() - tp;
+  const whatIf = { symbol: functions[2], preview_ms: round(previewMs), broken_callers: preview.broken_callers.length, simulate_2_steps_ms: round(chainMs), completed: chain.completed };
+  process.stderr.write(`${JSON.stringify(whatIf)}\n`);
   const idle = await baseQueries();
   const live: Client[] = [];
   const t = performance.now();
@@ -123,7 +138,7 @@ async function run(o: { corpus?: string; home: string; queries: number }): Promi
   const liveRss = rssMb();
   for (const c of clients) await c.close();
   repo.close();
-  return { corpus: path.basename(root), files: files.length, open_ms: openMs, base_rss_mb: baseRss, sizes, base_queries: { no_overlays: idle, live_overlays_32: withLive }, live_sessions: 32, built_views_cap: Number(process.env.GORTEX_OVERLAY_MAX_VIEWS ?? 8), live_setup_ms: Math.round(liveSetupMs), rss_with_32_live_mb: liveRss };
+  return { corpus: path.basename(root), files: files.length, open_ms: openMs, base_rss_mb: baseRss, sizes, what_if: whatIf, base_queries: { no_overlays: idle, live_overlays_32: withLive }, live_sessions: 32, built_views_cap: Number(process.env.GORTEX_OVERLAY_MAX_VIEWS ?? 8), live_setup_ms: Math.round(liveSetupMs), rss_with_32_live_mb: liveRss };
 }
 
 function section(r: Json, m: Json, raw: string): string {
@@ -151,6 +166,12 @@ function section(r: Json, m: Json, raw: string): string {
     '',
     `With 32 live sessions the process held ${r.rss_with_32_live_mb} MB (setting them up, each with its view built once, took ${(r.live_setup_ms / 1000).toFixed(1)} s).`,
     '',
+    ...(r.what_if
+      ? [
+          `What-if on the same corpus: \`preview_edit\` of a one-line rename of \`${r.what_if.symbol}\` (${r.what_if.broken_callers} callers left unbound) took ${r.what_if.preview_ms} ms; \`simulate_chain\` of that rename and a body edit, ${r.what_if.simulate_2_steps_ms} ms (both build throwaway views; the second step updates its view in place).`,
+          '',
+        ]
+      : []),
     'Against the goal (a one-file push queryable in under 50 ms for under 5 MB): a push to a live view is an edit of the view',
     '(patched or shifted in place, tens of milliseconds, a few MB), but the first push of a session builds the view — a copy of the',
     "base graph patched for the buffers — and that copy is as large as the repository's graph, in memory (RSS figures are the",
