@@ -342,3 +342,45 @@ describe('speculative execution: preview_edit and simulate_chain', () => {
     await okJson(client, 'overlay_drop', {});
   });
 });
+
+describe('overlays under concurrency', () => {
+  it('keeps many sessions apart while they push and query at once and the base is re-indexed', async () => {
+    const root = gitRepo('busy', { 'src/a.ts': A, 'src/b.ts': B, 'src/other.ts': 'export const other = 1;\n' });
+    const repo = await openEmbedded(root, { watch: false });
+    const clients = await Promise.all(Array.from({ length: 6 }, () => serveEmbedded(repo)));
+    try {
+      const round = async (client: Client, i: number, step: number): Promise<void> => {
+        await okJson(client, 'overlay_push', { path: 'src/b.ts', content: `import { alpha } from './a';\nexport function caller${i}_${step}(): number {\n  return alpha();\n}\n` });
+        const names = callerNames(await okJson(client, 'get_callers', { id: 'src/a.ts::alpha' }));
+        expect(names).toEqual([`caller${i}_${step}`]);
+        const text = await okJson(client, 'read_file', { path: 'src/b.ts' });
+        expect(text.text).toContain(`caller${i}_${step}`);
+      };
+      for (let step = 0; step < 3; step++) {
+        // Every session pushes and reads at once; the base moves under them halfway.
+        const work = clients.map((c, i) => round(c, i, step));
+        if (step === 1) {
+          fs.writeFileSync(path.join(root, 'src/other.ts'), `export const other = ${step};\nexport function moved${step}() { return other; }\n`);
+          work.push(repo.reindex().then(() => undefined));
+        }
+        await Promise.all(work);
+      }
+      // A push that lands while the view of the previous one is being built is not answered from it.
+      const [c] = clients;
+      const version = (name: string): string => `import { alpha } from './a';\nexport function ${name}(): number {\n  return alpha();\n}\n`;
+      await okJson(c!, 'overlay_push', { path: 'src/b.ts', content: version('first') });
+      const early = okJson(c!, 'get_callers', { id: 'src/a.ts::alpha' });
+      await okJson(c!, 'overlay_push', { path: 'src/b.ts', content: version('second') });
+      const late = await okJson(c!, 'get_callers', { id: 'src/a.ts::alpha' });
+      expect(callerNames(late)).toEqual(['second']);
+      expect(['first', 'second']).toContain(callerNames(await early)[0]);
+      // The base saw none of it.
+      const plain = await serveEmbedded(repo);
+      expect(callerNames(await okJson(plain, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['beta']);
+      await plain.close();
+    } finally {
+      for (const c of clients) await c.close();
+      repo.close();
+    }
+  });
+});

@@ -198,28 +198,41 @@ export class OverlayStore {
     let built = this.views.get(key);
     const state = built ? ctx.engine.overlayState(key) : null;
     if (!built || built.revision !== branch.revision || !state?.current) {
-      built = await this.build(ctx, key, branch, files);
+      built = await this.build(ctx, key, branch);
     }
     built.used = Date.now();
-    return { engine: ctx.engine.withView(key), files, report: built.report };
+    return { engine: ctx.engine.withView(key), files: filesUnder(branch, ctx.root), report: built.report };
   }
 
-  private async build(ctx: ToolContext, key: string, branch: OverlayBranch, files: Map<string, Buffer | null>): Promise<BuiltView> {
-    const pending = this.building.get(key);
-    if (pending) return pending;
-    const revision = branch.revision;
-    const job = (async (): Promise<BuiltView> => {
-      const report = await ctx.engine.overlayBuild(ctx.repo, key, [...files].map(([rel, content]) => ({ path: rel, content })));
-      const built: BuiltView = { engine: ctx.engine, revision, used: Date.now(), report };
-      this.views.set(key, built);
-      this.evict(key);
-      return built;
-    })();
-    this.building.set(key, job);
-    try {
-      return await job;
-    } finally {
-      this.building.delete(key);
+  /**
+   * Builds (or updates in place) the view `key` of `branch` at its current revision. A build
+   * under way for the same view is waited for, and followed by another when the branch moved on
+   * meanwhile (a push during a build), so no caller is answered from an older revision.
+   */
+  private async build(ctx: ToolContext, key: string, branch: OverlayBranch): Promise<BuiltView> {
+    for (;;) {
+      const pending = this.building.get(key);
+      if (pending) {
+        const done = await pending.catch(() => undefined);
+        if (done && done.revision === branch.revision) return done;
+        continue;
+      }
+      const revision = branch.revision;
+      const files = filesUnder(branch, ctx.root);
+      const job = (async (): Promise<BuiltView> => {
+        const report = await ctx.engine.overlayBuild(ctx.repo, key, [...files].map(([rel, content]) => ({ path: rel, content })));
+        const built: BuiltView = { engine: ctx.engine, revision, used: Date.now(), report };
+        this.views.set(key, built);
+        this.evict(key);
+        return built;
+      })();
+      this.building.set(key, job);
+      try {
+        const done = await job;
+        if (done.revision === branch.revision) return done;
+      } finally {
+        if (this.building.get(key) === job) this.building.delete(key);
+      }
     }
   }
 
