@@ -384,3 +384,30 @@ describe('overlays under concurrency', () => {
     }
   });
 });
+
+describe('overlay views kept within their budget', () => {
+  it('drops the least recently read view of another session past the node budget, and rebuilds it on use', async () => {
+    const root = gitRepo('budget', { 'src/a.ts': A, 'src/b.ts': B });
+    const repo = await openEmbedded(root, { watch: false });
+    const [one, two] = [await serveEmbedded(repo), await serveEmbedded(repo)];
+    const store = overlayStore();
+    const saved = process.env.GORTEX_OVERLAY_MAX_VIEW_NODES;
+    process.env.GORTEX_OVERLAY_MAX_VIEW_NODES = '5';
+    try {
+      await okJson(one, 'overlay_push', { path: 'src/b.ts', content: B.replace('beta', 'fromOne') });
+      expect(callerNames(await okJson(one, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['fromOne']);
+      await okJson(two, 'overlay_push', { path: 'src/b.ts', content: B.replace('beta', 'fromTwo') });
+      expect(callerNames(await okJson(two, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['fromTwo']);
+      // Only the view just built is left: every other session's is past the budget.
+      expect(store.builtViews()).toBe(1);
+      expect((await okJson(one, 'overlay_list', {})).view).toEqual({ built: false });
+      expect(callerNames(await okJson(one, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['fromOne']);
+    } finally {
+      if (saved === undefined) delete process.env.GORTEX_OVERLAY_MAX_VIEW_NODES;
+      else process.env.GORTEX_OVERLAY_MAX_VIEW_NODES = saved;
+      await one.close();
+      await two.close();
+      repo.close();
+    }
+  });
+});

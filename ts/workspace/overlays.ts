@@ -8,8 +8,8 @@
  * context's engine for one seen through the view and hands source readers the buffers, so no
  * tool has overlay code of its own. Views are built on first use, rebuilt when the branch changed
  * or the base moved on (the view pins the base graph it was built on), and at most
- * `GORTEX_OVERLAY_MAX_VIEWS` are kept built (least recently used first out; a dropped view is
- * rebuilt when next needed). Sessions end with their MCP session or after
+ * `GORTEX_OVERLAY_MAX_VIEWS` views holding at most `GORTEX_OVERLAY_MAX_VIEW_NODES` nodes together
+ * are kept built (least recently used first out; a dropped view is rebuilt when next needed). Sessions end with their MCP session or after
  * `GORTEX_OVERLAY_IDLE_TTL` (default 30 m) without a call that used them.
  */
 import * as path from 'node:path';
@@ -82,10 +82,21 @@ function idleTtlMs(): number {
   return ms;
 }
 
-function maxViews(): number {
-  const n = Number(process.env.GORTEX_OVERLAY_MAX_VIEWS ?? 8);
-  return Number.isInteger(n) && n > 0 ? n : 8;
+/** A positive integer from the environment, else `fallback`. */
+function envLimit(name: string, fallback: number): number {
+  const n = Number(process.env[name] ?? fallback);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
+
+/** Most views kept built at once (`GORTEX_OVERLAY_MAX_VIEWS`). */
+const maxViews = (): number => envLimit('GORTEX_OVERLAY_MAX_VIEWS', 8);
+
+/**
+ * Most graph nodes all built views may hold together (`GORTEX_OVERLAY_MAX_VIEW_NODES`): a view
+ * copies its repository's graph (≈ 1.5 KB a node with its tables), so the count alone would let
+ * eight views of a large repository take gigabytes. The view just built is always kept.
+ */
+const maxViewNodes = (): number => envLimit('GORTEX_OVERLAY_MAX_VIEW_NODES', 1_000_000);
 
 /** A view built in an engine: which branch revision it shows, and when it was last read. */
 interface BuiltView {
@@ -236,12 +247,18 @@ export class OverlayStore {
     }
   }
 
-  /** Keeps at most `GORTEX_OVERLAY_MAX_VIEWS` views built, dropping the least recently read (never `keep`). */
+  /**
+   * Keeps the built views within `GORTEX_OVERLAY_MAX_VIEWS` and `GORTEX_OVERLAY_MAX_VIEW_NODES`,
+   * dropping the least recently read — never one of the session that just built `keep` (a
+   * speculation reads its before and after views together).
+   */
   private evict(keep: string): void {
-    const limit = maxViews();
-    while (this.views.size > limit) {
+    const [limit, nodeLimit] = [maxViews(), maxViewNodes()];
+    const ownSession = keep.slice(0, keep.indexOf('\u0001') + 1);
+    const nodes = (): number => [...this.views.values()].reduce((n, v) => n + v.report.nodes, 0);
+    while (this.views.size > limit || nodes() > nodeLimit) {
       let oldest: [string, BuiltView] | undefined;
-      for (const entry of this.views) if (entry[0] !== keep && (!oldest || entry[1].used < oldest[1].used)) oldest = entry;
+      for (const entry of this.views) if (!entry[0].startsWith(ownSession) && (!oldest || entry[1].used < oldest[1].used)) oldest = entry;
       if (!oldest) return;
       oldest[1].engine.overlayDrop(oldest[0]);
       this.views.delete(oldest[0]);
