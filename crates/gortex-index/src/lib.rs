@@ -567,6 +567,19 @@ fn parse_content(cand: &walk::Candidate, bytes: &[u8], hash: u64, options: &Inde
     }
 }
 
+/// Puts a path's new record (or its absence) where `at` (the path's binary search in `files`,
+/// sorted by path) says it stands.
+fn place_record(files: &mut Vec<FileRecord>, at: Result<usize, usize>, record: Option<FileRecord>) {
+    match (at, record) {
+        (Ok(i), Some(r)) => files[i] = r,
+        (Err(i), Some(r)) => files.insert(i, r),
+        (Ok(i), None) => {
+            files.remove(i);
+        }
+        (Err(_), None) => {}
+    }
+}
+
 /// Files whose facts differ between two record lists (both sorted by path), with the old facts.
 fn diff_records(before: &[FileRecord], after: &[FileRecord]) -> Vec<ChangedFile> {
     // Fx rather than SipHash: tens of thousands of paths on every watcher pass.
@@ -1158,14 +1171,7 @@ impl RepoIndex {
                 }
                 (None, None) => {}
             }
-            match (at, record) {
-                (Ok(i), Some(r)) => self.files[i] = r,
-                (Err(i), Some(r)) => self.files.insert(i, r),
-                (Ok(i), None) => {
-                    self.files.remove(i);
-                }
-                (Err(_), None) => {}
-            }
+            place_record(&mut self.files, at, record);
         }
         report.files.total = self.files.len();
         if config_touched {

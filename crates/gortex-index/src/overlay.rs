@@ -203,14 +203,7 @@ impl RepoIndex {
                     old: old.map(|o| o.facts.clone()),
                 }),
             }
-            match (at, record) {
-                (Ok(i), Some(r)) => self.files[i] = r,
-                (Err(i), Some(r)) => self.files.insert(i, r),
-                (Ok(i), None) => {
-                    self.files.remove(i);
-                }
-                (Err(_), None) => {}
-            }
+            crate::place_record(&mut self.files, at, record);
         }
         skipped.sort_by(|a, b| a.path.cmp(&b.path));
         (self.skipped, self.failures) = (skipped, failures);
