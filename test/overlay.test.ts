@@ -122,6 +122,9 @@ describe('overlay sessions over MCP', () => {
     expect((await callJson(one, 'overlay_push', { path: 'src/x.ts', content: 'x', base_sha: 'abc' })).text).toMatch(/base_sha/);
     expect((await callJson(one, 'overlay_push', { path: '.git/config', content: 'x' })).text).toMatch(/\.git/);
     expect((await callJson(one, 'overlay_fork', { name: 'bad/name' })).text).toMatch(/branch name/);
+    expect((await callJson(one, 'overlay_fork', { name: 'main' })).text).toMatch(/branch main exists already/);
+    expect((await callJson(one, 'overlay_merge', { into: 'main', to_disk: true })).text).toMatch(/not both/);
+    expect((await callJson(one, 'overlay_merge', { branch: 'main' })).text).toMatch(/cannot merge branch main into itself/);
     expect((await callJson(one, 'compare_with_overlay', { tool: 'get_callers', args: { id: 'src/a.ts::alpha', depth: 'x' } })).isError).toBe(true);
     // An overlaid file that does not parse still answers (what it declares is what the parser saw).
     await okJson(one, 'overlay_push', { path: 'src/broken.ts', content: 'export function broken( {' });

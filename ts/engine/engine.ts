@@ -440,11 +440,6 @@ export class Engine {
     return seen;
   }
 
-  /** The overlay view this handle reads through, if any. */
-  get viewKey(): string | null {
-    return this.view;
-  }
-
   /**
    * Builds (or rebuilds) overlay view `key` of `repo`: its index with `files` replaced or added
    * (`content`) or deleted (`content: null`), on a background thread; the repository's own index
