@@ -3,7 +3,11 @@
 //! a watcher batch and an overlay view each do per file.
 
 use crate::{classify, is_test_file, walk, Failure, FileRecord, IndexOptions, SkipReason, Skipped};
+use gortex_core::Sources;
 use gortex_core::{FileFacts, Language};
+use gortex_graph::config::{
+    parse_cargo_toml, parse_compile_commands, parse_go_mod, parse_package_json, parse_tsconfig, RepoConfig,
+};
 use gortex_graph::ChangedFile;
 use std::collections::HashMap;
 use std::path::Path;
@@ -244,4 +248,36 @@ pub(crate) fn sanitize(facts: &mut FileFacts) {
             b.scope = None;
         }
     }
+}
+
+pub(crate) fn read_config(sources: &Sources, configs: &[String]) -> (RepoConfig, Vec<(String, u64)>) {
+    let root = sources.root();
+    let mut config = RepoConfig::default();
+    let mut hashes = Vec::new();
+    for rel in configs {
+        let Some(text) = sources.read(rel).ok().and_then(|b| String::from_utf8(b).ok()) else {
+            continue;
+        };
+        hashes.push((rel.clone(), xxhash_rust::xxh3::xxh3_64(text.as_bytes())));
+        let dir = gortex_graph::config::dir_of(rel);
+        match rel.rsplit('/').next().unwrap_or(rel) {
+            "go.mod" => config.go_modules.extend(parse_go_mod(dir, &text)),
+            "tsconfig.json" | "jsconfig.json" => config.ts_configs.extend(parse_tsconfig(dir, &text)),
+            "package.json" => config.js_packages.extend(parse_package_json(dir, &text)),
+            "Cargo.toml" => config.cargo_crates.extend(parse_cargo_toml(dir, &text)),
+            "compile_commands.json" => {
+                for inc in parse_compile_commands(&root.to_string_lossy(), dir, &text) {
+                    if !config.c_include_dirs.contains(&inc) {
+                        config.c_include_dirs.push(inc);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Longest module paths first, so nested modules win over their parents.
+    config
+        .go_modules
+        .sort_by(|a, b| b.module.len().cmp(&a.module.len()).then(a.module.cmp(&b.module)));
+    (config, hashes)
 }
