@@ -395,7 +395,7 @@ describe('overlay views kept within their budget', () => {
     const [one, two] = [await serveEmbedded(repo), await serveEmbedded(repo)];
     const store = overlayStore();
     const saved = process.env.GORTEX_OVERLAY_MAX_VIEW_NODES;
-    process.env.GORTEX_OVERLAY_MAX_VIEW_NODES = '5';
+    process.env.GORTEX_OVERLAY_MAX_VIEW_NODES = '1';
     try {
       await okJson(one, 'overlay_push', { path: 'src/b.ts', content: B.replace('beta', 'fromOne') });
       expect(callerNames(await okJson(one, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['fromOne']);

@@ -139,7 +139,7 @@ impl Engine {
             json!({
                 "root": v.root.display().to_string(),
                 "current": current,
-                "nodes": v.index.read().map_or(0, |i| i.graph.node_count()),
+                "nodes": v.index.read().map_or(0, |i| i.graph.live_node_count()),
                 "edges": v.index.read().map_or(0, |i| i.graph.edge_count()),
                 "files": v.index.read().map_or(0, |i| i.overlay_files().map_or(0, |f| f.len())),
             })

@@ -142,7 +142,7 @@ impl Warmup {
             "read": progress.read,
             "total": progress.total,
             "parsed_all": progress.parsed_all,
-            "nodes": guard.graph.node_count(),
+            "nodes": guard.graph.live_node_count(),
             "edges": guard.graph.edge_count(),
             "indexed_at_ms": guard.indexed_at_ms,
             "rebuilt": built,

@@ -233,10 +233,17 @@ export interface OverlayBuildReport {
   /** Overlaid paths the view does not index (`unsupported`, `ignored`, a skip reason), with why. */
   not_indexed: { path: string; reason: string; detail?: string }[];
   resolved_files: number;
-  /** How the graph was put together: `assembled`, `patched`, `shifted` (empty: nothing changed). */
+  /**
+   * How the graph was put together: `layered` (a layer over the base's graph holding what the
+   * overlay changed), else flat: `assembled`, `patched`, `shifted` (empty: nothing changed).
+   */
   graph_layout: string;
+  /** Why the view's graph is flat rather than layered (a configuration file changed, …). */
+  flat_because?: string;
   phases_ms: Record<string, number>;
   nodes: number;
+  /** Nodes the view holds itself (a layered view's changed and added ones): what its memory follows. */
+  owned_nodes: number;
   edges: number;
   base_indexed_at_ms: number;
   wall_ms: number;

@@ -8,7 +8,7 @@
  * context's engine for one seen through the view and hands source readers the buffers, so no
  * tool has overlay code of its own. Views are built on first use, rebuilt when the branch changed
  * or the base moved on (the view pins the base graph it was built on), and at most
- * `GORTEX_OVERLAY_MAX_VIEWS` views holding at most `GORTEX_OVERLAY_MAX_VIEW_NODES` nodes together
+ * `GORTEX_OVERLAY_MAX_VIEWS` views holding at most `GORTEX_OVERLAY_MAX_VIEW_NODES` nodes of their own together
  * are kept built (least recently used first out; a dropped view is rebuilt when next needed). Sessions end with their MCP session or after
  * `GORTEX_OVERLAY_IDLE_TTL` (default 30 m) without a call that used them.
  */
@@ -92,9 +92,10 @@ function envLimit(name: string, fallback: number): number {
 const maxViews = (): number => envLimit('GORTEX_OVERLAY_MAX_VIEWS', 8);
 
 /**
- * Most graph nodes all built views may hold together (`GORTEX_OVERLAY_MAX_VIEW_NODES`): a view
- * copies its repository's graph (≈ 1.5 KB a node with its tables), so the count alone would let
- * eight views of a large repository take gigabytes. The view just built is always kept.
+ * Most graph nodes all built views may hold themselves (`GORTEX_OVERLAY_MAX_VIEW_NODES`): a view
+ * is a layer over its repository's graph holding its changed files' nodes, but one whose
+ * configuration changed holds a whole graph, so the count alone would let eight such views of a
+ * large repository take gigabytes. The view just built is always kept.
  */
 const maxViewNodes = (): number => envLimit('GORTEX_OVERLAY_MAX_VIEW_NODES', 1_000_000);
 
@@ -255,7 +256,7 @@ export class OverlayStore {
   private evict(keep: string): void {
     const [limit, nodeLimit] = [maxViews(), maxViewNodes()];
     const ownSession = keep.slice(0, keep.indexOf('\u0001') + 1);
-    const nodes = (): number => [...this.views.values()].reduce((n, v) => n + v.report.nodes, 0);
+    const nodes = (): number => [...this.views.values()].reduce((n, v) => n + v.report.owned_nodes, 0);
     while (this.views.size > limit || nodes() > nodeLimit) {
       let oldest: [string, BuiltView] | undefined;
       for (const entry of this.views) if (!entry[0].startsWith(ownSession) && (!oldest || entry[1].used < oldest[1].used)) oldest = entry;

@@ -147,7 +147,7 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
     };
     let test_code: Vec<bool> = (0..g.node_count() as NodeIndex)
         .into_par_iter()
-        .map(|i| is_test_code(g, i))
+        .map(|i| g.is_live(i) && is_test_code(g, i))
         .collect();
     let covered_files = files_tests_depend_on(g, &test_code);
     let exported = |i: NodeIndex| -> bool {
@@ -157,7 +157,8 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
                 && g.out_edges(i)
                     .any(|e| e.kind == EdgeKind::MemberOf && g.node_at(e.to).exported))
     };
-    let candidates: Vec<NodeIndex> = (0..g.node_count() as NodeIndex)
+    let candidates: Vec<NodeIndex> = g
+        .indices()
         .filter(|&i| {
             let n = g.node_at(i);
             kinds.contains(&n.kind)

@@ -492,7 +492,7 @@ fn propagate(
 impl Ctx<'_> {
     fn verdict(&self, i: NodeIndex, kinds: &[NodeKind], collect_users: bool) -> Verdict {
         let n = self.g.node_at(i);
-        if n.external || !kinds.contains(&n.kind) {
+        if n.external || !kinds.contains(&n.kind) || !self.g.is_live(i) {
             return Verdict::Skip;
         }
         let mut users = Vec::new();

@@ -19,7 +19,7 @@ use crate::coverage::{coverage_gaps, is_test_code, CoverageGapsArgs};
 use crate::cycles::{cycles, CycleKind, CyclesArgs};
 use crate::deadcode::{dead_code, DeadCodeArgs, DeadConfidence};
 use gortex_core::{EdgeKind, NodeKind, QueryError};
-use gortex_graph::{Graph, NodeIndex};
+use gortex_graph::Graph;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -160,7 +160,8 @@ pub fn health_score(
         },
     )?;
     let high = dead.by_confidence.get(&DeadConfidence::High).copied().unwrap_or(0);
-    let checked = (0..g.node_count() as NodeIndex)
+    let checked = g
+        .indices()
         .filter(|&i| {
             let n = g.node_at(i);
             matches!(

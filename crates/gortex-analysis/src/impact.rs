@@ -651,7 +651,7 @@ fn impact_of_repo(
         .into_par_iter()
         .filter(|&i| {
             let n = g.node_at(i);
-            n.kind.is_callable() && !n.external && !tests[i as usize]
+            n.kind.is_callable() && !n.external && !tests[i as usize] && g.is_live(i)
         })
         .map(|i| {
             let n = g.node_at(i);

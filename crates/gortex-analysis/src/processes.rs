@@ -190,7 +190,7 @@ pub fn discover_processes(g: &Graph) -> Processes {
         .into_par_iter()
         .map(|i| {
             let n = g.node_at(i);
-            if !n.kind.is_callable() || n.external {
+            if !n.kind.is_callable() || n.external || !g.is_live(i) {
                 return None;
             }
             let is_test = ctx.test[i as usize];

@@ -31,7 +31,8 @@
 //! and package node keeps its place in the order, the previous graph is *shifted*: one monotone
 //! old → new node map renumbers its edges, unresolved references, id map and file blocks (sorted
 //! lists stay sorted), resized blocks get or lose slots, and the patch above runs on the result.
-//! Anything else is *assembled* from scratch. [`BuildStats::layout`] ([`Layout`]; the index
+//! Anything else is *assembled* from scratch. An overlay view's graph is none of these but a
+//! *layer* over the base graph (`layer.rs`), patched the same way. [`BuildStats::layout`] ([`Layout`]; the index
 //! report's `graph_layout`) says which a build took, and [`BuildStats::tables`] ([`TablesMade`];
 //! `lookup_tables`) whether the resolver's lookup tables were `built`, `kept` or `patched`
 //! (`resolve/kept.rs`); an appended function on Kubernetes assembles in ≈ 30 ms instead of
@@ -163,6 +164,8 @@ pub enum Layout {
     Patched,
     /// Changed files' blocks grew or shrank: the previous graph was renumbered, then patched.
     Shifted,
+    /// A layer over a shared base graph (an overlay view, see `layer.rs`).
+    Layered,
 }
 
 impl Layout {
@@ -172,6 +175,7 @@ impl Layout {
             Layout::Assembled => "assembled",
             Layout::Patched => "patched",
             Layout::Shifted => "shifted",
+            Layout::Layered => "layered",
         }
     }
 }
@@ -191,7 +195,7 @@ impl FileNodes {
     }
 
     /// The file's nodes: its file node and its symbols.
-    fn block(&self) -> std::ops::RangeInclusive<NodeIndex> {
+    pub(crate) fn block(&self) -> std::ops::RangeInclusive<NodeIndex> {
         self.file..=self.file + self.symbols
     }
 }
@@ -217,7 +221,11 @@ pub fn build_graph_incremental(
     let mut previous = previous;
     // Files whose node block can be moved out of the previous graph: unchanged facts, and the
     // block where this builder put it (file node first, then one node per symbol).
-    let mut old_graph = previous.as_mut().and_then(|p| p.graph.take());
+    // A layered graph (an overlay view's) is not a node list to move blocks out of.
+    let mut old_graph = previous
+        .as_mut()
+        .and_then(|p| p.graph.take())
+        .filter(|g| g.layer.is_none());
     let reusable_blocks: Vec<Option<usize>> = {
         let changed: FxHashSet<&str> = previous
             .as_ref()
@@ -405,93 +413,20 @@ pub fn build_graph_incremental(
     }
 
     stats.nodes_ms = lap();
-    let fingerprint = format!(
-        "{RESOLVER_FINGERPRINT}:{:016x}",
-        xxhash_rust::xxh3::xxh3_64(serde_json::to_string(input.config).unwrap_or_default().as_bytes())
-    );
-    // The last build's tables when this change cannot alter them (a body edit); their derived
-    // tables are then the same too, shared rather than rendered and compared again.
-    // When declarations changed but the files are the same, the tables are patched instead.
-    let kept = previous
-        .as_ref()
-        .and_then(|p| Some((p.cache.kept_tables.take()?, &p.cache.derived)));
-    let (kept, derived) = match kept {
-        Some((kept, derived)) if kept.fits(input.files, &fingerprint) => {
-            stats.tables = TablesMade::Kept;
-            ((*kept).rebind(input.files), Arc::clone(derived))
-        }
-        Some((kept, derived)) if kept.patchable(input.files, &fingerprint) => {
-            stats.tables = TablesMade::Patched;
-            let (kept, derived) = (*kept).patch(input.files, derived);
-            (kept, Arc::new(derived))
-        }
-        _ => {
-            let kept = KeptTables::build(input.files, input.config, fingerprint.clone());
-            let derived = Arc::new(kept.tables().render_derived());
-            (kept, derived)
-        }
-    };
-    let tables = kept.tables();
-
-    stats.tables_ms = lap() - stats.nodes_ms;
-    // Which files must be resolved again.
-    let reusable: Option<Reusable<'_>> = previous
-        .as_ref()
-        .filter(|p| p.cache.fingerprint == fingerprint)
-        .map(|p| {
-            let (keys, forced) = changed_keys(&input, p, &derived);
-            (Prior::new(&input, p), keys, forced)
-        });
-    let reused: Vec<Option<Arc<ResolvedFile>>> = match &reusable {
-        Some((prior, keys, forced)) => (0..input.files.len() as u32)
-            .into_par_iter()
-            .map(|fi| {
-                let path: &str = &input.files[fi as usize].path;
-                prior
-                    .get(fi, path)
-                    .filter(|prev| !forced.contains(&fi) && !prev.deps.iter().any(|k| keys.contains(k)))
-                    .map(Arc::clone)
-            })
-            .collect(),
-        None => vec![None; input.files.len()],
-    };
-    let todo: Vec<u32> = (0..input.files.len() as u32)
-        .filter(|&fi| reused[fi as usize].is_none())
-        .collect();
-    // The files to resolve again after an edit sit together (a directory's readers of the file
-    // changed) and cost from microseconds to tens of milliseconds each: one job per file, or
-    // rayon's split of the whole list leaves them all to one thread.
-    let max_len = if todo.len() < 4096 { 1 } else { usize::MAX };
-    let mut fresh = todo
-        .par_iter()
-        .with_max_len(max_len)
-        .map(|&fi| Arc::new(resolve::resolve_file(tables, fi)))
-        .collect::<Vec<_>>()
-        .into_iter();
-    let results: Vec<(Arc<ResolvedFile>, bool)> = reused
-        .into_iter()
-        .map(|prev| match prev {
-            Some(prev) => (prev, true),
-            None => (fresh.next().expect("one resolution per file to resolve"), false),
-        })
-        .collect();
-    stats.resolve_ms = lap() - stats.nodes_ms - stats.tables_ms;
-    // A build that applied a few changes keeps its tables for the next change (edits come in
-    // runs); any other (opening a repository, where every file counts as added, or a bulk
-    // change) frees them now, before assembly needs the memory.
-    let kept = match previous.as_ref() {
-        Some(p) if !p.changed.is_empty() && p.changed.len() * 2 < input.files.len() => KeptTablesSlot::new(kept),
-        _ => {
-            drop(kept);
-            KeptTablesSlot::default()
-        }
-    };
-
+    let Resolved {
+        fingerprint,
+        derived,
+        kept,
+        results,
+        reusable,
+    } = resolve_input(&input, previous.as_ref(), &mut stats);
     let mut conv = Converter {
         files: input.files,
         by_path: None,
         file_nodes: &file_nodes,
         packages: &packages,
+        scattered: None,
+        packages_then: None,
     };
     // Every node kept its place: patch the previous graph's edges and maps with what the files
     // resolved again produced, instead of converting, sorting and mapping everything.
@@ -594,8 +529,121 @@ pub fn build_graph_incremental(
     (graph, cache, stats)
 }
 
+/// What resolving a build's files gave: the results per file (`true`: the previous build's,
+/// reused), the tables' fingerprint, derived tables and kept tables, and what was reused from.
+pub(crate) struct Resolved<'x> {
+    pub fingerprint: String,
+    pub derived: Arc<DerivedTables>,
+    pub kept: KeptTablesSlot,
+    pub results: Vec<(Arc<ResolvedFile>, bool)>,
+    pub reusable: Option<Reusable<'x>>,
+}
+
+/// Resolves every file of `input` no change since `previous` can have affected again, reusing
+/// the others' previous resolutions; the lookup tables are the previous build's (kept or
+/// patched) when they fit, else built.
+pub(crate) fn resolve_input<'x>(
+    input: &RepoInput<'_>,
+    previous: Option<&'x Previous<'_>>,
+    stats: &mut BuildStats,
+) -> Resolved<'x> {
+    let clock = std::time::Instant::now();
+    let fingerprint = format!(
+        "{RESOLVER_FINGERPRINT}:{:016x}",
+        xxhash_rust::xxh3::xxh3_64(serde_json::to_string(input.config).unwrap_or_default().as_bytes())
+    );
+    // The last build's tables when this change cannot alter them (a body edit); their derived
+    // tables are then the same too, shared rather than rendered and compared again.
+    // When declarations changed but the files are the same, the tables are patched instead.
+    let kept = previous.and_then(|p| Some((p.cache.kept_tables.take()?, &p.cache.derived)));
+    let (kept, derived) = match kept {
+        Some((kept, derived)) if kept.fits(input.files, &fingerprint) => {
+            stats.tables = TablesMade::Kept;
+            ((*kept).rebind(input.files), Arc::clone(derived))
+        }
+        Some((kept, derived)) if kept.patchable(input.files, &fingerprint) => {
+            stats.tables = TablesMade::Patched;
+            let (kept, fresh) = (*kept).patch(input.files, derived);
+            // Renderings the patch made again but equal to the last ones are shared too.
+            (kept, fresh.shared_with(derived))
+        }
+        _ => {
+            let kept = KeptTables::build(input.files, input.config, fingerprint.clone());
+            let fresh = kept.tables().render_derived();
+            // Built again over files the previous build mostly had (an overlay view's first
+            // build): its renderings are shared where they are the same, and when all are, the
+            // change cannot have moved an import target or a supertype.
+            let derived = match previous {
+                Some(p) if p.cache.fingerprint == fingerprint => fresh.shared_with(&p.cache.derived),
+                _ => Arc::new(fresh),
+            };
+            (kept, derived)
+        }
+    };
+    let tables = kept.tables();
+
+    stats.tables_ms = clock.elapsed().as_millis() as u64;
+    // Which files must be resolved again.
+    let reusable: Option<Reusable<'x>> = previous.filter(|p| p.cache.fingerprint == fingerprint).map(|p| {
+        let (keys, forced) = changed_keys(input, p, &derived);
+        (Prior::new(input, p), keys, forced)
+    });
+    let reused: Vec<Option<Arc<ResolvedFile>>> = match &reusable {
+        Some((prior, keys, forced)) => (0..input.files.len() as u32)
+            .into_par_iter()
+            .map(|fi| {
+                let path: &str = &input.files[fi as usize].path;
+                prior
+                    .get(fi, path)
+                    .filter(|prev| !forced.contains(&fi) && !prev.deps.iter().any(|k| keys.contains(k)))
+                    .map(Arc::clone)
+            })
+            .collect(),
+        None => vec![None; input.files.len()],
+    };
+    let todo: Vec<u32> = (0..input.files.len() as u32)
+        .filter(|&fi| reused[fi as usize].is_none())
+        .collect();
+    // The files to resolve again after an edit sit together (a directory's readers of the file
+    // changed) and cost from microseconds to tens of milliseconds each: one job per file, or
+    // rayon's split of the whole list leaves them all to one thread.
+    let max_len = if todo.len() < 4096 { 1 } else { usize::MAX };
+    let mut fresh = todo
+        .par_iter()
+        .with_max_len(max_len)
+        .map(|&fi| Arc::new(resolve::resolve_file(tables, fi)))
+        .collect::<Vec<_>>()
+        .into_iter();
+    let results: Vec<(Arc<ResolvedFile>, bool)> = reused
+        .into_iter()
+        .map(|prev| match prev {
+            Some(prev) => (prev, true),
+            None => (fresh.next().expect("one resolution per file to resolve"), false),
+        })
+        .collect();
+    stats.resolve_ms = clock.elapsed().as_millis() as u64 - stats.tables_ms;
+    // A build that applied a few changes keeps its tables for the next change (edits come in
+    // runs); any other (opening a repository, where every file counts as added, or a bulk
+    // change) frees them now, before assembly needs the memory.
+    let kept = match previous {
+        Some(p) if !p.changed.is_empty() && p.changed.len() * 2 < input.files.len() => KeptTablesSlot::new(kept),
+        _ => {
+            drop(kept);
+            KeptTablesSlot::default()
+        }
+    };
+
+    Resolved {
+        fingerprint,
+        derived,
+        kept,
+        results,
+        reusable,
+    }
+}
+
 /// The resolution cache's per-file entries, counting reused and resolved files.
-fn cache_entries(
+pub(crate) fn cache_entries(
     files: &[SourceFile],
     results: Vec<(Arc<ResolvedFile>, bool)>,
     stats: &mut BuildStats,
@@ -614,15 +662,21 @@ fn cache_entries(
 
 /// One file's resolution in node space: edges, unresolved references, and edges to external
 /// stubs (their source node and the path-space edge naming the stub).
-type Converted<'r> = (Vec<Edge>, Vec<Unresolved>, Vec<(NodeIndex, &'r ExternalEdge)>);
+pub(crate) type Converted<'r> = (Vec<Edge>, Vec<Unresolved>, Vec<(NodeIndex, &'r ExternalEdge)>);
 
 /// Turns path-space resolutions into node indices of this build.
-struct Converter<'x> {
-    files: &'x [SourceFile],
+pub(crate) struct Converter<'x> {
+    pub(crate) files: &'x [SourceFile],
     /// Files by path, when many files are converted (else a binary search finds them).
-    by_path: Option<FxHashMap<&'x str, u32>>,
-    file_nodes: &'x [FileNodes],
-    packages: &'x FxHashMap<(String, String), NodeIndex>,
+    pub(crate) by_path: Option<FxHashMap<&'x str, u32>>,
+    pub(crate) file_nodes: &'x [FileNodes],
+    pub(crate) packages: &'x FxHashMap<(String, String), NodeIndex>,
+    /// Files whose nodes are not one block after their file node (a layered graph's changed
+    /// files; empty: the file has no nodes), by position.
+    pub(crate) scattered: Option<&'x FxHashMap<u32, Vec<NodeIndex>>>,
+    /// Packages files were in when the resolutions converted were made, by position, where
+    /// they differ from the files' facts now (a layer taking out a changed file's old edges).
+    pub(crate) packages_then: Option<&'x FxHashMap<u32, Option<String>>>,
 }
 
 impl Converter<'_> {
@@ -634,16 +688,25 @@ impl Converter<'_> {
         }
     }
 
-    fn convert<'r>(&self, res: &'r ResolvedFile) -> Converted<'r> {
+    pub(crate) fn convert<'r>(&self, res: &'r ResolvedFile) -> Converted<'r> {
         let local: Vec<Option<u32>> = res.paths.iter().map(|p| self.file_index(p)).collect();
         let node = |ep: &Endpoint| -> Option<NodeIndex> {
             let file = |i: &u32| local.get(*i as usize).copied().flatten();
             match ep {
-                Endpoint::File(i) => file(i).map(|f| self.file_nodes[f as usize].file),
-                Endpoint::Symbol(i, s) => file(i).and_then(|f| self.file_nodes[f as usize].symbol(*s as usize)),
+                Endpoint::File(i) => file(i).and_then(|f| match self.scattered.and_then(|m| m.get(&f)) {
+                    Some(block) => block.first().copied(),
+                    None => Some(self.file_nodes[f as usize].file),
+                }),
+                Endpoint::Symbol(i, s) => file(i).and_then(|f| match self.scattered.and_then(|m| m.get(&f)) {
+                    Some(block) => block.get(1 + *s as usize).copied(),
+                    None => self.file_nodes[f as usize].symbol(*s as usize),
+                }),
                 Endpoint::Package(i) => file(i).and_then(|f| {
                     let file = &self.files[f as usize];
-                    let pkg = file.facts.package.clone()?;
+                    let pkg = match self.packages_then.and_then(|m| m.get(&f)) {
+                        Some(then) => then.clone()?,
+                        None => file.facts.package.clone()?,
+                    };
                     self.packages.get(&(dir_of(&file.path).to_string(), pkg)).copied()
                 }),
             }
@@ -1042,12 +1105,12 @@ fn patch_in_place(
 }
 
 /// Previous resolutions, the dependency keys a change touches, and files to redo anyway.
-type Reusable<'x> = (Prior<'x>, FxHashSet<u64>, FxHashSet<u32>);
+pub(crate) type Reusable<'x> = (Prior<'x>, FxHashSet<u64>, FxHashSet<u32>);
 
 /// The previous build's resolution of each file: by position when this build has the same
 /// files (an edit that added or removed none: the cache lists them in the same path order),
 /// else by path.
-enum Prior<'x> {
+pub(crate) enum Prior<'x> {
     Aligned(&'x [(Arc<str>, Arc<ResolvedFile>)]),
     ByPath(FxHashMap<&'x str, &'x Arc<ResolvedFile>>),
 }
@@ -1071,7 +1134,7 @@ impl<'x> Prior<'x> {
     }
 
     /// File `fi`'s (at `path`) previous resolution.
-    fn get(&self, fi: u32, path: &str) -> Option<&'x Arc<ResolvedFile>> {
+    pub(crate) fn get(&self, fi: u32, path: &str) -> Option<&'x Arc<ResolvedFile>> {
         match self {
             Prior::Aligned(files) => files.get(fi as usize).map(|(_, r)| r),
             Prior::ByPath(map) => map.get(path).copied(),
@@ -1080,7 +1143,7 @@ impl<'x> Prior<'x> {
 }
 
 /// The position of the file at `path` among files sorted by path.
-fn file_position(files: &[SourceFile], path: &str) -> Option<usize> {
+pub(crate) fn file_position(files: &[SourceFile], path: &str) -> Option<usize> {
     files.binary_search_by(|f| (*f.path).cmp(path)).ok()
 }
 
@@ -1278,17 +1341,17 @@ fn diff_pairs<'x, K: std::ops::Deref<Target = str>, V: PartialEq>(
 }
 
 /// The id of the package node for `pkg` declared in directory `dir`.
-fn package_id(repo: &str, dir: &str, pkg: &str) -> String {
+pub(crate) fn package_id(repo: &str, dir: &str, pkg: &str) -> String {
     format!("{}::{}", file_id(repo, dir), pkg)
 }
 
-fn package_of(file: &SourceFile) -> Option<String> {
+pub(crate) fn package_of(file: &SourceFile) -> Option<String> {
     package_in(file.language, &file.facts)
 }
 
 /// The package a file of `language` with `facts` belongs to, for languages whose files are
 /// grouped by package (a package node `contains` them).
-fn package_in(language: Language, facts: &FileFacts) -> Option<String> {
+pub(crate) fn package_in(language: Language, facts: &FileFacts) -> Option<String> {
     match language {
         Language::Go | Language::Java | Language::CSharp | Language::Kotlin | Language::Php | Language::Scala => {
             facts.package.clone()
@@ -1309,7 +1372,7 @@ fn package_edge(conv: &Converter<'_>, path: &str, pkg: String, file: NodeIndex) 
     })
 }
 
-fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
+pub(crate) fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
     let name = file.path.rsplit('/').next().unwrap_or(&file.path).to_string();
     let id: Id = Arc::from(file_id(repo, &file.path));
     let mut n = Node::bare(id, NodeKind::File, name, file.path.to_string(), file.path.clone());
@@ -1369,7 +1432,7 @@ pub fn local_ids(facts: &FileFacts) -> Vec<(String, String)> {
     out
 }
 
-fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
+pub(crate) fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
     let facts = &file.facts;
     for (sym, (qualified, local)) in facts.symbols.iter().zip(local_ids(facts)) {
         let id: Id = Arc::from(symbol_id(repo, &file.path, &local));
@@ -1400,18 +1463,29 @@ fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {
 /// `defines` (file → symbol), `contains` (parent → child) and `member_of` (member → type) edges
 /// of one file, between the node indices in `entry`.
 fn push_structural_edges(edges: &mut Vec<Edge>, facts: &FileFacts, entry: &FileNodes) {
+    push_structure(edges, facts, entry.file, |i| entry.file + 1 + i as NodeIndex);
+}
+
+/// A file's `defines`, `contains` and `member_of` edges, its file node at `file` and its `i`-th
+/// symbol's node at `symbol(i)`.
+pub(crate) fn push_structure(
+    edges: &mut Vec<Edge>,
+    facts: &FileFacts,
+    file: NodeIndex,
+    symbol: impl Fn(usize) -> NodeIndex,
+) {
     for (i, sym) in facts.symbols.iter().enumerate() {
-        let idx = entry.file + 1 + i as NodeIndex;
+        let idx = symbol(i);
         let line = sym.span.start_line;
         edges.push(Edge {
-            from: entry.file,
+            from: file,
             to: idx,
             kind: EdgeKind::Defines,
             origin: Origin::AstResolved,
             line,
         });
         if let Some(p) = sym.parent.filter(|&p| (p as usize) < i) {
-            let parent_idx = entry.file + 1 + p;
+            let parent_idx = symbol(p as usize);
             edges.push(Edge {
                 from: parent_idx,
                 to: idx,

@@ -73,6 +73,49 @@ pub struct DerivedTables {
     pub method_owners: Arc<Vec<(String, String)>>,
 }
 
+/// `new`, or `old` when they are equal (noting in `all_same` when not).
+fn share<T: PartialEq>(new: Arc<T>, old: &Arc<T>, all_same: &mut bool) -> Arc<T> {
+    if *new == **old {
+        Arc::clone(old)
+    } else {
+        *all_same = false;
+        new
+    }
+}
+
+impl DerivedTables {
+    /// These tables with every rendering equal to `old`'s shared from it (`old` itself when all
+    /// are), so equal tables cost no memory twice and compare by pointer.
+    pub(crate) fn shared_with(self, old: &Arc<DerivedTables>) -> Arc<DerivedTables> {
+        let mut all_same = self.import_targets.len() == old.import_targets.len();
+        let mut at = 0usize;
+        let import_targets: Vec<(Arc<str>, Arc<Vec<String>>)> = self
+            .import_targets
+            .into_iter()
+            .map(|(path, rendered)| {
+                at += old.import_targets[at..].partition_point(|(p, _)| **p < *path);
+                match old.import_targets.get(at) {
+                    Some((p, r)) if **p == *path && **r == *rendered => (Arc::clone(p), Arc::clone(r)),
+                    _ => {
+                        all_same = false;
+                        (path, rendered)
+                    }
+                }
+            })
+            .collect();
+        let supertypes = share(self.supertypes, &old.supertypes, &mut all_same);
+        let method_owners = share(self.method_owners, &old.method_owners, &mut all_same);
+        if all_same {
+            return Arc::clone(old);
+        }
+        Arc::new(DerivedTables {
+            import_targets,
+            supertypes,
+            method_owners,
+        })
+    }
+}
+
 /// The persisted resolution state of one repository.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResolutionCache {
@@ -89,6 +132,17 @@ pub struct ResolutionCache {
 }
 
 impl ResolutionCache {
+    /// A copy of this cache that shares its kept lookup tables (a clone keeps none): an overlay
+    /// view's first build then re-points them at its files instead of building its own, and
+    /// copies their maps only if its buffers change a declaration.
+    pub fn sharing_tables(&self) -> ResolutionCache {
+        let copy = self.clone();
+        if let (Some(tables), Ok(mut slot)) = (self.kept_tables.share(), copy.kept_tables.0.lock()) {
+            *slot = Some(tables);
+        }
+        copy
+    }
+
     /// Builds the lookup tables for `files` (the files of the build that made this cache) and
     /// keeps them for the next build, unless some are kept already; returns whether it built
     /// them. For a repository that will be edited: the build that opens it (or applies a bulk
@@ -113,6 +167,12 @@ pub struct KeptTablesSlot(pub(crate) Mutex<Option<Box<KeptTables>>>);
 impl KeptTablesSlot {
     pub(crate) fn new(tables: KeptTables) -> KeptTablesSlot {
         KeptTablesSlot(Mutex::new(Some(Box::new(tables))))
+    }
+
+    /// The kept tables, shared: a copy whose maps are these tables' until one of the two changes
+    /// them (then it copies them first).
+    pub(crate) fn share(&self) -> Option<Box<KeptTables>> {
+        self.0.lock().ok()?.as_ref().map(|kept| Box::new((**kept).clone()))
     }
 
     /// Takes the tables out (the next build owns them from then on).

@@ -7,6 +7,7 @@ mod build;
 pub mod cache;
 pub mod config;
 mod deps;
+mod layer;
 pub mod model;
 pub mod query;
 mod resolve;
@@ -17,4 +18,5 @@ pub use build::{
 };
 pub use cache::ResolutionCache;
 pub use config::RepoConfig;
+pub use layer::build_graph_layered;
 pub use model::{Direction, Edge, Graph, Id, Node, NodeIndex, Unresolved};

@@ -1,5 +1,7 @@
 //! The graph store: nodes, resolved edges and unresolved references with compact adjacency.
 
+use crate::layer::Layer;
+use either::Either;
 use gortex_core::{
     same_text, EdgeKind, FileFacts, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility,
 };
@@ -183,6 +185,9 @@ pub struct Graph {
     /// a pure function of a file's path and facts, so derived indexes can tell unchanged files
     /// by the facts' identity.
     file_facts: Vec<Arc<FileFacts>>,
+    /// For an overlay view: the layer over a shared base graph that every read goes through;
+    /// the fields above are then empty (see `layer.rs`).
+    pub(crate) layer: Option<Box<Layer>>,
 }
 
 /// What a graph holds besides its nodes and adjacency.
@@ -291,6 +296,16 @@ impl Graph {
             unresolved_by_name: OnceLock::new(),
             by_name: OnceLock::new(),
             file_facts: Vec::new(),
+            layer: None,
+        }
+    }
+
+    /// A layered graph: every read goes through `layer`.
+    pub(crate) fn with_layer(repo: String, layer: Layer) -> Graph {
+        Graph {
+            repo,
+            layer: Some(Box::new(layer)),
+            ..Default::default()
         }
     }
 
@@ -306,58 +321,119 @@ impl Graph {
         }
     }
 
-    /// Number of node slots; valid node indices are `0..node_count()`.
+    /// Number of node slots; valid node indices are `0..node_count()`. A layered graph (an
+    /// overlay view) may have removed slots among them: [`Graph::indices`] and
+    /// [`Graph::node_entries`] skip those.
     pub fn node_count(&self) -> usize {
-        self.nodes.len()
+        match &self.layer {
+            Some(l) => l.slots(),
+            None => self.nodes.len(),
+        }
+    }
+
+    /// Number of nodes (slots less removed ones).
+    pub fn live_node_count(&self) -> usize {
+        match &self.layer {
+            Some(l) => l.live(),
+            None => self.nodes.len(),
+        }
+    }
+
+    /// Nodes this graph holds itself: all of a flat graph's, a layered graph's replaced and
+    /// appended ones (the rest are its base's).
+    pub fn own_node_count(&self) -> usize {
+        match &self.layer {
+            Some(l) => l.own_nodes(),
+            None => self.nodes.len(),
+        }
+    }
+
+    /// Whether the slot at `i` holds a node (a layered graph's removed slots do not).
+    pub fn is_live(&self, i: NodeIndex) -> bool {
+        match &self.layer {
+            Some(l) => (i as usize) < l.slots() && !l.is_removed(i),
+            None => (i as usize) < self.nodes.len(),
+        }
+    }
+
+    /// Every node index, in index order (removed slots skipped).
+    pub fn indices(&self) -> impl DoubleEndedIterator<Item = NodeIndex> + Clone + '_ {
+        (0..self.node_count() as NodeIndex).filter(move |&i| self.layer.as_ref().is_none_or(|l| !l.is_removed(i)))
     }
 
     /// The node at an index; panics when the index is out of range.
     pub fn node_at(&self, i: NodeIndex) -> &Node {
-        &self.nodes[i as usize]
+        match &self.layer {
+            Some(l) => l.node_at(i),
+            None => &self.nodes[i as usize],
+        }
     }
 
     /// Every node with its index, in index order.
-    pub fn node_entries(&self) -> impl ExactSizeIterator<Item = (NodeIndex, &Node)> + DoubleEndedIterator + Clone + '_ {
-        self.nodes.iter().enumerate().map(|(i, n)| (i as NodeIndex, n))
+    pub fn node_entries(&self) -> impl DoubleEndedIterator<Item = (NodeIndex, &Node)> + Clone + '_ {
+        match &self.layer {
+            Some(_) => Either::Left(self.indices().map(move |i| (i, self.node_at(i)))),
+            None => Either::Right(self.nodes.iter().enumerate().map(|(i, n)| (i as NodeIndex, n))),
+        }
     }
 
     /// Every node, in index order.
-    pub fn nodes(&self) -> impl ExactSizeIterator<Item = &Node> + DoubleEndedIterator + Clone + '_ {
-        self.nodes.iter()
+    pub fn nodes(&self) -> impl DoubleEndedIterator<Item = &Node> + Clone + '_ {
+        self.node_entries().map(|(_, n)| n)
     }
 
     /// Number of resolved edges.
     pub fn edge_count(&self) -> usize {
-        self.edges.len()
+        match &self.layer {
+            Some(l) => l.edge_count,
+            None => self.edges.len(),
+        }
     }
 
-    /// Every resolved edge, in the stored order (by `from`, `to`, kind, line).
-    pub fn edges(&self) -> impl ExactSizeIterator<Item = &Edge> + DoubleEndedIterator + Clone + '_ {
-        self.edges.iter()
+    /// Every resolved edge: stored by `from` (then `to`, kind, line); a layered graph gives the
+    /// base's kept edges first, then the layer's, source node by source node.
+    pub fn edges(&self) -> impl Iterator<Item = &Edge> + Clone + '_ {
+        match &self.layer {
+            Some(l) => Either::Left(l.edges()),
+            None => Either::Right(self.edges.iter()),
+        }
     }
 
     /// Number of unresolved references.
     pub fn unresolved_count(&self) -> usize {
-        self.unresolved.len()
+        match &self.layer {
+            Some(l) => l.unresolved_count,
+            None => self.unresolved.len(),
+        }
     }
 
-    /// Every unresolved reference, in the stored order.
-    pub fn unresolved(&self) -> impl ExactSizeIterator<Item = &Unresolved> + DoubleEndedIterator + Clone + '_ {
-        self.unresolved.iter()
+    /// Every unresolved reference, in the stored order (a layered graph: the base's kept ones,
+    /// then the layer's).
+    pub fn unresolved(&self) -> impl Iterator<Item = &Unresolved> + Clone + '_ {
+        match &self.layer {
+            Some(l) => Either::Left(l.unresolved()),
+            None => Either::Right(self.unresolved.iter()),
+        }
     }
 
     /// The node index for an id.
     pub fn lookup(&self, id: &str) -> Option<NodeIndex> {
-        self.index.get(id).copied()
+        match &self.layer {
+            Some(l) => l.lookup(id),
+            None => self.index.get(id).copied(),
+        }
     }
 
     /// The node with this id.
     pub fn node(&self, id: &str) -> Option<&Node> {
-        self.lookup(id).map(|i| &self.nodes[i as usize])
+        self.lookup(id).map(|i| self.node_at(i))
     }
 
     /// Outgoing edges of a node.
-    pub fn out_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + '_ {
+    pub fn out_edges(&self, node: NodeIndex) -> std::slice::Iter<'_, Edge> {
+        if let Some(l) = &self.layer {
+            return l.out_edges(node);
+        }
         let (s, e) = (
             self.out_offsets[node as usize] as usize,
             self.out_offsets[node as usize + 1] as usize,
@@ -366,16 +442,35 @@ impl Graph {
     }
 
     /// Incoming edges of a node.
-    pub fn in_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + '_ {
-        let (s, e) = (
-            self.in_offsets[node as usize] as usize,
-            self.in_offsets[node as usize + 1] as usize,
-        );
+    pub fn in_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + Clone + '_ {
+        if let Some(l) = &self.layer {
+            return Either::Left(l.in_edges(node));
+        }
+        Either::Right(self.flat_in_edges(node))
+    }
+
+    /// A flat graph's incoming edges of a node (empty past its node list).
+    pub(crate) fn flat_in_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + Clone + '_ {
+        let (s, e) = match (
+            self.in_offsets.get(node as usize),
+            self.in_offsets.get(node as usize + 1),
+        ) {
+            (Some(&s), Some(&e)) => (s as usize, e as usize),
+            _ => (0, 0),
+        };
         self.in_edges[s..e].iter().map(move |&i| &self.edges[i as usize])
     }
 
     /// Unresolved references made from a node.
     pub fn unresolved_from(&self, node: NodeIndex) -> impl Iterator<Item = &Unresolved> + '_ {
+        if let Some(l) = &self.layer {
+            return Either::Left(l.unresolved_from(node));
+        }
+        Either::Right(self.flat_unresolved_from(node))
+    }
+
+    /// A flat graph's unresolved references made from a node.
+    pub(crate) fn flat_unresolved_from(&self, node: NodeIndex) -> impl Iterator<Item = &Unresolved> + Clone + '_ {
         let (s, e) = match (
             self.unresolved_offsets.get(node as usize),
             self.unresolved_offsets.get(node as usize + 1),
@@ -389,7 +484,8 @@ impl Graph {
     }
 
     /// The facts each file node was built from, aligned with [`Graph::files`]; empty when the
-    /// graph was assembled from nodes alone.
+    /// graph was assembled from nodes alone, or is layered (a file's nodes are then not one
+    /// block after its file node).
     pub fn file_facts(&self) -> &[Arc<FileFacts>] {
         &self.file_facts
     }
@@ -400,13 +496,20 @@ impl Graph {
         self.file_facts = facts;
     }
 
-    /// Every file node, in index order.
+    /// Every file node, in path order (which is index order but for a layered graph's
+    /// replaced and added files).
     pub fn files(&self) -> &[NodeIndex] {
-        &self.files
+        match &self.layer {
+            Some(l) => &l.files,
+            None => &self.files,
+        }
     }
 
     /// Nodes whose bare name is `name` (any kind), in index order.
     pub fn named(&self, name: &str) -> &[NodeIndex] {
+        if let Some(l) = &self.layer {
+            return l.named(name);
+        }
         let by_name = self.by_name.get_or_init(|| {
             let mut map: FxHashMap<Box<str>, Vec<NodeIndex>> = FxHashMap::default();
             for (i, n) in self.nodes.iter().enumerate() {
@@ -419,12 +522,18 @@ impl Graph {
 
     /// Unresolved references whose target is `unresolved::<name>` or `unresolved::*.<name>`.
     pub fn unresolved_named(&self, name: &str) -> impl Iterator<Item = &Unresolved> + '_ {
+        if let Some(l) = &self.layer {
+            return Either::Left(l.unresolved_named(name));
+        }
+        Either::Right(self.flat_unresolved_named(name))
+    }
+
+    /// A flat graph's [`Graph::unresolved_named`].
+    pub(crate) fn flat_unresolved_named(&self, name: &str) -> impl Iterator<Item = &Unresolved> + '_ {
         let by_name = self.unresolved_by_name.get_or_init(|| {
             let mut map: FxHashMap<Box<str>, Vec<u32>> = FxHashMap::default();
             for (i, u) in self.unresolved.iter().enumerate() {
-                let rest = u.target.strip_prefix("unresolved::").unwrap_or(&u.target);
-                let name = rest.strip_prefix("*.").unwrap_or(rest);
-                map.entry(name.into()).or_default().push(i as u32);
+                map.entry(unresolved_name(&u.target).into()).or_default().push(i as u32);
             }
             map
         });
@@ -436,32 +545,54 @@ impl Graph {
 
     /// Nodes declared in a file (the file node first), in source order.
     pub fn file_nodes(&self, path: &str) -> &[NodeIndex] {
+        if let Some(l) = &self.layer {
+            return l.file_nodes(path);
+        }
         self.by_file.get(path).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+
+    /// Whether this graph is a layer over a shared base (an overlay view).
+    pub fn is_layered(&self) -> bool {
+        self.layer.is_some()
     }
 
     /// A canonical, sorted text dump of every node and edge. Two graphs are equal exactly when
     /// their dumps are; the incremental-equals-clean tests compare these.
     pub fn canonical_dump(&self) -> Vec<String> {
         let mut lines: Vec<String> = self
-            .nodes
-            .iter()
+            .nodes()
             .map(|n| format!("N {}", serde_json::to_string(n).expect("node serialises")))
             .collect();
-        for e in &self.edges {
+        for e in self.edges() {
             lines.push(format!(
                 "E {} -{}-> {} {} L{}",
-                self.nodes[e.from as usize].id, e.kind, self.nodes[e.to as usize].id, e.origin, e.line
+                self.node_at(e.from).id,
+                e.kind,
+                self.node_at(e.to).id,
+                e.origin,
+                e.line
             ));
         }
-        for u in &self.unresolved {
+        for u in self.unresolved() {
             lines.push(format!(
                 "U {} -{}-> {} L{} c{}",
-                self.nodes[u.from as usize].id, u.kind, u.target, u.line, u.candidates
+                self.node_at(u.from).id,
+                u.kind,
+                u.target,
+                u.line,
+                u.candidates
             ));
         }
         lines.sort();
         lines
     }
+}
+
+/// The name an unresolved reference targets: `unresolved::name` and `unresolved::*.name` give
+/// `name`.
+pub(crate) fn unresolved_name(target: &str) -> &str {
+    let rest = target.strip_prefix("unresolved::").unwrap_or(target);
+    rest.strip_prefix("*.").unwrap_or(rest)
 }
 
 /// Nodes by path, and the file nodes in index order. A file's nodes usually sit in one run, so

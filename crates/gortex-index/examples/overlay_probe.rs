@@ -48,6 +48,8 @@ fn main() {
     eprintln!("opened {} files in {} ms", report.files.total, report.wall_ms);
     let t = std::time::Instant::now();
     base.symbol_index();
+    // Name lists are built once per graph by the first lookup; a view's build reads the base's.
+    base.graph.named("main");
     eprintln!("base symbol index in {} ms", t.elapsed().as_millis());
     let base_rss = resident_kb();
     eprintln!("base resident {} MB", base_rss / 1024);

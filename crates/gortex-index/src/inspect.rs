@@ -37,7 +37,7 @@ pub fn summary(index: &RepoIndex) -> RepoSummary {
         name: index.name.clone(),
         root: index.root.display().to_string(),
         files: index.files.len(),
-        nodes: index.graph.node_count(),
+        nodes: index.graph.live_node_count(),
         edges: index.graph.edge_count(),
         indexed_at_ms: index.indexed_at_ms,
         snapshot_path: index.snapshot_path.display().to_string(),
@@ -122,7 +122,7 @@ pub struct DumpEdge<'g> {
 /// them, in edge order.
 pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> {
     let g = &index.graph;
-    let mut order: Vec<NodeIndex> = (0..g.node_count() as NodeIndex).collect();
+    let mut order: Vec<NodeIndex> = g.indices().collect();
     order.sort_by(|&a, &b| g.node_at(a).id.cmp(&g.node_at(b).id));
     order.truncate(max_nodes.unwrap_or(DEFAULT_DUMP_NODES));
     let mut kept = vec![false; g.node_count()];
@@ -157,9 +157,9 @@ pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> 
     GraphDump {
         repo: &index.name,
         root: index.root.display().to_string(),
-        total_nodes: g.node_count(),
+        total_nodes: g.live_node_count(),
         total_edges: g.edge_count(),
-        truncated: nodes.len() < g.node_count(),
+        truncated: nodes.len() < g.live_node_count(),
         nodes,
         edges,
     }

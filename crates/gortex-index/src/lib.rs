@@ -352,6 +352,21 @@ pub struct RepoIndex {
     overlay: Option<Arc<OverlayFiles>>,
 }
 
+/// Puts a graph build's counts, layout and phases into an index report.
+fn note_build(report: &mut IndexReport, stats: &gortex_graph::BuildStats) {
+    report.files.resolved = stats.resolved_files;
+    report.graph_layout = stats.layout.as_str().into();
+    report.lookup_tables = stats.tables.as_str().into();
+    for (phase, ms) in [
+        ("resolve.nodes", stats.nodes_ms),
+        ("resolve.tables", stats.tables_ms),
+        ("resolve.refs", stats.resolve_ms),
+        ("resolve.assemble", stats.assemble_ms),
+    ] {
+        report.phases_ms.insert(phase.into(), ms);
+    }
+}
+
 fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -948,6 +963,18 @@ impl RepoIndex {
         self.config_files = hashes;
     }
 
+    /// The indexed files as the graph builder reads them.
+    fn source_files(&self) -> Vec<SourceFile> {
+        self.files
+            .iter()
+            .map(|r| SourceFile {
+                path: Arc::clone(&r.path),
+                language: r.language,
+                facts: r.facts.clone(),
+            })
+            .collect()
+    }
+
     fn rebuild_graph(
         &mut self,
         pool: &rayon::ThreadPool,
@@ -962,15 +989,7 @@ impl RepoIndex {
             done: 0,
             total: self.files.len(),
         });
-        let sources: Vec<SourceFile> = self
-            .files
-            .iter()
-            .map(|r| SourceFile {
-                path: Arc::clone(&r.path),
-                language: r.language,
-                facts: r.facts.clone(),
-            })
-            .collect();
+        let sources = self.source_files();
         let input = RepoInput {
             repo: &self.name,
             files: &sources,
@@ -985,17 +1004,7 @@ impl RepoIndex {
             graph: old_graph,
         });
         let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
-        report.files.resolved = stats.resolved_files;
-        report.graph_layout = stats.layout.as_str().into();
-        report.lookup_tables = stats.tables.as_str().into();
-        for (phase, ms) in [
-            ("resolve.nodes", stats.nodes_ms),
-            ("resolve.tables", stats.tables_ms),
-            ("resolve.refs", stats.resolve_ms),
-            ("resolve.assemble", stats.assemble_ms),
-        ] {
-            report.phases_ms.insert(phase.into(), ms);
-        }
+        note_build(report, &stats);
         if keep_tables {
             let t = Instant::now();
             if pool.install(|| cache.keep_tables(&sources, &self.config)) {
@@ -1135,7 +1144,7 @@ impl RepoIndex {
             entry.files += files;
             entry.bytes += bytes;
         }
-        report.nodes.total = g.node_count();
+        report.nodes.total = g.live_node_count();
         let named = |counts: &[usize; 256], all: &mut dyn Iterator<Item = (usize, &'static str)>| {
             all.filter(|(i, _)| counts[*i] > 0)
                 .map(|(i, name)| (name.to_string(), counts[i]))

@@ -4,26 +4,26 @@
 //!
 //! [`RepoIndex::overlay_view`] re-extracts the overlaid files from their buffers (admitted by
 //! the same rules as the walker's: an ignored path is not indexed, a symlink is refused) and
-//! rebuilds the graph from the base's files with those replaced, reusing the base's per-file
-//! resolutions for every file the change cannot affect (`gortex-graph`'s dependency keys) and
-//! resolving the rest again. The view is an ordinary `RepoIndex`, so every query, analysis and
-//! source read (through [`Sources`], which answers overlaid paths from the buffers) sees the
+//! resolves again the files the change can affect (`gortex-graph`'s dependency keys), reusing the
+//! base's resolutions for the rest. The view is an ordinary `RepoIndex`, so every query, analysis
+//! and source read (through [`Sources`], which answers overlaid paths from the buffers) sees the
 //! overlay with no code of its own; a view equals a clean index of the base tree with the
 //! buffers written (`tests/overlay.rs`). The base's graph and caches are only read.
 //!
-//! Cost: a view starts as a copy of the base graph that the builder patches for the files that
-//! differ (as an edit patches the base, rather than assembling every node and edge again), and a
-//! live view is brought to the next push in place ([`RepoIndex::overlay_update`]): on Kubernetes
-//! ≈ 0.1–0.4 s for a new view and ≈ 50–150 ms per push to a live one. Memory follows the
-//! repository, not the overlay: the view owns its copy of the graph (and its search indexes, built
-//! on first use). `BENCHMARKS.md` reports both; a layered view that shares the base's storage is
-//! what would make a view cost what its files cost.
+//! Cost: the view's graph is a layer over the base's (`gortex_graph::build_graph_layered`): it
+//! holds the overlaid files' nodes and the edges of the nodes whose edges changed, and reads
+//! everything else from the base's storage, so it costs what its files cost. A push to a live
+//! view updates its layer the same way ([`RepoIndex::overlay_update`]). A configuration change
+//! (every file resolved again) makes a flat graph instead (`OverlayBuild::flat_because`). What
+//! still grows with the repository: the resolver's lookup tables a view builds on its first
+//! push (kept for its next ones) and its symbol index, built on its first search.
+//! `BENCHMARKS.md` reports both.
 
 use crate::{
     now_ms, parse_content, walk, FileRecord, IndexError, IndexReport, Outcome, RepoIndex, Skipped, CONFIG_FILES,
 };
 use gortex_core::{Language, OverlayFiles, Sources};
-use gortex_graph::ChangedFile;
+use gortex_graph::{ChangedFile, ResolutionCache};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -71,11 +71,19 @@ pub struct OverlayBuild {
     pub mode: String,
     /// Files whose references were resolved again for the view.
     pub resolved_files: usize,
-    /// How the graph was put together (`assembled`, `patched`, `shifted`; empty: unchanged).
+    /// How the graph was put together: `layered` (a layer over the base's graph, holding what
+    /// the overlay changes), else a flat graph (`assembled`, `patched`, `shifted`); empty:
+    /// unchanged.
     pub graph_layout: String,
+    /// Why the view's graph is flat rather than layered, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flat_because: Option<String>,
     /// Where the time went (the index report's `resolve.*` phases).
     pub phases_ms: std::collections::BTreeMap<String, u64>,
     pub nodes: usize,
+    /// Nodes the view holds itself (a layered view's changed and added ones; all of a flat
+    /// one's): what its memory follows.
+    pub owned_nodes: usize,
     pub edges: usize,
     /// When the base index the view was built on was last brought up to date (epoch ms).
     pub base_indexed_at_ms: u64,
@@ -102,6 +110,14 @@ impl RepoIndex {
     /// repository fails the whole call. `self` is only read.
     pub fn overlay_view(&self, overlay: &OverlayFiles) -> Result<(RepoIndex, OverlayBuild), IndexError> {
         let started = Instant::now();
+        // Views share the base's kept lookup tables: a base that keeps none (one not being
+        // edited) builds them once, for every view after, rather than each view its own.
+        let tables_kept = self
+            .resolution
+            .as_ref()
+            .filter(|c| !c.kept_tables.is_filled())
+            .map(|c| c.keep_tables(&self.source_files(), &self.config));
+        let tables_ms = started.elapsed().as_millis() as u64;
         let mut view = RepoIndex {
             name: self.name.clone(),
             root: self.root.clone(),
@@ -111,12 +127,12 @@ impl RepoIndex {
             config: self.config.clone(),
             config_files: self.config_files.clone(),
             skipped_stats: Vec::new(),
-            // The base's graph, copied: the build then patches the few files that differ instead
-            // of assembling every node, edge and map again.
-            graph: Arc::new((*self.graph).clone()),
-            // The base's resolutions, shared; its kept lookup tables stay with it (a clone of the
-            // cache holds none), so the base's next edit still finds them.
-            resolution: self.resolution.clone(),
+            // The base's graph itself until the first change: the build then puts a layer over
+            // it (`gortex_graph::build_graph_layered`) holding only what the overlay changes.
+            graph: Arc::clone(&self.graph),
+            // The base's resolutions and kept lookup tables, shared (the base's next edit still
+            // finds its own; whichever changes shared maps first copies them).
+            resolution: self.resolution.as_ref().map(ResolutionCache::sharing_tables),
             indexed_at_ms: self.indexed_at_ms,
             snapshot_path: self.snapshot_path.clone(),
             options: self.options.clone(),
@@ -125,10 +141,11 @@ impl RepoIndex {
             provisional: false,
             overlay: Some(Arc::new(OverlayFiles::new())),
         };
-        let copied_ms = started.elapsed().as_millis() as u64;
         let mut build = view.overlay_update(self, overlay)?;
         build.mode = "built".into();
-        build.phases_ms.insert("copy".into(), copied_ms);
+        if tables_kept == Some(true) {
+            build.phases_ms.insert("base_tables".into(), tables_ms);
+        }
         build.wall_ms = started.elapsed().as_millis() as u64;
         Ok((view, build))
     }
@@ -214,15 +231,66 @@ impl RepoIndex {
         let mut report = IndexReport::default();
         if !changes.is_empty() || config_touched {
             let pool = crate::build_pool(self.options.threads)?;
-            self.rebuild_graph(&pool, &|_| {}, &mut report, &changes, false);
+            let layered = match config_touched {
+                true => Err("a configuration file changed".to_string()),
+                false => pool.install(|| self.rebuild_layer(base, &changes, &mut report)),
+            };
+            if let Err(why) = layered {
+                build.flat_because = Some(why);
+                self.rebuild_graph(&pool, &|_| {}, &mut report, &changes, false);
+            }
         }
         build.resolved_files = report.files.resolved;
         build.phases_ms = report.phases_ms;
         build.graph_layout = report.graph_layout;
-        build.nodes = self.graph.node_count();
+        build.nodes = self.graph.live_node_count();
+        build.owned_nodes = self.graph.own_node_count();
         build.edges = self.graph.edge_count();
         build.wall_ms = started.elapsed().as_millis() as u64;
         Ok(build)
+    }
+
+    /// Brings this view's graph to its files as a layer over `base`'s graph (what the overlay
+    /// changes, over the base's storage): `false`, with nothing changed, when the view's graph is
+    /// not the base's or a layer over it (an earlier change fell back to a flat graph) or the
+    /// change is not one a layer takes exactly; the caller then builds a flat graph.
+    fn rebuild_layer(
+        &mut self,
+        base: &RepoIndex,
+        changes: &[ChangedFile],
+        report: &mut IndexReport,
+    ) -> Result<(), String> {
+        let prior = if Arc::ptr_eq(&self.graph, &base.graph) {
+            None
+        } else if self.graph.is_layered() {
+            Some(&*self.graph)
+        } else {
+            return Err("an earlier change made this view's graph flat".into());
+        };
+        let Some(cache) = self.resolution.as_ref() else {
+            return Err("the base kept no resolutions".into());
+        };
+        let started = Instant::now();
+        let sources = self.source_files();
+        let input = gortex_graph::RepoInput {
+            repo: &self.name,
+            files: &sources,
+            config: &self.config,
+        };
+        let previous = gortex_graph::Previous {
+            cache,
+            changed: changes,
+            graph: None,
+        };
+        let (graph, cache, stats) = gortex_graph::build_graph_layered(&base.graph, prior, input, previous)?;
+        crate::note_build(report, &stats);
+        report
+            .phases_ms
+            .insert("resolve".into(), started.elapsed().as_millis() as u64);
+        self.resolution = Some(cache);
+        self.graph = Arc::new(graph);
+        self.indexed_at_ms = base.indexed_at_ms;
+        Ok(())
     }
 
     /// The record of one overlaid buffer, or `None` (noted in `not_indexed`, and among the

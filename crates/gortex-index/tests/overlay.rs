@@ -76,6 +76,19 @@ fn run(edits: &[Edit], more: &[Edit], revert: usize) -> Result<(), TestCaseError
         differences(&got, &want)
     );
     prop_assert_eq!(build.nodes, clean.graph.node_count());
+    // Views are layers over the base's graph; only a configuration change (every file resolved
+    // again) makes a flat one.
+    let flat_ok = |why: &Option<String>| {
+        why.as_deref()
+            .is_none_or(|w| w.contains("configuration") || w.contains("earlier change"))
+    };
+    prop_assert!(
+        flat_ok(&build.flat_because)
+            && (build.graph_layout == "layered" || build.flat_because.is_some() || build.graph_layout.is_empty()),
+        "{} {:?}",
+        build.graph_layout,
+        build.flat_because
+    );
     prop_assert!(base.graph.canonical_dump() == base_before, "the base changed");
     let mut view = view;
     // A live view brought to more edits (and to some files reverted to the base's) equals a clean
@@ -90,6 +103,7 @@ fn run(edits: &[Edit], more: &[Edit], revert: usize) -> Result<(), TestCaseError
     let overlay = overlay_between(base_dir.path(), edited_dir.path());
     let update = view.overlay_update(&base, &overlay).unwrap();
     let (clean, _) = index(edited_dir.path(), &opts);
+    prop_assert!(flat_ok(&update.flat_because), "{:?}", update.flat_because);
     let (got, want) = (view.graph.canonical_dump(), clean.graph.canonical_dump());
     prop_assert!(
         got == want,
@@ -99,11 +113,37 @@ fn run(edits: &[Edit], more: &[Edit], revert: usize) -> Result<(), TestCaseError
         differences(&got, &want)
     );
     prop_assert!(base.graph.canonical_dump() == base_before, "the base changed");
-    // Queries answer alike too (ids, lines and text come from the buffers).
+    // Queries answer alike too (ids, lines and text come from the buffers), traversals of a
+    // layered view's graph included (in-edges from the base and the layer, names, file blocks).
+    let mut sampled: Vec<&str> = clean
+        .graph
+        .nodes()
+        .filter(|n| n.kind.is_callable() && !n.external)
+        .map(|n| &*n.id)
+        .collect();
+    sampled.sort_unstable();
+    let step = sampled.len() / 12 + 1;
+    let mut calls: Vec<(&str, serde_json::Value)> = Vec::new();
+    for id in sampled.iter().step_by(step) {
+        calls.push(("get_callers", json!({ "id": id })));
+        calls.push(("get_callees", json!({ "id": id })));
+        calls.push(("find_usages", json!({ "id": id })));
+    }
+    for (tool, args) in calls {
+        let (v, c) = (view.query(tool, args.clone()), clean.query(tool, args.clone()));
+        prop_assert_eq!(v.is_ok(), c.is_ok(), "{} {}", tool, args);
+        if let (Ok(mut v), Ok(mut c)) = (v, c) {
+            strip_timings(&mut v);
+            strip_timings(&mut c);
+            prop_assert_eq!(v, c, "{} {} after {:?} then {:?}", tool, args, edits, more);
+        }
+    }
     for (tool, args) in [
         ("search_symbols", json!({ "query": "open", "limit": 50 })),
         ("search_text", json!({ "query": "helper", "limit": 200 })),
         ("find_dead_code", json!({})),
+        ("graph_stats", json!({})),
+        ("get_file_summary", json!({ "path": "go/main.go" })),
     ] {
         let (v, c) = (view.query(tool, args.clone()), clean.query(tool, args.clone()));
         prop_assert_eq!(v.is_ok(), c.is_ok(), "{} {}", tool, args);

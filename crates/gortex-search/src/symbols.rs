@@ -872,7 +872,7 @@ fn layout_from_nodes(g: &Graph) -> DocLayout {
         let i = next;
         let n = g.node_at(i as NodeIndex);
         next += 1;
-        if n.kind != NodeKind::File || n.external {
+        if n.kind != NodeKind::File || n.external || !g.is_live(i as NodeIndex) {
             continue;
         }
         let block = g.file_nodes(&n.path);

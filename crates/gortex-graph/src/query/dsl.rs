@@ -100,7 +100,8 @@ pub fn graph_query(g: &Graph, args: &GraphQueryArgs) -> Result<GraphQueryResult,
     for (i, stage) in plan.into_iter().enumerate() {
         match &stage.exec {
             Exec::Nodes(filters) => {
-                set = (0..g.node_count() as NodeIndex)
+                set = g
+                    .indices()
                     .filter(|&n| filters.iter().all(|f| f.matches(g.node_at(n))))
                     .collect();
                 sort_by_id(g, &mut set);

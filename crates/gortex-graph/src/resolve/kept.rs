@@ -51,6 +51,7 @@ use std::sync::Arc;
 /// both behind `Arc`s this value owns, never mutates and drops after `tables` (their heap data
 /// does not move when this value does). `tables.files` points at `built_from` or, after a
 /// rebind, at `current`: the files whose facts the resolver reads.
+#[derive(Clone)]
 pub(crate) struct KeptTables {
     // Declared first: dropped before what it borrows from.
     tables: Tables<'static>,

@@ -10,13 +10,40 @@ use crate::config::{dir_of, RepoConfig};
 use gortex_core::{EdgeKind, Language, NodeKind, Receiver, RefFact};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
-/// Read-only lookup tables over every file of the repository.
+/// Read-only lookup tables over every file of the repository: the files and configuration they
+/// read, and their maps ([`Maps`], read and written through this value).
+///
+/// The maps are shared: tables re-pointed at other files whose interfaces are the same (an
+/// overlay view's body edits over its base's files) read the very maps their source does, and
+/// the first change to shared maps copies them.
+#[derive(Clone)]
 pub(crate) struct Tables<'a> {
     /// The files the resolver reads, in build order: a file index is a position here.
     pub(super) files: &'a [SourceFile],
     /// The repository's configuration (tsconfig paths, workspaces, go.mod, crates, includes).
     pub(super) config: &'a RepoConfig,
+    maps: Arc<Maps<'a>>,
+}
+
+impl<'a> std::ops::Deref for Tables<'a> {
+    type Target = Maps<'a>;
+
+    fn deref(&self) -> &Maps<'a> {
+        &self.maps
+    }
+}
+
+impl<'a> std::ops::DerefMut for Tables<'a> {
+    fn deref_mut(&mut self) -> &mut Maps<'a> {
+        Arc::make_mut(&mut self.maps)
+    }
+}
+
+/// The maps of [`Tables`].
+#[derive(Clone)]
+pub(crate) struct Maps<'a> {
     /// Files by repository-relative path.
     pub(super) by_path: FxHashMap<&'a str, u32>,
     /// Files by directory.
@@ -135,9 +162,7 @@ impl<'a> Tables<'a> {
         let (per_file, mut t): (Vec<FileMaps<'a>>, Tables<'a>) = rayon::join(
             || files.par_iter().map(file_maps).collect(),
             || {
-                let mut t = Tables {
-                    files,
-                    config,
+                let mut t = Maps {
                     by_path: FxHashMap::default(),
                     by_dir: FxHashMap::default(),
                     by_name: FxHashMap::default(),
@@ -188,7 +213,11 @@ impl<'a> Tables<'a> {
                         _ => {}
                     }
                 }
-                t
+                Tables {
+                    files,
+                    config,
+                    maps: Arc::new(t),
+                }
             },
         );
         (t.top, t.bindings) = per_file.into_iter().unzip();
