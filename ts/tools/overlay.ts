@@ -217,7 +217,7 @@ export function overlayTools(): ToolDef[] {
           registered: true,
           branch: branch.name,
           // The view of this repository, once a call has built it: its size and what building it cost.
-          view: view ? { built: true, last: view.mode, nodes: view.nodes, edges: view.edges, resolved_files: view.resolved_files, layout: view.graph_layout, build_ms: view.wall_ms, phases_ms: view.phases_ms, not_indexed: view.not_indexed } : { built: false },
+          view: view ? { built: true, last: view.mode, nodes: view.nodes, owned_nodes: view.owned_nodes, edges: view.edges, resolved_files: view.resolved_files, layout: view.graph_layout, ...(view.flat_because ? { flat_because: view.flat_because } : {}), build_ms: view.wall_ms, phases_ms: view.phases_ms, not_indexed: view.not_indexed } : { built: false },
           files: [...branch.files.values()].map((f) => fileRow(f, ctx)).sort((a, b) => String(a.path).localeCompare(String(b.path))),
         };
       },

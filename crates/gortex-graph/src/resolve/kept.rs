@@ -24,6 +24,11 @@
 //!   pins the old and new facts of what it patched (up to [`MAX_PINNED_FACTS`], then the next
 //!   build starts afresh). Debug builds compare every patched table with a fresh build.
 //!
+//! Kept tables can be shared ([`KeptTablesSlot::share`](crate::cache::KeptTablesSlot)): an
+//! overlay view's first build takes a copy whose tables are the base's own (each table behind its
+//! own `Arc`), re-points it at its files and, when its buffers change declarations, patches it,
+//! which copies only the tables the patch writes.
+//!
 //! The build report's `lookup_tables` says whether the tables were `built`, `kept` or `patched`.
 //! Only a build that applied a few changes (fewer than half the files) keeps its tables; opening a
 //! repository (every file counts as added) frees them before assembly, and builds them again at
@@ -33,7 +38,7 @@
 
 use super::modules::packages::{package_key, swiftpm_roots, uses_java_packages};
 use super::namespaces::{merges_namespaces, namespace_blocks};
-use super::tables::{file_maps, has_detached_methods, has_heritage, is_heritage, Tables};
+use super::tables::{file_maps, has_detached_methods, has_heritage, is_heritage, Shared, Tables};
 use crate::build::SourceFile;
 use crate::cache::DerivedTables;
 use crate::config::RepoConfig;
@@ -152,7 +157,7 @@ impl KeptTables {
         let t = &mut self.tables;
         // Owners of detached methods and supertypes are derived again below.
         let (old_owners, old_supertypes) = (std::mem::take(&mut t.method_owner), std::mem::take(&mut t.supertypes));
-        for (method, ty) in &old_owners {
+        for (method, ty) in old_owners.iter() {
             remove_from(&mut t.children, ty, |m| m == method);
         }
         // Swift modules follow from paths alone (the same here), and only changed Swift files'
@@ -183,7 +188,7 @@ impl KeptTables {
         };
         let retargeted = t.derive(Some(&redo));
         // The same files in the same order: the same hierarchy renders the same.
-        let same_hierarchy = t.method_owner == old_owners && t.supertypes == old_supertypes;
+        let same_hierarchy = *t.method_owner == *old_owners && *t.supertypes == *old_supertypes;
         let mut derived = t.render_derived_reusing(&retargeted, same_hierarchy, previous);
         derived.import_targets.shrink_to_fit();
         self.current = Some(current);
@@ -225,7 +230,8 @@ impl<'a> Tables<'a> {
                 t.children.entry((fi, p)).or_default().push((fi, si));
             }
         }
-        (t.top[fi as usize], t.bindings[fi as usize]) = file_maps(new);
+        let (top, bindings) = file_maps(new);
+        (t.top[fi as usize], t.bindings[fi as usize]) = (Shared::from(top), Shared::from(bindings));
         set_member(&mut t.heritage_files, fi, has_heritage(&new.facts));
         set_member(&mut t.detached_files, fi, has_detached_methods(&new.facts));
         let (was, is) = (package_key(old, swiftpm_roots), package_key(new, swiftpm_roots));

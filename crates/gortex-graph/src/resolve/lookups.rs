@@ -83,7 +83,7 @@ impl<'a> Tables<'a> {
     /// What each of file `fi`'s imports denotes.
     pub(super) fn targets_of(&self, fi: u32) -> Option<&Vec<Option<Entity>>> {
         self.note_file(fi);
-        self.import_targets.get(fi as usize)
+        self.import_targets.get(fi as usize).map(|v| &**v)
     }
 
     /// Every declaration named `name`, in the whole repository.

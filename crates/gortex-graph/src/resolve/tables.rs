@@ -41,46 +41,83 @@ impl<'a> std::ops::DerefMut for Tables<'a> {
     }
 }
 
-/// The maps of [`Tables`].
+/// A table [`Maps`] holds, shared between tables that read other files until one of them changes
+/// it (then it copies that table alone).
+#[derive(Debug, Default)]
+pub(crate) struct Shared<T>(Arc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Self {
+        Shared(Arc::new(value))
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// One table per file, each shared on its own (a change to one file's copies only its own).
+pub(crate) type PerFile<T> = Shared<Vec<Shared<T>>>;
+
+/// A Rust file's crate key and module path.
+pub(crate) type RustModule = Option<(u32, Vec<String>)>;
+
+/// The maps of [`Tables`], each [`Shared`] (so are each file's own maps).
 #[derive(Clone)]
 pub(crate) struct Maps<'a> {
     /// Files by repository-relative path.
-    pub(super) by_path: FxHashMap<&'a str, u32>,
+    pub(super) by_path: Shared<FxHashMap<&'a str, u32>>,
     /// Files by directory.
-    pub(super) by_dir: FxHashMap<&'a str, Vec<u32>>,
+    pub(super) by_dir: Shared<FxHashMap<&'a str, Vec<u32>>>,
     /// Every declaration by name, in file then symbol order.
-    pub(super) by_name: FxHashMap<&'a str, Vec<Sym>>,
+    pub(super) by_name: Shared<FxHashMap<&'a str, Vec<Sym>>>,
     /// Per file: top-level declarations by name.
-    pub(super) top: Vec<FxHashMap<&'a str, Vec<u32>>>,
+    pub(super) top: PerFile<FxHashMap<&'a str, Vec<u32>>>,
     /// A symbol's nested declarations, and a type's detached methods.
-    pub(super) children: FxHashMap<Sym, Vec<Sym>>,
+    pub(super) children: Shared<FxHashMap<Sym, Vec<Sym>>>,
     /// Files by package: Java/Kotlin/Scala packages, C#/PHP namespaces, Swift modules.
-    pub(super) java_packages: FxHashMap<&'a str, Vec<u32>>,
+    pub(super) java_packages: Shared<FxHashMap<&'a str, Vec<u32>>>,
     /// Per Swift file: its module, the key it has in `java_packages` (see
     /// [`swift_module`](super::modules::packages::swift_module)).
-    pub(super) swift_modules: FxHashMap<u32, &'a str>,
+    pub(super) swift_modules: Shared<FxHashMap<u32, &'a str>>,
     /// Python files by every dotted name they can be imported as.
-    pub(super) python_modules: FxHashMap<String, Vec<u32>>,
+    pub(super) python_modules: Shared<FxHashMap<String, Vec<u32>>>,
     /// Rust module files by (crate key, `a::b` module path).
-    pub(super) rust_modules: FxHashMap<(u32, String), u32>,
+    pub(super) rust_modules: Shared<FxHashMap<(u32, String), u32>>,
     /// Per Rust file: its crate key and module path.
-    pub(super) rust_file_module: Vec<Option<(u32, Vec<String>)>>,
+    pub(super) rust_file_module: Shared<Vec<RustModule>>,
     /// Per file, per import: what its module specifier denotes.
-    pub(super) import_targets: Vec<Vec<Option<Entity>>>,
+    pub(super) import_targets: PerFile<Vec<Option<Entity>>>,
     /// A type's direct supertypes, in the order first stated.
-    pub(super) supertypes: FxHashMap<Sym, Vec<Sym>>,
+    pub(super) supertypes: Shared<FxHashMap<Sym, Vec<Sym>>>,
     /// A detached method's (Go receiver, Rust `impl` block) owner type.
-    pub(super) method_owner: FxHashMap<Sym, Sym>,
+    pub(super) method_owner: Shared<FxHashMap<Sym, Sym>>,
     /// TypeScript namespace blocks by qualified name (`ts.server`): blocks merge across files.
-    pub(super) ts_namespaces: FxHashMap<String, Vec<Sym>>,
+    pub(super) ts_namespaces: Shared<FxHashMap<String, Vec<Sym>>>,
     /// Per file: (scope, name) → index of the last binding, so lookups stay O(1) in big files.
-    pub(super) bindings: Vec<FxHashMap<(Option<u32>, &'a str), u32>>,
+    pub(super) bindings: PerFile<FxHashMap<(Option<u32>, &'a str), u32>>,
     /// C, C++, proto, Lua and shell files by file name (`util.h` → every `…/util.h`), for
     /// include, import, require and source paths and header ↔ source pairing.
-    pub(super) include_by_basename: FxHashMap<&'a str, Vec<u32>>,
+    pub(super) include_by_basename: Shared<FxHashMap<&'a str, Vec<u32>>>,
     /// Per C/C++ file: the files its includes make visible, nearest first (headers reached
     /// through headers, and the sources that implement each header). Empty elsewhere.
-    pub(super) c_visible: Vec<Vec<u32>>,
+    pub(super) c_visible: Shared<Vec<Vec<u32>>>,
     /// Files with `extends`/`implements` uses, and files with detached methods, ascending: the
     /// type hierarchy and method owners are derived from these files only.
     pub(super) heritage_files: Vec<u32>,
@@ -163,23 +200,23 @@ impl<'a> Tables<'a> {
             || files.par_iter().map(file_maps).collect(),
             || {
                 let mut t = Maps {
-                    by_path: FxHashMap::default(),
-                    by_dir: FxHashMap::default(),
-                    by_name: FxHashMap::default(),
-                    top: Vec::new(),
-                    children: FxHashMap::default(),
-                    java_packages: FxHashMap::default(),
-                    swift_modules: FxHashMap::default(),
-                    python_modules: FxHashMap::default(),
-                    rust_modules: FxHashMap::default(),
-                    rust_file_module: vec![None; files.len()],
-                    import_targets: Vec::new(),
-                    supertypes: FxHashMap::default(),
-                    method_owner: FxHashMap::default(),
-                    ts_namespaces: FxHashMap::default(),
-                    bindings: Vec::new(),
-                    include_by_basename: FxHashMap::default(),
-                    c_visible: Vec::new(),
+                    by_path: Shared::default(),
+                    by_dir: Shared::default(),
+                    by_name: Shared::default(),
+                    top: Shared::default(),
+                    children: Shared::default(),
+                    java_packages: Shared::default(),
+                    swift_modules: Shared::default(),
+                    python_modules: Shared::default(),
+                    rust_modules: Shared::default(),
+                    rust_file_module: Shared::from(vec![None; files.len()]),
+                    import_targets: Shared::default(),
+                    supertypes: Shared::default(),
+                    method_owner: Shared::default(),
+                    ts_namespaces: Shared::default(),
+                    bindings: Shared::default(),
+                    include_by_basename: Shared::default(),
+                    c_visible: Shared::default(),
                     heritage_files: Vec::new(),
                     detached_files: Vec::new(),
                 };
@@ -220,7 +257,11 @@ impl<'a> Tables<'a> {
                 }
             },
         );
-        (t.top, t.bindings) = per_file.into_iter().unzip();
+        let (top, bindings): (Vec<_>, Vec<_>) = per_file
+            .into_iter()
+            .map(|(top, bindings)| (Shared::from(top), Shared::from(bindings)))
+            .unzip();
+        (t.top, t.bindings) = (Shared::from(top), Shared::from(bindings));
         t.index_rust_modules();
         t.index_ts_namespaces();
         let (heritage, detached): (Vec<Option<u32>>, Vec<Option<u32>>) = (0..files.len() as u32)
@@ -257,7 +298,14 @@ impl<'a> Tables<'a> {
         };
         let mut changed = FxHashSet::default();
         match redo {
-            None => t.import_targets = (0..files.len() as u32).into_par_iter().map(targets_of).collect(),
+            None => {
+                t.import_targets = Shared::from(
+                    (0..files.len() as u32)
+                        .into_par_iter()
+                        .map(|fi| Shared::from(targets_of(fi)))
+                        .collect::<Vec<_>>(),
+                )
+            }
             Some(redo) => {
                 let fresh: Vec<(u32, Vec<Option<Entity>>)> = (0..files.len() as u32)
                     .into_par_iter()
@@ -265,23 +313,25 @@ impl<'a> Tables<'a> {
                     .map(|fi| (fi, targets_of(fi)))
                     .collect();
                 for (fi, targets) in fresh {
-                    if t.import_targets[fi as usize] != targets {
+                    if *t.import_targets[fi as usize] != targets {
                         changed.insert(fi);
-                        t.import_targets[fi as usize] = targets;
+                        t.import_targets[fi as usize] = Shared::from(targets);
                     }
                 }
             }
         }
-        t.c_visible = (0..files.len() as u32)
-            .into_par_iter()
-            .map(|fi| {
-                if files[fi as usize].language.is_c_family() {
-                    t.c_include_closure(fi)
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
+        t.c_visible = Shared::from(
+            (0..files.len() as u32)
+                .into_par_iter()
+                .map(|fi| {
+                    if files[fi as usize].language.is_c_family() {
+                        t.c_include_closure(fi)
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect::<Vec<_>>(),
+        );
         t.derive_method_owners();
         t.derive_supertypes();
         changed
