@@ -494,26 +494,10 @@ pub fn build_graph_incremental(
         unresolved.extend(file_unresolved);
         for (from, x) in file_external {
             let to = *externals.entry(x.target.as_str()).or_insert_with(|| {
-                let name = x
-                    .target
-                    .rsplit(['/', ':', '.'])
-                    .find(|s| !s.is_empty())
-                    .unwrap_or(&x.target)
-                    .to_string();
-                let id: Id = Arc::from(format!("external::{}", x.target));
-                let mut n = Node::bare(id, x.stub, name, x.target.clone(), Arc::from(""));
-                n.external = true;
-                n.exported = true;
-                nodes.push(n);
+                nodes.push(external_stub(&x.target, x.stub));
                 (nodes.len() - 1) as NodeIndex
             });
-            edges.push(Edge {
-                from,
-                to,
-                kind: x.kind,
-                origin: x.origin,
-                line: x.line,
-            });
+            edges.push(x.edge(from, to));
         }
     }
     let cache_files = cache_entries(input.files, results, &mut stats);
@@ -1008,13 +992,7 @@ fn patch_in_place(
         .collect();
     let with_stubs = |(mut edges, unresolved, external): Converted<'_>| -> Option<(Vec<Edge>, Vec<Unresolved>)> {
         for (from, x) in external {
-            edges.push(Edge {
-                from,
-                to: *stub_of.get(x.target.as_str())?,
-                kind: x.kind,
-                origin: x.origin,
-                line: x.line,
-            });
+            edges.push(x.edge(from, *stub_of.get(x.target.as_str())?));
         }
         Some((edges, unresolved))
     };
@@ -1370,6 +1348,38 @@ fn package_edge(conv: &Converter<'_>, path: &str, pkg: String, file: NodeIndex) 
         origin: Origin::AstResolved,
         line: 0,
     })
+}
+
+/// The node of an external stub (`external::<target>`), named by the target's last segment.
+pub(crate) fn external_stub(target: &str, kind: NodeKind) -> Node {
+    let name = target
+        .rsplit(['/', ':', '.'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(target)
+        .to_string();
+    let mut n = Node::bare(
+        Arc::from(format!("external::{target}")),
+        kind,
+        name,
+        target.to_string(),
+        Arc::from(""),
+    );
+    n.external = true;
+    n.exported = true;
+    n
+}
+
+impl ExternalEdge {
+    /// This path-space edge to an external stub, from node `from` to the stub's node `to`.
+    pub(crate) fn edge(&self, from: NodeIndex, to: NodeIndex) -> Edge {
+        Edge {
+            from,
+            to,
+            kind: self.kind,
+            origin: self.origin,
+            line: self.line,
+        }
+    }
 }
 
 pub(crate) fn push_file_node(nodes: &mut Vec<Node>, repo: &str, file: &SourceFile) {

@@ -17,13 +17,13 @@
 //! its canonical dump is the same (`gortex-index/tests/overlay.rs`).
 
 use crate::build::{
-    cache_entries, file_position, package_id, package_in, package_of, push_file_node, push_structure,
+    cache_entries, external_stub, file_position, package_id, package_in, package_of, push_file_node, push_structure,
     push_symbol_nodes, resolve_input, BuildStats, ChangedFile, Converted, Converter, FileNodes, Layout, Previous,
     RepoInput,
 };
 use crate::cache::{ExternalEdge, ResolutionCache};
 use crate::config::dir_of;
-use crate::model::{unresolved_name, Edge, Graph, Id, Node, NodeIndex, Unresolved};
+use crate::model::{edge_order, same_key, unresolved_name, Edge, Graph, Id, Node, NodeIndex, Unresolved};
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -355,14 +355,6 @@ impl Layer {
     }
 }
 
-fn same_key(a: &Edge, b: &Edge) -> bool {
-    a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line
-}
-
-fn edge_order(a: &Edge, b: &Edge) -> std::cmp::Ordering {
-    (a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(b.to, b.kind, b.line, std::cmp::Reverse(b.origin)))
-}
-
 /// Where each input file's nodes are in a layer's state: contiguous blocks as `FileNodes`, the
 /// rest (changed or absent files) as node lists by file position.
 struct Space {
@@ -662,15 +654,8 @@ pub fn build_graph_layered(
         new_stubs = made;
         all
     };
-    for (id, stub, target) in new_stubs {
-        let name = target
-            .rsplit(['/', ':', '.'])
-            .find(|s| !s.is_empty())
-            .unwrap_or(&target)
-            .to_string();
-        let mut n = Node::bare(id, stub, name, target, Arc::from(""));
-        n.external = true;
-        n.exported = true;
+    for (_, stub, target) in new_stubs {
+        let n = external_stub(&target, stub);
         names.insert(n.name.as_str().into());
         layer.append_node(n);
     }
@@ -769,13 +754,7 @@ fn with_stubs(
             Some(i) => i,
             None => make(&x.target, x.stub)?,
         };
-        edges.push(Edge {
-            from,
-            to,
-            kind: x.kind,
-            origin: x.origin,
-            line: x.line,
-        });
+        edges.push(x.edge(from, to));
     }
     Some((edges, unresolved))
 }

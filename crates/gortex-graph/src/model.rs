@@ -451,13 +451,7 @@ impl Graph {
 
     /// A flat graph's incoming edges of a node (empty past its node list).
     pub(crate) fn flat_in_edges(&self, node: NodeIndex) -> impl Iterator<Item = &Edge> + Clone + '_ {
-        let (s, e) = match (
-            self.in_offsets.get(node as usize),
-            self.in_offsets.get(node as usize + 1),
-        ) {
-            (Some(&s), Some(&e)) => (s as usize, e as usize),
-            _ => (0, 0),
-        };
+        let (s, e) = run_of(&self.in_offsets, node);
         self.in_edges[s..e].iter().map(move |&i| &self.edges[i as usize])
     }
 
@@ -471,13 +465,7 @@ impl Graph {
 
     /// A flat graph's unresolved references made from a node.
     pub(crate) fn flat_unresolved_from(&self, node: NodeIndex) -> impl Iterator<Item = &Unresolved> + Clone + '_ {
-        let (s, e) = match (
-            self.unresolved_offsets.get(node as usize),
-            self.unresolved_offsets.get(node as usize + 1),
-        ) {
-            (Some(&s), Some(&e)) => (s as usize, e as usize),
-            _ => (0, 0),
-        };
+        let (s, e) = run_of(&self.unresolved_offsets, node);
         self.unresolved_order[s..e]
             .iter()
             .map(move |&i| &self.unresolved[i as usize])
@@ -588,6 +576,14 @@ impl Graph {
     }
 }
 
+/// The range of `node`'s run in a CSR list with these offsets (empty past the offsets' end).
+fn run_of(offsets: &[u32], node: NodeIndex) -> (usize, usize) {
+    match (offsets.get(node as usize), offsets.get(node as usize + 1)) {
+        (Some(&s), Some(&e)) => (s as usize, e as usize),
+        _ => (0, 0),
+    }
+}
+
 /// The name an unresolved reference targets: `unresolved::name` and `unresolved::*.name` give
 /// `name`.
 pub(crate) fn unresolved_name(target: &str) -> &str {
@@ -662,7 +658,7 @@ pub(crate) fn sort_edges(n: usize, edges: Vec<Edge>) -> Vec<Edge> {
 }
 
 /// The order edges are kept in: by (from, to, kind, line), the strongest origin first.
-fn edge_order(a: &Edge, b: &Edge) -> std::cmp::Ordering {
+pub(crate) fn edge_order(a: &Edge, b: &Edge) -> std::cmp::Ordering {
     (a.from, a.to, a.kind, a.line, std::cmp::Reverse(a.origin)).cmp(&(
         b.from,
         b.to,
@@ -672,7 +668,8 @@ fn edge_order(a: &Edge, b: &Edge) -> std::cmp::Ordering {
     ))
 }
 
-fn same_key(a: &Edge, b: &Edge) -> bool {
+/// Whether two edges have the same endpoints, kind and line (whatever their origin).
+pub(crate) fn same_key(a: &Edge, b: &Edge) -> bool {
     a.from == b.from && a.to == b.to && a.kind == b.kind && a.line == b.line
 }
 

@@ -115,7 +115,7 @@ fn main() {
         let after_push = live_kb();
         drop(view);
         let after_drop = live_kb();
-        let mb = |kb: u64| ((kb as i64 - before as i64) as f64 / 1024.0 * 10.0).round() / 10.0;
+        let mb = |kb: u64| mb_since(before, kb);
         println!(
             "{}",
             json!({
@@ -158,7 +158,7 @@ fn main() {
             let without_tables = live_kb();
             drop(view);
             let after_drop = live_kb();
-            let mb = |kb: u64| ((kb as i64 - before as i64) as f64 / 1024.0 * 10.0).round() / 10.0;
+            let mb = |kb: u64| mb_since(before, kb);
             println!(
                 "{}",
                 json!({
@@ -172,6 +172,11 @@ fn main() {
             );
         }
     }
+}
+
+/// MB (one decimal) the live heap grew from `before` to `now` (KiB).
+fn mb_since(before: u64, now: u64) -> f64 {
+    ((now as i64 - before as i64) as f64 / 1024.0 * 10.0).round() / 10.0
 }
 
 /// Live heap in KiB: bytes allocated and not freed.
