@@ -18,12 +18,12 @@
 
 use crate::build::{
     cache_entries, external_stub, file_position, package_id, package_in, package_of, push_file_node, push_structure,
-    push_symbol_nodes, resolve_input, BuildStats, ChangedFile, Converted, Converter, FileNodes, Layout, Previous,
-    RepoInput,
+    push_symbol_nodes, BuildStats, ChangedFile, Converted, Converter, FileNodes, Layout, Previous, RepoInput,
 };
 use crate::cache::{ExternalEdge, ResolutionCache};
 use crate::config::dir_of;
 use crate::model::{edge_order, same_key, unresolved_name, Edge, Graph, Id, Node, NodeIndex, Unresolved};
+use crate::reuse::resolve_input;
 use gortex_core::{EdgeKind, NodeKind, Origin};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;

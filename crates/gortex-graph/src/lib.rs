@@ -11,6 +11,7 @@ mod layer;
 pub mod model;
 pub mod query;
 mod resolve;
+mod reuse;
 
 pub use build::{
     build_graph, build_graph_incremental, local_ids, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile,
