@@ -69,6 +69,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig(undefined, { XDG_CONFIG_HOME: xdg })).toThrow(`${file}:2: daemon.http_addr must be host:port, like 127.0.0.1:7411, got 7411`);
   });
 
+  test('lsp.<server>: the global file names commands; a repository file only when the global one allows it', () => {
+    const xdg = tmp();
+    fs.mkdirSync(path.join(xdg, 'gortex'));
+    const global = path.join(xdg, 'gortex', 'config.yaml');
+    const root = tmp();
+    const repoFile = path.join(root, '.gortex.yaml');
+    fs.writeFileSync(global, 'lsp:\n  python:\n    command: pyright-langserver --stdio\n  go:\n    enabled: false\n  cobol:\n    command: x\n');
+    fs.writeFileSync(repoFile, 'lsp:\n  typescript:\n    command: [evil, --stdio]\n');
+    const loaded = loadConfig(root, { XDG_CONFIG_HOME: xdg });
+    expect(loaded.lsp.python).toEqual({ command: ['pyright-langserver', '--stdio'], enabled: true, source: `${global}:2` });
+    expect(loaded.lsp.go).toMatchObject({ enabled: false });
+    expect(loaded.lsp.typescript).toEqual({ enabled: true, source: `${repoFile}:2` });
+    expect(loaded.warnings).toEqual([
+      `${global}:6: unknown language "lsp.cobol"; known: typescript, python, go, cpp, rust, java, allow_repo_commands (ignored)`,
+      `${repoFile}:2: lsp.typescript.command of a repository file is ignored: set lsp.allow_repo_commands: true in ${global} to let repositories choose their language servers`,
+    ]);
+    fs.writeFileSync(global, 'lsp:\n  allow_repo_commands: true\n');
+    expect(loadConfig(root, { XDG_CONFIG_HOME: xdg }).lsp.typescript).toEqual({ command: ['evil', '--stdio'], enabled: true, source: `${repoFile}:2` });
+    fs.writeFileSync(repoFile, 'lsp:\n  python:\n    command: 7\n');
+    expect(() => loadConfig(root, { XDG_CONFIG_HOME: xdg })).toThrow(`${repoFile}:2: lsp.python.command must be a command line or a list of its words`);
+  });
+
   test('broken files are errors naming the file, the line and the fix', () => {
     const root = tmp();
     const file = path.join(root, '.gortex.yaml');
@@ -82,7 +104,7 @@ describe('loadConfig', () => {
     fs.writeFileSync(file, '- just\n- a list\n');
     expect(() => loadConfig(root, noGlobal)).toThrow(/the top level must be a mapping/);
     fs.writeFileSync(file, '');
-    expect(loadConfig(root, noGlobal)).toEqual({ files: [file], warnings: [], index: { exclude: [] } });
+    expect(loadConfig(root, noGlobal)).toEqual({ files: [file], warnings: [], index: { exclude: [] }, lsp: {} });
   });
 
   test('index settings: exclude lists of both files add up; the repository wins on scalars; wrong types are errors', () => {

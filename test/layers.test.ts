@@ -9,13 +9,14 @@ import * as path from 'node:path';
 const TS = path.resolve(__dirname, '..', 'ts');
 
 /** Lowest first: a folder may import itself and the folders before it, never one after it. */
-const LAYERS = ['support', 'engine', 'config', 'workspace', 'tools', 'wire', 'eval', 'calls', 'mcp', 'http', 'daemon', 'cli'] as const;
+const LAYERS = ['support', 'engine', 'config', 'lsp', 'workspace', 'tools', 'wire', 'eval', 'calls', 'mcp', 'http', 'daemon', 'cli'] as const;
 
 /** External packages and the one folder (or file) allowed to import each. */
 const OWNERS: { pattern: RegExp; what: string; owner: (file: string) => boolean; where: string }[] = [
   { pattern: /^@modelcontextprotocol\/sdk/, what: 'the MCP SDK', owner: (f) => f.startsWith('mcp/'), where: 'ts/mcp' },
   { pattern: /^express$/, what: 'Express', owner: (f) => f.startsWith('http/'), where: 'ts/http' },
   { pattern: /^@oclif\//, what: 'oclif', owner: (f) => f.startsWith('cli/'), where: 'ts/cli' },
+  { pattern: /^vscode-jsonrpc/, what: 'vscode-jsonrpc', owner: (f) => f.startsWith('lsp/'), where: 'ts/lsp' },
 ];
 
 function sources(dir: string): string[] {

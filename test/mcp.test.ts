@@ -76,12 +76,13 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact',
       'overlay_register', 'overlay_push', 'overlay_list', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'compare_with_overlay',
       'overlay_fork', 'overlay_branches', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'compare_branches', 'preview_edit', 'simulate_chain',
+      'get_diagnostics', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'get_code_actions', 'apply_code_action', 'fix_all_in_file',
       'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'set_planning_mode', 'workflow', 'get_symbol_history', 'feedback',
       'list_repos', 'workspace_info', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project',
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'apply_code_action', 'fix_all_in_file'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));
@@ -238,7 +239,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
         'get_dependents', 'get_callers', 'get_call_chain', 'find_usages', 'find_implementations', 'graph_stats',
         'read_file', 'get_symbol_source', 'edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'detect_changes', 'diff_context', 'check_guards', 'verify_change', 'index_health',
         'get_repo_outline',
-        'explore', 'get_editing_context', 'get_test_targets', 'smart_context', 'analyze', 'tool_profile', 'tools_search',
+        'explore', 'get_editing_context', 'get_test_targets', 'smart_context', 'analyze', 'get_diagnostics', 'tool_profile', 'tools_search',
       ]);
       const profile = await ok('tool_profile', {});
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer', source: '--tools' });
@@ -354,7 +355,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(15_000);
     const edit = listed.tools.find((t) => t.name === 'edit')!;
     expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(edit.description).toMatch(/Operations here: file, symbol, write, batch, scaffold, apply_overlay\./);
+    expect(edit.description).toMatch(/Operations here: file, symbol, write, batch, scaffold, apply_overlay, code_action, fix_all\./);
     expect(listed.tools.find((t) => t.name === 'refactor')!.description).toMatch(/Operations here: rename, move, inline, delete\./);
   });
 
@@ -380,7 +381,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     const relations = summary.domains.find((d: any) => d.domain === 'relations');
     expect(relations.operations.find((o: any) => o.operation === 'callers')).toMatchObject({ canonical_tool: 'get_callers', available: true });
     const edit = summary.domains.find((d: any) => d.domain === 'edit');
-    expect(Object.fromEntries(edit.operations.map((o: any) => [o.operation, o.available]))).toEqual({ file: true, symbol: true, write: true, batch: true, scaffold: true, apply_overlay: true });
+    expect(Object.fromEntries(edit.operations.map((o: any) => [o.operation, o.available]))).toEqual({ file: true, symbol: true, write: true, batch: true, scaffold: true, apply_overlay: true, code_action: true, fix_all: true });
     const refactor = summary.domains.find((d: any) => d.domain === 'refactor');
     expect(Object.fromEntries(refactor.operations.map((o: any) => [o.operation, o.available]))).toEqual({ rename: true, move: true, inline: true, delete: true });
     const schema = await ok('capabilities', { domain: 'relations', operation: 'callers', detail: 'schema' });

@@ -85,11 +85,13 @@ test('admin tools are the control writers, the file writers and the tools that k
   // A new tool that changes anything must be placed here on purpose: admin, or session-only.
   const writers = ALL_TOOLS.filter((t) => t.effect !== 'read').map((t) => [t.name, t.effect, isAdminTool(t)]);
   expect(writers.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+    ['apply_code_action', 'local_write', true],
     ['batch_edit', 'local_write', true],
     ['delete_scope', 'session_write', true],
     ['edit_file', 'local_write', true],
     ['edit_symbol', 'local_write', true],
     ['feedback', 'session_write', true],
+    ['fix_all_in_file', 'local_write', true],
     ['index_repository', 'control_write', true],
     ['inline_symbol', 'local_write', true],
     ['move_symbol', 'local_write', true],
@@ -111,8 +113,10 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['set_active_project', 'session_write', false],
     ['set_planning_mode', 'session_write', false],
     ['simulate_chain', 'session_write', false],
+    ['subscribe_diagnostics', 'session_write', false],
     ['tools_search', 'session_write', false],
     ['track_repository', 'control_write', true],
+    ['unsubscribe_diagnostics', 'session_write', false],
     ['untrack_repository', 'control_write', true],
     ['workflow', 'session_write', false],
     ['write_file', 'local_write', true],

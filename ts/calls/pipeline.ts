@@ -12,6 +12,7 @@ import { ResultWithMeta, type ToolDef } from '../tools/registry';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
 import { encodeGcx } from '../wire/gcx';
 import type { CallerTrust, ProgressReporter, SessionSurface, ToolContext } from '../workspace/context';
+import type { SessionChannels } from '../workspace/channels';
 import { throughOverlay, type OverlayBinding } from '../workspace/overlays';
 import type { Workspace } from '../workspace/workspace';
 import { adminRefusal, ToolCallError } from './dispatch';
@@ -62,6 +63,8 @@ export interface Caller {
   route?: (tool: string, args: Record<string, unknown>, workspace: string | undefined, format: CallFormat) => Promise<CallOutcome | undefined>;
   /** The caller's overlay session: its calls read through the session's active branch (`ts/workspace/overlays.ts`). */
   overlay?: OverlayBinding;
+  /** The caller's push channels (`subscribe_*` tools), when its door can push notifications. */
+  channels?: SessionChannels;
 }
 
 /** A call that was answered. `text` is the answer as written (JSON or GCX1). */
@@ -253,6 +256,7 @@ async function withPipeline(base: ToolContext, caller: Caller, progress: Progres
     ...(progress ? { progress } : {}),
     ...(caller.trust ? { trust: caller.trust } : {}),
     ...(caller.overlay ? { overlay: caller.overlay } : {}),
+    ...(caller.channels ? { channels: caller.channels } : {}),
   };
   // The overlay tools manage the overlay (and compare sides) themselves.
   return withCalls(tool.category === 'overlay' ? ctx : await throughOverlay(ctx));

@@ -4,7 +4,9 @@
  * path, else `~/.gortex/config.yaml`). Both are optional. This version acts on `mcp.tools` (the
  * tool surface: the repository's file wins over the global one), `exclude` / `index.exclude`
  * (gitignore-style patterns; both files add up), `respect_gitignore`, `index.max_file_size`, and
- * the global file's `daemon.http_addr` and `daemon.allowed_roots`;
+ * the global file's `daemon.http_addr` and `daemon.allowed_roots`, and `lsp.<language>` (the
+ * language server to run: the global file's always, the repository's only when the global file
+ * sets `lsp.allow_repo_commands: true`, because a cloned repository must not choose what runs);
  * every other key the original's schema knows is accepted with a warning that it is not used yet,
  * and unknown keys are warned about with the known ones listed. A file that is not valid YAML, or a value of the wrong type
  * under a key that is used, is an error naming the file, the key and the fix.
@@ -23,10 +25,10 @@ export class ConfigError extends Error {
 const REPO_KEYS = [
   'exclude', 'include', 'rule_files', 'respect_gitignore', 'workspace', 'project', 'projects', 'cross_workspace_deps',
   'index', 'watch', 'query', 'scope', 'search', 'embedding', 'mcp', 'guards', 'federation', 'architecture', 'events',
-  'artifacts', 'queries', 'semantic', 'llm', 'review',
+  'artifacts', 'queries', 'semantic', 'llm', 'review', 'lsp',
 ] as const;
 /** Top-level keys of the global `config.yaml`. */
-const GLOBAL_KEYS = ['repos', 'projects', 'active_project', 'exclude', 'llm', 'embedding', 'daemon', 'mcp', 'review'] as const;
+const GLOBAL_KEYS = ['repos', 'projects', 'active_project', 'exclude', 'llm', 'embedding', 'daemon', 'mcp', 'review', 'lsp'] as const;
 /** Keys under `mcp` (`allow_embedded` is user-level only in the original). */
 const MCP_KEYS = ['tools', 'allow_embedded'] as const;
 /** Keys under `mcp.tools`. */
@@ -38,7 +40,7 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules', 'lsp']);
 /** Keys of one guard rule. */
 const GUARD_KEYS = ['name', 'kind', 'source', 'target', 'message', 'severity', 'except'] as const;
 /** Keys under `daemon` (global config). */
@@ -82,6 +84,18 @@ export interface LoadedConfig {
   workspace?: string;
   /** `guards.rules` of the repository's file. */
   guards?: GuardRule[];
+  /** `lsp.<language>` settings by language (the repository's over the global's, when allowed). */
+  lsp: Record<string, LspSetting>;
+}
+
+/** One language's `lsp.<language>` setting. */
+export interface LspSetting {
+  /** The server's command and arguments (`command: "pyright-langserver --stdio"` or a list). */
+  command?: string[];
+  /** `enabled: false` turns the language's server off. */
+  enabled: boolean;
+  /** `file:line` of the setting, for messages. */
+  source: string;
 }
 
 /**
@@ -127,7 +141,7 @@ export function repoConfigPath(root: string): string | undefined {
 
 /** Reads both files; throws `ConfigError` for YAML errors and wrong types under used keys. */
 export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  const out: LoadedConfig = { files: [], warnings: [], index: { exclude: [] } };
+  const out: LoadedConfig = { files: [], warnings: [], index: { exclude: [] }, lsp: Object.create(null) as Record<string, LspSetting> };
   const repoFile = root === undefined ? undefined : repoConfigPath(root);
   const globalFile = globalConfigPath(env);
   const repo = repoFile === undefined ? undefined : readYaml(repoFile);
@@ -142,6 +156,7 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     const daemon = daemonSettings(global, out.warnings, env);
     if (daemon.httpAddr !== undefined) out.daemonHttpAddr = daemon.httpAddr;
     if (daemon.allowedRoots !== undefined) out.allowedRoots = daemon.allowedRoots;
+    lspSettings(global, out.lsp, out.warnings, true, globalFile);
   }
   if (repo) {
     out.files.unshift(repo.file);
@@ -156,6 +171,7 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     }
     const guards = guardRules(repo, out.warnings);
     if (guards) out.guards = guards;
+    lspSettings(repo, out.lsp, out.warnings, global?.data.lsp !== null && typeof global?.data.lsp === 'object' && (global.data.lsp as Record<string, unknown>).allow_repo_commands === true, globalFile);
   }
   const tools = repoTools ?? globalTools;
   if (tools) out.tools = tools;
@@ -266,6 +282,54 @@ function guardRules(y: YamlFile, warnings: string[]): GuardRule[] | undefined {
       at: `${label} (${r.name.trim()})`,
     };
   });
+}
+
+/** The language servers `lsp.<name>` may configure: `typescript` serves JavaScript too, `cpp` serves C and C++. */
+export const LSP_LANGUAGES = ['typescript', 'python', 'go', 'cpp', 'rust', 'java'] as const;
+
+/**
+ * Reads `lsp.<language>: {command, enabled}` into `into`. The global file's `allow_repo_commands`
+ * decides whether a repository file may name a command: without it, a repository's command is
+ * ignored with a warning (its `enabled: false` still counts: turning a server off runs nothing).
+ */
+function lspSettings(y: YamlFile, into: Record<string, LspSetting>, warnings: string[], isGlobalOrAllowed: boolean, globalFile: string): void {
+  const lsp = y.data.lsp;
+  if (lsp === undefined || lsp === null) return;
+  const example = 'like "lsp:\n  python:\n    command: pyright-langserver --stdio"';
+  if (typeof lsp !== 'object' || Array.isArray(lsp)) throw new ConfigError(`${where(y, ['lsp'])}: lsp must be a mapping of languages, ${example}`);
+  for (const [language, raw] of Object.entries(lsp as Record<string, unknown>)) {
+    if (language === 'allow_repo_commands') {
+      if (typeof raw !== 'boolean') throw new ConfigError(`${where(y, ['lsp', language])}: lsp.allow_repo_commands must be true or false`);
+      continue;
+    }
+    const at = where(y, ['lsp', language]);
+    if (!(LSP_LANGUAGES as readonly string[]).includes(language)) {
+      warnings.push(`${at}: unknown language "lsp.${language}"; known: ${LSP_LANGUAGES.join(', ')}, allow_repo_commands (ignored)`);
+      continue;
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${at}: lsp.${language} must be a mapping with command and/or enabled, ${example}`);
+    const r = raw as Record<string, unknown>;
+    for (const key of Object.keys(r)) if (key !== 'command' && key !== 'enabled') warnings.push(`${at}: unknown key "lsp.${language}.${key}"; known keys here: command, enabled (ignored)`);
+    if (r.enabled !== undefined && typeof r.enabled !== 'boolean') throw new ConfigError(`${at}: lsp.${language}.enabled must be true or false`);
+    let command: string[] | undefined;
+    if (r.command !== undefined && r.command !== null) {
+      const list = typeof r.command === 'string' ? r.command.trim().split(/\s+/) : r.command;
+      if (!Array.isArray(list) || list.length === 0 || !list.every((c) => typeof c === 'string' && c !== '')) {
+        throw new ConfigError(`${at}: lsp.${language}.command must be a command line or a list of its words, like "gopls" or [clangd, --background-index]`);
+      }
+      command = list as string[];
+      if (!isGlobalOrAllowed) {
+        warnings.push(`${at}: lsp.${language}.command of a repository file is ignored: set lsp.allow_repo_commands: true in ${globalFile} to let repositories choose their language servers`);
+        command = undefined;
+      }
+    }
+    const previous = into[language];
+    into[language] = {
+      ...(command ?? previous?.command ? { command: command ?? previous!.command! } : {}),
+      enabled: r.enabled === undefined ? (previous?.enabled ?? true) : r.enabled,
+      source: at,
+    };
+  }
 }
 
 /** Reads `exclude`, `respect_gitignore` and `index.{exclude,max_file_size}` into `into`. */

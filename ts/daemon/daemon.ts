@@ -15,6 +15,7 @@
  * reuse the warm graph; `--embedded` skips the daemon. A `call` without a working directory (one
  * routed here from another daemon, see `roster.ts`) is answered by the default repository.
  */
+import { lspPool } from '../lsp/pool';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -433,6 +434,7 @@ export class Daemon {
       }
       await this.http?.close().catch((error: unknown) => log(`closing HTTP: ${(error as Error).message}`));
       await this.repos.close();
+      await lspPool().shutdown();
       for (const socket of this.controls) socket.end();
       // Only a daemon that bound the socket owns it (a refused start must not remove another's).
       if (this.server) fs.rmSync(paths.socket, { force: true });

@@ -8,6 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { CallPipeline, type Caller, type CallOutcome } from '../calls/pipeline';
+import { SessionChannels } from '../workspace/channels';
 import { overlayStore } from '../workspace/overlays';
 import { chosenSpec, isGcxClient, sessionSurface, type SurfaceOptions } from '../calls/session';
 import { toolListing } from '../calls/surface';
@@ -108,9 +109,13 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     overlay: { store: overlayStore(), session: options.overlaySession ?? randomUUID() },
   };
   const overlay = caller.overlay!;
+  // Custom notification methods (`notifications/diagnostics`, …) are not in the SDK's union; the wire takes any.
+  const channels = new SessionChannels(overlay.session, (method, params) => void server.notification({ method, params } as unknown as ServerNotification).catch(() => undefined));
+  caller.channels = channels;
   const previousOnClose = server.onclose;
   server.onclose = () => {
     overlay.store.drop(overlay.session);
+    channels.close();
     previousOnClose?.();
   };
 

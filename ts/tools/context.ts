@@ -3,6 +3,7 @@
  * (`index_health`, `get_repo_outline`), localisation (`explore`), reading (`batch_symbols`,
  * `get_editing_context`) and verification (`get_test_targets`).
  */
+import { lspPool } from '../lsp/pool';
 import { z } from 'zod';
 import { byteBudget, ContextReader } from './context-common';
 import { EXPLORE_BUDGET, EXPLORE_SYMBOLS, explore } from './context-explore';
@@ -27,11 +28,15 @@ export const contextTools = [
     category: 'admin',
     effect: 'read',
     description:
-      'Is the index complete and current? Indexed files and symbols by language, skipped and failed files with reasons, snapshot freshness against the disk, unresolved-reference share and edges by provenance tier, with a one-line verdict.',
+      'Is the index complete and current? Indexed files and symbols by language, skipped and failed files with reasons, snapshot freshness against the disk, unresolved-reference share and edges by provenance tier, with a one-line verdict; ' +
+      'and the language servers for the repository\'s languages (running, restarted, or not installed with the install hint).',
     input: {
       max_items: z.number().int().min(1).max(1000).optional().describe('Most skipped, failed and changed files listed (default 20)'),
     },
-    handler: (ctx, args) => indexHealth(new ContextReader(ctx), args.max_items ?? 20),
+    handler: (ctx, args) => {
+      const health = indexHealth(new ContextReader(ctx), args.max_items ?? 20);
+      return { ...health, language_servers: lspPool().report(ctx.root, Object.keys(health.files.by_language)) };
+    },
   }),
   defineTool({
     name: 'get_repo_outline',

@@ -13,11 +13,13 @@ import { callAnother, ResultWithMeta, ToolInputError, type ToolCategory, type To
 export const FACADE_VERSION = 'facade-v1';
 
 /** How a facade's arguments become the underlying tool's arguments. */
-type Shape = 'query' | 'target' | 'target_to' | 'task' | 'arguments' | 'edit' | 'refactor' | 'capabilities';
+type Shape = 'query' | 'target' | 'target_to' | 'task' | 'arguments' | 'edit' | 'refactor' | 'capabilities' | 'session';
 
 interface Operation {
   tool: string;
   fixed?: Record<string, unknown>;
+  /** The tool is `<prefix>_<channel>` for the call's `channel` (`tool` names the first built one, for listings). */
+  perChannel?: 'subscribe' | 'unsubscribe';
 }
 
 interface Facade {
@@ -114,13 +116,13 @@ const FACADES: Facade[] = [
   },
   { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, would_create_cycle: { tool: 'analyze', fixed: { kind: 'would_create_cycle' } }, impact: { tool: 'analyze', fixed: { kind: 'impact' } }, clusters: { tool: 'analyze', fixed: { kind: 'clusters' } }, coverage_gaps: { tool: 'analyze', fixed: { kind: 'coverage_gaps' } }, external_calls: { tool: 'analyze', fixed: { kind: 'external_calls' } }, routes: { tool: 'analyze', fixed: { kind: 'routes' } }, env_var_users: { tool: 'analyze', fixed: { kind: 'env_var_users' } }, todos: { tool: 'analyze', fixed: { kind: 'todos' } }, health_score: { tool: 'analyze', fixed: { kind: 'health_score' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
   { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
-  { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' }, guards: { tool: 'check_guards' }, edit_plan: { tool: 'get_edit_plan' }, pattern: { tool: 'suggest_pattern' }, preview: { tool: 'preview_edit' }, simulate: { tool: 'simulate_chain', fixed: { keep: false } }, compare_branches: { tool: 'compare_branches' }, compare_overlay: { tool: 'compare_with_overlay' }, overlay_branches: { tool: 'overlay_branches' }, overlay_state: { tool: 'overlay_list' } } },
+  { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' }, guards: { tool: 'check_guards' }, edit_plan: { tool: 'get_edit_plan' }, pattern: { tool: 'suggest_pattern' }, preview: { tool: 'preview_edit' }, simulate: { tool: 'simulate_chain', fixed: { keep: false } }, compare_branches: { tool: 'compare_branches' }, compare_overlay: { tool: 'compare_with_overlay' }, overlay_branches: { tool: 'overlay_branches' }, overlay_state: { tool: 'overlay_list' }, diagnostics: { tool: 'get_diagnostics' }, code_actions: { tool: 'get_code_actions' } } },
   {
     name: 'edit',
     effect: 'local_write',
     shape: 'edit',
     summary: 'Edit files and symbols (target + match/replacement, or content).',
-    operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' }, scaffold: { tool: 'scaffold' }, apply_overlay: { tool: 'overlay_merge', fixed: { to_disk: true } } },
+    operations: { file: { tool: 'edit_file' }, symbol: { tool: 'edit_symbol' }, write: { tool: 'write_file' }, batch: { tool: 'batch_edit' }, scaffold: { tool: 'scaffold' }, apply_overlay: { tool: 'overlay_merge', fixed: { to_disk: true } }, code_action: { tool: 'apply_code_action' }, fix_all: { tool: 'fix_all_in_file' } },
   },
   {
     name: 'refactor',
@@ -161,7 +163,13 @@ const FACADES: Facade[] = [
       simulate: { tool: 'simulate_chain', fixed: { keep: true } },
     },
   },
-  { name: 'session', effect: 'session_write', shape: 'arguments', summary: 'Session cursor and subscriptions.', operations: { cursor: { tool: 'nav' } } },
+  {
+    name: 'session',
+    effect: 'session_write',
+    shape: 'session',
+    summary: 'Session cursor and push subscriptions (subscribe / unsubscribe a channel).',
+    operations: { cursor: { tool: 'nav' }, subscribe: { tool: 'subscribe_diagnostics', perChannel: 'subscribe' }, unsubscribe: { tool: 'unsubscribe_diagnostics', perChannel: 'unsubscribe' } },
+  },
   { name: 'response', effect: 'read', shape: 'arguments', summary: 'Re-cut large earlier responses.', operations: { stats: { tool: 'ctx_stats' }, grep: { tool: 'ctx_grep' }, slice: { tool: 'ctx_slice' }, peek: { tool: 'ctx_peek' } } },
   { name: 'capabilities', effect: 'read', shape: 'capabilities', summary: 'What each domain can do here: summaries, or one operation’s exact schema.', operations: {} },
 ];
@@ -190,6 +198,8 @@ function shapeOf(f: Facade): z.ZodRawShape {
       return { operation: operation(f), task: z.string().optional(), path: z.string().optional(), options };
     case 'arguments':
       return { operation: operation(f), arguments: options };
+    case 'session':
+      return { operation: operation(f), channel: z.string().optional().describe('subscribe / unsubscribe: the channel, e.g. diagnostics'), arguments: options };
     case 'edit':
       return {
         operation: z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')} (default from target)`),
@@ -245,7 +255,8 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
     case 'task':
       return { ...opts, ...(a.task === undefined ? {} : { task: a.task }), ...(a.path === undefined ? {} : { path: a.path }) };
     case 'arguments':
-      // This shape names its option object `arguments` (see shapeOf).
+    case 'session':
+      // These shapes name their option object `arguments` (see shapeOf).
       return { ...((a.arguments ?? {}) as Record<string, unknown>) };
     case 'edit': {
       const out: Record<string, unknown> = { ...opts };
@@ -321,6 +332,14 @@ const FACADE_CATEGORIES: Record<string, ToolCategory> = {
 /** The 21 compact tools over `registry`; an operation runs its registry tool through the pipeline (`ctx.call`). */
 export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
   const has = (tool: string): boolean => registry().some((t) => t.name === tool);
+  /** `subscribe_<channel>` / `unsubscribe_<channel>`, refusing a channel no tool serves. */
+  const channelTool = (prefix: 'subscribe' | 'unsubscribe', channel: unknown): string => {
+    const channels = registry().filter((t) => t.name.startsWith('subscribe_')).map((t) => t.name.slice('subscribe_'.length)).sort();
+    if (typeof channel !== 'string' || !channels.includes(channel)) {
+      throw new ToolInputError('invalid_argument', `session.${prefix} needs channel: one of ${channels.join(', ')}${channel === undefined ? '' : ` (got ${JSON.stringify(channel)})`}`);
+    }
+    return `${prefix}_${channel}`;
+  };
   const describeOp = (f: Facade, op: string, detail: 'summary' | 'schema'): Record<string, unknown> => {
     const spec = f.operations[op]!;
     const tool = registry().find((t) => t.name === spec.tool);
@@ -368,12 +387,13 @@ export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
         if (op === undefined) throw new ToolInputError('invalid_argument', `${f.name} needs an operation: ${Object.keys(f.operations).join(', ')}`);
         const spec = f.operations[op];
         if (!spec) throw new ToolInputError('invalid_argument', `unknown operation "${op}" of ${f.name}; operations: ${Object.keys(f.operations).join(', ')}`);
-        if (!has(spec.tool)) throw new ToolInputError('not_available', `${f.name}.${op} is not available in this build (${spec.tool} is not built yet)`);
+        const tool = spec.perChannel ? channelTool(spec.perChannel, args.channel) : spec.tool;
+        if (!has(tool)) throw new ToolInputError('not_available', `${f.name}.${op} is not available in this build (${tool} is not built yet)`);
         const toolArgs = { ...translate(f, op, args), ...(spec.fixed ?? {}) };
-        const result = await callAnother(ctx, spec.tool, toolArgs);
+        const result = await callAnother(ctx, tool, toolArgs);
         const inner = result instanceof ResultWithMeta ? result.result : result;
         return new ResultWithMeta(inner, {
-          gortex_facade: { surface_version: FACADE_VERSION, facade: f.name, operation: op, canonical_tool: spec.tool },
+          gortex_facade: { surface_version: FACADE_VERSION, facade: f.name, operation: op, canonical_tool: tool },
         });
       },
     };

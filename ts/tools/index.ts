@@ -3,6 +3,7 @@ import { analysisTools } from './analysis';
 import { changeTools } from './changes';
 import { verifyTools } from './verify';
 import { contextTools } from './context';
+import { diagnosticsTools } from './diagnostics';
 import { editTools } from './edit';
 import { refactorTools } from './refactor';
 import { inlineTools } from './inline';
@@ -37,6 +38,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...analysisTools,
   ...overlayTools(),
   ...speculateTools(),
+  ...diagnosticsTools(),
   ...sessionTools(),
   ...workspaceTools,
   ...metaTools(() => ALL_TOOLS),

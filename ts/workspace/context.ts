@@ -3,6 +3,7 @@
  * (its tool surface, its workspace, a warming repository's provisional index, progress).
  */
 import type { Engine, IndexReport } from '../engine/engine';
+import type { SessionChannels } from './channels';
 import type { OverlayBinding } from './overlays';
 import type { SessionStore } from './session-store';
 import type { Workspace } from './workspace';
@@ -74,6 +75,8 @@ export interface ToolContext {
    * repository by relative path (null: deleted in the overlay); source readers use `readSource`.
    */
   overlayFiles?: ReadonlyMap<string, Buffer | null>;
+  /** The caller's push channels (MCP sessions: stdio, the daemon socket, `/mcp`); absent where a door cannot push. */
+  channels?: SessionChannels;
 }
 
 /**

@@ -3,6 +3,7 @@
  * this process, and kept current while the session runs by a recursive file watcher whose bursts
  * are debounced into one incremental refresh.
  */
+import { lspPool } from '../lsp/pool';
 import { DEFAULT_EXCLUDED_DIRS, watchRepo, type Engine, type IndexReport, type ProgressEvent } from '../engine/engine';
 import type { ToolContext } from './context';
 import { isEditorTempFile } from './editor-temp';
@@ -145,6 +146,8 @@ export async function openEmbedded(
           ...(walk ? {} : { paths: files }),
         });
         ctx.lastIndex = report;
+        // Language servers hold open documents: they follow the disk (all of them after a whole pass).
+        lspPool().filesChanged(root, files, { all: walk });
         if (report.mode !== 'unchanged') {
           // A pass that finishes after close writes its snapshot at once: no timer outlives the repository.
           if (isClosed) {
@@ -315,6 +318,8 @@ export async function openEmbedded(
       if (reconciler) clearInterval(reconciler);
       state.watching = false;
       watcher?.close();
+      // Its language servers go with it (the daemon's shutdown waits for them: `LspPool.shutdown`).
+      void lspPool().stop(root);
     },
   };
 }

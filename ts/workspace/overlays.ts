@@ -14,6 +14,7 @@
  */
 import * as path from 'node:path';
 import type { Engine, OverlayBuildReport } from '../engine/engine';
+import { parseDuration } from '../support/duration';
 import { ToolInputError } from '../support/tool-input-error';
 import type { ToolContext } from './context';
 
@@ -63,14 +64,8 @@ export interface OverlayBinding {
   baseEngine?: Engine;
 }
 
-/** Parses `GORTEX_OVERLAY_IDLE_TTL`: `90s`, `30m`, `2h`, `500ms`, or a number of seconds. */
-export function parseDuration(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
-}
+/** Parses `GORTEX_OVERLAY_IDLE_TTL` and the other duration settings (`ts/support/duration.ts`). */
+export { parseDuration };
 
 function idleTtlMs(): number {
   const raw = process.env.GORTEX_OVERLAY_IDLE_TTL;

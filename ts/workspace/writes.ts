@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { syntaxCheck } from '../engine/engine';
+import { lspPool } from '../lsp/pool';
 import { FileLockTimeoutError, withFileLock } from '../support/file-lock';
 import { gortexHome } from '../support/home';
 import { ToolInputError } from '../support/tool-input-error';
@@ -467,4 +468,6 @@ export function faultAfterWrite(written: number): void {
 export async function syncIndex(ctx: ToolContext, paths: readonly string[]): Promise<void> {
   if (ctx.filesChanged) await ctx.filesChanged(paths);
   else ctx.engine.updateFiles(ctx.repo, [...paths]);
+  // Language servers holding these files hear the new text now, not at the watcher's next pass.
+  lspPool().filesChanged(ctx.root, paths);
 }

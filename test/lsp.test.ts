@@ -1,0 +1,267 @@
+/**
+ * Language servers in the loop, with the real servers (typescript-language-server over tsserver,
+ * pyright) on fixture repositories, through the real MCP server: diagnostics appear after a bad
+ * edit and clear after the fix, code actions fix an import through the guarded write path, a whole
+ * file is fixed in rounds, an overlay buffer is diagnosed without touching the disk or other
+ * sessions, pushed diagnostics flow until unsubscribe, a killed server is restarted, and a missing
+ * server is reported with its install hint.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { callJson, okJson, serveEmbedded } from './helpers/mcp';
+import { gitRepo, useTempHome } from './helpers/repo';
+import { lspPool } from '../ts/lsp/pool';
+import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { packageRoot } from '../ts/support/package-root';
+
+const TSCONFIG = '{ "compilerOptions": { "strict": true, "target": "ES2020", "module": "commonjs", "types": [] }, "include": ["src"] }\n';
+const A = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n';
+const B = 'const x: number = add(1, 2);\nconst y: string = 5;\nexport { x, y };\n';
+
+interface Pushed {
+  method: string;
+  params: { path: string; counts: Record<string, number>; diagnostics: { message: string; code?: unknown }[] };
+}
+
+/** Collects the custom notifications a client receives. */
+function collect(client: Client): Pushed[] {
+  const seen: Pushed[] = [];
+  client.fallbackNotificationHandler = async (n) => {
+    seen.push(n as unknown as Pushed);
+  };
+  return seen;
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = await probe();
+    if (got !== undefined) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function codes(answer: { diagnostics: { code?: unknown }[] }): unknown[] {
+  return answer.diagnostics.map((d) => d.code);
+}
+
+describe('language servers (TypeScript)', () => {
+  useTempHome();
+  let root: string;
+  let repo: EmbeddedRepo;
+  let one: Client;
+  let two: Client;
+
+  beforeAll(async () => {
+    root = gitRepo('lsp-ts', { 'tsconfig.json': TSCONFIG, 'src/a.ts': A, 'src/b.ts': B });
+    repo = await openEmbedded(root, { watch: false });
+    one = await serveEmbedded(repo);
+    two = await serveEmbedded(repo);
+  });
+  afterAll(async () => {
+    await one.close();
+    await two.close();
+    repo.close();
+    await lspPool().stop(root);
+  });
+
+  it('reports the type errors of a file, and clears them after the fix', async () => {
+    const got = await okJson(one, 'get_diagnostics', { path: 'src/b.ts' });
+    expect(got).toMatchObject({ path: 'src/b.ts', server: 'typescript', published: true, overlay: false });
+    expect(codes(got).sort()).toEqual([2304, 2322]);
+    expect(got.diagnostics.find((d: { code: number }) => d.code === 2322)).toMatchObject({ line: 2, column: 7, severity: 'error', source: 'typescript' });
+
+    await okJson(one, 'edit_file', { path: 'src/b.ts', old_string: 'const y: string = 5;', new_string: "const y: string = 'five';" });
+    const unchanged = await okJson(one, 'get_diagnostics', { path: 'src/b.ts' });
+    expect(codes(unchanged)).toEqual([2304]);
+  });
+
+  it('lists the code actions at a diagnostic and applies the import fix through the write path', async () => {
+    const listed = await okJson(one, 'get_code_actions', { path: 'src/b.ts', line: 1, column: 19 });
+    const fix = listed.actions.find((a: { title: string }) => a.title === 'Add import from "./a"');
+    expect(fix).toMatchObject({ kind: 'quickfix', applies: 'edit' });
+    expect(listed.diagnostics.map((d: { code: number }) => d.code)).toEqual([2304]);
+    expect(listed.actions.every((a: { disabled?: string }) => a.disabled === undefined)).toBe(true);
+
+    // A stale base_sha is refused and nothing is written.
+    const stale = await callJson(one, 'apply_code_action', { path: 'src/b.ts', line: 1, column: 19, title: fix.title, base_sha: '0'.repeat(40) });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toMatch(/^conflict:/);
+
+    const dry = await okJson(one, 'apply_code_action', { path: 'src/b.ts', line: 1, column: 19, title: fix.title, dry_run: true });
+    expect(dry.files[0].diff).toContain('+import { add } from "./a";');
+    expect(fs.readFileSync(path.join(root, 'src/b.ts'), 'utf8')).not.toContain('import');
+
+    const applied = await okJson(one, 'apply_code_action', { path: 'src/b.ts', line: 1, column: 19, title: fix.title, base_sha: listed.base_sha });
+    expect(applied.applied).toBe('Add import from "./a"');
+    expect(fs.readFileSync(path.join(root, 'src/b.ts'), 'utf8')).toMatch(/^import \{ add \} from "\.\/a";/);
+    expect(applied.diagnostics_after.counts.error).toBe(0);
+    // The graph saw the write: b's call now resolves to a's function.
+    const callers = await okJson(one, 'get_callers', { id: 'src/a.ts::add' });
+    expect(JSON.stringify(callers)).toContain('src/b.ts');
+
+    const unknown = await callJson(one, 'apply_code_action', { path: 'src/b.ts', line: 1, title: 'No such action' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^not_found: no enabled code action titled "No such action"/);
+  });
+
+  it('fixes a whole file in rounds and writes it once', async () => {
+    fs.writeFileSync(path.join(root, 'src/c.ts'), 'const z: number = add(3, 4);\nexport { z };\n');
+    await repo.reindex();
+    const fixed = await okJson(one, 'fix_all_in_file', { path: 'src/c.ts' });
+    expect(fixed.rounds).toBeGreaterThanOrEqual(1);
+    expect(fixed.before.counts.error).toBe(1);
+    expect(fixed.after.counts.error).toBe(0);
+    expect(fixed.stopped).toBe('no diagnostics left');
+    expect(fs.readFileSync(path.join(root, 'src/c.ts'), 'utf8')).toContain('import { add } from "./a";');
+    expect(fixed.files).toHaveLength(1);
+  });
+
+  it('diagnoses an overlay buffer in its session only, leaving the disk and the server as they were', async () => {
+    await okJson(one, 'overlay_push', { path: 'src/a.ts', content: 'export function add(a: number, b: number): number {\n  return a + b + missing;\n}\n' });
+    const overlaid = await okJson(one, 'get_diagnostics', { path: 'src/a.ts' });
+    expect(overlaid.overlay).toBe(true);
+    expect(overlaid.diagnostics.map((d: { message: string }) => d.message)).toEqual(["Cannot find name 'missing'."]);
+    const other = await okJson(two, 'get_diagnostics', { path: 'src/a.ts' });
+    expect(other).toMatchObject({ overlay: false, counts: { error: 0 } });
+    expect(fs.readFileSync(path.join(root, 'src/a.ts'), 'utf8')).toBe(A);
+    const refused = await callJson(one, 'apply_code_action', { path: 'src/a.ts', line: 2, title: 'x' });
+    expect(refused.text).toMatch(/^not_available: src\/a\.ts has an overlay buffer/);
+    await okJson(one, 'overlay_drop', {});
+  });
+
+  it('pushes diagnostics to subscribers as files change, and stops after unsubscribe', async () => {
+    const seen = collect(one);
+    const sub = await okJson(one, 'subscribe_diagnostics', { min_severity: 'error', path_prefix: 'src/' });
+    expect(sub).toMatchObject({ subscribed: 'diagnostics', method: 'notifications/diagnostics', channels: ['diagnostics'] });
+
+    // A bad edit through the write path: its diagnostics arrive without anyone asking.
+    await okJson(one, 'write_file', { path: 'src/d.ts', content: "export const d: number = 'nope';\n" });
+    const bad = await until('the error of src/d.ts', () => seen.find((n) => n.method === 'notifications/diagnostics' && n.params.path === 'src/d.ts' && n.params.counts.error === 1));
+    expect(bad.params.diagnostics[0]!.code).toBe(2322);
+    // The fix clears them.
+    await okJson(one, 'edit_file', { path: 'src/d.ts', old_string: "'nope'", new_string: '4' });
+    await until('src/d.ts cleared', () => seen.find((n) => n.params.path === 'src/d.ts' && n.params.counts.error === 0));
+
+    // The other session never subscribed.
+    const others = collect(two);
+    expect((await okJson(one, 'unsubscribe_diagnostics', {})).unsubscribed).toBe(true);
+    expect((await okJson(one, 'unsubscribe_diagnostics', {})).unsubscribed).toBe(false);
+    const before = seen.length;
+    await okJson(one, 'write_file', { path: 'src/d.ts', content: "export const d: number = 'again';\n" });
+    await okJson(one, 'get_diagnostics', { path: 'src/d.ts' });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(seen.length).toBe(before);
+    expect(others).toEqual([]);
+  });
+
+  it('restarts a crashed server and answers again', async () => {
+    await okJson(one, 'get_diagnostics', { path: 'src/a.ts' });
+    const [row] = lspPool().status(root).filter((r) => r.server === 'typescript');
+    expect(row).toMatchObject({ state: 'ready', restarts: 0 });
+    process.kill(row!.pid!, 'SIGKILL');
+    const back = await until('the restarted server', () => lspPool().status(root).find((r) => r.server === 'typescript' && r.state === 'ready' && r.pid !== row!.pid));
+    expect(back.restarts).toBe(1);
+    expect(back.last_error).toMatch(/killed by SIGKILL/);
+    const again = await okJson(one, 'get_diagnostics', { path: 'src/d.ts' });
+    expect(codes(again)).toEqual([2322]);
+    const health = await okJson(one, 'index_health', {});
+    expect(health.language_servers.find((s: { server: string }) => s.server === 'typescript')).toMatchObject({ available: true, state: 'ready', restarts: 1, languages: ['typescript'] });
+  });
+});
+
+describe('language servers (Python, configuration, bad input)', () => {
+  useTempHome();
+  let root: string;
+  let repo: EmbeddedRepo;
+  let client: Client;
+  const savedXdg = process.env.XDG_CONFIG_HOME;
+
+  beforeAll(async () => {
+    root = gitRepo('lsp-py', { 'm.py': 'def f(x: int) -> int:\n    return x + undefined_name\n', 'bin.py': 'x = 1\n', 'notes.txt': 'hello\n' });
+    repo = await openEmbedded(root, { watch: false });
+    client = await serveEmbedded(repo);
+  });
+  afterAll(async () => {
+    if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
+    else process.env.XDG_CONFIG_HOME = savedXdg;
+    await client.close();
+    repo.close();
+    await lspPool().stop(root);
+  });
+
+  it('reports pyright diagnostics and clears them after the fix', async () => {
+    const got = await okJson(client, 'get_diagnostics', { path: 'm.py' });
+    expect(got).toMatchObject({ server: 'python', published: true });
+    expect(got.diagnostics).toEqual([expect.objectContaining({ line: 2, severity: 'error', code: 'reportUndefinedVariable', message: '"undefined_name" is not defined' })]);
+    await okJson(client, 'edit_file', { path: 'm.py', old_string: 'undefined_name', new_string: '1' });
+    expect((await okJson(client, 'get_diagnostics', { path: 'm.py' })).counts.error).toBe(0);
+    // Without a path: the stored diagnostics of every open file.
+    const all = await okJson(client, 'get_diagnostics', { min_severity: 'error' });
+    expect(all.files).toEqual([]);
+    expect(all.servers.map((s: { server: string }) => s.server)).toEqual(['python']);
+  });
+
+  it('refuses bad input with what to fix', async () => {
+    expect((await callJson(client, 'get_diagnostics', { path: '../outside.py' })).text).toMatch(/^outside_repo:/);
+    expect((await callJson(client, 'get_diagnostics', { path: 'nope.py' })).text).toMatch(/^not_found: nope\.py does not exist/);
+    expect((await callJson(client, 'get_diagnostics', { path: 'notes.txt' })).text).toMatch(/^invalid_argument: no language server serves notes\.txt/);
+    expect((await callJson(client, 'get_code_actions', { path: 'm.py', line: 99 })).text).toMatch(/^invalid_argument: line 99 is past the end of the file \(3 lines\)/);
+    expect((await callJson(client, 'apply_code_action', { path: 'm.py', line: 1 })).text).toMatch(/^invalid_argument: name the action/);
+    fs.writeFileSync(path.join(root, 'blob.py'), Buffer.from([0, 1, 2, 3, 0, 255]));
+    expect((await callJson(client, 'get_diagnostics', { path: 'blob.py' })).text).toMatch(/^invalid_argument: blob\.py is a binary file/);
+    // Subscriptions need a session that can receive pushes: the CLI's pipeline has none (tested in cli), MCP does.
+  });
+
+  it('reports a missing server with the command that was not found, and never hangs', async () => {
+    const xdg = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-xdg-'));
+    fs.mkdirSync(path.join(xdg, 'gortex'));
+    fs.writeFileSync(path.join(xdg, 'gortex', 'config.yaml'), 'lsp:\n  python:\n    command: no-such-pyright-binary --stdio\n');
+    process.env.XDG_CONFIG_HOME = xdg;
+    const refused = await callJson(client, 'get_diagnostics', { path: 'bin.py' });
+    expect(refused.text).toMatch(/^unavailable: the python language server command "no-such-pyright-binary" \(.*config\.yaml:\d+\) was not found on PATH/);
+    const health = await okJson(client, 'index_health', {});
+    expect(health.language_servers).toEqual([expect.objectContaining({ server: 'python', available: false, command: ['no-such-pyright-binary', '--stdio'] })]);
+    // A repository file may not choose the command unless the user's config allows it.
+    fs.writeFileSync(path.join(root, '.gortex.yaml'), 'lsp:\n  python:\n    command: /bin/false\n');
+    fs.writeFileSync(path.join(xdg, 'gortex', 'config.yaml'), '');
+    const builtIn = await okJson(client, 'index_health', {});
+    expect(builtIn.language_servers[0]).toMatchObject({ available: true, source: 'built-in' });
+    fs.rmSync(path.join(root, '.gortex.yaml'));
+  });
+});
+
+describe('diagnostics pushed over stdio', () => {
+  useTempHome();
+
+  it('delivers notifications/diagnostics to a `gortex mcp` client', async () => {
+    const root = gitRepo('lsp-stdio', { 'tsconfig.json': TSCONFIG, 'src/a.ts': "export const a: number = 'x';\n" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(packageRoot(), 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root],
+      env: { ...process.env } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'gortex-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const seen = collect(client);
+      // The compact surface (the default for unknown clients) subscribes through session.
+      const sub = await okJson(client, 'session', { operation: 'subscribe', channel: 'diagnostics' });
+      expect(sub.subscribed).toBe('diagnostics');
+      expect((await callJson(client, 'session', { operation: 'subscribe', channel: 'weather' })).text).toMatch(/^invalid_argument: session\.subscribe needs channel: one of diagnostics/);
+      // A write opens the file in its server for the subscriber; the error arrives unasked.
+      await okJson(client, 'edit', { operation: 'write', target: { file: 'src/b.ts' }, content: "export const b: string = 7;\n" });
+      const pushed = await until('the pushed diagnostics', () => seen.find((n) => n.method === 'notifications/diagnostics' && n.params.path === 'src/b.ts'));
+      expect(pushed.params.counts.error).toBe(1);
+      const asked = await okJson(client, 'change', { operation: 'diagnostics', arguments: { path: 'src/a.ts' } });
+      expect(asked.counts.error).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
