@@ -159,18 +159,45 @@ describe('language servers (TypeScript)', () => {
     expect(others).toEqual([]);
   });
 
-  it('restarts a crashed server and answers again', async () => {
+  it('restarts a crashed server and answers again, telling sessions that asked for logs', async () => {
     await okJson(one, 'get_diagnostics', { path: 'src/a.ts' });
+    await two.setLoggingLevel('info');
+    const logged = collect(two);
     const [row] = lspPool().status(root).filter((r) => r.server === 'typescript');
     expect(row).toMatchObject({ state: 'ready', restarts: 0 });
     process.kill(row!.pid!, 'SIGKILL');
     const back = await until('the restarted server', () => lspPool().status(root).find((r) => r.server === 'typescript' && r.state === 'ready' && r.pid !== row!.pid));
     expect(back.restarts).toBe(1);
     expect(back.last_error).toMatch(/killed by SIGKILL/);
+    const messages = () => logged.filter((n) => n.method === 'notifications/message').map((n) => n.params as unknown as { level: string; logger: string; data: { event: string } });
+    await until('the crash and restart logged', () => (messages().some((m) => m.data.event === 'started') ? true : undefined));
+    expect(messages().map((m) => [m.level, m.logger, m.data.event])).toEqual([['warning', 'gortex.lsp', 'crashed'], ['info', 'gortex.lsp', 'started']]);
     const again = await okJson(one, 'get_diagnostics', { path: 'src/d.ts' });
     expect(codes(again)).toEqual([2322]);
     const health = await okJson(one, 'index_health', {});
     expect(health.language_servers.find((s: { server: string }) => s.server === 'typescript')).toMatchObject({ available: true, state: 'ready', restarts: 1, languages: ['typescript'] });
+  });
+});
+
+describe('MCP completions', () => {
+  useTempHome();
+  it('completes prompt arguments and resource-template parameters from the graph', async () => {
+    const root = gitRepo('lsp-complete', { 'src/a.ts': A, 'src/lib/b.ts': "import { add } from '../a';\nexport const b = add(1, 2);\n" });
+    const repo = await openEmbedded(root, { watch: false });
+    const client = await serveEmbedded(repo);
+    try {
+      const ids = await client.complete({ ref: { type: 'ref/prompt', name: 'safe_to_change' }, argument: { name: 'ids', value: 'src/lib/b.ts::b,ad' } });
+      expect(ids.completion.values).toContainEqual(expect.stringMatching(/^src\/lib\/b\.ts::b,(.+\/)?src\/a\.ts::add$/));
+      const scope = await client.complete({ ref: { type: 'ref/prompt', name: 'pre_commit' }, argument: { name: 'scope', value: 'src/l' } });
+      expect(scope.completion.values).toEqual(['src/lib/']);
+      const topics = await client.complete({ ref: { type: 'ref/resource', uri: 'gortex://guide/{topic}' }, argument: { name: 'topic', value: '' } });
+      expect(topics.completion.values.length).toBeGreaterThan(2);
+      const none = await client.complete({ ref: { type: 'ref/prompt', name: 'orientation' }, argument: { name: 'x', value: 'y' } });
+      expect(none.completion).toEqual({ values: [], total: 0, hasMore: false });
+    } finally {
+      await client.close();
+      repo.close();
+    }
   });
 });
 

@@ -25,6 +25,14 @@ export interface DiagnosticsEvent {
   previous: Published | undefined;
 }
 
+/** A server started, crashed, was restarted or stopped (for sessions' logs). */
+export interface LifecycleEvent {
+  root: string;
+  server: string;
+  event: 'started' | 'crashed' | 'stopped' | 'failed';
+  detail: string;
+}
+
 /** A server's row in status reports (`index_health`, `lsp_status`). */
 export interface ServerStatus {
   server: string;
@@ -95,6 +103,7 @@ export function requestDeadlineMs(): number {
 export class LspPool {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(event: DiagnosticsEvent) => void>();
+  private readonly lifecycle = new Set<(event: LifecycleEvent) => void>();
   /** Roots with subscribers: their servers are not idle. */
   private readonly interest = new Map<string, number>();
   /** Files whose server holds a caller's text (an overlay buffer, a fix in progress), not the disk's: their publishes reach no subscriber. */
@@ -192,6 +201,17 @@ export class LspPool {
         else this.interest.set(r, n);
       }
     };
+  }
+
+  /** Hears servers start, crash and stop; returns the removal. */
+  onLifecycle(listener: (event: LifecycleEvent) => void): () => void {
+    this.lifecycle.add(listener);
+    return () => void this.lifecycle.delete(listener);
+  }
+
+  private announce(event: LifecycleEvent): void {
+    this.writeLog(event.server, event.root, `${event.event}: ${event.detail}`);
+    for (const listener of this.lifecycle) listener(event);
   }
 
   /** Every publish stored by the servers of `root` (latest per file). */
@@ -374,6 +394,7 @@ export class LspPool {
         entry.starting = undefined;
         for (const [abs, text] of entry.reopen) server.sync(abs, text);
         this.ensureSweeper();
+        this.announce({ root: entry.root, server: entry.resolved.spec.name, event: 'started', detail: `${entry.resolved.command.join(' ')} (pid ${server.pid ?? '?'}${entry.restarts > 0 ? `, restart ${entry.restarts}` : ''})` });
         return server;
       },
       async (error: unknown) => {
@@ -381,6 +402,7 @@ export class LspPool {
         const tail = server.stderr().slice(-3).join(' | ');
         entry.lastError = `${error instanceof Error ? error.message : String(error)}${tail ? ` (stderr: ${tail})` : ''}`;
         server.kill();
+        this.announce({ root: entry.root, server: entry.resolved.spec.name, event: 'failed', detail: entry.lastError });
         throw error instanceof LspError ? new LspError(error.code, entry.lastError) : new LspError('unavailable', entry.lastError);
       },
     );
@@ -418,7 +440,7 @@ export class LspPool {
     if (reason === 'stopped') return;
     const tail = server.stderr().slice(-3).join(' | ');
     entry.lastError = `${reason}${tail ? ` (stderr: ${tail})` : ''}`;
-    this.writeLog(server.name, server.root, `crashed: ${entry.lastError}`);
+    this.announce({ root: server.root, server: server.name, event: 'crashed', detail: entry.lastError });
     // Subscribers' views of this server's diagnostics are dropped: a restarted server publishes again.
     for (const published of server.diagnostics.values()) {
       const cleared: Published = { file: published.file, diagnostics: [], seq: published.seq, at: Date.now() };
@@ -456,7 +478,7 @@ export class LspPool {
       const s = e.server;
       if (!s || s.state !== 'ready') continue;
       if (!this.interest.has(e.root) && Date.now() - s.lastUsed > idleMs) {
-        this.writeLog(s.name, e.root, `stopped: idle for ${Math.round(idleMs / 1000)} s (GORTEX_LSP_IDLE_TTL)`);
+        this.announce({ root: e.root, server: s.name, event: 'stopped', detail: `idle for ${Math.round(idleMs / 1000)} s (GORTEX_LSP_IDLE_TTL)` });
         this.entries.delete(key);
         void s.stop();
         continue;

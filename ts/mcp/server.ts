@@ -5,7 +5,7 @@
  * and the `CallToolResult` shape.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { CallPipeline, type Caller, type CallOutcome } from '../calls/pipeline';
 import { SessionChannels } from '../workspace/channels';
@@ -16,6 +16,8 @@ import { packageVersion } from '../support/package-root';
 import type { CallerTrust, ProgressReporter } from '../workspace/context';
 import { SessionStore } from '../workspace/session-store';
 import type { Workspace } from '../workspace/workspace';
+import { lspPool } from '../lsp/pool';
+import { registerCompletions } from './completions';
 import { registerPrompts } from './prompts';
 import { registerResources, toolReader, type ResourceHost } from './resources';
 
@@ -93,7 +95,7 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     onListChanged: () => void server.sendToolListChanged().catch(() => undefined),
   });
   const pipeline = new CallPipeline();
-  const server = new Server({ name: 'gortex', version: packageVersion() }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'gortex', version: packageVersion() }, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS });
   const caller: Caller = {
     context: (o) => host.context(o),
     session: surface,
@@ -112,10 +114,12 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
   // Custom notification methods (`notifications/diagnostics`, …) are not in the SDK's union; the wire takes any.
   const channels = new SessionChannels(overlay.session, (method, params) => void server.notification({ method, params } as unknown as ServerNotification).catch(() => undefined));
   caller.channels = channels;
+  const stopLogging = forwardLogs(server, host);
   const previousOnClose = server.onclose;
   server.onclose = () => {
     overlay.store.drop(overlay.session);
     channels.close();
+    stopLogging();
     previousOnClose?.();
   };
 
@@ -131,7 +135,37 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     const outcome = await pipeline.call({ tool: request.params.name, args: request.params.arguments, ...(progress ? { progress } : {}) }, caller);
     return callToolResult(outcome);
   });
-  registerResources(server, host, toolReader(pipeline, caller));
+  const reader = toolReader(pipeline, caller);
+  registerResources(server, host, reader);
   registerPrompts(server, host);
+  registerCompletions(server, reader);
   return server;
+}
+
+/** MCP log levels, least severe first. */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The MCP `logging` capability: `logging/setLevel` picks the least severe level the session hears
+ * (default `warning`), and `notifications/message` carries what happens under it — language
+ * servers starting, crashing and stopping (`gortex.lsp`), re-indexes (`gortex.index`, info).
+ * Returns the stop for when the session closes.
+ */
+function forwardLogs(server: Server, host: ResourceHost): () => void {
+  let level: LogLevel = 'warning';
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    level = request.params.level;
+    return {};
+  });
+  const send = (at: LogLevel, logger: string, data: Record<string, unknown>): void => {
+    if (LOG_LEVELS.indexOf(at) < LOG_LEVELS.indexOf(level)) return;
+    server.notification({ method: 'notifications/message', params: { level: at, logger, data } }).catch(() => undefined);
+  };
+  const stopLsp = lspPool().onLifecycle((e) => send(e.event === 'crashed' || e.event === 'failed' ? 'warning' : 'info', 'gortex.lsp', { ...e }));
+  const stopIndex = host.onReindexed(() => send('info', 'gortex.index', { event: 'reindexed', at: new Date().toISOString() }));
+  return () => {
+    stopLsp();
+    stopIndex();
+  };
 }

@@ -14,7 +14,7 @@ import { completeContext, type SessionSurface } from '../../workspace/context';
 import type { SessionStore } from '../../workspace/session-store';
 import type { ToolReader } from './resource';
 
-/** The tools resources render (see `catalog.ts`); the only ones a resource read may call. */
+/** The tools resources render (see `catalog.ts`) and completions ask (`../completions.ts`); the only ones a resource read may call. */
 export const RESOURCE_TOOLS: ReadonlySet<string> = new Set([
   'graph_stats',
   'index_health',
@@ -24,6 +24,8 @@ export const RESOURCE_TOOLS: ReadonlySet<string> = new Set([
   'get_communities',
   'get_processes',
   'analyze',
+  'search_symbols',
+  'find_files',
 ]);
 
 /** The session's store, read through: its state (active project, bound repositories) shared, `record` a no-op. */
