@@ -14,6 +14,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { callJson, okJson, serveEmbedded } from './helpers/mcp';
 import { gitRepo, useTempHome } from './helpers/repo';
 import { lspPool } from '../ts/lsp/pool';
+import { ALL_TOOLS } from '../ts/tools';
+import { toolCaller } from './helpers/tools';
 import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
 import { packageRoot } from '../ts/support/package-root';
 
@@ -241,7 +243,13 @@ describe('language servers (Python, configuration, bad input)', () => {
     expect((await callJson(client, 'apply_code_action', { path: 'm.py', line: 1 })).text).toMatch(/^invalid_argument: name the action/);
     fs.writeFileSync(path.join(root, 'blob.py'), Buffer.from([0, 1, 2, 3, 0, 255]));
     expect((await callJson(client, 'get_diagnostics', { path: 'blob.py' })).text).toMatch(/^invalid_argument: blob\.py is a binary file/);
-    // Subscriptions need a session that can receive pushes: the CLI's pipeline has none (tested in cli), MCP does.
+    // Subscriptions need a session that can receive pushes: a context without channels (the CLI's, /v1's) is refused.
+    const { refusal } = toolCaller(ALL_TOOLS);
+    expect(await refusal(await repo.context(), 'subscribe_diagnostics', {})).toEqual({
+      code: 'not_available',
+      message: expect.stringMatching(/^push notifications need a session that can receive them: call this over MCP/),
+    });
+    expect((await refusal(await repo.context(), 'unsubscribe_diagnostics', {})).code).toBe('not_available');
   });
 
   it('reports a missing server with the command that was not found, and never hangs', async () => {

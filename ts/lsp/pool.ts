@@ -177,7 +177,7 @@ export class LspPool {
    * The servers for the languages a repository has (indexed language names): each with whether it
    * can run (else why, with the install hint) and, when it has run, its status row.
    */
-  report(root: string, languages: readonly string[]): (Omit<Partial<ServerStatus>, 'server'> & { server: string; languages: string[]; available: boolean; reason?: string })[] {
+  report(root: string, languages: readonly string[]): (Omit<Partial<ServerStatus>, 'server' | 'state'> & { server: string; state: ServerStatus['state'] | 'not started'; languages: string[]; available: boolean; reason?: string })[] {
     const wanted = new Map<string, string[]>();
     for (const language of languages) {
       const server = SERVER_OF_LANGUAGE[language];
@@ -186,7 +186,7 @@ export class LspPool {
     const running = new Map(this.status(root).map((row) => [row.server, row]));
     return this.availability(root)
       .filter((a) => wanted.has(a.server))
-      .map((a) => ({ ...(running.get(a.server) ?? { state: 'not started' as never }), server: a.server, languages: wanted.get(a.server)!.sort(), available: a.available, command: a.command, source: a.source, ...(a.reason ? { reason: a.reason } : {}) }));
+      .map((a) => ({ state: 'not started' as const, ...running.get(a.server), server: a.server, languages: wanted.get(a.server)!.sort(), available: a.available, command: a.command, source: a.source, ...(a.reason ? { reason: a.reason } : {}) }));
   }
 
   /** Hears every diagnostics publish; returns the removal. `root` marks the subscriber's interest (servers there are kept). */
@@ -229,21 +229,23 @@ export class LspPool {
    * (repository-relative paths), and tells servers that registered for file events.
    */
   filesChanged(root: string, changed: readonly string[], options: { all?: boolean } = {}): void {
-    if (this.interest.has(root)) this.openForSubscribers(root, changed);
+    // Each file is read at most once per pass, and only when a server holds it or a subscriber wants it opened.
+    const texts = new Map<string, string | undefined>();
+    const textOf = (abs: string): string | undefined => {
+      if (!texts.has(abs)) texts.set(abs, readText(abs));
+      return texts.get(abs);
+    };
+    if (this.interest.has(root)) this.openForSubscribers(root, changed, textOf);
     for (const e of this.entries.values()) {
       const server = e.server;
       if (e.root !== root || !server || server.state !== 'ready') continue;
+      const watches = server.registered('workspace/didChangeWatchedFiles');
       const events: { uri: string; type: number }[] = [];
       const open = options.all ? server.openDocuments().map((abs) => path.relative(root, abs)) : [];
       for (const rel of new Set([...changed, ...open])) {
         const abs = path.join(root, rel);
-        let text: string | undefined;
-        try {
-          text = fs.readFileSync(abs, 'utf8');
-        } catch {
-          text = undefined;
-        }
         if (server.isOpen(abs)) {
+          const text = textOf(abs);
           if (text === undefined) {
             server.close(abs);
             e.reopen.delete(abs);
@@ -252,11 +254,9 @@ export class LspPool {
             e.reopen.set(abs, text);
           }
         }
-        events.push({ uri: pathUri(abs), type: text === undefined ? 3 : 2 });
+        if (watches) events.push({ uri: pathUri(abs), type: texts.has(abs) ? (texts.get(abs) === undefined ? 3 : 2) : fs.existsSync(abs) ? 2 : 3 });
       }
-      if (events.length > 0 && server.registered('workspace/didChangeWatchedFiles')) {
-        server.notify('workspace/didChangeWatchedFiles', { changes: events });
-      }
+      if (events.length > 0) server.notify('workspace/didChangeWatchedFiles', { changes: events });
     }
   }
 
@@ -264,7 +264,7 @@ export class LspPool {
    * Someone listens for the diagnostics of `root`: changed files a server serves are opened in it
    * (servers publish for open documents), so an edit's diagnostics reach them without a request.
    */
-  private openForSubscribers(root: string, rels: readonly string[]): void {
+  private openForSubscribers(root: string, rels: readonly string[], textOf: (abs: string) => string | undefined): void {
     for (const rel of rels.slice(0, MAX_OPENED_PER_CHANGE)) {
       const abs = path.join(root, rel);
       let resolved: ResolvedServer;
@@ -274,12 +274,8 @@ export class LspPool {
         continue;
       }
       if (!resolved.executable) continue;
-      let text: string;
-      try {
-        text = fs.readFileSync(abs, 'utf8');
-      } catch {
-        continue;
-      }
+      const text = textOf(abs);
+      if (text === undefined) continue;
       this.acquire(root, resolved)
         .then((server) => this.exclusive(server, async () => void this.sync(server, abs, text)))
         .catch((error: unknown) => this.writeLog(resolved.spec.name, root, `cannot open ${rel} for subscribers: ${error instanceof Error ? error.message : String(error)}`));
@@ -514,6 +510,15 @@ const SERVER_OF_LANGUAGE: Record<string, string> = {
   typescript: 'typescript', tsx: 'typescript', javascript: 'typescript', jsx: 'typescript',
   python: 'python', go: 'go', c: 'cpp', cpp: 'cpp', rust: 'rust', java: 'java',
 };
+
+/** A file's text, or undefined when it cannot be read (deleted). */
+function readText(abs: string): string | undefined {
+  try {
+    return fs.readFileSync(abs, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 function keyOf(root: string, server: string): string {
   return `${root}\0${server}`;

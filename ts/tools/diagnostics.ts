@@ -13,7 +13,7 @@ import { LspError, pathUri, uriPath, type LspServer, type Published } from '../l
 import { severityName, severityNumber, SEVERITY_NAMES, type CodeAction, type Command, type Diagnostic, type Range, type WorkspaceEdit as LspWorkspaceEdit } from '../lsp/types';
 import type { ToolContext } from '../workspace/context';
 import { overlayRel } from '../workspace/overlays';
-import { blobSha, checkBase, commitWrites, isBinary, MAX_WRITE_BYTES, resolveWritable, type PlannedWrite } from '../workspace/writes';
+import { blobSha, checkBase, commitWrites, isBinary, MAX_WRITE_BYTES, resolveWritable, type PlannedWrite, type WriteTarget } from '../workspace/writes';
 import { unifiedDiff } from './edit';
 import { defineTool, ToolInputError, type ToolDef } from './registry';
 import { applyEdit, workspaceEdit, type FileState } from './workspace-edit';
@@ -34,6 +34,8 @@ interface CallerFile {
   overlaid: boolean;
   /** Blob sha of the disk content (null: the file exists only in the overlay). */
   diskSha: string | null;
+  /** The file on disk, for the drift guard of the writing tools. */
+  target: WriteTarget;
 }
 
 /** Reads `raw` as the caller sees it (overlay buffer first), refusing paths outside the repository and binary or huge files. */
@@ -45,7 +47,7 @@ function callerFile(ctx: ToolContext, raw: string): CallerFile {
   if (bytes === null) throw new ToolInputError('not_found', `${target.rel} does not exist`);
   if (bytes.length > MAX_WRITE_BYTES) throw new ToolInputError('invalid_argument', `${target.rel} is larger than ${MAX_WRITE_BYTES} bytes; language servers are not asked about files that size`);
   if (isBinary(bytes)) throw new ToolInputError('invalid_argument', `${target.rel} is a binary file`);
-  return { rel: target.rel, abs: path.join(ctx.root, target.rel), text: bytes.toString('utf8'), overlaid: buffer !== undefined, diskSha: target.current === null ? null : blobSha(target.current) };
+  return { rel: target.rel, abs: path.join(ctx.root, target.rel), text: bytes.toString('utf8'), overlaid: buffer !== undefined, diskSha: target.current === null ? null : blobSha(target.current), target };
 }
 
 /** A pool failure as a tool error with the pool's message (install hints included). */
@@ -334,8 +336,9 @@ export function diagnosticsTools(): ToolDef[] {
           if (rel.startsWith('..') || !rel.startsWith(prefix)) return false;
           const kept = published.diagnostics.filter(keep);
           const key = JSON.stringify(kept);
-          // Delta-filtered: the same list again (a re-publish, a restore after an overlay read) is not news.
-          if ((sent.get(rel) ?? '[]') === key && (sent.has(rel) || kept.length === 0)) return false;
+          // Delta-filtered: the same list again (a re-publish, a restore after an overlay read) is not news, nor a first empty one.
+          const last = sent.get(rel);
+          if (last === key || (last === undefined && kept.length === 0)) return false;
           sent.set(rel, key);
           channels.notify('notifications/diagnostics', { repo, path: rel, server, counts: counts(kept), diagnostics: kept.map(diagnosticRow) });
           return true;
@@ -410,7 +413,7 @@ export function diagnosticsTools(): ToolDef[] {
         if (args.title === undefined && args.index === undefined) throw new ToolInputError('invalid_argument', 'name the action: title (and kind if two share it) or index, as get_code_actions listed them');
         const file = callerFile(ctx, args.path);
         refuseOverlaid(file, 'apply_code_action');
-        checkBase(resolveWritable(ctx.root, file.rel, { create: false }), args.base_sha);
+        checkBase(file.target, args.base_sha);
         const range = rangeOf(file.text, args);
         const server = await serverOf(ctx, file.rel);
         const waitMs = args.timeout_ms ?? DEFAULT_WAIT_MS;
@@ -454,7 +457,7 @@ export function diagnosticsTools(): ToolDef[] {
       handler: async (ctx, args) => {
         const file = callerFile(ctx, args.path);
         refuseOverlaid(file, 'fix_all_in_file');
-        checkBase(resolveWritable(ctx.root, file.rel, { create: false }), args.base_sha);
+        checkBase(file.target, args.base_sha);
         const server = await serverOf(ctx, file.rel);
         const waitMs = args.timeout_ms ?? DEFAULT_WAIT_MS;
         const keep = atLeast(args.min_severity ?? 'warning');
