@@ -342,7 +342,7 @@ describe('/v1/events', () => {
 
   test('changeEvent maps a cold re-index to reindexed', () => {
     const report = { mode: 'cold', wall_ms: 5, files: { parsed: 3, deleted: 0 } } as any;
-    const event = changeEvent('r', { root: '/r', files: ['a.ts'], files_truncated: false, nodes_before: 10, nodes_after: 7, edges_before: 5, edges_after: 9, report, timestamp: 42 });
+    const event = changeEvent('r', { root: '/r', files: ['a.ts'], files_truncated: false, nodes_before: 10, nodes_after: 7, edges_before: 5, edges_after: 9, reason: 'reindex', report, timestamp: 42 });
     expect(event).toMatchObject({ kind: 'reindexed', nodes_added: 0, nodes_removed: 3, edges_added: 4, edges_removed: 0, timestamp: 42 });
   });
 });

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { callJson, okJson, serveEmbedded } from './helpers/mcp';
+import { callJson, collect, okJson, serveEmbedded, until } from './helpers/mcp';
 import { gitRepo, useTempHome } from './helpers/repo';
 import { lspPool } from '../ts/lsp/pool';
 import { ALL_TOOLS } from '../ts/tools';
@@ -22,30 +22,6 @@ import { packageRoot } from '../ts/support/package-root';
 const TSCONFIG = '{ "compilerOptions": { "strict": true, "target": "ES2020", "module": "commonjs", "types": [] }, "include": ["src"] }\n';
 const A = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n';
 const B = 'const x: number = add(1, 2);\nconst y: string = 5;\nexport { x, y };\n';
-
-interface Pushed {
-  method: string;
-  params: { path: string; counts: Record<string, number>; diagnostics: { message: string; code?: unknown }[] };
-}
-
-/** Collects the custom notifications a client receives. */
-function collect(client: Client): Pushed[] {
-  const seen: Pushed[] = [];
-  client.fallbackNotificationHandler = async (n) => {
-    seen.push(n as unknown as Pushed);
-  };
-  return seen;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function codes(answer: { diagnostics: { code?: unknown }[] }): unknown[] {
   return answer.diagnostics.map((d) => d.code);
@@ -288,7 +264,7 @@ describe('diagnostics pushed over stdio', () => {
       // The compact surface (the default for unknown clients) subscribes through session.
       const sub = await okJson(client, 'session', { operation: 'subscribe', channel: 'diagnostics' });
       expect(sub.subscribed).toBe('diagnostics');
-      expect((await callJson(client, 'session', { operation: 'subscribe', channel: 'weather' })).text).toMatch(/^invalid_argument: session\.subscribe needs channel: one of diagnostics/);
+      expect((await callJson(client, 'session', { operation: 'subscribe', channel: 'weather' })).text).toMatch(/^invalid_argument: session\.subscribe needs channel: one of daemon_health, diagnostics, graph_invalidated, stale_refs, workspace_readiness/);
       // A write opens the file in its server for the subscriber; the error arrives unasked.
       await okJson(client, 'edit', { operation: 'write', target: { file: 'src/b.ts' }, content: "export const b: string = 7;\n" });
       const pushed = await until('the pushed diagnostics', () => seen.find((n) => n.method === 'notifications/diagnostics' && n.params.path === 'src/b.ts'));

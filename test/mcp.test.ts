@@ -77,12 +77,14 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'overlay_register', 'overlay_push', 'overlay_list', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'compare_with_overlay',
       'overlay_fork', 'overlay_branches', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'compare_branches', 'preview_edit', 'simulate_chain',
       'get_diagnostics', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'get_code_actions', 'apply_code_action', 'fix_all_in_file',
+      'subscribe_workspace_readiness', 'unsubscribe_workspace_readiness', 'subscribe_daemon_health', 'unsubscribe_daemon_health',
+      'subscribe_stale_refs', 'unsubscribe_stale_refs', 'subscribe_graph_invalidated', 'unsubscribe_graph_invalidated',
       'ctx_stats', 'ctx_grep', 'grep_results', 'ctx_slice', 'ctx_peek', 'head_results', 'nav', 'set_planning_mode', 'workflow', 'get_symbol_history', 'feedback',
       'list_repos', 'workspace_info', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project',
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'apply_code_action', 'fix_all_in_file'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'apply_code_action', 'fix_all_in_file', 'subscribe_workspace_readiness', 'unsubscribe_workspace_readiness', 'subscribe_daemon_health', 'unsubscribe_daemon_health', 'subscribe_stale_refs', 'unsubscribe_stale_refs', 'subscribe_graph_invalidated', 'unsubscribe_graph_invalidated'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));

@@ -3,10 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../ts/mcp/server';
 import { embeddedWorkspace, openEmbedded, type EmbeddedRepo } from '../../ts/workspace/embedded';
+import { embeddedPushSources } from '../../ts/workspace/push-sources';
 
 /** A connected client of a fresh server over `repo` with the `tools` surface (default `full`). */
 export async function serveEmbedded(repo: EmbeddedRepo, tools = 'full'): Promise<Client> {
-  const server = createMcpServer(repo, { workspace: embeddedWorkspace(repo), env: {}, tools });
+  const server = createMcpServer(repo, { workspace: embeddedWorkspace(repo), push: embeddedPushSources(repo), env: {}, tools });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'gortex-test', version: '1.0.0' });
@@ -52,4 +53,24 @@ export function useEmbeddedServers(): (root: string) => Promise<Client> {
     clients.push(client);
     return client;
   };
+}
+
+/** Collects the custom notifications (`notifications/diagnostics`, …) a client receives, in order. */
+export function collect<T = { method: string; params: any }>(client: Client): T[] {
+  const seen: T[] = [];
+  client.fallbackNotificationHandler = async (n) => {
+    seen.push(n as unknown as T);
+  };
+  return seen;
+}
+
+/** Polls `probe` every 50 ms until it gives a value; throws naming `what` after `ms`. */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = await probe();
+    if (got !== undefined) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -85,6 +85,8 @@ export async function callTool(
     // On a warming repository's provisional index, tools that need the whole graph wait for it.
     if (ctx.warming && !tool.routes && !answersWhileWarming(tool)) ctx = await completeContext(ctx);
     const answer = await tool.handler(ctx, args);
+    // What the session read from disk joins its working set (`stale_refs`); an overlay's buffers are not the disk.
+    if (!ctx.overlayFiles) ctx.session?.store?.workingSet.noteAnswer(ctx, tool.name, args, answer instanceof ResultWithMeta ? answer.result : answer);
     const block = ctx.warming && !tool.routes ? ctx.warming.block : undefined;
     if (ignored.length === 0 && block === undefined) return answer;
     // Reported, not fatal: a misspelt option must be visible in the answer it did not shape.

@@ -15,6 +15,7 @@
  * reuse the warm graph; `--embedded` skips the daemon. A `call` without a working directory (one
  * routed here from another daemon, see `roster.ts`) is answered by the default repository.
  */
+import type { PushSources } from '../workspace/channels';
 import { lspPool } from '../lsp/pool';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -95,6 +96,8 @@ export class Daemon {
   readonly repos: RepoSet;
   /** What every session's multi-repo tools work on. */
   readonly workspace: Workspace;
+  /** What every session's push channels follow: the tracked repositories' phases and rebuilds. */
+  readonly push: PushSources;
   private readonly sessions = new Map<string, Session>();
   private readonly controls = new Set<net.Socket>();
   private server: net.Server | undefined;
@@ -118,6 +121,7 @@ export class Daemon {
       ...(options.reconcileMs !== undefined ? { reconcileMs: options.reconcileMs } : {}),
     });
     this.workspace = daemonWorkspace(this.repos, options.paths.home);
+    this.push = this.repos.pushSources();
   }
 
   /** The roster router (undefined before start). */
@@ -236,6 +240,7 @@ export class Daemon {
     const server = createMcpServer(tracked, {
       env: {},
       workspace: this.workspace,
+      push: this.push,
       ...(bound.length > 1 ? { boundRepos: bound.map((r) => r.entry.name) } : {}),
       ...(router?.active
         ? {

@@ -130,7 +130,7 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
         onReindexed: (listener) => daemon.repos.onChange((tracked) => (tracked === defaultRepo() ? listener() : undefined)),
       };
       // An HTTP session is anonymous unless the app says the bearer token is in force.
-      return createMcpServer(host, { env: {}, workspace: daemon.workspace, ...daemon.sessionTools, ...(options ?? {}), trust: options?.trust ?? 'anonymous' });
+      return createMcpServer(host, { env: {}, workspace: daemon.workspace, push: daemon.push, ...daemon.sessionTools, ...(options ?? {}), trust: options?.trust ?? 'anonymous' });
     },
   };
 }

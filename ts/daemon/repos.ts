@@ -38,6 +38,8 @@ import type { EmbeddedRepo, RepoChange, WatchState } from '../workspace/embedded
 import type { ResourceHost } from '../mcp/resources';
 import type { ProgressReporter, ToolContext, WarmingBlock } from '../workspace/context';
 import type { WarmupPhase } from './protocol';
+import { Listeners, type PushSources, type ReadinessEvent } from '../workspace/channels';
+import { graphEventOf } from '../workspace/push-sources';
 import { writeFileAtomic } from '../support/atomic-write';
 import { withFileLock } from '../support/file-lock';
 import { loadConfig, type AllowedRoots } from '../config/config';
@@ -73,7 +75,10 @@ export interface TrackedInfo extends TrackedEntry {
 
 /** A tracked repository: its entry, its warm-up, and once open the embedded repository. */
 export class TrackedRepo implements ResourceHost {
-  phase: WarmupPhase = 'queued';
+  private currentPhase: WarmupPhase = 'queued';
+  private phaseAt = Date.now();
+  /** Hears each phase the repository enters (`notifications/workspace_readiness`). */
+  readonly phases = new Listeners<ReadinessEvent>();
   error: string | undefined;
   readonly trackedAt = Date.now();
   readyAt: number | undefined;
@@ -105,13 +110,37 @@ export class TrackedRepo implements ResourceHost {
         return repo;
       },
       (error: unknown) => {
-        this.phase = 'failed';
         this.error = error instanceof Error ? error.message : String(error);
+        this.phase = 'failed';
         throw error;
       },
     );
     // A failed open is reported through status and to callers of context(); never unhandled.
     this.ready.catch(() => undefined);
+  }
+
+  /** The warm-up phase. */
+  get phase(): WarmupPhase {
+    return this.currentPhase;
+  }
+
+  set phase(phase: WarmupPhase) {
+    if (phase === this.currentPhase) return;
+    this.currentPhase = phase;
+    this.phaseAt = Date.now();
+    this.phases.emit(this.readiness());
+  }
+
+  /** The phase as a readiness event (the last one, replayed to new subscribers). */
+  readiness(): ReadinessEvent {
+    return {
+      repo: this.entry.name,
+      root: this.entry.root,
+      phase: this.currentPhase,
+      ...(this.warming && this.progress ? { progress: { ...this.progress } } : {}),
+      ...(this.error ? { error: this.error } : {}),
+      ts: this.phaseAt,
+    };
   }
 
   /** Whether the repository is still warming up. */
@@ -341,6 +370,7 @@ export class RepoSet {
   /** Every root this daemon has served: its entries in the persisted list are this daemon's to write. */
   private readonly served = new Set<string>();
   private readonly changeListeners = new Set<(tracked: TrackedRepo, change: RepoChange) => void>();
+  private readonly readinessListeners = new Listeners<ReadinessEvent>();
 
   constructor(
     private readonly listFile: string,
@@ -483,6 +513,7 @@ export class RepoSet {
     tracked.onReindexed((change) => {
       for (const listener of this.changeListeners) listener(tracked, change);
     });
+    tracked.phases.add((event) => this.readinessListeners.emit(event));
     tracked.ready.catch((error: unknown) => this.options.log(`${entry.name}: cannot open ${entry.root}: ${error instanceof Error ? error.message : String(error)}`));
     this.repos.set(entry.root, tracked);
     return tracked;
@@ -499,6 +530,7 @@ export class RepoSet {
     }
     for (const tracked of matches) {
       this.repos.delete(tracked.entry.root);
+      this.readinessListeners.emit({ repo: tracked.entry.name, root: tracked.entry.root, phase: 'untracked', ts: Date.now() });
       tracked.ready.then((repo) => repo.close(), () => undefined);
     }
     this.persist();
@@ -560,6 +592,21 @@ export class RepoSet {
   onChange(listener: (tracked: TrackedRepo, change: RepoChange) => void): () => void {
     this.changeListeners.add(listener);
     return () => void this.changeListeners.delete(listener);
+  }
+
+  /** The push sources of the daemon's sessions: every tracked repository's phases and rebuilds. */
+  pushSources(): PushSources {
+    return {
+      host: 'daemon',
+      readiness: () => this.all().map((t) => t.readiness()),
+      onReadiness: (listener) => this.readinessListeners.add(listener),
+      onGraph: (listener) => this.onChange((tracked, change) => listener(graphEventOf(tracked.entry.name, change))),
+      repositories: () =>
+        this.all().map((t) => {
+          const info = t.info();
+          return { repo: t.entry.name, root: t.entry.root, phase: t.phase, nodes: info.nodes, edges: info.edges };
+        }),
+    };
   }
 
   /** Every tracked repository, by name (then root). */

@@ -14,6 +14,7 @@ import { packageVersion } from '../support/package-root';
 import type { CallerTrust } from '../workspace/context';
 import { embeddedWorkspace, type EmbeddedRepo, type RepoChange } from '../workspace/embedded';
 import { overlayStore, type OverlayBinding } from '../workspace/overlays';
+import { embeddedPushSources } from '../workspace/push-sources';
 
 export type { ToolListing };
 
@@ -128,6 +129,7 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
   const serverId = `gortex-${process.pid}-${startedAt.getTime().toString(36)}`;
   const pipeline = new CallPipeline();
   const workspace = embeddedWorkspace(repo);
+  const push = embeddedPushSources(repo);
   const checkScope = async (scope: Scope): Promise<void> => {
     const ctx = await repo.context();
     const name = ctx.lastIndex?.repo ?? ctx.repo;
@@ -181,7 +183,7 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
     newMcpServer(mcpOptions) {
       const chosen = { ...(options.mcp ?? {}), ...(mcpOptions ?? {}) };
       // An HTTP session is anonymous unless the app says the bearer token is in force.
-      return createMcpServer(repo, { workspace, ...chosen, trust: chosen.trust ?? 'anonymous' });
+      return createMcpServer(repo, { workspace, push, ...chosen, trust: chosen.trust ?? 'anonymous' });
     },
   };
 }

@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { CallPipeline, type Caller, type CallOutcome } from '../calls/pipeline';
-import { SessionChannels } from '../workspace/channels';
+import { SessionChannels, type PushSources } from '../workspace/channels';
 import { overlayStore } from '../workspace/overlays';
 import { chosenSpec, isGcxClient, sessionSurface, type SurfaceOptions } from '../calls/session';
 import { toolListing } from '../calls/surface';
@@ -69,6 +69,8 @@ export interface McpServerOptions extends SurfaceOptions {
    * The overlay ends with the server (`onclose`: stdio exit, socket close, `/mcp` DELETE or expiry).
    */
   overlaySession?: string;
+  /** What the session's push channels follow (warm-up phases, rebuilds); absent: only diagnostics can be subscribed. */
+  push?: PushSources;
 }
 
 const INSTRUCTIONS =
@@ -112,7 +114,7 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
   };
   const overlay = caller.overlay!;
   // Custom notification methods (`notifications/diagnostics`, …) are not in the SDK's union; the wire takes any.
-  const channels = new SessionChannels(overlay.session, (method, params) => void server.notification({ method, params } as unknown as ServerNotification).catch(() => undefined));
+  const channels = new SessionChannels(overlay.session, (method, params) => void server.notification({ method, params } as unknown as ServerNotification).catch(() => undefined), options.push);
   caller.channels = channels;
   const stopLogging = forwardLogs(server, host);
   const previousOnClose = server.onclose;

@@ -14,6 +14,7 @@ import { severityName, severityNumber, SEVERITY_NAMES, type CodeAction, type Com
 import type { ToolContext } from '../workspace/context';
 import { overlayRel } from '../workspace/overlays';
 import { blobSha, checkBase, commitWrites, isBinary, MAX_WRITE_BYTES, resolveWritable, type PlannedWrite, type WriteTarget } from '../workspace/writes';
+import { sessionChannels, unsubscribeTool } from './channels';
 import { unifiedDiff } from './edit';
 import { defineTool, ToolInputError, type ToolDef } from './registry';
 import { applyEdit, workspaceEdit, type FileState } from './workspace-edit';
@@ -323,8 +324,7 @@ export function diagnosticsTools(): ToolDef[] {
         'what is stored replays at once, then changes only. Files the watcher or a write tool changes are opened in their server so their diagnostics arrive. Filter with min_severity and path_prefix; subscribing again replaces the filter.',
       input: { min_severity: severityArg.optional(), path_prefix: z.string().optional().describe('Only files under this repository-relative prefix') },
       handler: (ctx, args) => {
-        const channels = ctx.channels;
-        if (!channels) throw new ToolInputError('not_available', 'push notifications need a session that can receive them: call this over MCP (stdio, the daemon socket or /mcp)');
+        const channels = sessionChannels(ctx);
         const keep = atLeast(args.min_severity);
         const prefix = args.path_prefix === undefined ? '' : overlayRel(args.path_prefix);
         const root = ctx.root;
@@ -352,17 +352,7 @@ export function diagnosticsTools(): ToolDef[] {
         return { subscribed: 'diagnostics', method: 'notifications/diagnostics', repo, ...(args.min_severity ? { min_severity: args.min_severity } : {}), ...(prefix ? { path_prefix: prefix } : {}), replayed, channels: channels.list() };
       },
     }),
-    defineTool({
-      name: 'unsubscribe_diagnostics',
-      category: 'subscription',
-      effect: 'session_write',
-      description: 'Stop the notifications/diagnostics of subscribe_diagnostics (idempotent; a session that closes stops them too).',
-      input: {},
-      handler: (ctx) => {
-        if (!ctx.channels) throw new ToolInputError('not_available', 'push notifications belong to an MCP session (stdio, the daemon socket or /mcp)');
-        return { unsubscribed: ctx.channels.unsubscribe('diagnostics'), channels: ctx.channels.list() };
-      },
-    }),
+    unsubscribeTool('diagnostics'),
     defineTool({
       name: 'get_code_actions',
       category: 'edit',

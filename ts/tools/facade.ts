@@ -199,7 +199,7 @@ function shapeOf(f: Facade): z.ZodRawShape {
     case 'arguments':
       return { operation: operation(f), arguments: options };
     case 'session':
-      return { operation: operation(f), channel: z.string().optional().describe('subscribe / unsubscribe: the channel, e.g. diagnostics'), arguments: options };
+      return { operation: operation(f), channel: z.string().optional().describe('subscribe / unsubscribe: the channel — diagnostics, workspace_readiness, daemon_health, stale_refs or graph_invalidated'), arguments: options };
     case 'edit':
       return {
         operation: z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')} (default from target)`),

@@ -3,6 +3,7 @@ import { analysisTools } from './analysis';
 import { changeTools } from './changes';
 import { verifyTools } from './verify';
 import { contextTools } from './context';
+import { channelTools } from './channels';
 import { diagnosticsTools } from './diagnostics';
 import { editTools } from './edit';
 import { refactorTools } from './refactor';
@@ -39,6 +40,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),
+  ...channelTools(),
   ...sessionTools(),
   ...workspaceTools,
   ...metaTools(() => ALL_TOOLS),

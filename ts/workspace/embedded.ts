@@ -51,6 +51,8 @@ export interface RepoChange {
   nodes_after: number;
   edges_before: number;
   edges_after: number;
+  /** What asked for the pass: `watcher`, `write`, `reindex`, `reconcile`, joined by `+` in order. */
+  reason: string;
   /** The pass itself. */
   report: IndexReport;
   /** Epoch milliseconds when the pass finished. */
@@ -119,6 +121,8 @@ export async function openEmbedded(
   let changedTruncated = false;
   /** A reconcile or an explicit re-index asked for a pass that walks the whole tree. */
   let wholePass = false;
+  /** What asked for the pending pass (reported with the change). */
+  const reasons = new Set<string>();
   const listeners: ((change: RepoChange) => void)[] = [];
   const state: WatchState = { watching: false, reindexes: 0, last_reindex_at: null, storms: 0, reconciles: 0 };
   let burstEvents = 0;
@@ -133,6 +137,8 @@ export async function openEmbedded(
       const files = [...changed].sort();
       const truncated = changedTruncated;
       const walk = wholePass || truncated || files.length === 0;
+      const reason = [...reasons].join('+') || 'watcher';
+      reasons.clear();
       changed.clear();
       changedTruncated = false;
       wholePass = false;
@@ -166,6 +172,7 @@ export async function openEmbedded(
             nodes_after: report.nodes.total,
             edges_before: before?.edges.total ?? 0,
             edges_after: report.edges.total,
+            reason,
             report,
             timestamp: Date.now(),
           };
@@ -236,6 +243,7 @@ export async function openEmbedded(
   ctx.filesChanged = async (files) => {
     if (timer) clearTimeout(timer);
     dirty = true;
+    reasons.add('write');
     for (const file of files) {
       if (changed.size < MAX_CHANGE_FILES) changed.add(file);
       else changedTruncated = true;
@@ -259,6 +267,7 @@ export async function openEmbedded(
         const paths = batch.paths.filter((file) => !isEditorTempFile(file));
         if (paths.length === 0 && !batch.overflow && !batch.rescan) return;
         dirty = true;
+        reasons.add('watcher');
         for (const file of paths) {
           if (changed.size < MAX_CHANGE_FILES) changed.add(file);
           else changedTruncated = true;
@@ -278,6 +287,7 @@ export async function openEmbedded(
       ? setInterval(() => {
           state.reconciles++;
           dirty = true;
+          reasons.add('reconcile');
           wholePass = true;
           if (!timer) refresh();
         }, options.reconcileMs).unref()
@@ -304,6 +314,7 @@ export async function openEmbedded(
     reindex: async () => {
       if (timer) clearTimeout(timer);
       dirty = true;
+      reasons.add('reindex');
       wholePass = true;
       refresh();
       await refreshing;

@@ -4,6 +4,8 @@
  * Everything lives in memory and dies with the session.
  */
 
+import { WorkingSet } from './working-set';
+
 /** Tools whose own answers are never recorded: re-cutting a re-cut would only push real responses out. */
 export const UNRECORDED_TOOLS: ReadonlySet<string> = new Set([
   'ctx_stats',
@@ -191,6 +193,8 @@ export class SessionStore {
   /** The workflow's phase once `workflow` started one; writes are refused in `explore`. */
   workflowPhase: WorkflowPhase | undefined;
   private readonly editLog = new Map<string, EditRecord>();
+  /** What the session read and wrote (the `stale_refs` channel's working set). */
+  readonly workingSet = new WorkingSet();
 
   constructor(options: SessionStoreOptions = {}) {
     this.limits = {
@@ -210,6 +214,7 @@ export class SessionStore {
 
   /** Records one write by `tool` to a symbol (`kind: 'symbol'`, `key` its id) or a file. */
   recordEdit(kind: 'symbol' | 'file', key: string, path: string, tool: string): void {
+    this.workingSet.noteEdit(kind, key, path, tool);
     const at = this.now();
     const existing = this.editLog.get(key);
     if (existing) {

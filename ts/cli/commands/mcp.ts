@@ -72,7 +72,8 @@ export default class McpCommand extends GortexCommand {
     if (stop.requested === undefined) {
       const { serveOverStreams } = await import('../../mcp/streams');
       const { embeddedWorkspace } = await import('../../workspace/embedded');
-      const server = createMcpServer(repo, { ...options, workspace: embeddedWorkspace(repo) });
+      const { embeddedPushSources } = await import('../../workspace/push-sources');
+      const server = createMcpServer(repo, { ...options, workspace: embeddedWorkspace(repo), push: embeddedPushSources(repo) });
       const { closed } = await serveOverStreams(server);
       log(`serving ${(await repo.context()).root}`);
       await Promise.race([closed, stop.signalled]);
