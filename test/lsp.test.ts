@@ -246,6 +246,60 @@ describe('language servers (Python, configuration, bad input)', () => {
   });
 });
 
+const GO_MAIN = 'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n\nfunc main() {\n\tvar s string = add(1, 2)\n\tfmt.Println(s)\n}\n';
+const CPP_MAIN = '#include <cstdio>\n\nint twice(int x) { return x * 2; }\n\nint main() {\n  int value = twice(2)\n  std::printf("%d\\n", value);\n  return 0;\n}\n';
+
+describe('language servers (Go: gopls, C++: clangd)', () => {
+  useTempHome();
+  const roots: string[] = [];
+  const repos: EmbeddedRepo[] = [];
+  const clients: Client[] = [];
+
+  async function serve(name: string, files: Record<string, string>): Promise<{ root: string; client: Client }> {
+    const root = gitRepo(name, files);
+    const repo = await openEmbedded(root, { watch: false });
+    const client = await serveEmbedded(repo);
+    roots.push(root);
+    repos.push(repo);
+    clients.push(client);
+    return { root, client };
+  }
+
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    for (const r of repos) r.close();
+    for (const root of roots) await lspPool().stop(root);
+  });
+
+  it('reports gopls diagnostics and organizes imports by kind', async () => {
+    const { root, client } = await serve('lsp-go', { 'go.mod': 'module example.com/fix\n\ngo 1.21\n', 'main.go': GO_MAIN });
+    const got = await okJson(client, 'get_diagnostics', { path: 'main.go' });
+    expect(got).toMatchObject({ server: 'go', published: true, server_info: expect.stringMatching(/^gopls v0\.23\.0$/) });
+    expect(codes(got)).toEqual(['UnusedImport', 'IncompatibleAssign']);
+    const listed = await okJson(client, 'get_code_actions', { path: 'main.go', line: 5, column: 2 });
+    expect(listed.actions).toContainEqual(expect.objectContaining({ title: 'Organize Imports', kind: 'source.organizeImports', applies: 'edit', edit_files: ['main.go'] }));
+    // A kind alone names the one action of that kind.
+    const applied = await okJson(client, 'apply_code_action', { path: 'main.go', line: 5, column: 2, kind: 'source.organizeImports' });
+    expect(applied).toMatchObject({ applied: 'Organize Imports', files: [{ path: 'main.go' }] });
+    expect(codes(applied.diagnostics_after)).toEqual(['IncompatibleAssign']);
+    expect(fs.readFileSync(path.join(root, 'main.go'), 'utf8')).not.toContain('"os"');
+    await okJson(client, 'edit_file', { path: 'main.go', old_string: 'var s string = add(1, 2)', new_string: 's := add(1, 2)' });
+    expect((await okJson(client, 'get_diagnostics', { path: 'main.go' })).counts.error).toBe(0);
+  });
+
+  it('reports clangd diagnostics and applies its fix-it', async () => {
+    const { root, client } = await serve('lsp-cpp', { 'main.cpp': CPP_MAIN });
+    const got = await okJson(client, 'get_diagnostics', { path: 'main.cpp' });
+    expect(got).toMatchObject({ server: 'cpp', published: true });
+    expect(got.diagnostics).toEqual([expect.objectContaining({ line: 7, severity: 'error', code: 'expected_semi_declaration', source: 'clang' })]);
+    const fixed = await okJson(client, 'fix_all_in_file', { path: 'main.cpp' });
+    expect(fixed).toMatchObject({ applied: [{ title: "insert ';'", kind: 'quickfix' }], after: { counts: { error: 0 } } });
+    expect(fs.readFileSync(path.join(root, 'main.cpp'), 'utf8')).toContain('int value = twice(2);');
+    const none = await callJson(client, 'apply_code_action', { path: 'main.cpp', line: 7, column: 3, kind: 'quickfix' });
+    expect(none.text).toMatch(/^not_found: no enabled code action of kind quickfix at this location; there are: \[0\] .*\(refactor\)$/);
+  });
+});
+
 describe('diagnostics pushed over stdio', () => {
   useTempHome();
 

@@ -158,7 +158,7 @@ export class LspPool {
         requests: s?.requests ?? 0,
         failures: s?.failures ?? 0,
         ...(e.lastError ? { last_error: e.lastError } : {}),
-        ...(s?.serverInfo ? { server_info: `${s.serverInfo.name}${s.serverInfo.version ? ` ${s.serverInfo.version}` : ''}` } : {}),
+        ...(s?.serverInfo ? { server_info: s.label } : {}),
       });
     }
     return rows.sort((a, b) => a.root.localeCompare(b.root) || a.server.localeCompare(b.server));

@@ -39,6 +39,8 @@ export interface Published {
   seq: number;
   /** Epoch ms of arrival. */
   at: number;
+  /** The text they are for, when the server named a version gortex still remembers. */
+  text?: string;
 }
 
 /** A capability a server registered after `initialize`. */
@@ -64,7 +66,12 @@ interface OpenDocument {
   text: string;
   /** The publish counter when the text last changed: a later publish is for this text. */
   changedAtSeq: number;
+  /** The last few versions sent and their texts (a publish names its version). */
+  recent: { version: number; text: string }[];
 }
+
+/** Versions of a document remembered for matching publishes to texts. */
+const RECENT_VERSIONS = 8;
 
 /** How long `initialize` may take before the server is given up on. */
 const INITIALIZE_DEADLINE_MS = 60_000;
@@ -130,6 +137,25 @@ export class LspServer {
   /** The server's `initialize` answer's capabilities. */
   capabilities: Record<string, unknown> = {};
   serverInfo?: { name: string; version?: string };
+
+  /**
+   * The server's name and version as reported (`gopls v0.23.0`), else its command. gopls reports its
+   * whole build info as the version: its `Version` field is what is meant.
+   */
+  get label(): string {
+    const info = this.serverInfo;
+    if (!info) return this.resolved.command[0]!;
+    let version = info.version ?? '';
+    if (version.startsWith('{')) {
+      try {
+        version = String((JSON.parse(version) as { Version?: unknown }).Version ?? '');
+      } catch {
+        /* not JSON after all: cut below */
+      }
+    }
+    if (version.length > 40) version = `${version.slice(0, 40)}…`;
+    return version ? `${info.name} ${version}` : info.name;
+  }
   readonly registrations = new Map<string, Registration>();
   readonly diagnostics = new Map<string, Published>();
   readonly startedAt = Date.now();
@@ -292,7 +318,7 @@ export class LspServer {
     const doc = this.documents.get(abs);
     const uri = pathUri(abs);
     if (!doc) {
-      const opened = { languageId: this.languageId(abs), version: 1, text, changedAtSeq: seq };
+      const opened: OpenDocument = { languageId: this.languageId(abs), version: 1, text, changedAtSeq: seq, recent: [{ version: 1, text }] };
       this.documents.set(abs, opened);
       this.notify('textDocument/didOpen', { textDocument: { uri, languageId: opened.languageId, version: 1, text } });
       return { seq, changed: true, version: 1 };
@@ -301,6 +327,8 @@ export class LspServer {
     doc.version++;
     doc.text = text;
     doc.changedAtSeq = seq;
+    doc.recent.push({ version: doc.version, text });
+    if (doc.recent.length > RECENT_VERSIONS) doc.recent.shift();
     this.notify('textDocument/didChange', { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
     return { seq, changed: true, version: doc.version };
   }
@@ -318,7 +346,10 @@ export class LspServer {
   async settledPublish(abs: string, deadlineMs: number, settleMs: number): Promise<Published | undefined> {
     const end = Date.now() + deadlineMs;
     const since = this.changedAtSeq(abs) ?? this.seq;
-    let latest = await this.waitForPublish(abs, since, deadlineMs);
+    // A server that diagnosed this very text before (the text was put back) may not publish again
+    // (clangd skips an unchanged rebuild): that publish stands unless another comes within settleMs.
+    const standing = this.publishedForCurrentText(abs);
+    let latest = (await this.waitForPublish(abs, since, standing ? Math.min(deadlineMs, settleMs) : deadlineMs)) ?? standing;
     while (latest && settleMs > 0) {
       const left = Math.min(settleMs, end - Date.now());
       if (left <= 0) break;
@@ -327,6 +358,13 @@ export class LspServer {
       latest = next;
     }
     return latest;
+  }
+
+  /** The stored publish when it names the version of a text identical to the one the server holds now. */
+  publishedForCurrentText(abs: string): Published | undefined {
+    const p = this.diagnostics.get(abs);
+    const doc = this.documents.get(abs);
+    return p && doc && p.text !== undefined && p.text === doc.text ? p : undefined;
   }
 
   /** The text the server holds for an open document. */
@@ -436,12 +474,15 @@ export class LspServer {
     connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics?: Diagnostic[] }) => {
       const file = uriPath(params.uri);
       if (!file) return;
+      const version = typeof params.version === 'number' ? params.version : undefined;
+      const text = version === undefined ? undefined : this.documents.get(file)?.recent.find((r) => r.version === version)?.text;
       const published: Published = {
         file,
         diagnostics: Array.isArray(params.diagnostics) ? params.diagnostics : [],
-        ...(typeof params.version === 'number' ? { version: params.version } : {}),
+        ...(version !== undefined ? { version } : {}),
         seq: ++this.seq,
         at: Date.now(),
+        ...(text !== undefined ? { text } : {}),
       };
       const previous = this.diagnostics.get(file);
       this.diagnostics.set(file, published);

@@ -101,7 +101,7 @@ export function resolveServer(spec: ServerSpec, setting: LspSetting | undefined,
   };
 }
 
-/** `name` as an executable path: as given when it has a slash, else the first match on `PATH`, then gortex's own `node_modules/.bin`. */
+/** `name` as an executable path: as given when it has a slash, else the first match on `PATH`, then gortex's own `node_modules/.bin`, then Go's install directories. */
 export function findExecutable(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const runnable = (p: string): boolean => {
     try {
@@ -113,13 +113,16 @@ export function findExecutable(name: string, env: NodeJS.ProcessEnv = process.en
   };
   if (name.includes('/')) return runnable(name) ? path.resolve(name) : undefined;
   const dirs = (env.PATH ?? '').split(path.delimiter).filter((d) => d !== '');
-  let own: string | undefined;
   try {
-    own = path.join(packageRoot(), 'node_modules', '.bin');
+    dirs.push(path.join(packageRoot(), 'node_modules', '.bin'));
   } catch {
-    own = undefined;
+    /* not inside an installed package: PATH alone */
   }
-  for (const dir of own ? [...dirs, own] : dirs) {
+  // Where `go install` puts binaries (gopls), often not on PATH.
+  if (env.GOBIN) dirs.push(env.GOBIN);
+  for (const gopath of (env.GOPATH ?? '').split(path.delimiter).filter((d) => d !== '')) dirs.push(path.join(gopath, 'bin'));
+  if (env.HOME) dirs.push(path.join(env.HOME, 'go', 'bin'));
+  for (const dir of dirs) {
     const candidate = path.join(dir, name);
     if (runnable(candidate)) return candidate;
   }

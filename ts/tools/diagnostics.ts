@@ -83,7 +83,7 @@ async function currentDiagnostics(server: LspServer, abs: string, waitMs: number
   const started = Date.now();
   const stored = server.diagnostics.get(abs);
   const since = server.changedAtSeq(abs);
-  if (stored && since !== undefined && stored.seq > since && waitMs === 0) return { published: stored, waited_ms: 0 };
+  if (stored && waitMs === 0 && ((since !== undefined && stored.seq > since) || server.publishedForCurrentText(abs))) return { published: stored, waited_ms: 0 };
   if (waitMs === 0) return { waited_ms: 0 };
   const published = await server.settledPublish(abs, waitMs, server.resolved.spec.settleMs);
   return { ...(published ? { published } : {}), waited_ms: Date.now() - started };
@@ -114,10 +114,6 @@ function atLeast(min: (typeof SEVERITY_NAMES)[number] | undefined): (d: Diagnost
   return (d) => (d.severity ?? 1) <= limit;
 }
 
-function serverLabel(server: LspServer): string {
-  return server.serverInfo ? `${server.serverInfo.name}${server.serverInfo.version ? ` ${server.serverInfo.version}` : ''}` : server.resolved.command[0]!;
-}
-
 /** A 1-based location argument as an LSP range (a whole line when no column is given). */
 function rangeOf(text: string, args: { line: number; column?: number | undefined; end_line?: number | undefined; end_column?: number | undefined }): Range {
   const lines = text.split('\n');
@@ -139,7 +135,7 @@ function overlaps(a: Range, b: Range): boolean {
 /** The code actions a server offers for `range` of the text it holds (with the diagnostics there as context). */
 async function codeActions(server: LspServer, abs: string, range: Range, diagnostics: readonly Diagnostic[], only: readonly string[] | undefined): Promise<CodeAction[]> {
   if (!server.offers('textDocument/codeAction', 'codeActionProvider')) {
-    throw new ToolInputError('not_available', `the ${server.name} language server (${serverLabel(server)}) offers no code actions`);
+    throw new ToolInputError('not_available', `the ${server.name} language server (${server.label}) offers no code actions`);
   }
   const answer = await server.request<(CodeAction | Command)[] | null>(
     'textDocument/codeAction',
@@ -188,7 +184,7 @@ function applyServerEdits(ctx: ToolContext, state: FileState, read: (rel: string
   return [...touched].sort();
 }
 
-function actionRow(a: CodeAction, index: number): Record<string, unknown> {
+function actionRow(a: CodeAction, index: number, root: string): Record<string, unknown> {
   return {
     index,
     title: a.title,
@@ -197,18 +193,30 @@ function actionRow(a: CodeAction, index: number): Record<string, unknown> {
     ...(a.disabled ? { disabled: a.disabled.reason } : {}),
     ...(a.diagnostics && a.diagnostics.length > 0 ? { fixes: a.diagnostics.map((d) => d.message) } : {}),
     applies: embeddedEdits(a)?.length ? 'edit' : a.command ? 'command' : a.data !== undefined ? 'resolve' : 'nothing',
-    ...(a.edit ? { edit_files: editFiles(a.edit) } : {}),
+    ...(a.edit ? { edit_files: editFiles(a.edit, root) } : {}),
   };
 }
 
-function editFiles(edit: LspWorkspaceEdit): string[] {
+/** The files an edit touches: repository-relative inside `root`, absolute outside it. */
+function editFiles(edit: LspWorkspaceEdit, root: string): string[] {
   const uris = [...Object.keys(edit.changes ?? {})];
   for (const c of edit.documentChanges ?? []) {
     const change = c as { textDocument?: { uri: string }; uri?: string; newUri?: string };
     const uri = change.textDocument?.uri ?? change.uri ?? change.newUri;
     if (uri) uris.push(uri);
   }
-  return [...new Set(uris.map((u) => uriPath(u) ?? u))].sort();
+  const shown = (abs: string): string => {
+    const rel = path.relative(root, abs);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? abs : overlayRel(rel);
+  };
+  return [
+    ...new Set(
+      uris.map((uri) => {
+        const abs = uriPath(uri);
+        return abs === undefined ? uri : shown(abs);
+      }),
+    ),
+  ].sort();
 }
 
 const locationInput = {
@@ -259,10 +267,13 @@ function pick(actions: readonly CodeAction[], args: { title?: string | undefined
     if (a.disabled) throw new ToolInputError('not_available', `code action "${a.title}" is disabled: ${a.disabled.reason}`);
     return a;
   }
-  const matching = enabled.filter((a) => a.title === args.title && (args.kind === undefined || a.kind === args.kind));
+  // A kind matches itself and its sub-kinds (`source.organizeImports` matches `source.organizeImports.go`).
+  const ofKind = (a: CodeAction): boolean => args.kind === undefined || a.kind === args.kind || (a.kind ?? '').startsWith(`${args.kind}.`);
+  const matching = enabled.filter((a) => (args.title === undefined || a.title === args.title) && ofKind(a));
   if (matching.length === 1) return matching[0]!;
-  if (matching.length === 0) throw new ToolInputError('not_found', `no enabled code action titled ${JSON.stringify(args.title)}${args.kind ? ` of kind ${args.kind}` : ''} at this location; there are: ${listing()}`);
-  throw new ToolInputError('ambiguous', `${matching.length} code actions are titled ${JSON.stringify(args.title)}; pass index (from get_code_actions) or kind: ${listing()}`);
+  const named = [args.title !== undefined ? `titled ${JSON.stringify(args.title)}` : '', args.kind !== undefined ? `of kind ${args.kind}` : ''].filter(Boolean).join(' ');
+  if (matching.length === 0) throw new ToolInputError('not_found', `no enabled code action ${named} at this location; there are: ${listing()}`);
+  throw new ToolInputError('ambiguous', `${matching.length} code actions are ${named}; pass index (from get_code_actions), title or kind: ${listing()}`);
 }
 
 /** The diagnostics and code-action tools. */
@@ -303,7 +314,7 @@ export function diagnosticsTools(): ToolDef[] {
         return {
           path: file.rel,
           server: server.name,
-          server_info: serverLabel(server),
+          server_info: server.label,
           overlay: file.overlaid,
           published: got.published !== undefined,
           ...(got.published === undefined
@@ -377,7 +388,7 @@ export function diagnosticsTools(): ToolDef[] {
           range: { line: range.start.line + 1, column: range.start.character + 1, end_line: range.end.line + 1, end_column: range.end.character + 1 },
           diagnostics: diagnostics.filter((d) => overlaps(d.range, range)).map(diagnosticRow),
           // Indexes stay those of the server's list, so apply_code_action's index finds the same action.
-          actions: actions.map((a, i) => actionRow(a, i)).filter((row) => args.include_disabled === true || row.disabled === undefined),
+          actions: actions.map((a, i) => actionRow(a, i, ctx.root)).filter((row) => args.include_disabled === true || row.disabled === undefined),
           ...(file.diskSha ? { base_sha: file.diskSha } : {}),
         };
       },
@@ -387,20 +398,22 @@ export function diagnosticsTools(): ToolDef[] {
       category: 'edit',
       effect: 'local_write',
       description:
-        'Apply one code action (by title, or index from get_code_actions) at a location: the server is asked again at the same place, its edit (or the edits its command asks for) ' +
+        'Apply one code action (by title, kind, or index from get_code_actions) at a location: the server is asked again at the same place, its edit (or the edits its command asks for) ' +
         'is written atomically through the guarded write path (base_sha, parse gate, all files or none), and the file\'s diagnostics after the change are returned. dry_run previews the diff.',
       input: {
         ...locationInput,
         title: z.string().min(1).optional().describe('The action\'s title, as get_code_actions listed it'),
         index: z.number().int().min(0).optional().describe('The action\'s index from get_code_actions (checked against title when both are given)'),
-        kind: z.string().optional().describe('Disambiguates two actions of one title'),
+        kind: z.string().optional().describe('The action\'s kind (or a parent kind such as source.organizeImports): alone it names the one action of that kind; with title it tells two of one title apart'),
         base_sha: z.string().optional().describe("Refuse with conflict unless the file's blob sha is this (get_code_actions answers base_sha)"),
         dry_run: z.boolean().optional().describe('Compute the edit and its diff without writing'),
         allow_parse_errors: z.boolean().optional().describe('Write even if a file gains syntax errors (refused by default)'),
         timeout_ms: timeoutArg.optional(),
       },
       handler: async (ctx, args) => {
-        if (args.title === undefined && args.index === undefined) throw new ToolInputError('invalid_argument', 'name the action: title (and kind if two share it) or index, as get_code_actions listed them');
+        if (args.title === undefined && args.index === undefined && args.kind === undefined) {
+          throw new ToolInputError('invalid_argument', 'name the action: title, kind (when one action has it) or index, as get_code_actions listed them');
+        }
         const file = callerFile(ctx, args.path);
         refuseOverlaid(file, 'apply_code_action');
         checkBase(file.target, args.base_sha);
