@@ -56,6 +56,11 @@ describe('language servers (TypeScript)', () => {
     await okJson(one, 'edit_file', { path: 'src/b.ts', old_string: 'const y: string = 5;', new_string: "const y: string = 'five';" });
     const unchanged = await okJson(one, 'get_diagnostics', { path: 'src/b.ts' });
     expect(codes(unchanged)).toEqual([2304]);
+    // A clean file that stays clean: typescript-language-server publishes nothing, and the answer says why it stands.
+    expect((await okJson(one, 'get_diagnostics', { path: 'src/a.ts' })).counts.error).toBe(0);
+    await okJson(one, 'edit_file', { path: 'src/a.ts', old_string: 'return a + b;', new_string: 'return b + a;' });
+    const stillClean = await okJson(one, 'get_diagnostics', { path: 'src/a.ts' });
+    expect(stillClean).toMatchObject({ published: true, counts: { error: 0 }, assumed: expect.stringMatching(/^no publish within 3000 ms of the change/) });
   });
 
   it('lists the code actions at a diagnostic and applies the import fix through the write path', async () => {

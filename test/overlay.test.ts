@@ -256,7 +256,16 @@ describe('speculative execution: preview_edit and simulate_chain', () => {
       ['spec/src/c.ts::c', 'unbound'],
     ]);
     expect(half.blast_radius.files).toEqual(expect.arrayContaining(['src/b.ts', 'src/c.ts']));
-    expect(half.diagnostics).toMatchObject({ new_syntax_errors: 0, lsp: { ran: false } });
+    // The language server sees the edit too: both importers of alpha break, and nothing else.
+    expect(half.diagnostics).toMatchObject({ new_syntax_errors: 0, lsp: { ran: true, new_errors: 2 } });
+    const broken = half.diagnostics.lsp.files.filter((f: { new: unknown[] }) => f.new.length > 0);
+    expect(broken.map((f: { path: string; new: { code: number; severity: string }[] }) => [f.path, f.new.map((d) => [d.code, d.severity])])).toEqual([
+      ['src/b.ts', [[2724, 'error']]],
+      ['src/c.ts', [[2724, 'error']]],
+    ]);
+    expect(half.diagnostics.lsp.files.find((f: { path: string }) => f.path === 'src/b.ts')).toMatchObject({ before: { error: 0 }, after: { error: 1 }, cleared: 0 });
+    // ... and is put back to the disk's text afterwards.
+    expect((await okJson(client, 'get_diagnostics', { path: 'src/b.ts' })).counts.error).toBe(0);
     // Nothing was written and no session overlay was left behind.
     expect(fs.readFileSync(path.join(root, 'src/a.ts'), 'utf8')).toBe(A);
     expect((await okJson(client, 'overlay_list', {})).registered).toBe(false);
@@ -272,6 +281,7 @@ describe('speculative execution: preview_edit and simulate_chain', () => {
     });
     expect(whole.touched_files.map((f: { path: string }) => f.path)).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts']);
     expect(whole.broken_callers).toEqual([]);
+    expect(whole.diagnostics.lsp).toMatchObject({ ran: true, new_errors: 0 });
     expect(whole.modified_symbols).toEqual(expect.arrayContaining(['spec/src/b.ts::beta']));
   });
 
@@ -316,8 +326,15 @@ describe('speculative execution: preview_edit and simulate_chain', () => {
     const fixCallers = {
       changes: { 'src/b.ts': [at(0, 9, 14, 'alpha2'), at(3, 9, 14, 'alpha2')], 'src/c.ts': [at(0, 9, 14, 'alpha2'), at(1, 17, 22, 'alpha2')] },
     };
-    const chain = await okJson(client, 'simulate_chain', { steps: [{ workspace_edit: renameDefinition, label: 'rename' }, { workspace_edit: fixCallers, label: 'callers' }] });
+    // By default the chain stops at the step whose language-server diagnostics gain an error.
+    const strict = await okJson(client, 'simulate_chain', { steps: [{ workspace_edit: renameDefinition, label: 'rename' }, { workspace_edit: fixCallers, label: 'callers' }] });
+    expect(strict).toMatchObject({ stopped_at: 1, completed: 0, steps: [{ label: 'rename', diagnostics: { new_syntax_errors: 0, lsp: { new_errors: 2 } } }] });
+    const chain = await okJson(client, 'simulate_chain', { steps: [{ workspace_edit: renameDefinition, label: 'rename' }, { workspace_edit: fixCallers, label: 'callers' }], stop_on_error: false });
     expect(chain.completed).toBe(2);
+    // The second step clears what the first broke; from start to end nothing is broken.
+    expect(chain.steps[1].diagnostics.lsp.new_errors).toBe(0);
+    expect(chain.steps[1].diagnostics.lsp.files.filter((f: { cleared: number }) => f.cleared > 0).map((f: { path: string }) => f.path)).toEqual(['src/b.ts', 'src/c.ts']);
+    expect(chain.cumulative.diagnostics.lsp).toMatchObject({ ran: true, new_errors: 0 });
     expect(chain.steps[0].broken_callers.length).toBe(2);
     expect(chain.steps[1].broken_callers).toEqual([]);
     expect(chain.cumulative.broken_callers).toEqual([]);
@@ -332,7 +349,8 @@ describe('speculative execution: preview_edit and simulate_chain', () => {
     const failing = await okJson(client, 'simulate_chain', { steps: [{ workspace_edit: { changes: { 'src/missing.ts': [at(0, 0, 0, 'x')] } } }, { workspace_edit: renameDefinition }], stop_on_error: false });
     expect(failing.steps.map((s: { applied: boolean }) => s.applied)).toEqual([false, true]);
 
-    const kept = await okJson(client, 'simulate_chain', { steps: [{ workspace_edit: renameDefinition }, { workspace_edit: fixCallers }], keep: true });
+    const kept = await okJson(client, 'simulate_chain', { steps: [{ workspace_edit: renameDefinition }, { workspace_edit: fixCallers }], keep: true, stop_on_error: false, diagnostics: false });
+    expect(kept.steps[0].diagnostics.lsp).toBeUndefined();
     expect(kept.kept).toMatchObject({ branch: 'main', files: 3 });
     expect((await okJson(client, 'get_callers', { id: 'src/a.ts::alpha2' })).callers.map((c: { caller: { name: string } }) => c.caller.name).sort()).toEqual(['beta', 'c']);
     expect(fs.readFileSync(path.join(root, 'src/a.ts'), 'utf8')).toBe(A);

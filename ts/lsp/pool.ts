@@ -332,6 +332,13 @@ export class LspPool {
     }
   }
 
+  /** `withText` over several files at once (each put back afterwards, the last first). */
+  async withTexts<T>(server: LspServer, texts: readonly (readonly [string, string])[], fn: () => Promise<T>): Promise<T> {
+    if (texts.length === 0) return fn();
+    const [[abs, text], ...rest] = texts as [readonly [string, string], ...(readonly [string, string])[]];
+    return this.withText(server, abs, text, () => this.withTexts(server, rest, fn));
+  }
+
   /** Stops the servers of one repository (untracked) or all of them. */
   async stop(root?: string): Promise<void> {
     const stopping: Promise<void>[] = [];

@@ -39,8 +39,10 @@ export interface Published {
   seq: number;
   /** Epoch ms of arrival. */
   at: number;
-  /** The text they are for, when the server named a version gortex still remembers. */
+  /** The text they are for: the version's the server named, when gortex still remembers it; else the text held when they arrived. */
   text?: string;
+  /** Set when no publish came for the current text and this earlier one is taken to stand, and why. */
+  assumed?: string;
 }
 
 /** A capability a server registered after `initialize`. */
@@ -348,8 +350,17 @@ export class LspServer {
     const since = this.changedAtSeq(abs) ?? this.seq;
     // A server that diagnosed this very text before (the text was put back) may not publish again
     // (clangd skips an unchanged rebuild): that publish stands unless another comes within settleMs.
-    const standing = this.publishedForCurrentText(abs);
-    let latest = (await this.waitForPublish(abs, since, standing ? Math.min(deadlineMs, settleMs) : deadlineMs)) ?? standing;
+    // One that never says "still clean" leaves a clean file's last (empty) publish standing.
+    const exact = this.publishedForCurrentText(abs);
+    const stored = this.diagnostics.get(abs);
+    const quiet = this.resolved.spec.quietWhenCleanMs;
+    const clean = !exact && quiet !== undefined && stored && stored.diagnostics.length === 0 ? stored : undefined;
+    const shortWait = exact ? settleMs : clean ? quiet : undefined;
+    let latest =
+      (await this.waitForPublish(abs, since, shortWait === undefined ? deadlineMs : Math.min(deadlineMs, shortWait))) ??
+      exact ??
+      (clean ? { ...clean, assumed: `no publish within ${quiet} ms of the change: ${this.name}'s server publishes only changes, and the file was clean` } : undefined);
+    if (latest?.assumed !== undefined) return latest;
     while (latest && settleMs > 0) {
       const left = Math.min(settleMs, end - Date.now());
       if (left <= 0) break;
@@ -358,6 +369,11 @@ export class LspServer {
       latest = next;
     }
     return latest;
+  }
+
+  /** This server's publish counter now: a publish with a higher one came later. */
+  get publishCount(): number {
+    return this.seq;
   }
 
   /** The stored publish when it names the version of a text identical to the one the server holds now. */
@@ -475,7 +491,9 @@ export class LspServer {
       const file = uriPath(params.uri);
       if (!file) return;
       const version = typeof params.version === 'number' ? params.version : undefined;
-      const text = version === undefined ? undefined : this.documents.get(file)?.recent.find((r) => r.version === version)?.text;
+      // Without a version a publish answers the text held now (as `waitForPublish` takes it too).
+      const doc = this.documents.get(file);
+      const text = version === undefined ? doc?.text : doc?.recent.find((r) => r.version === version)?.text;
       const published: Published = {
         file,
         diagnostics: Array.isArray(params.diagnostics) ? params.diagnostics : [],

@@ -20,6 +20,12 @@ export interface ServerSpec {
   install: string;
   /** Quiet time after a publish before a file's diagnostics count as complete (servers that publish in parts). */
   settleMs: number;
+  /**
+   * Set for a server that never publishes "still clean" (typescript-language-server skips an empty
+   * list after an empty one): a changed file whose last publish was empty and that hears nothing
+   * for this long is taken to be clean still.
+   */
+  quietWhenCleanMs?: number;
   /** `initializationOptions` for a workspace at `root`. */
   initializationOptions?(root: string): unknown;
 }
@@ -38,6 +44,7 @@ export const SERVER_SPECS: Record<string, ServerSpec> = {
     install: 'npm install -g typescript-language-server@4 typescript',
     // tsserver reports syntax, semantic and suggestion diagnostics as separate events.
     settleMs: 750,
+    quietWhenCleanMs: 3000,
     initializationOptions: (root) => {
       // The workspace's own TypeScript when it has one; else the one installed with gortex.
       const own = path.join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js');

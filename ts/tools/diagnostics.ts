@@ -90,7 +90,7 @@ async function currentDiagnostics(server: LspServer, abs: string, waitMs: number
 }
 
 /** One diagnostic as tools answer it (1-based lines and columns). */
-function diagnosticRow(d: Diagnostic): Record<string, unknown> {
+export function diagnosticRow(d: Diagnostic): Record<string, unknown> {
   return {
     line: d.range.start.line + 1,
     column: d.range.start.character + 1,
@@ -103,7 +103,8 @@ function diagnosticRow(d: Diagnostic): Record<string, unknown> {
   };
 }
 
-function counts(diagnostics: readonly Diagnostic[]): Record<string, number> {
+/** Diagnostics counted by severity. */
+export function counts(diagnostics: readonly Diagnostic[]): Record<string, number> {
   const out: Record<string, number> = { error: 0, warning: 0, information: 0, hint: 0 };
   for (const d of diagnostics) out[severityName(d.severity)]!++;
   return out;
@@ -322,6 +323,7 @@ export function diagnosticsTools(): ToolDef[] {
             : {}),
           counts: counts(kept),
           diagnostics: kept.map(diagnosticRow),
+          ...(got.published?.assumed ? { assumed: got.published.assumed } : {}),
           waited_ms: got.waited_ms,
         };
       },

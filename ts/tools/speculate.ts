@@ -4,8 +4,9 @@
  * the files in memory, a throwaway overlay view is built from the result (`ts/workspace/overlays.ts`),
  * and the graph before and after are compared: touched files, added / removed / renamed symbols,
  * changed signatures, callers the change breaks, implementors of a changed interface, the blast
- * radius, the tests to run, and the syntax errors each file gained (tree-sitter; language-server
- * diagnostics are reported as not run until gortex drives language servers).
+ * radius, the tests to run, the syntax errors each file gained (tree-sitter), and the language
+ * servers' diagnostics the edit adds or clears in the touched files and those of the callers it may
+ * break (`diagnostics-delta.ts`: the states are lent to the servers as buffers and put back after).
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import { syntaxCheck, type Engine, type GetCallChainResult, type GetCallersResult, type GetDependentsResult, type FindImplementationsResult, type NodeJson } from '../engine/engine';
 import type { ToolContext } from '../workspace/context';
 import { MAIN_BRANCH, overlayRel, type OverlayFile } from '../workspace/overlays';
+import { diagnoseState, diagnosisDelta, MAX_DIAGNOSED_FILES, type StateDiagnosis, type StateReader } from './diagnostics-delta';
 import { callAnother, defineTool, ToolInputError, type ToolDef } from './registry';
 import { applyEdit, workspaceEdit, type FileState } from './workspace-edit';
 
@@ -92,7 +94,7 @@ async function impact(
   after: { engine: Engine; read: (rel: string) => Buffer | null },
   touched: readonly string[],
   syntax: boolean,
-): Promise<Record<string, unknown>> {
+) {
   const oldSyms = new Map<string, NodeJson>();
   const newSyms = new Map<string, NodeJson>();
   for (const rel of touched) {
@@ -229,10 +231,58 @@ async function impact(
     broken_implementors: brokenImplementors,
     blast_radius: { changed_symbols: changedIds.length, dependents: dependents.size, files: [...files].sort() },
     suggested_tests: { files: [...testFiles].sort(), commands: [...commands].sort() },
-    diagnostics: syntax
-      ? { syntax: syntaxRows, new_syntax_errors: newErrors, lsp: { ran: false, reason: 'gortex does not drive language servers yet: only tree-sitter syntax errors are checked' } }
-      : { ran: false, reason: 'diagnostics: false' },
+    diagnostics: syntax ? { syntax: syntaxRows, new_syntax_errors: newErrors } : { ran: false, reason: 'diagnostics: false' },
   };
+}
+
+/** The impact report's shape as the handlers extend it. */
+type Impact = Awaited<ReturnType<typeof impact>>;
+
+/** The files an impact's diagnostics cover: the touched ones, then those of callers and implementors it may break (bounded). */
+function filesToDiagnose(touched: readonly string[], report: Impact): { files: string[]; skipped: string[] } {
+  const all = [...new Set([...touched, ...report.broken_callers.map((c) => c.path), ...report.callers_to_check.map((c) => c.path), ...report.broken_implementors.map((i) => i.path)])];
+  return { files: all.slice(0, MAX_DIAGNOSED_FILES), skipped: all.slice(MAX_DIAGNOSED_FILES) };
+}
+
+/**
+ * Language-server diagnoses of a speculation's states, reusing what an earlier step diagnosed: a
+ * state is keyed by its step, and a file diagnosed in that state is not diagnosed again.
+ */
+class StateDiagnoses {
+  private readonly byState = new Map<number, StateDiagnosis>();
+
+  constructor(
+    private readonly ctx: ToolContext,
+    /** Files the starting state differs from the disk in (an inherited overlay's). */
+    private readonly startChanged: readonly string[],
+  ) {}
+
+  /** The diagnosis of `files` in state `index` (read by `read`, differing from the disk in `changed` and the start's). */
+  async of(index: number, files: readonly string[], changed: readonly string[], read: StateReader): Promise<StateDiagnosis> {
+    const known = this.byState.get(index) ?? { files: new Map(), unavailable: new Map() };
+    const missing = files.filter((f) => !known.files.has(f));
+    if (missing.length > 0) {
+      const got = await diagnoseState(this.ctx, missing, [...new Set([...this.startChanged, ...changed])], read);
+      for (const [rel, d] of got.files) known.files.set(rel, d);
+      for (const [server, reason] of got.unavailable) known.unavailable.set(server, reason);
+    }
+    this.byState.set(index, known);
+    return known;
+  }
+
+  /** The delta between states `from` and `to` over the files `report` involves, added to its diagnostics. */
+  async addDelta(report: Impact, touched: readonly string[], from: { index: number; changed: readonly string[]; read: StateReader }, to: { index: number; changed: readonly string[]; read: StateReader }): Promise<void> {
+    const { files, skipped } = filesToDiagnose(touched, report);
+    const before = await this.of(from.index, files, from.changed, from.read);
+    const after = await this.of(to.index, files, to.changed, to.read);
+    (report.diagnostics as Record<string, unknown>).lsp = diagnosisDelta(before, after, files, skipped);
+  }
+}
+
+/** New errors an impact's diagnostics report: tree-sitter syntax errors and language-server errors. */
+function newErrorsOf(report: Impact): number {
+  const d = report.diagnostics as { new_syntax_errors?: number; lsp?: { new_errors?: number } };
+  return (d.new_syntax_errors ?? 0) + (d.lsp?.new_errors ?? 0);
 }
 
 /** A reader of `state` over a starting reader (the caller's overlay buffers, else the disk). */
@@ -279,7 +329,7 @@ export function speculateTools(): ToolDef[] {
         'Previews an LSP WorkspaceEdit (changes or documentChanges, with create / rename / delete file operations) without writing anything: touched files, added / removed / renamed symbols, changed signatures, broken callers, broken interface implementors, blast radius, suggested tests and new syntax errors. inherit_overlay: true starts from the session\'s overlay.',
       input: {
         workspace_edit: workspaceEdit,
-        diagnostics: z.boolean().optional().describe('Check syntax errors of the touched files (default true); language-server diagnostics are not run yet'),
+        diagnostics: z.boolean().optional().describe("Check the touched files' syntax and ask their language servers for the diagnostics the edit adds or clears (default true)"),
         inherit_overlay: z.boolean().optional().describe("Layer the edit over this session's overlay (default: over the files on disk)"),
       },
       handler: async (ctx, args) => {
@@ -290,7 +340,12 @@ export function speculateTools(): ToolDef[] {
           const touched = applyEdit(from, after, start.read, args.workspace_edit);
           const beforeEngine = await speculation.engineFor(start.state, 'start');
           const afterEngine = await speculation.engineFor(after, 'after');
-          const report = await impact(from, { engine: beforeEngine, read: start.read }, { engine: afterEngine, read: readerOf(after, start.read) }, touched, args.diagnostics !== false);
+          const afterRead = readerOf(after, start.read);
+          const diagnose = args.diagnostics !== false;
+          const report = await impact(from, { engine: beforeEngine, read: start.read }, { engine: afterEngine, read: afterRead }, touched, diagnose);
+          if (diagnose) {
+            await new StateDiagnoses(from, [...start.state.keys()]).addDelta(report, touched, { index: 0, changed: [], read: start.read }, { index: 1, changed: touched, read: afterRead });
+          }
           return { applied: true, inherited_overlay: inherit && start.state.size > 0, ...report };
         } finally {
           speculation.close();
@@ -312,10 +367,12 @@ export function speculateTools(): ToolDef[] {
         stop_on_error: z.boolean().optional(),
         keep: z.boolean().optional().describe("Promote the final state into this session's overlay"),
         inherit_overlay: z.boolean().optional().describe("Start from this session's overlay (default: the files on disk)"),
+        diagnostics: z.boolean().optional().describe("Ask the touched files' language servers for each step's new and cleared diagnostics (default true; syntax is always checked)"),
       },
       handler: async (ctx, args) => {
         const stopOnError = args.stop_on_error !== false;
         const { from, start, speculation } = begin(ctx, args.inherit_overlay === true);
+        const lsp = args.diagnostics === false ? undefined : new StateDiagnoses(from, [...start.state.keys()]);
         try {
           let state: FileState = new Map(start.state);
           const startEngine = await speculation.engineFor(start.state, 'start');
@@ -324,6 +381,7 @@ export function speculateTools(): ToolDef[] {
           let slot = 'b';
           const steps: Record<string, unknown>[] = [];
           const allTouched = new Set<string>();
+          let applied = 0;
           let stoppedAt: number | undefined;
           for (const [i, step] of args.steps.entries()) {
             const next: FileState = new Map(state);
@@ -342,17 +400,21 @@ export function speculateTools(): ToolDef[] {
             slot = slot === 'a' ? 'b' : 'a';
             const nextEngine = await speculation.engineFor(next, slot);
             const report = await impact(from, { engine, read: readerOf(state, start.read) }, { engine: nextEngine, read: readerOf(next, start.read) }, touched, true);
-            steps.push({ step: i + 1, ...(step.label ? { label: step.label } : {}), applied: true, ...report });
+            const changedBefore = [...allTouched];
             touched.forEach((t) => allTouched.add(t));
+            // States are numbered by the steps applied: 0 is the start.
+            await lsp?.addDelta(report, touched, { index: applied, changed: changedBefore, read: readerOf(state, start.read) }, { index: applied + 1, changed: [...allTouched], read: readerOf(next, start.read) });
+            applied++;
+            steps.push({ step: i + 1, ...(step.label ? { label: step.label } : {}), applied: true, ...report });
             state = next;
             engine = nextEngine;
-            const diagnostics = report.diagnostics as { new_syntax_errors: number };
-            if (stopOnError && diagnostics.new_syntax_errors > 0) {
+            if (stopOnError && newErrorsOf(report) > 0) {
               stoppedAt = i + 1;
               break;
             }
           }
           const cumulative = await impact(from, { engine: startEngine, read: start.read }, { engine, read: readerOf(state, start.read) }, [...allTouched].sort(), true);
+          await lsp?.addDelta(cumulative, [...allTouched].sort(), { index: 0, changed: [], read: start.read }, { index: applied, changed: [...allTouched], read: readerOf(state, start.read) });
           let kept: Record<string, unknown> | undefined;
           if (args.keep) {
             if (!ctx.overlay) throw new ToolInputError('not_available', 'keep: true needs a session with an overlay (MCP, or /v1 with a session header)');
