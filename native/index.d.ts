@@ -51,6 +51,18 @@ export declare class Engine {
    */
   updateFiles(repo: string, paths: Array<string>): string
   /**
+   * The call sites of one indexed file (`FileCallSites` JSON: path, content hash, sites with
+   * 1-based line, 0-based byte column, callee name), for the semantic-enrichment pass.
+   */
+  callSites(repo: string, path: string): string
+  /**
+   * Applies language-server answers (`SemanticFile[]` JSON) to an indexed repository: their
+   * files are resolved again with them. Returns a `SemanticReport` JSON.
+   */
+  applySemantic(repo: string, filesJson: string): string
+  /** How the resolver's answers fared against the language servers' (`SemanticCounts` JSON). */
+  semanticCounts(repo: string): string
+  /**
    * Checks gitignore-style exclude patterns for `root`: the message naming the first invalid
    * one, or null when all parse (config loaders call this to fail before indexing).
    */

@@ -80,13 +80,21 @@ describe('loadConfig', () => {
     const loaded = loadConfig(root, { XDG_CONFIG_HOME: xdg });
     expect(loaded.lsp.python).toEqual({ command: ['pyright-langserver', '--stdio'], enabled: true, source: `${global}:2` });
     expect(loaded.lsp.go).toMatchObject({ enabled: false });
+    expect(loaded.lspEnrich).toBeUndefined();
     expect(loaded.lsp.typescript).toEqual({ enabled: true, source: `${repoFile}:2` });
     expect(loaded.warnings).toEqual([
-      `${global}:6: unknown language "lsp.cobol"; known: typescript, python, go, cpp, rust, java, allow_repo_commands (ignored)`,
+      `${global}:6: unknown language "lsp.cobol"; known: typescript, python, go, cpp, rust, java, allow_repo_commands, enrich (ignored)`,
       `${repoFile}:2: lsp.typescript.command of a repository file is ignored: set lsp.allow_repo_commands: true in ${global} to let repositories choose their language servers`,
     ]);
     fs.writeFileSync(global, 'lsp:\n  allow_repo_commands: true\n');
     expect(loadConfig(root, { XDG_CONFIG_HOME: xdg }).lsp.typescript).toEqual({ command: ['evil', '--stdio'], enabled: true, source: `${repoFile}:2` });
+    // lsp.enrich: the repository's over the global's; anything but a boolean is an error.
+    fs.writeFileSync(global, 'lsp:\n  enrich: true\n');
+    expect(loadConfig(root, { XDG_CONFIG_HOME: xdg }).lspEnrich).toBe(true);
+    fs.writeFileSync(repoFile, 'lsp:\n  enrich: false\n');
+    expect(loadConfig(root, { XDG_CONFIG_HOME: xdg }).lspEnrich).toBe(false);
+    fs.writeFileSync(repoFile, 'lsp:\n  enrich: yes please\n');
+    expect(() => loadConfig(root, { XDG_CONFIG_HOME: xdg })).toThrow(`${repoFile}:2: lsp.enrich must be true or false`);
     fs.writeFileSync(repoFile, 'lsp:\n  python:\n    command: 7\n');
     expect(() => loadConfig(root, { XDG_CONFIG_HOME: xdg })).toThrow(`${repoFile}:2: lsp.python.command must be a command line or a list of its words`);
   });

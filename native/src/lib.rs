@@ -486,6 +486,42 @@ impl Engine {
         })
     }
 
+    /// The call sites of one indexed file (`FileCallSites` JSON: path, content hash, sites with
+    /// 1-based line, 0-based byte column, callee name), for the semantic-enrichment pass.
+    #[napi]
+    pub fn call_sites(&self, repo: String, path: String) -> Result<String> {
+        guarded("callSites", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let sites = guard.call_sites(&path).map_err(to_napi_error)?;
+            serde_json::to_string(&sites).map_err(to_napi_error)
+        })
+    }
+
+    /// Applies language-server answers (`SemanticFile[]` JSON) to an indexed repository: their
+    /// files are resolved again with them. Returns a `SemanticReport` JSON.
+    #[napi]
+    pub fn apply_semantic(&self, repo: String, files_json: String) -> Result<String> {
+        guarded("applySemantic", || {
+            let files: Vec<gortex_index::semantic::SemanticFile> = serde_json::from_str(&files_json)
+                .map_err(|e| to_napi_error(format!("invalid semantic answers: {e}")))?;
+            let index = self.repo(&repo)?;
+            let mut guard = index.write().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let report = guard.apply_semantic(files).map_err(to_napi_error)?;
+            serde_json::to_string(&report).map_err(to_napi_error)
+        })
+    }
+
+    /// How the resolver's answers fared against the language servers' (`SemanticCounts` JSON).
+    #[napi]
+    pub fn semantic_counts(&self, repo: String) -> Result<String> {
+        guarded("semanticCounts", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            serde_json::to_string(&guard.semantic_counts()).map_err(to_napi_error)
+        })
+    }
+
     /// Checks gitignore-style exclude patterns for `root`: the message naming the first invalid
     /// one, or null when all parse (config loaders call this to fail before indexing).
     #[napi]

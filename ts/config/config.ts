@@ -86,6 +86,8 @@ export interface LoadedConfig {
   guards?: GuardRule[];
   /** `lsp.<language>` settings by language (the repository's over the global's, when allowed). */
   lsp: Record<string, LspSetting>;
+  /** `lsp.enrich`: run the semantic-enrichment pass (the repository's over the global's); absent: not set. */
+  lspEnrich?: boolean;
 }
 
 /** One language's `lsp.<language>` setting. */
@@ -156,7 +158,7 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     const daemon = daemonSettings(global, out.warnings, env);
     if (daemon.httpAddr !== undefined) out.daemonHttpAddr = daemon.httpAddr;
     if (daemon.allowedRoots !== undefined) out.allowedRoots = daemon.allowedRoots;
-    lspSettings(global, out.lsp, out.warnings, true, globalFile);
+    lspSettings(global, out.lsp, out.warnings, true, globalFile, (enrich) => (out.lspEnrich = enrich));
   }
   if (repo) {
     out.files.unshift(repo.file);
@@ -171,7 +173,7 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     }
     const guards = guardRules(repo, out.warnings);
     if (guards) out.guards = guards;
-    lspSettings(repo, out.lsp, out.warnings, global?.data.lsp !== null && typeof global?.data.lsp === 'object' && (global.data.lsp as Record<string, unknown>).allow_repo_commands === true, globalFile);
+    lspSettings(repo, out.lsp, out.warnings, global?.data.lsp !== null && typeof global?.data.lsp === 'object' && (global.data.lsp as Record<string, unknown>).allow_repo_commands === true, globalFile, (enrich) => (out.lspEnrich = enrich));
   }
   const tools = repoTools ?? globalTools;
   if (tools) out.tools = tools;
@@ -292,19 +294,20 @@ export const LSP_LANGUAGES = ['typescript', 'python', 'go', 'cpp', 'rust', 'java
  * decides whether a repository file may name a command: without it, a repository's command is
  * ignored with a warning (its `enabled: false` still counts: turning a server off runs nothing).
  */
-function lspSettings(y: YamlFile, into: Record<string, LspSetting>, warnings: string[], isGlobalOrAllowed: boolean, globalFile: string): void {
+function lspSettings(y: YamlFile, into: Record<string, LspSetting>, warnings: string[], isGlobalOrAllowed: boolean, globalFile: string, onEnrich: (enrich: boolean) => void): void {
   const lsp = y.data.lsp;
   if (lsp === undefined || lsp === null) return;
   const example = 'like "lsp:\n  python:\n    command: pyright-langserver --stdio"';
   if (typeof lsp !== 'object' || Array.isArray(lsp)) throw new ConfigError(`${where(y, ['lsp'])}: lsp must be a mapping of languages, ${example}`);
   for (const [language, raw] of Object.entries(lsp as Record<string, unknown>)) {
-    if (language === 'allow_repo_commands') {
-      if (typeof raw !== 'boolean') throw new ConfigError(`${where(y, ['lsp', language])}: lsp.allow_repo_commands must be true or false`);
+    if (language === 'allow_repo_commands' || language === 'enrich') {
+      if (typeof raw !== 'boolean') throw new ConfigError(`${where(y, ['lsp', language])}: lsp.${language} must be true or false`);
+      if (language === 'enrich') onEnrich(raw);
       continue;
     }
     const at = where(y, ['lsp', language]);
     if (!(LSP_LANGUAGES as readonly string[]).includes(language)) {
-      warnings.push(`${at}: unknown language "lsp.${language}"; known: ${LSP_LANGUAGES.join(', ')}, allow_repo_commands (ignored)`);
+      warnings.push(`${at}: unknown language "lsp.${language}"; known: ${LSP_LANGUAGES.join(', ')}, allow_repo_commands, enrich (ignored)`);
       continue;
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${at}: lsp.${language} must be a mapping with command and/or enabled, ${example}`);

@@ -9,6 +9,7 @@ import type {
   EdgeDirection,
   EdgeJson,
   ExternalRef,
+  FileCallSites,
   GraphDump,
   GraphStats,
   IndexReport,
@@ -16,6 +17,9 @@ import type {
   ProgressEvent,
   ProvisionalStatus,
   RepoSummary,
+  SemanticCounts,
+  SemanticFile,
+  SemanticReport,
   StatusReport,
 } from './types';
 
@@ -343,6 +347,21 @@ export class Engine {
   /** Re-reads changed, added or deleted repo-relative `paths` of an indexed repo and rebuilds its graph. */
   updateFiles(repo: string, paths: readonly string[]): IndexReport {
     return JSON.parse(this.native.updateFiles(repo, [...paths])) as IndexReport;
+  }
+
+  /** The call sites of one indexed file, with the content hash they were read from (semantic enrichment). */
+  callSites(repo: string, path: string): FileCallSites {
+    return JSON.parse(this.native.callSites(repo, path)) as FileCallSites;
+  }
+
+  /** Applies language servers' answers: their files are resolved again with them (`lsp_resolved` / `lsp_dispatch` edges). */
+  applySemantic(repo: string, files: readonly SemanticFile[]): SemanticReport {
+    return JSON.parse(this.native.applySemantic(repo, JSON.stringify(files))) as SemanticReport;
+  }
+
+  /** How the resolver's answers fared against the language servers', over the whole graph. */
+  semanticCounts(repo: string): SemanticCounts {
+    return JSON.parse(this.native.semanticCounts(repo)) as SemanticCounts;
   }
 
   /** Writes the repo's snapshot now (updates do not); returns its size in bytes. */

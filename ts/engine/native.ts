@@ -38,6 +38,9 @@ export interface NativeEngine {
   cancel(): void;
   provisional(root: string): Promise<string>;
   updateFiles(repo: string, paths: string[]): string;
+  callSites(repo: string, path: string): string;
+  applySemantic(repo: string, filesJson: string): string;
+  semanticCounts(repo: string): string;
   persist(repo: string): number;
   releaseBuildCaches(repo: string): boolean;
   checkExclude(root: string, patterns: string[]): string | null;

@@ -217,3 +217,61 @@ export interface EdgeJson {
 
 /** Which edges of a node to list. */
 export type EdgeDirection = 'in' | 'out' | 'both';
+
+/** One call site of a file: the callee's name at a 1-based line and 0-based byte column. */
+export interface CallSite {
+  line: number;
+  col: number;
+  name: string;
+  /** Called on a receiver (`a.b()`). */
+  member: boolean;
+}
+
+/** A file's call sites and the content hash they were read from. */
+export interface FileCallSites {
+  path: string;
+  hash: string;
+  sites: CallSite[];
+}
+
+/** A definition a language server pointed at: file, 1-based line of the name, and the name. */
+export interface SemanticTarget {
+  path: string;
+  line: number;
+  name: string;
+}
+
+/** A language server's answer for one call site. */
+export interface SemanticSite {
+  line: number;
+  col: number;
+  targets?: SemanticTarget[];
+  dispatch?: SemanticTarget[];
+  /** The definition lies outside the repository. */
+  external?: boolean;
+}
+
+/** A file's answers, for the content hash its call sites were read from. */
+export interface SemanticFile {
+  path: string;
+  hash: string;
+  sites: SemanticSite[];
+}
+
+/** How the resolver's answers fared against the language servers'. */
+export interface SemanticCounts {
+  confirmed: number;
+  corrected: number;
+  added: number;
+  dropped: number;
+  dispatch: number;
+}
+
+/** What applying answers did. */
+export interface SemanticReport {
+  applied: number;
+  stale: string[];
+  counts: SemanticCounts;
+  files_with_answers: number;
+  wall_ms: number;
+}

@@ -3,6 +3,7 @@
  * (`index_health`, `get_repo_outline`), localisation (`explore`), reading (`batch_symbols`,
  * `get_editing_context`) and verification (`get_test_targets`).
  */
+import { enrichment, enrichmentEnabled } from '../lsp/enrich';
 import { lspPool } from '../lsp/pool';
 import { z } from 'zod';
 import { byteBudget, ContextReader } from './context-common';
@@ -29,13 +30,29 @@ export const contextTools = [
     effect: 'read',
     description:
       'Is the index complete and current? Indexed files and symbols by language, skipped and failed files with reasons, snapshot freshness against the disk, unresolved-reference share and edges by provenance tier, with a one-line verdict; ' +
-      'and the language servers for the repository\'s languages (running, restarted, or not installed with the install hint).',
+      'the language servers for the repository\'s languages (running, restarted, or not installed with the install hint), ' +
+      'and the semantic-enrichment pass (per server: running, completed, partial, abandoned or failed; the edges it confirmed, corrected, added, dropped and dispatched).',
     input: {
       max_items: z.number().int().min(1).max(1000).optional().describe('Most skipped, failed and changed files listed (default 20)'),
     },
     handler: (ctx, args) => {
       const health = indexHealth(new ContextReader(ctx), args.max_items ?? 20);
-      return { ...health, language_servers: lspPool().report(ctx.root, Object.keys(health.files.by_language)) };
+      const enriched = enrichment().status(ctx.root);
+      return {
+        ...health,
+        language_servers: lspPool().report(ctx.root, Object.keys(health.files.by_language)),
+        semantic_enrichment:
+          enriched.length > 0
+            ? enriched
+            : {
+                state: 'off',
+                note: enrichmentEnabled(ctx.root)
+                  ? 'no pass has run in this process yet (it starts when a watched session opens the repository)'
+                  : 'off: set lsp.enrich: true in the gortex config (or GORTEX_LSP_ENRICH=1) to have language servers confirm and correct call edges',
+              },
+        semantic_enrichment_ok: enriched.every((s) => s.state === 'completed' || s.state === 'running'),
+        semantic_counts: ctx.engine.semanticCounts(ctx.repo),
+      };
     },
   }),
   defineTool({

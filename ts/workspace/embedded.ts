@@ -3,6 +3,7 @@
  * this process, and kept current while the session runs by a recursive file watcher whose bursts
  * are debounced into one incremental refresh.
  */
+import { enrichment, enrichmentEnabled } from '../lsp/enrich';
 import { lspPool } from '../lsp/pool';
 import { DEFAULT_EXCLUDED_DIRS, watchRepo, type Engine, type IndexReport, type ProgressEvent } from '../engine/engine';
 import type { ToolContext } from './context';
@@ -113,6 +114,9 @@ export async function openEmbedded(
     ...(options.onEngine ? { onEngine: options.onEngine } : {}),
   });
   const ctx: ToolContext = { engine, repo: root, root, lastIndex: opened };
+  // Language servers confirm and correct the call edges in the background, when asked for (`lsp.enrich`).
+  const enrich = options.watch && enrichmentEnabled(root);
+  if (enrich) void enrichment().schedule(root, engine, root);
   const log = options.log ?? ((): void => {});
   let refreshing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -154,6 +158,8 @@ export async function openEmbedded(
         ctx.lastIndex = report;
         // Language servers hold open documents: they follow the disk (all of them after a whole pass).
         lspPool().filesChanged(root, files, { all: walk });
+        // The changed files' call sites are asked again (answers for their old content no longer apply).
+        if (enrich && report.mode !== 'unchanged') void enrichment().schedule(root, engine, ctx.repo, walk ? undefined : files);
         if (report.mode !== 'unchanged') {
           // A pass that finishes after close writes its snapshot at once: no timer outlives the repository.
           if (isClosed) {
@@ -330,6 +336,7 @@ export async function openEmbedded(
       state.watching = false;
       watcher?.close();
       // Its language servers go with it (the daemon's shutdown waits for them: `LspPool.shutdown`).
+      enrichment().stop(root);
       void lspPool().stop(root);
     },
   };

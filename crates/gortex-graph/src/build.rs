@@ -79,6 +79,8 @@ pub struct SourceFile {
     pub path: Arc<str>,
     pub language: Language,
     pub facts: Arc<FileFacts>,
+    /// Language-server answers about this file's call sites, for the content these facts are of.
+    pub semantic: Option<Arc<crate::semantic::SemanticSites>>,
 }
 
 /// Everything the builder needs about one repository.

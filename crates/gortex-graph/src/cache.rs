@@ -58,6 +58,9 @@ pub struct ResolvedFile {
     pub unresolved: Vec<UnresolvedRef>,
     /// Sorted dependency keys (see `deps`).
     pub deps: Vec<u64>,
+    /// How the resolver's answers fared against the language server's, at the sites it answered.
+    #[serde(default)]
+    pub semantic: crate::semantic::SemanticCounts,
 }
 
 /// Whole-repository tables, rendered as text so two builds can be compared cheaply.

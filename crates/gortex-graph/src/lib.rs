@@ -12,6 +12,7 @@ pub mod model;
 pub mod query;
 mod resolve;
 mod reuse;
+pub mod semantic;
 
 pub use build::{
     build_graph, build_graph_incremental, local_ids, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile,

@@ -65,6 +65,7 @@ use read::{
 };
 pub use status::{status, Staleness, StatusReport};
 pub mod query;
+pub mod semantic;
 pub mod snapshot;
 pub mod walk;
 pub mod warmup;
@@ -250,6 +251,8 @@ pub enum IndexError {
     OutsideRepo { path: String, root: PathBuf },
     #[error("could not write the snapshot {path}: {source}")]
     Save { path: PathBuf, source: std::io::Error },
+    #[error("{path} is not an indexed file of this repository (find_files lists them)")]
+    NotIndexed { path: String },
 }
 
 /// Counts of files handled by one pass.
@@ -350,6 +353,9 @@ pub struct RepoIndex {
     /// For an overlay view (see [`overlay`]): the unsaved buffers it was built with, read in
     /// place of the disk; such an index is never saved either.
     overlay: Option<Arc<OverlayFiles>>,
+    /// Language-server answers per file, with the content hash they were made for (see
+    /// [`semantic`]); the builder applies them while the file keeps that content.
+    semantic: std::collections::HashMap<Arc<str>, (u64, Arc<FileFacts>, Arc<gortex_graph::semantic::SemanticSites>)>,
 }
 
 /// Puts a graph build's counts, layout and phases into an index report.
@@ -611,6 +617,7 @@ impl RepoIndex {
             analysis: Default::default(),
             provisional,
             overlay: None,
+            semantic: Default::default(),
         }
     }
 
@@ -971,6 +978,13 @@ impl RepoIndex {
                 path: Arc::clone(&r.path),
                 language: r.language,
                 facts: r.facts.clone(),
+                // Answers hold while the file's references stand where they stood (the same
+                // content, or an edit that left its facts equal: a comment, trailing text).
+                semantic: self
+                    .semantic
+                    .get(&r.path)
+                    .filter(|(hash, facts, _)| *hash == r.hash || Arc::ptr_eq(facts, &r.facts) || **facts == *r.facts)
+                    .map(|(_, _, s)| Arc::clone(s)),
             })
             .collect()
     }

@@ -140,6 +140,7 @@ impl RepoIndex {
             analysis: Default::default(),
             provisional: false,
             overlay: Some(Arc::new(OverlayFiles::new())),
+            semantic: self.semantic.clone(),
         };
         let mut build = view.overlay_update(self, overlay)?;
         build.mode = "built".into();

@@ -5,6 +5,7 @@ use super::cascade::NameOnly;
 use super::tables::Tables;
 use super::{Entity, Sym};
 use crate::cache::{Endpoint, ExternalEdge, ResolvedEdge, ResolvedFile, UnresolvedRef};
+use crate::semantic::{SemanticCounts, SemanticSite, SemanticTarget};
 use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, TypeFlavor};
 use rustc_hash::FxHashMap;
 
@@ -215,27 +216,20 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
         _ => t.resolve_callee(fi, from_sym, &r.receiver, &r.name, 0),
     };
     let self_sym = from_sym.map(|f| (fi, f));
+    // A language server's answer for this call site decides it (the cascade ran for the counts).
+    if r.kind == EdgeKind::Calls {
+        if let Some(site) = file.semantic.as_ref().and_then(|s| s.at(r.line, r.col)) {
+            if emit_semantic(em, r, site, &resolved, &from, from_test, lang) {
+                return;
+            }
+        }
+    }
     match resolved {
         Some((Entity::Sym(s), origin))
             if accepts(r.kind, t.sym(s).kind)
                 && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)) =>
         {
-            let target = t.sym(s);
-            let kind = match (r.kind, target.kind) {
-                (EdgeKind::Calls, NodeKind::Type)
-                    if !matches!(target.flavor, Some(TypeFlavor::TypeAlias) | Some(TypeFlavor::Enum)) =>
-                {
-                    EdgeKind::Instantiates
-                }
-                (EdgeKind::Calls, NodeKind::Interface) => EdgeKind::References,
-                // A Swift supertype list does not say which entry is the superclass: the class is.
-                (EdgeKind::Implements, NodeKind::Type)
-                    if lang == Language::Swift && target.flavor == Some(TypeFlavor::Class) =>
-                {
-                    EdgeKind::Extends
-                }
-                (k, _) => k,
-            };
+            let kind = edge_kind(t, r.kind, s, lang);
             push_edge(em, from, from_test, s, kind, origin, r.line);
         }
         Some((Entity::External(path), origin)) => {
@@ -292,6 +286,94 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
             }
         }
     }
+}
+
+/// The edge kind a reference of `kind` to symbol `s` makes: a call of a class instantiates it, a
+/// call naming an interface references it, a Swift supertype that is a class is extended.
+fn edge_kind(t: &Tables<'_>, kind: EdgeKind, s: Sym, lang: Language) -> EdgeKind {
+    let target = t.sym(s);
+    match (kind, target.kind) {
+        (EdgeKind::Calls, NodeKind::Type)
+            if !matches!(target.flavor, Some(TypeFlavor::TypeAlias) | Some(TypeFlavor::Enum)) =>
+        {
+            EdgeKind::Instantiates
+        }
+        (EdgeKind::Calls, NodeKind::Interface) => EdgeKind::References,
+        // A Swift supertype list does not say which entry is the superclass: the class is.
+        (EdgeKind::Implements, NodeKind::Type)
+            if lang == Language::Swift && target.flavor == Some(TypeFlavor::Class) =>
+        {
+            EdgeKind::Extends
+        }
+        (k, _) => k,
+    }
+}
+
+/// A call site a language server answered: its definition in the repository becomes the
+/// `lsp_resolved` edge (counted against the cascade's `resolved`), a definition outside the
+/// repository drops an in-repository guess for an external edge, and implementations become
+/// `lsp_dispatch` edges. Returns whether the site was decided (else the cascade's answer stands).
+fn emit_semantic(
+    em: &mut Emitter<'_, '_>,
+    r: &RefFact,
+    site: &SemanticSite,
+    resolved: &Option<(Entity, Origin)>,
+    from: &Endpoint,
+    from_test: bool,
+    lang: Language,
+) -> bool {
+    let t = em.t;
+    let cascade = match resolved {
+        Some((Entity::Sym(s), _)) => Some(*s),
+        _ => None,
+    };
+    let found = |x: &SemanticTarget| {
+        t.symbol_at(&x.path, x.line, &x.name)
+            .filter(|&s| accepts(r.kind, t.sym(s).kind))
+    };
+    let target = site.targets.iter().find_map(found);
+    let mut counts = SemanticCounts::default();
+    let decided = match target {
+        Some(s) => {
+            match cascade {
+                Some(c) if c == s => counts.confirmed += 1,
+                Some(_) => counts.corrected += 1,
+                None => counts.added += 1,
+            }
+            let kind = edge_kind(t, r.kind, s, lang);
+            push_edge(em, from.clone(), from_test, s, kind, Origin::LspResolved, r.line);
+            true
+        }
+        None if site.external && site.targets.is_empty() && cascade.is_some() => {
+            counts.dropped += 1;
+            em.out.external.push(ExternalEdge {
+                from: from.clone(),
+                target: r.name.clone(),
+                stub: NodeKind::Function,
+                kind: r.kind,
+                origin: Origin::LspResolved,
+                line: r.line,
+            });
+            true
+        }
+        None => false,
+    };
+    for s in site.dispatch.iter().filter_map(found) {
+        if Some(s) != target {
+            counts.dispatch += 1;
+            push_edge(
+                em,
+                from.clone(),
+                from_test,
+                s,
+                EdgeKind::Calls,
+                Origin::LspDispatch,
+                r.line,
+            );
+        }
+    }
+    em.out.semantic.add(&counts);
+    decided
 }
 
 /// An edge to symbol `to`, and a `tests` edge beside a call from test code to non-test code.

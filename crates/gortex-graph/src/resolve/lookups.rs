@@ -18,6 +18,21 @@ impl<'a> Tables<'a> {
         deps::note(deps::SYMBOLS, &self.files[fi as usize].path);
     }
 
+    /// The innermost symbol named `name` of the file at `path` whose declaration spans `line` (a
+    /// language server's definition, which points at the name inside the declaration).
+    pub(super) fn symbol_at(&self, path: &str, line: u32, name: &str) -> Option<Sym> {
+        let f = self.path_lookup(path)?;
+        self.note_symbols(f);
+        self.files[f as usize]
+            .facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.name == name && s.span.start_line <= line && line <= s.span.end_line)
+            .min_by_key(|(_, s)| s.span.end_line - s.span.start_line)
+            .map(|(i, _)| (f, i as u32))
+    }
+
     /// The file at `path` (a miss is noted too: a file appearing there matters).
     pub(super) fn path_lookup(&self, path: &str) -> Option<u32> {
         deps::note(deps::FILE, path);
