@@ -118,6 +118,45 @@ function clientCapabilities(): Record<string, unknown> {
   };
 }
 
+/**
+ * Resident memory of a process and its descendants (typescript-language-server runs tsserver as a
+ * child, which holds most of the memory), from `/proc`; undefined where `/proc` cannot tell.
+ */
+function treeRss(root: number): number | undefined {
+  const rssOf = (pid: number): number | undefined => {
+    try {
+      const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      return kb === undefined ? undefined : Number(kb) * 1024;
+    } catch {
+      return undefined;
+    }
+  };
+  const childrenOf = (pid: number): number[] => {
+    try {
+      return fs
+        .readdirSync(`/proc/${pid}/task`)
+        .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/))
+        .filter((c) => c !== '')
+        .map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const own = rssOf(root);
+  if (own === undefined) return undefined;
+  let total = own;
+  const seen = new Set([root]);
+  const stack = childrenOf(root);
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    total += rssOf(pid) ?? 0;
+    stack.push(...childrenOf(pid));
+  }
+  return total;
+}
+
 /** The absolute path of a `file:` URI as servers write it (undefined for other schemes). */
 export function uriPath(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
@@ -439,17 +478,11 @@ export class LspServer {
     return edits;
   }
 
-  /** The server's resident memory in bytes (Linux `/proc`), when it can be read. */
+  /** The resident memory of the server and the processes it started, in bytes (Linux `/proc`), when it can be read. */
   rssBytes(): number | undefined {
     const pid = this.pid;
     if (pid === undefined) return undefined;
-    try {
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
-      return kb === undefined ? undefined : Number(kb) * 1024;
-    } catch {
-      return undefined;
-    }
+    return treeRss(pid);
   }
 
   /** `shutdown` + `exit`, then SIGTERM and SIGKILL if it lingers; resolves when the process is gone. */
