@@ -95,13 +95,15 @@ describe('semantic enrichment', () => {
     const root = gitRepo('enrich-py', {
       'store.py': 'class Store:\n    def save(self) -> int:\n        return 1\n\n\nclass Cache:\n    def save(self) -> int:\n        return 2\n',
       'use.py': 'from store import Store\n\nregistry: dict[str, Store] = {}\n\n\ndef run() -> int:\n    st = registry["x"]\n    return st.save()\n',
+      // Asked after the first file, without being lent to pyright (it reads its workspace from the disk).
+      'zed.py': 'from use import registry\n\n\ndef again() -> int:\n    return registry["y"].save()\n',
     });
     const client = await serve(root);
     expect(await callers(client, 'store.py::Store.save')).toEqual([]);
     const done = await finished(client, 'python');
     expect(done).toMatchObject({ state: 'completed', files_failed: 0 });
-    expect(done.counts.added).toBe(1);
-    expect(await callers(client, 'store.py::Store.save')).toEqual(['run lsp_resolved']);
+    expect(done.counts.added).toBe(2);
+    expect(await callers(client, 'store.py::Store.save')).toEqual(['again lsp_resolved', 'run lsp_resolved']);
     expect(await callers(client, 'store.py::Cache.save')).toEqual([]);
   });
 

@@ -212,9 +212,11 @@ export class Enricher {
     const pool = lspPool();
     const answers: SemanticSite[] = [];
     let failed = 0;
-    // The file is lent to the server for its sites, then put back as it was (closed, usually).
+    // The file is lent to the server for its sites, then put back as it was (closed, usually);
+    // a server that reads its workspace from the disk is only lent the first one, to wait for its load.
+    const lend = !load.awaited || server.resolved.spec.readsWorkspace !== true;
     await pool.exclusive(server, () =>
-      pool.withText(server, abs, text, async () => {
+      pool.withTexts(server, lend ? [[abs, text]] : [], async () => {
         const uri = pathUri(abs);
         if (!load.awaited) {
           load.awaited = true;

@@ -26,6 +26,12 @@ export interface ServerSpec {
    * for this long is taken to be clean still.
    */
   quietWhenCleanMs?: number;
+  /**
+   * Set for a server that answers requests about any file of its workspace from the disk, open or
+   * not (pyright, gopls): enrichment asks it without lending each file, which would make the
+   * server check the file as an open document.
+   */
+  readsWorkspace?: boolean;
   /** `initializationOptions` for a workspace at `root`. */
   initializationOptions?(root: string): unknown;
 }
@@ -52,8 +58,8 @@ export const SERVER_SPECS: Record<string, ServerSpec> = {
       return { ...(tsserver ? { tsserver: { path: tsserver } } : {}), preferences: { includeCompletionsForModuleExports: true } };
     },
   },
-  python: { name: 'python', command: ['pyright-langserver', '--stdio'], languageIds: { '.py': 'python', '.pyi': 'python' }, install: 'npm install -g pyright', settleMs: 200 },
-  go: { name: 'go', command: ['gopls'], languageIds: { '.go': 'go' }, install: 'go install golang.org/x/tools/gopls@v0.23.0', settleMs: 300 },
+  python: { name: 'python', command: ['pyright-langserver', '--stdio'], languageIds: { '.py': 'python', '.pyi': 'python' }, install: 'npm install -g pyright', settleMs: 200, readsWorkspace: true },
+  go: { name: 'go', command: ['gopls'], languageIds: { '.go': 'go' }, install: 'go install golang.org/x/tools/gopls@v0.23.0', settleMs: 300, readsWorkspace: true },
   cpp: {
     name: 'cpp',
     command: ['clangd', '--log=error'],
