@@ -61,6 +61,7 @@ describe('language servers (TypeScript)', () => {
     await okJson(one, 'edit_file', { path: 'src/a.ts', old_string: 'return a + b;', new_string: 'return b + a;' });
     const stillClean = await okJson(one, 'get_diagnostics', { path: 'src/a.ts' });
     expect(stillClean).toMatchObject({ published: true, counts: { error: 0 }, assumed: expect.stringMatching(/^no publish within 3000 ms of the change/) });
+    await okJson(one, 'edit_file', { path: 'src/a.ts', old_string: 'return b + a;', new_string: 'return a + b;' });
   });
 
   it('lists the code actions at a diagnostic and applies the import fix through the write path', async () => {

@@ -153,6 +153,24 @@ describe('overlay sessions over MCP', () => {
     expect(callerNames(await okJson(two, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['c', 'gamma']);
   });
 
+  it('writes new files to the disk while the session holds buffers, noting their symbols', async () => {
+    const other = await serveEmbedded(repo);
+    try {
+      await okJson(other, 'overlay_push', { path: 'src/b.ts', content: B_EDITED });
+      const written = await okJson(other, 'write_file', { path: 'src/fresh.ts', content: 'export function fresh(): number {\n  return 1;\n}\n' });
+      expect(written).toMatchObject({ status: 'applied', created: true });
+      // A file the index leaves out (no symbols) is written too.
+      expect(await okJson(other, 'write_file', { path: 'notes.txt', content: 'plain\n' })).toMatchObject({ status: 'applied', created: true });
+      const history = await okJson(other, 'get_symbol_history', {});
+      expect(JSON.stringify(history)).toContain('src/fresh.ts::fresh');
+    } finally {
+      await other.close();
+      fs.rmSync(path.join(root, 'src/fresh.ts'), { force: true });
+      fs.rmSync(path.join(root, 'notes.txt'), { force: true });
+      await repo.reindex();
+    }
+  });
+
   it('ends with its session, and on overlay_drop', async () => {
     const store = overlayStore();
     const three = await serveEmbedded(repo);

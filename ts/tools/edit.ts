@@ -4,7 +4,7 @@
  * drift guard, parse gate, atomic, index updated before the answer).
  */
 import { z } from 'zod';
-import type { GetSymbolResult } from '../engine/engine';
+import type { GetSymbolResult, NodeJson } from '../engine/engine';
 import { target } from './common';
 import { callAnother, defineTool, repoNameOf, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
@@ -87,10 +87,15 @@ function recordEdits(ctx: ToolContext, tool: string, written: WrittenFile, befor
     const b = after.split('\n');
     const { head, tail } = commonEnds(before.split('\n'), b);
     const [from, to] = [head + 1, Math.max(head + 1, b.length - tail)];
-    ids = ctx.engine
-      .fileSymbols(ctx.repo, written.path)
-      .filter((s) => s.start_line <= to && s.end_line >= from)
-      .map((s) => s.id);
+    // The write went to the disk: the base index has it (an overlay view's engine would not), and
+    // a file the index leaves out (an unsupported type) has no symbols to note.
+    let symbolsNow: NodeJson[];
+    try {
+      symbolsNow = (ctx.overlay?.baseEngine ?? ctx.engine).fileSymbols(ctx.repo, written.path);
+    } catch {
+      symbolsNow = [];
+    }
+    ids = symbolsNow.filter((s) => s.start_line <= to && s.end_line >= from).map((s) => s.id);
   }
   for (const id of ids) store.recordEdit('symbol', id, written.path, tool);
 }
