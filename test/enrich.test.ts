@@ -89,6 +89,12 @@ describe('semantic enrichment', () => {
     expect(again).toMatchObject({ state: 'completed', files_done: 1 });
     expect(again.counts).toEqual({ confirmed: 3, corrected: 0, added: 1, dropped: 0, dispatch: 2 });
     expect(await callers(client, 'src/store.ts::Store.format')).toEqual(['label lsp_resolved']);
+
+    // A definition that moves (Store.format two lines down) has its callers' file asked again with it.
+    fs.writeFileSync(path.join(root, 'src/store.ts'), `// one\n// two\n${STORE}`);
+    const moved = await finished(client, 'typescript', 2);
+    expect(moved).toMatchObject({ state: 'completed', files_done: 2 });
+    expect(await callers(client, 'src/store.ts::Store.format')).toEqual(['label lsp_resolved']);
   });
 
   it('adds the Python call pyright types and the resolver cannot decide', async () => {

@@ -9,7 +9,7 @@
  * resolver's own answers fared (confirmed, corrected, added, dropped).
  *
  * A pass runs in the background after a repository opens and for the files of each re-index
- * (a newer pass over the same files supersedes: the older is `abandoned`), one file at a time,
+ * and of the files whose answers point into them (a newer pass supersedes: the older is `abandoned`), one file at a time,
  * holding the server's turn only while a file is lent to it. It is opt-in — `lsp.enrich: true` in
  * the configuration or `GORTEX_LSP_ENRICH=1` — because it starts a language server per language
  * of every repository opened. Answers hold for the content they were made for: an edited file
@@ -93,6 +93,8 @@ interface RepoEnrichment {
   statuses: Map<string, EnrichmentStatus>;
   /** Bumped by every new pass and by `stop`: a pass that sees another value has been superseded. */
   generation: number;
+  /** Files whose answers point into a file (by the target's path): asked again when it changes. */
+  dependents: Map<string, Set<string>>;
   chain: Promise<void>;
 }
 
@@ -107,10 +109,12 @@ export class Enricher {
   schedule(root: string, engine: Engine, repo: string, files?: readonly string[]): Promise<void> {
     let r = this.repos.get(root);
     if (!r || r.engine !== engine) {
-      r = { root, repo, engine, statuses: new Map(), generation: 0, chain: Promise.resolve() };
+      r = { root, repo, engine, statuses: new Map(), generation: 0, dependents: new Map(), chain: Promise.resolve() };
       this.repos.set(root, r);
     }
     const target = r;
+    // A changed file moves its definitions: the files whose answers point into it are asked again too.
+    if (files) files = [...new Set([...files, ...files.flatMap((f) => [...(target.dependents.get(f) ?? [])])])];
     const generation = ++target.generation;
     // Superseded passes (older generations) stop at their next file and say so.
     target.chain = target.chain.then(() => this.pass(target, generation, files)).catch(() => undefined);
@@ -173,7 +177,10 @@ export class Enricher {
           const answered = await this.file(r, server, rel, status, load).catch(() => undefined);
           status.files_done++;
           if (!answered) status.files_failed++;
-          else if (answered.sites.length > 0) batch.push(answered);
+          else {
+            noteDependents(r.dependents, answered);
+            if (answered.sites.length > 0) batch.push(answered);
+          }
           if (batch.length >= BATCH_FILES) apply();
           status.wall_ms = Date.now() - started;
         }
@@ -259,6 +266,19 @@ export class Enricher {
     // A file whose every request failed was not enriched; one with some answers was.
     if (failed > 0 && answers.length === 0) return undefined;
     return { path: rel, hash: sites.hash, sites: answers };
+  }
+}
+
+/** Records which files `answered`'s targets live in, replacing what its earlier answers said. */
+function noteDependents(dependents: Map<string, Set<string>>, answered: SemanticFile): void {
+  for (const set of dependents.values()) set.delete(answered.path);
+  for (const site of answered.sites) {
+    for (const t of [...(site.targets ?? []), ...(site.dispatch ?? [])]) {
+      if (t.path === answered.path) continue;
+      const set = dependents.get(t.path) ?? new Set<string>();
+      set.add(answered.path);
+      dependents.set(t.path, set);
+    }
   }
 }
 
