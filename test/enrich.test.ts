@@ -122,6 +122,11 @@ describe('semantic enrichment', () => {
       expect(health.semantic_enrichment).toEqual({ state: 'off', note: expect.stringMatching(/^off: set lsp\.enrich: true in the gortex config/) });
       expect(health.semantic_counts).toEqual({ confirmed: 0, corrected: 0, added: 0, dropped: 0, dispatch: 0 });
       expect(lspPool().status(root)).toEqual([]);
+      // Answers that are not answers are refused by name, and change nothing.
+      const ctx = await opened.at(-1)!.context();
+      expect(() => ctx.engine.applySemantic(ctx.repo, [{ path: 'src/store.ts' } as never])).toThrow(/^invalid semantic answers: missing field `hash`/);
+      expect(() => ctx.engine.callSites(ctx.repo, 'src/nope.ts')).toThrow(/src\/nope\.ts is not an indexed file of this repository/);
+      expect(ctx.engine.semanticCounts(ctx.repo)).toEqual({ confirmed: 0, corrected: 0, added: 0, dropped: 0, dispatch: 0 });
     } finally {
       process.env.GORTEX_LSP_ENRICH = '1';
     }

@@ -95,6 +95,8 @@ interface RepoEnrichment {
   generation: number;
   /** Files whose answers point into a file (by the target's path): asked again when it changes. */
   dependents: Map<string, Set<string>>;
+  /** The other way round: the files each file's answers point into (to forget them on its next answers). */
+  targets: Map<string, Set<string>>;
   chain: Promise<void>;
 }
 
@@ -109,7 +111,7 @@ export class Enricher {
   schedule(root: string, engine: Engine, repo: string, files?: readonly string[]): Promise<void> {
     let r = this.repos.get(root);
     if (!r || r.engine !== engine) {
-      r = { root, repo, engine, statuses: new Map(), generation: 0, dependents: new Map(), chain: Promise.resolve() };
+      r = { root, repo, engine, statuses: new Map(), generation: 0, dependents: new Map(), targets: new Map(), chain: Promise.resolve() };
       this.repos.set(root, r);
     }
     const target = r;
@@ -142,7 +144,9 @@ export class Enricher {
       if (wanted && !wanted.has(rel)) continue;
       const spec = specFor(rel);
       if (!spec) continue;
-      byServer.set(spec.name, [...(byServer.get(spec.name) ?? []), rel]);
+      const list = byServer.get(spec.name);
+      if (list) list.push(rel);
+      else byServer.set(spec.name, [rel]);
     }
     for (const [name, files] of byServer) {
       const started = Date.now();
@@ -178,7 +182,7 @@ export class Enricher {
           status.files_done++;
           if (!answered) status.files_failed++;
           else {
-            noteDependents(r.dependents, answered);
+            noteDependents(r, answered);
             if (answered.sites.length > 0) batch.push(answered);
           }
           if (batch.length >= BATCH_FILES) apply();
@@ -270,15 +274,17 @@ export class Enricher {
 }
 
 /** Records which files `answered`'s targets live in, replacing what its earlier answers said. */
-function noteDependents(dependents: Map<string, Set<string>>, answered: SemanticFile): void {
-  for (const set of dependents.values()) set.delete(answered.path);
+function noteDependents(r: RepoEnrichment, answered: SemanticFile): void {
+  for (const target of r.targets.get(answered.path) ?? []) r.dependents.get(target)?.delete(answered.path);
+  const now = new Set<string>();
   for (const site of answered.sites) {
-    for (const t of [...(site.targets ?? []), ...(site.dispatch ?? [])]) {
-      if (t.path === answered.path) continue;
-      const set = dependents.get(t.path) ?? new Set<string>();
-      set.add(answered.path);
-      dependents.set(t.path, set);
-    }
+    for (const t of [...(site.targets ?? []), ...(site.dispatch ?? [])]) if (t.path !== answered.path) now.add(t.path);
+  }
+  r.targets.set(answered.path, now);
+  for (const target of now) {
+    const set = r.dependents.get(target) ?? new Set<string>();
+    set.add(answered.path);
+    r.dependents.set(target, set);
   }
 }
 

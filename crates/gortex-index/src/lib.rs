@@ -983,7 +983,7 @@ impl RepoIndex {
                 semantic: self
                     .semantic
                     .get(&r.path)
-                    .filter(|(hash, facts, _)| *hash == r.hash || Arc::ptr_eq(facts, &r.facts) || **facts == *r.facts)
+                    .filter(|(hash, facts, _)| semantic::answers_hold(r, *hash, facts))
                     .map(|(_, _, s)| Arc::clone(s)),
             })
             .collect()

@@ -3,7 +3,7 @@
 //! re-resolves those files with them (`gortex_graph::semantic`).
 
 use crate::{build_pool, FileRecord, IndexError, IndexReport, RepoIndex};
-use gortex_core::{EdgeKind, Receiver};
+use gortex_core::{EdgeKind, FileFacts, Receiver};
 use gortex_graph::semantic::{SemanticCounts, SemanticSite, SemanticSites};
 use gortex_graph::ChangedFile;
 use serde::{Deserialize, Serialize};
@@ -50,6 +50,12 @@ pub struct SemanticReport {
     /// Files holding answers now.
     pub files_with_answers: usize,
     pub wall_ms: u64,
+}
+
+/// Whether answers made for content `hash` with `facts` still hold for `record`: the same content,
+/// or an edit that left the file's facts (every reference's position) as they were.
+pub(crate) fn answers_hold(record: &FileRecord, hash: u64, facts: &Arc<FileFacts>) -> bool {
+    record.hash == hash || Arc::ptr_eq(facts, &record.facts) || **facts == *record.facts
 }
 
 fn hex(hash: u64) -> String {
@@ -108,11 +114,11 @@ impl RepoIndex {
                 .insert(Arc::clone(&record.path), (record.hash, record.facts.clone(), sites));
         }
         // Answers for files that are gone or whose references moved are dropped on the way.
-        let current: std::collections::HashMap<&str, &FileRecord> = self.files.iter().map(|r| (&*r.path, r)).collect();
+        let files = &self.files;
         self.semantic.retain(|path, (hash, facts, _)| {
-            current
-                .get(&**path)
-                .is_some_and(|r| r.hash == *hash || Arc::ptr_eq(facts, &r.facts) || **facts == *r.facts)
+            files
+                .binary_search_by(|r| (*r.path).cmp(&**path))
+                .is_ok_and(|at| answers_hold(&files[at], *hash, facts))
         });
         if !changes.is_empty() {
             let pool = build_pool(self.options.threads)?;
