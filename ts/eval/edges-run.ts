@@ -1,0 +1,453 @@
+/**
+ * Running `gortex eval edges`: fetch each pinned corpus, make its compiler-truth SCIP index with the
+ * real indexer (cached per pin and indexer version), index it with gortex, score the call edges —
+ * and, with enrichment, score them again after the language servers have had their say.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Engine } from '../engine/engine';
+import { CALL_TIERS } from './parity';
+import { corpusLabel, ensureCorpus, PARITY_CORPORA, type ParityCorpus } from './parity-corpora';
+import { goldFromScip, graphCallEdges, graphNodeKeys, scoreEdges, type EdgeReport, type Score } from './edges';
+import { readScip } from './scip';
+
+/** The SCIP indexers the gold is made with (npm packages, devDependencies of gortex). */
+export type ScipIndexer = 'scip-typescript' | 'scip-python';
+
+/** One pinned corpus of the call-edge eval. */
+export interface EdgeCorpus extends ParityCorpus {
+  /** Short name used by `--corpus` and in the baseline. */
+  id: string;
+  indexer: ScipIndexer;
+  /**
+   * pyright settings for scip-python, written as a pyrightconfig.json at the corpus root while it
+   * runs: `extraPaths` so a src-layout package resolves to its own sources rather than a copy
+   * installed on the machine, `exclude` for files the indexer crashes on.
+   */
+  pyright?: { extraPaths?: string[]; exclude?: string[] };
+}
+
+const RXJS: EdgeCorpus = {
+  id: 'rxjs',
+  language: 'typescript',
+  name: 'rxjs',
+  version: '7.8.2',
+  registry: 'npm',
+  url: 'https://registry.npmjs.org/rxjs/-/rxjs-7.8.2.tgz',
+  sha256: '2312f8ffd9726ffd7bd53ea12c5f13663d09a3dc3326f448c70b88f5ef6fac82',
+  format: 'tgz',
+  inner: 'package',
+  subdir: 'src',
+  note: 'the TypeScript sources rxjs ships under src/ (251 files)',
+  indexer: 'scip-typescript',
+};
+
+/** The corpora, small first; the large ones (TypeScript's compiler, Django) take minutes each. */
+export const EDGE_CORPORA: readonly EdgeCorpus[] = [
+  RXJS,
+  {
+    id: 'typescript-src',
+    language: 'typescript',
+    name: 'node-typescript',
+    version: '4.8.4+ds1',
+    registry: 'Debian',
+    url: 'http://deb.debian.org/debian/pool/main/n/node-typescript/node-typescript_4.8.4+ds1.orig.tar.xz',
+    sha256: 'f7917171a6132ab74404e9928d25ec3d07c9398fc0e9b5df1000c5c28b26653f',
+    format: 'txz',
+    inner: 'TypeScript-4.8.4',
+    subdir: 'src',
+    note: "the compiler's own src/ (537 files, 17.5 MB, checker.ts 2.8 MB): namespaces merged across files, the hard case",
+    indexer: 'scip-typescript',
+  },
+  {
+    // The parity eval's Python pin, shared so both measure the same bytes.
+    ...PARITY_CORPORA.find((c) => c.name === 'requests')!,
+    id: 'requests',
+    indexer: 'scip-python',
+    pyright: { extraPaths: ['src'] },
+  },
+  {
+    id: 'django',
+    language: 'python',
+    name: 'Django',
+    version: '5.1.4',
+    registry: 'PyPI',
+    url: 'https://files.pythonhosted.org/packages/d3/e8/536555596dbb79f6e77418aeb40bdc1758c26725aba31919ba449e6d5e6a/Django-5.1.4.tar.gz',
+    sha256: 'de450c09e91879fa5a307f696e57c851955c910a438a35e6b4c895e86bedc82a',
+    format: 'tgz',
+    inner: 'Django-5.1.4',
+    subdir: '',
+    note: 'the sdist: django/ and tests/ (2,788 Python files)',
+    indexer: 'scip-python',
+    // scip-python 0.6.6 stops with "Debug Failure. False expression." type-checking this file.
+    pyright: { exclude: ['tests/model_enums/tests.py'] },
+  },
+];
+
+/** The corpus ids, in list order. */
+export const EDGE_CORPUS_IDS: readonly string[] = EDGE_CORPORA.map((c) => c.id);
+
+/** The default cache folder: the parity eval's, so the corpora both use are fetched once. */
+export function defaultEdgesCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'gortex', 'parity');
+}
+
+/** The installed indexer's entry script and version; throws how to install it when it is missing. */
+export function locateIndexer(indexer: ScipIndexer): { bin: string; version: string } {
+  let manifest: string;
+  try {
+    manifest = require.resolve(`@sourcegraph/${indexer}/package.json`);
+  } catch {
+    throw new Error(
+      `${indexer} is not installed: it makes the gold of \`gortex eval edges\`. Fix: run \`npm install\` in a gortex ` +
+        `checkout (it is a devDependency), or \`npm install --no-save @sourcegraph/${indexer}\`.`,
+    );
+  }
+  const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string; bin: string | Record<string, string> };
+  const rel = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin[indexer]!;
+  return { bin: path.join(path.dirname(manifest), rel), version: pkg.version };
+}
+
+/** Runs a command to completion, keeping the tail of its output for the error message. */
+function run(label: string, command: string, args: readonly string[], cwd: string, log: (msg: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk: Buffer): void => {
+      tail = (tail + chunk.toString('utf8')).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else {
+        log(tail);
+        reject(new Error(`${label} exited with ${code} in ${cwd}: ${tail.trim().split('\n').slice(-3).join(' | ')}`));
+      }
+    });
+  });
+}
+
+/**
+ * The SCIP index of `root` made by `indexer`, cached under `cacheDir/scip/` by corpus pin and
+ * indexer version. TypeScript gets one generated project over every source file (a repository's
+ * own tsconfigs often reference built outputs that are not there, which would lose cross-project
+ * calls); files up to 10 MB are indexed (the compiler's checker.ts is 2.8 MB).
+ */
+export async function scipIndexOf(
+  corpus: Pick<EdgeCorpus, 'id' | 'name' | 'version' | 'indexer' | 'pyright'>,
+  repoRoot: string,
+  cacheDir: string,
+  log: (msg: string) => void,
+): Promise<string> {
+  const root = path.resolve(repoRoot);
+  const { bin, version } = locateIndexer(corpus.indexer);
+  const dir = path.join(cacheDir, 'scip');
+  fs.mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, `${corpus.id}-${corpus.version}.${corpus.indexer}-${version}.scip`);
+  if (fs.existsSync(out)) return out;
+  const tmp = `${out}.tmp-${process.pid}`;
+  log(`making the gold of ${corpus.id} with ${corpus.indexer} ${version}`);
+  if (corpus.indexer === 'scip-typescript') {
+    const project = path.join(dir, `${corpus.id}-tsconfig`);
+    fs.mkdirSync(project, { recursive: true });
+    const tsconfig = path.join(project, 'tsconfig.json');
+    fs.writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: { target: 'es2022', lib: ['es2022', 'dom'], types: [], noEmit: true, skipLibCheck: true, allowJs: true, moduleResolution: 'node', experimentalDecorators: true },
+        include: [path.join(root, '**/*.ts'), path.join(root, '**/*.tsx')],
+        exclude: [path.join(root, '**/node_modules/**')],
+      }),
+    );
+    await run(corpus.indexer, process.execPath, [bin, 'index', '--cwd', root, '--max-file-byte-size', '10mb', '--output', tmp, tsconfig], root, log);
+  } else {
+    // pyright reads its settings only from the project root: written there for the run, then removed.
+    const config = path.join(root, 'pyrightconfig.json');
+    const shipped = fs.existsSync(config);
+    if (shipped && corpus.pyright) throw new Error(`${config} exists: the corpus ships its own pyright settings, so the pin's cannot be applied; review the pin`);
+    if (corpus.pyright) fs.writeFileSync(config, JSON.stringify(corpus.pyright));
+    try {
+      await run(corpus.indexer, process.execPath, [bin, 'index', '--project-name', corpus.name, '--project-version', corpus.version, '--output', tmp, '.'], root, log);
+    } finally {
+      if (!shipped) fs.rmSync(config, { force: true });
+    }
+  }
+  fs.renameSync(tmp, out);
+  return out;
+}
+
+/** The scores of one corpus, before enrichment and (when asked) after. */
+export interface EdgeCorpusResult {
+  id: string;
+  language: string;
+  corpus: string;
+  files?: number;
+  gold_edges?: number;
+  before?: EdgeReport;
+  after?: EdgeReport;
+  /** The enrichment pass: its status and what it cost. */
+  enrichment?: { state: string; wall_ms: number; files: number; peak_server_rss_mb: number };
+  index_ms?: number;
+  error?: string;
+}
+
+/** Options of `runEdges`. */
+export interface EdgesRunOptions {
+  corpora: readonly EdgeCorpus[];
+  cacheDir: string;
+  /** Also score after a semantic-enrichment pass by the language servers. */
+  enrich?: boolean;
+  log?: (message: string) => void;
+}
+
+/** The graph's edges scored against a gold made on the same root. */
+export function scoreGraph(engine: Engine, root: string, scipFile: string): EdgeReport & { gold_edges: number } {
+  const stats = engine.stats(root);
+  const dump = engine.graphDump(root, { maxNodes: stats.nodes + 1 });
+  const spans = new Map<string, [number, number]>();
+  for (const n of dump.nodes) {
+    const at = n.id.indexOf('::');
+    // Bodies only: a field's or variable's span is no function body to find callers in.
+    if (at >= 0 && (n.kind === 'function' || n.kind === 'method')) spans.set(`${n.path}::${n.id.slice(at + 2)}`, [n.line - 1, n.end_line - 1]);
+  }
+  const index = readScip(fs.readFileSync(scipFile));
+  const gold = goldFromScip(index, {
+    sourceOf: (rel) => {
+      try {
+        return fs.readFileSync(path.join(root, rel), 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    extentOf: (key) => spans.get(key) ?? null,
+  });
+  return { ...scoreEdges(gold, graphCallEdges(dump), graphNodeKeys(dump)), gold_edges: gold.edges.size };
+}
+
+/** Fetches, makes the gold, indexes and scores each corpus in turn; a corpus that fails is reported, not thrown. */
+export async function runEdges(options: EdgesRunOptions): Promise<EdgeCorpusResult[]> {
+  const log = options.log ?? ((): void => {});
+  const { Engine } = await import('../engine/engine');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-edges-'));
+  const results: EdgeCorpusResult[] = [];
+  try {
+    const engine = new Engine({ home });
+    for (const corpus of options.corpora) {
+      const base = { id: corpus.id, language: corpus.language, corpus: corpusLabel(corpus) };
+      try {
+        const root = await ensureCorpus(corpus, options.cacheDir, log);
+        const scip = await scipIndexOf(corpus, root, options.cacheDir, log);
+        log(`indexing ${base.corpus} (${root})`);
+        const started = Date.now();
+        await engine.indexRepo(root, { name: `edges-${corpus.id}`, force: true });
+        const index_ms = Date.now() - started;
+        const before = scoreGraph(engine, root, scip);
+        const result: EdgeCorpusResult = { ...base, files: engine.stats(root).files, gold_edges: before.gold_edges, before, index_ms };
+        if (options.enrich) {
+          log(`enriching ${base.corpus} with its language server`);
+          const enrichment = await enrichOnce(engine, root);
+          result.enrichment = enrichment;
+          result.after = scoreGraph(engine, root, scip);
+        }
+        results.push(result);
+      } catch (error) {
+        results.push({ ...base, error: (error as Error).message });
+      }
+    }
+  } finally {
+    const { lspPool } = await import('../lsp/pool');
+    await lspPool().shutdown();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+  return results;
+}
+
+/** One full enrichment pass over `root`, with its wall time and the servers' peak memory. */
+async function enrichOnce(engine: Engine, root: string): Promise<NonNullable<EdgeCorpusResult['enrichment']>> {
+  const { enrichment } = await import('../lsp/enrich');
+  const { lspPool } = await import('../lsp/pool');
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, lspPool().status(root).reduce((sum, s) => sum + (s.rss_mb ?? 0), 0));
+  }, 500);
+  const started = Date.now();
+  try {
+    await enrichment().schedule(root, engine, root);
+  } finally {
+    clearInterval(sampler);
+  }
+  const status = enrichment().status(root);
+  const main = [...status].sort((a, b) => b.files_total - a.files_total)[0];
+  return { state: main?.state ?? 'none', wall_ms: Date.now() - started, files: main?.files_done ?? 0, peak_server_rss_mb: peak };
+}
+
+const num = (x: number | null | undefined, digits = 3): string => (x === null || x === undefined ? '-' : x.toFixed(digits));
+const pr = (s: Score | undefined): string => (s ? `${num(s.precision)} / ${num(s.recall)}` : '-');
+
+/** The tier everything at or above which is the "trusted" slice the goal speaks of. */
+export const TRUSTED_TIER = 'ast_inferred';
+
+/** The best tier at or above `tier` that the report has, for the trusted slice. */
+function trusted(report: EdgeReport): Score | undefined {
+  const order = CALL_TIERS.slice(0, CALL_TIERS.indexOf(TRUSTED_TIER) + 1);
+  for (let i = order.length - 1; i >= 0; i--) {
+    const s = report.at_or_above[order[i]!];
+    if (s) return s;
+  }
+  return undefined;
+}
+
+/** The report: one row per corpus (and per enrichment state), then per-kind and per-tier detail. */
+export function formatEdges(results: readonly EdgeCorpusResult[], verdicts: readonly EdgeVerdict[] = []): string {
+  const header = ['corpus', 'language', 'pass', 'gold', 'judged', 'P / R all', 'F1', `P / R ≥${TRUSTED_TIER}`, 'text_matched P', 'function P / R', 'method P / R', 'ctor P / R', 'same-file P / R', 'cross-file P / R'];
+  const rows: string[][] = [];
+  for (const r of results) {
+    if (!r.before) {
+      rows.push([r.corpus, r.language, 'error', '-', '-', '-', '-', '-', '-', '-', '-', '-', '-', '-']);
+      continue;
+    }
+    for (const [label, report] of [['graph', r.before], ['enriched', r.after]] as const) {
+      if (!report) continue;
+      rows.push([
+        r.corpus,
+        r.language,
+        label,
+        String(report.all.gold),
+        String(report.all.judged),
+        pr(report.all),
+        num(report.all.f1),
+        pr(trusted(report)),
+        num(report.by_tier.text_matched?.precision),
+        pr(report.by_kind.function),
+        pr(report.by_kind.method),
+        pr(report.by_kind.constructor),
+        pr(report.same_file),
+        pr(report.cross_file),
+      ]);
+    }
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]): string => cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  const out = [line(header), ...rows.map(line)];
+  for (const r of results) {
+    if (r.error) out.push('', `FAIL ${r.id}: ${r.error}`);
+    if (!r.before) continue;
+    out.push('', `${r.id}: ${r.files} files, gold ${r.gold_edges} call edges (${r.before.gold_outside_bodies} call sites outside function bodies left out)`);
+    for (const [label, report] of [['graph', r.before], ['enriched', r.after]] as const) {
+      if (!report) continue;
+      const tiers = CALL_TIERS.filter((t) => report.by_tier[t]).map((t) => {
+        const s = report.by_tier[t]!;
+        return `${t} ${s.edges} edges, P ${num(s.precision)}`;
+      });
+      out.push(`  ${label}: ${tiers.join(' · ')}; unjudged (caller/callee not a SCIP definition) ${report.unjudged.caller_unknown}/${report.unjudged.callee_unknown}; missed: no edge ${report.misses.no_edge}, node missing ${report.misses.caller_node_missing + report.misses.callee_node_missing}`);
+    }
+    if (r.enrichment) out.push(`  enrichment: ${r.enrichment.state}, ${r.enrichment.files} files in ${(r.enrichment.wall_ms / 1000).toFixed(1)} s, servers peak ${r.enrichment.peak_server_rss_mb} MB`);
+  }
+  const failed = verdicts.filter((v) => v.status !== 'ok' && v.status !== 'new');
+  for (const v of verdicts) if (v.status !== 'ok') out.push(`${v.status === 'new' ? 'note' : 'FAIL'} ${v.id}: ${v.reason}`);
+  if (verdicts.length > 0) out.push('', failed.length === 0 ? 'edges: ok' : `edges: ${failed.length} corpus(es) below baseline`);
+  return out.join('\n');
+}
+
+/** The frozen figures of one corpus: all-tier and trusted-slice precision and recall. */
+export interface EdgeBaselineEntry {
+  corpus: string;
+  precision: number;
+  recall: number;
+  trusted_precision: number;
+  trusted_recall: number;
+}
+
+/** `eval/edges-baseline.json`. */
+export interface EdgeBaseline {
+  epsilon: number;
+  corpora: Record<string, EdgeBaselineEntry>;
+}
+
+/** One corpus against its baseline. */
+export interface EdgeVerdict {
+  id: string;
+  status: 'ok' | 'below' | 'unmeasured' | 'new';
+  reason?: string;
+}
+
+/** The figures a baseline keeps, from a result. */
+export function baselineEntry(r: EdgeCorpusResult): EdgeBaselineEntry | null {
+  const report = r.before;
+  const t = report ? trusted(report) : undefined;
+  if (!report || report.all.precision === null || report.all.recall === null) return null;
+  return {
+    corpus: r.corpus,
+    precision: round(report.all.precision),
+    recall: round(report.all.recall),
+    trusted_precision: round(t?.precision ?? 0),
+    trusted_recall: round(t?.recall ?? 0),
+  };
+}
+
+const round = (x: number): number => Math.round(x * 10000) / 10000;
+
+/** Checks each measured corpus (before enrichment: the gate is on what indexing alone gives) against the baseline. */
+export function compareEdges(results: readonly EdgeCorpusResult[], baseline: EdgeBaseline, epsilon: number): EdgeVerdict[] {
+  return results.map((r): EdgeVerdict => {
+    const frozen = baseline.corpora[r.id];
+    const now = baselineEntry(r);
+    if (!now) return { id: r.id, status: frozen ? 'unmeasured' : 'new', reason: r.error ?? 'nothing measured' };
+    if (!frozen) return { id: r.id, status: 'new', reason: 'not in the baseline yet (--update adds it)' };
+    const drops: string[] = [];
+    for (const field of ['precision', 'recall', 'trusted_precision', 'trusted_recall'] as const) {
+      if (now[field] < frozen[field] - epsilon) drops.push(`${field} ${now[field].toFixed(4)} is below ${frozen[field].toFixed(4)} − ${epsilon}`);
+    }
+    return drops.length === 0 ? { id: r.id, status: 'ok' } : { id: r.id, status: 'below', reason: drops.join('; ') };
+  });
+}
+
+/** Reads and checks a baseline file; null when it does not exist. */
+export function readEdgeBaseline(file: string): EdgeBaseline | null {
+  if (!fs.existsSync(file)) return null;
+  let parsed: EdgeBaseline;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as EdgeBaseline;
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON (${(error as Error).message}): fix it or regenerate it with --update`);
+  }
+  const ok =
+    parsed !== null &&
+    typeof parsed === 'object' &&
+    typeof parsed.epsilon === 'number' &&
+    typeof parsed.corpora === 'object' &&
+    parsed.corpora !== null &&
+    Object.values(parsed.corpora).every((e) => ['precision', 'recall', 'trusted_precision', 'trusted_recall'].every((k) => typeof (e as unknown as Record<string, unknown>)[k] === 'number'));
+  if (!ok) throw new Error(`${file} is not an edges baseline ({epsilon, corpora: {id: {precision, recall, trusted_precision, trusted_recall}}}): regenerate it with --update`);
+  return parsed;
+}
+
+/** The baseline after this run: measured corpora replaced, the rest kept. */
+export function updatedEdgeBaseline(previous: EdgeBaseline | null, results: readonly EdgeCorpusResult[], epsilon: number): EdgeBaseline {
+  const corpora = { ...(previous?.corpora ?? {}) };
+  for (const r of results) {
+    const entry = baselineEntry(r);
+    if (entry) corpora[r.id] = entry;
+  }
+  return { epsilon: previous?.epsilon ?? epsilon, corpora };
+}
+
+/** The sampled misses and wrong edges of each corpus, one per line, for classifying what to fix next. */
+export function formatSamples(results: readonly EdgeCorpusResult[]): string {
+  const out: string[] = [];
+  for (const r of results) {
+    for (const [label, report] of [['graph', r.before], ['enriched', r.after]] as const) {
+      if (!report) continue;
+      out.push('', `${r.id} (${label}) missed:`);
+      for (const m of report.sample.missed) out.push(`  ${m.kind.padEnd(11)} ${m.caller} -> ${m.callee}  [${m.why}]`);
+      out.push(`${r.id} (${label}) wrong:`);
+      for (const w of report.sample.wrong) out.push(`  ${(w.origin ?? '').padEnd(12)} ${w.caller} -> ${w.callee}  [${w.why}]`);
+    }
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,512 @@
+/**
+ * Call-edge accuracy against compiler truth: gold call edges read from a SCIP index (made by the
+ * real TypeScript compiler or pyright), the graph's `calls`/`instantiates` edges read from a dump,
+ * both keyed by file and qualified name, scored per tier, callee kind and same-/cross-file.
+ */
+import type { GraphDump } from '../engine/types';
+import { CALL_TIERS, isExternalId } from './parity';
+import { parseScipSymbol, ROLE_DEFINITION, ROLE_IMPORT, type ScipDescriptor, type ScipDocument, type ScipIndex } from './scip';
+
+/** What is called: a free function, a method, or a class (through `new X()`, `X()`, a constructor). */
+export type CalleeKind = 'function' | 'method' | 'constructor';
+/** The callee kinds in report order. */
+export const CALLEE_KINDS: readonly CalleeKind[] = ['function', 'method', 'constructor'];
+
+/** One call edge, keyed by both ends: `path::Qualified.name`. */
+export interface CallEdge {
+  caller: string;
+  callee: string;
+  kind: CalleeKind;
+}
+
+/** The gold of one corpus: its call edges and every definition that can take part in one. */
+export interface Gold {
+  edges: Map<string, CallEdge>;
+  /** Edge keys to another declaration of a merged name, mapped to the edge they stand for. */
+  aliases: Map<string, string>;
+  /** Method key → keys of the methods it implements or overrides (the indexer's `is_implementation`). */
+  implementations: Map<string, Set<string>>;
+  /** Keys of every function or method with a body the gold read call sites in (the callers it can judge). */
+  callers: Set<string>;
+  /** Keys of every definition a call can reach: functions, methods, function-valued properties and constants, classes. */
+  callees: Set<string>;
+  /** Call sites that became no edge because they sit outside any function body (module or class scope). */
+  outsideBodies: number;
+}
+
+/** The key of an edge. */
+export const edgeKey = (caller: string, callee: string): string => `${caller} -> ${callee}`;
+
+type Range4 = [number, number, number, number];
+
+/** A definition the gold knows: its key, what it is, and the key a call of it is recorded under. */
+interface Definition {
+  key: string;
+  suffix: ScipDescriptor['suffix'];
+  /** The key a call of it is recorded under: its own, or its class's for a constructor. */
+  calleeKey: string;
+  kind: CalleeKind;
+}
+
+const CONSTRUCTOR_NAMES = new Set(['<constructor>', 'constructor', '__init__']);
+
+const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|py|go|java)$/;
+
+/**
+ * The descriptors below the file: SCIP symbols start with namespaces for the file's place
+ * (`src/`, `` `parser.ts`/ `` from scip-typescript; one dotted module from scip-python), and
+ * code namespaces (TypeScript's `namespace ts`) follow as more namespaces, which stay.
+ */
+function belowFile(descriptors: readonly ScipDescriptor[]): ScipDescriptor[] {
+  let file = -1;
+  for (let i = 0; i < descriptors.length && descriptors[i]!.suffix === 'namespace'; i++) if (SOURCE_FILE.test(descriptors[i]!.name)) file = i;
+  if (file < 0 && descriptors[0]?.suffix === 'namespace') file = 0;
+  return descriptors.slice(file + 1);
+}
+
+/** The qualified name a definition is keyed by (the file's own namespaces left out); null for parameters and type parameters. */
+function qualifiedName(descriptors: readonly ScipDescriptor[]): string | null {
+  const parts: string[] = [];
+  for (const d of descriptors) {
+    if (d.suffix === 'meta' || d.suffix === 'macro') continue;
+    if (d.suffix === 'parameter' || d.suffix === 'type_parameter') return null;
+    parts.push(d.name === '<constructor>' ? 'constructor' : d.name);
+  }
+  return parts.length > 0 ? parts.join('.') : null;
+}
+
+/** A definition of a class, method, function or property/constant; null for what no call can name. */
+function definitionOf(path: string, symbol: string): Definition | null {
+  const parsed = parseScipSymbol(symbol);
+  if (!parsed) return null;
+  const own = belowFile(parsed.descriptors);
+  const qual = qualifiedName(own);
+  if (!qual) return null;
+  const named = own.filter((d) => d.suffix !== 'meta');
+  const last = named[named.length - 1]!;
+  if (last.suffix !== 'type' && last.suffix !== 'method' && last.suffix !== 'term') return null;
+  const key = `${path}::${qual}`;
+  if (last.suffix === 'type') return { key, suffix: last.suffix, calleeKey: key, kind: 'constructor' };
+  const member = named[named.length - 2]?.suffix === 'type';
+  if (member && CONSTRUCTOR_NAMES.has(last.name)) {
+    return { key, suffix: last.suffix, calleeKey: `${path}::${qualifiedName(named.slice(0, -1))}`, kind: 'constructor' };
+  }
+  return { key, suffix: last.suffix, calleeKey: key, kind: member ? 'method' : 'function' };
+}
+
+/** True when `text` at (line, col) continues with a call: `(`, optionally after `?.`, `!` or type arguments. */
+export function followedByCall(lines: readonly string[], line: number, col: number): boolean {
+  const s = lines[line];
+  if (s === undefined) return false;
+  let c = col;
+  const skip = (): void => {
+    while (c < s.length && (s[c] === ' ' || s[c] === '\t' || s[c] === '\r')) c++;
+  };
+  skip();
+  if (s[c] === '!') c++;
+  if (s[c] === '?' && s[c + 1] === '.') c += 2;
+  skip();
+  if (s[c] === '<') {
+    // Type arguments: skip to the matching `>` on the same line (nested generics counted).
+    let depth = 0;
+    for (; c < s.length; c++) {
+      if (s[c] === '<') depth++;
+      else if (s[c] === '>' && --depth === 0) break;
+      else if (s[c] === ';' || s[c] === '{' || s[c] === '}' || s[c] === '=') return false;
+    }
+    if (depth !== 0) return false;
+    c++;
+    skip();
+  }
+  return s[c] === '(';
+}
+
+const contains = (outer: Range4, line: number, col: number): boolean =>
+  (line > outer[0] || (line === outer[0] && col >= outer[1])) && (line < outer[2] || (line === outer[2] && col <= outer[3]));
+
+/** Where the gold reads its text and, for bodies the indexer gives no extent, their lines. */
+export interface GoldSources {
+  /** A document's text (null when it cannot be read: its call sites are then left out). */
+  sourceOf(relativePath: string): string | null;
+  /**
+   * The 0-based first and last line of a definition the indexer records without a body extent
+   * (scip-typescript gives none to getters and function-valued properties); null when unknown.
+   */
+  extentOf?(key: string): [number, number] | null;
+}
+
+/** Declaration files declare and do not define: calls into them are left out on both sides. */
+export const isDeclarationFile = (path: string): boolean => /\.d\.[cm]?ts$/.test(path);
+
+type Body = { range: Range4; key: string; symbol: string; constructs?: string };
+
+/** The innermost body holding a position: the one that starts last among those containing it. */
+function innermost(bodies: readonly Body[], line: number, col: number): Body | undefined {
+  let best: Body | undefined;
+  for (const body of bodies) {
+    if (!contains(body.range, line, col)) continue;
+    if (!best || body.range[0] > best.range[0] || (body.range[0] === best.range[0] && body.range[1] >= best.range[1])) best = body;
+  }
+  return best;
+}
+
+/**
+ * The bodies that are not inside another body. A function defined inside another is local to it
+ * (scip-typescript gives it a local symbol; scip-python a global one named as if it were not
+ * nested): its calls count for the function around it and calls of it are left out, the same on
+ * every indexer.
+ */
+function withoutNested(own: Body[], definitions: Map<string, Definition>, callees: Set<string>): Body[] {
+  const sorted = [...own].sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1] || b.range[2] - a.range[2] || b.range[3] - a.range[3]);
+  const open: Body[] = [];
+  const kept: Body[] = [];
+  for (const body of sorted) {
+    while (open.length > 0 && !contains(open[open.length - 1]!.range, body.range[0], body.range[1])) open.pop();
+    if (open.length === 0) kept.push(body);
+    else {
+      definitions.delete(body.symbol);
+      callees.delete(body.key);
+    }
+    open.push(body);
+  }
+  return kept;
+}
+
+/**
+ * The gold call edges of a SCIP index. A call edge is a reference (not a definition or import) to
+ * a class, method, function or function-valued property/constant defined in the index (outside
+ * declaration files), followed by a call, inside the body of a function or method; its caller is
+ * the innermost such body. Calls inside nested local functions count for the named function
+ * around them (locals have no global name); a call of a constructor is recorded as a call of its
+ * class, and `super(…)` in a constructor as a call of the class it extends. Where one name binds
+ * several merged declarations (TypeScript namespaces and interfaces), the call is one edge that any
+ * of them satisfies.
+ */
+export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
+  const documents = index.documents.filter((doc) => !isDeclarationFile(doc.relativePath));
+  const definitions = new Map<string, Definition>();
+  const callers = new Set<string>();
+  const callees = new Set<string>();
+  const bodies = new Map<ScipDocument, Body[]>();
+  const texts = new Map<ScipDocument, string[]>();
+  // The symbol each class extends, read from its header (`class A extends B`), for `super(…)`.
+  const baseSymbol = new Map<string, string>();
+  for (const doc of documents) {
+    const text = sources.sourceOf(doc.relativePath);
+    const lines = text === null ? null : text.split('\n');
+    if (lines) texts.set(doc, lines);
+    const own: Body[] = [];
+    for (const occ of doc.occurrences) {
+      if ((occ.roles & ROLE_DEFINITION) === 0 || occ.symbol.startsWith('local ')) continue;
+      const def = definitions.get(occ.symbol) ?? definitionOf(doc.relativePath, occ.symbol);
+      if (!def) continue;
+      definitions.set(occ.symbol, def);
+      callees.add(def.calleeKey);
+      if (def.suffix === 'type') {
+        const header = lines?.[occ.range[2]]?.slice(occ.range[3]);
+        const extended = header ? /^\s*(?:<[^{]*?>)?\s*extends\s+[\w$.]+/.exec(header) : null;
+        if (extended) {
+          const end = occ.range[3] + extended[0].length;
+          const base = doc.occurrences.find((o) => o.range[0] === occ.range[2] && o.range[3] === end && (o.roles & ROLE_DEFINITION) === 0);
+          if (base) baseSymbol.set(def.key, base.symbol);
+        }
+        continue;
+      }
+      let range = occ.enclosing;
+      if (!range && sources.extentOf) {
+        const extent = sources.extentOf(def.key);
+        // Only an extent that holds the definition's own name is the same definition.
+        if (extent && extent[0] <= occ.range[0] && occ.range[0] <= extent[1]) range = [extent[0], 0, extent[1], Number.MAX_SAFE_INTEGER];
+      }
+      if (!range) continue;
+      own.push({ range, key: def.key, symbol: occ.symbol, ...(def.kind === 'constructor' && def.suffix === 'method' ? { constructs: def.calleeKey } : {}) });
+    }
+    bodies.set(doc, withoutNested(own, definitions, callees));
+  }
+  for (const own of bodies.values()) for (const body of own) callers.add(body.key);
+  const implementations = new Map<string, Set<string>>();
+  for (const doc of documents) {
+    for (const info of doc.symbols) {
+      const impl = info.implements.length > 0 ? definitions.get(info.symbol) : undefined;
+      if (!impl || impl.kind !== 'method') continue;
+      for (const target of info.implements) {
+        const declared = definitions.get(target);
+        if (!declared || declared.kind !== 'method') continue;
+        const set = implementations.get(impl.key) ?? new Set<string>();
+        set.add(declared.key);
+        implementations.set(impl.key, set);
+      }
+    }
+  }
+  const edges = new Map<string, CallEdge>();
+  const aliases = new Map<string, string>();
+  let outsideBodies = 0;
+  const record = (caller: string, targets: readonly Definition[]): void => {
+    const sorted = [...new Map(targets.map((t) => [t.calleeKey, t])).values()].sort((a, b) => a.calleeKey.localeCompare(b.calleeKey));
+    const canonical = edgeKey(caller, sorted[0]!.calleeKey);
+    edges.set(canonical, { caller, callee: sorted[0]!.calleeKey, kind: sorted[0]!.kind });
+    for (const alt of sorted.slice(1)) aliases.set(edgeKey(caller, alt.calleeKey), canonical);
+  };
+  for (const doc of documents) {
+    const lines = texts.get(doc);
+    if (!lines) continue;
+    const own = bodies.get(doc)!;
+    // Occurrences at one range are one site: merged declarations give several symbols there.
+    const sites = new Map<string, { line: number; col: number; targets: Definition[] }>();
+    for (const occ of doc.occurrences) {
+      if ((occ.roles & (ROLE_DEFINITION | ROLE_IMPORT)) !== 0) continue;
+      const def = definitions.get(occ.symbol);
+      if (!def || !followedByCall(lines, occ.range[2], occ.range[3])) continue;
+      const at = occ.range.join(',');
+      const site = sites.get(at) ?? { line: occ.range[0], col: occ.range[1], targets: [] };
+      site.targets.push(def);
+      sites.set(at, site);
+    }
+    for (const site of sites.values()) {
+      const caller = innermost(own, site.line, site.col);
+      if (caller) record(caller.key, site.targets);
+      else outsideBodies++;
+    }
+    // `super(…)` inside a constructor calls the constructor of the class it extends.
+    for (const body of own) {
+      if (!body.constructs) continue;
+      const base = baseSymbol.get(body.constructs);
+      const target = base === undefined ? undefined : definitions.get(base);
+      if (!target) continue;
+      for (let line = body.range[0]; line <= body.range[2] && line < lines.length; line++) {
+        const match = /\bsuper\s*\(/.exec(lines[line]!);
+        if (match && innermost(own, line, match.index) === body) {
+          record(body.key, [target]);
+          break;
+        }
+      }
+    }
+  }
+  return { edges, aliases, implementations, callers, callees, outsideBodies };
+}
+
+/** One of the graph's call edges, with its best origin when several bind the same pair. */
+export interface GraphCallEdge extends CallEdge {
+  origin: string;
+}
+
+const TIER_RANK = new Map<string, number>(CALL_TIERS.map((tier, i) => [tier, i]));
+const rank = (origin: string): number => TIER_RANK.get(origin) ?? CALL_TIERS.length;
+
+const CALLER_KINDS = new Set(['function', 'method']);
+const CLASS_KINDS = new Set(['type', 'class', 'interface', 'struct']);
+
+/** The graph's call edges from function and method bodies to repository symbols (`calls`, and `instantiates` as constructor calls), keyed like the gold. */
+export function graphCallEdges(dump: GraphDump): Map<string, GraphCallEdge> {
+  const nodes = new Map<string, { key: string; kind: string; name: string }>();
+  for (const n of dump.nodes) {
+    const at = n.id.indexOf('::');
+    // Stubs of what lies outside the repository are no definitions the gold can hold.
+    if (at < 0 || isExternalId(n.id)) continue;
+    nodes.set(n.id, { key: `${n.path}::${n.id.slice(at + 2)}`, kind: n.kind, name: n.name });
+  }
+  const out = new Map<string, GraphCallEdge>();
+  for (const e of dump.edges) {
+    if (e.kind !== 'calls' && e.kind !== 'instantiates') continue;
+    const from = nodes.get(e.from);
+    const to = nodes.get(e.to);
+    if (!from || !to || !CALLER_KINDS.has(from.kind)) continue;
+    let callee = to.key;
+    let kind: CalleeKind;
+    if (CLASS_KINDS.has(to.kind)) kind = 'constructor';
+    else if (to.kind === 'method' && CONSTRUCTOR_NAMES.has(to.name)) {
+      kind = 'constructor';
+      callee = callee.slice(0, callee.length - to.name.length - 1);
+    } else kind = to.kind === 'method' ? 'method' : 'function';
+    const key = edgeKey(from.key, callee);
+    const seen = out.get(key);
+    if (!seen || rank(e.origin) < rank(seen.origin)) out.set(key, { caller: from.key, callee, kind, origin: e.origin });
+  }
+  return out;
+}
+
+/** Precision, recall and F1 of one slice. */
+export interface Score {
+  gold: number;
+  /** The graph's edges in this slice that the gold can judge (both ends are definitions it knows). */
+  judged: number;
+  hits: number;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+}
+
+function score(gold: number, judged: number, hits: number): Score {
+  const precision = judged === 0 ? null : hits / judged;
+  const recall = gold === 0 ? null : hits / gold;
+  const f1 = precision === null || recall === null || precision + recall === 0 ? null : (2 * precision * recall) / (precision + recall);
+  return { gold, judged, hits, precision, recall, f1 };
+}
+
+/** A missed or wrong edge with why, for the classified sample. */
+export interface EdgeSample {
+  caller: string;
+  callee: string;
+  kind: CalleeKind;
+  origin?: string;
+  why: string;
+}
+
+/** The scores of one corpus. */
+export interface EdgeReport {
+  /** Every judged graph edge against every gold edge. */
+  all: Score;
+  /** Edges at this tier or better (cumulative): what an agent filtering by `min_tier` sees. */
+  at_or_above: Record<string, Score>;
+  /** Edges of exactly this tier: how many, how many judged, how many right. */
+  by_tier: Record<string, { edges: number; judged: number; hits: number; precision: number | null }>;
+  by_kind: Record<CalleeKind, Score>;
+  same_file: Score;
+  cross_file: Score;
+  /** Graph edges the gold cannot judge: the caller or callee is not a definition in the SCIP index. */
+  unjudged: { caller_unknown: number; callee_unknown: number };
+  /** Why gold edges were missed: a node the graph lacks, or no edge between nodes it has. */
+  misses: { caller_node_missing: number; callee_node_missing: number; no_edge: number };
+  gold_outside_bodies: number;
+  /** Up to `sampleSize` misses and wrong edges, for reading. */
+  sample: { missed: EdgeSample[]; wrong: EdgeSample[] };
+}
+
+const pathOf = (key: string): string => key.slice(0, key.indexOf('::'));
+
+/** Up to `n` items spread evenly over a list sorted by caller, so a sample is stable and not all from one file. */
+function spread<T extends CallEdge>(items: T[], n: number): T[] {
+  const sorted = [...items].sort((a, b) => (a.caller === b.caller ? a.callee.localeCompare(b.callee) : a.caller.localeCompare(b.caller)));
+  if (sorted.length <= n) return sorted;
+  const step = sorted.length / n;
+  return Array.from({ length: n }, (_, i) => sorted[Math.floor(i * step)]!);
+}
+
+/**
+ * The caller a graph edge is judged under: its own key when the gold knows it, else the nearest
+ * enclosing named function the gold knows (the graph names nested functions; SCIP keeps them
+ * local, so their calls count for the function around them); null when neither is known.
+ */
+function judgedCaller(caller: string, gold: Gold): string | null {
+  let key = caller;
+  const head = key.indexOf('::') + 2;
+  for (;;) {
+    if (gold.callers.has(key)) return key;
+    const dot = key.lastIndexOf('.');
+    if (dot < head) return null;
+    key = key.slice(0, dot);
+  }
+}
+
+/** Every method `method` implements or overrides, transitively. */
+function implementedBy(gold: Gold, method: string): string[] {
+  const seen = new Set<string>();
+  const todo = [method];
+  while (todo.length > 0) {
+    for (const next of gold.implementations.get(todo.pop()!) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      todo.push(next);
+    }
+  }
+  return [...seen];
+}
+
+/** Scores the graph's edges against the gold. */
+export function scoreEdges(gold: Gold, graph: Map<string, GraphCallEdge>, graphKeys: Set<string>, sampleSize = 12): EdgeReport {
+  const unjudged = { caller_unknown: 0, callee_unknown: 0 };
+  const by_tier: EdgeReport['by_tier'] = {};
+  // Judged edges keyed as the gold keys them (nested callers lifted, merged declarations and
+  // dispatch resolved), the best origin kept per key.
+  const judged = new Map<string, GraphCallEdge>();
+  for (const edge of graph.values()) {
+    const tier = (by_tier[edge.origin] ??= { edges: 0, judged: 0, hits: 0, precision: null });
+    tier.edges++;
+    const caller = judgedCaller(edge.caller, gold);
+    if (caller === null) {
+      unjudged.caller_unknown++;
+      continue;
+    }
+    if (!gold.callees.has(edge.callee)) {
+      unjudged.callee_unknown++;
+      continue;
+    }
+    const canonical = gold.aliases.get(edgeKey(caller, edge.callee));
+    let callee = canonical === undefined ? edge.callee : gold.edges.get(canonical)!.callee;
+    if (edge.origin === 'lsp_dispatch' && !gold.edges.has(edgeKey(caller, callee))) {
+      // A dispatch edge names an implementation of what the code calls: right when the gold's
+      // call is to a method the callee implements or overrides (at any depth).
+      callee = implementedBy(gold, callee).find((declared) => gold.edges.has(edgeKey(caller, declared))) ?? callee;
+    }
+    const key = edgeKey(caller, callee);
+    tier.judged++;
+    if (gold.edges.has(key)) tier.hits++;
+    const seen = judged.get(key);
+    if (!seen || rank(edge.origin) < rank(seen.origin)) judged.set(key, { ...edge, caller, callee });
+  }
+  const judgedEdges = [...judged.values()];
+  for (const tier of Object.values(by_tier)) tier.precision = tier.judged === 0 ? null : tier.hits / tier.judged;
+
+  const slice = (inGold: (e: CallEdge) => boolean, inGraph: (e: GraphCallEdge) => boolean): Score => {
+    let goldCount = 0;
+    for (const e of gold.edges.values()) if (inGold(e)) goldCount++;
+    let judged = 0;
+    let hits = 0;
+    for (const e of judgedEdges) {
+      if (!inGraph(e)) continue;
+      judged++;
+      const g = gold.edges.get(edgeKey(e.caller, e.callee));
+      if (g && inGold(g)) hits++;
+    }
+    return score(goldCount, judged, hits);
+  };
+  const always = (): boolean => true;
+  const at_or_above: Record<string, Score> = {};
+  const present = CALL_TIERS.filter((t) => by_tier[t]);
+  for (const tier of present) at_or_above[tier] = slice(always, (e) => rank(e.origin) <= rank(tier));
+  const by_kind = Object.fromEntries(CALLEE_KINDS.map((k) => [k, slice((e) => e.kind === k, (e) => e.kind === k)])) as Record<CalleeKind, Score>;
+  const same = (e: CallEdge): boolean => pathOf(e.caller) === pathOf(e.callee);
+
+  const misses = { caller_node_missing: 0, callee_node_missing: 0, no_edge: 0 };
+  const missed: EdgeSample[] = [];
+  const goldByCaller = new Map<string, CallEdge[]>();
+  for (const [key, e] of gold.edges) {
+    const list = goldByCaller.get(e.caller) ?? [];
+    list.push(e);
+    goldByCaller.set(e.caller, list);
+    if (judged.has(key)) continue;
+    const why = !graphKeys.has(e.caller) ? 'caller_node_missing' : !graphKeys.has(e.callee) ? 'callee_node_missing' : 'no_edge';
+    misses[why]++;
+    missed.push({ ...e, why });
+  }
+  const wrong: EdgeSample[] = [];
+  for (const e of judgedEdges) {
+    if (gold.edges.has(edgeKey(e.caller, e.callee))) continue;
+    // A wrong edge usually stands for a right one with the same member name: say which, when the gold has it.
+    const member = e.callee.slice(e.callee.lastIndexOf('.') + 1);
+    const meant = (goldByCaller.get(e.caller) ?? []).filter((g) => g.callee.endsWith(`.${member}`) || g.callee.endsWith(`::${member}`));
+    wrong.push({ ...e, why: meant.length > 0 ? `gold calls ${meant.map((g) => g.callee).join(', ')}` : 'no such call in gold' });
+  }
+  return {
+    all: slice(always, always),
+    at_or_above,
+    by_tier,
+    by_kind,
+    same_file: slice(same, same),
+    cross_file: slice((e) => !same(e), (e) => !same(e)),
+    unjudged,
+    misses,
+    gold_outside_bodies: gold.outsideBodies,
+    sample: { missed: spread(missed, sampleSize), wrong: spread(wrong, sampleSize) },
+  };
+}
+
+/** Every node key (`path::Qualified.name`) of a dump, with constructors keyed by their class as the gold keys them. */
+export function graphNodeKeys(dump: GraphDump): Set<string> {
+  const keys = new Set<string>();
+  for (const n of dump.nodes) {
+    const at = n.id.indexOf('::');
+    if (at >= 0) keys.add(`${n.path}::${n.id.slice(at + 2)}`);
+  }
+  return keys;
+}
