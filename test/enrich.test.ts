@@ -10,8 +10,11 @@ import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { okJson, serveEmbedded, until } from './helpers/mcp';
 import { gitRepo, useTempHome } from './helpers/repo';
+import { Engine } from '../ts/engine/engine';
+import { enrichment } from '../ts/lsp/enrich';
 import { lspPool } from '../ts/lsp/pool';
 import { openEmbedded, type EmbeddedRepo } from '../ts/workspace/embedded';
+import { tempHome } from './helpers/repo';
 
 const TSCONFIG = '{ "compilerOptions": { "strict": true, "target": "ES2020", "module": "commonjs", "types": [] }, "include": ["src"] }\n';
 const SHAPES =
@@ -111,6 +114,35 @@ describe('semantic enrichment', () => {
     expect(done.counts.added).toBe(2);
     expect(await callers(client, 'store.py::Store.save')).toEqual(['again lsp_resolved', 'run lsp_resolved']);
     expect(await callers(client, 'store.py::Cache.save')).toEqual([]);
+  });
+
+  it('ends a pass whose server is killed (over the memory cap) as failed, naming why, and keeps what it applied', async () => {
+    const files: Record<string, string> = { 'tsconfig.json': TSCONFIG, 'src/shapes.ts': SHAPES };
+    for (let i = 0; i < 120; i++) {
+      files[`src/f${i}.ts`] = `import { make } from './shapes';\nexport function g${i}(): number {\n  return make('s').area() + h${i}();\n}\nfunction h${i}(): number {\n  return ${i};\n}\n`;
+    }
+    const root = gitRepo('enrich-killed', files);
+    const engine = new Engine({ home: tempHome(), threads: 2 });
+    await engine.indexRepo(root);
+    const pass = enrichment().schedule(root, engine, root);
+    const running = (): { files_done: number } | undefined => enrichment().status(root).find((s) => s.server === 'typescript');
+    await until('two files asked', async () => ((running()?.files_done ?? 0) >= 2 ? true : undefined), 60_000);
+    const saved = process.env.GORTEX_LSP_MAX_RSS_MB;
+    process.env.GORTEX_LSP_MAX_RSS_MB = '64';
+    try {
+      lspPool().sweep();
+    } finally {
+      if (saved === undefined) delete process.env.GORTEX_LSP_MAX_RSS_MB;
+      else process.env.GORTEX_LSP_MAX_RSS_MB = saved;
+    }
+    await pass;
+    const status = enrichment().status(root).find((s) => s.server === 'typescript')!;
+    expect(status.state).toBe('failed');
+    expect(status.error).toMatch(/^the typescript language server stopped after \d+ of 121 files: killed: resident memory \d+ MB over the 64 MB cap \(GORTEX_LSP_MAX_RSS_MB\); restarted on next use$/);
+    // Stopped early rather than failing every file left at once; the files answered were applied.
+    expect(status.files_done).toBeLessThan(121);
+    expect(status.files_failed).toBeLessThanOrEqual(2);
+    expect(engine.semanticCounts(root).confirmed).toBeGreaterThan(0);
   });
 
   it('is off unless asked for, and says how to turn it on', async () => {

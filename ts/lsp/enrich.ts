@@ -2,8 +2,8 @@
  * Semantic enrichment: the language servers confirm, correct or add the resolver's call edges.
  * For each indexed file a server serves, every call site (the callee's name, as the extractor saw
  * it) is asked `textDocument/definition`; a definition inside the repository becomes the site's
- * `lsp_resolved` target, one outside it (a library, the standard library) drops an in-repository
- * guess; a call to an interface or abstract method also asks `textDocument/implementation`, whose
+ * `lsp_resolved` target, one outside it (a library, the standard library) or at a parameter or
+ * local of the caller drops the resolver's guess (and any guess by name); a call to an interface or abstract method also asks `textDocument/implementation`, whose
  * answers become `lsp_dispatch` edges. Answers go to the engine per batch of files
  * (`Engine.applySemantic`), which resolves those files again with them and counts how the
  * resolver's own answers fared (confirmed, corrected, added, dropped).
@@ -178,6 +178,12 @@ export class Enricher {
         const load = { awaited: false };
         for (const rel of files) {
           if (superseded()) break;
+          if (server.state === 'exited' || server.state === 'stopped') {
+            // Killed (the memory cap) or crashed mid-pass: the files left would all fail at once.
+            const why = lspPool().status(r.root).find((s) => s.server === name)?.last_error ?? `the server ${server.state}`;
+            apply();
+            throw new Error(`the ${name} language server stopped after ${status.files_done} of ${status.files_total} files: ${why}`);
+          }
           const answered = await this.file(r, server, rel, status, load).catch(() => undefined);
           status.files_done++;
           if (!answered) status.files_failed++;

@@ -488,9 +488,9 @@ export class LspPool {
       }
       const rss = s.rssBytes();
       if (rss !== undefined && rss > capBytes) {
-        e.lastError = `restarted: resident memory ${Math.round(rss / 1048576)} MB over the ${Math.round(capBytes / 1048576)} MB cap (GORTEX_LSP_MAX_RSS_MB)`;
+        e.lastError = `killed: resident memory ${Math.round(rss / 1048576)} MB over the ${Math.round(capBytes / 1048576)} MB cap (GORTEX_LSP_MAX_RSS_MB); restarted on next use`;
         this.writeLog(s.name, e.root, e.lastError);
-        s.kill();
+        s.kill(e.lastError);
       }
     }
   }

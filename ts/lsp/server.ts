@@ -175,6 +175,8 @@ export function pathUri(abs: string): string {
 /** A language server process and the protocol state gortex keeps with it. */
 export class LspServer {
   state: ServerState = 'starting';
+  /** Why gortex killed the process, reported by its exit. */
+  private killedFor: string | undefined;
   /** The server's `initialize` answer's capabilities. */
   capabilities: Record<string, unknown> = {};
   serverInfo?: { name: string; version?: string };
@@ -259,7 +261,8 @@ export class LspServer {
       this.connection = undefined;
       this.proc = undefined;
       for (const wake of this.publishWaiters) wake();
-      const reason = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      const reason = this.killedFor ?? (signal ? `killed by ${signal}` : `exited with code ${code}`);
+      this.killedFor = undefined;
       this.events.exited(this, wasStopping ? 'stopped' : reason);
     });
     // Writing to a process that died is reported by 'exit'; the pipe's own error must not crash us.
@@ -507,8 +510,9 @@ export class LspServer {
     clearTimeout(kill);
   }
 
-  /** Kills the process at once (process exit, memory cap). */
-  kill(): void {
+  /** Kills the process at once (process exit, memory cap); `reason` is what its exit reports instead of the signal. */
+  kill(reason?: string): void {
+    if (reason !== undefined && this.proc) this.killedFor = reason;
     this.proc?.kill('SIGKILL');
   }
 
