@@ -71,7 +71,8 @@ pub struct SemanticCounts {
     pub corrected: u32,
     /// The cascade bound nothing (a placeholder or no edge): the server's edge is new.
     pub added: u32,
-    /// The cascade bound a repository symbol the server places outside the repository: dropped.
+    /// The cascade bound a repository symbol the server places outside the repository, or at a
+    /// parameter or local of the calling function: dropped.
     pub dropped: u32,
     /// `lsp_dispatch` edges to implementations.
     pub dispatch: u32,

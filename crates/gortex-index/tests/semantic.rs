@@ -115,20 +115,52 @@ fn answers_upgrade_correct_add_dispatch_and_drop_edges_until_the_file_changes() 
     }
     assert!(!after.iter().any(|l| l.contains("use.ts::parse")), "{after:?}");
 
-    // The server places `parse` outside the repository: the cascade's in-repository edge is dropped.
-    let dropped = vec![SemanticFile {
-        path: "src/use.ts".into(),
-        hash: sites.hash.clone(),
-        sites: vec![site("parse", vec![], vec![], true)],
-    }];
-    let report = idx.apply_semantic(dropped).unwrap();
-    assert_eq!(
-        report.counts,
-        SemanticCounts {
-            dropped: 1,
-            ..Default::default()
-        }
+    // The server places `parse` at the parameter `st` of the calling function (its lines, no
+    // symbol): the guess is dropped and no edge stands for the call.
+    let use_ts = |sites_of: Vec<SemanticSite>| {
+        vec![SemanticFile {
+            path: "src/use.ts".into(),
+            hash: sites.hash.clone(),
+            sites: sites_of,
+        }]
+    };
+    let one_dropped = SemanticCounts {
+        dropped: 1,
+        ..Default::default()
+    };
+    let report = idx
+        .apply_semantic(use_ts(vec![
+            site("parse", vec![target("src/use.ts", 3, "st")], vec![], false),
+            // The same for a call the cascade left unresolved: no placeholder, no guess by name.
+            site("format", vec![target("src/use.ts", 3, "st")], vec![], false),
+        ]))
+        .unwrap();
+    assert_eq!(report.counts, one_dropped);
+    let after = calls(&idx, "total");
+    assert!(
+        !after.iter().any(|l| l.contains("parse") || l.contains("format")),
+        "{after:?}"
     );
+    // A definition elsewhere in the repository that names no symbol (here the import line of
+    // another file's name) leaves the cascade's answer standing.
+    let report = idx
+        .apply_semantic(use_ts(vec![site(
+            "parse",
+            vec![target("src/use.ts", 1, "make")],
+            vec![],
+            false,
+        )]))
+        .unwrap();
+    assert_eq!(report.counts, SemanticCounts::default());
+    assert!(calls(&idx, "total")
+        .iter()
+        .any(|l| l.contains("-calls-> repo/src/use.ts::parse ast_resolved")));
+
+    // The server places `parse` outside the repository: the cascade's in-repository edge is dropped.
+    let report = idx
+        .apply_semantic(use_ts(vec![site("parse", vec![], vec![], true)]))
+        .unwrap();
+    assert_eq!(report.counts, one_dropped);
     // (A file's answers replace its earlier ones: the other sites are the cascade's again.)
     let after = calls(&idx, "total");
     assert!(

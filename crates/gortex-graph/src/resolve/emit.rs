@@ -6,7 +6,7 @@ use super::tables::Tables;
 use super::{Entity, Sym};
 use crate::cache::{Endpoint, ExternalEdge, ResolvedEdge, ResolvedFile, UnresolvedRef};
 use crate::semantic::{SemanticCounts, SemanticSite, SemanticTarget};
-use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, TypeFlavor};
+use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, Span, TypeFlavor};
 use rustc_hash::FxHashMap;
 
 /// Whether an edge of `kind` may point at a symbol of kind `target`.
@@ -219,7 +219,14 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
     // A language server's answer for this call site decides it (the cascade ran for the counts).
     if r.kind == EdgeKind::Calls {
         if let Some(site) = file.semantic.as_ref().and_then(|s| s.at(r.line, r.col)) {
-            if emit_semantic(em, r, site, &resolved, &from, from_test, lang) {
+            // The calling function's own lines: a definition there that is no symbol is one of
+            // its parameters or locals.
+            let caller = Caller {
+                from: &from,
+                test: from_test,
+                lines: from_sym.map(|f| (&*file.path, facts.symbols[f as usize].span)),
+            };
+            if emit_semantic(em, r, site, &resolved, &caller, lang) {
                 return;
             }
         }
@@ -311,18 +318,19 @@ fn edge_kind(t: &Tables<'_>, kind: EdgeKind, s: Sym, lang: Language) -> EdgeKind
 
 /// A call site a language server answered: its definition in the repository becomes the
 /// `lsp_resolved` edge (counted against the cascade's `resolved`), a definition outside the
-/// repository drops an in-repository guess for an external edge, and implementations become
+/// repository drops an in-repository guess for an external edge, one at a parameter or local of
+/// the caller drops the guess, and implementations become
 /// `lsp_dispatch` edges. Returns whether the site was decided (else the cascade's answer stands).
 fn emit_semantic(
     em: &mut Emitter<'_, '_>,
     r: &RefFact,
     site: &SemanticSite,
     resolved: &Option<(Entity, Origin)>,
-    from: &Endpoint,
-    from_test: bool,
+    caller: &Caller<'_>,
     lang: Language,
 ) -> bool {
     let t = em.t;
+    let (from, from_test) = (caller.from, caller.test);
     let cascade = match resolved {
         Some((Entity::Sym(s), _)) => Some(*s),
         _ => None,
@@ -344,8 +352,12 @@ fn emit_semantic(
             push_edge(em, from.clone(), from_test, s, kind, Origin::LspResolved, r.line);
             true
         }
-        None if site.external && site.targets.is_empty() && cascade.is_some() => {
-            counts.dropped += 1;
+        // Outside the repository (a library, the standard library): an in-repository guess of the
+        // cascade is dropped, and no name-only guess is made after it.
+        None if site.external && site.targets.is_empty() => {
+            if cascade.is_some() {
+                counts.dropped += 1;
+            }
             em.out.external.push(ExternalEdge {
                 from: from.clone(),
                 target: r.name.clone(),
@@ -354,6 +366,20 @@ fn emit_semantic(
                 origin: Origin::LspResolved,
                 line: r.line,
             });
+            true
+        }
+        // At a parameter or local of the calling function (inside its lines, at no symbol): no
+        // symbol is the callee, so the cascade's guess is dropped and none is made by name.
+        // (Definitions elsewhere without a symbol — an import binding, an overload signature —
+        // leave the cascade's answer standing.)
+        None if site
+            .targets
+            .iter()
+            .any(|x| local_to(caller.lines, x) && t.symbol_at(&x.path, x.line, &x.name).is_none()) =>
+        {
+            if cascade.is_some() {
+                counts.dropped += 1;
+            }
             true
         }
         None => false,
@@ -374,6 +400,20 @@ fn emit_semantic(
     }
     em.out.semantic.add(&counts);
     decided
+}
+
+/// The calling end of a call site a server answered.
+struct Caller<'a> {
+    from: &'a Endpoint,
+    /// Whether the caller is test code (a call into non-test code gains a `tests` edge).
+    test: bool,
+    /// The caller's file and lines: a definition there that is no symbol is a parameter or local.
+    lines: Option<(&'a str, Span)>,
+}
+
+/// Whether a server's target lies inside the calling function's lines.
+fn local_to(caller: Option<(&str, Span)>, x: &SemanticTarget) -> bool {
+    caller.is_some_and(|(path, span)| x.path == path && span.start_line <= x.line && x.line <= span.end_line)
 }
 
 /// An edge to symbol `to`, and a `tests` edge beside a call from test code to non-test code.
