@@ -42,12 +42,16 @@ export interface EnrichmentStatus {
   /** The whole repository's counts after the last batch applied. */
   counts?: SemanticCounts;
   error?: string;
+  /** Times the server stopped mid-pass (memory cap, crash) and a fresh one took the files left. */
+  server_restarts?: number;
 }
 
 /** Files whose answers are applied together (one re-resolution of the batch). */
 const BATCH_FILES = 40;
 /** Definition requests in flight per file. */
 const IN_FLIGHT = 8;
+/** Times a pass takes a fresh server after its server stopped (memory cap, crash) before it gives up. */
+const PASS_RESTARTS = 2;
 /** Largest file lent to a server for enrichment. */
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -166,7 +170,7 @@ export class Enricher {
       r.statuses.set(name, status);
       const superseded = (): boolean => r.generation !== generation;
       try {
-        const server = await lspPool().serverFor(r.root, files[0]!);
+        let server = await lspPool().serverFor(r.root, files[0]!);
         let batch: SemanticFile[] = [];
         const apply = (): void => {
           if (batch.length === 0) return;
@@ -179,10 +183,16 @@ export class Enricher {
         for (const rel of files) {
           if (superseded()) break;
           if (server.state === 'exited' || server.state === 'stopped') {
-            // Killed (the memory cap) or crashed mid-pass: the files left would all fail at once.
+            // Killed (the memory cap) or crashed mid-pass: a fresh server takes the files left (its
+            // memory starts over), a few times; past that the files left would all fail, so the pass ends.
             const why = lspPool().status(r.root).find((s) => s.server === name)?.last_error ?? `the server ${server.state}`;
             apply();
-            throw new Error(`the ${name} language server stopped after ${status.files_done} of ${status.files_total} files: ${why}`);
+            if ((status.server_restarts ?? 0) >= PASS_RESTARTS) {
+              throw new Error(`the ${name} language server stopped ${PASS_RESTARTS + 1} times, the last after ${status.files_done} of ${status.files_total} files: ${why}`);
+            }
+            status.server_restarts = (status.server_restarts ?? 0) + 1;
+            server = await lspPool().serverFor(r.root, rel);
+            load.awaited = false;
           }
           const answered = await this.file(r, server, rel, status, load).catch(() => undefined);
           status.files_done++;
