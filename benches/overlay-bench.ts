@@ -109,7 +109,8 @@ async function run(o: { corpus?: string; home: string; queries: number }): Promi
   };
   // What-if on the corpus: a definition renamed in one file (its callers elsewhere left behind),
   // previewed, then simulated as two steps (rename, then a body edit).
-  const target = ctx.engine.query<{ symbol: { name: string; path: string; line: number } }>('get_symbol', { id: functions[2]! }, { repo: ctx.repo }).symbol;
+  const node = ctx.engine.query<{ node: { name: string; file_path: string; start_line: number } }>('get_symbol', { id: functions[2]! }, { repo: ctx.repo }).node;
+  const target = { name: node.name, path: node.file_path, line: node.start_line };
   const line = fs.readFileSync(path.join(root, target.path), 'utf8').split('\n')[target.line - 1]!;
   const column = line.indexOf(target.name);
   const rename = { changes: { [target.path]: [{ range: { start: { line: target.line - 1, character: column }, end: { line: target.line - 1, character: column + target.name.length } }, newText: `${target.name}Renamed` }] } };

@@ -215,10 +215,10 @@ async function run(o: Options): Promise<Json> {
     for (const q of questions) {
       const fullIds = q.gold.map((g) => `${REPO_NAME}/${g}`);
       const golds: GoldLine[] = fullIds.map((id) => {
-        const s = (engine.query('get_symbol', { id }, { repo: report.repo }) as Json).symbol as Json;
-        const text = fs.readFileSync(path.join(root, s.path), 'utf8').split('\n')[s.line - 1];
-        if (text === undefined) throw new Error(`${q.id}: ${id} line ${s.line} is past the end of ${s.path}`);
-        return { path: s.path as string, line: s.line as number, text };
+        const s = (engine.query('get_symbol', { id }, { repo: report.repo }) as Json).node as Json;
+        const text = fs.readFileSync(path.join(root, s.file_path), 'utf8').split('\n')[s.start_line - 1];
+        if (text === undefined) throw new Error(`${q.id}: ${id} line ${s.start_line} is past the end of ${s.file_path}`);
+        return { path: s.file_path as string, line: s.start_line as number, text };
       });
 
       // gortex: the calls an agent makes, each answer as the MCP text it would receive.

@@ -45,7 +45,7 @@ describe('gortex clones / analyze', () => {
     const would = json(['analyze', '--kind', 'would_create_cycle', '--arg', 'from=quality/ts/clean/math.ts', '--arg', 'to=quality/ts/clean/main.ts']);
     expect(would.would_create_cycle).toBe(true);
     const impact = json(['analyze', '--kind', 'impact', '--json-args', '{"target":{"symbol":"currentUser"}}']);
-    expect(impact.rows[0].node.qualified).toBe('currentUser');
+    expect(impact.rows[0].node.qual_name).toBe('currentUser');
     const health = run(['analyze', '--kind', 'health_score']);
     expect(health.stdout).toMatch(/^health \d+(\.\d)? \([A-F]\)\n/);
   });

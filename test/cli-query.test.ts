@@ -28,7 +28,7 @@ describe('gortex query / search / grep', () => {
   });
 
   test('symbol, calls, usages, deps, dependents and implementations answer', () => {
-    expect(json(['query', 'symbol', 'summarize']).symbol.signature).toMatch(/summarize\(s: Shape\)/);
+    expect(json(['query', 'symbol', 'summarize']).node.signature).toMatch(/summarize\(s: Shape\)/);
     const calls = json(['query', 'calls', 'main', '--depth', '1']);
     expect(calls.calls.map((c: any) => c.to)).toEqual(
       expect.arrayContaining(['app/src/render.ts::Renderer', 'app/src/render.ts::Renderer.draw', 'app/src/render.ts::decorate']),
@@ -37,9 +37,9 @@ describe('gortex query / search / grep', () => {
     expect(usages.usages.length).toBeGreaterThan(0);
     expect(new Set(usages.usages.map((u: any) => u.context))).toEqual(new Set(['parameter_type']));
     expect(json(['query', 'deps', 'src/render.ts']).mode).toBe('file');
-    expect(json(['query', 'dependents', 'src/shapes.ts']).dependents.map((d: any) => d.node.path)).toContain('src/render.ts');
+    expect(json(['query', 'dependents', 'src/shapes.ts']).nodes.map((d: any) => d.file_path)).toContain('src/render.ts');
     const impls = json(['query', 'implementations', 'Shape']);
-    expect(impls.implementations.map((i: any) => i.node.qualified).sort()).toEqual(['Circle', 'Cube', 'Square']);
+    expect(impls.implementations.map((i: any) => i.node.qual_name).sort()).toEqual(['Circle', 'Cube', 'Square']);
   });
 
   test('C and C++: calls land on definitions across headers, out-of-line methods join their class', () => {
@@ -58,8 +58,8 @@ describe('gortex query / search / grep', () => {
       'kv/tests/test_kv.c::test_open_close',
     ]);
     const area = q(['query', 'symbol', 'Circle.area']);
-    expect(area.symbol.id).toBe('kv/src/shapes.cpp::Circle.area');
-    expect(area.symbol.signature).toBe('double Circle::area() const');
+    expect(area.node.id).toBe('kv/src/shapes.cpp::Circle.area');
+    expect(area.node.signature).toBe('double Circle::area() const');
     const found = q(['search', 'Circle', '--lang', 'cpp']);
     expect(found.results.length).toBeGreaterThan(0);
     expect(found.results.every((r: any) => r.language === 'cpp')).toBe(true);

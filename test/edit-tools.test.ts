@@ -165,7 +165,7 @@ describe('edit tools', () => {
     });
     expect(result).toMatchObject({ status: 'applied', symbol: { id, start_line: 14, end_line: 16, new_end_line: 16 } });
     expect(read('src/config.ts')).toContain('export function applyConfig(c: Config, force = false): boolean {\n  return force || c.verbose;\n}\n');
-    expect((await ok(client, 'get_symbol', { id })).symbol.signature).toContain('force');
+    expect((await ok(client, 'get_symbol', { id })).node.signature).toContain('force');
     // Lines inserted above by someone else: the span is re-read from the file as it is now.
     fs.writeFileSync(path.join(root, 'src/config.ts'), `// a header\n// another\n${read('src/config.ts')}`);
     await ok(client, 'edit_symbol', { id: 'editrepo/src/config.ts::unusedHelper', new_source: 'export function unusedHelper(): number {\n  return 7;\n}' });

@@ -190,14 +190,15 @@ describe('Engine.query (typed)', () => {
   test('get_symbol: details, parent and edge counts', () => {
     const r = run('get_symbol', { id: 'Renderer.draw' });
     expect(r).toEqual({
-      symbol: {
+      node: {
         id: id('src/render.ts::Renderer.draw'),
         kind: 'method',
         name: 'draw',
-        qualified: 'Renderer.draw',
-        path: 'src/render.ts',
-        line: 10,
+        qual_name: 'Renderer.draw',
+        file_path: 'src/render.ts',
+        start_line: 10,
         end_line: 12,
+        repo_prefix: REPO,
         language: 'typescript',
         signature: 'draw(shape: Shape): string',
       },
@@ -207,10 +208,11 @@ describe('Engine.query (typed)', () => {
         id: id('src/render.ts::Renderer'),
         kind: 'type',
         name: 'Renderer',
-        qualified: 'Renderer',
-        path: 'src/render.ts',
-        line: 5,
+        qual_name: 'Renderer',
+        file_path: 'src/render.ts',
+        start_line: 5,
         end_line: 13,
+        repo_prefix: REPO,
         language: 'typescript',
         flavor: 'class',
         signature: 'class Renderer',
@@ -222,14 +224,14 @@ describe('Engine.query (typed)', () => {
     expect(run('get_symbol', { id: 'Shape' }).doc).toBe('Something with an area.');
     expect(run('get_symbol', { id: 'decorate' }).unresolved_out).toBe(1);
     const test = run('get_symbol', { id: 'render.summarizes' });
-    expect(test.symbol.is_test).toBe(true);
+    expect(test.node.is_test).toBe(true);
     expect([test.test_role, test.test_runner, test.parent?.id]).toEqual(['test', 'jest', id('src/render.test.ts::render')]);
   });
 
   test('get_file_summary: symbols in source order with nesting, imports and counts', () => {
     const r = run('get_file_summary', { path: 'src/render.ts' });
-    expect(r.file).toMatchObject({ id: id('src/render.ts'), kind: 'file', qualified: 'src/render.ts' });
-    expect(r.symbols.map((s) => [s.symbol.qualified, s.parent ?? null, s.depth])).toEqual([
+    expect(r.file).toMatchObject({ id: id('src/render.ts'), kind: 'file', qual_name: 'src/render.ts' });
+    expect(r.symbols.map((s) => [s.symbol.qual_name, s.parent ?? null, s.depth])).toEqual([
       ['Renderer', null, 0],
       ['Renderer.config', id('src/render.ts::Renderer'), 1],
       ['Renderer.constructor', id('src/render.ts::Renderer'), 1],
@@ -262,14 +264,14 @@ describe('Engine.query (typed)', () => {
       { line: 1, kind: 'imports', module: 'src/format.ts', target: id('src/format.ts'), status: 'resolved', origin: 'ast_resolved' },
     ]);
     const cut = run('get_file_summary', { path: 'src/shapes.ts', limit: 2 });
-    expect(cut.symbols.map((s) => s.symbol.qualified)).toEqual(['Shape', 'Shape.area']);
+    expect(cut.symbols.map((s) => s.symbol.qual_name)).toEqual(['Shape', 'Shape.area']);
     expect([cut.truncated, cut.counts.symbols]).toEqual([true, 17]);
   });
 
   test('get_dependencies: symbol mode and file mode', () => {
     const r = run('get_dependencies', { id: 'Renderer', kinds: ['calls'], depth: 2 });
     expect(r.mode).toBe('symbol');
-    expect(r.dependencies.map((d) => `d${d.depth} ${d.node.qualified} [${d.kinds}] L${d.line}${d.via ? ` via ${d.via}` : ''}`)).toEqual([
+    expect(r.nodes.map((d) => `d${d.depth} ${d.qual_name} [${d.edge_kinds}] L${d.line}${d.via ? ` via ${d.via}` : ''}`)).toEqual([
       'd1 loadConfig [calls] L8',
       'd1 formatLabel [calls] L11',
       'd1 summarize [calls] L11',
@@ -281,7 +283,7 @@ describe('Engine.query (typed)', () => {
 
     const file = run('get_dependencies', { id: 'src/render.ts', depth: 2 });
     expect(file.mode).toBe('file');
-    expect(file.dependencies.map((d) => `${d.node.id} [${d.kinds}] ${d.origin} L${d.line}`)).toEqual([
+    expect(file.nodes.map((d) => `${d.id} [${d.edge_kinds}] ${d.origin} L${d.line}`)).toEqual([
       `${id('src/config.ts')} [imports,calls,references,typed_as] ast_resolved L2`,
       `${id('src/format.ts')} [imports,calls,references] ast_resolved L3`,
       `${id('src/shapes.ts')} [imports,calls,instantiates,typed_as] ast_resolved L1`,
@@ -292,22 +294,22 @@ describe('Engine.query (typed)', () => {
   test('get_dependents: blast radius, the tier rule and caveats', () => {
     const r = run('get_dependents', { id: 'summarize', depth: 2 });
     expect(r.mode).toBe('symbol');
-    expect(r.dependents.map((d) => `d${d.depth} ${d.node.id} [${d.kinds}]`)).toEqual([
+    expect(r.nodes.map((d) => `d${d.depth} ${d.id} [${d.edge_kinds}]`)).toEqual([
       `d1 ${id('src/render.test.ts')} [imports]`,
       `d1 ${id('src/render.test.ts::render.summarizes')} [calls]`,
       `d1 ${id('src/render.ts::Renderer.draw')} [calls]`,
       `d2 ${id('src/render.ts::main')} [calls]`,
     ]);
-    expect(r.dependents[3]!.via).toBe(id('src/render.ts::Renderer.draw'));
+    expect(r.nodes[3]!.via).toBe(id('src/render.ts::Renderer.draw'));
     expect(r.by_depth).toEqual({ 1: 3, 2: 1 });
     expect('caveat' in r).toBe(false);
 
     // legacy.ts reaches format.ts by name only: hidden by default, shown with min_tier.
     const format = run('get_dependents', { id: 'src/format.ts', kinds: 'imports,calls' });
-    expect(nodeIds(format.dependents)).toEqual([id('src/cli.ts'), id('src/render.ts')]);
+    expect(ids(format.nodes)).toEqual([id('src/cli.ts'), id('src/render.ts')]);
     expect(format.name_only_suppressed).toBe(1);
     const all = run('get_dependents', { id: 'src/format.ts', min_tier: 'text_matched' });
-    expect(all.dependents.map((d) => `${d.node.path} ${d.origin}`)).toEqual([
+    expect(all.nodes.map((d) => `${d.file_path} ${d.origin}`)).toEqual([
       'src/cli.ts ast_resolved',
       'src/legacy.ts text_matched',
       'src/render.ts ast_resolved',
@@ -315,7 +317,7 @@ describe('Engine.query (typed)', () => {
     expect(all.tier_filtered).toEqual({ edges_below_min_tier: 0, max_available_tier: 'ast_resolved' });
 
     const unused = run('get_dependents', { id: 'legacyBanner' });
-    expect(unused.dependents).toEqual([]);
+    expect(unused.nodes).toEqual([]);
     expect(unused.caveat?.class).toBe('likely_unused');
   });
 
@@ -332,10 +334,10 @@ describe('Engine.query (typed)', () => {
     expect(['caveat', 'tier_filtered', 'name_only_suppressed'].filter((k) => k in r)).toEqual([]);
 
     const noTests = run('get_callers', { id: 'summarize', depth: 2, include_tests: false });
-    expect(noTests.callers.map((c) => c.caller.qualified)).toEqual(['Renderer.draw', 'main']);
+    expect(noTests.callers.map((c) => c.caller.qual_name)).toEqual(['Renderer.draw', 'main']);
 
     const label = run('get_callers', { id: 'formatLabel' });
-    expect(label.callers.map((c) => c.caller.qualified)).toEqual(['cli', 'Renderer.draw']);
+    expect(label.callers.map((c) => c.caller.qual_name)).toEqual(['cli', 'Renderer.draw']);
     expect(label.name_only_suppressed).toBe(1);
 
     const pad = run('get_callers', { id: 'padLabel', min_tier: 'ast_resolved' });
@@ -365,7 +367,7 @@ describe('Engine.query (typed)', () => {
       'src/render.ts::summarize -calls-> src/shapes.ts::Shape.name d3 L16',
       'src/render.ts::summarize -calls-> src/shapes.ts::Shape.area d3 L17',
     ]);
-    expect(r.nodes.map((n) => `${n.node.qualified} d${n.depth}`)).toEqual([
+    expect(r.nodes.map((n) => `${n.node.qual_name} d${n.depth}`)).toEqual([
       'main d0',
       'applyConfig d1',
       'Renderer d1',
@@ -396,9 +398,13 @@ describe('Engine.query (typed)', () => {
   });
 
   test('find_usages: every context, and filters by context', () => {
-    const line = (u: UsageRow): string => `${u.from.qualified} ${u.kind} ${u.context} L${u.line} ${u.origin}`;
+    // The using symbol is the `nodes` entry a row's `from` names.
+    const line =
+      (nodes: readonly NodeSummary[]) =>
+      (u: UsageRow): string =>
+        `${nodes.find((n) => n.id === u.from)?.qual_name} ${u.kind} ${u.context} L${u.line} ${u.origin}`;
     const r = run('find_usages', { id: 'Config' });
-    expect(r.usages.map(line)).toEqual([
+    expect(r.usages.map(line(r.nodes))).toEqual([
       'loadConfig returns return_type L8 ast_resolved',
       'loadConfig instantiates call L9 ast_resolved',
       'defaultConfig typed_as type L12 ast_resolved',
@@ -416,13 +422,13 @@ describe('Engine.query (typed)', () => {
     expect(csv.by_context).toEqual({ call: 1, import: 1 });
 
     const version = run('find_usages', { id: 'VERSION' });
-    expect(version.usages.map(line)).toEqual(['src/render.ts imports import L2 ast_resolved']);
+    expect(version.usages.map(line(version.nodes))).toEqual(['src/render.ts imports import L2 ast_resolved']);
     expect(version.caveat?.class).toBe('coverage_incomplete');
   });
 
   test('find_implementations: direct and through a sub-interface', () => {
     const r = run('find_implementations', { id: 'Shape' });
-    expect(r.implementations.map((i) => `${i.node.qualified} ${i.kind} ${i.implements} d${i.depth} L${i.line}`)).toEqual([
+    expect(r.implementations.map((i) => `${i.node.qual_name} ${i.kind} ${i.implements} d${i.depth} L${i.line}`)).toEqual([
       `Circle implements ${id('src/shapes.ts::Shape')} d1 L11`,
       `Square implements ${id('src/shapes.ts::Shape')} d1 L21`,
       `Cube implements ${id('src/shapes.ts::Solid')} d2 L31`,
@@ -440,21 +446,21 @@ describe('Engine.query (typed)', () => {
   test('find_overrides: parents and children, derived from the hierarchy', () => {
     const r = run('find_overrides', { id: 'Cube.name' });
     expect(r.owner?.id).toBe(id('src/shapes.ts::Cube'));
-    expect(r.parents.map((o) => [o.method.id, o.owner.qualified, o.depth, o.origin])).toEqual([
+    expect(r.parents.map((o) => [o.method.id, o.owner.qual_name, o.depth, o.origin])).toEqual([
       [id('src/shapes.ts::Square.name'), 'Square', 1, 'ast_resolved'],
       [id('src/shapes.ts::Shape.name'), 'Shape', 2, 'ast_resolved'],
     ]);
     expect(r.children).toEqual([]);
 
     const down = run('find_overrides', { id: 'Shape.name', direction: 'children' });
-    expect(down.children.map((o) => `${o.method.qualified} d${o.depth}`)).toEqual(['Circle.name d1', 'Square.name d1', 'Cube.name d2']);
+    expect(down.children.map((o) => `${o.method.qual_name} d${o.depth}`)).toEqual(['Circle.name d1', 'Square.name d1', 'Cube.name d2']);
     expect(down.parents).toEqual([]);
   });
 
   test('get_class_hierarchy: the subgraph around a type, with methods', () => {
     const r = run('get_class_hierarchy', { id: 'Square', include_methods: true });
     expect(r.root.id).toBe(id('src/shapes.ts::Square'));
-    expect(r.nodes.map((n) => `${n.node.qualified} ${n.side} d${n.depth}`)).toEqual(['Square root d0', 'Shape up d1', 'Cube down d1']);
+    expect(r.nodes.map((n) => `${n.node.qual_name} ${n.side} d${n.depth}`)).toEqual(['Square root d0', 'Shape up d1', 'Cube down d1']);
     expect(r.nodes[0]!.methods).toEqual([
       { id: id('src/shapes.ts::Square.area'), name: 'area', line: 23, overrides: [id('src/shapes.ts::Shape.area')] },
       { id: id('src/shapes.ts::Square.name'), name: 'name', line: 26, overrides: [id('src/shapes.ts::Shape.name')] },
@@ -470,7 +476,7 @@ describe('Engine.query (typed)', () => {
     expect(r.truncated).toBe(false);
 
     const up = run('get_class_hierarchy', { id: 'Cube', direction: 'up' });
-    expect(up.nodes.map((n) => `${n.node.qualified} ${n.side} d${n.depth}`)).toEqual([
+    expect(up.nodes.map((n) => `${n.node.qual_name} ${n.side} d${n.depth}`)).toEqual([
       'Cube root d0',
       'Solid up d1',
       'Square up d1',
@@ -487,7 +493,7 @@ describe('Engine.query (typed)', () => {
   test('get_cluster: the usage neighbourhood and the edges inside it', () => {
     const r = run('get_cluster', { id: 'summarize' });
     expect(r.center.id).toBe(id('src/render.ts::summarize'));
-    expect(r.nodes.map((n) => `${n.node.qualified} d${n.depth}`)).toEqual([
+    expect(r.nodes.map((n) => `${n.node.qual_name} d${n.depth}`)).toEqual([
       'summarize d0',
       'render.summarizes d1',
       'Renderer.draw d1',
@@ -506,7 +512,7 @@ describe('Engine.query (typed)', () => {
     expect([r.total, r.truncated]).toEqual([5, false]);
 
     const small = run('get_cluster', { id: 'summarize', limit: 2, include_tests: false });
-    expect(small.nodes.map((n) => n.node.qualified)).toEqual(['summarize', 'Renderer.draw', 'Shape']);
+    expect(small.nodes.map((n) => n.node.qual_name)).toEqual(['summarize', 'Renderer.draw', 'Shape']);
     expect([small.total, small.truncated]).toEqual([4, true]);
     expect(run('get_cluster', { id: 'summarize', depth: 2 }).total).toBe(10);
   });
@@ -516,7 +522,7 @@ describe('Engine.query (typed)', () => {
     expect(r.start).toBe(id('src/render.ts::main'));
     expect([r.direction, r.edge_kinds]).toEqual(['out', ['calls', 'instantiates']]);
     // Rows are flat node summaries with a depth.
-    expect(r.nodes.map((n) => `${n.qualified} d${n.depth}`)).toEqual([
+    expect(r.nodes.map((n) => `${n.qual_name} d${n.depth}`)).toEqual([
       'main d0',
       'applyConfig d1',
       'Renderer d1',
@@ -539,7 +545,7 @@ describe('Engine.query (typed)', () => {
     expect('stopped_at_depth' in r).toBe(false);
 
     const inward = run('walk_graph', { id: 'Shape', direction: 'in', edge_kinds: ['implements', 'extends'] });
-    expect(inward.nodes.map((n) => `${n.qualified} d${n.depth}`)).toEqual(['Shape d0', 'Circle d1', 'Solid d1', 'Square d1', 'Cube d2']);
+    expect(inward.nodes.map((n) => `${n.qual_name} d${n.depth}`)).toEqual(['Shape d0', 'Circle d1', 'Solid d1', 'Square d1', 'Cube d2']);
     expect(inward.edge_kinds).toEqual(['extends', 'implements']);
 
     const tight = run('walk_graph', { id: 'main', token_budget: 100 });
@@ -548,7 +554,7 @@ describe('Engine.query (typed)', () => {
 
   test('graph_query: the pipeline result and its parsed plan', () => {
     const r = run('graph_query', { query: 'nodes kind=interface | traverse implements,extends in | sort name' });
-    expect(r.nodes.map((n) => n.qualified)).toEqual(['Circle', 'Cube', 'Solid', 'Square']);
+    expect(r.nodes.map((n) => n.qual_name)).toEqual(['Circle', 'Cube', 'Solid', 'Square']);
     expect([r.count, r.truncated]).toEqual([4, false]);
     expect(r.stages).toEqual([
       { stage: 1, op: 'nodes', filters: [{ key: 'kind', op: '=', value: 'interface' }], size: 2 },
@@ -560,7 +566,7 @@ describe('Engine.query (typed)', () => {
     expect(sort?.op === 'sort' ? sort.by : null).toBe('name');
 
     const limited = run('graph_query', { query: 'nodes kind=method path=src/shapes.ts | filter name=name | limit 3', limit: 2 });
-    expect(limited.nodes.map((n) => n.qualified)).toEqual(['Circle.name', 'Cube.name']);
+    expect(limited.nodes.map((n) => n.qual_name)).toEqual(['Circle.name', 'Cube.name']);
     expect([limited.count, limited.truncated]).toEqual([3, true]);
     expect(limited.stages.map((s) => `${s.op}:${s.size}`)).toEqual(['nodes:10', 'filter:4', 'limit:3']);
   });
@@ -609,8 +615,8 @@ describe('Engine.query (typed)', () => {
   });
 
   test('the repo option takes a name or may be left out when one repository is loaded', () => {
-    expect(engine.query('get_symbol', { id: 'main' }, { repo: REPO }).symbol.id).toBe(id('src/render.ts::main'));
-    expect(engine.query('get_symbol', { id: 'main' }).symbol.line).toBe(24);
+    expect(engine.query('get_symbol', { id: 'main' }, { repo: REPO }).node.id).toBe(id('src/render.ts::main'));
+    expect(engine.query('get_symbol', { id: 'main' }).node.start_line).toBe(24);
   });
 
   describe('QueryError', () => {

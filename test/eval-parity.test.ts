@@ -56,10 +56,12 @@ describe('coverageOf rules (hand-made dump)', () => {
     id,
     kind,
     name: id.split(/::|\./).pop()!,
-    path: p,
-    line: 1,
+    file_path: p,
+    start_line: 1,
     end_line: 1,
     language,
+    repo_prefix: '',
+    degree: 0,
   });
   const dump = (edges: [string, string, string, string?][], truncated = false): GraphDump => ({
     repo: 'r',

@@ -49,14 +49,20 @@ interface ToolSpec {
 const FULL = ['id', 'kind', 'name', 'qualified', 'path', 'line', 'end_line', 'language', 'flavor', 'sig', 'exported', 'is_test', 'external'];
 const LIST = ['id', 'kind', 'qualified', 'path', 'line', 'end_line', 'flavor', 'sig', 'exported', 'is_test', 'external'];
 
-/** Node columns read from `pick(row)` (`sig` is `signature`). */
+/** The node field behind each node column whose name differs from it. */
+const NODE_FIELD: Record<string, string> = { qualified: 'qual_name', path: 'file_path', line: 'start_line', sig: 'signature' };
+
+/** Node columns read from `pick(row)` (`qualified` is `qual_name`, `path` `file_path`, `line` `start_line`, `sig` `signature`). */
 function node(pick: (row: any) => NodeSummary | undefined, fields: readonly string[]): SectionSpec['fields'] {
   return Object.fromEntries(
-    fields.map((f) => [f, (row: any) => (pick(row) as Record<string, unknown> | undefined)?.[f === 'sig' ? 'signature' : f]]),
+    fields.map((f) => [f, (row: any) => (pick(row) as Record<string, unknown> | undefined)?.[NODE_FIELD[f] ?? f]]),
   );
 }
 
 const self = (fields: readonly string[] = LIST): SectionSpec['fields'] => node((r) => r, fields);
+/** Columns of a `search_symbols` hit (a row: its own `qualified`, `path`, `line` and `sig`; no `external`). */
+const hit = (fields: readonly string[] = LIST): SectionSpec['fields'] =>
+  Object.fromEntries(fields.map((f) => [f, (row: any) => (f === 'external' ? undefined : row[f])]));
 const nodeSection = (name: string, n: NodeSummary | undefined): SectionSpec[] => (n ? [{ name, rows: [n], fields: self(FULL) }] : []);
 const caveat = (name: string, c: Q.Caveat | undefined): SectionSpec[] =>
   c ? [{ name, rows: [c], fields: { class: (x) => x.class, message: (x) => x.message } }] : [];
@@ -68,7 +74,7 @@ const use = { path: (u: any) => u.path, line: (u: any) => u.line, column: (u: an
 const SPECS: Record<string, (r: any) => ToolSpec> = {
   search_symbols: (r: Q.SearchSymbolsResult): ToolSpec => ({
     meta: { total: r.total, truncated: r.truncated, decomposed: r.decomposed, exact: r.exact, unmatched: r.unmatched },
-    sections: [{ name: 'search_symbols', rows: r.results, fields: { ...self(), score: (h) => h.score, tier: (h) => h.tier } }],
+    sections: [{ name: 'search_symbols', rows: r.results, fields: { ...hit(), score: (h) => h.score, tier: (h) => h.tier } }],
   }),
   winnow_symbols: (r: Q.WinnowSymbolsResult): ToolSpec => ({
     meta: { total: r.total, truncated: r.truncated },
@@ -120,7 +126,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
         name: 'get_symbol',
         rows: [r],
         fields: {
-          ...node((x) => x.symbol, FULL),
+          ...node((x) => x.node, FULL),
           ...Object.fromEntries(
             ['visibility', 'decorators', 'type_name', 'return_type', 'is_async', 'is_static', 'is_abstract', 'test_role', 'test_runner', 'edges_in', 'edges_out', 'unresolved_out'].map(
               (k) => [k, (x: any) => x[k]],
@@ -184,14 +190,14 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
       {
         name: 'find_usages',
         rows: r.usages,
-        fields: { ...node((u) => u.from, ['id', 'kind', 'qualified', 'is_test']), edge: (u) => u.kind, context: (u) => u.context, origin: (u) => u.origin, path: (u) => u.path, site: (u) => u.line },
+        fields: { id: (u) => u.from, ...node((u) => r.nodes.find((n) => n.id === u.from), ['kind', 'qualified', 'is_test']), edge: (u) => u.kind, context: (u) => u.context, origin: (u) => u.origin, path: (u) => u.path, site: (u) => u.line },
       },
       ...nodeSection('find_usages.target', r.target),
       ...caveat('find_usages.caveat', r.caveat),
     ],
   }),
-  get_dependencies: (r: Q.GetDependenciesResult): ToolSpec => dependencySpec('get_dependencies', r, r.dependencies),
-  get_dependents: (r: Q.GetDependentsResult): ToolSpec => dependencySpec('get_dependents', r, r.dependents, r.caveat),
+  get_dependencies: (r: Q.GetDependenciesResult): ToolSpec => dependencySpec('get_dependencies', r, r.nodes),
+  get_dependents: (r: Q.GetDependentsResult): ToolSpec => dependencySpec('get_dependents', r, r.nodes, r.caveat),
   find_implementations: (r: Q.FindImplementationsResult): ToolSpec => ({
     meta: { total: r.total, truncated: r.truncated, ...tier(r) },
     sections: [
@@ -367,11 +373,11 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
         name: 'get_symbol_source',
         rows: [r],
         fields: {
-          ...node((x) => x.symbol, ['id', 'kind', 'qualified', 'line', 'end_line', 'sig']),
+          ...node((x) => x.node, ['id', 'kind', 'qualified', 'line', 'end_line', 'sig']),
           path: (x) => x.path,
-          from_line: (x) => x.start_line,
-          to_line: (x) => x.end_line,
-          text: (x) => x.text,
+          from_line: (x) => x.from_line,
+          to_line: (x) => x.to_line,
+          text: (x) => x.source,
         },
       },
     ],
@@ -386,9 +392,9 @@ function dependencySpec(tool: string, r: Q.GetDependenciesResult | Q.GetDependen
         name: tool,
         rows,
         fields: {
-          ...node((d) => d.node, ['id', 'kind', 'qualified', 'path', 'line', 'sig', 'exported', 'is_test', 'external']),
+          ...node((d) => d, ['id', 'kind', 'qualified', 'path', 'line', 'sig', 'exported', 'is_test', 'external']),
           depth: (d) => d.depth,
-          kinds: (d) => d.kinds,
+          kinds: (d) => d.edge_kinds,
           origin: (d) => d.origin,
           site: (d) => d.line,
           via: (d) => d.via,

@@ -64,9 +64,9 @@ describe('analysis tools over gortex mcp (stdio)', () => {
 
   test('dead_code: the planted dead symbols, live and framework code left alone', async () => {
     const r = await ok('analyze', { kind: 'dead_code', path_prefix: 'quality/', limit: 100 });
-    const high = r.dead.filter((d: any) => d.confidence === 'high').map((d: any) => d.symbol.qualified).sort();
+    const high = r.dead.filter((d: any) => d.confidence === 'high').map((d: any) => d.symbol.qual_name).sort();
     expect(high).toEqual(['MemoryStore.unusedPrivate', 'Orphan', 'Repo._unused_method', '_InternalType', '_countdown', '_unused_helper', 'unusedHelper']);
-    const all = r.dead.map((d: any) => d.symbol.qualified);
+    const all = r.dead.map((d: any) => d.symbol.qual_name);
     for (const live of ['main', 'Repo.add', 'MemoryStore.save', 'twice']) expect(all).not.toContain(live);
     expect(r.blind_spots).toMatch(/not indexed/);
   });
@@ -75,7 +75,7 @@ describe('analysis tools over gortex mcp (stdio)', () => {
     const r = await ok('analyze', { kind: 'cycles', scope: 'imports', path_prefix: 'quality/ts/' });
     expect(r.cycles).toHaveLength(1);
     const cycle = r.cycles[0];
-    expect(cycle.members.map((m: any) => m.path)).toEqual(['quality/ts/cycle/a.ts', 'quality/ts/cycle/b.ts', 'quality/ts/cycle/c.ts']);
+    expect(cycle.members.map((m: any) => m.file_path)).toEqual(['quality/ts/cycle/a.ts', 'quality/ts/cycle/b.ts', 'quality/ts/cycle/c.ts']);
     expect(cycle.path.map((s: any) => `${s.from}>${s.to}`)).toHaveLength(3);
     expect(cycle.path[0].from).toBe(cycle.path[2].to);
     const would = await ok('analyze', { kind: 'would_create_cycle', from: 'quality/ts/clean/math.ts', to: 'quality/ts/clean/main.ts' });
@@ -86,7 +86,7 @@ describe('analysis tools over gortex mcp (stdio)', () => {
 
   test('find_clones: the three planted families, nothing else', async () => {
     const r = await ok('find_clones', {});
-    const families = r.clusters.map((c: any) => c.members.map((m: any) => m.qualified).sort().join(' + ')).sort();
+    const families = r.clusters.map((c: any) => c.members.map((m: any) => m.qual_name).sort().join(' + ')).sort();
     expect(families).toEqual(['Report.averageAtLeast + Stats.meanAbove', 'plan_restock + schedule_reorders', 'summarizeOrders + tallyInvoices']);
     for (const c of r.clusters) expect(c.min_similarity).toBeGreaterThanOrEqual(0.82);
   });
@@ -95,18 +95,18 @@ describe('analysis tools over gortex mcp (stdio)', () => {
     const list = await ok('get_communities', { path_prefix: 'structure/' });
     expect(list.communities.map((c: any) => c.label)).toEqual(['structure/src/auth · auditLog', 'structure/src/billing · totalFor']);
     const one = await ok('get_communities', { id: list.communities[1].id });
-    expect(one.community.members.every((m: any) => m.path.startsWith('structure/src/billing/'))).toBe(true);
+    expect(one.community.members.every((m: any) => m.file_path.startsWith('structure/src/billing/'))).toBe(true);
     expect(one.community.neighbours.map((n: any) => n.label)).toContain('structure/src/auth · auditLog');
   });
 
   test('processes: main in structure/ traces its call tree; one trace by id', async () => {
     const list = await ok('get_processes', { limit: 100 });
-    const main = list.processes.find((p: any) => p.name === 'main' && p.entry.path === 'structure/src/main.ts');
+    const main = list.processes.find((p: any) => p.name === 'main' && p.entry.file_path === 'structure/src/main.ts');
     expect(main).toBeDefined();
     const trace = await ok('get_processes', { id: main.id });
-    expect(trace.process.steps[0]).toMatchObject({ depth: 0 });
-    expect(trace.process.steps[0].node.qualified).toBe('main');
-    expect(trace.process.steps.map((s: any) => s.node.qualified)).toEqual(expect.arrayContaining(['login', 'auditLog', 'issueToken']));
+    expect(trace.steps[0]).toMatchObject({ depth: 0 });
+    expect(trace.steps[0].qual_name).toBe('main');
+    expect(trace.steps.map((s: any) => s.qual_name)).toEqual(expect.arrayContaining(['login', 'auditLog', 'issueToken']));
     expect(list.processes.every((p: any) => p.kind === 'product')).toBe(true);
   });
 
@@ -114,7 +114,7 @@ describe('analysis tools over gortex mcp (stdio)', () => {
     const r = await ok('explain_change_impact', { id: 'currentUser' });
     expect(r.risk).toMatch(/^(low|medium|high|critical)$/);
     expect(r.levels[0].depth).toBe(1);
-    expect(r.affected_tests.map((t: any) => t.qualified ?? t.id)).toEqual(expect.arrayContaining([expect.stringMatching(/session/)]));
+    expect(r.affected_tests.map((t: any) => t.qual_name ?? t.id)).toEqual(expect.arrayContaining([expect.stringMatching(/session/)]));
     expect(r.affected_processes.map((p: any) => p.name)).toContain('main');
     expect(r.communities_touched).toBeGreaterThanOrEqual(1);
   });
@@ -151,9 +151,9 @@ describe('analysis tools over gortex mcp (stdio)', () => {
 
   test('the compact surface reaches the analyses as operations', async () => {
     const dead = await ok('analyze', { operation: 'dead_code', arguments: { path_prefix: 'quality/ts/' } }, compact);
-    expect(dead.dead.map((d: any) => d.symbol.qualified)).toContain('unusedHelper');
+    expect(dead.dead.map((d: any) => d.symbol.qual_name)).toContain('unusedHelper');
     const clones = await ok('analyze', { operation: 'clones', arguments: { path_prefix: 'clones/src/' } }, compact);
-    expect(clones.clusters.map((c: any) => c.members.map((m: any) => m.qualified).sort())).toEqual([['summarizeOrders', 'tallyInvoices']]);
+    expect(clones.clusters.map((c: any) => c.members.map((m: any) => m.qual_name).sort())).toEqual([['summarizeOrders', 'tallyInvoices']]);
     const impact = await ok('change', { operation: 'impact', arguments: { id: 'currentUser' } }, compact);
     expect(impact.levels.length).toBeGreaterThan(0);
   });

@@ -75,7 +75,9 @@ describe('documents and components over gortex mcp (stdio)', () => {
 
   test('a manifest and the code importing a package meet at one module node', async () => {
     const usages = await ok('find_usages', { id: 'external::axios' });
-    const from = usages.usages.map((u: any) => `${u.from?.path ?? u.path}`).sort();
+    // A row's `from` is the using node's id; the node itself is in `nodes`.
+    const users = new Map(usages.nodes.map((n: any) => [n.id, n]));
+    const from = usages.usages.map((u: any) => `${(users.get(u.from) as any)?.file_path ?? u.path}`).sort();
     expect(from).toEqual(expect.arrayContaining(['web/package.json', 'web/src/api.ts']));
   });
 
@@ -90,7 +92,7 @@ describe('documents and components over gortex mcp (stdio)', () => {
 
   test('schemas: proto RPC types, SQL foreign keys, Dockerfile stages', async () => {
     const rpc = await ok('get_dependencies', { id: id('proto/shop/v1/order.proto::Orders.GetOrder') });
-    expect(rpc.dependencies.map((d: any) => d.node.id)).toEqual(
+    expect(rpc.nodes.map((d: any) => d.id)).toEqual(
       expect.arrayContaining([id('proto/shop/v1/order.proto::Order'), id('proto/shop/v1/order.proto::GetOrderRequest')]),
     );
     // The foreign key is structural; the view in another file names the table (name-only tier).
@@ -99,6 +101,7 @@ describe('documents and components over gortex mcp (stdio)', () => {
     const stage = await ok('find_usages', { id: id('Dockerfile::web') });
     expect(stage.usages.length).toBe(1);
     const dead = await ok('analyze', { kind: 'dead_code', include_exported: true, limit: 200 });
-    expect(dead.dead.map((d: any) => d.symbol.path).filter((p: string) => /\.(sql|proto|md)$|Dockerfile|package\.json/.test(p))).toEqual([]);
+    expect(dead.dead.every((d: any) => typeof d.symbol.file_path === 'string' && d.symbol.file_path !== '')).toBe(true);
+    expect(dead.dead.map((d: any) => d.symbol.file_path).filter((p: string) => /\.(sql|proto|md)$|Dockerfile|package\.json/.test(p))).toEqual([]);
   });
 });

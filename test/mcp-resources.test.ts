@@ -366,7 +366,7 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     const processes = await readJson(s.client, 'gortex://processes');
     expect(processes.processes[0]).toMatchObject({ name: 'main' });
     const trace = await readJson(s.client, `gortex://process/${processes.processes[0].id}`);
-    expect(trace.process.steps[0].node.id).toBe(id('src/render.ts::main'));
+    expect(trace.steps[0].id).toBe(id('src/render.ts::main'));
     const surprises = await readJson(s.client, 'gortex://surprises');
     expect(surprises.cycles).toMatchObject({ total: 0, cycles: [] });
     expect(surprises.dead_code).toMatchObject({ total: 0, dead: [] });

@@ -97,25 +97,25 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
   test('every tool answers with real data', async () => {
     const id = 'mcpapp/src/render.ts::summarize';
     expect((await ok('search_symbols', { query: 'summarize' })).results[0].id).toBe(id);
-    expect((await ok('winnow_symbols', { kind: 'class' })).results.map((r: any) => r.qualified)).toEqual(
+    expect((await ok('winnow_symbols', { kind: 'class' })).results.map((r: any) => r.qual_name)).toEqual(
       expect.arrayContaining(['Circle', 'Square', 'Cube', 'Renderer']),
     );
     expect((await ok('search_text', { query: 'formatLabel(summarize' })).hits[0]).toMatchObject({ path: 'src/render.ts', symbol_name: 'draw' });
     expect((await ok('find_files', { query: 'shapes' })).results[0].path).toBe('src/shapes.ts');
     expect((await ok('find_declaration', { query: 'summarize(' })).declarations[0].node.id).toBe(id);
-    expect((await ok('get_symbol', { id: 'summarize' })).symbol.id).toBe(id);
+    expect((await ok('get_symbol', { id: 'summarize' })).node.id).toBe(id);
     expect((await ok('get_file_summary', { path: 'src/render.ts' })).symbols.length).toBeGreaterThan(3);
     expect((await ok('get_dependencies', { id: 'src/render.ts' })).mode).toBe('file');
-    expect((await ok('get_dependents', { id })).dependents.map((d: any) => d.node.qualified)).toContain('Renderer.draw');
-    expect((await ok('get_callers', { id })).callers.map((c: any) => c.caller.qualified)).toContain('Renderer.draw');
+    expect((await ok('get_dependents', { id })).nodes.map((d: any) => d.qual_name)).toContain('Renderer.draw');
+    expect((await ok('get_callers', { id })).callers.map((c: any) => c.caller.qual_name)).toContain('Renderer.draw');
     expect((await ok('get_call_chain', { id: 'main', depth: 1 })).calls.length).toBeGreaterThan(2);
     expect((await ok('find_usages', { id: 'Shape', context: 'parameter_type' })).by_context).toHaveProperty('parameter_type');
-    expect((await ok('find_implementations', { id: 'Shape' })).implementations.map((i: any) => i.node.qualified).sort()).toEqual(['Circle', 'Cube', 'Square']);
-    expect((await ok('find_overrides', { id: 'Cube.name', direction: 'parents' })).parents.map((p: any) => p.method.qualified)).toContain('Square.name');
-    expect((await ok('get_class_hierarchy', { id: 'Square', direction: 'down' })).nodes.map((n: any) => n.node.qualified)).toContain('Cube');
+    expect((await ok('find_implementations', { id: 'Shape' })).implementations.map((i: any) => i.node.qual_name).sort()).toEqual(['Circle', 'Cube', 'Square']);
+    expect((await ok('find_overrides', { id: 'Cube.name', direction: 'parents' })).parents.map((p: any) => p.method.qual_name)).toContain('Square.name');
+    expect((await ok('get_class_hierarchy', { id: 'Square', direction: 'down' })).nodes.map((n: any) => n.node.qual_name)).toContain('Cube');
     expect((await ok('get_cluster', { id })).nodes.length).toBeGreaterThan(1);
     expect((await ok('walk_graph', { id: 'main', max_depth: 2 })).nodes[0].id).toBe('mcpapp/src/render.ts::main');
-    expect((await ok('graph_query', { query: 'nodes kind=interface' })).nodes.map((n: any) => n.qualified).sort()).toEqual(['Shape', 'Solid']);
+    expect((await ok('graph_query', { query: 'nodes kind=interface' })).nodes.map((n: any) => n.qual_name).sort()).toEqual(['Shape', 'Solid']);
     expect((await ok('trace_path', { from: 'main', to: 'formatLabel' })).paths.length).toBeGreaterThan(0);
     expect((await ok('find_import_path', { from: 'src/render.ts', to: 'src/shapes.ts' })).path).toEqual(['src/render.ts', 'src/shapes.ts']);
     const stats = await ok('graph_stats', {});
@@ -123,7 +123,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     expect(stats.nodes_by_kind.method).toBeGreaterThan(5);
     expect((await ok('read_file', { path: 'src/shapes.ts', start_line: 1, end_line: 2 })).text).toBe('/** Something with an area. */\nexport interface Shape {\n');
     const source = await ok('get_symbol_source', { id: 'Circle.area' });
-    expect(source.text).toContain('return 3 * this.r * this.r;');
+    expect(source.source).toContain('return 3 * this.r * this.r;');
   });
 
   test('an embedded session is a one-repository workspace: tracking more needs the daemon', async () => {
@@ -160,7 +160,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     expect(outside.content[0]!.text).toMatch(/outside the repository/);
     const regex = await call('search_text', { query: 'a(', regexp: true });
     expect(regex.content[0]!.text).toMatch(/^invalid_argument: /);
-    expect((await ok('get_symbol', { id: 'summarize' })).symbol.name).toBe('summarize');
+    expect((await ok('get_symbol', { id: 'summarize' })).node.name).toBe('summarize');
   });
 
   test('budgets page the main list with cursors; etags make unchanged answers cheap', async () => {
@@ -186,7 +186,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     const again = await call('get_symbol', { id: 'summarize', if_none_match: etag });
     expect(JSON.parse(again.content[0]!.text)).toEqual({ not_modified: true, etag });
     const stale = await call('get_symbol', { id: 'summarize', if_none_match: 'deadbeefdeadbeef' });
-    expect(JSON.parse(stale.content[0]!.text).symbol.name).toBe('summarize');
+    expect(JSON.parse(stale.content[0]!.text).node.name).toBe('summarize');
 
     const otherCall = await ok('find_files', { glob: '**/*.ts', max_bytes: 600 });
     const misuse = await call('find_files', { query: 'render', cursor: otherCall._page.next_cursor });
@@ -209,8 +209,8 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
     expect(grep.matches.length).toBeGreaterThan(0);
     const stats = await ok('ctx_stats', {});
     expect(stats.responses.map((r: any) => r.handle)).toContain(handle);
-    expect((await ok('nav', { action: 'goto', id: 'main' })).position.qualified).toBe('main');
-    expect((await ok('nav', { action: 'where' })).position.qualified).toBe('main');
+    expect((await ok('nav', { action: 'goto', id: 'main' })).position.qual_name).toBe('main');
+    expect((await ok('nav', { action: 'where' })).position.qual_name).toBe('main');
   });
 
   test('edits on disk are indexed while the session runs', async () => {
@@ -320,7 +320,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       const slow = await call('graph_stats', {});
       expect(slow.isError).toBe(true);
       expect(slow.content[0]!.text).toMatch(/^timeout: graph_stats did not finish within 300 ms/);
-      expect((await ok('get_symbol', { id: 'summarize' })).symbol.name).toBe('summarize');
+      expect((await ok('get_symbol', { id: 'summarize' })).node.name).toBe('summarize');
     } finally {
       await client.close();
     }
@@ -366,7 +366,7 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     expect(JSON.parse(found.content[0]!.text).results[0].id).toBe('facadeapp/src/render.ts::summarize');
     expect(found._meta?.gortex_facade).toEqual({ surface_version: 'facade-v1', facade: 'search', operation: 'symbols', canonical_tool: 'search_symbols' });
     const callers = await ok('relations', { operation: 'callers', target: { symbol: 'summarize' } });
-    expect(callers.callers.map((c: any) => c.caller.qualified)).toContain('Renderer.draw');
+    expect(callers.callers.map((c: any) => c.caller.qual_name)).toContain('Renderer.draw');
     const file = await ok('read', { operation: 'file', target: { file: 'src/shapes.ts' }, options: { start_line: 1, end_line: 1 } });
     expect(file.text).toBe('/** Something with an area. */\n');
     const pathFound = await ok('trace', { operation: 'path', target: { symbol: 'main' }, to: { symbol: 'formatLabel' } });

@@ -50,7 +50,7 @@ describe('overlay sessions over MCP', () => {
     expect(callerNames(await okJson(two, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['beta', 'c']);
     // Source readers see the buffer; search sees it; the other session and the disk do not.
     const source = await okJson(one, 'get_symbol_source', { id: 'src/b.ts::gamma' });
-    expect(source.text).toContain('alpha() + 1');
+    expect(source.source).toContain('alpha() + 1');
     expect((await okJson(one, 'read_file', { path: 'src/b.ts' })).text).toBe(B_EDITED);
     expect((await okJson(two, 'read_file', { path: 'src/b.ts' })).text).toBe(B);
     expect(JSON.stringify(await okJson(one, 'search_text', { query: 'unsaved-buffer' }))).toContain('src/b.ts');
@@ -209,11 +209,11 @@ describe('overlay views and the base index', () => {
       fs.writeFileSync(path.join(root, 'src/other.ts'), 'export const other = 2;\nexport function more() { return other; }\n');
       await repo.reindex();
       expect(callerNames(await okJson(client, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['gamma']);
-      expect((await okJson(client, 'get_symbol', { id: 'src/other.ts::more' })).symbol.name).toBe('more');
+      expect((await okJson(client, 'get_symbol', { id: 'src/other.ts::more' })).node.name).toBe('more');
       // A file the overlay reads changes on disk: the view is rebuilt on the new base.
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'export function alpha(): number {\n  return 1;\n}\nexport function extra() { return 3; }\n');
       await repo.reindex();
-      expect((await okJson(client, 'get_symbol', { id: 'src/a.ts::extra' })).symbol.name).toBe('extra');
+      expect((await okJson(client, 'get_symbol', { id: 'src/a.ts::extra' })).node.name).toBe('extra');
       expect(callerNames(await okJson(client, 'get_callers', { id: 'src/a.ts::alpha' }))).toEqual(['gamma']);
     } finally {
       await client.close();

@@ -239,7 +239,7 @@ describe('rename_symbol', () => {
     expect(applied.files.map((f: any) => f.path)).toEqual(['src/math.ts', 'src/store.ts', 'src/app.ts']);
     expect(read('src/app.ts')).toContain("import { twice } from './math';");
     expect(tsc(root)).toEqual({ status: 0, out: '' });
-    expect((await ok(client, 'get_callers', { id: 'tsbatch/src/math.ts::twice' })).callers.map((c: any) => c.caller.qualified)).toEqual(['run']);
+    expect((await ok(client, 'get_callers', { id: 'tsbatch/src/math.ts::twice' })).callers.map((c: any) => c.caller.qual_name)).toEqual(['run']);
 
     // The third step is refused (its text is not there): the two before it are undone.
     const before = { app: read('src/app.ts'), store: read('src/store.ts') };
@@ -252,7 +252,7 @@ describe('rename_symbol', () => {
     });
     expect(refused).toMatch(/^not_found: changes\[2\] \(edit_file src\/app\.ts\) was refused: .*The 2 changes before it were undone \(src\/store\.ts, src\/app\.ts\); nothing of the batch is written/);
     expect({ app: read('src/app.ts'), store: read('src/store.ts') }).toEqual(before);
-    expect((await ok(client, 'get_symbol_source', { id: 'tsbatch/src/store.ts::Get' })).text).toContain('return 2;');
+    expect((await ok(client, 'get_symbol_source', { id: 'tsbatch/src/store.ts::Get' })).source).toContain('return 2;');
 
     // Killed after its first step: the next open undoes it.
     const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };

@@ -112,7 +112,7 @@ describe('user patterns over MCP (stdio, embedded)', () => {
   test('get_editing_context fidelity_globs run on the linear engine: *a*a*…*b over a 40-a name answers at once', async () => {
     const stars = `${'*a'.repeat(12)}`;
     const missed = await ok('get_editing_context', { id: 'longName', fidelity_globs: `${stars}*b:omit` });
-    expect(missed.symbol.path).toBe(RUN_FILE);
+    expect(missed.symbol.file_path).toBe(RUN_FILE);
     expect(missed.source_fidelity).toBeUndefined();
     expect(missed.source.text).toContain('return 1;');
     const matched = await ok('get_editing_context', { id: 'longName', fidelity_globs: `${stars}*.ts:omit` });

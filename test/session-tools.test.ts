@@ -251,13 +251,13 @@ describe('session tools', () => {
       expect(stats.count).toBe(2);
       expect(stats.latest).toBe('r2');
       expect(stats.responses).toEqual([
-        { handle: 'r1', tool: 'get_file_summary', args: '{"path":"src/render.ts"}', bytes: summaryText.length, stored_bytes: 4314, lines: 173, json: true, age_ms: 0 },
+        { handle: 'r1', tool: 'get_file_summary', args: '{"path":"src/render.ts"}', bytes: summaryText.length, stored_bytes: 4678, lines: 181, json: true, age_ms: 0 },
         { handle: 'r2', tool: 'search_text', args: '{"query":"line"}', bytes: 2066, stored_bytes: 2066, lines: 150, json: false, age_ms: 0 },
       ]);
-      expect(stats.stored_bytes).toBe(4314 + 2066);
+      expect(stats.stored_bytes).toBe(4678 + 2066);
       // The rendering is exactly JSON.stringify's 2-space form.
       const pretty = JSON.stringify(JSON.parse(summaryText), null, 2);
-      expect([pretty.split('\n').length, Buffer.byteLength(pretty)]).toEqual([173, 4314]);
+      expect([pretty.split('\n').length, Buffer.byteLength(pretty)]).toEqual([181, 4678]);
       expect(stats.limits).toEqual({ max_responses: 16, min_bytes: 2048, max_total_bytes: 8 * 1024 * 1024 });
     });
 
@@ -282,16 +282,16 @@ describe('session tools', () => {
     });
 
     test('ctx_grep: a regex over the pretty-printed JSON of an older response', async () => {
-      const g = await call(ctx, 'ctx_grep', { handle: 'r1', pattern: '"qualified": "Renderer\\.\\w+"', regex: true });
+      const g = await call(ctx, 'ctx_grep', { handle: 'r1', pattern: '"qual_name": "Renderer\\.\\w+"', regex: true });
       expect(g.matches).toEqual([
-        { line: 93, text: '        "qualified": "Renderer.config",' },
-        { line: 108, text: '        "qualified": "Renderer.constructor",' },
-        { line: 123, text: '        "qualified": "Renderer.draw",' },
+        { line: 94, text: '        "qual_name": "Renderer.config",' },
+        { line: 110, text: '        "qual_name": "Renderer.constructor",' },
+        { line: 126, text: '        "qual_name": "Renderer.draw",' },
       ]);
       expect(g.total).toBe(3);
       expect(g.truncated).toBe(false);
       const pretty = JSON.stringify(JSON.parse(summaryText), null, 2).split('\n');
-      expect(pretty.indexOf('        "qualified": "Renderer.draw",') + 1).toBe(123);
+      expect(pretty.indexOf('        "qual_name": "Renderer.draw",') + 1).toBe(126);
       // The literal default does not interpret the pattern.
       expect((await call(ctx, 'ctx_grep', { handle: 'r1', pattern: 'Renderer\\.\\w+' })).total).toBe(0);
     });
@@ -306,8 +306,8 @@ describe('session tools', () => {
       expect((await call(ctx, 'ctx_grep', { pattern: '(?i)^LINE 1\\d: ODD$', regex: true })).total).toBe(5);
       // A literal stays literal whatever the case mode: `.` and `(` are not interpreted.
       expect((await call(ctx, 'ctx_grep', { pattern: 'LINE 1.', case_sensitive: false })).total).toBe(0);
-      expect((await call(ctx, 'ctx_grep', { handle: 'r1', pattern: '"QUALIFIED": "RENDERER.DRAW"', case_sensitive: false })).matches).toEqual([
-        { line: 123, text: '        "qualified": "Renderer.draw",' },
+      expect((await call(ctx, 'ctx_grep', { handle: 'r1', pattern: '"QUAL_NAME": "RENDERER.DRAW"', case_sensitive: false })).matches).toEqual([
+        { line: 126, text: '        "qual_name": "Renderer.draw",' },
       ]);
     });
 
@@ -360,7 +360,7 @@ describe('session tools', () => {
         tool: 'get_file_summary',
         start_line: 1,
         end_line: 3,
-        total_lines: 173,
+        total_lines: 181,
         text: '{\n  "counts": {\n    "by_kind": {\n',
         truncated: false,
       });
@@ -386,14 +386,14 @@ describe('session tools', () => {
         handle: 'r1',
         tool: 'get_file_summary',
         bytes: summaryText.length,
-        stored_bytes: 4314,
-        total_lines: 173,
+        stored_bytes: 4678,
+        total_lines: 181,
         json: true,
         shape: {
           type: 'object',
           keys: [
             { key: 'counts', type: 'object', keys: 5 },
-            { key: 'file', type: 'object', keys: 8 },
+            { key: 'file', type: 'object', keys: 9 },
             { key: 'imports', type: 'array', rows: 3 },
             { key: 'symbols', type: 'array', rows: 7 },
           ],
@@ -472,7 +472,7 @@ describe('session tools', () => {
       ]);
 
       const draw = await call(ctx, 'nav', { action: 'into', index: 1 });
-      expect(draw.position.qualified).toBe('Renderer.draw');
+      expect(draw.position.qual_name).toBe('Renderer.draw');
       expect(draw.owner.id).toBe(id('src/render.ts::Renderer'));
       expect(draw.previous).toBe(id('src/render.ts::main'));
       expect(draw.back_depth).toBe(1);
@@ -487,7 +487,7 @@ describe('session tools', () => {
       ]);
 
       const summarize = await call(ctx, 'nav', { action: 'into', index: 1 });
-      expect(summarize.position.qualified).toBe('summarize');
+      expect(summarize.position.qual_name).toBe('summarize');
       expect(names(summarize.adjacency.callers)).toEqual([
         [0, 'render.summarizes'],
         [1, 'Renderer.draw'],
@@ -495,15 +495,15 @@ describe('session tools', () => {
       const tester = await call(ctx, 'nav', { action: 'up' });
       expect(tester.position.id).toBe(id('src/render.test.ts::render.summarizes'));
       const sib = await call(ctx, 'nav', { action: 'back' });
-      expect(sib.position.qualified).toBe('summarize');
+      expect(sib.position.qual_name).toBe('summarize');
       expect(sib.previous).toBe(id('src/render.test.ts::render.summarizes'));
       const ctor = await call(ctx, 'nav', { action: 'back' }).then(() => call(ctx, 'nav', { action: 'sibling', index: 1 }));
-      expect(ctor.position.qualified).toBe('Renderer.constructor');
+      expect(ctor.position.qual_name).toBe('Renderer.constructor');
       expect(ctor.adjacency.callees.rows.map((r: { qualified: string }) => r.qualified)).toEqual(['loadConfig']);
       expect(store.backStack()).toEqual([id('src/render.ts::main'), id('src/render.ts::Renderer.draw')]);
 
       const where = await call(ctx, 'nav', { action: 'where' });
-      expect(where.position.qualified).toBe('Renderer.constructor');
+      expect(where.position.qual_name).toBe('Renderer.constructor');
       expect(where.previous).toBeUndefined();
       expect(where.back_depth).toBe(2);
 

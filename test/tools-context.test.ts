@@ -344,13 +344,13 @@ describe('context tools', () => {
       expect(r.errors).toBe(2);
       expect(r.truncated).toBeUndefined();
       expect(r.symbols.map((row: { id: string }) => row.id)).toEqual(['summarize', 'Renderer.draw', 'nope_nothing', 'flush']);
-      expect(r.symbols[0].symbol.id).toBe('ctx-app/src/render.ts::summarize');
+      expect(r.symbols[0].node.id).toBe('ctx-app/src/render.ts::summarize');
       expect(r.symbols[0].source).toEqual({
         start_line: 15,
         end_line: 18,
         text: 'export function summarize(s: Shape): string {\n  console.log(s.name());\n  return s.name() + s.area();\n}\n',
       });
-      expect(r.symbols[1].parent.qualified).toBe('Renderer');
+      expect(r.symbols[1].parent.qual_name).toBe('Renderer');
       expect(r.symbols[1].source.text).toBe('  draw(shape: Shape): string {\n    return formatLabel(summarize(shape));\n  }\n');
       expect(r.symbols[2].error.code).toBe('not_found');
       expect(r.symbols[3].error).toEqual({
@@ -363,14 +363,14 @@ describe('context tools', () => {
     test('without include_source there is no source; max_bytes cuts at a line and then omits', async () => {
       const bare = await call(app, 'batch_symbols', { ids: ['loadConfig'] });
       expect(bare.symbols[0].source).toBeUndefined();
-      expect(bare.symbols[0].symbol.signature).toBe('function loadConfig(): Config');
+      expect(bare.symbols[0].node.signature).toBe('function loadConfig(): Config');
       const cut = await call(app, 'batch_symbols', { ids: ['summarize', 'loadConfig'], include_source: true, max_bytes: 60 });
       expect(cut.truncated).toBe(true);
       // 46 bytes of the first line fit in 60; the next line (25 bytes) does not; nothing is left for loadConfig.
       expect(cut.symbols[0].source).toEqual({ start_line: 15, end_line: 15, text: 'export function summarize(s: Shape): string {\n', truncated: true });
       expect(cut.symbols[1].source).toBeUndefined();
       expect(cut.symbols[1].source_omitted).toBe(true);
-      expect(cut.symbols[1].symbol.id).toBe('ctx-app/src/config.ts::loadConfig');
+      expect(cut.symbols[1].node.id).toBe('ctx-app/src/config.ts::loadConfig');
     });
 
     test('empty, oversized and non-string id lists are refused', async () => {
@@ -413,9 +413,9 @@ describe('context tools', () => {
     });
 
     test('a tight budget keeps the symbol, cuts the rest in priority order and says what it cut', async () => {
-      const c = await call(app, 'get_editing_context', { id: 'summarize', max_bytes: 1200 });
+      const c = await call(app, 'get_editing_context', { id: 'summarize', max_bytes: 1240 });
       expect(c.truncated).toBe(true);
-      expect(c.used_bytes).toBeLessThanOrEqual(1200);
+      expect(c.used_bytes).toBeLessThanOrEqual(1240);
       expect(c.source.end_line).toBe(18);
       expect(c.callers).toHaveLength(2);
       // Sections fill row by row: the test row did not fit, the smaller test-file row did.

@@ -18,26 +18,26 @@ describe('get_symbol_source shaping', () => {
 
   test('compress_bodies stubs methods to their signatures and keeps fields', async () => {
     const r = await call(ts, 'get_symbol_source', { id: 'Square', compress_bodies: true });
-    expect(r.text).toBe(
+    expect(r.source).toBe(
       'export class Square implements Shape {\n  side: number = 1;\n  area(): number { … }\n  name(): string { … }\n}\n',
     );
     expect(r.compressed).toBe(true);
     expect(r.tokens_saved).toBeGreaterThan(5);
     const full = await call(ts, 'get_symbol_source', { id: 'Square' });
     expect(full.tokens_saved).toBeUndefined();
-    expect(full.text).toContain('return this.side * this.side;');
+    expect(full.source).toContain('return this.side * this.side;');
   });
 
   test('Python bodies become an ellipsis under the signature', async () => {
     const r = await call(py, 'get_symbol_source', { id: 'MemoryStore', compress_bodies: true });
-    expect(r.text).toBe(
+    expect(r.source).toBe(
       'class MemoryStore(Store):\n    def __init__(self) -> None:\n        ...\n\n    def save(self, item: str) -> None:\n        ...\n',
     );
   });
 
   test('max_lines keeps the first and last lines and the most telling ones, marking gaps', async () => {
     const r = await call(ts, 'get_symbol_source', { id: 'Renderer', max_lines: 6 });
-    expect(r.text).toBe(
+    expect(r.source).toBe(
       'export class Renderer {\n  … 4 lines omitted …\n  draw(shape: Shape): string {\n    return formatLabel(summarize(shape));\n  }\n}\n',
     );
     expect(r.lines_omitted).toBe(4);

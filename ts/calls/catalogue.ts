@@ -61,6 +61,13 @@ export function toolCatalogue(): string {
     '',
     `${REGISTRY_TOOLS.length} registry tools and ${FACADE_TOOLS.length} compact (facade-v1) tools. Every tool is callable through every door — MCP (stdio, the daemon socket, \`/mcp\`), \`POST /v1/tools/{name}\` and \`gortex call\` — and also takes the pipeline's options: \`format\` (\`json\` | \`gcx\`), \`max_bytes\` / \`max_tokens\` and \`cursor\` (paging the main list), \`if_none_match\` (an earlier \`etag\`), and \`repo\` / \`project\` / \`scope\` (run on those repositories of the workspace and merge).`,
     '',
+    '## Shapes',
+    '',
+    'Every door gives the same answer; `POST /v1/tools/{name}` wraps it in the MCP `CallToolResult` envelope as MCP does (`{content: [{type: "text", text}], isError?}`). Two shapes recur in the JSON answers:',
+    '',
+    '- **A node** (graph answers: `get_symbol`\'s `node`, `find_usages`\'s and `get_dependencies`/`get_dependents`\' `nodes`, process steps, callers, hubs, …): `id`, `kind`, `name`, `qual_name` (`Owner.name`; the path for files), `file_path`, `start_line`, `end_line`, `repo_prefix` (the repository; empty for `external::` stubs), and when known `language`, `flavor`, `signature`, `exported`, `is_test`, `external`; `get_symbol` with `detail: "full"` adds `meta` (signature, doc, visibility, types, flags). A subgraph answer lists its `nodes` once each and refers to them by id (`find_usages` rows\' `from`).',
+    '- **A search row** (`search_symbols` `results`): the columns of its GCX1 layout — `id`, `kind`, `name`, `qualified`, `path`, `line`, `end_line`, `sig` — plus `score`, `tier` and `matched`.',
+    '',
   ];
   for (const category of TOOL_CATEGORIES) {
     const tools = REGISTRY_TOOLS.filter((t) => t.category === category);

@@ -62,12 +62,20 @@ function decodeCursor(cursor: string, key: string): CursorData {
   return data;
 }
 
+/**
+ * Lists that only hold what another list's rows name by id (`find_usages`' `nodes`, named by
+ * `usages[].from`): never paged themselves, cut to what the page of their rows names.
+ */
+const COMPANIONS: Record<string, { rows: string; key: string }> = { nodes: { rows: 'usages', key: 'from' } };
+
 /** The result's largest top-level list (the one pages are cut from). */
 function mainList(result: Record<string, unknown>): string | undefined {
   let best: string | undefined;
   let bestSize = -1;
   for (const [key, value] of Object.entries(result)) {
     if (!Array.isArray(value)) continue;
+    const companion = COMPANIONS[key];
+    if (companion && Array.isArray(result[companion.rows])) continue;
     const size = JSON.stringify(value).length;
     if (size > bestSize) {
       best = key;
@@ -109,6 +117,12 @@ export function shape(result: unknown, options: ShapingOptions, key: string): un
   }
   const next = offset + page.length;
   const more = next < items.length;
+  // A companion list keeps only the entries this page's rows name.
+  for (const [name, companion] of Object.entries(COMPANIONS)) {
+    if (companion.rows !== field || !Array.isArray(record[name])) continue;
+    const named = new Set(page.map((row) => (row as Record<string, unknown> | null)?.[companion.key]));
+    rest[name] = (record[name] as { id?: unknown }[]).filter((entry) => named.has(entry?.id));
+  }
   return {
     ...rest,
     [field]: page,

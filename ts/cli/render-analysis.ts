@@ -9,8 +9,8 @@ type Json = Record<string, any>;
 
 /** `path:line-end` of a node summary. */
 function span(n: Json): string {
-  if (!n.line) return n.path || '(external)';
-  return n.end_line && n.end_line !== n.line ? `${n.path}:${n.line}-${n.end_line}` : `${n.path}:${n.line}`;
+  if (!n.start_line) return n.file_path || '(external)';
+  return n.end_line && n.end_line !== n.start_line ? `${n.file_path}:${n.start_line}-${n.end_line}` : `${n.file_path}:${n.start_line}`;
 }
 
 /** `gortex clones`. */
@@ -21,7 +21,7 @@ export function renderClones(r: Json): string {
     const sim = c.min_similarity === c.max_similarity ? c.max_similarity.toFixed(3) : `${c.min_similarity.toFixed(3)}–${c.max_similarity.toFixed(3)}`;
     lines.push(`Cluster ${c.id}: ${c.size} bodies, similarity ${sim}`);
     for (const m of c.members as Json[]) {
-      lines.push(`  ${String(m.kind).padEnd(8)} ${m.qualified}  ${span(m)}  (${m.tokens} tokens)${m.dead ? '  [dead]' : ''}`);
+      lines.push(`  ${String(m.kind).padEnd(8)} ${m.qual_name}  ${span(m)}  (${m.tokens} tokens)${m.dead ? '  [dead]' : ''}`);
     }
     if (c.size > c.members.length) lines.push(`  … ${formatCount(c.size - c.members.length)} more members (--json lists the first ${c.members.length})`);
     lines.push('');
@@ -37,7 +37,7 @@ export function renderClones(r: Json): string {
 
 /** `path:line` of a node summary. */
 function at(n: Json): string {
-  return n.line ? `${n.path}:${n.line}` : n.path || '(external)';
+  return n.start_line ? `${n.file_path}:${n.start_line}` : n.file_path || '(external)';
 }
 
 function table(rows: string[][]): string[] {
@@ -59,7 +59,7 @@ function counts(map: Record<string, number> | undefined): string {
 /** One renderer per `analyze` kind; kinds without one print their JSON. */
 const RENDERERS: Record<string, (r: Json) => string[]> = {
   dead_code: (r) => [
-    ...table((r.dead as Json[]).map((d) => [d.confidence, String(d.symbol.kind), d.symbol.qualified, at(d.symbol), d.reason])),
+    ...table((r.dead as Json[]).map((d) => [d.confidence, String(d.symbol.kind), d.symbol.qual_name, at(d.symbol), d.reason])),
     ...more(r.dead.length, r.total),
     `${formatCount(r.total)} dead (${counts(r.by_confidence)})`,
     `note: ${r.blind_spots}`,
@@ -67,7 +67,7 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
   hotspots: (r) => [
     ...table([
       ['score', 'fan-in', 'fan-out', 'crossings', 'symbol', 'at'],
-      ...(r.hotspots as Json[]).map((h) => [String(h.score), String(h.fan_in), String(h.fan_out), String(h.crossings), h.node.qualified, at(h.node)]),
+      ...(r.hotspots as Json[]).map((h) => [String(h.score), String(h.fan_in), String(h.fan_out), String(h.crossings), h.node.qual_name, at(h.node)]),
     ]),
     ...more(r.hotspots.length, r.total),
     `threshold ${r.threshold} (mean ${r.mean}, σ ${r.stddev}) over ${formatCount(r.candidates)} functions and methods`,
@@ -81,14 +81,14 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
   ],
   would_create_cycle: (r) => [
     r.would_create_cycle
-      ? `yes: ${r.from.qualified} → ${r.to.qualified} would close ${(r.path as Json[]).map((s) => `${s.path}:${s.line}`).join(' → ')}`
-      : `no: ${r.from.qualified} → ${r.to.qualified} closes no ${r.edge} cycle`,
+      ? `yes: ${r.from.qual_name} → ${r.to.qual_name} would close ${(r.path as Json[]).map((s) => `${s.path}:${s.line}`).join(' → ')}`
+      : `no: ${r.from.qual_name} → ${r.to.qual_name} closes no ${r.edge} cycle`,
     ...(r.note ? [`note: ${r.note}`] : []),
   ],
   impact: (r) => [
     ...table([
       ['score', 'depth', 'symbol', 'at'],
-      ...(r.rows as Json[]).map((x) => [String(x.score), x.depth === undefined ? '' : String(x.depth), x.node.qualified, at(x.node)]),
+      ...(r.rows as Json[]).map((x) => [String(x.score), x.depth === undefined ? '' : String(x.depth), x.node.qual_name, at(x.node)]),
     ]),
     ...more(r.rows.length, r.total),
     ...(r.note ? [`note: ${r.note}`] : []),
@@ -99,7 +99,7 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     `${r.algorithm}: ${formatCount(r.count)} communities, modularity ${r.modularity}`,
   ],
   coverage_gaps: (r) => [
-    ...table((r.symbols as Json[]).map((x) => [`fan-in ${x.fan_in}`, String(x.kind), x.qualified, at(x)])),
+    ...table((r.symbols as Json[]).map((x) => [`fan-in ${x.fan_in}`, String(x.kind), x.qual_name, at(x)])),
     ...more(r.symbols.length, r.total),
     `${formatCount(r.total)} of ${formatCount(r.examined)} functions and methods untested (${Math.round(r.tested_ratio * 100)} % reached by a test)`,
   ],
@@ -108,7 +108,7 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...more(r.targets.length, r.total),
   ],
   routes: (r) => [
-    ...table((r.routes as Json[]).map((x) => [x.method, x.route, x.framework, `${x.path}:${x.line}`, x.handler ? x.handler.qualified : ''])),
+    ...table((r.routes as Json[]).map((x) => [x.method, x.route, x.framework, `${x.path}:${x.line}`, x.handler ? x.handler.qual_name : ''])),
     ...more(r.routes.length, r.total),
   ],
   env_var_users: (r) => [

@@ -9,12 +9,17 @@ type Json = Record<string, any>;
 
 /** `path:line` of a node summary. */
 function at(node: Json): string {
-  return node.line ? `${node.path}:${node.line}` : node.path || '(external)';
+  return node.start_line ? `${node.file_path}:${node.start_line}` : node.file_path || '(external)';
+}
+
+/** `path:line` of a `search_symbols` row (rows name them `path` and `line`). */
+function atRow(row: Json): string {
+  return row.line ? `${row.path}:${row.line}` : row.path || '(external)';
 }
 
 /** `kind qualified  path:line`, aligned by the caller. */
 function nodeLine(node: Json): string {
-  return `${String(node.kind).padEnd(10)} ${node.qualified}  ${at(node)}`;
+  return `${String(node.kind).padEnd(10)} ${node.qual_name}  ${at(node)}`;
 }
 
 function caveatLines(result: Json): string[] {
@@ -44,7 +49,7 @@ function table(rows: string[][]): string[] {
 export function renderSearch(result: Json): string {
   const rows: Json[] = result.results ?? [];
   if (rows.length === 0) return 'No symbols matched.';
-  const lines = table(rows.map((r, i) => [`${i + 1}.`, String(r.kind), String(r.qualified), at(r), Number(r.score).toFixed(2)]));
+  const lines = table(rows.map((r, i) => [`${i + 1}.`, String(r.kind), String(r.qualified), atRow(r), Number(r.score).toFixed(2)]));
   if (result.decomposed) lines.unshift('(no exact match; searched the words of the query instead)');
   lines.push(...truncation(result, rows.length));
   return lines.join('\n');
@@ -60,11 +65,11 @@ export function renderGrep(result: Json): string {
 }
 
 function renderSymbol(r: Json): string {
-  const s = r.symbol;
-  const lines = [`${s.kind} ${s.qualified}`, `  ${at(s)}${s.end_line && s.end_line !== s.line ? `-${s.end_line}` : ''}`, `  id: ${s.id}`];
+  const s = r.node;
+  const lines = [`${s.kind} ${s.qual_name}`, `  ${at(s)}${s.end_line && s.end_line !== s.start_line ? `-${s.end_line}` : ''}`, `  id: ${s.id}`];
   if (s.signature) lines.push(`  ${s.signature}`);
   if (r.doc) lines.push(`  doc: ${r.doc}`);
-  if (r.parent) lines.push(`  in: ${r.parent.kind} ${r.parent.qualified}`);
+  if (r.parent) lines.push(`  in: ${r.parent.kind} ${r.parent.qual_name}`);
   const counts = (m: Json): string => Object.entries(m ?? {}).map(([k, v]) => `${k} ${v}`).join(' · ') || '—';
   lines.push(`  incoming: ${counts(r.edges_in)}`, `  outgoing: ${counts(r.edges_out)}${r.unresolved_out ? ` · unresolved ${r.unresolved_out}` : ''}`);
   return lines.join('\n');
@@ -72,17 +77,17 @@ function renderSymbol(r: Json): string {
 
 function renderCallers(r: Json): string {
   const rows: Json[] = r.callers ?? [];
-  const lines = [`callers of ${r.target.qualified} (${at(r.target)}):`];
+  const lines = [`callers of ${r.target.qual_name} (${at(r.target)}):`];
   if (rows.length === 0) lines.push('  none found');
   lines.push(
-    ...table(rows.map((c) => [`  ${'·'.repeat(c.depth)}`, String(c.caller.kind), String(c.caller.qualified), `${c.path}:${(c.lines ?? []).join(',')}`, String(c.origin)])),
+    ...table(rows.map((c) => [`  ${'·'.repeat(c.depth)}`, String(c.caller.kind), String(c.caller.qual_name), `${c.path}:${(c.lines ?? []).join(',')}`, String(c.origin)])),
   );
   return [...lines, ...truncation(r, rows.length), ...caveatLines(r)].join('\n');
 }
 
 function renderCallChain(r: Json): string {
-  const lines = [`calls from ${r.root.qualified} (${at(r.root)}):`];
-  const names = new Map<string, string>((r.nodes ?? []).map((n: Json) => [n.node.id, n.node.qualified]));
+  const lines = [`calls from ${r.root.qual_name} (${at(r.root)}):`];
+  const names = new Map<string, string>((r.nodes ?? []).map((n: Json) => [n.node.id, n.node.qual_name]));
   const calls: Json[] = r.calls ?? [];
   if (calls.length === 0) lines.push('  no resolved calls');
   lines.push(...table(calls.map((c) => [`  ${'·'.repeat(c.depth)}`, names.get(c.from) ?? c.from, '→', names.get(c.to) ?? c.to, `L${c.line}`, String(c.origin)])));
@@ -96,18 +101,21 @@ function renderCallChain(r: Json): string {
 
 function renderUsages(r: Json): string {
   const rows: Json[] = r.usages ?? [];
-  const lines = [`usages of ${r.target.qualified} (${at(r.target)}):`];
+  // A row's `from` is the using node's id; the node is in `nodes`.
+  const users = new Map<string, Json>((r.nodes ?? []).map((n: Json) => [n.id, n]));
+  const lines = [`usages of ${r.target.qual_name} (${at(r.target)}):`];
   if (rows.length === 0) lines.push('  none found');
-  lines.push(...table(rows.map((u) => [`  ${u.context}`, String(u.from.qualified), `${u.path}:${u.line}`, String(u.origin)])));
+  lines.push(...table(rows.map((u) => [`  ${u.context}`, String(users.get(u.from)?.qual_name ?? u.from), `${u.path}:${u.line}`, String(u.origin)])));
   return [...lines, ...truncation(r, rows.length), ...caveatLines(r)].join('\n');
 }
 
 function renderDependencies(key: 'dependencies' | 'dependents'): (r: Json) => string {
   return (r) => {
-    const rows: Json[] = r[key] ?? [];
-    const lines = [`${key} of ${r.target.qualified} (${at(r.target)}, ${r.mode}):`];
+    // Rows are the nodes themselves (under `nodes`), each with its link.
+    const rows: Json[] = r.nodes ?? [];
+    const lines = [`${key} of ${r.target.qual_name} (${at(r.target)}, ${r.mode}):`];
     if (rows.length === 0) lines.push('  none found');
-    lines.push(...table(rows.map((d) => [`  ${'·'.repeat(d.depth)}`, String(d.node.kind), String(d.node.qualified), at(d.node), (d.kinds ?? []).join(','), String(d.origin)])));
+    lines.push(...table(rows.map((d) => [`  ${'·'.repeat(d.depth)}`, String(d.kind), String(d.qual_name), at(d), (d.edge_kinds ?? []).join(','), String(d.origin)])));
     return [...lines, ...truncation(r, rows.length), ...caveatLines(r)].join('\n');
   };
 }

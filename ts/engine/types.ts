@@ -172,7 +172,8 @@ export interface GraphDump {
   total_edges: number;
   /** True when nodes (and the edges touching them) were left out by the cap. */
   truncated: boolean;
-  nodes: { id: string; kind: string; name: string; path: string; line: number; end_line: number; language: string | null }[];
+  /** `degree`: edges in and out (the best-connected nodes are kept under a cap). */
+  nodes: { id: string; kind: string; name: string; file_path: string; start_line: number; end_line: number; language: string | null; repo_prefix: string; degree: number }[];
   edges: { from: string; to: string; kind: string; origin: string }[];
 }
 

@@ -213,7 +213,7 @@ export function scoreGraph(engine: Engine, root: string, scipFile: string): Edge
   for (const n of dump.nodes) {
     const at = n.id.indexOf('::');
     // Bodies only: a field's or variable's span is no function body to find callers in.
-    if (at >= 0 && (n.kind === 'function' || n.kind === 'method')) spans.set(`${n.path}::${n.id.slice(at + 2)}`, [n.line - 1, n.end_line - 1]);
+    if (at >= 0 && (n.kind === 'function' || n.kind === 'method')) spans.set(`${n.file_path}::${n.id.slice(at + 2)}`, [n.start_line - 1, n.end_line - 1]);
   }
   const index = readScip(fs.readFileSync(scipFile));
   const gold = goldFromScip(index, {

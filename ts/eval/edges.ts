@@ -303,7 +303,7 @@ export function graphCallEdges(dump: GraphDump): Map<string, GraphCallEdge> {
     const at = n.id.indexOf('::');
     // Stubs of what lies outside the repository are no definitions the gold can hold.
     if (at < 0 || isExternalId(n.id)) continue;
-    nodes.set(n.id, { key: `${n.path}::${n.id.slice(at + 2)}`, kind: n.kind, name: n.name });
+    nodes.set(n.id, { key: `${n.file_path}::${n.id.slice(at + 2)}`, kind: n.kind, name: n.name });
   }
   const out = new Map<string, GraphCallEdge>();
   for (const e of dump.edges) {
@@ -506,7 +506,7 @@ export function graphNodeKeys(dump: GraphDump): Set<string> {
   const keys = new Set<string>();
   for (const n of dump.nodes) {
     const at = n.id.indexOf('::');
-    if (at >= 0) keys.add(`${n.path}::${n.id.slice(at + 2)}`);
+    if (at >= 0) keys.add(`${n.file_path}::${n.id.slice(at + 2)}`);
   }
   return keys;
 }

@@ -95,14 +95,14 @@ export function coverageOf(dump: GraphDump, unresolvedCalls?: ReadonlyMap<string
   const fileLanguage = new Map<string, string>();
   for (const n of dump.nodes) {
     const language = parityLanguage(n.language);
-    if (n.kind === 'file' && language !== null && !isExternalId(n.id)) fileLanguage.set(n.path, language);
+    if (n.kind === 'file' && language !== null && !isExternalId(n.id)) fileLanguage.set(n.file_path, language);
   }
   const nodePath = new Map<string, string>();
   const symbolsIn = new Map<string, number>();
   for (const n of dump.nodes) {
     if (isExternalId(n.id)) continue;
-    nodePath.set(n.id, n.path);
-    if (SYMBOL_KINDS.has(n.kind) && fileLanguage.has(n.path)) symbolsIn.set(n.path, (symbolsIn.get(n.path) ?? 0) + 1);
+    nodePath.set(n.id, n.file_path);
+    if (SYMBOL_KINDS.has(n.kind) && fileLanguage.has(n.file_path)) symbolsIn.set(n.file_path, (symbolsIn.get(n.file_path) ?? 0) + 1);
   }
   const covered = new Set<string>();
   const calls = new Map<string, CallSiteCounts>();

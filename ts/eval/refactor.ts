@@ -128,7 +128,7 @@ const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
         return m ? [m[1]!] : [];
       });
     },
-    moveTarget: (n) => join(dirOf(n.path), `moved-${n.name}.ts`),
+    moveTarget: (n) => join(dirOf(n.file_path), `moved-${n.name}.ts`),
   },
   python: {
     language: 'python',
@@ -153,7 +153,7 @@ const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
       }
       return out;
     },
-    moveTarget: (n) => join(dirOf(n.path), `moved_${n.name.toLowerCase()}.py`),
+    moveTarget: (n) => join(dirOf(n.file_path), `moved_${n.name.toLowerCase()}.py`),
   },
   go: {
     language: 'go',
@@ -172,7 +172,7 @@ const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
         .map((l) => l.replace(/^\S+\.go:\d+:\d+: /, ''));
     },
     // Half within the package, half into a new package.
-    moveTarget: (n, rnd) => (rnd() < 0.5 ? join(dirOf(n.path), `moved_${n.name.toLowerCase()}.go`) : join(dirOf(n.path), 'moved')),
+    moveTarget: (n, rnd) => (rnd() < 0.5 ? join(dirOf(n.file_path), `moved_${n.name.toLowerCase()}.go`) : join(dirOf(n.file_path), 'moved')),
   },
   java: {
     language: 'java',
@@ -203,7 +203,7 @@ const PROJECTS: Record<RefactorLanguage, Omit<Project, 'corpus'>> = {
         return m ? [m[1]!] : [];
       });
     },
-    moveTarget: (n) => join(dirOf(n.path), 'moved'),
+    moveTarget: (n) => join(dirOf(n.file_path), 'moved'),
   },
 };
 
@@ -222,7 +222,7 @@ export function newDiagnostics(baseline: readonly string[], after: readonly stri
 
 /** The difference between two graphs: nodes and edges in one and not the other. */
 export function graphDifference(a: GraphDump, b: GraphDump): { nodes: number; edges: number; sample: string[] } {
-  const nodes = (g: GraphDump): Set<string> => new Set(g.nodes.map((n) => `${n.id}|${n.kind}|${n.line}|${n.end_line}`));
+  const nodes = (g: GraphDump): Set<string> => new Set(g.nodes.map((n) => `${n.id}|${n.kind}|${n.start_line}|${n.end_line}`));
   const edges = (g: GraphDump): Set<string> => new Set(g.edges.map((e) => `${e.from}|${e.kind}|${e.to}|${e.origin}`));
   const diff = (x: Set<string>, y: Set<string>): string[] => [...x].filter((k) => !y.has(k));
   const [na, nb, ea, eb] = [nodes(a), nodes(b), edges(a), edges(b)];
@@ -240,7 +240,7 @@ const git = (work: string, ...args: string[]): string => {
 /** The declarations an operation may pick, by its rules. */
 function candidates(dump: GraphDump, project: Omit<Project, 'corpus'>, op: RefactorOp, work: string): GraphDump['nodes'] {
   const lang = project.language === 'typescript' ? /^(typescript|tsx)$/ : new RegExp(`^${project.language}$`);
-  const base = dump.nodes.filter((n) => n.language !== null && lang.test(n.language) && n.path && n.line > 0 && !TEST_PATH.test(n.path) && project.kinds.includes(n.kind));
+  const base = dump.nodes.filter((n) => n.language !== null && lang.test(n.language) && n.file_path && n.start_line > 0 && !TEST_PATH.test(n.file_path) && project.kinds.includes(n.kind));
   const local = (id: string): string => id.slice(id.indexOf('::') + 2);
   switch (op) {
     case 'rename':
@@ -254,13 +254,13 @@ function candidates(dump: GraphDump, project: Omit<Project, 'corpus'>, op: Refac
       const byFile = new Map<string, Buffer>();
       return base.filter((n) => {
         if (!['function', 'method'].includes(n.kind)) return false;
-        let bytes = byFile.get(n.path);
+        let bytes = byFile.get(n.file_path);
         if (!bytes) {
-          bytes = fs.readFileSync(path.join(work, n.path));
-          byFile.set(n.path, bytes);
+          bytes = fs.readFileSync(path.join(work, n.file_path));
+          byFile.set(n.file_path, bytes);
         }
         try {
-          return refactorFacts(n.path, bytes, 'callable', { line: n.line }).refusal === undefined;
+          return refactorFacts(n.file_path, bytes, 'callable', { line: n.start_line }).refusal === undefined;
         } catch {
           return false;
         }

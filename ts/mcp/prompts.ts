@@ -125,16 +125,16 @@ export function impactOf(ctx: ToolContext, id: string, depth: number): SymbolImp
   const callers = isFile ? undefined : ctx.engine.query('get_callers', { id: target, depth: TEST_CALL_DEPTH, limit: 200 }, opts);
   const tests = new Map<string, TestRef>();
   const addTest = (n: NodeSummary, via: string): void => {
-    if (!tests.has(n.id)) tests.set(n.id, { id: n.id, path: n.path, line: n.line, via });
+    if (!tests.has(n.id)) tests.set(n.id, { id: n.id, path: n.file_path, line: n.start_line, via });
   };
-  for (const row of ctx.engine.query('get_dependents', { id: target, kinds: 'tests', limit: 100 }, opts).dependents) {
-    addTest(row.node, 'calls it directly (tests edge)');
+  for (const row of ctx.engine.query('get_dependents', { id: target, kinds: 'tests', limit: 100 }, opts).nodes) {
+    addTest(row, 'calls it directly (tests edge)');
   }
   for (const row of callers?.callers ?? []) {
     if (row.caller.is_test) addTest(row.caller, row.depth === 1 ? 'calls it' : `reaches it through ${row.depth} call levels`);
   }
-  for (const row of deps.dependents) {
-    if (row.node.is_test) addTest(row.node, `depends on it (${row.kinds.join(', ')})`);
+  for (const row of deps.nodes) {
+    if (row.is_test) addTest(row, `depends on it (${row.edge_kinds.join(', ')})`);
   }
 
   let overrides: string[] = [];
@@ -165,19 +165,19 @@ export function impactOf(ctx: ToolContext, id: string, depth: number): SymbolImp
   if (overrides.length > 0) notes.push({ severity: 'medium', text: `overrides ${overrides.map(code).join(', ')}: calls through the supertype dispatch here, so keep the signature compatible` });
   if (overriddenBy.length > 0) notes.push({ severity: 'medium', text: `overridden by ${plural(overriddenBy.length, 'method')}: a signature change must be mirrored there, a behaviour change does not reach them` });
   if (implementations.length > 0) notes.push({ severity: 'medium', text: `${plural(implementations.length, 'type')} implement it: changing a member changes all of them` });
-  const nameOnly = deps.dependents.filter((d) => d.origin === 'text_matched').length;
+  const nameOnly = deps.nodes.filter((d) => d.origin === 'text_matched').length;
   if (nameOnly > 0) notes.push({ severity: 'low', text: `${plural(nameOnly, 'listed dependent')} ${nameOnly === 1 ? 'rests' : 'rest'} on name-only evidence (text_matched)` });
   const hidden = deps.name_only_suppressed ?? 0;
   if (hidden > 0) {
     notes.push({ severity: 'low', text: `${plural(hidden, 'name-only row')} hidden because stronger evidence exists (get_dependents with min_tier "text_matched" shows them)` });
   }
-  if (deps.truncated) notes.push({ severity: 'medium', text: `the dependents list was cut at ${deps.dependents.length} of ${deps.total}` });
+  if (deps.truncated) notes.push({ severity: 'medium', text: `the dependents list was cut at ${deps.nodes.length} of ${deps.total}` });
   const level = notes.reduce<Severity>((max, n) => (SEVERITY_ORDER.indexOf(n.severity) > SEVERITY_ORDER.indexOf(max) ? n.severity : max), 'low');
 
   const impact: SymbolImpact = {
     symbol,
     callers: callers ? callers.callers.filter((c) => c.depth === 1).length : undefined,
-    dependents: deps.dependents,
+    dependents: deps.nodes,
     dependentsTotal: deps.total,
     byDepth: deps.by_depth as Record<string, number>,
     depth,
@@ -195,7 +195,7 @@ export function impactOf(ctx: ToolContext, id: string, depth: number): SymbolImp
 
 function renderImpact(impact: SymbolImpact, heading: string): string {
   const s = impact.symbol;
-  const lines = [`${heading} ${code(s.id)} — ${s.kind} at ${s.path}:${s.line}–${s.end_line}`];
+  const lines = [`${heading} ${code(s.id)} — ${s.kind} at ${s.file_path}:${s.start_line}–${s.end_line}`];
   const facts = [s.signature ? code(s.signature) : undefined, s.exported ? 'exported' : undefined, s.is_test ? 'test code' : undefined].filter(Boolean);
   if (facts.length > 0) lines.push(facts.join(' · '));
   lines.push('', `**Risk: ${impact.level}**`);
@@ -208,7 +208,7 @@ function renderImpact(impact: SymbolImpact, heading: string): string {
   if (impact.dependents.length === 0) lines.push('- none found in the repository');
   for (const d of impact.dependents.slice(0, LIST_ROWS)) {
     const via = d.via ? ` via ${code(d.via)}` : '';
-    lines.push(`- depth ${d.depth}: ${code(d.node.id)} (${d.node.kind}, ${d.node.path}:${d.line}) — ${d.kinds.join(', ')} [${d.origin}]${via}${d.node.is_test ? ' · test' : ''}`);
+    lines.push(`- depth ${d.depth}: ${code(d.id)} (${d.kind}, ${d.file_path}:${d.line}) — ${d.edge_kinds.join(', ')} [${d.origin}]${via}${d.is_test ? ' · test' : ''}`);
   }
   if (impact.dependents.length > LIST_ROWS) lines.push(`- … ${impact.dependentsTotal - LIST_ROWS} more (get_dependents ${code(s.id)})`);
   lines.push('', `**Tests** (${impact.tests.length}):`);
@@ -261,7 +261,7 @@ function orientation(ctx: ToolContext): string {
   ];
   if (hot.hotspots.length === 0) out.push('- no function or method is called by anything else yet');
   hot.hotspots.forEach((h, i) =>
-    out.push(`${i + 1}. ${code(h.node.id)} (${h.node.kind}, ${h.node.path}:${h.node.line}) — score ${h.score}, fan-in ${h.fan_in}, fan-out ${h.fan_out}`),
+    out.push(`${i + 1}. ${code(h.node.id)} (${h.node.kind}, ${h.node.file_path}:${h.node.start_line}) — score ${h.score}, fan-in ${h.fan_in}, fan-out ${h.fan_out}`),
   );
   out.push('', `## Communities (${plural(communities.count, 'cluster')} of code that calls each other; modularity ${communities.modularity})`);
   if (communities.communities.length === 0) out.push('- none: too few calls between symbols');
@@ -269,7 +269,7 @@ function orientation(ctx: ToolContext): string {
   if (communities.total > communities.communities.length) out.push(`- … ${communities.total - communities.communities.length} more in ${code(`${URI_SCHEME}communities`)}`);
   out.push('', '## Execution flows (scored entry points and their call trees)');
   if (flows.processes.length === 0) out.push('- none found');
-  for (const p of flows.processes) out.push(`- #${p.id} ${code(p.entry.id)} (${p.entry.path}:${p.entry.line}) — ${plural(p.steps, 'step')}, depth ${p.depth}`);
+  for (const p of flows.processes) out.push(`- #${p.id} ${code(p.entry.id)} (${p.entry.file_path}:${p.entry.start_line}) — ${plural(p.steps, 'step')}, depth ${p.depth}`);
   if (flows.total > flows.processes.length) out.push(`- … ${flows.total - flows.processes.length} more in ${code(`${URI_SCHEME}processes`)}`);
   out.push(
     '',
@@ -434,7 +434,7 @@ const inScope = (file: string, scope: string | undefined): boolean => scope === 
 /** Symbols whose lines the ranges touch, innermost only (a changed method, not also its class). */
 function touchedSymbols(symbols: FileSymbol[], ranges: [number, number][] | undefined): FileSymbol[] {
   if (ranges === undefined) return symbols.filter((s) => s.depth === 0);
-  const hit = symbols.filter((s) => ranges.some(([a, b]) => s.symbol.line <= b && s.symbol.end_line >= a));
+  const hit = symbols.filter((s) => ranges.some(([a, b]) => s.symbol.start_line <= b && s.symbol.end_line >= a));
   const parents = new Set(hit.map((s) => s.parent).filter((p): p is string => p !== undefined));
   return hit.filter((s) => !parents.has(s.symbol.id));
 }
@@ -491,12 +491,12 @@ async function preCommit(ctx: ToolContext, args: Record<string, string>): Promis
     const lines = [head];
     const importers = attempt(() => ctx.engine.query('get_dependents', { id: f.path, limit: 50 }, { repo: ctx.repo }));
     if ('value' in importers) {
-      const rows = importers.value.dependents;
-      for (const r of rows) if (r.node.is_test) tests.add(r.node.path);
+      const rows = importers.value.nodes;
+      for (const r of rows) if (r.is_test) tests.add(r.file_path);
       lines.push(
         rows.length === 0
           ? 'Imported by no other file.'
-          : `Imported by ${plural(importers.value.total, 'file')}: ${rows.slice(0, LIST_ROWS).map((r) => code(r.node.path)).join(', ')}${importers.value.total > LIST_ROWS ? ', …' : ''}`,
+          : `Imported by ${plural(importers.value.total, 'file')}: ${rows.slice(0, LIST_ROWS).map((r) => code(r.file_path)).join(', ')}${importers.value.total > LIST_ROWS ? ', …' : ''}`,
       );
     }
     const touched = touchedSymbols(s.symbols, f.ranges);
@@ -514,9 +514,9 @@ async function preCommit(ctx: ToolContext, args: Record<string, string>): Promis
         }
         const i = r.value;
         impacts.push(i);
-        const deps = i.dependents.slice(0, 5).map((d) => code(d.node.qualified)).join(', ');
+        const deps = i.dependents.slice(0, 5).map((d) => code(d.qual_name)).join(', ');
         lines.push(
-          `- ${code(i.symbol.id)} (${i.symbol.kind}, line ${i.symbol.line}) — risk ${i.level}; ${plural(i.dependentsTotal, 'direct dependent')}${deps ? `: ${deps}${i.dependentsTotal > 5 ? ', …' : ''}` : ''}; ${plural(i.tests.length, 'test')}${i.caveat ? `; caveat ${i.caveat.class}` : ''}`,
+          `- ${code(i.symbol.id)} (${i.symbol.kind}, line ${i.symbol.start_line}) — risk ${i.level}; ${plural(i.dependentsTotal, 'direct dependent')}${deps ? `: ${deps}${i.dependentsTotal > 5 ? ', …' : ''}` : ''}; ${plural(i.tests.length, 'test')}${i.caveat ? `; caveat ${i.caveat.class}` : ''}`,
         );
         for (const n of i.notes.filter((n) => n.severity !== 'low')) lines.push(`  - [${n.severity}] ${n.text}`);
       }

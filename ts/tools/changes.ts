@@ -243,7 +243,7 @@ function neighbourhood(ctx: ToolContext, id: string): Record<string, unknown> | 
   const callees = ctx.engine.edges(ctx.repo, id, { direction: 'out', kinds: ['calls'] });
   const tests = ctx.engine.edges(ctx.repo, id, { direction: 'in', kinds: ['tests'] });
   return {
-    callers: { total: usages.total, top: usages.usages.map((u) => ({ id: u.from.id, path: u.path, line: u.line })) },
+    callers: { total: usages.total, top: usages.usages.map((u) => ({ id: u.from, path: u.path, line: u.line })) },
     callees: { total: callees.length, top: [...new Set(callees.map((e) => e.to))].slice(0, NEIGHBOURS) },
     tests: [...new Set(tests.map((e) => e.from))].slice(0, NEIGHBOURS),
   };

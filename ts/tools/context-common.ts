@@ -12,6 +12,7 @@ import type {
   GetSymbolResult,
   NodeJson,
   NodeSummary,
+  SymbolHit,
 } from '../engine/engine';
 import { rerankByFeedback } from './feedback-board';
 import { repoNameOf, ToolInputError } from './registry';
@@ -32,8 +33,8 @@ export function jsonBytes(value: unknown): number {
 }
 
 /** `start-end` line range of a node, the compact form rows use. */
-export function lineRange(n: { line: number; end_line: number }): string {
-  return n.end_line > n.line ? `${n.line}-${n.end_line}` : `${n.line}`;
+export function lineRange(n: { start_line: number; end_line: number }): string {
+  return n.end_line > n.start_line ? `${n.start_line}-${n.end_line}` : `${n.start_line}`;
 }
 
 /** The failure of one sub-lookup as a row field, so one bad id does not fail a batch. */
@@ -90,7 +91,7 @@ export class ContextReader {
     if (hit) return hit;
     const found = this.query<GetSymbolResult>('get_symbol', { id });
     this.symbols.set(id, found);
-    this.symbols.set(found.symbol.id, found);
+    this.symbols.set(found.node.id, found);
     return found;
   }
 
@@ -116,8 +117,8 @@ export class ContextReader {
   }
 
   /** Whether a symbol is test code: a test itself, or declared in a test file (helpers, fixtures). */
-  isTestCode(n: { is_test?: boolean; path: string }): boolean {
-    return n.is_test === true || (n.path !== '' && this.isTestFile(n.path));
+  isTestCode(n: { is_test?: boolean; file_path: string }): boolean {
+    return n.is_test === true || (n.file_path !== '' && this.isTestFile(n.file_path));
   }
 
   /** The symbols a file declares (file node first), in source order. */
@@ -194,8 +195,8 @@ export class ContextReader {
 
   /** The source of a symbol summary, or null for external or file-less nodes. */
   symbolSource(n: NodeSummary, maxBytes: number): SourceSlice | null {
-    if (!n.path || n.line === 0 || n.external) return null;
-    return this.source(n.path, n.line, n.end_line, maxBytes);
+    if (!n.file_path || n.start_line === 0 || n.external) return null;
+    return this.source(n.file_path, n.start_line, n.end_line, maxBytes);
   }
 
   /**
@@ -223,18 +224,50 @@ export function byteBudget(maxBytes: number | undefined, maxTokens: number | und
   return candidates.length === 0 ? defaultBytes : Math.min(...candidates);
 }
 
+/** The repository of a node id (`<repo>/<path>::<symbol>`, its first segment); empty for a stub (`external::…`). */
+export function repoPrefixOf(id: string): string {
+  const slash = id.indexOf('/');
+  if (slash < 0) return '';
+  const repo = id.slice(0, slash);
+  return repo.includes('::') ? '' : repo;
+}
+
 /** The summary form of a full node (file symbols come back as `NodeJson`). */
 export function summaryOf(n: NodeJson): NodeSummary {
   return {
     id: n.id,
     kind: n.kind as NodeSummary['kind'],
     name: n.name,
-    qualified: n.qualified,
-    path: n.path,
-    line: n.start_line,
+    qual_name: n.qualified,
+    file_path: n.path,
+    start_line: n.start_line,
     end_line: n.end_line,
+    repo_prefix: repoPrefixOf(n.id),
     ...(n.language ? { language: n.language as NodeSummary['language'] } : {}),
     ...(n.signature ? { signature: n.signature } : {}),
     ...(n.is_test ? { is_test: true } : {}),
+  };
+}
+
+/**
+ * The node a `search_symbols` hit found. A hit is a row, not a node: it names the node's fields
+ * `qualified`, `path`, `line` and `sig`, and carries score fields a node does not (left out here).
+ * Search never finds external stubs, so the node has no `external`.
+ */
+export function nodeOfHit(h: SymbolHit): NodeSummary {
+  return {
+    id: h.id,
+    kind: h.kind,
+    name: h.name,
+    qual_name: h.qualified,
+    file_path: h.path,
+    start_line: h.line,
+    end_line: h.end_line,
+    repo_prefix: repoPrefixOf(h.id),
+    ...(h.language !== undefined ? { language: h.language } : {}),
+    ...(h.flavor !== undefined ? { flavor: h.flavor } : {}),
+    ...(h.sig !== undefined ? { signature: h.sig } : {}),
+    ...(h.exported ? { exported: true } : {}),
+    ...(h.is_test ? { is_test: true } : {}),
   };
 }

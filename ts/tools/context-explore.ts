@@ -11,7 +11,7 @@ import type {
   SearchTextResult,
 } from '../engine/engine';
 import { QueryError } from '../engine/query';
-import { BYTES_PER_TOKEN, ContextReader, estimateTokens, lineRange, summaryOf } from './context-common';
+import { BYTES_PER_TOKEN, ContextReader, estimateTokens, lineRange, nodeOfHit, summaryOf } from './context-common';
 
 /** `token_budget` default and bounds (the original's defaults). */
 export const EXPLORE_BUDGET = { default: 1600, min: 1000, max: 24000 } as const;
@@ -341,7 +341,7 @@ class Explorer {
 
   private remember(n: NodeSummary): boolean {
     if (!ANSWER_KINDS.has(n.kind) || n.external) return false;
-    if (this.scope !== undefined && !n.path.startsWith(this.scope)) return false;
+    if (this.scope !== undefined && !n.file_path.startsWith(this.scope)) return false;
     if (!this.nodes.has(n.id)) this.nodes.set(n.id, n);
     return true;
   }
@@ -371,7 +371,7 @@ class Explorer {
     const kept = words.slice(0, MAX_TEXT_TERMS);
     if (kept.length === 0) return;
     const r = this.search({ query: kept.join(' '), limit: 40, read_as: readAs });
-    if (r) this.add('text', W.text, r.results);
+    if (r) this.add('text', W.text, r.results.map(nodeOfHit));
   }
 
   /**
@@ -383,7 +383,7 @@ class Explorer {
     for (const t of searchTokens(task)) if (!terms.includes(t) && terms.length < MAX_SENTENCE_TERMS) terms.push(t);
     if (terms.length < 4) return;
     const r = this.search({ query: terms.join(' '), limit: 40, read_as: 'sentence' });
-    if (r) this.add('sentence', W.sentence, r.results);
+    if (r) this.add('sentence', W.sentence, r.results.map(nodeOfHit));
   }
 
   /** An identifier: exact rows count a lot, ranked rows (no exact match) a little. */
@@ -398,10 +398,10 @@ class Explorer {
       if (exact.length > 0) {
         // A name several symbols share says less about each of them.
         const specificity = 1 / Math.sqrt(Math.max(1, exact.length - 2));
-        this.add(`${label === 'identifier' ? `identifier ${form}` : label} (exact)`, exactWeight * specificity, exact);
+        this.add(`${label === 'identifier' ? `identifier ${form}` : label} (exact)`, exactWeight * specificity, exact.map(nodeOfHit));
         return;
       }
-      if (form === forms[forms.length - 1] && label === 'identifier') this.add(`identifier ${form}`, W.identRanked, r.results.slice(0, 5));
+      if (form === forms[forms.length - 1] && label === 'identifier') this.add(`identifier ${form}`, W.identRanked, r.results.slice(0, 5).map(nodeOfHit));
     }
   }
 
@@ -411,7 +411,7 @@ class Explorer {
     if (!r) return;
     const exact = r.results.filter((h) => h.tier !== 'ranked');
     if (exact.length === 0 || exact.length > MAX_WORD_MATCHES) return;
-    this.add(`word ${text} (exact)`, W.wordExact, exact);
+    this.add(`word ${text} (exact)`, W.wordExact, exact.map(nodeOfHit));
   }
 
   /** Indexed files a path cue may mean: the same path, or the longest suffix match of its segments. */
@@ -470,7 +470,7 @@ class Explorer {
       const kept = words.slice(0, MAX_TEXT_TERMS);
       if (kept.length === 0) continue;
       const r = this.search({ query: kept.join(' '), scope: [rel], limit: 10 });
-      if (r) this.add(`in ${rel}`, W.pathScoped, r.results);
+      if (r) this.add(`in ${rel}`, W.pathScoped, r.results.map(nodeOfHit));
     }
     if (!found && cue.name) this.identifier(cue.name, weight, `frame ${cue.name}`);
   }
@@ -499,7 +499,7 @@ class Explorer {
         if (known) rows.push(known);
         else {
           try {
-            rows.push(this.reader.symbol(h.symbol_id).symbol);
+            rows.push(this.reader.symbol(h.symbol_id).node);
           } catch {
             // A hit in a symbol the graph no longer has (file changed since): skip it.
           }
@@ -567,7 +567,7 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
     if (!owner) return;
     const c = fused.get(id)!;
     c.score += W.member / (RRF_K + i + 1);
-    c.why.push(`member of ${ex.nodes.get(owner)!.qualified}`);
+    c.why.push(`member of ${ex.nodes.get(owner)!.qual_name}`);
   });
   const order = (a: Candidate, b: Candidate): number => b.score - a.score || a.id.localeCompare(b.id);
   let ranked = [...fused.values()].sort(order);
@@ -597,7 +597,7 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
       const c = fused.get(n.id);
       if (!c || c.id === lead.id) continue;
       c.score += W.neighbour / (RRF_K + i + 1);
-      c.why.push(`neighbour of ${ex.nodes.get(lead.id)!.qualified}`);
+      c.why.push(`neighbour of ${ex.nodes.get(lead.id)!.qual_name}`);
     }
   });
   ranked = [...fused.values()].sort(order);
@@ -609,15 +609,15 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
     const row: ExploreRow = {
       rank: i + 1,
       id: n.id,
-      qualified: n.qualified,
+      qualified: n.qual_name,
       kind: n.kind,
-      path: n.path,
+      path: n.file_path,
       lines: lineRange(n),
       score: Math.round(c.score * 10000) / 10000,
       why: c.why,
       ...(n.signature ? { signature: n.signature } : {}),
-      ...(rel.callers.length > 0 ? { callers: rel.callers.map((x) => x.qualified) } : {}),
-      ...(rel.callees.length > 0 ? { callees: rel.callees.map((x) => x.qualified) } : {}),
+      ...(rel.callers.length > 0 ? { callers: rel.callers.map((x) => x.qual_name) } : {}),
+      ...(rel.callees.length > 0 ? { callees: rel.callees.map((x) => x.qual_name) } : {}),
     };
     if (i < BODIES) {
       const src = reader.symbolSource(n, 1024 * 1024);

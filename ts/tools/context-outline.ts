@@ -57,7 +57,7 @@ function symbolsByLanguage(listing: FileListing): Record<string, number> {
   const out: Record<string, number> = {};
   for (const f of listing.files) {
     const lang = f.language ?? 'unknown';
-    out[lang] = (out[lang] ?? 0) + (listing.symbols.get(f.path) ?? 0);
+    out[lang] = (out[lang] ?? 0) + (listing.symbols.get(f.file_path) ?? 0);
   }
   return out;
 }
@@ -300,18 +300,18 @@ function topDirectories(listing: FileListing, totalSymbols: number, maxItems: nu
   /** Symbols under a directory prefix (`dir/`). */
   const symbolsUnder = (prefix: string): number => {
     let n = 0;
-    for (const f of files) if (f.path.startsWith(prefix)) n += listing.symbols.get(f.path) ?? 0;
+    for (const f of files) if (f.file_path.startsWith(prefix)) n += listing.symbols.get(f.file_path) ?? 0;
     return n;
   };
   const groupAt = (base: string, baseSymbols: number, depth: number): void => {
     let direct = 0;
     const children = new Map<string, number>();
     for (const f of files) {
-      if (!f.path.startsWith(base)) continue;
-      const slash = f.path.indexOf('/', base.length);
+      if (!f.file_path.startsWith(base)) continue;
+      const slash = f.file_path.indexOf('/', base.length);
       if (slash < 0) direct++;
       else {
-        const child = f.path.slice(0, slash + 1);
+        const child = f.file_path.slice(0, slash + 1);
         children.set(child, (children.get(child) ?? 0) + 1);
       }
     }
@@ -321,7 +321,7 @@ function topDirectories(listing: FileListing, totalSymbols: number, maxItems: nu
       rows.push({ path: base === '' ? './*' : `${base}*`, files: direct, symbols: Math.max(0, baseSymbols - inChildren) });
     }
     // Splitting a directory only helps when it has subdirectories to show.
-    const hasSubdirs = (dir: string): boolean => files.some((f) => f.path.startsWith(dir) && f.path.indexOf('/', dir.length) >= 0);
+    const hasSubdirs = (dir: string): boolean => files.some((f) => f.file_path.startsWith(dir) && f.file_path.indexOf('/', dir.length) >= 0);
     const dominant = counted.find((r) => r.symbols > DOMINANT_DIRECTORY * totalSymbols && hasSubdirs(r.path));
     for (const r of counted) {
       if (r === dominant && depth + 1 < MAX_DIRECTORY_DEPTH) groupAt(r.path, r.symbols, depth + 1);
@@ -371,12 +371,12 @@ function entryPoints(reader: ContextReader, files: readonly NodeSummary[], hasPy
   }
   for (const f of files) {
     if (f.is_test) continue;
-    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
-    if (ENTRY_BASENAME.test(base)) add({ path: f.path, reason: `${base.split('.')[0]} file` });
-    else if (ENTRY_DIR.test(f.path)) add({ path: f.path, reason: `under ${ENTRY_DIR.exec(f.path)![2]}/` });
+    const base = f.file_path.slice(f.file_path.lastIndexOf('/') + 1);
+    if (ENTRY_BASENAME.test(base)) add({ path: f.file_path, reason: `${base.split('.')[0]} file` });
+    else if (ENTRY_DIR.test(f.file_path)) add({ path: f.file_path, reason: `under ${ENTRY_DIR.exec(f.file_path)![2]}/` });
   }
   const mains = reader.query<GraphQueryResult>('graph_query', { query: 'nodes kind=function,method name=main test=false', limit: 100 });
-  for (const n of mains.nodes) add({ path: n.path, symbol: n.qualified, line: n.line, reason: 'main function' });
+  for (const n of mains.nodes) add({ path: n.file_path, symbol: n.qual_name, line: n.start_line, reason: 'main function' });
   if (hasPython) {
     // Only with Python present: the first text query builds the repository's trigram index.
     const guards = reader.query<SearchTextResult>('search_text', { query: `__name__\\s*==\\s*['"]__main__['"]`, regexp: true, path: '**/*.py', limit: 100 });
@@ -384,7 +384,7 @@ function entryPoints(reader: ContextReader, files: readonly NodeSummary[], hasPy
   }
   for (const query of HANDLER_QUERIES) {
     for (const n of reader.query<GraphQueryResult>('graph_query', { query: `${query} test=false`, limit: 100 }).nodes) {
-      add({ path: n.path, symbol: n.qualified, line: n.line, reason: 'exported handler' });
+      add({ path: n.file_path, symbol: n.qual_name, line: n.start_line, reason: 'exported handler' });
     }
   }
   return out.slice(0, maxItems);
@@ -399,7 +399,7 @@ function hubs(reader: ContextReader, maxItems: number): HubRow[] {
     limit: Math.min(1000, Math.max(50, maxItems * 5)),
   });
   return r.results
-    .map((h) => ({ id: h.id, qualified: h.qualified, kind: h.kind, path: h.path, line: h.line, fan_in: h.fan_in }))
+    .map((h) => ({ id: h.id, qualified: h.qual_name, kind: h.kind, path: h.file_path, line: h.start_line, fan_in: h.fan_in }))
     .sort((a, b) => b.fan_in - a.fan_in || a.id.localeCompare(b.id))
     .slice(0, maxItems);
 }
@@ -447,7 +447,7 @@ export function repoOutline(reader: ContextReader, maxItems: number): RepoOutlin
     communities: communitiesOf(reader, maxItems),
     hotspots: reader.ctx.engine
       .analyze('hotspots', { threshold: 0, limit: maxItems }, { repo: reader.ctx.repo })
-      .hotspots.map((h) => ({ qualified: h.node.qualified, kind: h.node.kind, path: h.node.path, line: h.node.line, score: h.score })),
+      .hotspots.map((h) => ({ qualified: h.node.qual_name, kind: h.node.kind, path: h.node.file_path, line: h.node.start_line, score: h.score })),
     tests: {
       test_files: testFiles,
       file_share: share(testFiles, sourceFiles),

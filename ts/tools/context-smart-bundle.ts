@@ -62,12 +62,12 @@ export function prefetch(reader: ContextReader, args: { task?: string; ids?: str
       for (const c of n.callees) {
         if (given.has(c.id) || seen.has(c.id) || c.external) continue;
         seen.add(c.id);
-        callees.push(symbolRow(reader, c, `callee of ${s.qualified}`, true));
+        callees.push(symbolRow(reader, c, `callee of ${s.qual_name}`, true));
       }
       for (const c of n.callers) {
         if (given.has(c.id) || seen.has(c.id)) continue;
         seen.add(c.id);
-        callers.push(symbolRow(reader, c, `caller of ${s.qualified}`, false));
+        callers.push(symbolRow(reader, c, `caller of ${s.qual_name}`, false));
       }
     }
     rows.push(...callees, ...callers);
@@ -150,8 +150,8 @@ export function exportContext(reader: ContextReader, args: { ids?: string[]; tas
     return {
       ...symbolRow(reader, node, reason, true),
       ...(node.language ? { language: node.language } : {}),
-      callers: n.callers.map((c) => c.qualified),
-      callees: n.callees.map((c) => c.qualified),
+      callers: n.callers.map((c) => c.qual_name),
+      callees: n.callees.map((c) => c.qual_name),
     };
   });
   const repo = reader.repoName();
@@ -203,10 +203,10 @@ export function untestedRows(r: CoverageGapsResult): UntestedResult {
   return {
     symbols: r.symbols.map((s) => ({
       id: s.id,
-      qualified: s.qualified,
+      qualified: s.qual_name,
       kind: s.kind,
-      path: s.path,
-      line: s.line,
+      path: s.file_path,
+      line: s.start_line,
       fan_in: s.fan_in,
       exported: s.exported === true,
       ...(s.signature ? { signature: s.signature } : {}),

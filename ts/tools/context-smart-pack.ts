@@ -29,9 +29,9 @@ export interface SymbolRow {
 export function symbolRow(reader: ContextReader, n: NodeSummary, reason: string, withSource: boolean): SymbolRow {
   const row: SymbolRow = {
     id: n.id,
-    qualified: n.qualified,
+    qualified: n.qual_name,
     kind: n.kind,
-    path: n.path,
+    path: n.file_path,
     lines: lineRange(n),
     ...(n.signature ? { signature: n.signature } : {}),
     reason,
@@ -92,7 +92,7 @@ export function requireTask(tool: string, task: string): string {
 export function rankedForTask(reader: ContextReader, task: string, n: number): { node: NodeSummary; rank: number; why: string[] }[] {
   // The widest explore budget: only the ranking is used here, the caller packs its own answer.
   const r = explore(reader, { task, token_budget: EXPLORE_BUDGET.max, max_symbols: n });
-  return r.results.map((row) => ({ node: reader.symbol(row.id).symbol, rank: row.rank, why: row.why }));
+  return r.results.map((row) => ({ node: reader.symbol(row.id).node, rank: row.rank, why: row.why }));
 }
 
 /** Resolves ids to symbols; an unknown or ambiguous id becomes an error row instead of failing the call. */
@@ -101,7 +101,7 @@ export function resolveIds(reader: ContextReader, ids: readonly string[]): { fou
   const errors: (RowError & { id: string })[] = [];
   for (const id of ids) {
     try {
-      const s = reader.symbol(id).symbol;
+      const s = reader.symbol(id).node;
       if (!found.some((f) => f.id === s.id)) found.push(s);
     } catch (error) {
       errors.push({ id, ...rowError(error) });

@@ -115,15 +115,15 @@ function blastRadius(reader: ContextReader, targets: readonly NodeSummary[], err
     }
     if (r) {
       total += r.total;
-      if (r.caveat) caveats.push(`${t.qualified}: ${r.caveat.message}`);
-      if (r.truncated) caveats.push(`${t.qualified}: only ${r.dependents.length} of ${r.total} dependents listed`);
-      for (const d of r.dependents) {
+      if (r.caveat) caveats.push(`${t.qual_name}: ${r.caveat.message}`);
+      if (r.truncated) caveats.push(`${t.qual_name}: only ${r.nodes.length} of ${r.total} dependents listed`);
+      for (const d of r.nodes) {
         // Files are containers, test code is listed under tests, and the targets are the set itself.
-        if (d.node.kind === 'file' || reader.isTestCode(d.node) || targetIds.has(d.node.id) || seen.has(d.node.id)) continue;
-        seen.add(d.node.id);
-        let list = byFile.get(d.node.path);
-        if (!list) byFile.set(d.node.path, (list = []));
-        list.push({ qualified: d.node.qualified, kind: d.node.kind, line: d.node.line, depth: d.depth, kinds: d.kinds, of: t.qualified });
+        if (d.kind === 'file' || reader.isTestCode(d) || targetIds.has(d.id) || seen.has(d.id)) continue;
+        seen.add(d.id);
+        let list = byFile.get(d.file_path);
+        if (!list) byFile.set(d.file_path, (list = []));
+        list.push({ qualified: d.qual_name, kind: d.kind, line: d.start_line, depth: d.depth, kinds: d.edge_kinds, of: t.qual_name });
       }
     }
     if (t.kind === 'file') continue;
@@ -131,18 +131,18 @@ function blastRadius(reader: ContextReader, targets: readonly NodeSummary[], err
     if (covering.errors) errors.push(...covering.errors);
     for (const x of covering.tests) {
       if (!x.is_test || tests.has(x.id)) continue;
-      tests.set(x.id, { qualified: x.qualified, path: x.path, line: x.line, depth: x.depth, covers: t.qualified, ...(x.runner ? { runner: x.runner } : {}) });
+      tests.set(x.id, { qualified: x.qualified, path: x.path, line: x.line, depth: x.depth, covers: t.qual_name, ...(x.runner ? { runner: x.runner } : {}) });
     }
     for (const f of covering.test_files) {
       const prior = files.get(f.path);
       files.set(f.path, prior ? { ...prior, reasons: [...new Set([...prior.reasons, ...f.reasons])].sort() } : f);
     }
     for (const c of covering.commands) commands.set(`${c.cwd}\u0000${c.command}`, c);
-    if (covering.tests.length === 0 && covering.test_files.length === 0) caveats.push(`no covering tests found for ${t.qualified}`);
+    if (covering.tests.length === 0 && covering.test_files.length === 0) caveats.push(`no covering tests found for ${t.qual_name}`);
   }
   const dependents = [...byFile.entries()].map(([p, symbols]) => ({ path: p, symbols }));
   return {
-    targets: targets.map((t) => t.qualified),
+    targets: targets.map((t) => t.qual_name),
     dependents,
     dependents_total: total,
     tests: {
@@ -319,12 +319,12 @@ export function planTurn(reader: ContextReader, task: string): PlanTurnResult {
   for (const l of literals.slice(0, 1)) steps.push({ tool: 'search_text', args: { query: l }, why: 'where the quoted text is in the code' });
   if (top) {
     const id = top.id;
-    const read: PlannedCall = { tool: 'get_symbol_source', args: { id }, why: `read the top hit ${top.qualified}` };
+    const read: PlannedCall = { tool: 'get_symbol_source', args: { id }, why: `read the top hit ${top.qual_name}` };
     const tests: PlannedCall = { tool: 'get_test_targets', args: { id }, why: 'tests to run after the change' };
     const callers: PlannedCall = { tool: 'get_callers', args: { id }, why: 'callers to keep working before editing' };
     switch (intent) {
       case 'rename':
-        steps.push({ tool: 'find_usages', args: { id }, why: `every reference the rename of ${top.qualified} must change` }, tests);
+        steps.push({ tool: 'find_usages', args: { id }, why: `every reference the rename of ${top.qual_name} must change` }, tests);
         break;
       case 'test':
         steps.push({ tool: 'get_test_targets', args: { id }, why: 'tests that already cover it' }, read, { tool: 'get_callers', args: { id }, why: 'how it is called (test inputs)' });
@@ -341,7 +341,7 @@ export function planTurn(reader: ContextReader, task: string): PlanTurnResult {
   const result: PlanTurnResult = {
     intent,
     signals,
-    ...(top ? { top_hit: { id: top.id, qualified: top.qualified, path: top.path, lines: lineRange(top) } } : {}),
+    ...(top ? { top_hit: { id: top.id, qualified: top.qual_name, path: top.file_path, lines: lineRange(top) } } : {}),
     steps: steps.slice(0, PLAN_STEPS),
     tokens_used: 0,
   };

@@ -41,8 +41,8 @@ export function batchSymbols(reader: ContextReader, ids: readonly string[], incl
       return { id, error: rowError(error) };
     }
     if (!includeSource) return { id, ...found };
-    const s = found.symbol;
-    if (!s.path || s.line === 0 || s.external) return { id, ...found };
+    const s = found.node;
+    if (!s.file_path || s.start_line === 0 || s.external) return { id, ...found };
     if (left <= 0) {
       truncated = true;
       return { id, ...found, source_omitted: true };
@@ -153,7 +153,7 @@ export function editingContext(
   fidelity: { compress: boolean; rules: readonly FidelityRule[] } = { compress: false, rules: [] },
 ): EditingContext {
   const found = reader.symbol(id);
-  const s = found.symbol;
+  const s = found.node;
   if (s.kind === 'file' || s.kind === 'package' || s.kind === 'module') {
     throw new ToolInputError(
       'invalid_argument',
@@ -165,7 +165,7 @@ export function editingContext(
   const byId = new Map(chain.nodes.map((n) => [n.node.id, n.node]));
   const allCallers: EditCaller[] = callers.callers.map((c) => ({
     id: c.caller.id,
-    qualified: c.caller.qualified,
+    qualified: c.caller.qual_name,
     kind: c.caller.kind,
     path: c.path,
     lines: c.lines,
@@ -176,13 +176,13 @@ export function editingContext(
     .filter((c) => c.from === s.id)
     .map((c) => {
       const n = byId.get(c.to);
-      return { id: c.to, qualified: n?.qualified ?? c.to, kind: n?.kind ?? 'function', path: n?.path ?? '', line: c.line, origin: c.origin };
+      return { id: c.to, qualified: n?.qual_name ?? c.to, kind: n?.kind ?? 'function', path: n?.file_path ?? '', line: c.line, origin: c.origin };
     });
   const unresolved = [...new Set((chain.unresolved ?? []).filter((u) => u.from === s.id).map((u) => u.target.replace(/^unresolved::/, '')))];
   const targets = findTestTargets(reader, { symbol: s });
   let allImports: EditImport[] = [];
-  if (s.path) {
-    allImports = reader.fileSummary(s.path).imports.map((i) => ({
+  if (s.file_path) {
+    allImports = reader.fileSummary(s.file_path).imports.map((i) => ({
       line: i.line,
       module: i.module,
       status: i.status,
@@ -191,13 +191,13 @@ export function editingContext(
   }
   // Fidelity: `omit` drops the source and rows from matching files; `compress` stubs bodies.
   const tierOf = (p: string): Fidelity => fidelityOf(fidelity.rules, p, fidelity.compress ? 'compress' : 'full');
-  const sourceTier = s.path ? tierOf(s.path) : 'full';
+  const sourceTier = s.file_path ? tierOf(s.file_path) : 'full';
   let fullSource = includeSource && sourceTier !== 'omit' ? reader.symbolSource(s, 64 * 1024 * 1024) : null;
   if (fullSource && sourceTier === 'compress') {
     const lines = fullSource.text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     const padded = [...Array(fullSource.start_line - 1).fill(''), ...lines];
-    const text = compressBodies(padded, fullSource.start_line, fullSource.end_line, reader.fileSymbols(s.path)).map((l) => `${l}\n`).join('');
+    const text = compressBodies(padded, fullSource.start_line, fullSource.end_line, reader.fileSymbols(s.file_path)).map((l) => `${l}\n`).join('');
     fullSource = { ...fullSource, text };
   }
   const kept = <T extends { path: string }>(rows: T[]): T[] => rows.filter((r) => !r.path || tierOf(r.path) !== 'omit');
@@ -209,7 +209,7 @@ export function editingContext(
     symbol: s,
     ...(found.doc ? { doc: found.doc } : {}),
     ...(found.visibility ? { visibility: found.visibility } : {}),
-    ...(found.parent ? { parent: found.parent.qualified } : {}),
+    ...(found.parent ? { parent: found.parent.qual_name } : {}),
     // Declared here so the source sits before the lists in the JSON; absent (undefined) until set.
     source: undefined,
     callers: [],

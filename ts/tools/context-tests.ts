@@ -78,9 +78,9 @@ function testCallers(reader: ContextReader, targetId: string, out: Map<string, T
     const runner = full?.test_runner;
     out.set(c.id, {
       id: c.id,
-      qualified: c.qualified,
-      path: c.path,
-      line: c.line,
+      qualified: c.qual_name,
+      path: c.file_path,
+      line: c.start_line,
       depth: row.depth,
       origin: row.origin,
       ...(row.callee ? { via: row.callee } : {}),
@@ -96,9 +96,9 @@ export function testDependentFiles(reader: ContextReader, rel: string): { paths:
   const paths = new Map<string, 'imports' | 'calls'>();
   try {
     const deps = reader.query<GetDependentsResult>('get_dependents', { id: rel, depth: 1, limit: 1000 });
-    for (const row of deps.dependents) {
-      if (row.node.kind !== 'file' || !reader.isTestCode(row.node)) continue;
-      paths.set(row.node.path, row.kinds.includes('imports') || row.kinds.includes('re_exports') ? 'imports' : 'calls');
+    for (const row of deps.nodes) {
+      if (row.kind !== 'file' || !reader.isTestCode(row)) continue;
+      paths.set(row.file_path, row.edge_kinds.includes('imports') || row.edge_kinds.includes('re_exports') ? 'imports' : 'calls');
     }
     return { paths };
   } catch (error) {
@@ -214,10 +214,10 @@ export function findTestTargets(reader: ContextReader, target: { symbol: NodeSum
   let note: string | undefined;
   if ('symbol' in target) {
     const t = target.symbol;
-    filePath = t.path;
+    filePath = t.file_path;
     if (t.kind !== 'file') testCallers(reader, t.id, found);
     // A test covers itself: asking about a test means running it.
-    if (t.is_test) found.set(t.id, selfRow(reader.node(t.id), t.id, t.qualified, t.path, t.line));
+    if (t.is_test) found.set(t.id, selfRow(reader.node(t.id), t.id, t.qual_name, t.file_path, t.start_line));
   } else {
     filePath = target.path;
     const syms = reader.fileSymbols(filePath).filter((s) => s.kind !== 'file' && s.kind !== 'import');
@@ -275,8 +275,8 @@ export function testTargetOf(reader: ContextReader, args: { id?: string; path?: 
     throw new ToolInputError('invalid_argument', 'get_test_targets: pass exactly one of id (a symbol) or path (a file)');
   }
   if (args.id !== undefined) {
-    const s = reader.symbol(args.id).symbol;
-    return s.kind === 'file' ? { path: s.path } : { symbol: s };
+    const s = reader.symbol(args.id).node;
+    return s.kind === 'file' ? { path: s.file_path } : { symbol: s };
   }
   const rel = args.path!.replace(/^\.\//, '');
   if (rel.trim() === '') throw new ToolInputError('invalid_argument', 'get_test_targets: path must not be empty');

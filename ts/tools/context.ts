@@ -154,7 +154,7 @@ export const contextTools = [
     handler: (ctx, args) => {
       const reader = new ContextReader(ctx);
       const of = testTargetOf(reader, args);
-      const shown = 'symbol' in of ? { id: of.symbol.id, qualified: of.symbol.qualified, kind: of.symbol.kind, path: of.symbol.path, line: of.symbol.line } : { path: of.path };
+      const shown = 'symbol' in of ? { id: of.symbol.id, qualified: of.symbol.qual_name, kind: of.symbol.kind, path: of.symbol.file_path, line: of.symbol.start_line } : { path: of.path };
       return { target: shown, ...findTestTargets(reader, of) };
     },
   }),

@@ -249,37 +249,37 @@ export const editTools = [
       ...writeOptions,
     },
     handler: async (ctx, args) => {
-      const locate = (): GetSymbolResult['symbol'] => {
-        const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
-        if (!s.path || s.line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
+      const locate = (): GetSymbolResult['node'] => {
+        const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).node;
+        if (!s.file_path || s.start_line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
         return s;
       };
       // The span must be the file's current one: bring the index up to date with the file first.
-      await syncIndex(ctx, [locate().path!]);
+      await syncIndex(ctx, [locate().file_path]);
       const s = locate();
-      const t = resolveWritable(ctx.root, s.path!, { create: false });
+      const t = resolveWritable(ctx.root, s.file_path, { create: false });
       checkBase(t, args.base_sha);
       const before = textOf(t);
       const eol = eolOf(before);
       const lines = before.split('\n');
-      if (s.end_line > lines.length) throw new ToolInputError('stale', `${s.id} spans lines ${s.line}-${s.end_line} but ${t.rel} has ${lines.length}: re-index and retry`);
-      const current = lines.slice(s.line - 1, s.end_line).join('\n');
+      if (s.end_line > lines.length) throw new ToolInputError('stale', `${s.id} spans lines ${s.start_line}-${s.end_line} but ${t.rel} has ${lines.length}: re-index and retry`);
+      const current = lines.slice(s.start_line - 1, s.end_line).join('\n');
       const normal = (text: string): string => text.replace(/\r\n/g, '\n').replace(/\s+$/, '');
       if (args.old_source !== undefined && normal(args.old_source) !== normal(current)) {
         throw new ToolInputError(
           'conflict',
-          `the source of ${s.id} (${t.rel}:${s.line}-${s.end_line}) is not old_source any more: read it again (get_symbol_source) and redo the edit`,
+          `the source of ${s.id} (${t.rel}:${s.start_line}-${s.end_line}) is not old_source any more: read it again (get_symbol_source) and redo the edit`,
         );
       }
       // The replaced lines keep what ended the last one (a CR of a CRLF file is part of the line).
       const lastEnd = current.endsWith('\r') ? '\r' : '';
       const replacement = withEol(args.new_source.replace(/\r?\n$/, ''), eol) + lastEnd;
-      const after = [...lines.slice(0, s.line - 1), replacement, ...lines.slice(s.end_line)].join('\n');
+      const after = [...lines.slice(0, s.start_line - 1), replacement, ...lines.slice(s.end_line)].join('\n');
       if (after === before) return unchanged(t);
       const written = await commitOne(ctx, { target: t, after: Buffer.from(after, 'utf8') }, args);
       if (!args.dry_run) recordEdits(ctx, 'edit_symbol', written, before, after, [s.id]);
       return answer(written, args.dry_run === true, before, after, {
-        symbol: { id: s.id, start_line: s.line, end_line: s.end_line, new_end_line: s.line + replacement.split('\n').length - 1 },
+        symbol: { id: s.id, start_line: s.start_line, end_line: s.end_line, new_end_line: s.start_line + replacement.split('\n').length - 1 },
         ...(eol === '\r\n' && !args.new_source.includes('\r\n') && args.new_source.includes('\n') ? { eol_normalized: true } : {}),
       });
     },
@@ -332,9 +332,9 @@ type BatchChange = {
 function pathOf(ctx: ToolContext, change: BatchChange, index: number): string {
   if (change.operation === 'symbol') {
     if (!change.id) throw new ToolInputError('invalid_argument', `changes[${index}]: a symbol change needs id`);
-    const s = (ctx.engine.query('get_symbol', { id: change.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
-    if (!s.path) throw new ToolInputError('invalid_argument', `changes[${index}]: ${s.id} has no source in this repository`);
-    return s.path;
+    const s = (ctx.engine.query('get_symbol', { id: change.id }, { repo: ctx.repo }) as GetSymbolResult).node;
+    if (!s.file_path) throw new ToolInputError('invalid_argument', `changes[${index}]: ${s.id} has no source in this repository`);
+    return s.file_path;
   }
   if (!change.path) throw new ToolInputError('invalid_argument', `changes[${index}]: a ${change.operation} change needs path`);
   return resolveWritable(ctx.root, change.path, { create: change.operation === 'write' }).rel;

@@ -146,10 +146,10 @@ function declaresName(family: Family, text: string, name: string): boolean {
 
 async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string, unknown>> {
   const s = await freshDeclaration(ctx, args.id, 'inline_symbol inlines functions');
-  const family = familyOf(s.path);
-  if (!family) throw new ToolInputError('not_supported', `${s.path}: inline_symbol handles TypeScript/JavaScript, Python, Go, Java and Rust`);
-  const home = resolveWritable(ctx.root, s.path, { create: false });
-  const fact = refactorFacts(s.path, home.current!, 'callable', { line: s.line });
+  const family = familyOf(s.file_path);
+  if (!family) throw new ToolInputError('not_supported', `${s.file_path}: inline_symbol handles TypeScript/JavaScript, Python, Go, Java and Rust`);
+  const home = resolveWritable(ctx.root, s.file_path, { create: false });
+  const fact = refactorFacts(s.file_path, home.current!, 'callable', { line: s.start_line });
   if (fact.refusal) throw new ToolInputError('not_inlinable', `${s.id} cannot be inlined: ${fact.refusal}; nothing was written`);
   if (fact.free.some((f) => f.name === fact.name)) throw new ToolInputError('not_inlinable', `${s.id} is recursive; nothing was written`);
   if (family === 'ecma' && /^\s*(asserts\s+)?[A-Za-z_$][\w$]*\s+is\s/.test(fact.return_type ?? '')) {
@@ -157,7 +157,7 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
   }
 
   // The names the body uses that its own file provides: its declarations and its imports.
-  const homeImports = importsOf(s.path, home.current!);
+  const homeImports = importsOf(s.file_path, home.current!);
   const importedAt = (file: string, buf: Buffer, name: string): string | undefined => {
     const fam = familyOf(file)!;
     for (const i of importsOf(file, buf)) {
@@ -170,8 +170,8 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
     return undefined;
   };
   // Names its file declares where the body can see them: top-level ones (Java: the class's members too).
-  const topLevel = new Set(ctx.engine.fileSymbols(ctx.repo, s.path).filter((n) => family === 'java' || !localOf(n.id).includes('.')).map((n) => n.name));
-  const homeDir = dirOf(s.path);
+  const topLevel = new Set(ctx.engine.fileSymbols(ctx.repo, s.file_path).filter((n) => family === 'java' || !localOf(n.id).includes('.')).map((n) => n.name));
+  const homeDir = dirOf(s.file_path);
   // Java: the simple type names the casts will write (primitives and java.lang need no import).
   const javaTypes = [...fact.params.map((p) => p.type ?? ''), fact.return_type ?? ''].flatMap((t) => t.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
   const freeNames = [...new Set(fact.free.map((f) => f.name))];
@@ -197,7 +197,7 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
       otherUses += lines.size;
       continue;
     }
-    const sites = refactorFacts(file, buf, 'calls', { name: fact.name }).filter((c) => lines.has(c.line) && !(file === s.path && c.start >= lineBytes(buf, fact.start_line, fact.end_line)[0] && c.end <= lineBytes(buf, fact.start_line, fact.end_line)[1]));
+    const sites = refactorFacts(file, buf, 'calls', { name: fact.name }).filter((c) => lines.has(c.line) && !(file === s.file_path && c.start >= lineBytes(buf, fact.start_line, fact.end_line)[0] && c.end <= lineBytes(buf, fact.start_line, fact.end_line)[1]));
     const covered = new Set(sites.map((c) => c.line));
     for (const l of lines) {
       if (!covered.has(l)) otherUses++; // an import, a reference as a value, a type position
@@ -227,7 +227,7 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
       const caller = site.enclosing ? buf.subarray(site.enclosing.start, site.enclosing.end).toString('utf8') : '';
       const callerOutsideCall = caller ? caller.replace(buf.subarray(site.start, site.end).toString('utf8'), '') : '';
       let blocked: string | undefined;
-      if (family === 'java' && file !== s.path && dirOf(file) !== homeDir && (freeNames.length > 0 || javaTypes.some((t) => !JAVA_LANG.test(t)))) {
+      if (family === 'java' && file !== s.file_path && dirOf(file) !== homeDir && (freeNames.length > 0 || javaTypes.some((t) => !JAVA_LANG.test(t)))) {
         blocked = `${file} is in another package, where the names and types the body uses may not be visible`;
       }
       for (const name of blocked ? [] : freeNames) {
@@ -235,20 +235,20 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
           blocked = `the caller declares its own \`${name}\`, which the body's \`${name}\` would then mean`;
           break;
         }
-        if (file === s.path) continue;
-        const fromHome = importedAt(s.path, home.current!, name);
+        if (file === s.file_path) continue;
+        const fromHome = importedAt(s.file_path, home.current!, name);
         const declaredHome = topLevel.has(name);
         if (!fromHome && !declaredHome) continue; // a builtin or a global
         const samePackage = (family === 'go' || family === 'java') && dirOf(file) === homeDir;
         if (family === 'java' && declaredHome) {
-          blocked = `the body uses \`${name}\`, a member of ${s.path}'s class, which ${file} cannot name unqualified`;
+          blocked = `the body uses \`${name}\`, a member of ${s.file_path}'s class, which ${file} cannot name unqualified`;
           break;
         }
         if (declaredHome && samePackage) continue;
         const there = importedAt(file, buf, name);
-        const want = fromHome ?? (family === 'ecma' ? `${s.path}#${name}` : family === 'python' ? `${resolvePythonFrom(ctx.root, s.path, '.')}#${name}` : undefined);
+        const want = fromHome ?? (family === 'ecma' ? `${s.file_path}#${name}` : family === 'python' ? `${resolvePythonFrom(ctx.root, s.file_path, '.')}#${name}` : undefined);
         if (there === undefined || want === undefined || there !== want) {
-          blocked = `the body uses \`${name}\`, which ${file} does not ${declaredHome ? 'import from ' + s.path : 'import the same way'}`;
+          blocked = `the body uses \`${name}\`, which ${file} does not ${declaredHome ? 'import from ' + s.file_path : 'import the same way'}`;
           break;
         }
       }
@@ -300,12 +300,12 @@ async function inline(ctx: ToolContext, args: InlineArgs): Promise<Record<string
   const nonImportUses = otherUses - [...byFile.keys()].reduce((n, f) => n + Math.min(importUses(f), byFile.get(f)!.size), 0);
   const deleting = !args.site && args.delete_after === true && refusals.length === 0 && nonImportUses <= 0;
   if (deleting) {
-    const entry = edited.get(s.path) ?? { target: home, splices: [] };
+    const entry = edited.get(s.file_path) ?? { target: home, splices: [] };
     const lines = home.current!.toString('utf8').split('\n');
     const [from, to] = deletionRange(lines, fact.start_line, fact.end_line);
     const [bs, be] = lineBytes(home.current!, from, to);
     entry.splices.push({ start: bs, end: be, text: '' });
-    edited.set(s.path, entry);
+    edited.set(s.file_path, entry);
     // Files that import it but had no call left to inline still lose the import.
     for (const f of byFile.keys()) {
       if (!edited.has(f) && importUses(f) > 0) {

@@ -35,6 +35,7 @@ import {
   type NewImport,
   type Splice,
 } from './imports';
+import { repoPrefixOf } from './context-common';
 import { unifiedDiff } from './edit';
 
 /** The move tool. */
@@ -161,26 +162,26 @@ function appended(bytes: Buffer, text: string): Buffer {
 
 async function move(ctx: ToolContext, args: { id: string; to: string; dry_run?: boolean | undefined; allow_parse_errors?: boolean | undefined }): Promise<Record<string, unknown>> {
   const s = await freshDeclaration(ctx, args.id, 'move_symbol moves declarations (move files with git mv, then re-index)');
-  const family = familyOf(s.path);
-  if (!family) refuse(`${s.path}: move_symbol handles TypeScript/JavaScript, Python, Go, Java and Rust`);
+  const family = familyOf(s.file_path);
+  if (!family) refuse(`${s.file_path}: move_symbol handles TypeScript/JavaScript, Python, Go, Java and Rust`);
   const local = localOf(s.id);
   let to = path.posix.normalize(args.to.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/\/$/, '');
   if (family === 'java' && !to.endsWith('.java')) to = `${to}/${s.name}.java`;
   if (family === 'go' && !to.endsWith('.go')) to = `${to}/${s.name.toLowerCase()}.go`;
   // A Go method may move between the files of its package; anything else nested moves with its owner.
-  const goMethod = family === 'go' && s.kind === 'method' && dirOf(to) === dirOf(s.path);
+  const goMethod = family === 'go' && s.kind === 'method' && dirOf(to) === dirOf(s.file_path);
   if (local.includes('.') && !goMethod) refuse(`${s.id} is declared inside ${local.slice(0, local.lastIndexOf('.'))}: move that instead`);
   if (familyOf(to) !== family) refuse(`${to} is not a ${family === 'ecma' ? 'TypeScript/JavaScript' : family} file`);
   const work = new Workset(ctx);
-  const from = work.target(s.path).rel;
+  const from = work.target(s.file_path).rel;
   const toTarget = work.target(to, true);
   to = toTarget.rel;
   if (to === from) refuse(`${s.id} is already in ${to}`);
 
   const original = work.bytes(from);
   const lines = original.toString('utf8').split('\n');
-  if (/^\s/.test(lines[s.line - 1] ?? '')) refuse(`${s.id} is declared inside a block (an if, a try, a namespace): move the block by hand`);
-  const [first, last] = deletionRange(lines, s.line, s.end_line);
+  if (/^\s/.test(lines[s.start_line - 1] ?? '')) refuse(`${s.id} is declared inside a block (an if, a try, a namespace): move the block by hand`);
+  const [first, last] = deletionRange(lines, s.start_line, s.end_line);
   const [bs, be] = lineBytes(original, first, last);
   // The declaration's lines without the blank line the cut takes with it.
   const text = `${original.subarray(bs, be).toString('utf8').replace(/(\r?\n[ \t]*)+$/, '')}\n`;
@@ -189,7 +190,7 @@ async function move(ctx: ToolContext, args: { id: string; to: string; dry_run?: 
   const sibs: NodeSummary[] = declared
     .filter((n) => names.has(n.name) && (n.start_line < first || n.start_line > last))
     .filter((n, i, all) => all.findIndex((x) => x.name === n.name) === i) // a name declared twice (an interface and a const) is imported once
-    .map((n) => ({ id: n.id, kind: n.kind as NodeSummary['kind'], ...(n.flavor ? { flavor: n.flavor as NodeSummary['flavor'] } : {}), name: n.name, path: n.path, line: n.start_line, end_line: n.end_line, qualified: n.qualified, exported: n.exported }));
+    .map((n) => ({ id: n.id, kind: n.kind as NodeSummary['kind'], ...(n.flavor ? { flavor: n.flavor as NodeSummary['flavor'] } : {}), name: n.name, file_path: n.path, start_line: n.start_line, end_line: n.end_line, qual_name: n.qualified, repo_prefix: repoPrefixOf(n.id), exported: n.exported }));
   const needed = importsOf(from, original).filter((f) => topLevel(original, f)).flatMap((fact) => fact.bindings.filter((b) => b.local !== '*' && names.has(b.local)).map((binding) => ({ fact, binding })));
 
   const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
@@ -229,7 +230,7 @@ async function move(ctx: ToolContext, args: { id: string; to: string; dry_run?: 
   return {
     status: args.dry_run ? 'would_apply' : 'applied',
     id: s.id,
-    new_id: `${s.id.slice(0, s.id.indexOf('::') - s.path.length)}${to}::${local}`,
+    new_id: `${s.id.slice(0, s.id.indexOf('::') - s.file_path.length)}${to}::${local}`,
     from,
     to,
     users_rewritten: [...users.keys()].filter((u) => plans.some((p) => p.target.rel === u)),
@@ -243,8 +244,8 @@ async function move(ctx: ToolContext, args: { id: string; to: string; dry_run?: 
 /** The declaration's line index inside the moved text. */
 function declLine(m: MoveContext): number {
   const lines = m.work.target(m.from).current!.toString('utf8').split('\n');
-  const [first] = deletionRange(lines, m.s.line, m.s.end_line);
-  return m.s.line - first;
+  const [first] = deletionRange(lines, m.s.start_line, m.s.end_line);
+  return m.s.start_line - first;
 }
 
 // ----- TypeScript / JavaScript ----------------------------------------------------------------
@@ -521,7 +522,7 @@ function moveGo(m: MoveContext): string {
   if (!pathA || !pathB) refuse(`no go.mod above ${dirA} or ${dirB}: the import paths are unknown`);
   // Its methods must move with a type (Go keeps methods in the type's package).
   const methods: NodeSummary[] = [];
-  for (const n of ctx.engine.fileSymbols(ctx.repo, from)) if (n.id.startsWith(`${s.id}.`)) methods.push({ id: n.id, name: n.name, kind: n.kind as NodeSummary['kind'], path: n.path, line: n.start_line, end_line: n.end_line, qualified: n.qualified });
+  for (const n of ctx.engine.fileSymbols(ctx.repo, from)) if (n.id.startsWith(`${s.id}.`)) methods.push({ id: n.id, name: n.name, kind: n.kind as NodeSummary['kind'], file_path: n.path, start_line: n.start_line, end_line: n.end_line, qual_name: n.qualified, repo_prefix: repoPrefixOf(n.id) });
   for (const f of ctx.engine.fileNodes(ctx.repo, []).filter((f) => f.path !== from && dirOf(f.path) === dirA && f.path.endsWith('.go'))) {
     if (ctx.engine.fileSymbols(ctx.repo, f.path).some((n) => localOf(n.id).startsWith(`${s.name}.`))) refuse(`${s.name} has methods in ${f.path}: move them into ${from} first (Go keeps methods in their type's package)`);
   }
@@ -532,7 +533,7 @@ function moveGo(m: MoveContext): string {
     for (const meth of methods) {
       const idx = restLines.findIndex((l) => new RegExp(`^func\\s*\\([^)]*\\b${s.name}\\b[^)]*\\)\\s*${meth.name}\\b`).test(l));
       if (idx < 0) refuse(`cannot find method ${meth.name} of ${s.name} in ${from}`);
-      const end = idx + (meth.end_line - meth.line);
+      const end = idx + (meth.end_line - meth.start_line);
       const [a, b] = deletionRange(restLines, idx + 1, end + 1);
       const [ls, le] = lineBytes(rest, a, b);
       text += `\n${rest.subarray(ls, le).toString('utf8').replace(/(\r?\n[ \t]*)+$/, '')}\n`;
@@ -670,7 +671,7 @@ function moveJava(m: MoveContext): string {
       // Users left in the old package need its members public.
       if (mem.id === s.id || mem.exported || /interface/.test(s.kind)) continue;
       const us = ctx.engine.query('find_usages', { id: mem.id, limit: 50, include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
-      const outside = us.usages.find((u) => !u.from.id.startsWith(`${s.id}`));
+      const outside = us.usages.find((u) => !u.from.startsWith(`${s.id}`));
       if (outside) refuse(`${outside.path}:${outside.line} uses ${mem.qualified}, which is not public: it could not reach it from package ${pkgB || '(default)'}`);
     }
     // Members the old package names in text (`S.member`, `import static pkgA.S.member`) — the graph may
@@ -745,7 +746,7 @@ function moveRust(m: MoveContext): string {
     if (new RegExp(`\\bimpl\\b[^{;]*\\b${s.name}\\b[^{;]*\\{`).test(impls)) refuse(`${from} has impl blocks for ${s.name}: move them with it by hand (fields and private items would become unreachable)`);
   }
   for (const sib of m.siblings) {
-    const line = work.target(from).current!.toString('utf8').split('\n')[sib.line - 1] ?? '';
+    const line = work.target(from).current!.toString('utf8').split('\n')[sib.start_line - 1] ?? '';
     if (!/^\s*pub\b/.test(line)) refuse(`${s.name} uses ${sib.name}, which is private to ${modA}: make it pub(crate) first, or move it too`);
   }
   const parent = (mod: string): string => mod.split('::').slice(0, -1).join('::') || 'crate';

@@ -91,9 +91,16 @@ function sessionRow(store: OverlayStore, session: OverlaySession): Record<string
 
 /** Node ids in an answer of one of the compare tools (the rows, not the target). */
 function idsOf(tool: CompareTool, answer: unknown): string[] {
-  const a = answer as Record<string, { id?: string; caller?: { id: string }; from?: { id: string }; node?: { id: string } }[]>;
-  const rows = { find_usages: a.usages, get_callers: a.callers, get_call_chain: a.nodes, get_dependencies: a.dependencies, get_dependents: a.dependents }[tool] ?? [];
-  const ids = rows.map((r) => r.caller?.id ?? r.from?.id ?? r.node?.id).filter((id): id is string => typeof id === 'string');
+  const a = answer as { usages?: { from?: string }[]; callers?: { caller?: { id?: string } }[]; nodes?: { id?: string; node?: { id?: string } }[] };
+  // Usage rows name their user by id (`from`); dependency rows are the nodes themselves.
+  const found: unknown[] = {
+    find_usages: () => (a.usages ?? []).map((r) => r.from),
+    get_callers: () => (a.callers ?? []).map((r) => r.caller?.id),
+    get_call_chain: () => (a.nodes ?? []).map((r) => r.node?.id),
+    get_dependencies: () => (a.nodes ?? []).map((r) => r.id),
+    get_dependents: () => (a.nodes ?? []).map((r) => r.id),
+  }[tool]();
+  const ids = found.filter((id): id is string => typeof id === 'string');
   return [...new Set(ids)].sort();
 }
 

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { FindOverridesResult, FindUsagesResult, GetSymbolResult, NodeSummary, SearchSymbolsResult, SearchTextResult } from '../engine/engine';
+import type { FindOverridesResult, FindUsagesResult, GetSymbolResult, NodeSummary, SearchSymbolsResult, SearchTextResult, UsageRow } from '../engine/engine';
 import { target } from './common';
 import { defineTool, ToolInputError } from './registry';
 import type { ToolContext } from '../workspace/context';
@@ -74,11 +74,11 @@ function renamedTestName(name: string, old: string, now: string): string | undef
  * file, package or module (`what` says what the tool does with declarations).
  */
 export async function freshDeclaration(ctx: ToolContext, id: string, what: string): Promise<NodeSummary> {
-  const lookup = (): NodeSummary => (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+  const lookup = (): NodeSummary => (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).node;
   const s = lookup();
-  if (!s.path || s.line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository (external or file-less)`);
+  if (!s.file_path || s.start_line === 0 || s.external) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository (external or file-less)`);
   if (s.kind === 'file' || s.kind === 'package' || s.kind === 'module') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; ${what}`);
-  await syncIndex(ctx, [s.path]);
+  await syncIndex(ctx, [s.file_path]);
   return lookup();
 }
 
@@ -91,7 +91,7 @@ export function overrideFamily(ctx: ToolContext, id: string, limit = 100): FindO
 /** Another declaration named `name` in the same scope as `s` (its file, same owner), if any. */
 export function declaredBeside(ctx: ToolContext, s: NodeSummary, name: string): string | undefined {
   const ownerOf = (id: string): string => ownerIdOf(id) ?? id.slice(0, id.indexOf('::'));
-  return ctx.engine.fileSymbols(ctx.repo, s.path).find((n) => n.name === name && ownerOf(n.id) === ownerOf(s.id))?.id;
+  return ctx.engine.fileSymbols(ctx.repo, s.file_path).find((n) => n.name === name && ownerOf(n.id) === ownerOf(s.id))?.id;
 }
 
 /** The refactor family. */
@@ -192,7 +192,7 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   if (contract) throw new ToolInputError('hierarchy', `${contract}: renaming it alone could break the build. Nothing was written`);
   // Another declaration of the new name beside it would collide.
   const clash = declaredBeside(ctx, s, newName);
-  if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${newName} in the same scope (${clash}): pick another name`);
+  if (clash) throw new ToolInputError('conflict', `${s.file_path} already declares ${newName} in the same scope (${clash}): pick another name`);
 
   const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: args.min_tier ?? 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
   if (usages.truncated || usages.total > MAX_SITES) {
@@ -268,11 +268,11 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
     else unmatched.push({ path, line, reason });
   };
 
-  site(s.path, s.line, oldName, newName, 'declaration', Math.max(0, s.end_line - s.line));
+  site(s.file_path, s.start_line, oldName, newName, 'declaration', Math.max(0, s.end_line - s.start_line));
   // A class's constructors carry its name (Java, C#, C++…): they are renamed with it.
   if (s.kind === 'type') {
-    for (const n of ctx.engine.fileSymbols(ctx.repo, s.path)) {
-      if (n.name === oldName && ownerIdOf(n.id) === s.id) site(s.path, n.start_line, oldName, newName, 'constructor', Math.max(0, n.end_line - n.start_line));
+    for (const n of ctx.engine.fileSymbols(ctx.repo, s.file_path)) {
+      if (n.name === oldName && ownerIdOf(n.id) === s.id) site(s.file_path, n.start_line, oldName, newName, 'constructor', Math.max(0, n.end_line - n.start_line));
     }
   }
   const counted = new Set<string>();
@@ -288,13 +288,13 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   const owner = ownerId ? ctx.engine.getNode(ctx.repo, ownerId) : null;
   if (owner && (owner.kind === 'function' || owner.kind === 'method') && (s.kind === 'function' || s.kind === 'method')) {
     for (let l = owner.start_line; l <= owner.end_line; l++) {
-      if ((tokenColumns(s.path, oldName, l) ?? []).length > 0 && !edits.get(s.path)?.has(l)) site(s.path, l, oldName, newName, `local use in ${owner.name}`, 0);
+      if ((tokenColumns(s.file_path, oldName, l) ?? []).length > 0 && !edits.get(s.file_path)?.has(l)) site(s.file_path, l, oldName, newName, `local use in ${owner.name}`, 0);
     }
   }
   // Members reached through a module alias the graph may not resolve (`ns.old` after
   // `import * as ns`, `mod.old` after `import pkg.mod as mod`): rewritten where the alias is the declaring module.
   if (!localOf(s.id).includes('.')) {
-    for (const { path, alias } of moduleAliases(ctx, s.path)) {
+    for (const { path, alias } of moduleAliases(ctx, s.file_path)) {
       const lines = linesOf(path);
       const pattern = new RegExp(`(^|[^A-Za-z0-9_$.])${alias.replace(/[.$]/g, (c) => `\\${c}`)}\\s*\\.\\s*${oldName.replace(/\$/g, '\\$')}(?![A-Za-z0-9_$])`);
       lines.forEach((text, i) => {
@@ -344,7 +344,7 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
       const theirs = ctx.engine.query('find_usages', { id: o.id, limit: 500, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
       for (const u of theirs.usages) for (let l = u.line; l <= u.line + SITE_LOOKAHEAD; l++) explained.add(`${u.path}:${l}`);
     }
-    const unresolved = tokenMentions(ctx, oldName, [{ path: s.path, from: s.line, to: s.end_line }], localOf(s.id).includes('.') ? undefined : false).filter((m) => !rewritten(m.path, m.line) && !explained.has(`${m.path}:${m.line}`));
+    const unresolved = tokenMentions(ctx, oldName, [{ path: s.file_path, from: s.start_line, to: s.end_line }], localOf(s.id).includes('.') ? undefined : false).filter((m) => !rewritten(m.path, m.line) && !explained.has(`${m.path}:${m.line}`));
     if (unresolved.length > 0) {
       throw new ToolInputError(
         'unresolved',
@@ -373,7 +373,7 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
   const store = ctx.session?.store;
   if (store && !args.dry_run) {
     for (const w of written) store.recordEdit('file', w.path, w.path, 'rename_symbol');
-    store.recordEdit('symbol', s.id, s.path, 'rename_symbol');
+    store.recordEdit('symbol', s.id, s.file_path, 'rename_symbol');
   }
   let references: Record<string, number> | undefined;
   let newId: string | undefined;
@@ -503,18 +503,18 @@ export function contractRefusal(ctx: ToolContext, s: NodeSummary, deleting: bool
   const local = localOf(s.id);
   const ownerId = ownerIdOf(s.id);
   const owner = ownerId ? ctx.engine.getNode(ctx.repo, ownerId) : null;
-  const siblings = ctx.engine.fileSymbols(ctx.repo, s.path).filter((n) => n.id !== s.id && n.name === s.name && localOf(n.id).split('.').length === local.split('.').length && (ownerId === undefined || n.id.startsWith(`${ownerId}.`)));
+  const siblings = ctx.engine.fileSymbols(ctx.repo, s.file_path).filter((n) => n.id !== s.id && n.name === s.name && localOf(n.id).split('.').length === local.split('.').length && (ownerId === undefined || n.id.startsWith(`${ownerId}.`)));
   if (siblings.length > 0) return `${s.name} is overloaded (${siblings.map((n) => n.id).join(', ')}): the graph cannot tell which overload each call reaches`;
-  const family = familyOf(s.path);
-  if (!deleting && family === 'java' && !owner && path.posix.basename(s.path) === `${s.name}.java`) {
-    return `${s.name} is the type its file is named after (${s.path}): Java needs the file renamed with it, which rename_symbol does not do`;
+  const family = familyOf(s.file_path);
+  if (!deleting && family === 'java' && !owner && path.posix.basename(s.file_path) === `${s.name}.java`) {
+    return `${s.name} is the type its file is named after (${s.file_path}): Java needs the file renamed with it, which rename_symbol does not do`;
   }
   if (s.kind !== 'method' && s.kind !== 'function') return undefined;
   let head = '';
   try {
-    const lines = fs.readFileSync(resolveWritable(ctx.root, s.path, { create: false }).abs, 'utf8').split('\n');
-    const [from] = deletionRange(lines, s.line, s.end_line);
-    head = lines.slice(from - 1, s.line).join('\n');
+    const lines = fs.readFileSync(resolveWritable(ctx.root, s.file_path, { create: false }).abs, 'utf8').split('\n');
+    const [from] = deletionRange(lines, s.start_line, s.end_line);
+    head = lines.slice(from - 1, s.start_line).join('\n');
   } catch {
     /* unreadable: no syntax to check */
   }
@@ -562,10 +562,14 @@ interface DeleteArgs {
   allow_parse_errors?: boolean | undefined;
 }
 
-/** The references to `id` from outside `set` (the declarations being deleted, members included). */
-function usersOutside(ctx: ToolContext, id: string, set: ReadonlySet<string>): FindUsagesResult['usages'] {
+/**
+ * The references to `id` from outside `set` (the declarations being deleted, members included),
+ * each with its using node (`user`: the answer's `nodes` entry the row's `from` names).
+ */
+function usersOutside(ctx: ToolContext, id: string, set: ReadonlySet<string>): (UsageRow & { user: NodeSummary | undefined })[] {
   const usages = ctx.engine.query('find_usages', { id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
-  return usages.usages.filter((u) => ![...set].some((owner) => within(u.from.id, owner)));
+  const users = new Map(usages.nodes.map((n) => [n.id, n]));
+  return usages.usages.filter((u) => ![...set].some((owner) => within(u.from, owner))).map((u) => ({ ...u, user: users.get(u.from) }));
 }
 
 async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<string, unknown>> {
@@ -582,7 +586,7 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
   if (users.length === 0) {
     // The graph may miss a use (a dynamic member access, an alias it did not resolve): a mention of
     // the name as an identifier anywhere else keeps the declaration.
-    const mentioned = tokenMentions(ctx, s.name, [{ path: s.path, from: s.line, to: s.end_line }], localOf(s.id).includes('.') ? undefined : false);
+    const mentioned = tokenMentions(ctx, s.name, [{ path: s.file_path, from: s.start_line, to: s.end_line }], localOf(s.id).includes('.') ? undefined : false);
     if (mentioned.length > 0) {
       throw new ToolInputError(
         'in_use',
@@ -594,12 +598,12 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
     }
   }
   if (users.length > 0) {
-    const tests = users.filter((u) => u.from.is_test || /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|_test\.go$|(^|\/)test_[^/]*\.py$/.test(u.path));
+    const tests = users.filter((u) => u.user?.is_test || /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|_test\.go$|(^|\/)test_[^/]*\.py$/.test(u.path));
     throw new ToolInputError(
       'in_use',
       `${s.id} is still used at ${users.length} place${users.length === 1 ? '' : 's'} (${users
         .slice(0, 8)
-        .map((u) => `${u.path}:${u.line} by ${u.from.qualified}`)
+        .map((u) => `${u.path}:${u.line} by ${u.user?.qual_name ?? u.from}`)
         .join(', ')}${users.length > 8 ? ', …' : ''})` +
         (tests.length === users.length ? ': only tests use it; delete or change those tests first' : ': remove those uses first') +
         '; nothing was written',
@@ -612,7 +616,7 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
     const queue = [s.id];
     while (queue.length > 0 && orphans.length < 200) {
       const from = queue.shift()!;
-      const fromPath = ctx.engine.getNode(ctx.repo, from)?.path ?? s.path;
+      const fromPath = ctx.engine.getNode(ctx.repo, from)?.path ?? s.file_path;
       const members = ctx.engine.fileSymbols(ctx.repo, fromPath).filter((n) => within(n.id, from)).map((n) => n.id);
       const outgoing = [from, ...members].flatMap((id) => ctx.engine.edges(ctx.repo, id, { direction: 'out', kinds: ['calls', 'references', 'instantiates', 'typed_as', 'returns'] }));
       for (const e of outgoing) {
@@ -626,7 +630,7 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
         if (tokenMentions(ctx, node.name, spans, localOf(node.id).includes('.') ? undefined : false).length > 0) continue;
         set.add(node.id);
         queue.push(node.id);
-        const summary = (ctx.engine.query('get_symbol', { id: node.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+        const summary = (ctx.engine.query('get_symbol', { id: node.id }, { repo: ctx.repo }) as GetSymbolResult).node;
         orphans.push(summary);
       }
     }
@@ -635,13 +639,13 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
   // Nested targets go with their owner.
   const outermost = targets.filter((t) => !targets.some((o) => o.id !== t.id && within(t.id, o.id)));
   const byFile = new Map<string, NodeSummary[]>();
-  for (const t of outermost) byFile.set(t.path, [...(byFile.get(t.path) ?? []), t]);
+  for (const t of outermost) byFile.set(t.file_path, [...(byFile.get(t.file_path) ?? []), t]);
   const plans: PlannedWrite[] = [];
   const deleted: { id: string; path: string; lines: [number, number] }[] = [];
   for (const [path, nodes] of [...byFile.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const t = resolveWritable(ctx.root, path, { create: false });
     const lines = t.current!.toString('utf8').split('\n');
-    const ranges = nodes.map((n) => ({ n, range: deletionRange(lines, n.line, n.end_line) })).sort((a, b) => b.range[0] - a.range[0]);
+    const ranges = nodes.map((n) => ({ n, range: deletionRange(lines, n.start_line, n.end_line) })).sort((a, b) => b.range[0] - a.range[0]);
     for (const { n, range } of ranges) {
       lines.splice(range[0] - 1, range[1] - range[0] + 1);
       deleted.push({ id: n.id, path, lines: range });
@@ -659,7 +663,7 @@ async function safeDelete(ctx: ToolContext, args: DeleteArgs): Promise<Record<st
     status: args.dry_run ? 'would_apply' : 'applied',
     deleted: deleted.sort((a, b) => a.path.localeCompare(b.path) || a.lines[0] - b.lines[0]),
     ...(s.exported ? { note: `${s.name} was exported: nothing in this repository used it, but code outside it may have` } : {}),
-    ...(args.cascade === 'preview' ? { orphans: orphans.map((o) => ({ id: o.id, path: o.path, line: o.line })) } : {}),
+    ...(args.cascade === 'preview' ? { orphans: orphans.map((o) => ({ id: o.id, path: o.file_path, line: o.start_line })) } : {}),
     ...(args.cascade === 'apply' ? { cascaded: orphans.map((o) => o.id) } : {}),
     files: written.map((w) => ({ ...w, reindexed: args.dry_run !== true })),
   };
@@ -683,7 +687,7 @@ function wiringOf(ctx: ToolContext, s: NodeSummary): WiringLine[] {
   const out: WiringLine[] = [];
   const seen = new Set<string>();
   for (const u of usages.usages) {
-    if (u.path === s.path || seen.has(`${u.path}:${u.line}`)) continue;
+    if (u.path === s.file_path || seen.has(`${u.path}:${u.line}`)) continue;
     seen.add(`${u.path}:${u.line}`);
     const text = fs.readFileSync(resolveWritable(ctx.root, u.path, { create: false }).abs, 'utf8').split('\n')[u.line - 1] ?? '';
     const cols = identifierColumns(text, s.name);
@@ -710,7 +714,7 @@ function linesOfFile(ctx: ToolContext, rel: string, from: number, to: number): s
 async function pattern(ctx: ToolContext, id: string): Promise<Record<string, unknown>> {
   const s = await freshDeclaration(ctx, id, 'pick a declaration as the example');
   return {
-    example: { id: s.id, kind: s.kind, path: s.path, start_line: s.line, end_line: s.end_line, source: linesOfFile(ctx, s.path, s.line, s.end_line) },
+    example: { id: s.id, kind: s.kind, path: s.file_path, start_line: s.start_line, end_line: s.end_line, source: linesOfFile(ctx, s.file_path, s.start_line, s.end_line) },
     wiring: wiringOf(ctx, s),
     tests: testsOf(ctx, s).map((t) => ({ ...t, source: linesOfFile(ctx, t.path, t.start_line, t.end_line) })),
   };
@@ -745,12 +749,12 @@ async function scaffold(
   if (!IDENTIFIER.test(args.new_name)) throw new ToolInputError('invalid_argument', `new_name ${JSON.stringify(args.new_name)} is not an identifier`);
   const s = await freshDeclaration(ctx, args.id, 'pick a declaration as the example');
   const clash = declaredBeside(ctx, s, args.new_name);
-  if (clash) throw new ToolInputError('conflict', `${s.path} already declares ${args.new_name} beside ${s.name} (${clash})`);
+  if (clash) throw new ToolInputError('conflict', `${s.file_path} already declares ${args.new_name} beside ${s.name} (${clash})`);
   // Insertions per file: after line N, these lines (applied bottom-up so line numbers hold).
   const inserts = new Map<string, { after: number; text: string }[]>();
   const replaces = new Map<string, { line: number; text: string }[]>();
   const insert = (path: string, after: number, text: string): void => void inserts.set(path, [...(inserts.get(path) ?? []), { after, text }]);
-  insert(s.path, s.end_line, `\n${renameAll(linesOfFile(ctx, s.path, s.line, s.end_line), s.name, args.new_name)}`);
+  insert(s.file_path, s.end_line, `\n${renameAll(linesOfFile(ctx, s.file_path, s.start_line, s.end_line), s.name, args.new_name)}`);
   const tests = args.tests === false ? [] : testsOf(ctx, s);
   for (const t of tests) insert(t.path, t.end_line, `\n${renameAll(linesOfFile(ctx, t.path, t.start_line, t.end_line), s.name, args.new_name, true)}`);
   const wiring = wiringOf(ctx, s);

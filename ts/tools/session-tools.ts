@@ -162,10 +162,10 @@ const row = (index: number, n: NodeSummary, edge?: string): Neighbour => ({
   index,
   id: n.id,
   name: n.name,
-  qualified: n.qualified,
+  qualified: n.qual_name,
   kind: n.kind,
-  path: n.path,
-  line: n.line,
+  path: n.file_path,
+  line: n.start_line,
   ...(edge ? { edge } : {}),
 });
 
@@ -192,9 +192,9 @@ function callers(ctx: ToolContext, id: string): Neighbour[] {
 
 /** Other symbols with the same owner (the enclosing type, or the file for top-level symbols), in source order. */
 function siblings(ctx: ToolContext, symbol: GetSymbolResult): Neighbour[] {
-  const s = symbol.symbol;
-  if (s.kind === 'file' || !s.path || s.external) return [];
-  const summary = ctx.engine.query<GetFileSummaryResult>('get_file_summary', { path: s.path, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo });
+  const s = symbol.node;
+  if (s.kind === 'file' || !s.file_path || s.external) return [];
+  const summary = ctx.engine.query<GetFileSummaryResult>('get_file_summary', { path: s.file_path, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo });
   const owner = symbol.parent && symbol.parent.kind !== 'file' ? symbol.parent.id : undefined;
   const out: Neighbour[] = [];
   for (const f of summary.symbols) {
@@ -236,7 +236,7 @@ async function nav(ctx: ToolContext, args: { action: (typeof NAV_ACTIONS)[number
     if (args.id === undefined) throw new ToolInputError('invalid_argument', 'action "goto" needs an id');
     here = get(args.id);
     previous = store.cursor();
-    store.moveCursor(here.symbol.id);
+    store.moveCursor(here.node.id);
   } else {
     const current = store.cursor();
     if (current === undefined) throw new ToolInputError('invalid_argument', 'no cursor yet: call nav with action "goto" and an id first');
@@ -251,31 +251,32 @@ async function nav(ctx: ToolContext, args: { action: (typeof NAV_ACTIONS)[number
       const what = action === 'into' ? 'callees' : action === 'up' ? 'callers' : 'siblings';
       here = get(pick(list, index, what, current));
       previous = current;
-      store.moveCursor(here.symbol.id);
+      store.moveCursor(here.node.id);
     } else {
       here = get(current);
     }
   }
 
-  const id = here.symbol.id;
+  const id = here.node.id;
   const answer: Record<string, unknown> = {
     action,
-    position: here.symbol,
+    position: here.node,
     ...(here.parent ? { owner: here.parent } : {}),
     ...(previous !== undefined ? { previous } : {}),
     back_depth: store.backStack().length,
     adjacency: {
-      callers: preview(here.symbol.kind === 'file' ? [] : callers(ctx, id)),
-      callees: preview(here.symbol.kind === 'file' ? [] : callees(ctx, id)),
+      callers: preview(here.node.kind === 'file' ? [] : callers(ctx, id)),
+      callees: preview(here.node.kind === 'file' ? [] : callees(ctx, id)),
       siblings: preview(siblings(ctx, here)),
     },
   };
   if (action === 'read') {
-    if (!here.symbol.path || here.symbol.line === 0) throw new ToolInputError('invalid_argument', `${id} has no source in this repository (external or file-less)`);
+    if (!here.node.file_path || here.node.start_line === 0) throw new ToolInputError('invalid_argument', `${id} has no source in this repository (external or file-less)`);
     const source = sourceTools.find((t) => t.name === 'get_symbol_source') as ToolDef | undefined;
     if (!source) throw new Error('get_symbol_source is not registered');
-    const read = (await source.handler(ctx, { id })) as { start_line: number; end_line: number; total_lines: number; text: string; truncated: boolean };
-    answer.source = { path: here.symbol.path, start_line: read.start_line, end_line: read.end_line, text: read.text, truncated: read.truncated };
+    // `from_line`/`to_line`: the lines read (the window); `source`: their text.
+    const read = (await source.handler(ctx, { id })) as { from_line: number; to_line: number; total_lines: number; source: string; truncated: boolean };
+    answer.source = { path: here.node.file_path, start_line: read.from_line, end_line: read.to_line, text: read.source, truncated: read.truncated };
   }
   return answer;
 }

@@ -123,29 +123,30 @@ export const sourceTools = [
     },
     handler: (ctx, args) => {
       const found = ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult;
-      const s = found.symbol;
-      if (!s.path || s.line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
+      const s = found.node;
+      if (!s.file_path || s.start_line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
       const extra = args.context_lines ?? 0;
-      const slice = readLines(ctx, s.path, Math.max(1, s.line - extra), s.end_line + extra, args.max_bytes ?? DEFAULT_MAX_BYTES);
-      if (!args.compress_bodies && args.max_lines === undefined) return { symbol: s, ...slice };
+      const slice = readLines(ctx, s.file_path, Math.max(1, s.start_line - extra), s.end_line + extra, args.max_bytes ?? DEFAULT_MAX_BYTES);
+      // `from_line`/`to_line`: the lines returned (context included); `start_line`/`end_line`: the symbol's.
+      const answer = { node: s, path: slice.path, from_line: slice.start_line, to_line: slice.end_line, start_line: s.start_line, end_line: s.end_line, total_lines: slice.total_lines, source: slice.text, truncated: slice.truncated };
+      if (!args.compress_bodies && args.max_lines === undefined) return answer;
       const original = slice.text.split('\n');
       if (original[original.length - 1] === '') original.pop();
       let shaped = original;
       if (args.compress_bodies) {
         const all = [...Array(slice.start_line - 1).fill(''), ...original];
-        shaped = compressBodies(all, slice.start_line, slice.end_line, ctx.engine.fileSymbols(ctx.repo, s.path));
+        shaped = compressBodies(all, slice.start_line, slice.end_line, ctx.engine.fileSymbols(ctx.repo, s.file_path));
       }
       let omitted = 0;
       if (args.max_lines !== undefined) ({ lines: shaped, omitted } = salientLines(shaped, args.max_lines));
-      const text = shaped.map((l) => `${l}\n`).join('');
+      const source = shaped.map((l) => `${l}\n`).join('');
       return {
-        symbol: s,
-        ...slice,
-        text,
+        ...answer,
+        source,
         ...(args.compress_bodies ? { compressed: true } : {}),
         ...(omitted > 0 ? { lines_omitted: omitted } : {}),
         // Estimated at four bytes per token, like every budget here.
-        tokens_saved: Math.max(0, Math.round((Buffer.byteLength(slice.text) - Buffer.byteLength(text)) / 4)),
+        tokens_saved: Math.max(0, Math.round((Buffer.byteLength(slice.text) - Buffer.byteLength(source)) / 4)),
       };
     },
   }),

@@ -149,7 +149,7 @@ async function impact(
       const same = direct.find((n) => n.name === r.name && n.id !== r.id);
       const unbound = (chain.unresolved ?? []).some((u) => u.from === c.caller.id && u.target.replace(/^unresolved::(\*\.)?/, '') === r.name);
       if (!same && !unbound) continue;
-      brokenCallers.push({ caller: c.caller.id, path: c.caller.path, line: c.lines[0] ?? c.caller.line, calls: r.id, now: same ? 'rebound' : 'unbound', ...(same ? { rebound_to: same.id } : {}) });
+      brokenCallers.push({ caller: c.caller.id, path: c.caller.file_path, line: c.lines[0] ?? c.caller.start_line, calls: r.id, now: same ? 'rebound' : 'unbound', ...(same ? { rebound_to: same.id } : {}) });
     }
   }
   // Callers of symbols whose parameters changed, outside the edited files: to check.
@@ -157,7 +157,7 @@ async function impact(
   for (const s of changedSignature.filter((c) => c.params_changed).slice(0, IMPACT_SYMBOLS)) {
     try {
       const callers = after.engine.query('get_callers', { id: s.id, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo }) as GetCallersResult;
-      for (const c of callers.callers) if (!touched.includes(c.caller.path)) callersToCheck.push({ caller: c.caller.id, path: c.caller.path, calls: s.id });
+      for (const c of callers.callers) if (!touched.includes(c.caller.file_path)) callersToCheck.push({ caller: c.caller.id, path: c.caller.file_path, calls: s.id });
     } catch {
       // the symbol has no callers to list
     }
@@ -176,7 +176,7 @@ async function impact(
     try {
       const impls = before.engine.query('find_implementations', { id: owner, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo }) as FindImplementationsResult;
       for (const i of impls.implementations) {
-        if (!touched.includes(i.node.path)) brokenImplementors.push({ interface: owner, implementor: i.node.id, path: i.node.path, changed: [...new Set(names)].sort() });
+        if (!touched.includes(i.node.file_path)) brokenImplementors.push({ interface: owner, implementor: i.node.id, path: i.node.file_path, changed: [...new Set(names)].sort() });
       }
     } catch {
       // not an implementable type here
@@ -189,9 +189,9 @@ async function impact(
   for (const id of changedIds.slice(0, IMPACT_SYMBOLS)) {
     try {
       const deps = before.engine.query('get_dependents', { id, depth: 2, limit: NEIGHBOUR_LIMIT }, { repo: ctx.repo }) as GetDependentsResult;
-      for (const d of deps.dependents) {
-        dependents.add(d.node.id);
-        files.add(d.node.path);
+      for (const d of deps.nodes) {
+        dependents.add(d.id);
+        files.add(d.file_path);
       }
     } catch {
       // nothing depends on it

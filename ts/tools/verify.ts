@@ -143,7 +143,7 @@ function describe(p: Params): string {
 }
 
 async function verifyChange(ctx: ToolContext, args: { id: string; new_signature: string }): Promise<Record<string, unknown>> {
-  const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).symbol;
+  const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).node;
   if (s.kind !== 'function' && s.kind !== 'method') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; verify_change checks the signatures of functions and methods`);
   const after = parseParams(args.new_signature, s.name);
   if (!after) throw new ToolInputError('invalid_argument', `new_signature must name ${s.name} followed by its parameter list, e.g. ${s.signature ?? `${s.name}(a, b)`}`);
@@ -168,7 +168,7 @@ async function verifyChange(ctx: ToolContext, args: { id: string; new_signature:
     return {
       path: u.path,
       line: u.line,
-      from: u.from.id,
+      from: u.from,
       origin: u.origin,
       ...(n ? { arguments: n.count, ...(n.spread ? { spread: true } : {}) } : { arguments: null }),
       compatible: ok,
@@ -235,18 +235,19 @@ async function editPlan(ctx: ToolContext, args: { ids: string[]; include_tests?:
     seen.add(key);
     sites.push(site);
   };
-  const targets = args.ids.map((id) => (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).symbol);
+  const targets = args.ids.map((id) => (ctx.engine.query('get_symbol', { id }, { repo: ctx.repo }) as GetSymbolResult).node);
   for (const s of targets) {
-    if (!s.path) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository`);
-    add({ id: s.id, path: s.path, line: s.line, role: 'definition', because: s.id });
+    if (!s.file_path) throw new ToolInputError('invalid_argument', `${s.id} is not declared in this repository`);
+    add({ id: s.id, path: s.file_path, line: s.start_line, role: 'definition', because: s.id });
     if (s.kind === 'method') {
-      for (const r of overrideFamily(ctx, s.id)) add({ id: r.method.id, path: r.method.path, line: r.method.line, role: 'hierarchy', because: s.id });
+      for (const r of overrideFamily(ctx, s.id)) add({ id: r.method.id, path: r.method.file_path, line: r.method.start_line, role: 'hierarchy', because: s.id });
     }
     const usages = ctx.engine.query('find_usages', { id: s.id, limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
+    const users = new Map(usages.nodes.map((n) => [n.id, n]));
     for (const u of usages.usages) {
-      const test = u.from.is_test === true;
+      const test = users.get(u.from)?.is_test === true;
       if (test && args.include_tests === false) continue;
-      add({ id: u.from.id, path: u.path, line: u.line, role: test ? 'test' : 'caller', because: s.id });
+      add({ id: u.from, path: u.path, line: u.line, role: test ? 'test' : 'caller', because: s.id });
     }
   }
   // Files in import order (a file before the files that import it), roles in plan order inside it.

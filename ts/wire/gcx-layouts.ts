@@ -45,7 +45,9 @@ import type {
   SearchSymbolsResult,
   SearchTextResult,
   StagePlan,
+  SymbolHit,
   TracePathResult,
+  UsageRow,
   UseSite,
   WalkGraphResult,
   WinnowSymbolsResult,
@@ -88,8 +90,28 @@ function optional<T>(name: string, rows: readonly T[] | undefined, cols: readonl
   return rows === undefined ? [] : [table(name, rows, cols)];
 }
 
-/** Node fields a row can show; `sig` is the node's `signature`. */
-type NodeField = Exclude<keyof NodeSummary, 'signature'> | 'sig';
+/**
+ * The node columns a row can show (frozen wire names) and the node field each reads: `qualified`
+ * is `qual_name`, `path` is `file_path`, `line` is `start_line` and `sig` is `signature`.
+ */
+const NODE_SOURCE = {
+  id: 'id',
+  kind: 'kind',
+  name: 'name',
+  qualified: 'qual_name',
+  path: 'file_path',
+  line: 'start_line',
+  end_line: 'end_line',
+  language: 'language',
+  flavor: 'flavor',
+  sig: 'signature',
+  exported: 'exported',
+  is_test: 'is_test',
+  external: 'external',
+} as const satisfies Record<string, keyof NodeSummary>;
+
+/** Node columns a row can show. */
+type NodeField = keyof typeof NODE_SOURCE;
 
 /** Every field of a node, for one-row sections (targets, parents, path ends). */
 const NODE_FULL: readonly NodeField[] = [
@@ -112,7 +134,7 @@ const NODE_LIST: readonly NodeField[] = ['id', 'kind', 'qualified', 'path', 'lin
 
 /** Columns showing the node `pick` returns, with the chosen fields. */
 function nodeCols<T>(pick: (row: T) => NodeSummary | undefined, fields: readonly NodeField[]): Col<T>[] {
-  return fields.map((field) => [field, (row: T) => pick(row)?.[field === 'sig' ? 'signature' : field]] as const);
+  return fields.map((field) => [field, (row: T) => pick(row)?.[NODE_SOURCE[field]]] as const);
 }
 
 /** Columns showing the node held under `key` of each row. */
@@ -120,9 +142,17 @@ function nodeAt<K extends string>(key: K, fields: readonly NodeField[]): Col<{ r
   return nodeCols((row: { readonly [P in K]?: NodeSummary }) => row[key], fields);
 }
 
-/** Columns of a row that is itself a node (search hits, walk nodes, query results). */
+/** Columns of a row that is itself a node (walk nodes, winnow hits, query results). */
 function selfCols<T extends NodeSummary>(fields: readonly NodeField[] = NODE_LIST): Col<T>[] {
   return nodeCols<T>((row) => row, fields);
+}
+
+/**
+ * Columns of a `search_symbols` hit, a row rather than a node: it keeps `qualified`, `path`,
+ * `line` and `sig` under the column names, and has no `external` (that column stays, empty).
+ */
+function hitCols(fields: readonly NodeField[] = NODE_LIST): Col<SymbolHit>[] {
+  return fields.map((field) => [field, (h: SymbolHit) => (field === 'external' ? undefined : h[field])] as const);
 }
 
 /** A one-row section showing a whole node. */
@@ -177,7 +207,7 @@ const searchSymbols = layout<SearchSymbolsResult>(
   ['results', 'total', 'truncated', 'decomposed', 'exact', 'unmatched', 'read_as'],
   (r, tool) => ({
     meta: { total: r.total, truncated: r.truncated, decomposed: r.decomposed, exact: r.exact, unmatched: r.unmatched, read_as: r.read_as },
-    sections: [table(tool, r.results, [...selfCols(), ['score', (h) => h.score], ['tier', (h) => h.tier]])],
+    sections: [table(tool, r.results, [...hitCols(), ['score', (h) => h.score], ['tier', (h) => h.tier]])],
   }),
 );
 
@@ -274,9 +304,9 @@ const findDeclaration = layout<FindDeclarationResult>(
 
 /** `get_symbol`: the node and its details in one row, then its parent and its doc (prose) in their own sections. */
 const getSymbol = layout<GetSymbolResult>(
-  { symbol: 'object' },
+  { node: 'object' },
   [
-    'symbol',
+    'node',
     'doc',
     'visibility',
     'decorators',
@@ -296,7 +326,7 @@ const getSymbol = layout<GetSymbolResult>(
     meta: {},
     sections: [
       table(tool, [r], [
-        ...nodeAt('symbol', NODE_FULL),
+        ...nodeAt('node', NODE_FULL),
         ['visibility', (x) => x.visibility],
         ['decorators', (x) => x.decorators],
         ['type_name', (x) => x.type_name],
@@ -403,48 +433,58 @@ const getCallChain = layout<GetCallChainResult>(
   }),
 );
 
-/** `find_usages`: one row per use site (the user's own line, path and flags but `is_test` left out), target, caveat. */
+/**
+ * `find_usages`: one row per use site (the user's own line, path and flags but `is_test` left out;
+ * the user is the `nodes` entry the row's `from` names), target, caveat.
+ */
 const findUsages = layout<FindUsagesResult>(
-  { usages: 'array' },
-  ['target', 'usages', 'by_context', 'total', 'truncated', 'caveat', ...TIER_KEYS],
-  (r, tool) => ({
-    meta: {
-      by_context: r.by_context,
-      total: r.total,
-      truncated: r.truncated,
-      tier_filtered: r.tier_filtered,
-      name_only_suppressed: r.name_only_suppressed,
-    },
-    sections: [
-      table(tool, r.usages, [
-        ...nodeAt('from', ['id', 'kind', 'qualified', 'is_test']),
-        ['edge', (u) => u.kind],
-        ['context', (u) => u.context],
-        ['origin', (u) => u.origin],
-        ['path', (u) => u.path],
-        ['site', (u) => u.line],
-      ]),
-      ...nodeSection(`${tool}.target`, r.target),
-      ...caveatSection(tool, r.caveat),
-    ],
-  }),
+  { usages: 'array', nodes: 'array' },
+  ['target', 'nodes', 'usages', 'by_context', 'total', 'truncated', 'caveat', ...TIER_KEYS],
+  (r, tool) => {
+    const users = new Map(r.nodes.map((n) => [n.id, n]));
+    return {
+      meta: {
+        by_context: r.by_context,
+        total: r.total,
+        truncated: r.truncated,
+        tier_filtered: r.tier_filtered,
+        name_only_suppressed: r.name_only_suppressed,
+      },
+      sections: [
+        table(tool, r.usages, [
+          ['id', (u) => u.from],
+          ...nodeCols((u: UsageRow) => users.get(u.from), ['kind', 'qualified', 'is_test']),
+          ['edge', (u) => u.kind],
+          ['context', (u) => u.context],
+          ['origin', (u) => u.origin],
+          ['path', (u) => u.path],
+          ['site', (u) => u.line],
+        ]),
+        ...nodeSection(`${tool}.target`, r.target),
+        ...caveatSection(tool, r.caveat),
+      ],
+    };
+  },
 );
 
-/** Columns of a dependency or dependent row (the node's end line and flavor left out). */
+/**
+ * Columns of a dependency or dependent row, itself a node plus its link (the node's end line and
+ * flavor left out; `line` is the declaration's, `site` the first reference's).
+ */
 const DEPENDENCY_COLS: readonly Col<DependencyRow>[] = [
-  ...nodeCols<DependencyRow>((d) => d.node, ['id', 'kind', 'qualified', 'path', 'line', 'sig', 'exported', 'is_test', 'external']),
+  ...selfCols<DependencyRow>(['id', 'kind', 'qualified', 'path', 'line', 'sig', 'exported', 'is_test', 'external']),
   ['depth', (d) => d.depth],
-  ['kinds', (d) => d.kinds],
+  ['kinds', (d) => d.edge_kinds],
   ['origin', (d) => d.origin],
   ['site', (d) => d.line],
   ['via', (d) => d.via],
 ];
 
 /** `get_dependencies` / `get_dependents`: rows, target, caveat (dependents); mode and per-depth counts as meta. */
-function dependencyLayout(list: 'dependencies' | 'dependents'): Layout {
+function dependencyLayout(): Layout {
   return layout<GetDependenciesResult & GetDependentsResult>(
-    { [list]: 'array' },
-    ['target', 'mode', list, 'by_depth', 'total', 'truncated', 'caveat', ...TIER_KEYS],
+    { nodes: 'array' },
+    ['target', 'mode', 'nodes', 'by_depth', 'total', 'truncated', 'caveat', ...TIER_KEYS],
     (r, tool) => ({
       meta: {
         mode: r.mode,
@@ -454,7 +494,7 @@ function dependencyLayout(list: 'dependencies' | 'dependents'): Layout {
         tier_filtered: r.tier_filtered,
         name_only_suppressed: r.name_only_suppressed,
       },
-      sections: [table(tool, r[list], DEPENDENCY_COLS), ...nodeSection(`${tool}.target`, r.target), ...caveatSection(tool, r.caveat)],
+      sections: [table(tool, r.nodes, DEPENDENCY_COLS), ...nodeSection(`${tool}.target`, r.target), ...caveatSection(tool, r.caveat)],
     }),
   );
 }
@@ -673,9 +713,20 @@ const findImportPath = layout<FindImportPathResult>(
 
 export type { ReadFileResult };
 
-/** What `get_symbol_source` returns: the symbol and the slice of its file. */
-export interface SymbolSourceResult extends ReadFileResult {
-  symbol: NodeSummary;
+/**
+ * What `get_symbol_source` returns: the symbol (`node`, its `start_line`/`end_line`) and the slice
+ * of its file (`from_line`/`to_line`, context lines included; the text in `source`).
+ */
+export interface SymbolSourceResult {
+  node: NodeSummary;
+  path: string;
+  from_line: number;
+  to_line: number;
+  start_line: number;
+  end_line: number;
+  total_lines: number;
+  source: string;
+  truncated: boolean;
 }
 
 /** `read_file`: one row, the text in one cell. */
@@ -697,21 +748,21 @@ const readFile = layout<ReadFileResult>(
 
 /**
  * `get_symbol_source`: one row, the symbol (its `line`/`end_line`) and the slice read
- * (`from_line`/`to_line`, which include context lines), the text last; the symbol's name,
- * language and flags are left out (`get_symbol` has them).
+ * (`from_line`/`to_line`, which include context lines), the text (`source`) last in `text`; the
+ * symbol's name, language and flags are left out (`get_symbol` has them).
  */
 const getSymbolSource = layout<SymbolSourceResult>(
-  { symbol: 'object', text: 'string' },
-  ['symbol', 'path', 'start_line', 'end_line', 'total_lines', 'text', 'truncated'],
+  { node: 'object', source: 'string' },
+  ['node', 'path', 'from_line', 'to_line', 'start_line', 'end_line', 'total_lines', 'source', 'truncated'],
   (r, tool) => ({
     meta: { total_lines: r.total_lines, truncated: r.truncated },
     sections: [
       table(tool, [r], [
-        ...nodeAt('symbol', ['id', 'kind', 'qualified', 'line', 'end_line', 'sig']),
+        ...nodeAt('node', ['id', 'kind', 'qualified', 'line', 'end_line', 'sig']),
         ['path', (x) => x.path],
-        ['from_line', (x) => x.start_line],
-        ['to_line', (x) => x.end_line],
-        ['text', (x) => x.text],
+        ['from_line', (x) => x.from_line],
+        ['to_line', (x) => x.to_line],
+        ['text', (x) => x.source],
       ]),
     ],
   }),
@@ -775,8 +826,8 @@ const LAYOUTS: Record<string, Layout> = {
   find_declaration: findDeclaration,
   get_symbol: getSymbol,
   get_file_summary: getFileSummary,
-  get_dependencies: dependencyLayout('dependencies'),
-  get_dependents: dependencyLayout('dependents'),
+  get_dependencies: dependencyLayout(),
+  get_dependents: dependencyLayout(),
   get_callers: getCallers,
   get_call_chain: getCallChain,
   find_usages: findUsages,

@@ -203,15 +203,24 @@ function hash(text: string): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
-/** The `{id, path}` symbols an answer carries: its `symbol`, or each row's `symbol` under `symbols`. */
+/**
+ * The `{id, path}` symbols an answer carries: its node (`node` for get_symbol and
+ * get_symbol_source, `symbol` for get_editing_context), or each row's `node` under `symbols`
+ * (batch_symbols). A node's path is its `file_path`.
+ */
 function symbolsOf(answer: Record<string, unknown>): { id: string; path: string }[] {
   const out: { id: string; path: string }[] = [];
   const take = (value: unknown): void => {
     if (typeof value !== 'object' || value === null) return;
     const v = value as Record<string, unknown>;
-    if (typeof v.id === 'string' && typeof v.path === 'string') out.push({ id: v.id, path: v.path });
+    if (typeof v.id === 'string' && typeof v.file_path === 'string') out.push({ id: v.id, path: v.file_path });
   };
-  take(answer.symbol);
-  if (Array.isArray(answer.symbols)) for (const row of answer.symbols) take((row as Record<string, unknown> | null)?.symbol);
+  take(answer.node ?? answer.symbol);
+  if (Array.isArray(answer.symbols)) {
+    for (const row of answer.symbols) {
+      const r = row as Record<string, unknown> | null;
+      take(r?.node ?? r?.symbol);
+    }
+  }
   return out;
 }

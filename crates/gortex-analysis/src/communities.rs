@@ -312,6 +312,8 @@ pub struct CommunityRow {
     pub size: usize,
     pub cohesion: f64,
     pub hub: NodeSummary,
+    /// How many files hold members.
+    pub files: usize,
     /// Up to three files with the most members.
     pub top_files: Vec<FileCount>,
 }
@@ -460,6 +462,7 @@ fn list(g: &Graph, cs: &Communities, limit: usize, min_size: usize, prefix: Opti
             size: c.size,
             cohesion: round(c.cohesion, 3),
             hub: NodeSummary::at(g, c.hub),
+            files: c.files.len(),
             top_files: c.files.iter().take(3).cloned().collect(),
         })
         .collect();

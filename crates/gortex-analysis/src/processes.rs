@@ -546,6 +546,7 @@ pub struct ProcessList {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StepRow {
     pub depth: u32,
+    #[serde(flatten)]
     pub node: NodeSummary,
     /// Line of the call site in the caller; absent for the entry.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -561,12 +562,16 @@ pub struct ProcessDetail {
     pub name: String,
     pub kind: ProcessKind,
     pub entry: NodeSummary,
+    /// The entry's node id (what `id` also accepts, unique across repositories).
+    pub entry_point: String,
     pub score: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stamp: Option<String>,
     pub depth: u32,
-    pub files: usize,
-    pub steps_total: usize,
+    /// The files the whole trace passes through, in first-visit order.
+    pub files: Vec<String>,
+    /// Steps of the whole trace (`steps` holds at most `limit`).
+    pub step_count: usize,
     /// At most `limit` steps, depth-first.
     pub steps: Vec<StepRow>,
     /// Limits hit: the trace's own, plus `limit` when steps were cut here.
@@ -574,9 +579,10 @@ pub struct ProcessDetail {
     pub truncated: Vec<&'static str>,
 }
 
-/// One process, wrapped.
+/// One process (its fields at the top of the answer).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProcessOne {
+    #[serde(flatten)]
     pub process: ProcessDetail,
 }
 
@@ -642,11 +648,19 @@ pub fn get_processes(g: &Graph, ps: &Processes, args: &GetProcessesArgs) -> Resu
                     name: p.name.clone(),
                     kind: p.kind,
                     entry: NodeSummary::at(g, p.entry),
+                    entry_point: g.node_at(p.entry).id.to_string(),
                     score: round(p.score, 3),
                     stamp: p.stamp.clone(),
                     depth: p.depth,
-                    files: p.files,
-                    steps_total: p.steps.len(),
+                    files: {
+                        let mut seen = std::collections::HashSet::new();
+                        p.steps
+                            .iter()
+                            .map(|s| g.node_at(s.node).path.to_string())
+                            .filter(|path| seen.insert(path.clone()))
+                            .collect()
+                    },
+                    step_count: p.steps.len(),
                     steps: p
                         .steps
                         .iter()
@@ -820,8 +834,10 @@ mod tests {
             "limit must be 1..=2048, got 3000"
         );
         let one = serde_json::to_value(run(serde_json::json!({"id": "f0", "limit": 2})).unwrap()).unwrap();
-        assert_eq!(one["process"]["steps"].as_array().unwrap().len(), 2);
-        assert_eq!(one["process"]["steps_total"], 17);
-        assert_eq!(one["process"]["truncated"], serde_json::json!(["depth_limit", "limit"]));
+        assert_eq!(one["steps"].as_array().unwrap().len(), 2);
+        assert_eq!(one["steps"][0]["id"], one["entry_point"]);
+        assert_eq!(one["steps"][0]["depth"], 0);
+        assert_eq!(one["step_count"], 17);
+        assert_eq!(one["truncated"], serde_json::json!(["depth_limit", "limit"]));
     }
 }

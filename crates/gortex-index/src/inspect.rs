@@ -103,10 +103,13 @@ pub struct DumpNode<'g> {
     pub id: &'g str,
     pub kind: NodeKind,
     pub name: &'g str,
-    pub path: &'g str,
-    pub line: u32,
+    pub file_path: &'g str,
+    pub start_line: u32,
     pub end_line: u32,
     pub language: Option<Language>,
+    pub repo_prefix: &'g str,
+    /// Edges in and out.
+    pub degree: u32,
 }
 
 /// An edge of a [`GraphDump`], between two nodes it kept.
@@ -118,13 +121,27 @@ pub struct DumpEdge<'g> {
     pub origin: Origin,
 }
 
-/// The first `max_nodes` nodes by id ([`DEFAULT_DUMP_NODES`] when `None`) and the edges between
-/// them, in edge order.
+/// The `max_nodes` best-connected nodes ([`DEFAULT_DUMP_NODES`] when `None`; ties by id), listed
+/// by id, and the edges between them in edge order: a viewer of a graph too big to draw whole
+/// gets its hubs, not the first files of the alphabet.
 pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> {
     let g = &index.graph;
+    let mut degree = vec![0u32; g.node_count()];
+    for e in g.edges() {
+        degree[e.from as usize] += 1;
+        degree[e.to as usize] += 1;
+    }
     let mut order: Vec<NodeIndex> = g.indices().collect();
+    let cap = max_nodes.unwrap_or(DEFAULT_DUMP_NODES);
+    if order.len() > cap {
+        order.sort_by(|&a, &b| {
+            degree[b as usize]
+                .cmp(&degree[a as usize])
+                .then_with(|| g.node_at(a).id.cmp(&g.node_at(b).id))
+        });
+        order.truncate(cap);
+    }
     order.sort_by(|&a, &b| g.node_at(a).id.cmp(&g.node_at(b).id));
-    order.truncate(max_nodes.unwrap_or(DEFAULT_DUMP_NODES));
     let mut kept = vec![false; g.node_count()];
     for &i in &order {
         kept[i as usize] = true;
@@ -137,10 +154,12 @@ pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> 
                 id: &n.id,
                 kind: n.kind,
                 name: &n.name,
-                path: &n.path,
-                line: n.span.start_line,
+                file_path: &n.path,
+                start_line: n.span.start_line,
                 end_line: n.span.end_line,
                 language: n.language,
+                repo_prefix: gortex_graph::query::repo_prefix_of(&n.id),
+                degree: degree[i as usize],
             }
         })
         .collect();

@@ -275,12 +275,30 @@ fn main_is_the_first_process_with_its_exact_call_tree() {
     assert_eq!((main.steps[1].via, main.steps[11].via, main.steps[35].via), (5, 6, 7));
 
     let shown = serde_json::to_value(get_processes(g, &ps, &args(json!({"id": "main", "limit": 2}))).unwrap()).unwrap();
-    let p = &shown["process"];
-    assert_eq!(p["steps_total"], 38);
+    let p = &shown;
+    assert!(p.get("process").is_none(), "the detail is at the top level");
+    assert_eq!(p["step_count"], 38);
     assert_eq!(p["truncated"], json!(["limit"]));
-    assert_eq!(p["steps"][0], json!({"depth": 0, "node": p["entry"]}));
+    assert_eq!(p["entry_point"], p["entry"]["id"]);
+    // The whole trace's files, once each in first-visit order (as many as the process counts).
+    let files = p["files"].as_array().unwrap();
+    assert_eq!(files.len(), main.files);
+    assert_eq!(files[0], p["entry"]["file_path"]);
+    let mut first_visits: Vec<String> = Vec::new();
+    for s in &main.steps {
+        let path = g.node_at(s.node).path.to_string();
+        if !first_visits.contains(&path) {
+            first_visits.push(path);
+        }
+    }
+    assert_eq!(files, &first_visits.iter().map(|f| json!(f)).collect::<Vec<_>>());
+    // A step is the node's fields flattened, plus its depth.
+    let mut entry_step = p["entry"].clone();
+    entry_step["depth"] = json!(0);
+    assert_eq!(p["steps"][0], entry_step);
     assert_eq!(p["steps"][1]["via"], 5);
-    assert_eq!(p["steps"][1]["node"]["id"], "structure/src/auth/session.ts::login");
+    assert_eq!(p["steps"][1]["id"], "structure/src/auth/session.ts::login");
+    assert_eq!(p["steps"][1]["depth"], 1);
 }
 
 #[test]

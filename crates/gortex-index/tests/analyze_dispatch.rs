@@ -112,7 +112,7 @@ fn find_clones_dead_only_uses_the_dead_code_set_and_follows_edits() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["qualified"].as_str().unwrap().to_string(), m["dead"] == true))
+        .map(|m| (m["qual_name"].as_str().unwrap().to_string(), m["dead"] == true))
         .collect();
     assert!(members.contains(&("oldSummarize".to_string(), true)), "{members:?}");
     assert!(members.contains(&("summarizeOrders".to_string(), false)), "{members:?}");

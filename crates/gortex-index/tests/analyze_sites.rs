@@ -36,7 +36,7 @@ fn routes_of_every_framework_with_handlers() {
                 str_of(&row["route"]),
                 str_of(&row["path"]),
                 row["line"],
-                str_of(&row["handler"]["qualified"]),
+                str_of(&row["handler"]["qual_name"]),
             )
         })
         .collect();
@@ -90,7 +90,7 @@ fn env_vars_grouped_by_name() {
     assert_eq!(r["variables"][0]["name"], "PORT");
     let one = run("env_var_users", json!({ "name": "REGION" }));
     assert_eq!(
-        one["variables"][0]["sites"][0]["symbol"]["qualified"],
+        one["variables"][0]["sites"][0]["symbol"]["qual_name"],
         "OrderController.getOrder"
     );
 }

@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use gortex_core::{EdgeKind, Language, NodeKind, Origin, QueryError};
+use gortex_core::{EdgeKind, NodeKind, Origin, QueryError};
 use gortex_graph::Direction;
 use gortex_index::inspect::*;
 use gortex_index::RepoIndex;
@@ -123,7 +123,7 @@ fn stats_count_nodes_by_kind_and_edges_by_kind_and_tier() {
 }
 
 #[test]
-fn graph_dump_keeps_the_first_nodes_by_id_and_the_edges_between_them() {
+fn graph_dump_keeps_the_best_connected_nodes_and_the_edges_between_them() {
     let index = shop();
     let full = graph_dump(index, None);
     assert_eq!(
@@ -137,66 +137,43 @@ fn graph_dump_keeps_the_first_nodes_by_id_and_the_edges_between_them() {
     let mut sorted = ids.clone();
     sorted.sort();
     assert_eq!(ids, sorted);
+    // Each node's degree is its edges in and out.
+    for n in &full.nodes {
+        let degree =
+            full.edges.iter().filter(|e| e.from == n.id).count() + full.edges.iter().filter(|e| e.to == n.id).count();
+        assert_eq!(n.degree as usize, degree, "{}", n.id);
+    }
 
     let cut = graph_dump(index, Some(4));
     assert!(cut.truncated);
     assert_eq!((cut.total_nodes, cut.total_edges), (16, 25));
+    // The four best-connected nodes (ties by id), listed by id.
+    let mut ranked: Vec<(u32, &str)> = full.nodes.iter().map(|n| (n.degree, n.id)).collect();
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let mut best: Vec<&str> = ranked[..4].iter().map(|r| r.1).collect();
+    best.sort();
+    assert_eq!(cut.nodes.iter().map(|n| n.id).collect::<Vec<_>>(), best);
+    assert!(cut.nodes.iter().all(|n| n.degree >= ranked[4].0));
+    // Only edges between kept nodes, all of them.
+    let kept = |id: &str| best.contains(&id);
+    let between: Vec<_> = full
+        .edges
+        .iter()
+        .filter(|e| kept(e.from) && kept(e.to))
+        .cloned()
+        .collect();
+    assert_eq!(cut.edges, between);
+    let app = full
+        .nodes
+        .iter()
+        .find(|n| n.id == "shop/README.md")
+        .expect("README node");
     assert_eq!(
-        cut.nodes,
-        [
-            DumpNode {
-                id: "external::fs",
-                kind: NodeKind::Module,
-                name: "fs",
-                path: "",
-                line: 0,
-                end_line: 0,
-                language: None,
-            },
-            DumpNode {
-                id: "external::fs.readFileSync",
-                kind: NodeKind::Function,
-                name: "readFileSync",
-                path: "",
-                line: 0,
-                end_line: 0,
-                language: None,
-            },
-            DumpNode {
-                id: "shop/README.md",
-                kind: NodeKind::File,
-                name: "README.md",
-                path: "README.md",
-                line: 1,
-                end_line: 3,
-                language: Some(Language::Markdown),
-            },
-            DumpNode {
-                id: "shop/README.md::shop",
-                kind: NodeKind::Doc,
-                name: "shop",
-                path: "README.md",
-                line: 1,
-                end_line: 3,
-                language: Some(Language::Markdown),
-            },
-        ]
+        serde_json::to_value(app).unwrap(),
+        json!({"id": "shop/README.md", "kind": "file", "name": "README.md", "file_path": "README.md", "start_line": 1, "end_line": 3, "language": "markdown", "repo_prefix": "shop", "degree": app.degree})
     );
-    // Only the edge between two kept nodes: `app.ts`'s import of `fs` and call of
-    // `readFileSync` leave with their source.
-    assert_eq!(
-        cut.edges,
-        [DumpEdge {
-            from: "shop/README.md",
-            to: "shop/README.md::shop",
-            kind: EdgeKind::Defines,
-            origin: Origin::AstResolved,
-        }]
-    );
-    assert_eq!(
-        serde_json::to_value(&cut.nodes[0]).unwrap(),
-        json!({"id": "external::fs", "kind": "module", "name": "fs", "path": "", "line": 0, "end_line": 0, "language": null})
-    );
+    let stub = full.nodes.iter().find(|n| n.id == "external::fs").expect("stub");
+    assert_eq!(stub.repo_prefix, "");
     assert!(graph_dump(index, Some(0)).nodes.is_empty());
 }
 

@@ -191,16 +191,17 @@ fn get_symbol_returns_details_parent_and_edge_counts() {
     assert_eq!(
         r,
         json!({
-            "symbol": {
+            "node": {
                 "id": "src/render.ts::Renderer.draw", "kind": "method", "name": "draw",
-                "qualified": "Renderer.draw", "path": "src/render.ts", "line": 10, "end_line": 12,
-                "language": "typescript", "signature": "draw(shape: Shape): string"
+                "qual_name": "Renderer.draw", "file_path": "src/render.ts", "start_line": 10, "end_line": 12,
+                "repo_prefix": "app-ts", "language": "typescript", "signature": "draw(shape: Shape): string"
             },
             "visibility": "public",
             "return_type": "string",
             "parent": {
-                "id": "src/render.ts::Renderer", "kind": "type", "name": "Renderer", "qualified": "Renderer",
-                "path": "src/render.ts", "line": 5, "end_line": 13, "language": "typescript",
+                "id": "src/render.ts::Renderer", "kind": "type", "name": "Renderer", "qual_name": "Renderer",
+                "file_path": "src/render.ts", "start_line": 5, "end_line": 13, "repo_prefix": "app-ts",
+                "language": "typescript",
                 "flavor": "class", "signature": "class Renderer", "exported": true
             },
             "edges_in": {"defines": 1, "contains": 1, "calls": 1},
@@ -213,7 +214,7 @@ fn get_symbol_returns_details_parent_and_edge_counts() {
     let r = out(&get_symbol(g, &args(json!({"id": "decorate"}))).unwrap());
     assert_eq!(r["unresolved_out"], json!(1));
     let r = out(&get_symbol(g, &args(json!({"id": "render.summarizes"}))).unwrap());
-    assert_eq!(r["symbol"]["is_test"], json!(true));
+    assert_eq!(r["node"]["is_test"], json!(true));
     assert_eq!(r["test_role"], json!("test"));
     assert_eq!(r["test_runner"], json!("jest"));
     assert_eq!(r["parent"]["id"], json!("src/render.test.ts::render"));
@@ -595,7 +596,17 @@ fn get_call_chain_lists_calls_and_unresolved_gaps() {
 // find_usages
 // ---------------------------------------------------------------------------------------------
 
+/// The usage rows as lines; also checks `nodes` holds each using symbol once, in the order of
+/// its first usage, and that every row's `from` names one of them.
 fn usage_lines(r: &Value) -> Vec<String> {
+    let mut first_use: Vec<&Value> = Vec::new();
+    for u in r["usages"].as_array().unwrap() {
+        if !first_use.contains(&&u["from"]) {
+            first_use.push(&u["from"]);
+        }
+    }
+    let nodes: Vec<&Value> = r["nodes"].as_array().unwrap().iter().map(|n| &n["id"]).collect();
+    assert_eq!(nodes, first_use, "nodes are the using symbols in first-usage order");
     r["usages"]
         .as_array()
         .unwrap()
@@ -603,7 +614,7 @@ fn usage_lines(r: &Value) -> Vec<String> {
         .map(|u| {
             format!(
                 "{} {} {} L{} {}",
-                u["from"]["id"].as_str().unwrap(),
+                u["from"].as_str().unwrap(),
                 u["kind"].as_str().unwrap(),
                 u["context"].as_str().unwrap(),
                 u["line"],
@@ -788,13 +799,16 @@ fn caveats_cover_every_class() {
 // get_dependencies / get_dependents
 // ---------------------------------------------------------------------------------------------
 
-fn dep_lines(r: &Value, key: &str) -> Vec<String> {
-    r[key]
+/// The `nodes` rows of a dependencies or dependents answer as lines (each row is the node's
+/// fields flattened, plus how it is linked).
+fn dep_lines(r: &Value) -> Vec<String> {
+    r["nodes"]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("nodes is not an array in {r}"))
         .iter()
         .map(|d| {
-            let kinds: Vec<&str> = d["kinds"]
+            assert!(d.get("node").is_none() && d.get("file_path").is_some(), "{d}");
+            let kinds: Vec<&str> = d["edge_kinds"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -808,7 +822,7 @@ fn dep_lines(r: &Value, key: &str) -> Vec<String> {
             format!(
                 "d{} {} [{}] {} L{}{via}",
                 d["depth"],
-                d["node"]["id"].as_str().unwrap(),
+                d["id"].as_str().unwrap(),
                 kinds.join(","),
                 d["origin"].as_str().unwrap(),
                 d["line"]
@@ -823,7 +837,7 @@ fn file_dependencies_and_dependents_aggregate_imports_and_symbol_edges() {
     let r = out(&get_dependencies(g, &args(json!({"id": "src/render.ts", "depth": 2}))).unwrap());
     assert_eq!(r["mode"], json!("file"));
     assert_eq!(
-        dep_lines(&r, "dependencies"),
+        dep_lines(&r),
         [
             "d1 src/config.ts [imports,calls,references,typed_as] ast_resolved L2",
             "d1 src/format.ts [imports,calls,references] ast_resolved L3",
@@ -834,7 +848,7 @@ fn file_dependencies_and_dependents_aggregate_imports_and_symbol_edges() {
 
     let r = out(&get_dependents(g, &args(json!({"id": "src/config.ts", "depth": 3}))).unwrap());
     assert_eq!(
-        dep_lines(&r, "dependents"),
+        dep_lines(&r),
         [
             "d1 src/render.ts [imports,calls,references,typed_as] ast_resolved L2",
             "d2 src/render.test.ts [imports,calls] ast_resolved L1 via src/render.ts",
@@ -846,7 +860,7 @@ fn file_dependencies_and_dependents_aggregate_imports_and_symbol_edges() {
     // legacy.ts reaches format.ts only by name: hidden by default, shown with min_tier.
     let r = out(&get_dependents(g, &args(json!({"id": "src/format.ts"}))).unwrap());
     assert_eq!(
-        dep_lines(&r, "dependents"),
+        dep_lines(&r),
         [
             "d1 src/cli.ts [imports,calls] ast_resolved L1",
             "d1 src/render.ts [imports,calls,references] ast_resolved L3",
@@ -855,7 +869,7 @@ fn file_dependencies_and_dependents_aggregate_imports_and_symbol_edges() {
     assert_eq!(r["name_only_suppressed"], json!(1));
     let r = out(&get_dependents(g, &args(json!({"id": "src/format.ts", "min_tier": "text_matched"}))).unwrap());
     assert_eq!(
-        dep_lines(&r, "dependents"),
+        dep_lines(&r),
         [
             "d1 src/cli.ts [imports,calls] ast_resolved L1",
             "d1 src/legacy.ts [calls] text_matched L3",
@@ -864,14 +878,14 @@ fn file_dependencies_and_dependents_aggregate_imports_and_symbol_edges() {
     );
     let r = out(&get_dependents(g, &args(json!({"id": "src/format.ts", "kinds": "imports"}))).unwrap());
     assert_eq!(
-        dep_lines(&r, "dependents"),
+        dep_lines(&r),
         [
             "d1 src/cli.ts [imports] ast_resolved L1",
             "d1 src/render.ts [imports] ast_resolved L3",
         ]
     );
     let r = out(&get_dependents(g, &args(json!({"id": "src/render.ts", "include_tests": false}))).unwrap());
-    assert_eq!(r["dependents"], json!([]));
+    assert_eq!(r["nodes"], json!([]));
 }
 
 #[test]
@@ -880,7 +894,7 @@ fn symbol_dependencies_and_dependents_walk_usage_edges() {
     let r = out(&get_dependencies(g, &args(json!({"id": "Renderer"}))).unwrap());
     assert_eq!(r["mode"], json!("symbol"));
     assert_eq!(
-        dep_lines(&r, "dependencies"),
+        dep_lines(&r),
         [
             "d1 src/config.ts::Config [typed_as] ast_resolved L6",
             "d1 src/config.ts::loadConfig [calls] ast_resolved L8",
@@ -891,7 +905,7 @@ fn symbol_dependencies_and_dependents_walk_usage_edges() {
     );
     let r = out(&get_dependencies(g, &args(json!({"id": "Renderer", "kinds": ["calls"], "depth": 2}))).unwrap());
     assert_eq!(
-        dep_lines(&r, "dependencies"),
+        dep_lines(&r),
         [
             "d1 src/config.ts::loadConfig [calls] ast_resolved L8",
             "d1 src/format.ts::formatLabel [calls] ast_resolved L11",
@@ -904,7 +918,7 @@ fn symbol_dependencies_and_dependents_walk_usage_edges() {
 
     let r = out(&get_dependents(g, &args(json!({"id": "summarize", "depth": 2}))).unwrap());
     assert_eq!(
-        dep_lines(&r, "dependents"),
+        dep_lines(&r),
         [
             "d1 src/render.test.ts [imports] ast_resolved L1",
             "d1 src/render.test.ts::render.summarizes [calls] ast_resolved L6",
@@ -1266,7 +1280,7 @@ fn python_protocols_overrides_and_imports() {
     );
     let r = out(&get_dependencies(g, &args(json!({"id": "shop/service.py"}))).unwrap());
     assert_eq!(
-        dep_lines(&r, "dependencies"),
+        dep_lines(&r),
         [
             "d1 external::shop.missing [imports] ast_resolved L2",
             "d1 shop/store.py [imports,calls,instantiates,typed_as] ast_resolved L1",

@@ -138,11 +138,58 @@ pub enum MatchTier {
     Ranked,
 }
 
+/// A symbol as a search row: the columns of the GCX1 `search_symbols` layout (`path`, `line`,
+/// `sig`) in JSON too, the listing shape clients of the original read; graph answers carry nodes.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SymbolRow {
+    pub id: String,
+    pub kind: NodeKind,
+    pub name: String,
+    /// `Owner.name`.
+    pub qualified: String,
+    pub path: String,
+    pub line: u32,
+    pub end_line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flavor: Option<TypeFlavor>,
+    /// The declaration's signature.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sig: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exported: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_test: bool,
+}
+
+impl From<&NodeSummary> for SymbolRow {
+    fn from(n: &NodeSummary) -> SymbolRow {
+        SymbolRow {
+            id: n.id.clone(),
+            kind: n.kind,
+            name: n.name.clone(),
+            qualified: n.qualified.clone(),
+            path: n.path.clone(),
+            line: n.line,
+            end_line: n.end_line,
+            language: n.language,
+            flavor: n.flavor,
+            sig: n.signature.clone(),
+            exported: n.exported,
+            is_test: n.is_test,
+        }
+    }
+}
+
 /// One `search_symbols` row.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SymbolHit {
-    #[serde(flatten)]
+    /// The node found (in Rust; the answer carries it as `row`).
+    #[serde(skip)]
     pub symbol: NodeSummary,
+    #[serde(flatten)]
+    pub row: SymbolRow,
     /// Final score: 100 for tier-0 rows, otherwise the sum of `signals`.
     pub score: f64,
     pub tier: MatchTier,
@@ -759,12 +806,16 @@ pub fn search_symbols(
         .collect();
     let results: Vec<SymbolHit> = rows
         .into_iter()
-        .map(|(doc, tier, signals, score)| SymbolHit {
-            symbol: NodeSummary::of(idx.node(g, doc)),
-            score,
-            tier,
-            signals: signals.to_map(),
-            matched: idx.matched_tokens(g, doc, &wanted),
+        .map(|(doc, tier, signals, score)| {
+            let symbol = NodeSummary::of(idx.node(g, doc));
+            SymbolHit {
+                row: SymbolRow::from(&symbol),
+                symbol,
+                score,
+                tier,
+                signals: signals.to_map(),
+                matched: idx.matched_tokens(g, doc, &wanted),
+            }
         })
         .collect();
     Ok(SearchSymbolsResult {

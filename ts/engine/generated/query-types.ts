@@ -99,18 +99,23 @@ export interface CloneMember {
   end_line: number;
   exported?: boolean;
   external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
   flavor?: TypeFlavor;
   id: string;
   is_test?: boolean;
   kind: NodeKind;
   language?: Language;
-  /** First line of the declaration (1-based); 0 for external stubs. */
-  line: number;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
   name: string;
-  path: string;
   /** `Owner.name`; the path for file nodes. */
-  qualified: string;
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
   signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
   /** Normalised tokens in the body. */
   tokens: number;
 }
@@ -189,6 +194,8 @@ export interface CommunityOne {
 /** One row of a community list. */
 export interface CommunityRow {
   cohesion: number;
+  /** How many files hold members. */
+  files: number;
   hub: NodeSummary;
   id: number;
   label: string;
@@ -371,17 +378,36 @@ export interface Declaration {
 /** Whether the walk was over symbols or files. */
 export type DependencyMode = 'symbol' | 'file';
 
-/** One dependency or dependent. */
+/** One dependency or dependent: the node, and how it is linked. */
 export interface DependencyRow {
   /** Levels from the target (1 = direct). */
   depth: number;
   /** Edge kinds linking it at its level, sorted. */
-  kinds: EdgeKind[];
+  edge_kinds: EdgeKind[];
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
   /** First site line (in the using file). */
   line: number;
-  node: NodeSummary;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
   /** Strongest origin among those edges. */
   origin: Origin;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
   /** The previous-level node it was reached from, when that is not the target (depth > 1). */
   via?: string;
 }
@@ -793,6 +819,8 @@ export interface FindUsagesResult {
   caveat?: Caveat;
   /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
   name_only_suppressed?: number;
+  /** The using symbols, once each, in the order of their first usage. */
+  nodes: NodeSummary[];
   target: NodeSummary;
   /** Present exactly when `min_tier` was given. */
   tier_filtered?: TierFiltered;
@@ -1025,10 +1053,11 @@ export interface GetDependenciesArgs {
 export interface GetDependenciesResult {
   /** Rows per depth (before `limit`). */
   by_depth: Record<string, number>;
-  dependencies: DependencyRow[];
   mode: DependencyMode;
   /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
   name_only_suppressed?: number;
+  /** The dependencies (a subgraph's nodes, each with its link). */
+  nodes: DependencyRow[];
   target: NodeSummary;
   /** Present exactly when `min_tier` was given. */
   tier_filtered?: TierFiltered;
@@ -1042,10 +1071,11 @@ export interface GetDependentsResult {
   by_depth: Record<string, number>;
   /** Symbol mode only: how far "nothing depends on it" can be trusted. */
   caveat?: Caveat;
-  dependents: DependencyRow[];
   mode: DependencyMode;
   /** Name-only rows hidden by the default rule; pass `min_tier: "text_matched"` to see them. */
   name_only_suppressed?: number;
+  /** The dependents (a subgraph's nodes, each with its link). */
+  nodes: DependencyRow[];
   target: NodeSummary;
   /** Present exactly when `min_tier` was given. */
   tier_filtered?: TierFiltered;
@@ -1085,6 +1115,8 @@ export type GetProcessesResult = ProcessList | ProcessOne;
 
 /** Arguments of `get_symbol`. */
 export interface GetSymbolArgs {
+  /** `full`: the node also carries `meta`, its declaration details in one map (signature, doc, visibility, types, flags) for clients that read them there; default `brief`. */
+  detail?: string;
   /** The symbol (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
   id: string;
 }
@@ -1100,10 +1132,10 @@ export interface GetSymbolResult {
   is_abstract?: boolean;
   is_async?: boolean;
   is_static?: boolean;
+  node: NodeSummary;
   /** The enclosing symbol (`contains` parent, or the type a detached method is a member of). */
   parent?: NodeSummary;
   return_type?: string;
-  symbol: NodeSummary;
   test_role?: TestRole;
   test_runner?: TestRunner;
   type_name?: string;
@@ -1381,23 +1413,28 @@ export interface NeighbourRow {
 /** What a graph node stands for. */
 export type NodeKind = 'file' | 'package' | 'module' | 'function' | 'method' | 'type' | 'interface' | 'field' | 'constant' | 'variable' | 'enum_member' | 'import' | 'doc' | 'stage' | 'script';
 
-/** The compact description of a node every query result uses. */
+/** The compact description of a node every query result uses (the node shape of every door: MCP, `/v1`, the CLI's JSON). */
 export interface NodeSummary {
   end_line: number;
   exported?: boolean;
   external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
   flavor?: TypeFlavor;
   id: string;
   is_test?: boolean;
   kind: NodeKind;
   language?: Language;
-  /** First line of the declaration (1-based); 0 for external stubs. */
-  line: number;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
   name: string;
-  path: string;
   /** `Owner.name`; the path for file nodes. */
-  qualified: string;
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
   signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
 }
 
 /** A string argument that may be given once or as a list (`"call"` or `["call", "type"]`). A single string may also hold a comma-separated list. */
@@ -1416,23 +1453,6 @@ export interface OverrideRow {
   owner: NodeSummary;
 }
 
-/** One process with its trace. */
-export interface ProcessDetail {
-  depth: number;
-  entry: NodeSummary;
-  files: number;
-  id: number;
-  kind: ProcessKind;
-  name: string;
-  score: number;
-  stamp?: string;
-  /** At most `limit` steps, depth-first. */
-  steps: StepRow[];
-  steps_total: number;
-  /** Limits hit: the trace's own, plus `limit` when steps were cut here. */
-  truncated?: string[];
-}
-
 /** Whether a process starts in product code or in a test. */
 export type ProcessKind = 'product' | 'test';
 
@@ -1447,9 +1467,25 @@ export interface ProcessList {
   truncated?: string[];
 }
 
-/** One process, wrapped. */
+/** One process (its fields at the top of the answer). */
 export interface ProcessOne {
-  process: ProcessDetail;
+  depth: number;
+  entry: NodeSummary;
+  /** The entry's node id (what `id` also accepts, unique across repositories). */
+  entry_point: string;
+  /** The files the whole trace passes through, in first-visit order. */
+  files: string[];
+  id: number;
+  kind: ProcessKind;
+  name: string;
+  score: number;
+  stamp?: string;
+  /** Steps of the whole trace (`steps` holds at most `limit`). */
+  step_count: number;
+  /** At most `limit` steps, depth-first. */
+  steps: StepRow[];
+  /** Limits hit: the trace's own, plus `limit` when steps were cut here. */
+  truncated?: string[];
 }
 
 /** An execution flow a change touches. */
@@ -1626,8 +1662,27 @@ export type StagePlan = {
 /** One step of a shown trace. */
 export interface StepRow {
   depth: number;
-  node: NodeSummary;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
   revisit?: boolean;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
   /** Line of the call site in the caller; absent for the entry. */
   via?: number;
 }
@@ -1653,25 +1708,24 @@ export interface SubInterfaceRow {
 export interface SymbolHit {
   end_line: number;
   exported?: boolean;
-  external?: boolean;
   flavor?: TypeFlavor;
   id: string;
   is_test?: boolean;
   kind: NodeKind;
   language?: Language;
-  /** First line of the declaration (1-based); 0 for external stubs. */
   line: number;
   /** Indexed tokens of this symbol (name, owner, signature, doc, path) that matched query terms. */
   matched?: string[];
   name: string;
   path: string;
-  /** `Owner.name`; the path for file nodes. */
+  /** `Owner.name`. */
   qualified: string;
   /** Final score: 100 for tier-0 rows, otherwise the sum of `signals`. */
   score: number;
+  /** The declaration's signature. */
+  sig?: string;
   /** Weighted contributions to the score, by signal name (see `rerank`). */
   signals: Record<string, number>;
-  signature?: string;
   tier: MatchTier;
 }
 
@@ -1869,18 +1923,23 @@ export interface UntestedRow {
   external?: boolean;
   /** Distinct direct callers (calls, instantiations, test calls); name-only (text_matched) callers count only when no stronger caller exists, as in `get_callers`. */
   fan_in: number;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
   flavor?: TypeFlavor;
   id: string;
   is_test?: boolean;
   kind: NodeKind;
   language?: Language;
-  /** First line of the declaration (1-based); 0 for external stubs. */
-  line: number;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
   name: string;
-  path: string;
   /** `Owner.name`; the path for file nodes. */
-  qualified: string;
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
   signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
 }
 
 /** The role a reference plays at its use site. */
@@ -1889,8 +1948,8 @@ export type UsageContext = 'call' | 'parameter_type' | 'field' | 'type' | 'retur
 /** One use site. */
 export interface UsageRow {
   context: UsageContext;
-  /** The using symbol (the file node for module-level code and imports). */
-  from: NodeSummary;
+  /** Id of the using symbol (the file node for module-level code and imports), in `nodes`. */
+  from: string;
   kind: EdgeKind;
   line: number;
   origin: Origin;
@@ -1959,18 +2018,23 @@ export interface WalkNode {
   end_line: number;
   exported?: boolean;
   external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
   flavor?: TypeFlavor;
   id: string;
   is_test?: boolean;
   kind: NodeKind;
   language?: Language;
-  /** First line of the declaration (1-based); 0 for external stubs. */
-  line: number;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
   name: string;
-  path: string;
   /** `Owner.name`; the path for file nodes. */
-  qualified: string;
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
   signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
 }
 
 /** One `winnow_symbols` row. */
@@ -1982,20 +2046,25 @@ export interface WinnowHit {
   external?: boolean;
   fan_in: number;
   fan_out: number;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
   flavor?: TypeFlavor;
   id: string;
   is_test?: boolean;
   kind: NodeKind;
   language?: Language;
-  /** First line of the declaration (1-based); 0 for external stubs. */
-  line: number;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
   name: string;
-  path: string;
   /** `Owner.name`; the path for file nodes. */
-  qualified: string;
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
   /** Sum of `axes`. */
   score: number;
   signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
 }
 
 /** Arguments of `winnow_symbols`. At least one of kind, lang, path_prefix, min_fan_in, min_fan_out, text_match, exported is required. */

@@ -51,7 +51,7 @@ export function report(ctx: ToolContext): unknown {
     },
     processes: {
       total: flows.total,
-      top: flows.processes.map((p) => ({ id: p.id, name: p.name, path: p.entry.path, steps: p.steps })),
+      top: flows.processes.map((p) => ({ id: p.id, name: p.name, path: p.entry.file_path, steps: p.steps })),
       see: `${URI_SCHEME}processes`,
     },
     dead_code: {

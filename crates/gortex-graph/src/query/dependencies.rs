@@ -82,13 +82,15 @@ pub struct GetDependenciesArgs {
 /// Arguments of `get_dependents` (the same as `get_dependencies`, walking the other way).
 pub type GetDependentsArgs = GetDependenciesArgs;
 
-/// One dependency or dependent.
+/// One dependency or dependent: the node, and how it is linked.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DependencyRow {
+    #[serde(flatten)]
     pub node: NodeSummary,
     /// Levels from the target (1 = direct).
     pub depth: u32,
     /// Edge kinds linking it at its level, sorted.
+    #[serde(rename = "edge_kinds")]
     pub kinds: Vec<EdgeKind>,
     /// Strongest origin among those edges.
     pub origin: Origin,
@@ -112,6 +114,8 @@ pub enum DependencyMode {
 pub struct GetDependenciesResult {
     pub target: NodeSummary,
     pub mode: DependencyMode,
+    /// The dependencies (a subgraph's nodes, each with its link).
+    #[serde(rename = "nodes")]
     pub dependencies: Vec<DependencyRow>,
     /// Rows per depth (before `limit`).
     pub by_depth: BTreeMap<u32, usize>,
@@ -126,6 +130,8 @@ pub struct GetDependenciesResult {
 pub struct GetDependentsResult {
     pub target: NodeSummary,
     pub mode: DependencyMode,
+    /// The dependents (a subgraph's nodes, each with its link).
+    #[serde(rename = "nodes")]
     pub dependents: Vec<DependencyRow>,
     /// Rows per depth (before `limit`).
     pub by_depth: BTreeMap<u32, usize>,

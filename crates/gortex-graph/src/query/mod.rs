@@ -63,19 +63,27 @@ use crate::model::{Graph, Node, NodeIndex};
 use gortex_core::{Language, NodeKind, TypeFlavor};
 use schemars::JsonSchema;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
-/// The compact description of a node every query result uses.
+/// The compact description of a node every query result uses (the node shape of every door:
+/// MCP, `/v1`, the CLI's JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct NodeSummary {
     pub id: String,
     pub kind: NodeKind,
     pub name: String,
     /// `Owner.name`; the path for file nodes.
+    #[serde(rename = "qual_name")]
     pub qualified: String,
+    /// Repository-relative path of the file that declares it.
+    #[serde(rename = "file_path")]
     pub path: String,
     /// First line of the declaration (1-based); 0 for external stubs.
+    #[serde(rename = "start_line")]
     pub line: u32,
     pub end_line: u32,
+    /// The repository the node belongs to (its id's first segment); empty for `external::` stubs.
+    pub repo_prefix: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,6 +96,18 @@ pub struct NodeSummary {
     pub is_test: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub external: bool,
+    /// Declaration details as one map (`get_symbol` with `detail: "full"` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<BTreeMap<String, serde_json::Value>>,
+}
+
+/// The repository part of a node id (`<repo>/<path>::<symbol>`); empty for a stub (`external::…`).
+pub fn repo_prefix_of(id: &str) -> &str {
+    match id.split_once('/') {
+        // A stub's id starts with its kind (`external::…`), before any '/'.
+        Some((repo, _)) if !repo.contains("::") => repo,
+        _ => "",
+    }
 }
 
 impl NodeSummary {
@@ -99,6 +119,7 @@ impl NodeSummary {
             name: node.name.clone(),
             qualified: node.qualified.clone(),
             path: node.path.to_string(),
+            repo_prefix: repo_prefix_of(&node.id).to_string(),
             line: node.span.start_line,
             end_line: node.span.end_line,
             language: node.language,
@@ -107,6 +128,7 @@ impl NodeSummary {
             exported: node.exported,
             is_test: node.is_test,
             external: node.external,
+            meta: None,
         }
     }
 

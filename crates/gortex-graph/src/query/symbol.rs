@@ -15,11 +15,16 @@ use std::collections::BTreeMap;
 pub struct GetSymbolArgs {
     /// The symbol (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick).
     pub id: String,
+    /// `full`: the node also carries `meta`, its declaration details in one map (signature, doc,
+    /// visibility, types, flags) for clients that read them there; default `brief`.
+    #[serde(default)]
+    pub detail: Option<String>,
 }
 
 /// One node in full: its summary, declaration details, owner and edge counts.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct GetSymbolResult {
+    #[serde(rename = "node")]
     pub symbol: NodeSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
@@ -86,8 +91,52 @@ pub fn get_symbol(g: &Graph, args: &GetSymbolArgs) -> Result<GetSymbolResult, Qu
     for e in g.out_edges(i) {
         *edges_out.entry(e.kind).or_insert(0) += 1;
     }
+    let full = match args.detail.as_deref() {
+        None | Some("brief") => false,
+        Some("full") => true,
+        Some(other) => {
+            return Err(QueryError::invalid(format!(
+                "detail must be brief or full, got {other:?}"
+            )))
+        }
+    };
+    let mut symbol = NodeSummary::of(n);
+    if full {
+        let mut meta = BTreeMap::new();
+        let mut put = |key: &str, value: serde_json::Value| {
+            meta.insert(key.to_string(), value);
+        };
+        if let Some(v) = &n.signature {
+            put("signature", v.clone().into());
+        }
+        if let Some(v) = &n.doc {
+            put("doc", v.clone().into());
+        }
+        if let Some(v) = n.visibility {
+            put("visibility", v.as_str().into());
+        }
+        if let Some(v) = &n.type_name {
+            put("type_name", v.clone().into());
+        }
+        if let Some(v) = &n.return_type {
+            put("return_type", v.clone().into());
+        }
+        if !n.decorators.is_empty() {
+            put("decorators", n.decorators.clone().into());
+        }
+        for (key, on) in [
+            ("is_async", n.is_async),
+            ("is_static", n.is_static),
+            ("is_abstract", n.is_abstract),
+        ] {
+            if on {
+                put(key, true.into());
+            }
+        }
+        symbol.meta = Some(meta);
+    }
     Ok(GetSymbolResult {
-        symbol: NodeSummary::of(n),
+        symbol,
         doc: n.doc.clone(),
         visibility: n.visibility,
         decorators: n.decorators.clone(),

@@ -15,6 +15,7 @@ use super::tiers::{tiered, TierReport};
 use super::{NodeSummary, QueryError};
 use crate::model::{Edge, Graph};
 use gortex_core::{EdgeKind, NodeKind, Origin};
+use rustc_hash::FxHashSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -112,8 +113,8 @@ pub struct FindUsagesArgs {
 /// One use site.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct UsageRow {
-    /// The using symbol (the file node for module-level code and imports).
-    pub from: NodeSummary,
+    /// Id of the using symbol (the file node for module-level code and imports), in `nodes`.
+    pub from: String,
     pub kind: EdgeKind,
     pub context: UsageContext,
     pub origin: Origin,
@@ -125,6 +126,8 @@ pub struct UsageRow {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct FindUsagesResult {
     pub target: NodeSummary,
+    /// The using symbols, once each, in the order of their first usage.
+    pub nodes: Vec<NodeSummary>,
     pub usages: Vec<UsageRow>,
     /// Rows per context (before `limit`).
     pub by_context: BTreeMap<UsageContext, usize>,
@@ -207,11 +210,18 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
     }
     let caveat = caveat_for_rows(g, target, rows.iter().map(|(e, _)| e.origin));
     let total = rows.len();
+    let mut seen = FxHashSet::default();
+    let mut nodes = Vec::new();
     let usages = rows
         .into_iter()
         .take(limit)
         .map(|(e, context)| UsageRow {
-            from: NodeSummary::at(g, e.from),
+            from: {
+                if seen.insert(e.from) {
+                    nodes.push(NodeSummary::at(g, e.from));
+                }
+                g.node_at(e.from).id.to_string()
+            },
             kind: e.kind,
             context,
             origin: e.origin,
@@ -221,6 +231,7 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
         .collect();
     Ok(FindUsagesResult {
         target: NodeSummary::at(g, target),
+        nodes,
         usages,
         by_context,
         total,
