@@ -309,6 +309,8 @@ function fixtureHost(): HttpHost {
     health: async () => ({ status: 'ok' }),
     stats: async () => ({}),
     graph: async () => ({ repos: [] }),
+    served: async () => [],
+    crossEdges: () => [],
     tools: () => [],
     callTool: async (name) => ({ ok: false, tool: name, code: 'tool_not_found', message: 'the conformance fixture serves /mcp only', meta: {} }),
     subscribe: () => undefined,

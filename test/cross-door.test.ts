@@ -72,12 +72,13 @@ function v1Door(url: string): Door {
     name: 'http /v1',
     async call(tool, args) {
       const response = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ arguments: args }) });
-      const isGcx = (response.headers.get('content-type') ?? '').startsWith('text/plain');
-      if (response.ok && isGcx) return { ok: true, text: canonical(await response.text()) };
-      const body = (await response.json()) as { ok?: boolean; result?: unknown; error?: string | { code: string; message: string }; message?: string };
-      if (response.ok && body.ok) return { ok: true, text: JSON.stringify(body.result) };
-      if (typeof body.error === 'string') return { ok: false, code: body.error, message: body.message ?? '' };
-      return { ok: false, code: body.error!.code, message: body.error!.message };
+      const body = (await response.json()) as { isError?: boolean; content?: { type: string; text: string }[]; error?: string; message?: string };
+      // A request the HTTP layer refuses before any tool runs is a plain HTTP error.
+      if (body.content === undefined) return { ok: false, code: body.error ?? 'unparsed', message: body.message ?? '' };
+      // Every tool outcome is the MCP `CallToolResult` the MCP doors give, its status by outcome.
+      const text = body.content.map((c) => c.text).join('');
+      expect(response.ok).toBe(body.isError !== true);
+      return body.isError ? failed(text) : { ok: true, text: canonical(text) };
     },
   };
 }
@@ -168,7 +169,7 @@ describe('every door answers through one call pipeline', () => {
 
   test('scope narrowing, and an unknown scope', async () => {
     const scoped = await sameEverywhere('get_symbol', { id: 'formatLabel', repo: 'doorapp' });
-    expect(JSON.parse((scoped as { text: string }).text).symbol).toMatchObject({ id: 'doorapp/src/format.ts::formatLabel' });
+    expect(JSON.parse((scoped as { text: string }).text).node).toMatchObject({ id: 'doorapp/src/format.ts::formatLabel', file_path: 'src/format.ts', repo_prefix: 'doorapp' });
     const unknown = await sameEverywhere('get_symbol', { id: 'formatLabel', repo: 'nowhere' });
     expect(unknown).toMatchObject({ ok: false, code: 'not_found', message: expect.stringContaining('repository "nowhere" is not in this workspace') });
   });

@@ -367,26 +367,58 @@ describe('gortex daemon with --http-addr', () => {
     expect(unwrap(orphan.stderr)).toMatch(/--cors-origin needs --http-addr/);
   });
 
-  test('/v1 serves the tracked repositories, scoped by ?repo= once there are several', async () => {
+  test('/v1 serves the tracked repositories: several are spanned (or the one the ids name) unless ?repo= picks one', async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const health: any = await (await fetch(`${url}/v1/health`)).json();
     expect(health).toMatchObject({ status: 'ok', repos: [{ name: 'httpapp', phase: 'ready' }] });
-    const call = async (query: string): Promise<Response> =>
-      fetch(`${url}/v1/tools/search_symbols${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'formatLabel' }) });
-    const one: any = await (await call('')).json();
-    expect(one.result.results[0]).toMatchObject({ name: 'formatLabel', path: 'src/format.ts' });
+    /** A `/v1/tools` call that must succeed: its JSON answer, read from the `CallToolResult`. */
+    const call = async (tool: string, args: Record<string, unknown>, query = ''): Promise<any> => {
+      const res = await fetch(`${url}/v1/tools/${tool}${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
+      const body: any = await res.json();
+      expect({ status: res.status, isError: body.isError }).toEqual({ status: 200, isError: undefined });
+      expect(body.content).toHaveLength(1);
+      return JSON.parse(body.content[0].text);
+    };
+    const one = await call('search_symbols', { query: 'formatLabel' });
+    expect(one.scope_applied).toBeUndefined();
+    expect(one.results[0]).toMatchObject({ name: 'formatLabel', path: 'src/format.ts' });
+    expect(one.results[0].repo).toBeUndefined();
     expect(runCli(['track', other], { env: w.env }).status).toBe(0);
-    const ambiguous = await call('');
-    expect(ambiguous.status).toBe(404);
-    expect(await ambiguous.json()).toMatchObject({ error: 'scope_not_found', message: '2 repositories are tracked; pass ?repo=NAME to pick one', available: ['httpapp', 'httpother'] });
-    const scoped: any = await (await call('?repo=httpapp')).json();
-    expect(scoped.result.results[0]).toMatchObject({ name: 'formatLabel' });
+    // Without ?repo= a call spans every tracked repository; the merged rows name theirs.
+    const spanTs = await call('search_symbols', { query: 'formatLabel' });
+    expect(spanTs.scope_applied).toBe('repos:2');
+    expect(spanTs.results[0]).toMatchObject({ name: 'formatLabel', path: 'src/format.ts', repo: 'httpapp' });
+    const spanPy = await call('search_symbols', { query: 'MemoryStore' });
+    expect(spanPy.scope_applied).toBe('repos:2');
+    const store = spanPy.results.find((r: any) => r.name === 'MemoryStore');
+    expect(store).toMatchObject({ path: 'shop/store.py', repo: 'httpother' });
+    expect(store.id.startsWith('httpother/')).toBe(true);
+    const files = await call('find_files', { query: '.', limit: 100 });
+    expect(files.scope_applied).toBe('repos:2');
+    expect(new Set(files.results.map((r: any) => r.repo))).toEqual(new Set(['httpapp', 'httpother']));
+    // A call naming ids of one repository is answered from that repository alone.
+    const py = await call('get_symbol', { id: store.id });
+    expect(py.scope_applied).toBeUndefined();
+    expect(py.node).toMatchObject({ id: store.id, name: 'MemoryStore', file_path: 'shop/store.py', repo_prefix: 'httpother' });
+    const ts = await call('get_callers', { id: 'httpapp/src/format.ts::formatLabel' });
+    expect(ts.scope_applied).toBeUndefined();
+    expect(ts.target).toMatchObject({ id: 'httpapp/src/format.ts::formatLabel', repo_prefix: 'httpapp' });
+    // ?repo= picks one repository: no merge, and the other's symbols are not there.
+    const scoped = await call('search_symbols', { query: 'formatLabel' }, '?repo=httpapp');
+    expect(scoped.scope_applied).toBeUndefined();
+    expect(scoped.results[0]).toMatchObject({ name: 'formatLabel' });
+    expect(scoped.results[0].repo).toBeUndefined();
+    expect((await call('search_symbols', { query: 'MemoryStore' }, '?repo=httpapp')).results.filter((r: any) => r.name === 'MemoryStore')).toEqual([]);
     const stats: any = await (await fetch(`${url}/v1/stats`)).json();
     expect(stats.repos.map((r: any) => r.name)).toEqual(['httpapp', 'httpother']);
     const graph: any = await (await fetch(`${url}/v1/graph?repo=httpother`)).json();
-    expect(graph.repos).toHaveLength(1);
-    expect(graph.repos[0].repo).toBe('httpother');
-    expect(graph.repos[0].nodes.some((n: any) => n.path.endsWith('.py'))).toBe(true);
+    expect(graph.stats.per_repo.map((r: any) => r.repo)).toEqual(['httpother']);
+    expect(graph.nodes.some((n: any) => n.file_path.endsWith('.py'))).toBe(true);
+    // Every node is the repository's own, or an `external::` stub (no repository).
+    expect(graph.nodes.every((n: any) => n.repo_prefix === 'httpother' || (n.repo_prefix === '' && n.id.startsWith('external::')))).toBe(true);
+    const whole: any = await (await fetch(`${url}/v1/graph`)).json();
+    expect(whole.stats.per_repo.map((r: any) => r.repo)).toEqual(['httpapp', 'httpother']);
+    expect(new Set(whole.nodes.map((n: any) => n.repo_prefix).filter((p: string) => p !== ''))).toEqual(new Set(['httpapp', 'httpother']));
   });
 
   test('/v1/events streams a graph_change when a tracked file changes', async () => {
@@ -568,6 +600,12 @@ describe('the server roster routes tool calls by workspace', () => {
     const viaHttp = await callMeta(client, 'search_symbols', { query: 'MemoryStore', workspace: 'payments' });
     expect(viaHttp.meta.gortex_routed_to).toBe('b');
     expect(viaHttp.body.results[0]).toMatchObject({ name: 'MemoryStore', path: 'shop/store.py' });
+    // A GCX1 answer comes back through /v1 as it left the other server.
+    const gcx = (await client.callTool({ name: 'search_symbols', arguments: { query: 'MemoryStore', workspace: 'payments', format: 'gcx' } })) as TextResult & { _meta?: any };
+    expect(gcx.isError).toBeUndefined();
+    expect(gcx._meta.gortex_routed_to).toBe('b');
+    expect(gcx.content[0]!.text).toMatch(/^GCX1 tool=search_symbols/);
+    expect(gcx.content[0]!.text).toContain('MemoryStore');
     const viaSocket = await callMeta(client, 'search_symbols', { query: 'UserStore', workspace: 'search' });
     expect(viaSocket.meta.gortex_routed_to).toBe('c');
     expect(viaSocket.body.results[0]).toMatchObject({ name: 'UserStore' });
@@ -795,12 +833,14 @@ describe('cross-repository edges', () => {
       const callers = await ok(client, 'get_callers', { id: 'sharedHelper' });
       expect(callers.cross_repo_refs).toBe(1);
       expect(callers.callers).toEqual([
-        { caller: { id: 'app/src/main.ts::run', kind: 'function', name: 'run', qualified: 'run', path: 'src/main.ts' }, kind: 'calls', origin: 'ast_resolved', path: 'src/main.ts', lines: [4], depth: 1, repo: 'app', cross_repo: true },
+        { caller: { id: 'app/src/main.ts::run', kind: 'function', name: 'run', qual_name: 'run', file_path: 'src/main.ts', repo_prefix: 'app' }, kind: 'calls', origin: 'ast_resolved', path: 'src/main.ts', lines: [4], depth: 1, repo: 'app', cross_repo: true },
       ]);
       const usages = await ok(client, 'find_usages', { id: 'BaseThing' });
       expect(usages.usages.filter((u: any) => u.cross_repo)).toEqual([
-        { from: { id: 'app/src/main.ts::Impl', kind: 'type', name: 'Impl', qualified: 'Impl', path: 'src/main.ts' }, kind: 'extends', context: 'extends', origin: 'ast_resolved', path: 'src/main.ts', line: 7, repo: 'app', cross_repo: true },
+        { from: 'app/src/main.ts::Impl', kind: 'extends', context: 'extends', origin: 'ast_resolved', path: 'src/main.ts', line: 7, repo: 'app', cross_repo: true },
       ]);
+      // The using node joins `nodes`, once.
+      expect(usages.nodes.filter((n: any) => n.id === 'app/src/main.ts::Impl')).toEqual([{ id: 'app/src/main.ts::Impl', kind: 'type', name: 'Impl', qual_name: 'Impl', file_path: 'src/main.ts', repo_prefix: 'app' }]);
       const goCallers = await ok(client, 'get_callers', { id: 'Slugify', repo: 'gosvc' });
       expect(goCallers.callers.map((c: any) => [c.repo ?? 'gosvc', c.caller.id])).toEqual([['gocli', 'gocli/main.go::main']]);
       const info = await ok(client, 'workspace_info', {});

@@ -144,7 +144,7 @@ describe('raw /mcp requests', () => {
     expect(batch.body.map((r: any) => r.id)).toEqual(['b', 7, 8]);
     expect(batch.body[0].result.tools.map((t: any) => t.name)).toContain('search_symbols');
     expect(batch.body[1].result).toEqual({});
-    expect(JSON.parse(batch.body[2].result.content[0].text).symbol.id).toBe(SUMMARIZE);
+    expect(JSON.parse(batch.body[2].result.content[0].text).node.id).toBe(SUMMARIZE);
     const notifications = await post(main, [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }], { 'mcp-session-id': id });
     expect(notifications.status).toBe(202);
     expect(notifications.text).toBe('');
@@ -168,7 +168,7 @@ describe('raw /mcp requests', () => {
     expect(kind).toBe('event: message');
     const answer = JSON.parse(data!.replace(/^data: /, ''));
     expect(answer.id).toBe('p1');
-    expect(JSON.parse(answer.result.content[0].text).symbol.id).toBe(SUMMARIZE);
+    expect(JSON.parse(answer.result.content[0].text).node.id).toBe(SUMMARIZE);
     // A client that takes only JSON gets JSON, token or not.
     const plain = await post(main, { ...call, id: 'p2' }, { 'mcp-session-id': id, accept: 'application/json' });
     expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
@@ -335,7 +335,7 @@ describe('idle expiry', () => {
 
     const { client, transport } = await connectClient(short);
     const result = (await client.callTool({ name: 'get_symbol', arguments: { id: 'summarize' } })) as any;
-    expect(JSON.parse(result.content[0].text).symbol.id).toBe(SUMMARIZE);
+    expect(JSON.parse(result.content[0].text).node.id).toBe(SUMMARIZE);
     await transport.terminateSession();
     await client.close();
   });

@@ -61,6 +61,19 @@ function postTool(server: RunningHttpServer, tool: string, body: unknown, query 
   });
 }
 
+/** The answer text of a `/v1/tools/{name}` MCP `CallToolResult` body: its one text block. */
+function answerText(body: any): string {
+  expect(body.content).toHaveLength(1);
+  expect(body.content[0].type).toBe('text');
+  return body.content[0].text as string;
+}
+
+/** The JSON answer of a successful `/v1/tools/{name}` body. */
+function answerOf(body: any): any {
+  expect(body.isError).toBeUndefined();
+  return JSON.parse(answerText(body));
+}
+
 
 describe('/v1 routes', () => {
   test('/healthz, /v1/health, /v1/tools', async () => {
@@ -71,38 +84,43 @@ describe('/v1 routes', () => {
     expect(health.body.nodes).toBeGreaterThan(20);
     expect(health.body.repos[0].name).toBe('httpapp');
     const tools = await getJson(open, '/v1/tools');
-    const names = tools.body.tools.map((t: any) => t.name);
+    expect(Array.isArray(tools.body)).toBe(true);
+    const names = tools.body.map((t: any) => t.name);
     expect(names).toEqual(expect.arrayContaining(['search_symbols', 'get_callers', 'graph_stats']));
-    for (const t of tools.body.tools) expect(t.inputSchema.type).toBe('object');
+    for (const t of tools.body) expect(t.inputSchema.type).toBe('object');
   });
 
   test('POST /v1/tools/{name}: raw and wrapped bodies, JSON and GCX', async () => {
     const raw = await postTool(open, 'search_symbols', { query: 'summarize' });
     expect(raw.status).toBe(200);
+    expect(raw.headers.get('content-type')).toMatch(/^application\/json/);
     const rawBody = (await raw.json()) as any;
-    expect(rawBody).toMatchObject({ ok: true, tool: 'search_symbols' });
-    expect(rawBody.result.results[0].id).toBe(SUMMARIZE);
-    expect(rawBody.meta.etag).toMatch(/^[0-9a-f]{16}$/);
+    expect(answerOf(rawBody).results[0].id).toBe(SUMMARIZE);
+    expect(rawBody._meta.etag).toMatch(/^[0-9a-f]{16}$/);
+    expect(raw.headers.get('etag')).toBe(`"${rawBody._meta.etag}"`);
 
     const wrapped = await postTool(open, 'get_callers', { arguments: { id: SUMMARIZE } });
     const wrappedBody = (await wrapped.json()) as any;
-    expect(wrappedBody.result.callers.map((c: any) => c.caller.qualified)).toContain('Renderer.draw');
+    expect(answerOf(wrappedBody).callers.map((c: any) => c.caller.qual_name)).toContain('Renderer.draw');
 
+    // A GCX answer travels as the text of the same envelope.
     const gcx = await postTool(open, 'search_symbols', { arguments: { query: 'summarize' }, format: 'gcx' });
     expect(gcx.status).toBe(200);
-    expect(gcx.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    const gcxText = await gcx.text();
+    expect(gcx.headers.get('content-type')).toMatch(/^application\/json/);
+    const gcxBody = (await gcx.json()) as any;
+    expect(gcxBody.isError).toBeUndefined();
+    const gcxText = answerText(gcxBody);
     expect(gcxText.startsWith('GCX1')).toBe(true);
     expect(gcxText).toContain('summarize');
     expect(gcx.headers.get('etag')).toMatch(/^"[0-9a-f]{16}"$/);
 
     // ?format= names the format for a raw body, and wins over the body's.
-    expect((await postTool(open, 'graph_stats', {}, '?format=gcx')).headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(answerText(await (await postTool(open, 'graph_stats', {}, '?format=gcx')).json()).startsWith('GCX1')).toBe(true);
     const queryWins = await postTool(open, 'search_symbols', { query: 'summarize', format: 'gcx' }, '?format=json');
-    expect(((await queryWins.json()) as any).result.results[0].id).toBe(SUMMARIZE);
+    expect(answerOf(await queryWins.json()).results[0].id).toBe(SUMMARIZE);
     // A body with no arguments at all is a call without arguments.
     const empty = await fetch(`${open.url}/v1/tools/graph_stats`, { method: 'POST' });
-    expect(((await empty.json()) as any).result.nodes).toBeGreaterThan(20);
+    expect(answerOf(await empty.json()).nodes).toBeGreaterThan(20);
   });
 
   test('request errors: format, unknown tool, size, JSON, body shape', async () => {
@@ -114,7 +132,7 @@ describe('/v1 routes', () => {
     const unknown = await postTool(open, 'get_caller', {});
     expect(unknown.status).toBe(404);
     const unknownBody = (await unknown.json()) as any;
-    expect(unknownBody).toMatchObject({ error: 'tool_not_found', message: expect.stringContaining('get_caller') });
+    expect(unknownBody).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^tool_not_found: .*"get_caller"/) }] });
     expect(unknownBody.available_tools).toEqual(expect.arrayContaining(['get_callers', 'search_symbols']));
 
     const large = await postTool(open, 'search_symbols', { query: 'x'.repeat(1024 * 1024 + 10) });
@@ -131,20 +149,21 @@ describe('/v1 routes', () => {
     expect(await badArgs.json()).toMatchObject({ error: 'invalid_body', message: expect.stringContaining('"arguments"') });
   });
 
-  test('tool errors become ok:false with a status by code', async () => {
+  test('tool errors become isError results with a status by code', async () => {
+    const failure = (code: string, message: RegExp = /./) => ({ isError: true, content: [{ type: 'text', text: expect.stringMatching(new RegExp(`^${code}: ${message.source}`)) }] });
     const missing = await postTool(open, 'get_callers', {});
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ ok: false, tool: 'get_callers', error: { code: 'invalid_argument', message: expect.stringMatching(/^get_callers: id: /) } });
+    expect(await missing.json()).toEqual(failure('invalid_argument', /get_callers: id: /));
     const ambiguous = await postTool(open, 'get_callers', { id: 'area' });
     expect(ambiguous.status).toBe(400);
-    expect(((await ambiguous.json()) as any).error.code).toBe('ambiguous');
+    expect(await ambiguous.json()).toMatchObject(failure('ambiguous'));
     const notFound = await postTool(open, 'get_symbol', { id: 'httpapp/src/nowhere.ts::ghost' });
     expect(notFound.status).toBe(404);
-    expect(((await notFound.json()) as any).error.code).toBe('not_found');
+    expect(await notFound.json()).toMatchObject(failure('not_found'));
     // Session tools need an MCP session; over /v1 they are unavailable (409), not a server fault.
     const session = await postTool(open, 'ctx_stats', {});
     expect(session.status).toBe(409);
-    expect(((await session.json()) as any).error.code).toBe('unavailable');
+    expect(await session.json()).toMatchObject(failure('unavailable'));
     expect([statusOfToolError('not_available'), statusOfToolError('timeout'), statusOfToolError('internal')]).toEqual([409, 504, 500]);
   });
 
@@ -154,10 +173,13 @@ describe('/v1 routes', () => {
     expect(stats.body.repos[0].name).toBe('httpapp');
     const graph = await getJson(open, '/v1/graph?repo=httpapp');
     expect(graph.status).toBe(200);
-    const dump = graph.body.repos[0];
-    expect(dump.repo).toBe('httpapp');
-    expect(dump.nodes.map((n: any) => n.id)).toContain(SUMMARIZE);
-    expect(dump.edges.length).toBeGreaterThan(10);
+    const view = graph.body;
+    expect(view.truncated).toBe(false);
+    expect(view.stats.per_repo.map((r: any) => r.repo)).toEqual(['httpapp']);
+    expect(view.stats.total_nodes).toBe(view.nodes.length);
+    expect(view.nodes.find((n: any) => n.id === SUMMARIZE)).toMatchObject({ kind: 'function', name: 'summarize', file_path: 'src/render.ts', start_line: expect.any(Number), repo_prefix: 'httpapp', degree: expect.any(Number) });
+    expect(view.edges.length).toBeGreaterThan(10);
+    expect(view.edges[0]).toMatchObject({ from: expect.any(String), to: expect.any(String), kind: expect.any(String), cross_repo: false });
 
     for (const route of ['/v1/graph?repo=nope', '/v1/stats?repo=nope', '/v1/graph?project=web']) {
       const r = await getJson(open, route);
@@ -330,7 +352,7 @@ describe('/v1/events', () => {
     expect(event.nodes_added).toBeGreaterThan(0);
     expect(String(event.timestamp)).toBe(m[1]);
     const found = (await (await postTool(open, 'search_symbols', { query: 'whisper' })).json()) as any;
-    expect(found.result.results[0].id).toBe('httpapp/src/format.ts::whisper');
+    expect(answerOf(found).results[0].id).toBe('httpapp/src/format.ts::whisper');
   });
 
   test('a host that does not watch says so and closes', async () => {
@@ -341,9 +363,9 @@ describe('/v1/events', () => {
   });
 
   test('changeEvent maps a cold re-index to reindexed', () => {
-    const report = { mode: 'cold', wall_ms: 5, files: { parsed: 3, deleted: 0 } } as any;
+    const report = { mode: 'cold', wall_ms: 5, files: { parsed: 3, deleted: 0, total: 3 } } as any;
     const event = changeEvent('r', { root: '/r', files: ['a.ts'], files_truncated: false, nodes_before: 10, nodes_after: 7, edges_before: 5, edges_after: 9, reason: 'reindex', report, timestamp: 42 });
-    expect(event).toMatchObject({ kind: 'reindexed', nodes_added: 0, nodes_removed: 3, edges_added: 4, edges_removed: 0, timestamp: 42 });
+    expect(event).toMatchObject({ kind: 'reindexed', nodes_added: 0, nodes_removed: 3, edges_added: 4, edges_removed: 0, files_total: 3, timestamp: 42 });
   });
 });
 

@@ -55,10 +55,35 @@ function persistedRoots(home: string): string[] {
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')).repos as { root: string }[]).map((r) => r.root) : [];
 }
 
-/** `POST /v1/tools/{tool}`: the status and the JSON body. */
-async function post(url: string, tool: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+/** What `POST /v1/tools/{tool}` answered: the status, the body, and its `CallToolResult` read back. */
+interface PostAnswer {
+  status: number;
+  body: any;
+  /** The parsed JSON answer of a success. */
+  result?: any;
+  /** A failure's `code: message` text, split. */
+  error?: { code: string; message: string };
+  /** The envelope's `_meta`. */
+  meta?: Record<string, unknown>;
+}
+
+/** `POST /v1/tools/{tool}`: the status, the JSON body and the MCP `CallToolResult` it carries. */
+async function post(url: string, tool: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Promise<PostAnswer> {
   const res = await fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(args) });
-  return { status: res.status, body: await res.json() };
+  const body = (await res.json()) as any;
+  // Only a tool outcome carries the envelope (a 401 or a bad request is a plain HTTP error).
+  if (!Array.isArray(body?.content)) return { status: res.status, body };
+  expect(body.content).toHaveLength(1);
+  expect(body.content[0].type).toBe('text');
+  const text = body.content[0].text as string;
+  const meta = body._meta as Record<string, unknown> | undefined;
+  if (body.isError === true) {
+    const m = /^([a-z_]+): ([\s\S]*)$/.exec(text);
+    expect(m).not.toBeNull();
+    return { status: res.status, body, error: { code: m![1]!, message: m![2]! }, meta };
+  }
+  expect(body.isError).toBeUndefined();
+  return { status: res.status, body, result: JSON.parse(text), meta };
 }
 
 /** An MCP client over Streamable HTTP on the daemon's `/mcp`. */
@@ -160,10 +185,10 @@ describe('an unauthenticated loopback HTTP surface cannot change what the daemon
       ['feedback', { tool: 'search_symbols', rating: 'wrong', ids: ['anonapp/src/format.ts::formatLabel'] }],
     ];
     for (const [tool, args] of refused) {
-      const { status, body } = await post(url, tool, args);
-      expect({ tool, status, code: body.error?.code }).toEqual({ tool, status: 409, code: 'not_available' });
-      expect(body.error.message).toMatch(new RegExp(`^${tool} changes what this server serves or keeps beyond the session`));
-      expect(body.error.message).toMatch(HOW_TO_ENABLE);
+      const { status, error } = await post(url, tool, args);
+      expect({ tool, status, code: error?.code }).toEqual({ tool, status: 409, code: 'not_available' });
+      expect(error!.message).toMatch(new RegExp(`^${tool} changes what this server serves or keeps beyond the session`));
+      expect(error!.message).toMatch(HOW_TO_ENABLE);
     }
     // The file writers too, directly and through the compact edit domain: the file is untouched.
     const formatBefore = fs.readFileSync(path.join(repo, 'src/format.ts'), 'utf8');
@@ -174,26 +199,27 @@ describe('an unauthenticated loopback HTTP surface cannot change what the daemon
       ['edit', { target: { file: 'src/format.ts' }, match: 'formatLabel', replacement: 'hijacked' }],
     ];
     for (const [tool, args] of writes) {
-      const { status, body } = await post(url, tool, args);
-      expect({ tool, status, code: body.error?.code }).toEqual({ tool, status: 409, code: 'not_available' });
-      expect(body.error.message).toMatch(/ writes files, so HTTP callers need the server's bearer token/);
+      const { status, error } = await post(url, tool, args);
+      expect({ tool, status, code: error?.code }).toEqual({ tool, status: 409, code: 'not_available' });
+      expect(error!.message).toMatch(/ writes files, so HTTP callers need the server's bearer token/);
     }
     expect(fs.readFileSync(path.join(repo, 'src/format.ts'), 'utf8')).toBe(formatBefore);
     expect(fs.existsSync(path.join(repo, 'src/planted.ts'))).toBe(false);
     // Through the compact facade the routed tool's own dispatch refuses it.
     const facade = await post(url, 'workspace_admin', { operation: 'track', arguments: { path: secret } });
     expect(facade.status).toBe(409);
-    expect(facade.body.error.message).toMatch(/^track_repository changes what this server serves/);
+    expect(facade.error?.code).toBe('not_available');
+    expect(facade.error!.message).toMatch(/^track_repository changes what this server serves/);
     // Nothing changed: the daemon serves, persists and ranks as before.
     const repos = await post(url, 'list_repos', {});
-    expect(repos.body.result.repos.map((r: any) => r.name)).toEqual(['anonapp']);
+    expect(repos.result.repos.map((r: any) => r.name)).toEqual(['anonapp']);
     expect(persistedRoots(w.home)).toEqual([fs.realpathSync(repo)]);
     expect(fs.existsSync(path.join(w.home, 'scopes.json'))).toBe(false);
     expect(fs.existsSync(path.join(w.home, 'feedback'))).toBe(false);
     // Reading stays open, as the bind and token rules already allow.
     const found = await post(url, 'search_symbols', { query: 'formatLabel' });
     expect(found.status).toBe(200);
-    expect(found.body.result.results[0]).toMatchObject({ name: 'formatLabel' });
+    expect(found.result.results[0]).toMatchObject({ name: 'formatLabel' });
     expect((await fetch(`${url}/v1/stats`)).status).toBe(200);
   });
 
@@ -247,18 +273,18 @@ describe('with a bearer token, HTTP callers are trusted with the admin tools', (
     expect((await post(url, 'track_repository', { path: other })).status).toBe(401);
     const tracked = await post(url, 'track_repository', { path: other }, auth);
     expect(tracked.status).toBe(200);
-    expect(tracked.body.result.tracked).toMatchObject({ name: 'tokother', phase: 'ready' });
+    expect(tracked.result.tracked).toMatchObject({ name: 'tokother', phase: 'ready' });
     expect(persistedRoots(w.home)).toContain(fs.realpathSync(other));
   });
 
   test('/v1 edits files with the token, and the next query through the daemon sees the change', async () => {
     // Two repositories are tracked now: /v1 names the one to use.
     const edited = await post(`${url}`, 'edit_file?repo=tokapp', { path: 'src/format.ts', old_string: 'export function shout(', new_string: 'export function holler(' }, auth);
-    expect({ status: edited.status, error: edited.body.error }).toEqual({ status: 200, error: undefined });
-    expect(edited.body.result).toMatchObject({ status: 'applied', path: 'src/format.ts', reindexed: true });
+    expect({ status: edited.status, error: edited.error }).toEqual({ status: 200, error: undefined });
+    expect(edited.result).toMatchObject({ status: 'applied', path: 'src/format.ts', reindexed: true });
     expect(fs.readFileSync(path.join(repo, 'src/format.ts'), 'utf8')).toContain('export function holler(');
     const found = await post(url, 'search_symbols?repo=tokapp', { query: 'holler' }, auth);
-    expect(found.body.result.results[0]).toMatchObject({ name: 'holler', path: 'src/format.ts' });
+    expect(found.result.results[0]).toMatchObject({ name: 'holler', path: 'src/format.ts' });
   });
 
   test('/mcp with the token runs workspace_admin', async () => {
@@ -293,14 +319,15 @@ describe('an anonymous HTTP caller cannot route an admin tool to a roster server
     // Reads still route.
     const routed = await post(url, 'search_symbols', { query: 'MemoryStore', workspace: 'faraway' });
     expect(routed.status).toBe(200);
-    expect(routed.body.meta.gortex_routed_to).toBe('far');
+    expect(routed.meta?.gortex_routed_to).toBe('far');
+    expect(routed.result.results.map((r: any) => r.name)).toContain('MemoryStore');
     for (const [tool, args] of [
       ['track_repository', { path: wanted, workspace: 'faraway' }],
       ['workspace_admin', { operation: 'track', arguments: { path: wanted }, workspace: 'faraway' }],
     ] as const) {
-      const { status, body } = await post(url, tool, args);
-      expect({ tool, status, code: body.error?.code }).toEqual({ tool, status: 409, code: 'not_available' });
-      expect(body.error.message).toMatch(new RegExp(`^${tool} changes what this server serves`));
+      const { status, error } = await post(url, tool, args);
+      expect({ tool, status, code: error?.code }).toEqual({ tool, status: 409, code: 'not_available' });
+      expect(error!.message).toMatch(new RegExp(`^${tool} changes what this server serves`));
     }
     expect(persistedRoots(far.home)).toEqual([fs.realpathSync(farRepo)]);
   });

@@ -12,9 +12,9 @@ import type { Workspace } from '../workspace/workspace';
 import { callTool, ToolCallError } from './dispatch';
 
 /** The names a scope clause selects: `repo`, a saved `scope`, or a `project` (explicit or the session's active one). */
-function targets(ws: Workspace, ctx: ToolContext, sel: { repo?: string | undefined; project?: string | undefined; scope?: string | undefined }): string[] | undefined {
+function targets(ws: Workspace, ctx: ToolContext, sel: { repo?: string | undefined; project?: string | undefined; scope?: string | undefined }, args: Record<string, unknown>): string[] | undefined {
   const project = sel.project ?? ctx.session?.store?.activeProject;
-  const bound = ctx.session?.store?.boundRepos;
+  const bound = ctx.spans ?? ctx.session?.store?.boundRepos;
   // The common call narrows nothing: it must not pay for a row per repository (a native call each).
   if (sel.repo === undefined && sel.scope === undefined && project === undefined && (bound === undefined || bound.length < 2)) return undefined;
   const repos = ws.repos();
@@ -38,10 +38,36 @@ function targets(ws: Workspace, ctx: ToolContext, sel: { repo?: string | undefin
     }
     return names;
   }
-  // A session opened at a folder holding several tracked repositories spans all of them.
+  // A session opened at a folder holding several tracked repositories spans all of them — but a
+  // call about given symbols runs only where those ids live.
   const served = bound?.filter((n) => repos.some((r) => r.name === n));
-  if (served && served.length > 1) return served;
+  if (served && served.length > 1) {
+    const owner = ownerOfIds(served, args);
+    return owner !== undefined ? [owner] : served;
+  }
   return undefined;
+}
+
+/** Arguments that name graph nodes by id. */
+const ID_ARGS = ['id', 'ids', 'from', 'to'] as const;
+
+/**
+ * The one repository of `names` every node id among the arguments belongs to (ids start with
+ * `<repository>/`), or undefined when they name none, several, or ids of no repository in `names`.
+ */
+function ownerOfIds(names: readonly string[], args: Record<string, unknown>): string | undefined {
+  const ids: string[] = [];
+  for (const key of ID_ARGS) {
+    const value = args[key];
+    if (typeof value === 'string') ids.push(value);
+    else if (Array.isArray(value)) ids.push(...value.filter((v): v is string => typeof v === 'string'));
+  }
+  if (ids.length === 0) return undefined;
+  // The longest name first: a repository `app` must not claim the ids of `app/web`.
+  const byLength = [...names].sort((a, b) => b.length - a.length);
+  const owners = new Set(ids.map((id) => byLength.find((n) => id.startsWith(`${n}/`))));
+  if (owners.size !== 1) return undefined;
+  return [...owners][0];
 }
 
 /** `ctx` with `call` running other registry tools through this stage and dispatch, from `ctx` itself. */
@@ -85,7 +111,7 @@ export async function callScoped(ctx: ToolContext, name: string, rawArgs: unknow
   }
   let names: string[] | undefined;
   try {
-    names = targets(ctx.workspace, ctx, sel);
+    names = targets(ctx.workspace, ctx, sel, args as Record<string, unknown>);
   } catch (error) {
     if (error instanceof ToolInputError) throw new ToolCallError(error.code, error.message);
     throw error;
@@ -135,12 +161,22 @@ function withCrossRepo(ctx: ToolContext, name: string, answer: unknown): unknown
   const targetId = result.target?.id;
   const incoming = edges.filter((e) => e.to === targetId && (list === 'usages' || e.kind === 'calls' || e.kind === 'instantiates'));
   if (targetId === undefined || incoming.length === 0 || !Array.isArray(result[list])) return answer;
-  const summary = (e: CrossEdge): Record<string, unknown> => ({ id: e.from, kind: e.from_kind, name: e.from_name.split('.').pop(), qualified: e.from_name, path: e.path });
-  const rows =
-    list === 'callers'
-      ? incoming.map((e) => ({ caller: summary(e), kind: e.kind, origin: e.origin, path: e.path, lines: [e.line], depth: 1, repo: e.from_repo, cross_repo: true }))
-      : incoming.map((e) => ({ from: summary(e), kind: e.kind, context: e.kind, origin: e.origin, path: e.path, line: e.line, repo: e.from_repo, cross_repo: true }));
-  return { ...result, [list]: [...(result[list] as unknown[]), ...rows], total: (result.total ?? 0) + rows.length, cross_repo_refs: rows.length };
+  // The node shape, as far as a cross edge knows the node (not its lines).
+  const summary = (e: CrossEdge): Record<string, unknown> => ({ id: e.from, kind: e.from_kind, name: e.from_name.split('.').pop(), qual_name: e.from_name, file_path: e.path, repo_prefix: e.from_repo });
+  if (list === 'callers') {
+    const rows = incoming.map((e) => ({ caller: summary(e), kind: e.kind, origin: e.origin, path: e.path, lines: [e.line], depth: 1, repo: e.from_repo, cross_repo: true }));
+    return { ...result, callers: [...(result.callers as unknown[]), ...rows], total: (result.total ?? 0) + rows.length, cross_repo_refs: rows.length };
+  }
+  // find_usages rows name their user by id; the node joins `nodes` once.
+  const nodes = Array.isArray(result.nodes) ? [...(result.nodes as { id?: string }[])] : [];
+  const known = new Set(nodes.map((n) => n.id));
+  for (const e of incoming) {
+    if (known.has(e.from)) continue;
+    known.add(e.from);
+    nodes.push(summary(e));
+  }
+  const rows = incoming.map((e) => ({ from: e.from, kind: e.kind, context: e.kind, origin: e.origin, path: e.path, line: e.line, repo: e.from_repo, cross_repo: true }));
+  return { ...result, nodes, usages: [...(result.usages as unknown[]), ...rows], total: (result.total ?? 0) + rows.length, cross_repo_refs: rows.length };
 }
 
 /** Merges per-repository answers (see `callScoped`). */

@@ -1,7 +1,7 @@
 /**
  * The daemon's `HttpHost`: `/v1/*` and `/mcp` over every tracked repository. `?repo=` (name or
- * root) and `?project=` narrow a request; without them a tool call goes to the only tracked
- * repository, and statistics and graphs cover all of them.
+ * root) and `?project=` narrow a request; without them a tool call spans every tracked repository
+ * (or runs where the ids it names live), and statistics and graphs cover all of them.
  */
 import { CallPipeline } from '../calls/pipeline';
 import { createMcpServer } from '../mcp/server';
@@ -36,12 +36,14 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
     }
     return repos;
   };
-  /** The one repository a tool call runs against. */
-  const single = (scope: Scope): TrackedRepo => {
+  /**
+   * The repositories a tool call runs against: the first answers a call the scope stage does not
+   * spread, and with several the call spans them all (`ToolContext.spans`).
+   */
+  const callTargets = (scope: Scope): TrackedRepo[] => {
     const repos = scoped(scope);
-    if (repos.length === 1) return repos[0]!;
     if (repos.length === 0) throw new ScopeError('no repository is tracked (gortex track PATH adds one)', []);
-    throw new ScopeError(`${repos.length} repositories are tracked; pass ?repo=NAME to pick one`, repos.map((r) => r.entry.name));
+    return repos;
   };
   const ready = async (repos: TrackedRepo[]): Promise<{ tracked: TrackedRepo; ctx: ToolContext }[]> => {
     const out: { tracked: TrackedRepo; ctx: ToolContext }[] = [];
@@ -88,20 +90,29 @@ export function daemonHttpHost(daemon: Daemon, defaultRepo: () => TrackedRepo | 
         repos,
       };
     },
-    async graph(scope) {
+    async graph(scope, graphOptions) {
       const open = await ready(scoped(scope));
-      return { repos: open.map(({ tracked, ctx }) => ({ ...ctx.engine.graphDump(ctx.repo), repo: tracked.entry.name })) };
+      return { repos: open.map(({ tracked, ctx }) => ({ ...ctx.engine.graphDump(ctx.repo, graphOptions), repo: tracked.entry.name })) };
     },
+    async served(scope) {
+      const open = await ready(scoped(scope));
+      return open.map(({ tracked, ctx }) => ({ name: tracked.entry.name, root: tracked.entry.root, project: tracked.entry.project ?? null, ctx }));
+    },
+    crossEdges: () => daemon.workspace.crossEdges?.() ?? [],
     tools: toolListings,
     async callTool(name, args, scope) {
       const router = daemon.roster?.active ? daemon.roster : undefined;
       // A call the roster sends elsewhere needs no repository here; any other needs its scope now.
       const remote = router && typeof args.workspace === 'string' ? router.route(args.workspace) : undefined;
-      const tracked = remote ? undefined : single(scope);
+      const targets = remote ? undefined : callTargets(scope);
       return pipeline.call(
         { tool: name, args, ...(scope.format ? { format: scope.format } : {}) },
         {
-          context: async () => (tracked ?? single(scope)).context(),
+          context: async () => {
+            const repos = targets ?? callTargets(scope);
+            const ctx = await repos[0]!.context();
+            return repos.length > 1 ? { ...ctx, spans: repos.map((r) => r.entry.name) } : ctx;
+          },
           workspace: daemon.workspace,
           trust: scope.trust,
           ...overlayOf(scope),

@@ -177,16 +177,21 @@ export class Router {
       return failed('unavailable', `server "${server.slug}" (${base}) does not answer: ${(error as Error).message}`);
     }
     const text = await response.text();
-    if (format === 'gcx' && response.ok) return { ok: true, tool, format, text, meta: routed };
-    let body: { ok?: boolean; result?: unknown; meta?: Record<string, unknown>; error?: unknown; message?: string };
+    let body: { isError?: boolean; content?: { text?: string }[]; _meta?: Record<string, unknown>; error?: unknown; message?: string };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
       return failed('unavailable', `server "${server.slug}" answered ${response.status} with a body that is not JSON`);
     }
-    if (response.ok && body.ok) return { ok: true, tool, format: 'json', text: JSON.stringify(body.result), meta: { ...(body.meta ?? {}), ...routed } };
-    const error = body.error as { code?: string; message?: string } | string | undefined;
-    if (typeof error === 'object' && error !== null) return failed(error.code ?? 'internal', error.message ?? `HTTP ${response.status}`);
+    // A tool's outcome is an MCP `CallToolResult`: the answer (JSON or GCX1) or `code: message`.
+    if (Array.isArray(body.content)) {
+      const answer = body.content.map((c) => c.text ?? '').join('');
+      if (response.ok && body.isError !== true) return { ok: true, tool, format, text: answer, meta: { ...(body._meta ?? {}), ...routed } };
+      const m = /^([a-z_]+): ([\s\S]*)$/.exec(answer);
+      return m ? failed(m[1]!, m[2]!) : failed(`http_${response.status}`, answer || `HTTP ${response.status} from ${base}`);
+    }
+    // Refused before any tool ran (auth, scope, body): `{error, message}`.
+    const error = body.error;
     return failed(typeof error === 'string' ? error : `http_${response.status}`, body.message ?? `HTTP ${response.status} from ${base}`);
   }
 }

@@ -9,11 +9,12 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
-import type { McpServerOptions } from '../mcp/server';
+import { callToolResult, type McpServerOptions } from '../mcp/server';
 import { ScopeError, type HttpHost, type Scope } from './host';
 import { checkBind, currentToken, guard, requestTrust, trustNow } from './security';
 import { MemorySessionStore, type McpSessionStore } from './session-state';
 import { openSse, type SseChannel } from './sse';
+import { ActivityLog, caveatRows, communityRows, CONTRACTS_UNAVAILABLE, dashboard, graphView, guardRows, processRows, repoRows } from './views';
 import { MCP_BODY_LIMIT, sessionIdleTtl, StreamableMcp } from './streamable';
 
 /** Largest `POST /v1/tools/{name}` body. */
@@ -80,6 +81,15 @@ const V1_ROUTES = [
   'GET /v1/stats',
   'GET /v1/graph',
   'GET /v1/events',
+  'GET /v1/dashboard',
+  'GET /v1/repos',
+  'GET /v1/processes',
+  'GET /v1/communities',
+  'GET /v1/caveats',
+  'GET /v1/guards',
+  'GET /v1/contracts',
+  'GET /v1/contracts/validate',
+  'GET /v1/activity',
   'POST /v1/overlay/sessions',
   'DELETE /v1/overlay/sessions/{id}',
   'GET|PUT|DELETE /v1/overlay/sessions/{id}/files',
@@ -152,6 +162,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Default and largest `?max_nodes=` of `/v1/graph` (per repository). */
+export const DEFAULT_GRAPH_NODES = 10_000;
+export const MAX_GRAPH_NODES = 500_000;
+
+/** An integer query parameter in `[min, max]`, `fallback` when absent; a 400 naming it otherwise. */
+function intParam(req: Request, key: string, fallback: number, min: number, max: number): number {
+  const raw = req.query[key];
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new HttpError(400, 'invalid_argument', `?${key}= must be one integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
 /** `json` / `gcx`, or a 400 naming where the bad value came from. */
 function checkFormat(value: unknown, where: string): 'json' | 'gcx' | undefined {
   if (value === undefined) return undefined;
@@ -219,6 +244,9 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
   // then carried it); without one they are anonymous. Asked per call: the env token may rotate.
   const mcp = new StreamableMcp({ host, mcp: { ...(options.mcp ?? {}), trust: () => trustNow(options.authToken) }, store, idleTtlMs, keepAliveMs });
   const streams = new Set<{ channel: SseChannel; stop(): void }>();
+  // Graph changes since the app started, for /v1/activity and the dashboard.
+  const activity = new ActivityLog();
+  const stopActivity = host.subscribe((event) => activity.add(event));
 
   const app = express();
   app.disable('x-powered-by');
@@ -254,7 +282,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     res.json(await host.health());
   });
   v1.get('/tools', (_req, res) => {
-    res.json({ tools: host.tools() });
+    res.json(host.tools());
   });
   v1.post('/tools/:name', async (req, res) => {
     const name = req.params.name as string;
@@ -263,19 +291,15 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     const { args, format } = toolRequest(body, req.query.format);
     const session = overlaySessionOf(req);
     const outcome = await host.callTool(name, args, { ...scope, format, trust: requestTrust(res), ...(session ? { overlaySession: session } : {}) });
+    // The MCP `CallToolResult` the MCP doors give for the same call; failures keep their HTTP status.
+    const answer = callToolResult(outcome);
     if (!outcome.ok) {
-      if (outcome.code === 'tool_not_found') {
-        throw new HttpError(404, 'tool_not_found', outcome.message, { available_tools: host.tools().map((t) => t.name) });
-      }
-      res.status(statusOfToolError(outcome.code)).json({ ok: false, tool: name, error: { code: outcome.code, message: outcome.message }, ...(Object.keys(outcome.meta).length > 0 ? { meta: outcome.meta } : {}) });
+      const extra = outcome.code === 'tool_not_found' ? { available_tools: host.tools().map((t) => t.name) } : {};
+      res.status(outcome.code === 'tool_not_found' ? 404 : statusOfToolError(outcome.code)).json({ ...answer, ...extra });
       return;
     }
-    if (outcome.format === 'gcx') {
-      if (typeof outcome.meta.etag === 'string') res.set('ETag', `"${outcome.meta.etag}"`);
-      res.status(200).type('text/plain; charset=utf-8').send(outcome.text);
-      return;
-    }
-    res.status(200).json({ ok: true, tool: name, result: JSON.parse(outcome.text) as unknown, meta: outcome.meta });
+    if (typeof outcome.meta.etag === 'string') res.set('ETag', `"${outcome.meta.etag}"`);
+    res.status(200).json(answer);
   });
   // The overlay routes mirror the overlay tools; the session is the path's {id}.
   const overlayCall = async (req: Request, res: Response, tool: string, args: Record<string, unknown>, session: string, status = 200): Promise<void> => {
@@ -321,7 +345,43 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     res.json(await host.stats(scopeOf(req)));
   });
   v1.get('/graph', async (req, res) => {
-    res.json(await host.graph(scopeOf(req)));
+    const maxNodes = intParam(req, 'max_nodes', DEFAULT_GRAPH_NODES, 1, MAX_GRAPH_NODES);
+    res.json(await graphView(host, scopeOf(req), maxNodes, host.crossEdges()));
+  });
+  // The analysis views of the web UI (ts/http/views.ts).
+  const crossCallers = (id: string): string[] => host.crossEdges().filter((e) => e.to === id).map((e) => e.from_repo);
+  v1.get('/repos', async (req, res) => {
+    res.json({ repos: await repoRows(await host.served(scopeOf(req))) });
+  });
+  v1.get('/dashboard', async (req, res) => {
+    const scope = scopeOf(req);
+    const repos = await host.served(scope);
+    res.json(await dashboard(host, repos, requestTrust(res), activity.list(20, new Set(repos.map((r) => r.name))), crossCallers));
+  });
+  v1.get('/processes', async (req, res) => {
+    res.json({ processes: await processRows(host, await host.served(scopeOf(req)), requestTrust(res)) });
+  });
+  v1.get('/communities', async (req, res) => {
+    res.json(await communityRows(host, await host.served(scopeOf(req)), requestTrust(res)));
+  });
+  v1.get('/caveats', async (req, res) => {
+    res.json({ caveats: await caveatRows(host, await host.served(scopeOf(req)), requestTrust(res), crossCallers) });
+  });
+  v1.get('/guards', async (req, res) => {
+    const { guards, errors } = await guardRows(host, await host.served(scopeOf(req)), requestTrust(res));
+    res.json({ guards, ...(errors.length > 0 ? { errors } : {}) });
+  });
+  v1.get('/contracts', async (req, res) => {
+    await host.served(scopeOf(req));
+    res.json({ contracts: [], unavailable: CONTRACTS_UNAVAILABLE });
+  });
+  v1.get('/contracts/validate', async (req, res) => {
+    await host.served(scopeOf(req));
+    res.json({ issues: [], summary: { total: 0, breaking: 0, warning: 0, info: 0 }, unavailable: CONTRACTS_UNAVAILABLE });
+  });
+  v1.get('/activity', async (req, res) => {
+    const repos = await host.served(scopeOf(req));
+    res.json({ events: activity.list(intParam(req, 'limit', 50, 1, 500), new Set(repos.map((r) => r.name))) });
   });
   v1.get('/events', (req, res) => {
     let channel: SseChannel | undefined;
@@ -383,6 +443,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
 
   return Object.assign(app, {
     async shutdown(): Promise<void> {
+      stopActivity?.();
       for (const entry of [...streams]) entry.stop();
       await mcp.close();
       if (ownStore) await store.close();

@@ -11,7 +11,8 @@ import type { GraphDump } from '../engine/engine';
 import { createMcpServer, type McpServerOptions } from '../mcp/server';
 import type { McpServer } from '../mcp/streams';
 import { packageVersion } from '../support/package-root';
-import type { CallerTrust } from '../workspace/context';
+import type { CallerTrust, ToolContext } from '../workspace/context';
+import type { CrossEdge } from '../workspace/cross-repo';
 import { embeddedWorkspace, type EmbeddedRepo, type RepoChange } from '../workspace/embedded';
 import { overlayStore, type OverlayBinding } from '../workspace/overlays';
 import { embeddedPushSources } from '../workspace/push-sources';
@@ -34,6 +35,8 @@ export interface GraphChangeEvent {
   edges_removed: number;
   files_parsed: number;
   files_deleted: number;
+  /** Files of the repository after the pass. */
+  files_total: number;
   /** Epoch milliseconds, and how long the pass took. */
   timestamp: number;
   duration_ms: number;
@@ -70,6 +73,20 @@ export function overlayOf(options: CallOptions): { overlay: OverlayBinding } | R
   return options.overlaySession ? { overlay: { store: overlayStore(), session: options.overlaySession } } : {};
 }
 
+/** A served repository, open on a complete graph, for the `/v1` views. */
+export interface ServedRepo {
+  name: string;
+  root: string;
+  project: string | null;
+  ctx: ToolContext;
+}
+
+/** Options of `HttpHost.graph`. */
+export interface GraphOptions {
+  /** Most nodes per repository (the best-connected kept). */
+  maxNodes: number;
+}
+
 /** Everything the HTTP layer needs from the process that serves it. */
 export interface HttpHost {
   /** A stable id of this server process and when it started (ISO 8601). */
@@ -80,7 +97,11 @@ export interface HttpHost {
   /** Graph statistics by kind and language per repository, plus `server_id` and `started_at`. */
   stats(scope: Scope): Promise<Record<string, unknown>>;
   /** The brief graph dump(s) of the scoped repositories. Throws `ScopeError` for an unknown scope. */
-  graph(scope: Scope): Promise<{ repos: GraphDump[] }>;
+  graph(scope: Scope, options: GraphOptions): Promise<{ repos: GraphDump[] }>;
+  /** The scoped repositories that are open (a warming or failed one is left out). Throws `ScopeError` for an unknown scope. */
+  served(scope: Scope): Promise<ServedRepo[]>;
+  /** References between served repositories that imports prove (none with one repository). */
+  crossEdges(): CrossEdge[];
   /** Every tool callable over `/v1/tools/{name}`. */
   tools(): ToolListing[];
   /**
@@ -118,6 +139,7 @@ export function changeEvent(name: string, change: RepoChange): GraphChangeEvent 
     edges_removed: Math.max(-edgeDelta, 0),
     files_parsed: change.report.files.parsed,
     files_deleted: change.report.files.deleted,
+    files_total: change.report.files.total,
     timestamp: change.timestamp,
     duration_ms: change.report.wall_ms,
   };
@@ -166,11 +188,17 @@ export function repoHost(repo: EmbeddedRepo, options: { watching: boolean; mcp?:
         repos: [{ ...stats, languages: ctx.lastIndex?.languages ?? {} }],
       };
     },
-    async graph(scope) {
+    async graph(scope, graphOptions) {
       await checkScope(scope);
       const ctx = await repo.context();
-      return { repos: [ctx.engine.graphDump(ctx.repo)] };
+      return { repos: [ctx.engine.graphDump(ctx.repo, graphOptions)] };
     },
+    async served(scope) {
+      await checkScope(scope);
+      const ctx = await repo.context();
+      return [{ name: ctx.lastIndex?.repo ?? ctx.repo, root: ctx.root, project: null, ctx }];
+    },
+    crossEdges: () => [],
     tools: toolListings,
     async callTool(name, args, scope) {
       await checkScope(scope);

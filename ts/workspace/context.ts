@@ -77,6 +77,11 @@ export interface ToolContext {
   overlayFiles?: ReadonlyMap<string, Buffer | null>;
   /** The caller's push channels (MCP sessions: stdio, the daemon socket, `/mcp`); absent where a door cannot push. */
   channels?: SessionChannels;
+  /**
+   * The repositories a call that names none spans (a `/v1` call to a daemon tracking several): the
+   * scope stage runs it on each, or on the one its target ids name. Absent: the session's binding.
+   */
+  spans?: readonly string[];
 }
 
 /**
