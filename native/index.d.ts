@@ -82,12 +82,14 @@ export declare class Engine {
   /** Graph counts of one repository (by root path or name). */
   stats(repo: string, view?: string | undefined | null): string
   /**
-   * A brief dump of the whole graph for viewers: nodes (`id`, `kind`, `name`, `path`, `line`,
-   * `end_line`, `language`) and the edges between the nodes kept (`from`, `to`, `kind`,
-   * `origin`). At most `max_nodes` nodes (default 50,000), files and symbols in id order;
-   * `truncated` says when nodes were left out.
+   * A brief dump of the graph for viewers: nodes (`id`, `kind`, `name`, `file_path`,
+   * `start_line`, `end_line`, `language`, `repo_prefix`, `degree`, `community?`) and the edges
+   * between the nodes kept (`from`, `to`, `kind`, `origin`). `filter` (JSON: `kinds`,
+   * `languages`, `paths`, `communities`) narrows the nodes; of those, the `max_nodes`
+   * best-connected are kept (default 50,000), listed in id order; `truncated` says when the cap
+   * left some out.
    */
-  graphDump(repo: string, maxNodes?: number | undefined | null, view?: string | undefined | null): string
+  graphDump(repo: string, maxNodes?: number | undefined | null, view?: string | undefined | null, filter?: string | undefined | null): string
   /**
    * Every reference from this repository to code outside it (`external::…` stubs): the stub's
    * id and target, and each incoming edge with the referring node (id, name, kind, path) — what

@@ -69,6 +69,7 @@ describe('coverageOf rules (hand-made dump)', () => {
     total_nodes: 11,
     total_edges: edges.length,
     truncated,
+    matched: 11,
     nodes: [
       node('r/a.ts', 'file', 'a.ts', 'typescript'),
       node('r/a.ts::f', 'function', 'a.ts'),

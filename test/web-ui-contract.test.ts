@@ -125,6 +125,19 @@ describe('the web UI contract over a daemon tracking two repositories', () => {
     const unknown = await fetch(`${url}/v1/dashboard?repo=nope`);
     expect(unknown.status).toBe(404);
     expect((await unknown.json()) as any).toMatchObject({ error: 'scope_not_found', available: ['uipy', 'uiweb'] });
+    // Server-side filters (what a viewer of a large graph asks for) and communities.
+    const filtered = await get('/v1/graph?kind=function,method&language=typescript&path=src/&communities=1');
+    expectShape(schemas.routes['/v1/graph']!, filtered, '/v1/graph filtered');
+    expect(filtered.nodes.length).toBeGreaterThan(3);
+    expect(filtered.nodes.every((n: any) => ['function', 'method'].includes(n.kind) && n.language === 'typescript' && n.file_path.startsWith('src/') && n.repo_prefix === 'uiweb')).toBe(true);
+    const coloured = filtered.nodes.filter((n: any) => n.community !== undefined);
+    expect(coloured.length).toBeGreaterThan(0);
+    const labels = filtered.stats.per_repo.find((r: any) => r.repo === 'uiweb').community_labels;
+    expect(coloured.every((n: any) => typeof labels[String(n.community)] === 'string')).toBe(true);
+    expect(filtered.stats.per_repo.find((r: any) => r.repo === 'uipy')).toMatchObject({ matched: 0, nodes: 0 });
+    const misspelt = await fetch(`${url}/v1/graph?kind=functoin`);
+    expect(misspelt.status).toBe(400);
+    expect(((await misspelt.json()) as any).message).toMatch(/unknown node kind "functoin"; kinds: file, /);
     const bad = await fetch(`${url}/v1/graph?max_nodes=lots`);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).message).toMatch(/\?max_nodes= must be one integer from 1 to/);

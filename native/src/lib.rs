@@ -586,18 +586,32 @@ impl Engine {
         })
     }
 
-    /// A brief dump of the whole graph for viewers: nodes (`id`, `kind`, `name`, `path`, `line`,
-    /// `end_line`, `language`) and the edges between the nodes kept (`from`, `to`, `kind`,
-    /// `origin`). At most `max_nodes` nodes (default 50,000), files and symbols in id order;
-    /// `truncated` says when nodes were left out.
+    /// A brief dump of the graph for viewers: nodes (`id`, `kind`, `name`, `file_path`,
+    /// `start_line`, `end_line`, `language`, `repo_prefix`, `degree`, `community?`) and the edges
+    /// between the nodes kept (`from`, `to`, `kind`, `origin`). `filter` (JSON: `kinds`,
+    /// `languages`, `paths`, `communities`) narrows the nodes; of those, the `max_nodes`
+    /// best-connected are kept (default 50,000), listed in id order; `truncated` says when the cap
+    /// left some out.
     #[napi]
-    pub fn graph_dump(&self, repo: String, max_nodes: Option<u32>, view: Option<String>) -> Result<String> {
+    pub fn graph_dump(
+        &self,
+        repo: String,
+        max_nodes: Option<u32>,
+        view: Option<String>,
+        filter: Option<String>,
+    ) -> Result<String> {
         guarded("graphDump", || {
+            let filter: inspect::DumpFilter = match filter.as_deref() {
+                None => inspect::DumpFilter::default(),
+                Some(text) => serde_json::from_str(text).map_err(|e| to_napi_error(format!("graph filter: {e}")))?,
+            };
+            filter.check().map_err(message_error)?;
             let index = self.repo(&repo)?;
             self.with_index(&index, view.as_deref(), |guard| {
                 sorted_json(serde_json::to_value(inspect::graph_dump(
                     guard,
                     max_nodes.map(|n| n as usize),
+                    &filter,
                 )))
             })
         })

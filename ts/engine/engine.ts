@@ -11,6 +11,7 @@ import type {
   ExternalRef,
   FileCallSites,
   GraphDump,
+  GraphFilter,
   GraphStats,
   IndexReport,
   NodeJson,
@@ -395,8 +396,8 @@ export class Engine {
   }
 
   /** A brief dump of the graph (nodes and the edges among them), capped at `maxNodes` (default 50,000). */
-  graphDump(repo: string, options: { maxNodes?: number } = {}): GraphDump {
-    return JSON.parse(this.native.graphDump(repo, options.maxNodes, this.view)) as GraphDump;
+  graphDump(repo: string, options: { maxNodes?: number; filter?: GraphFilter } = {}): GraphDump {
+    return JSON.parse(this.native.graphDump(repo, options.maxNodes, this.view, options.filter ? JSON.stringify(options.filter) : undefined)) as GraphDump;
   }
 
   /** Every reference leaving the repository (`external::…` stubs) with the nodes that make it. */

@@ -49,7 +49,7 @@ export interface NativeEngine {
   stats(repo: string, view?: string | null): string;
   getNode(repo: string, id: string, view?: string | null): string | null;
   fileSymbols(repo: string, path: string, view?: string | null): string;
-  graphDump(repo: string, maxNodes?: number | null, view?: string | null): string;
+  graphDump(repo: string, maxNodes?: number | null, view?: string | null, filter?: string | null): string;
   externalRefs(repo: string, view?: string | null): string;
   mostImported(repo: string, limit: number, view?: string | null): string;
   fileNodes(repo: string, countKinds: string[], view?: string | null): string;

@@ -164,6 +164,18 @@ export interface ExternalRef {
   refs: { from: string; from_name: string; from_kind: string; path: string; kind: string; origin: string; line: number }[];
 }
 
+/** Which nodes `Engine.graphDump` may keep (every list empty or absent: no narrowing). */
+export interface GraphFilter {
+  /** Node kinds (`function`, `type`, …). */
+  kinds?: string[];
+  /** Languages as the graph names them (`go`, `typescript`, …); stubs have none. */
+  languages?: string[];
+  /** Repository-relative path prefixes. */
+  paths?: string[];
+  /** Give each node its Leiden community (`community`) and the dump `community_labels`. */
+  communities?: boolean;
+}
+
 /** `Engine.graphDump`: the graph in brief, for viewers. */
 export interface GraphDump {
   repo: string;
@@ -172,8 +184,12 @@ export interface GraphDump {
   total_edges: number;
   /** True when nodes (and the edges touching them) were left out by the cap. */
   truncated: boolean;
+  /** Nodes the filter admitted, before the cap. */
+  matched: number;
+  /** Labels of the kept nodes' communities (with `filter.communities`). */
+  community_labels?: Record<string, string>;
   /** `degree`: edges in and out (the best-connected nodes are kept under a cap). */
-  nodes: { id: string; kind: string; name: string; file_path: string; start_line: number; end_line: number; language: string | null; repo_prefix: string; degree: number }[];
+  nodes: { id: string; kind: string; name: string; file_path: string; start_line: number; end_line: number; language: string | null; repo_prefix: string; degree: number; community?: number }[];
   edges: { from: string; to: string; kind: string; origin: string }[];
 }
 

@@ -177,6 +177,24 @@ function intParam(req: Request, key: string, fallback: number, min: number, max:
   return value;
 }
 
+/** A list query parameter: repeated (`?kind=a&kind=b`) or comma-separated (`?kind=a,b`); [] when absent. */
+function listParam(req: Request, key: string): string[] {
+  const raw = req.query[key];
+  if (raw === undefined) return [];
+  const values = Array.isArray(raw) ? raw : [raw];
+  if (!values.every((v) => typeof v === 'string')) throw new HttpError(400, 'invalid_argument', `?${key}= must be plain values`);
+  return (values as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** A boolean query parameter: `1`/`true` or `0`/`false`; false when absent. */
+function flagParam(req: Request, key: string): boolean {
+  const raw = req.query[key];
+  if (raw === undefined) return false;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new HttpError(400, 'invalid_argument', `?${key}= must be 1, true, 0 or false, got ${JSON.stringify(raw)}`);
+}
+
 /** `json` / `gcx`, or a 400 naming where the bad value came from. */
 function checkFormat(value: unknown, where: string): 'json' | 'gcx' | undefined {
   if (value === undefined) return undefined;
@@ -346,7 +364,15 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
   });
   v1.get('/graph', async (req, res) => {
     const maxNodes = intParam(req, 'max_nodes', DEFAULT_GRAPH_NODES, 1, MAX_GRAPH_NODES);
-    res.json(await graphView(host, scopeOf(req), maxNodes, host.crossEdges()));
+    const filter = { kinds: listParam(req, 'kind'), languages: listParam(req, 'language'), paths: listParam(req, 'path'), communities: flagParam(req, 'communities') };
+    try {
+      res.json(await graphView(host, scopeOf(req), { maxNodes, filter }, host.crossEdges()));
+    } catch (error) {
+      // The engine names a kind or language it does not know; anything else is the server's.
+      const message = error instanceof Error ? error.message : String(error);
+      if (/^unknown (node kind|language) /.test(message)) throw new HttpError(400, 'invalid_argument', `?kind= / ?language=: ${message}`);
+      throw error;
+    }
   });
   // The analysis views of the web UI (ts/http/views.ts).
   const crossCallers = (id: string): string[] => host.crossEdges().filter((e) => e.to === id).map((e) => e.from_repo);
@@ -415,6 +441,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     res.status(404).json({ error: 'not_found', message: `no route ${req.method} ${req.baseUrl}${req.path}`, routes: V1_ROUTES });
   });
   app.use('/v1', v1);
+
 
   app.use((req, res) => {
     res.status(404).json({ error: 'not_found', message: `no route ${req.method} ${req.path}; the API is under /v1 and MCP at /mcp`, routes: ['GET /healthz', ...V1_ROUTES, 'POST|GET|DELETE /mcp'] });

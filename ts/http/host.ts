@@ -7,7 +7,7 @@
  */
 import { CallPipeline, type CallFormat, type CallOutcome } from '../calls/pipeline';
 import { callableTools, toolListing, type ToolListing } from '../calls/surface';
-import type { GraphDump } from '../engine/engine';
+import type { GraphDump, GraphFilter } from '../engine/engine';
 import { createMcpServer, type McpServerOptions } from '../mcp/server';
 import type { McpServer } from '../mcp/streams';
 import { packageVersion } from '../support/package-root';
@@ -85,6 +85,8 @@ export interface ServedRepo {
 export interface GraphOptions {
   /** Most nodes per repository (the best-connected kept). */
   maxNodes: number;
+  /** Which nodes may be kept, and whether they carry their community. */
+  filter?: GraphFilter;
 }
 
 /** Everything the HTTP layer needs from the process that serves it. */

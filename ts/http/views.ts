@@ -11,7 +11,7 @@ import type { CallOutcome } from '../calls/pipeline';
 import { git } from '../support/git';
 import { packageVersion } from '../support/package-root';
 import type { CallerTrust } from '../workspace/context';
-import type { GraphChangeEvent, HttpHost, Scope, ServedRepo } from './host';
+import type { GraphChangeEvent, GraphOptions, HttpHost, Scope, ServedRepo } from './host';
 
 type Json = Record<string, unknown>;
 
@@ -267,8 +267,8 @@ export async function caveatRows(host: HttpHost, repos: ServedRepo[], trust: Cal
 }
 
 /** `GET /v1/graph`: the served graphs in brief — the best-connected nodes up to `maxNodes` per repository. */
-export async function graphView(host: HttpHost, scope: Scope, maxNodes: number, crossEdges: { from: string; to: string; kind: string }[]): Promise<Json> {
-  const dumps = (await host.graph(scope, { maxNodes })).repos;
+export async function graphView(host: HttpHost, scope: Scope, options: GraphOptions, crossEdges: { from: string; to: string; kind: string }[]): Promise<Json> {
+  const dumps = (await host.graph(scope, options)).repos;
   const nodes: Json[] = [];
   const edges: Json[] = [];
   const byKind: Record<string, number> = {};
@@ -287,7 +287,7 @@ export async function graphView(host: HttpHost, scope: Scope, maxNodes: number, 
       byKind[n.kind] = (byKind[n.kind] ?? 0) + 1;
       if (n.language) byLanguage[n.language] = (byLanguage[n.language] ?? 0) + 1;
     }
-    perRepo.push({ repo: dump.repo, total_nodes: dump.total_nodes, total_edges: dump.total_edges, nodes: dump.nodes.length, edges: dump.edges.length, truncated: dump.truncated });
+    perRepo.push({ repo: dump.repo, total_nodes: dump.total_nodes, total_edges: dump.total_edges, matched: dump.matched, nodes: dump.nodes.length, edges: dump.edges.length, truncated: dump.truncated, ...(dump.community_labels ? { community_labels: dump.community_labels } : {}) });
   }
   for (const e of crossEdges) if (kept.has(e.from) && kept.has(e.to)) edges.push({ from: e.from, to: e.to, kind: e.kind, origin: 'cross_repo', cross_repo: true });
   const totalNodes = dumps.reduce((n, d) => n + d.total_nodes, 0);

@@ -93,6 +93,11 @@ pub struct GraphDump<'g> {
     pub total_edges: usize,
     /// Nodes (and the edges touching them) were left out by the cap.
     pub truncated: bool,
+    /// Nodes the filter admitted, before the cap.
+    pub matched: usize,
+    /// Labels of the communities the kept nodes belong to (with [`DumpFilter::communities`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub community_labels: BTreeMap<u32, String>,
     pub nodes: Vec<DumpNode<'g>>,
     pub edges: Vec<DumpEdge<'g>>,
 }
@@ -110,6 +115,9 @@ pub struct DumpNode<'g> {
     pub repo_prefix: &'g str,
     /// Edges in and out.
     pub degree: u32,
+    /// Leiden community id (with [`DumpFilter::communities`]; absent for nodes in none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub community: Option<u32>,
 }
 
 /// An edge of a [`GraphDump`], between two nodes it kept.
@@ -121,18 +129,72 @@ pub struct DumpEdge<'g> {
     pub origin: Origin,
 }
 
-/// The `max_nodes` best-connected nodes ([`DEFAULT_DUMP_NODES`] when `None`; ties by id), listed
-/// by id, and the edges between them in edge order: a viewer of a graph too big to draw whole
-/// gets its hubs, not the first files of the alphabet.
-pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> {
+/// Which nodes a [`graph_dump`] may keep (everything by default), and whether each carries its
+/// community: the server-side filters of a viewer that cannot take the whole graph.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DumpFilter {
+    /// Node kinds (`function`, `type`, …); empty: every kind.
+    #[serde(default)]
+    pub kinds: Vec<String>,
+    /// Languages (`go`, `typescript`, …); empty: every language (stubs have none and are left out
+    /// when languages are named).
+    #[serde(default)]
+    pub languages: Vec<String>,
+    /// Repository-relative path prefixes; empty: every path.
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// Give each node its Leiden community (`community`, absent for nodes in none).
+    #[serde(default)]
+    pub communities: bool,
+}
+
+impl DumpFilter {
+    /// Checks the kinds and languages named, so a typo is an error rather than an empty graph.
+    pub fn check(&self) -> Result<(), QueryError> {
+        for k in &self.kinds {
+            if !NodeKind::ALL.iter().any(|x| x.as_str() == k) {
+                let known: Vec<&str> = NodeKind::ALL.iter().map(|x| x.as_str()).collect();
+                return Err(QueryError::invalid(format!(
+                    "unknown node kind {k:?}; kinds: {}",
+                    known.join(", ")
+                )));
+            }
+        }
+        for l in &self.languages {
+            if !Language::ALL.iter().any(|x| x.as_str() == l) {
+                return Err(QueryError::invalid(format!(
+                    "unknown language {l:?}; languages are named as in the graph (go, typescript, python, …)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn admits(&self, n: &Node) -> bool {
+        (self.kinds.is_empty() || self.kinds.iter().any(|k| k == n.kind.as_str()))
+            && (self.languages.is_empty()
+                || n.language
+                    .is_some_and(|l| self.languages.iter().any(|x| x == l.as_str())))
+            && (self.paths.is_empty() || self.paths.iter().any(|p| n.path.starts_with(p.as_str())))
+    }
+}
+
+/// The `max_nodes` best-connected nodes ([`DEFAULT_DUMP_NODES`] when `None`; ties by id) that
+/// `filter` admits, listed by id, and the edges between them in edge order: a viewer of a graph
+/// too big to draw whole gets its hubs, not the first files of the alphabet. A node's degree
+/// counts all its edges, filtered or not.
+pub fn graph_dump<'g>(index: &'g RepoIndex, max_nodes: Option<usize>, filter: &DumpFilter) -> GraphDump<'g> {
     let g = &index.graph;
     let mut degree = vec![0u32; g.node_count()];
     for e in g.edges() {
         degree[e.from as usize] += 1;
         degree[e.to as usize] += 1;
     }
-    let mut order: Vec<NodeIndex> = g.indices().collect();
+    let communities = filter.communities.then(|| index.communities());
+    let mut order: Vec<NodeIndex> = g.indices().filter(|&i| filter.admits(g.node_at(i))).collect();
     let cap = max_nodes.unwrap_or(DEFAULT_DUMP_NODES);
+    let admitted = order.len();
     if order.len() > cap {
         order.sort_by(|&a, &b| {
             degree[b as usize]
@@ -160,6 +222,7 @@ pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> 
                 language: n.language,
                 repo_prefix: gortex_graph::query::repo_prefix_of(&n.id),
                 degree: degree[i as usize],
+                community: communities.as_ref().and_then(|c| c.map.of(i)),
             }
         })
         .collect();
@@ -178,7 +241,18 @@ pub fn graph_dump(index: &RepoIndex, max_nodes: Option<usize>) -> GraphDump<'_> 
         root: index.root.display().to_string(),
         total_nodes: g.live_node_count(),
         total_edges: g.edge_count(),
-        truncated: nodes.len() < g.live_node_count(),
+        truncated: nodes.len() < admitted,
+        matched: admitted,
+        community_labels: communities
+            .as_ref()
+            .map(|c| {
+                nodes
+                    .iter()
+                    .filter_map(|n| n.community)
+                    .map(|id| (id, c.map.labels.get(id as usize).cloned().unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default(),
         nodes,
         edges,
     }

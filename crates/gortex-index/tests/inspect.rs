@@ -123,9 +123,73 @@ fn stats_count_nodes_by_kind_and_edges_by_kind_and_tier() {
 }
 
 #[test]
+fn graph_dump_filters_by_kind_language_and_path_and_gives_communities() {
+    let index = shop();
+    let filter = |json: serde_json::Value| -> DumpFilter { serde_json::from_value(json).unwrap() };
+    let functions = graph_dump(index, None, &filter(json!({"kinds": ["function"]})));
+    let names: Vec<&str> = functions.nodes.iter().map(|n| n.name).collect();
+    assert!(functions.nodes.iter().all(|n| n.kind == NodeKind::Function));
+    assert!(names.contains(&"start") && names.contains(&"helper") && names.contains(&"run"));
+    // `readFileSync` is an external stub of kind function: no language, left out by a language filter.
+    let typescript = graph_dump(
+        index,
+        None,
+        &filter(json!({"kinds": ["function"], "languages": ["typescript"]})),
+    );
+    assert!(typescript.nodes.iter().all(|n| !n.id.starts_with("external::")));
+    assert_eq!(typescript.matched, typescript.nodes.len());
+    assert!(!typescript.truncated);
+    let under = graph_dump(index, None, &filter(json!({"paths": ["src/store", "README"]})));
+    assert!(under
+        .nodes
+        .iter()
+        .all(|n| n.file_path.starts_with("src/store") || n.file_path.starts_with("README")));
+    assert!(under.nodes.iter().any(|n| n.name == "save"));
+    // Edges only between kept nodes.
+    let kept: Vec<&str> = under.nodes.iter().map(|n| n.id).collect();
+    assert!(under
+        .edges
+        .iter()
+        .all(|e| kept.contains(&e.from) && kept.contains(&e.to)));
+    // The cap applies after the filter; truncated compares with what the filter admitted.
+    let one = graph_dump(index, Some(1), &filter(json!({"kinds": ["function"]})));
+    assert_eq!(
+        (one.nodes.len(), one.matched, one.truncated),
+        (1, functions.nodes.len(), true)
+    );
+    // Communities: ids where the graph has them, labels for the ids given.
+    let plain = graph_dump(index, None, &DumpFilter::default());
+    assert!(plain.nodes.iter().all(|n| n.community.is_none()) && plain.community_labels.is_empty());
+    let coloured = graph_dump(index, None, &filter(json!({"communities": true})));
+    let ids: std::collections::BTreeSet<u32> = coloured.nodes.iter().filter_map(|n| n.community).collect();
+    assert!(!ids.is_empty());
+    assert_eq!(
+        coloured
+            .community_labels
+            .keys()
+            .copied()
+            .collect::<std::collections::BTreeSet<u32>>(),
+        ids
+    );
+    assert!(coloured.community_labels.values().all(|l| !l.is_empty()));
+    // A misspelt kind or language is an error naming the accepted values.
+    assert!(filter(json!({"kinds": ["functoin"]}))
+        .check()
+        .unwrap_err()
+        .message
+        .contains("unknown node kind \"functoin\"; kinds: file"));
+    assert!(filter(json!({"languages": ["klingon"]}))
+        .check()
+        .unwrap_err()
+        .message
+        .contains("unknown language \"klingon\""));
+    assert!(serde_json::from_value::<DumpFilter>(json!({"kind": ["function"]})).is_err());
+}
+
+#[test]
 fn graph_dump_keeps_the_best_connected_nodes_and_the_edges_between_them() {
     let index = shop();
-    let full = graph_dump(index, None);
+    let full = graph_dump(index, None, &DumpFilter::default());
     assert_eq!(
         (full.repo, full.total_nodes, full.total_edges, full.truncated),
         ("shop", 16, 25, false)
@@ -144,7 +208,7 @@ fn graph_dump_keeps_the_best_connected_nodes_and_the_edges_between_them() {
         assert_eq!(n.degree as usize, degree, "{}", n.id);
     }
 
-    let cut = graph_dump(index, Some(4));
+    let cut = graph_dump(index, Some(4), &DumpFilter::default());
     assert!(cut.truncated);
     assert_eq!((cut.total_nodes, cut.total_edges), (16, 25));
     // The four best-connected nodes (ties by id), listed by id.
@@ -174,7 +238,7 @@ fn graph_dump_keeps_the_best_connected_nodes_and_the_edges_between_them() {
     );
     let stub = full.nodes.iter().find(|n| n.id == "external::fs").expect("stub");
     assert_eq!(stub.repo_prefix, "");
-    assert!(graph_dump(index, Some(0)).nodes.is_empty());
+    assert!(graph_dump(index, Some(0), &DumpFilter::default()).nodes.is_empty());
 }
 
 #[test]
