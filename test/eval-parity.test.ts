@@ -83,7 +83,7 @@ describe('coverageOf rules (hand-made dump)', () => {
       node('r/pkg::pkg', 'package', 'pkg'),
       node('external::react.useState', 'function', ''),
     ],
-    edges: edges.map(([from, to, kind, origin]) => ({ from, to, kind, origin: origin ?? 'ast_resolved' })),
+    edges: edges.map(([from, to, kind, origin]) => ({ from, to, kind, origin: origin ?? 'ast_resolved', count: 1 })),
   });
 
   test('only resolved use edges from another file cover a file; tsx counts as typescript', () => {

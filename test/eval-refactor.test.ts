@@ -35,9 +35,9 @@ test('new diagnostics are those past the baseline counts', () => {
 test('graph differences count nodes and edges missing on either side', () => {
   const node = (id: string, line = 1): GraphDump['nodes'][number] => ({ id, kind: 'function', name: id, file_path: 'a.ts', start_line: line, end_line: line, language: 'typescript', repo_prefix: '', degree: 0 });
   const g = (nodes: GraphDump['nodes'], edges: GraphDump['edges']): GraphDump => ({ repo: 'r', root: '/r', total_nodes: nodes.length, total_edges: edges.length, truncated: false, matched: nodes.length, nodes, edges });
-  const a = g([node('a'), node('b')], [{ from: 'a', to: 'b', kind: 'calls', origin: 'ast_resolved' }]);
+  const a = g([node('a'), node('b')], [{ from: 'a', to: 'b', kind: 'calls', origin: 'ast_resolved', count: 1 }]);
   expect(graphDifference(a, a)).toEqual({ nodes: 0, edges: 0, sample: [] });
-  const b = g([node('a'), node('b', 2)], [{ from: 'a', to: 'b', kind: 'calls', origin: 'text_matched' }]);
+  const b = g([node('a'), node('b', 2)], [{ from: 'a', to: 'b', kind: 'calls', origin: 'text_matched', count: 1 }]);
   const d = graphDifference(a, b);
   expect(d.nodes).toBe(2);
   expect(d.edges).toBe(2);

@@ -93,6 +93,11 @@ describe('the web UI contract over a daemon tracking two repositories', () => {
     expect(graph.nodes.filter((n: any) => n.repo_prefix === '').every((n: any) => n.id.startsWith('external::'))).toBe(true);
     const ids = new Set(graph.nodes.map((n: any) => n.id));
     expect(ids.size).toBe(graph.nodes.length);
+    // One edge per (from, to, kind), with the number of sites it stands for.
+    const keys = new Set(graph.edges.map((e: any) => `${e.from} ${e.to} ${e.kind}`));
+    expect(keys.size).toBe(graph.edges.length);
+    expect(graph.edges.every((e: any) => Number.isInteger(e.count) && e.count >= 1)).toBe(true);
+    expect(graph.edges.some((e: any) => e.count > 1)).toBe(true);
     expect(graph.edges.every((e: any) => ids.has(e.from) && ids.has(e.to))).toBe(true);
     expect(graph.stats.total_nodes).toBe(dash.stats.total_nodes);
     const small = await get('/v1/graph?repo=uiweb&max_nodes=5');

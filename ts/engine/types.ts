@@ -174,6 +174,8 @@ export interface GraphFilter {
   paths?: string[];
   /** Give each node its Leiden community (`community`) and the dump `community_labels`. */
   communities?: boolean;
+  /** One edge per (from, to, kind) with `count` sites, instead of one per site. */
+  collapse_edges?: boolean;
 }
 
 /** `Engine.graphDump`: the graph in brief, for viewers. */
@@ -190,7 +192,8 @@ export interface GraphDump {
   community_labels?: Record<string, string>;
   /** `degree`: edges in and out (the best-connected nodes are kept under a cap). */
   nodes: { id: string; kind: string; name: string; file_path: string; start_line: number; end_line: number; language: string | null; repo_prefix: string; degree: number; community?: number }[];
-  edges: { from: string; to: string; kind: string; origin: string }[];
+  /** One per (from, to, kind): `origin` the strongest of its sites, `count` how many sites. */
+  edges: { from: string; to: string; kind: string; origin: string; count: number }[];
 }
 
 /** One graph node (symbol, file, import, ...). */

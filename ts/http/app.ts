@@ -364,7 +364,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
   });
   v1.get('/graph', async (req, res) => {
     const maxNodes = intParam(req, 'max_nodes', DEFAULT_GRAPH_NODES, 1, MAX_GRAPH_NODES);
-    const filter = { kinds: listParam(req, 'kind'), languages: listParam(req, 'language'), paths: listParam(req, 'path'), communities: flagParam(req, 'communities') };
+    const filter = { kinds: listParam(req, 'kind'), languages: listParam(req, 'language'), paths: listParam(req, 'path'), communities: flagParam(req, 'communities'), collapse_edges: true };
     try {
       res.json(await graphView(host, scopeOf(req), { maxNodes, filter }, host.crossEdges()));
     } catch (error) {

@@ -289,7 +289,16 @@ export async function graphView(host: HttpHost, scope: Scope, options: GraphOpti
     }
     perRepo.push({ repo: dump.repo, total_nodes: dump.total_nodes, total_edges: dump.total_edges, matched: dump.matched, nodes: dump.nodes.length, edges: dump.edges.length, truncated: dump.truncated, ...(dump.community_labels ? { community_labels: dump.community_labels } : {}) });
   }
-  for (const e of crossEdges) if (kept.has(e.from) && kept.has(e.to)) edges.push({ from: e.from, to: e.to, kind: e.kind, origin: 'cross_repo', cross_repo: true });
+  // Cross-repository references, one edge per (from, to, kind) as within a repository.
+  const cross = new Map<string, Json>();
+  for (const e of crossEdges) {
+    if (!kept.has(e.from) || !kept.has(e.to)) continue;
+    const key = `${e.from}\0${e.to}\0${e.kind}`;
+    const seen = cross.get(key);
+    if (seen) seen.count = (seen.count as number) + 1;
+    else cross.set(key, { from: e.from, to: e.to, kind: e.kind, origin: 'cross_repo', count: 1, cross_repo: true });
+  }
+  edges.push(...cross.values());
   const totalNodes = dumps.reduce((n, d) => n + d.total_nodes, 0);
   const totalEdges = dumps.reduce((n, d) => n + d.total_edges, 0);
   return {

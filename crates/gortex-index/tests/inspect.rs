@@ -196,16 +196,50 @@ fn graph_dump_keeps_the_best_connected_nodes_and_the_edges_between_them() {
     );
     assert_eq!(full.root, index.root.display().to_string());
     assert_eq!(full.nodes.len(), 16);
-    assert_eq!(full.edges.len(), 25);
+    // One edge per site by default.
+    let sites = full.edges.clone();
+    assert_eq!(sites.len(), 25);
+    assert!(sites.iter().all(|e| e.count == 1));
+    // Collapsed: one edge per (from, to, kind), counting the sites it stands for.
+    let full = graph_dump(
+        index,
+        None,
+        &DumpFilter {
+            collapse_edges: true,
+            ..DumpFilter::default()
+        },
+    );
+    assert_eq!(full.edges.iter().map(|e| e.count).sum::<u32>(), 25);
+    let mut keys: Vec<(&str, &str, EdgeKind)> = full.edges.iter().map(|e| (e.from, e.to, e.kind)).collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), full.edges.len());
+    // `other.ts` imports `util.ts` twice (a named and a namespace import): one edge, two sites.
+    let twice = full
+        .edges
+        .iter()
+        .find(|e| e.from == "shop/src/other.ts" && e.to == "shop/src/util.ts" && e.kind == EdgeKind::Imports)
+        .expect("other.ts imports util.ts");
+    assert_eq!(twice.count, 2);
     let ids: Vec<&str> = full.nodes.iter().map(|n| n.id).collect();
     let mut sorted = ids.clone();
     sorted.sort();
     assert_eq!(ids, sorted);
     // Each node's degree is its edges in and out.
     for n in &full.nodes {
-        let degree =
-            full.edges.iter().filter(|e| e.from == n.id).count() + full.edges.iter().filter(|e| e.to == n.id).count();
-        assert_eq!(n.degree as usize, degree, "{}", n.id);
+        let degree: u32 = full
+            .edges
+            .iter()
+            .filter(|e| e.from == n.id || e.to == n.id)
+            .map(|e| e.count)
+            .sum::<u32>()
+            + full
+                .edges
+                .iter()
+                .filter(|e| e.from == n.id && e.to == n.id)
+                .map(|e| e.count)
+                .sum::<u32>();
+        assert_eq!(n.degree, degree, "{}", n.id);
     }
 
     let cut = graph_dump(index, Some(4), &DumpFilter::default());
@@ -220,12 +254,7 @@ fn graph_dump_keeps_the_best_connected_nodes_and_the_edges_between_them() {
     assert!(cut.nodes.iter().all(|n| n.degree >= ranked[4].0));
     // Only edges between kept nodes, all of them.
     let kept = |id: &str| best.contains(&id);
-    let between: Vec<_> = full
-        .edges
-        .iter()
-        .filter(|e| kept(e.from) && kept(e.to))
-        .cloned()
-        .collect();
+    let between: Vec<_> = sites.iter().filter(|e| kept(e.from) && kept(e.to)).cloned().collect();
     assert_eq!(cut.edges, between);
     let app = full
         .nodes
