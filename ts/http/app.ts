@@ -16,6 +16,7 @@ import { MemorySessionStore, type McpSessionStore } from './session-state';
 import { openSse, type SseChannel } from './sse';
 import { ActivityLog, caveatRows, communityRows, CONTRACTS_UNAVAILABLE, dashboard, graphView, guardRows, processRows, repoRows } from './views';
 import { MCP_BODY_LIMIT, sessionIdleTtl, StreamableMcp } from './streamable';
+import { uiRouter } from './ui';
 
 /** Largest `POST /v1/tools/{name}` body. */
 export const TOOL_BODY_LIMIT = 1024 * 1024;
@@ -442,6 +443,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
   });
   app.use('/v1', v1);
 
+  app.use('/ui', uiRouter());
 
   app.use((req, res) => {
     res.status(404).json({ error: 'not_found', message: `no route ${req.method} ${req.path}; the API is under /v1 and MCP at /mcp`, routes: ['GET /healthz', ...V1_ROUTES, 'POST|GET|DELETE /mcp'] });

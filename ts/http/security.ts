@@ -132,6 +132,30 @@ export function hostOf(header: string | undefined): string | undefined {
   return at >= 0 && header.indexOf(':') === at ? header.slice(0, at) : header;
 }
 
+/** Loopback literals a Host header may name for `sameLoopbackOrigin`. */
+const LOOPBACK_LITERALS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Whether `origin` is this server's own page (`/ui`) reached over loopback: the Host header is a
+ * loopback literal (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`) and the Origin is
+ * `http://` that same host:port. The built-in page POSTs to `/v1` from its own origin, which no
+ * `--http-allowed-origin` lists. Any other Host is refused as before: a rebinding page on
+ * `evil.example` that resolves to 127.0.0.1 sends `Host: evil.example:PORT` and its own Origin.
+ */
+export function sameLoopbackOrigin(origin: string, hostHeader: string | undefined): boolean {
+  if (hostHeader === undefined || hostHeader === '') return false;
+  const host = hostHeader.trim().toLowerCase();
+  const name = hostOf(host);
+  if (name === undefined || !LOOPBACK_LITERALS.has(name)) return false;
+  let url: URL;
+  try {
+    url = new URL(origin.trim());
+  } catch {
+    return false;
+  }
+  return url.protocol === 'http:' && url.origin === normalizeOrigin(origin) && url.host === host;
+}
+
 /**
  * Guards `/mcp` and `/v1/*`: CORS headers for an admitted browser origin, the Origin guard (403,
  * preflights included, valid token or not), preflight answers (204, no auth), then bearer auth (401),
@@ -143,7 +167,7 @@ export function guard(options: GuardOptions): RequestHandler {
     const origin = req.headers.origin;
     const cors = corsHeaders(origin, options.corsOrigin, options.allowedOrigins);
     if (cors) res.set(cors);
-    if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
+    if (origin !== undefined && !originAllowed(origin, options.allowedOrigins) && !sameLoopbackOrigin(origin, req.headers.host)) {
       res.status(403).json({
         error: 'origin_not_allowed',
         message: `browser origin ${JSON.stringify(origin)} is not allowed; start the server with --http-allowed-origin ${origin} (and --cors-origin ${origin}) to let that page call the API`,
