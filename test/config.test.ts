@@ -57,6 +57,21 @@ describe('loadConfig', () => {
     expect(loadConfig(repo, { XDG_CONFIG_HOME: xdg, HOME: home }).tools?.spec).toBe('nav');
   });
 
+  test('mcp.allow_embedded is read from the user-level config only, and must be a boolean', () => {
+    const xdg = tmp();
+    fs.mkdirSync(path.join(xdg, 'gortex'));
+    const globalFile = path.join(xdg, 'gortex', 'config.yaml');
+    const repo = tmp();
+    fs.writeFileSync(path.join(repo, '.gortex.yaml'), 'mcp:\n  allow_embedded: true\n');
+    const fromRepo = loadConfig(repo, { XDG_CONFIG_HOME: xdg });
+    expect(fromRepo.allowEmbedded).toBe(false);
+    expect(fromRepo.warnings.join('\n')).toContain('allow_embedded');
+    fs.writeFileSync(globalFile, 'mcp:\n  allow_embedded: true\n');
+    expect(loadConfig(undefined, { XDG_CONFIG_HOME: xdg }).allowEmbedded).toBe(true);
+    fs.writeFileSync(globalFile, 'mcp:\n  allow_embedded: "yes"\n');
+    expect(() => loadConfig(undefined, { XDG_CONFIG_HOME: xdg })).toThrow(`${globalFile}:2: mcp.allow_embedded must be true or false, got "yes"`);
+  });
+
   test('daemon.http_addr of the global config is read and checked; other daemon keys are warned about', () => {
     const xdg = tmp();
     fs.mkdirSync(path.join(xdg, 'gortex'));
@@ -112,7 +127,7 @@ describe('loadConfig', () => {
     fs.writeFileSync(file, '- just\n- a list\n');
     expect(() => loadConfig(root, noGlobal)).toThrow(/the top level must be a mapping/);
     fs.writeFileSync(file, '');
-    expect(loadConfig(root, noGlobal)).toEqual({ files: [file], warnings: [], index: { exclude: [] }, lsp: {} });
+    expect(loadConfig(root, noGlobal)).toEqual({ files: [file], warnings: [], index: { exclude: [] }, allowEmbedded: false, lsp: {} });
   });
 
   test('index settings: exclude lists of both files add up; the repository wins on scalars; wrong types are errors', () => {

@@ -74,6 +74,8 @@ export interface LoadedConfig {
   index: ConfigIndex;
   /** `daemon.http_addr` of the global config: where the daemon serves HTTP when no flag or env says. */
   daemonHttpAddr?: string;
+  /** `mcp.allow_embedded` of the global config (user-level only): `gortex mcp --server` may run. */
+  allowEmbedded: boolean;
   /**
    * `daemon.allowed_roots` of the global config: the only directories (absolute, `~` expanded, as
    * written — real paths are resolved when compared) the daemon may track repositories in; absent:
@@ -143,7 +145,7 @@ export function repoConfigPath(root: string): string | undefined {
 
 /** Reads both files; throws `ConfigError` for YAML errors and wrong types under used keys. */
 export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  const out: LoadedConfig = { files: [], warnings: [], index: { exclude: [] }, lsp: Object.create(null) as Record<string, LspSetting> };
+  const out: LoadedConfig = { files: [], warnings: [], index: { exclude: [] }, allowEmbedded: false, lsp: Object.create(null) as Record<string, LspSetting> };
   const repoFile = root === undefined ? undefined : repoConfigPath(root);
   const globalFile = globalConfigPath(env);
   const repo = repoFile === undefined ? undefined : readYaml(repoFile);
@@ -154,6 +156,7 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
   if (global) {
     out.files.push(global.file);
     globalTools = check(global, GLOBAL_KEYS, out.warnings, 'global');
+    out.allowEmbedded = allowEmbedded(global);
     indexSettings(global, out.index, out.warnings);
     const daemon = daemonSettings(global, out.warnings, env);
     if (daemon.httpAddr !== undefined) out.daemonHttpAddr = daemon.httpAddr;
@@ -411,6 +414,16 @@ export function indexOptionsOf(config: LoadedConfig): { exclude?: string[]; resp
   if (config.index.respectGitignore !== undefined) out.respectGitignore = config.index.respectGitignore;
   if (config.index.maxFileSize !== undefined) out.maxFileSize = config.index.maxFileSize;
   return out;
+}
+
+/** `mcp.allow_embedded` of the global file: true, false or absent (false); anything else is an error. */
+function allowEmbedded(y: YamlFile): boolean {
+  const mcp = y.data.mcp;
+  if (mcp === null || typeof mcp !== 'object' || Array.isArray(mcp)) return false;
+  const value = (mcp as Record<string, unknown>).allow_embedded;
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw new ConfigError(`${where(y, ['mcp', 'allow_embedded'])}: mcp.allow_embedded must be true or false, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** Warns about keys, checks `mcp.tools`, and returns the spec it asks for. */

@@ -11,7 +11,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../support/json-depth';
 import { callToolResult, type McpServerOptions } from '../mcp/server';
 import { ScopeError, type HttpHost, type Scope } from './host';
-import { checkBind, currentToken, guard, requestTrust, trustNow } from './security';
+import { checkBind, currentToken, guard, requestTrust, trustNow, type TokenSource } from './security';
 import { MemorySessionStore, type McpSessionStore } from './session-state';
 import { openSse, type SseChannel } from './sse';
 import { ActivityLog, caveatRows, communityRows, CONTRACTS_UNAVAILABLE, dashboard, graphView, guardRows, processRows, repoRows } from './views';
@@ -27,6 +27,8 @@ export const DEFAULT_KEEPALIVE_MS = 15_000;
 export interface HttpAppOptions {
   /** `--http-auth-token`; without it `GORTEX_DAEMON_HTTP_TOKEN` is read on every request. */
   authToken?: string;
+  /** Which flag and env var name the token (default: the daemon's `--http-auth-token` / `GORTEX_DAEMON_HTTP_TOKEN`). */
+  tokenSource?: TokenSource;
   /** Browser origins allowed to call the API (`--http-allowed-origin`). */
   allowedOrigins: string[];
   /** `--cors-origin`: which allowed origin gets CORS response headers (`*`: every allowed one). */
@@ -261,7 +263,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
   const store = options.sessionStore ?? new MemorySessionStore();
   // A session's calls are trusted for admin tools while the bearer token is in force (every request
   // then carried it); without one they are anonymous. Asked per call: the env token may rotate.
-  const mcp = new StreamableMcp({ host, mcp: { ...(options.mcp ?? {}), trust: () => trustNow(options.authToken) }, store, idleTtlMs, keepAliveMs });
+  const mcp = new StreamableMcp({ host, mcp: { ...(options.mcp ?? {}), trust: () => trustNow(options.authToken, process.env, options.tokenSource) }, store, idleTtlMs, keepAliveMs });
   const streams = new Set<{ channel: SseChannel; stop(): void }>();
   // Graph changes since the app started, for /v1/activity and the dashboard.
   const activity = new ActivityLog();
@@ -277,7 +279,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     res.json({ status: 'ok' });
   });
 
-  app.use(['/mcp', '/v1'], guard({ authToken: options.authToken, allowedOrigins: options.allowedOrigins, corsOrigin: options.corsOrigin }));
+  app.use(['/mcp', '/v1'], guard({ authToken: options.authToken, allowedOrigins: options.allowedOrigins, corsOrigin: options.corsOrigin, ...(options.tokenSource ? { tokenSource: options.tokenSource } : {}) }));
 
   const mcpMethodNotAllowed = (_req: Request, res: Response): void => {
     res.status(405).set('Allow', 'GET, POST, DELETE, OPTIONS').json({ error: 'method_not_allowed', message: '/mcp takes POST, GET, DELETE and OPTIONS' });
@@ -486,7 +488,7 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
 /** Binds the HTTP surface on `options.addr`; rejects an unauthenticated non-loopback bind before listening. */
 export async function startHttpServer(host: HttpHost, options: HttpServerOptions): Promise<RunningHttpServer> {
   const { host: bindHost, port } = parseAddr(options.addr);
-  checkBind(bindHost === '' ? '0.0.0.0' : bindHost, currentToken(options.authToken));
+  checkBind(bindHost === '' ? '0.0.0.0' : bindHost, currentToken(options.authToken, process.env, options.tokenSource), options.tokenSource);
   const app = createHttpApp(host, options);
   const server = http.createServer(app);
   try {

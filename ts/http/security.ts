@@ -34,19 +34,33 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+/** The token env var of the embedded `gortex mcp --server` listener. */
+export const SERVER_TOKEN_ENV = 'GORTEX_SERVER_TOKEN';
+
+/** Where a server's token comes from, for messages and the per-request env read. */
+export interface TokenSource {
+  /** The flag that sets it (`--http-auth-token`, `--auth-token`). */
+  flag: string;
+  /** The env var read per request when the flag is absent. */
+  env: string;
+}
+
+/** The daemon's token source. */
+export const DAEMON_TOKEN: TokenSource = { flag: '--http-auth-token', env: TOKEN_ENV };
+
 /** Refuses a non-loopback bind without a token: anything else could reach the tools unauthenticated. */
-export function checkBind(host: string, token: string | undefined): void {
+export function checkBind(host: string, token: string | undefined, source: TokenSource = DAEMON_TOKEN): void {
   if (isLoopbackHost(host) || (token !== undefined && token !== '')) return;
   throw new Error(
     `refusing to serve HTTP on ${host || 'all interfaces'} without an auth token: only loopback addresses may run unauthenticated; ` +
-      `pass --http-auth-token <token> or set ${TOKEN_ENV}`,
+      `pass ${source.flag} <token> or set ${source.env}`,
   );
 }
 
-/** The token in force: the configured one, else `GORTEX_DAEMON_HTTP_TOKEN` as it is right now. */
-export function currentToken(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** The token in force: the configured one, else the source's env var (`GORTEX_DAEMON_HTTP_TOKEN`) as it is right now. */
+export function currentToken(configured: string | undefined, env: NodeJS.ProcessEnv = process.env, source: TokenSource = DAEMON_TOKEN): string | undefined {
   if (configured !== undefined && configured !== '') return configured;
-  const fromEnv = env[TOKEN_ENV]?.trim();
+  const fromEnv = env[source.env]?.trim();
   return fromEnv ? fromEnv : undefined;
 }
 
@@ -56,8 +70,8 @@ export function currentToken(configured: string | undefined, env: NodeJS.Process
  * `anonymous`, refused the admin tools however close it is — any local process can reach a
  * loopback port.
  */
-export function trustNow(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): CallerTrust {
-  return currentToken(configured, env) === undefined ? 'anonymous' : 'trusted';
+export function trustNow(configured: string | undefined, env: NodeJS.ProcessEnv = process.env, source: TokenSource = DAEMON_TOKEN): CallerTrust {
+  return currentToken(configured, env, source) === undefined ? 'anonymous' : 'trusted';
 }
 
 /** The trust the guard gave this request (`anonymous` when the guard did not run). */
@@ -110,8 +124,10 @@ export function corsHeaders(origin: string | undefined, corsOrigin: string | und
 
 /** What the guard middleware needs. */
 export interface GuardOptions {
-  /** `--http-auth-token`; `GORTEX_DAEMON_HTTP_TOKEN` is read per request when absent. */
+  /** `--http-auth-token`; `GORTEX_DAEMON_HTTP_TOKEN` (the source's env var) is read per request when absent. */
   authToken?: string;
+  /** Which flag and env var name the token (default: the daemon's). */
+  tokenSource?: TokenSource;
   /** `--http-allowed-origin` values. */
   allowedOrigins: readonly string[];
   /** `--cors-origin`. */
@@ -178,7 +194,7 @@ export function guard(options: GuardOptions): RequestHandler {
       res.status(204).end();
       return;
     }
-    const expected = currentToken(options.authToken);
+    const expected = currentToken(options.authToken, process.env, options.tokenSource);
     if (expected === undefined) {
       // Without a token the bind is loopback; a page on another name that rebinds its DNS to
       // 127.0.0.1 sends no Origin on simple GETs but still names itself in Host: refuse it.
@@ -186,7 +202,7 @@ export function guard(options: GuardOptions): RequestHandler {
       if (hostName !== undefined && !isLoopbackHost(hostName)) {
         res.status(403).json({
           error: 'host_not_allowed',
-          message: `Host ${JSON.stringify(req.headers.host)} is not a loopback name; an unauthenticated server answers only localhost, 127.0.0.1 or [::1] (set --http-auth-token to serve other names)`,
+          message: `Host ${JSON.stringify(req.headers.host)} is not a loopback name; an unauthenticated server answers only localhost, 127.0.0.1 or [::1] (set ${(options.tokenSource ?? DAEMON_TOKEN).flag} to serve other names)`,
         });
         return;
       }

@@ -3,6 +3,10 @@ import { Flags } from '@oclif/core';
 import { GortexCommand } from '../base-command';
 import type { McpServerOptions } from '../../mcp/server';
 import { UsageError } from '../../support/usage-error';
+import { SERVER_TOKEN_ENV } from '../../http/security';
+
+/** The embedded listener's port when `--port` is not given. */
+const DEFAULT_LISTENER_PORT = 8765;
 
 /** `gortex mcp`: MCP over stdio, through the shared daemon (started on demand) or embedded. */
 export default class McpCommand extends GortexCommand {
@@ -12,11 +16,19 @@ export default class McpCommand extends GortexCommand {
     'start at once), so every editor and agent shares one warm, watched graph of the repository containing the ' +
     'working directory (or --repo). It serves embedded, in this process, with --embedded, when ' +
     'GORTEX_AUTOSTART=0 and no daemon runs, or when no daemon can start (it says so on stderr). Embedded, the ' +
-    'snapshot makes opening quick and files are watched while the session runs. Logs go to stderr.';
-  static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --repo ../service', '<%= config.bin %> mcp --embedded --no-watch'];
+    'snapshot makes opening quick and files are watched while the session runs. With --server the embedded ' +
+    'server also answers HTTP — the daemon\'s /v1 API, /mcp and /ui — on --bind:--port, once mcp.allow_embedded: true ' +
+    'is set in the user-level config; it keeps serving after stdin closes, until SIGTERM or SIGINT. Logs go to stderr.';
+  static override examples = [
+    '<%= config.bin %> mcp',
+    '<%= config.bin %> mcp --repo ../service',
+    '<%= config.bin %> mcp --embedded --no-watch',
+    '<%= config.bin %> mcp --index ../service --server --port 8765',
+  ];
 
   static override flags = {
-    repo: Flags.string({ description: 'A folder inside the repository to serve (default: the current directory)' }),
+    repo: Flags.string({ description: 'A folder inside the repository to serve (default: the current directory)', exclusive: ['index'] }),
+    index: Flags.string({ description: 'The repository to index and serve (as --repo)', exclusive: ['repo'] }),
     embedded: Flags.boolean({ description: 'Serve in this process instead of through the daemon' }),
     watch: Flags.boolean({ description: 'Embedded: re-index files as they change on disk (the daemon always watches)', default: true, allowNo: true }),
     tools: Flags.string({
@@ -26,6 +38,11 @@ export default class McpCommand extends GortexCommand {
         '.gortex.yaml and the global config. Default: core (defer), or the compact surface for a client that names itself.',
     }),
     'tools-mode': Flags.string({ description: 'defer or hide: the mode of the chosen surface (GORTEX_TOOLS_MODE overrides it)', options: ['defer', 'hide'] }),
+    server: Flags.boolean({ description: 'Serve embedded and also answer HTTP (/v1, /mcp, /ui) on --bind:--port; needs mcp.allow_embedded: true in the user-level config' }),
+    port: Flags.integer({ description: `With --server: the TCP port (default ${DEFAULT_LISTENER_PORT}; 0 picks a free one)`, min: 0, max: 65535, dependsOn: ['server'] }),
+    bind: Flags.string({ description: 'With --server: the address to listen on (default 127.0.0.1; non-loopback needs a token)', dependsOn: ['server'] }),
+    'auth-token': Flags.string({ description: `With --server: require "Authorization: Bearer TOKEN" (else ${SERVER_TOKEN_ENV} when set)`, dependsOn: ['server'] }),
+    'cors-origin': Flags.string({ description: 'With --server: the one browser Origin allowed to call the API, sent CORS headers ("*" grants no access)', dependsOn: ['server'] }),
   };
 
   async run(): Promise<void> {
@@ -39,11 +56,13 @@ export default class McpCommand extends GortexCommand {
     const { loadConfig, ConfigError } = await import('../../config/config');
     const { resolveRepoRoot } = await import('../../support/repo-root');
     const options: McpServerOptions = {};
+    const repoFlag = flags.index ?? flags.repo;
+    let listener: ListenerPlan | undefined;
     let chosen: { spec: string; source: string } | undefined;
     if (flags.tools !== undefined) options.tools = flags.tools;
     if (flags['tools-mode'] !== undefined) options.toolsMode = flags['tools-mode'];
     try {
-      const config = loadConfig(resolveRepoRoot(flags.repo));
+      const config = loadConfig(resolveRepoRoot(repoFlag));
       for (const warning of config.warnings) log(`config: ${warning}`);
       if (config.tools) options.config = config.tools;
       chosen = chosenSpec(options);
@@ -56,28 +75,49 @@ export default class McpCommand extends GortexCommand {
         }
       }
       serverLimits();
+      if (flags.server) listener = await planListener(flags, config.allowEmbedded);
     } catch (error) {
       if (error instanceof PresetError || error instanceof ServerConfigError || error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
-    if (!flags.embedded) {
+    if (!flags.embedded && !listener) {
       const { proxyToDaemon } = await import('../mcp-proxy');
-      const root = resolveRepoRoot(flags.repo);
+      const root = resolveRepoRoot(repoFlag);
       const outcome = await proxyToDaemon(root, chosen?.spec, log);
       if (outcome === 'served') return;
     }
     const stop = stopSignals(log);
     const { openEmbedded } = await import('../../workspace/embedded');
-    const repo = await openEmbedded(flags.repo, { watch: flags.watch, log });
+    const repo = await openEmbedded(repoFlag, { watch: flags.watch, log });
     if (stop.requested === undefined) {
       const { serveOverStreams } = await import('../../mcp/streams');
       const { embeddedWorkspace } = await import('../../workspace/embedded');
       const { embeddedPushSources } = await import('../../workspace/push-sources');
+      let http: { url: string; close(): Promise<void> } | undefined;
+      if (listener) {
+        const { repoHost } = await import('../../http/host');
+        const { startHttpServer } = await import('../../http/app');
+        try {
+          http = await startHttpServer(repoHost(repo, { watching: flags.watch, mcp: options }), { ...listener, mcp: options });
+        } catch (error) {
+          repo.close();
+          stop.dispose();
+          throw new UsageError(`--server: ${(error as Error).message}`);
+        }
+        log(`REST listener on ${http.url} (/v1, /mcp, /ui)${listener.authToken ? ', token required' : ''}`);
+      }
       const server = createMcpServer(repo, { ...options, workspace: embeddedWorkspace(repo), push: embeddedPushSources(repo) });
       const { closed } = await serveOverStreams(server);
       log(`serving ${(await repo.context()).root}`);
       await Promise.race([closed, stop.signalled]);
       await server.close();
+      if (http) {
+        if (stop.requested === undefined) {
+          log(`stdin closed: the MCP session ended; ${http.url} keeps serving until SIGTERM or SIGINT`);
+          await stop.signalled;
+        }
+        await http.close();
+      }
     }
     // A refresh under way (or one the watcher just asked for) finishes, then the deferred snapshot is written.
     await repo.context();
@@ -86,6 +126,66 @@ export default class McpCommand extends GortexCommand {
     await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
     process.exit(0);
   }
+}
+
+/** What `--server` asks for, checked before anything is indexed. */
+interface ListenerPlan {
+  addr: string;
+  authToken?: string;
+  tokenSource: { flag: string; env: string };
+  allowedOrigins: string[];
+  corsOrigin?: string;
+}
+
+/**
+ * The embedded REST listener's settings: refused unless the user-level config allows an embedded
+ * server; the token is `--auth-token`, else `GORTEX_SERVER_TOKEN` (read per request); `--cors-origin`
+ * both allows that one origin and sends it CORS headers, while `*` sends headers to no one it allows
+ * (browsers stay refused); a non-loopback bind needs a token.
+ */
+async function planListener(
+  flags: { port?: number; bind?: string; 'auth-token'?: string; 'cors-origin'?: string },
+  allowed: boolean,
+): Promise<ListenerPlan> {
+  const port = flags.port ?? DEFAULT_LISTENER_PORT;
+  const { globalConfigPath } = await import('../../config/config');
+  if (!allowed) {
+    throw new UsageError(
+      `--server runs an embedded server with its own HTTP listener, which the user-level config must allow: ` +
+        `add "mcp:\n  allow_embedded: true" to ${globalConfigPath()} (a repository's .gortex.yaml cannot), or use the daemon: gortex daemon start --http-addr 127.0.0.1:${port}`,
+    );
+  }
+  const { checkBind, currentToken, normalizeOrigin } = await import('../../http/security');
+  const tokenSource = { flag: '--auth-token', env: SERVER_TOKEN_ENV };
+  const bind = (flags.bind ?? '127.0.0.1').trim().replace(/^\[(.*)\]$/, '$1');
+  if (bind === '') throw new UsageError('--bind is empty; give an address such as 127.0.0.1, ::1 or 0.0.0.0');
+  try {
+    checkBind(bind, currentToken(flags['auth-token'], process.env, tokenSource), tokenSource);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const plan: ListenerPlan = { addr: `${bind.includes(':') ? `[${bind}]` : bind}:${port}`, tokenSource, allowedOrigins: [] };
+  if (flags['auth-token'] !== undefined) {
+    if (flags['auth-token'].trim() === '') throw new UsageError(`--auth-token is empty; give a token, or leave it out (${SERVER_TOKEN_ENV} is read when set)`);
+    plan.authToken = flags['auth-token'];
+  }
+  const cors = flags['cors-origin']?.trim();
+  if (cors !== undefined && cors !== '') {
+    plan.corsOrigin = cors;
+    if (cors !== '*') {
+      let origin: URL;
+      try {
+        origin = new URL(cors);
+      } catch {
+        throw new UsageError(`--cors-origin ${JSON.stringify(cors)} is not an origin; write it as scheme://host[:port], e.g. https://ui.example`);
+      }
+      if (origin.origin === 'null' || normalizeOrigin(cors) !== origin.origin) {
+        throw new UsageError(`--cors-origin ${JSON.stringify(cors)} is not an origin; write it as scheme://host[:port] with no path, e.g. ${origin.origin}`);
+      }
+      plan.allowedOrigins = [origin.origin];
+    }
+  }
+  return plan;
 }
 
 /**
