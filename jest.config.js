@@ -18,6 +18,8 @@ module.exports = {
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'json', 'node'],
+  // Says once, before any test, which real tools (redis-server, language servers, Chromium, …) are missing.
+  globalSetup: '<rootDir>/test/setup/requirements.ts',
   // The index/status end-to-end tests build real repos and run the real addon: give them room.
   testTimeout: 120000,
 };

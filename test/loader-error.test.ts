@@ -86,4 +86,21 @@ describe('native addon loader errors', () => {
     expectBuildGuidance(result.stderr.replace(/\s*\n\s*›\s*/g, ' '));
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
+
+  test('an installed package without this platform\'s addon names the package to install, or says none is published', () => {
+    const { buildFromSourceHint, platformPackageName } = require('../ts/engine/native') as NativeModule;
+    const installed = path.join(tmp, 'gortex');
+    fs.mkdirSync(path.join(installed, 'native'), { recursive: true });
+    const manifest = (optional: string[]): void =>
+      fs.writeFileSync(path.join(installed, 'package.json'), JSON.stringify({ name: 'gortex', version: '9.8.7', optionalDependencies: Object.fromEntries(optional.map((n) => [n, '9.8.7'])) }));
+    manifest([platformPackageName(), 'gortex-other-platform']);
+    expect(buildFromSourceHint(installed)).toContain(`npm install ${platformPackageName()}@9.8.7`);
+    manifest(['gortex-other-platform']);
+    const none = buildFromSourceHint(installed);
+    expect(none).toContain(`no prebuilt addon for this platform (${platformPackageName()}; published: gortex-other-platform)`);
+    expect(none).toContain('Rust stable');
+    expect(platformPackageName('linux', 'arm64', true)).toBe('gortex-linux-arm64-musl');
+    expect(platformPackageName('win32', 'x64', false)).toBe('gortex-win32-x64-msvc');
+    expect(platformPackageName('darwin', 'arm64', false)).toBe('gortex-darwin-arm64');
+  });
 });

@@ -119,11 +119,46 @@ export function nativeLoaderPath(): string {
   return path.join(packageRoot(), 'native', 'index.js');
 }
 
-/** How to build the addon from source; part of every load error. */
+/** The npm package holding this platform's prebuilt addon (napi-rs's naming: `gortex-linux-x64-gnu`, …). */
+export function platformPackageName(platform: string = process.platform, arch: string = process.arch, musl: boolean = isMusl()): string {
+  const abi = platform === 'linux' ? (musl ? '-musl' : '-gnu') : platform === 'win32' ? '-msvc' : '';
+  return `gortex-${platform}-${arch}${abi}`;
+}
+
+/** Whether this Linux runs on musl libc (Alpine); false elsewhere. */
+function isMusl(): boolean {
+  if (process.platform !== 'linux') return false;
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+  return header?.glibcVersionRuntime === undefined;
+}
+
+/**
+ * What to do when no addon loads; part of every load error. In a source checkout (the Rust crates
+ * are beside the loader): build it. In an installed package: install this platform's prebuilt
+ * package, or — when none is published for it — build gortex from its source repository.
+ */
 export function buildFromSourceHint(root: string): string {
+  const fromSource =
+    `install Rust stable (https://rustup.rs) and a C compiler (gcc or clang; MSVC Build Tools on Windows)`;
+  if (fs.existsSync(path.join(root, 'native', 'Cargo.toml'))) return `Build it from source: ${fromSource}, then run \`npm run build:native\` in ${root}.`;
+  let manifest: { version?: string; optionalDependencies?: Record<string, string> } = {};
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    /* an unreadable manifest: fall through to the generic advice */
+  }
+  const prebuilt = Object.keys(manifest.optionalDependencies ?? {});
+  const wanted = platformPackageName();
+  if (prebuilt.includes(wanted)) {
+    return (
+      `The prebuilt addon for this platform is the package ${wanted}@${manifest.version}, which npm did not install ` +
+      `(optional dependencies omitted by --omit=optional or --no-optional, or npm's bug with a reused lock file: https://github.com/npm/cli/issues/4828). ` +
+      `Install it beside gortex: \`npm install ${wanted}@${manifest.version}\`, or reinstall gortex without omitting optional dependencies.`
+    );
+  }
   return (
-    `Build it from source: install Rust stable (https://rustup.rs) and a C compiler ` +
-    `(gcc or clang; MSVC Build Tools on Windows), then run \`npm run build:native\` in ${root}.`
+    `gortex publishes no prebuilt addon for this platform (${wanted}; published: ${prebuilt.join(', ') || 'none'}). ` +
+    `Build it from source: ${fromSource}, clone gortex's source repository and run \`npm install\` there (it builds the addon), then use that checkout's bin/run.js.`
   );
 }
 
