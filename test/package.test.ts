@@ -123,6 +123,12 @@ describe('the published packages', () => {
     }
   });
 
+  test('a developer-only verb says it needs a source checkout', () => {
+    const run = npx(['gortex', 'eval', 'recall']);
+    expect(run.status).toBe(2);
+    expect(run.stderr.replace(/\s*›\s*/g, ' ')).toContain('runs on the retrieval fixture of a source checkout');
+  });
+
   test('without the platform package, the error names the package and the command that installs it', () => {
     const installed = path.join(app, 'node_modules', platformPackageName());
     const aside = `${installed}.aside`;

@@ -150,6 +150,10 @@ export async function runRecall(options: RecallOptions = {}): Promise<RecallRepo
   const log = options.log ?? ((): void => {});
   const tool = options.tool ?? 'search_symbols';
   const file = path.resolve(options.fixture ?? path.join(PACKAGE_ROOT, 'test', 'fixtures', 'retrieval', 'retrieval.json'));
+  if (options.fixture === undefined && !fs.existsSync(file)) {
+    // The published package ships no test fixtures or bench scripts.
+    throw new UsageError(`gortex eval recall runs on the retrieval fixture of a source checkout (${file} is not in this installation): clone gortex and run it there, or pass --fixture FILE`);
+  }
   const fixture = loadFixture(file);
   const wanted = options.corpora && options.corpora.length > 0 ? new Set(options.corpora) : undefined;
   for (const name of wanted ?? []) {
