@@ -103,11 +103,14 @@ describe('eval localize', () => {
         task('acme__hooks-1', first, 'Request.register_hook does not accept a list of hooks: `register_hook("response", [a, b])` appends the list itself', PATCH),
         task('acme__hooks-2', second, 'join_url doubles the slash when the base url ends with "/"', urlsPatch),
         task('acme__hooks-3', 'f'.repeat(40), 'a commit the mirror does not have', urlsPatch),
+        JSON.stringify({ id: 'nowhere__x-1', source: 'test', language: 'python', repo: 'nowhere/x', base_commit: first, problem_statement: 'x', patch: urlsPatch, split: 'dev' }),
       ].join('\n'),
     );
+    // No mirror of nowhere/x, and cloning it fails (no such repository, or no network): its tasks are skipped, the rest run.
     const report = await runLocalize(Engine as never, { tasksFile, mirrors: [mirrors], workDir: path.join(tmp, 'work') });
-    expect(report.skipped.map((s) => s.id)).toEqual(['acme__hooks-3']);
-    expect(report.skipped[0]!.why).toContain('is not there');
+    expect(report.skipped.map((s) => s.id).sort()).toEqual(['acme__hooks-3', 'nowhere__x-1']);
+    expect(report.skipped.find((s) => s.id === 'nowhere__x-1')!.why).toContain('git clone --bare https://github.com/nowhere/x.git');
+    expect(report.skipped.find((s) => s.id === 'acme__hooks-3')!.why).toContain('is not there');
     const [one, two] = report.results;
     expect(one!.gold_files).toEqual(['pkg/models.py']);
     expect(one!.gold_functions).toEqual(['pkg/models.py::Request.register_hook']);

@@ -118,7 +118,9 @@ export function findMirror(repo: string, dirs: string[]): string | undefined {
 /** Clones `repo` from GitHub as a bare mirror into `dir` (the networked path; refused where GitHub is unreachable). */
 function cloneMirror(repo: string, dir: string): string {
   const target = path.join(dir, `${repo.replace('/', '+')}.git`);
-  const run = spawnSync('git', ['clone', '--quiet', '--bare', `https://github.com/${repo}.git`, target], { encoding: 'utf8', timeout: 30 * 60_000 });
+  // Never prompt: a repository that is gone asks for credentials, which would hang an unattended run.
+  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
+  const run = spawnSync('git', ['clone', '--quiet', '--bare', `https://github.com/${repo}.git`, target], { encoding: 'utf8', timeout: 30 * 60_000, env });
   if (run.status !== 0) {
     fs.rmSync(target, { recursive: true, force: true });
     throw new UsageError(
@@ -368,7 +370,15 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
     const byRepo = new Map<string, LocalizeTask[]>();
     for (const t of tasks) byRepo.set(t.repo, [...(byRepo.get(t.repo) ?? []), t]);
     for (const [repo, repoTasks] of byRepo) {
-      const gitDir = findMirror(repo, options.mirrors) ?? cloneMirror(repo, options.mirrors[0]!);
+      let gitDir: string;
+      try {
+        gitDir = findMirror(repo, options.mirrors) ?? cloneMirror(repo, options.mirrors[0]!);
+      } catch (error) {
+        // One unreachable repository leaves its tasks out; the others still run.
+        for (const task of repoTasks) skipped.push({ id: task.id, why: (error as Error).message });
+        log(`${repo}: skipped (${(error as Error).message})`);
+        continue;
+      }
       const name = repo.replace('/', '__');
       const checkout = new Checkout(gitDir, path.join(work, name));
       for (const task of repoTasks) {
