@@ -658,7 +658,8 @@ describe('warming', () => {
   test('a call while the repository is still warming is answered with a warming refusal, then served once ready', async () => {
     const w = daemonWorld();
     const repo = gitFixture('query/app-ts', 'warmapp');
-    const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_SLOW_OPEN: '3000', GORTEX_WARMING_WAIT_MS: '100' };
+    // The open is held 8 s: long enough for the checks below on a loaded machine.
+    const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_SLOW_OPEN: '8000', GORTEX_WARMING_WAIT_MS: '100' };
     expect(runCli(['daemon', 'start', '--detach'], { env, cwd: repo }).status).toBe(0);
     const stderr: string[] = [];
     const client = await mcpClient(env, repo, [], stderr);
@@ -697,8 +698,9 @@ describe('provisional answers while warming', () => {
   test('a call during the parse is answered from the files read so far with a warming block; analyses wait; then answers are complete', async () => {
     const w = daemonWorld();
     const repo = chainRepo(24);
-    // 24 files × 1 s on 2 threads: the pass parses for about 12 s (room for the checks on a slow machine).
-    const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_PARSE_DELAY_MS: '1000', GORTEX_WARMING_GRACE_MS: '50' };
+    // 24 files × 2 s on 2 threads: the pass parses for about 24 s (room for the checks on a loaded machine,
+    // where each CLI status check can take a second or two).
+    const env = { ...w.env, GORTEX_TEST_HOOKS: '1', GORTEX_TEST_PARSE_DELAY_MS: '2000', GORTEX_WARMING_GRACE_MS: '50' };
     expect(runCli(['daemon', 'start', '--detach'], { env, cwd: repo }).status).toBe(0);
     const client = await mcpClient(env, repo);
     try {
