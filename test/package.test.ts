@@ -56,7 +56,10 @@ describe('the published packages', () => {
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'package.json'), '{ "name": "gortex-user", "version": "1.0.0", "private": true }\n');
     const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gx-')), 'd.sock');
-    env = { HOME: os.homedir(), PATH: bin, GORTEX_HOME: path.join(work, 'home'), GORTEX_DAEMON_SOCKET: socket, GORTEX_THREADS: '2' };
+    // The machine's environment stays (npm's registry, proxy and CA settings: NODE_EXTRA_CA_CERTS,
+    // HTTPS_PROXY, npm_config_*), but PATH holds only the toolchain-free bin, and gortex gets its own home.
+    env = { ...(process.env as Record<string, string>), PATH: bin, GORTEX_HOME: path.join(work, 'home'), GORTEX_DAEMON_SOCKET: socket, GORTEX_THREADS: '2' };
+    for (const name of ['NODE_ENV', 'XDG_RUNTIME_DIR', 'GORTEX_AUTOSTART', 'GORTEX_TOOLS', 'GORTEX_TOOLS_MODE', 'GORTEX_NATIVE_PATH']) delete env[name];
     const platform = packed.platforms.find((p) => p.name === platformPackageName());
     if (!platform) throw new Error(`no ${platformPackageName()} package was packed: run \`npm run build:native\` first`);
     execFileSync(path.join(bin, 'npm'), ['install', '--no-audit', '--no-fund', '--loglevel=error', packed.main.file, platform.file], { cwd: app, env, stdio: 'pipe', timeout: 300_000 });
