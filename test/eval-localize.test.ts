@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
 import { bm25Rank, codeTokens, findMirror, loadTasks, patchedFiles, runLocalize, TEST_PATH, touchedFunctions } from '../ts/eval/localize';
+import { localToolCall } from '../ts/cli/eval-tool-call';
 import { PACKAGE_ROOT } from './helpers/cli';
 
 const PATCH = `diff --git a/pkg/models.py b/pkg/models.py
@@ -107,7 +108,7 @@ describe('eval localize', () => {
       ].join('\n'),
     );
     // No mirror of nowhere/x, and cloning it fails (no such repository, or no network): its tasks are skipped, the rest run.
-    const report = await runLocalize(Engine as never, { tasksFile, mirrors: [mirrors], workDir: path.join(tmp, 'work') });
+    const report = await runLocalize(Engine as never, { tasksFile, callTool: localToolCall, mirrors: [mirrors], workDir: path.join(tmp, 'work') });
     expect(report.skipped.map((s) => s.id).sort()).toEqual(['acme__hooks-3', 'nowhere__x-1']);
     expect(report.skipped.find((s) => s.id === 'nowhere__x-1')!.why).toContain('git clone --bare https://github.com/nowhere/x.git');
     expect(report.skipped.find((s) => s.id === 'acme__hooks-3')!.why).toContain('is not there');

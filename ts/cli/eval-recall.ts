@@ -137,11 +137,8 @@ async function rankedIds(engine: Engine, root: string, tool: RecallTool, query: 
   if (tool === 'search_symbols') {
     return engine.query<{ results: { id: string }[] }>('search_symbols', { query, limit: 20 }, { repo: root }).results.map((r) => r.id);
   }
-  const { callTool } = await import('../calls/dispatch');
-  const { ResultWithMeta } = await import('../tools/registry');
-  const { ALL_TOOLS } = await import('../tools/index');
-  const answer = await callTool({ engine, repo: root, root }, 'explore', { task: query }, ALL_TOOLS);
-  const result = (answer instanceof ResultWithMeta ? answer.result : answer) as { results: { id: string }[] };
+  const { localToolCall } = await import('./eval-tool-call');
+  const result = (await localToolCall(engine, root, 'explore', { task: query })) as { results: { id: string }[] };
   return result.results.map((r) => r.id);
 }
 

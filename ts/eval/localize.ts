@@ -314,9 +314,14 @@ export function localizeMetrics(results: TaskResult[], ranker: string): Localize
   };
 }
 
+/** Runs a tool on an indexed repository and returns its result (the CLI hands in the call pipeline's dispatch). */
+export type EvalToolCall = (engine: Engine, root: string, tool: string, args: Record<string, unknown>) => Promise<unknown>;
+
 /** Options of `runLocalize`. */
 export interface LocalizeOptions {
   tasksFile: string;
+  /** How `explore` is called. */
+  callTool: EvalToolCall;
   /** Directories searched for git mirrors; a missing mirror is cloned into the first. */
   mirrors: string[];
   languages?: string[];
@@ -361,9 +366,6 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
   if (tasks.length === 0) throw new UsageError('no task matches the filters (see --language, --repo, --split)');
   const work = options.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-localize-'));
   const engine = new engineClass({ home: path.join(work, 'home') });
-  const { callTool } = await import('../calls/dispatch');
-  const { ResultWithMeta } = await import('../tools/registry');
-  const { ALL_TOOLS } = await import('../tools/index');
   const results: TaskResult[] = [];
   const skipped: LocalizeReport['skipped'] = [];
   try {
@@ -391,9 +393,11 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         await engine.indexRepo(checkout.root, { name });
         // The tool runs first, alone, on the warm index; then the gold and the baselines.
         const started = performance.now();
-        const explored = await callTool({ engine, repo: checkout.root, root: checkout.root }, 'explore', { task: task.problem_statement, max_symbols: 30 }, ALL_TOOLS);
+        const body = (await options.callTool(engine, checkout.root, 'explore', { task: task.problem_statement, max_symbols: 30 })) as {
+          results: { id: string; path: string; kind: string }[];
+          tokens_used: number;
+        };
         const ms = performance.now() - started;
-        const body = (explored instanceof ResultWithMeta ? explored.result : explored) as { results: { id: string; path: string; kind: string }[]; tokens_used: number };
         const prefix = `${name}/`;
         const rows = body.results.filter((r) => !TEST_PATH.test(r.path));
         const scored = scoreTask(task, checkout);

@@ -44,8 +44,10 @@ export default class EvalLocalizeCommand extends GortexCommand {
     if (!fs.existsSync(tasksFile)) {
       this.error(`${tasksFile} does not exist: the task set ships with a source checkout of gortex, not the npm package; run this there or pass --tasks FILE`, { exit: 2 });
     }
+    const { localToolCall } = await import('../../eval-tool-call');
     const report = await runLocalize(Engine, {
       tasksFile,
+      callTool: localToolCall,
       mirrors,
       split: flags.split as 'dev' | 'heldout' | 'all',
       ...(flags.language ? { languages: flags.language } : {}),
