@@ -13,29 +13,21 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { runCli } from './helpers/cli';
+import { until } from './helpers/mcp';
 import { daemonWorld, gitFixture } from './helpers/daemon';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, tries = 150): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
 /** Starts a daemon in `w` from `cwd` with `extra` flags; its HTTP URL once every repository is ready. */
 async function startDaemon(w: ReturnType<typeof daemonWorld>, cwd: string, extra: string[] = []): Promise<string> {
   const started = runCli(['daemon', 'start', '--detach', '--http-addr', '127.0.0.1:0', ...extra], { env: w.env, cwd });
   if (started.status !== 0) throw new Error(`daemon start failed: ${started.stderr}`);
-  const status = await eventually(async () => {
+  const status = await until('the repository ready', async () => {
     const r = runCli(['daemon', 'status', '--json'], { env: w.env });
     const s = r.status === 0 ? JSON.parse(r.stdout) : undefined;
     return s && s.repos.length === 1 && s.repos[0].phase === 'ready' && s.http?.url ? s : undefined;
-  }, 'the repository ready');
+  }, 30_000);
   return status.http.url as string;
 }
 

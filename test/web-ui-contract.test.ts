@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { runCli } from './helpers/cli';
+import { until } from './helpers/mcp';
 import { daemonWorld, gitFixture } from './helpers/daemon';
 import * as schemas from './helpers/web-ui-schemas';
 
@@ -18,15 +19,6 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 function expectShape(schema: Record<string, unknown>, value: unknown, what: string): void {
   const validate = ajv.compile(schema);
   if (!validate(value)) throw new Error(`${what} does not match the web UI's contract: ${ajv.errorsText(validate.errors, { separator: '\n' })}`);
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, tries = 150): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`never happened: ${what}`);
 }
 
 describe('the web UI contract over a daemon tracking two repositories', () => {
@@ -59,11 +51,11 @@ describe('the web UI contract over a daemon tracking two repositories', () => {
     const started = runCli(['daemon', 'start', '--detach', '--http-addr', '127.0.0.1:0'], { env: w.env, cwd: web });
     expect(started.status).toBe(0);
     expect(runCli(['track', py], { env: w.env }).status).toBe(0);
-    const status = await eventually(async () => {
+    const status = await until('both repositories ready', async () => {
       const r = runCli(['daemon', 'status', '--json'], { env: w.env });
       const s = r.status === 0 ? JSON.parse(r.stdout) : undefined;
       return s && s.repos.length === 2 && s.repos.every((x: any) => x.phase === 'ready') ? s : undefined;
-    }, 'both repositories ready');
+    }, 30_000);
     url = status.http.url;
   });
   afterAll(() => {
@@ -189,19 +181,19 @@ describe('the web UI contract over a daemon tracking two repositories', () => {
 
   test('a change shows in the activity feed and the dashboard', async () => {
     fs.appendFileSync(path.join(web, 'src', 'format.ts'), '\nexport function fromActivity(): string {\n  return formatLabel("a");\n}\n');
-    const events = await eventually(async () => {
+    const events = await until('an activity row', async () => {
       const rows = (await get('/v1/activity?limit=20')).events;
       return rows.length > 0 ? rows : undefined;
-    }, 'an activity row');
+    }, 30_000);
     expectShape(schemas.routes['/v1/activity']!, { events }, '/v1/activity');
     expect(events[0]).toMatchObject({ file_path: 'src/format.ts', kind: 'modified', repo_prefix: 'uiweb' });
     expect(events[0].nodes_added).toBeGreaterThanOrEqual(1);
     expect(Number.isNaN(new Date(events[0].timestamp).getTime())).toBe(false);
     fs.writeFileSync(path.join(web, 'src', 'added.ts'), 'export function added(): number {\n  return 1;\n}\n');
-    const created = await eventually(async () => {
+    const created = await until('the new file in the feed', async () => {
       const rows = (await get('/v1/activity')).events;
       return rows.find((r: any) => r.file_path === 'src/added.ts');
-    }, 'the new file in the feed');
+    }, 30_000);
     expect(created.kind).toBe('created');
     expect((await get('/v1/activity?repo=uipy')).events).toEqual([]);
     expect((await get('/v1/dashboard')).activity[0].file_path).toBe('src/added.ts');
