@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
 import { bm25Rank, codeTokens, findMirror, loadTasks, patchedFiles, runLocalize, TEST_PATH, touchedFunctions } from '../ts/eval/localize';
 import { localToolCall } from '../ts/cli/eval-tool-call';
-import { PACKAGE_ROOT } from './helpers/cli';
+import { PACKAGE_ROOT, runCli } from './helpers/cli';
 
 const PATCH = `diff --git a/pkg/models.py b/pkg/models.py
 --- a/pkg/models.py
@@ -72,6 +72,20 @@ describe('eval localize', () => {
     const dev = tasks.filter((t) => t.split === 'dev').length / tasks.length;
     expect(dev).toBeGreaterThan(0.3);
     expect(dev).toBeLessThan(0.5);
+  });
+
+  test('a broken task file and a missing one are refused, naming the file and line', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-localize-bad-'));
+    const broken = path.join(tmp, 'tasks.jsonl');
+    fs.writeFileSync(broken, '{"id": "ok"}\n{not json\n');
+    expect(() => loadTasks(broken)).toThrow(`${broken}:2: not a task`);
+    const missing = runCli(['eval', 'localize', '--tasks', path.join(tmp, 'nope.jsonl')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('nope.jsonl does not exist');
+    const run = runCli(['eval', 'localize', '--tasks', broken]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(':2: not a task');
+    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   test('a run checks a mirror out at each base commit and scores explore and the baselines', async () => {

@@ -180,6 +180,11 @@ class Checkout {
   paths(): string[] {
     return [...this.files.keys()];
   }
+
+  /** The blob sha of a checked-out path. */
+  shaOf(file: string): string | undefined {
+    return this.files.get(file);
+  }
 }
 
 /** Reads blobs through one `git cat-file --batch` (missing ones are left out). */
@@ -368,6 +373,7 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
   const engine = new engineClass({ home: path.join(work, 'home') });
   const results: TaskResult[] = [];
   const skipped: LocalizeReport['skipped'] = [];
+  const docs = new SourceDocs();
   try {
     const byRepo = new Map<string, LocalizeTask[]>();
     for (const t of tasks) byRepo.set(t.repo, [...(byRepo.get(t.repo) ?? []), t]);
@@ -400,7 +406,7 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         const ms = performance.now() - started;
         const prefix = `${name}/`;
         const rows = body.results.filter((r) => !TEST_PATH.test(r.path));
-        const scored = scoreTask(task, checkout);
+        const scored = scoreTask(task, checkout, docs);
         scored.record('explore', {
           files: unique(rows.map((r) => r.path)),
           functions: rows.filter((r) => r.kind === 'function' || r.kind === 'method').map((r) => (r.id.startsWith(prefix) ? r.id.slice(prefix.length) : r.id)),
@@ -435,8 +441,37 @@ function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
 }
 
+/** A source file as the BM25 baselines read it: its words and its functions' words. */
+interface SourceDoc {
+  tokens: string[];
+  functions: { local: string; tokens: string[] }[];
+}
+
+/**
+ * Source documents by path and blob: consecutive base commits share most files, so each blob is
+ * read, tokenised and outlined once per run, not once per task.
+ */
+class SourceDocs {
+  private docs = new Map<string, SourceDoc>();
+
+  of(checkout: Checkout, file: string): SourceDoc {
+    const key = `${file}\0${checkout.shaOf(file)}`;
+    let doc = this.docs.get(key);
+    if (!doc) {
+      const bytes = fs.readFileSync(path.join(checkout.root, file));
+      const lines = bytes.toString('utf8').split('\n');
+      const functions = (outlineOf(file, bytes) ?? [])
+        .filter((sym) => sym.kind === 'function' || sym.kind === 'method')
+        .map((sym) => ({ local: sym.local, tokens: [...codeTokens(sym.qualified), ...codeTokens(lines.slice(sym.start_line - 1, sym.end_line).join('\n'))] }));
+      doc = { tokens: [...codeTokens(file), ...codeTokens(lines.join('\n'))], functions };
+      this.docs.set(key, doc);
+    }
+    return doc;
+  }
+}
+
 /** Gold of a task from its patch and the checkout, scored with the BM25 baselines; `record` adds another ranker. */
-function scoreTask(task: LocalizeTask, checkout: Checkout): { result: TaskResult; record(ranker: string, ranking: Ranking): void } {
+function scoreTask(task: LocalizeTask, checkout: Checkout, docs: SourceDocs): { result: TaskResult; record(ranker: string, ranking: Ranking): void } {
   const extensions = SOURCE_EXTENSIONS[task.language] ?? [];
   const goldFiles: string[] = [];
   const goldFunctions: string[] = [];
@@ -456,21 +491,13 @@ function scoreTask(task: LocalizeTask, checkout: Checkout): { result: TaskResult
   const started = performance.now();
   const query = codeTokens(task.problem_statement);
   const sources = checkout.paths().filter((p) => extensions.includes(path.extname(p)) && !TEST_PATH.test(p));
-  const texts = sources.map((p) => fs.readFileSync(path.join(checkout.root, p)));
   const fileOrder = bm25Rank(
-    sources.map((p, i) => [...codeTokens(p), ...codeTokens(texts[i]!.toString('utf8'))]),
+    sources.map((p) => docs.of(checkout, p).tokens),
     query,
   );
   const fileMs = performance.now() - started;
   const fnStarted = performance.now();
-  const functions: { id: string; file: string; tokens: string[] }[] = [];
-  sources.forEach((p, i) => {
-    const lines = texts[i]!.toString('utf8').split('\n');
-    for (const s of outlineOf(p, texts[i]!) ?? []) {
-      if (s.kind !== 'function' && s.kind !== 'method') continue;
-      functions.push({ id: `${p}::${s.local}`, file: p, tokens: [...codeTokens(s.qualified), ...codeTokens(lines.slice(s.start_line - 1, s.end_line).join('\n'))] });
-    }
-  });
+  const functions = sources.flatMap((p) => docs.of(checkout, p).functions.map((f) => ({ id: `${p}::${f.local}`, file: p, tokens: f.tokens })));
   const fnOrder = bm25Rank(
     functions.map((f) => f.tokens),
     query,

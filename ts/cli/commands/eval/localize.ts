@@ -42,7 +42,12 @@ export default class EvalLocalizeCommand extends GortexCommand {
     fs.mkdirSync(mirrors[0]!, { recursive: true });
     const tasksFile = flags.tasks ?? path.join(packageRoot(), 'eval', 'localize', 'tasks.jsonl');
     if (!fs.existsSync(tasksFile)) {
-      this.error(`${tasksFile} does not exist: the task set ships with a source checkout of gortex, not the npm package; run this there or pass --tasks FILE`, { exit: 2 });
+      this.error(
+        flags.tasks !== undefined
+          ? `--tasks ${tasksFile} does not exist; give a JSON Lines task file like eval/localize/tasks.jsonl`
+          : `${tasksFile} does not exist: the task set ships with a source checkout of gortex, not the npm package; run this there or pass --tasks FILE`,
+        { exit: 2 },
+      );
     }
     const { localToolCall } = await import('../../eval-tool-call');
     const report = await runLocalize(Engine, {
