@@ -4,13 +4,13 @@
 
 use crate::minhash::{shingles, signature, Signature, MIN_TOKENS, NUM_HASHES};
 use crate::tokenize::{has_block, lex};
-use gortex_core::{EdgeKind, Language, NodeKind, Sources, Span};
+use gortex_core::{Language, Sources, Span};
+use gortex_graph::bodies::{file_bodies, layout_hash, valid_relative, BodySpec, LineStarts};
 use gortex_graph::Graph;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Component, Path};
 use std::sync::Arc;
 
 /// Bytes inspected for a NUL when deciding that a file is binary.
@@ -112,74 +112,8 @@ pub struct CloneIndex {
     generation: u64,
 }
 
-/// What the graph says about one body.
-struct Spec {
-    id: Arc<str>,
-    span: Span,
-    /// Abstract, or a member of a TypeScript/JavaScript interface: no body whatever the tokens say.
-    declaration: bool,
-}
-
 /// The graph's bodies of one file, in source order.
-type Specs = Vec<Spec>;
-
-fn body_specs(g: &Graph, path: &str) -> (Specs, Option<Language>) {
-    let mut language = None;
-    let specs = g
-        .file_nodes(path)
-        .iter()
-        .map(|&i| (i, g.node_at(i)))
-        .filter(|(_, n)| matches!(n.kind, NodeKind::Function | NodeKind::Method) && !n.external)
-        .filter(|(_, n)| {
-            n.span.start_line > 0 && (n.span.end_line, n.span.end_col) > (n.span.start_line, n.span.start_col)
-        })
-        .map(|(i, n)| {
-            language = language.or(n.language);
-            let interface_member = n.language.is_some_and(|l| l.is_ecmascript())
-                && g.out_edges(i)
-                    .any(|e| e.kind == EdgeKind::MemberOf && g.node_at(e.to).kind == NodeKind::Interface);
-            Spec {
-                id: n.id.clone(),
-                span: n.span,
-                declaration: n.is_abstract || interface_member,
-            }
-        })
-        .collect();
-    (specs, language)
-}
-
-fn shape_of(specs: &Specs) -> u64 {
-    specs.iter().fold(specs.len() as u64, |h, spec| {
-        let (id, s) = (&spec.id, &spec.span);
-        let span = [
-            s.start_line,
-            s.start_col,
-            s.end_line,
-            s.end_col + ((spec.declaration as u32) << 31),
-        ];
-        let mut bytes = [0u8; 16];
-        for (k, v) in span.iter().enumerate() {
-            bytes[k * 4..k * 4 + 4].copy_from_slice(&v.to_le_bytes());
-        }
-        xxhash_rust::xxh3::xxh3_64_with_seed(&bytes, xxhash_rust::xxh3::xxh3_64_with_seed(id.as_bytes(), h))
-    })
-}
-
-fn valid_relative(path: &str) -> bool {
-    !path.is_empty()
-        && Path::new(path)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
-}
-
-/// Byte offset of a 1-based line and 0-based byte column, clamped to the text.
-fn offset(line_starts: &[usize], len: usize, line: u32, col: u32) -> usize {
-    match line_starts.get((line as usize).wrapping_sub(1)) {
-        Some(&start) => (start + col as usize).min(len),
-        None if line == 0 => 0,
-        None => len,
-    }
-}
+type Specs = Vec<BodySpec>;
 
 fn read_bodies(sources: &Sources, path: &str, language: Language, specs: &Specs) -> Result<Vec<Body>, SyncSkip> {
     let skip = |reason, detail: Option<String>| SyncSkip {
@@ -195,20 +129,13 @@ fn read_bodies(sources: &Sources, path: &str, language: Language, specs: &Specs)
     }
     let text = std::str::from_utf8(&bytes).map_err(|e| skip(SkipReason::NotUtf8, Some(e.to_string())))?;
     let lexed = lex(text, language);
-    let mut line_starts = vec![0usize];
-    line_starts.extend(
-        text.bytes()
-            .enumerate()
-            .filter(|&(_, b)| b == b'\n')
-            .map(|(i, _)| i + 1),
-    );
+    let lines = LineStarts::of(text);
     Ok(specs
         .iter()
         .map(|spec| {
             let span = &spec.span;
-            let start = offset(&line_starts, text.len(), span.start_line, span.start_col);
-            let end = offset(&line_starts, text.len(), span.end_line, span.end_col);
-            let tokens = lexed.slice(start, end.max(start));
+            let range = lines.range(span);
+            let tokens = lexed.slice(range.start, range.end);
             // Python bodies have no braces; everywhere else a body needs a block or an arrow.
             let declaration_only = spec.declaration || (language != Language::Python && !has_block(tokens));
             let (shingles, signature) = if tokens.len() >= MIN_TOKENS && !declaration_only {
@@ -288,8 +215,8 @@ impl CloneIndex {
         let plans: Vec<(&str, u64, Specs, u64, Option<Language>)> = paths
             .par_iter()
             .map(|&(path, hash)| {
-                let (specs, lang) = body_specs(g, path);
-                let shape = shape_of(&specs);
+                let (specs, lang) = file_bodies(g, path);
+                let shape = layout_hash(&specs);
                 (path, hash, specs, shape, lang)
             })
             .collect();

@@ -3,6 +3,7 @@
 //! [`build_graph`] turns per-file facts into nodes with stable ids, structural edges and
 //! resolved references (with provenance tiers); [`Graph`] answers lookups and adjacency.
 
+pub mod bodies;
 mod build;
 pub mod cache;
 pub mod config;
