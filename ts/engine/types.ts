@@ -152,6 +152,8 @@ export interface GraphStats extends RepoSummary {
     /** The clone index (signatures and shingle sets of every function body), once built. */
     clones_bytes: number | null;
     clones_bodies: number | null;
+    /** The body index behind `search_symbols` `read_as: "body"` (word counts and postings), once built. */
+    bodies_bytes: number | null;
   };
 }
 

@@ -27,7 +27,7 @@ use crate::RepoIndex;
 use gortex_core::QueryError;
 use gortex_graph::query as q;
 use gortex_graph::Graph;
-use gortex_search::{SymbolIndex, TextIndex};
+use gortex_search::{BodyIndex, SymbolIndex, TextIndex};
 use schema::tool_table;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -46,7 +46,11 @@ tool_table! {
 
     search_symbols(gortex_search::SearchSymbolsArgs) -> gortex_search::SearchSymbolsResult,
         "Find symbols by name, Owner.name, words or description (camelCase/snake_case aware, typo tolerant, ranked with graph signals). Inline clauses: kind:function flavor:class lang:go path:src/. Use instead of grep for code.",
-        |a| gortex_search::search_symbols(g, &self.symbol_index(), &a);
+        |a| if gortex_search::search::reads_bodies(&a) {
+            self.with_bodies(|b| gortex_search::search::search_bodies(g, &self.symbol_index(), b, &a))
+        } else {
+            gortex_search::search_symbols(g, &self.symbol_index(), &a)
+        };
     winnow_symbols(gortex_search::WinnowSymbolsArgs) -> gortex_search::WinnowSymbolsResult,
         "Structured retrieval by constraints (kind, language, path prefix, minimum fan-in/fan-out, text, exported) with per-axis score contributions.",
         |a| gortex_search::winnow_symbols(g, &self.symbol_index(), &a);
@@ -54,8 +58,12 @@ tool_table! {
         "Trigram-indexed literal (or regexp: true) text search; each hit carries path, line, column, the line and its enclosing symbol.",
         |a| self.with_text(|t| gortex_search::search_text(t, g, &a));
     find_files(gortex_search::FindFilesArgs) -> gortex_search::FindFilesResult,
-        "Find files by name or path (exact > prefix > substring), glob (ts/**/*.test.ts) or fuzzy subsequence.",
-        |a| gortex_search::find_files(g, &a);
+        "Find files by name or path (exact > prefix > substring), glob (ts/**/*.test.ts) or fuzzy subsequence; by: content ranks code files by what their text says (a bug report, an error message).",
+        |a| if gortex_search::files::reads_content(&a) {
+            self.with_bodies(|b| gortex_search::files::find_files_by_content(g, b, &a))
+        } else {
+            gortex_search::find_files(g, &a)
+        };
     find_declaration(gortex_search::FindDeclarationArgs) -> gortex_search::FindDeclarationResult,
         "Use-site text (fooBar( or .save() or regex: true) → the declarations it refers to, with the matching use locations and their tiers.",
         |a| self.with_text(|t| gortex_search::find_declaration(t, g, &a));
@@ -134,6 +142,9 @@ pub struct SearchCaches {
     /// Tokenised chunks of the last symbol index: the next build re-tokenises only changed ones.
     symbol_tokens: std::sync::Mutex<gortex_search::symbols::TokenCache>,
     text: RwLock<TextState>,
+    /// Word counts of function and method bodies (`read_as: "body"`), synchronised on first use
+    /// after the graph changed.
+    bodies: std::sync::Mutex<BodyState>,
 }
 
 impl SearchCaches {
@@ -146,6 +157,13 @@ impl SearchCaches {
             ..Default::default()
         }
     }
+}
+
+#[derive(Default)]
+struct BodyState {
+    index: BodyIndex,
+    /// The graph version the index was last synchronised with.
+    synced: Weak<Graph>,
 }
 
 #[derive(Default)]
@@ -170,6 +188,8 @@ pub struct SearchMemory {
     /// The clone index (MinHash signatures and shingle sets of every function body).
     pub clones_bytes: Option<usize>,
     pub clones_bodies: Option<usize>,
+    /// The body index behind `read_as: "body"` (word counts and postings of every function body).
+    pub bodies_bytes: Option<usize>,
 }
 
 pub(crate) fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, QueryError> {
@@ -253,6 +273,18 @@ impl RepoIndex {
         f(state.index.as_ref().expect("synchronised above"))
     }
 
+    /// Runs `f` over the body index, first re-reading the files whose bodies changed since it was
+    /// last synchronised.
+    pub(crate) fn with_bodies<R>(&self, f: impl FnOnce(&BodyIndex) -> R) -> R {
+        let mut state = self.search.bodies.lock().unwrap_or_else(|p| p.into_inner());
+        if !state.synced.upgrade().is_some_and(|g| Arc::ptr_eq(&g, &self.graph)) {
+            let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.to_string(), r.hash)).collect();
+            state.index.sync(self.sources(), &self.graph, &files);
+            state.synced = Arc::downgrade(&self.graph);
+        }
+        f(&state.index)
+    }
+
     /// Memory held by the search indexes built so far.
     pub fn search_memory(&self) -> SearchMemory {
         let symbols = self.search.symbols.lock().unwrap_or_else(|p| p.into_inner());
@@ -273,6 +305,10 @@ impl RepoIndex {
             text_docs: text.index.as_ref().map(|i| i.doc_count()),
             clones_bytes: clones.map(|(bytes, _)| bytes),
             clones_bodies: clones.map(|(_, bodies)| bodies),
+            bodies_bytes: {
+                let b = self.search.bodies.lock().unwrap_or_else(|p| p.into_inner());
+                (b.synced.strong_count() > 0 || !b.index.is_empty()).then(|| b.index.memory_bytes())
+            },
         }
     }
 }

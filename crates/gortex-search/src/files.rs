@@ -7,7 +7,9 @@
 //! a glob containing `/` matches the whole repository-relative path (`*` stays inside one
 //! directory, `**` crosses them); a glob without `/` matches the basename at any depth.
 
-use crate::search::check_limit;
+use crate::bodies::BodyIndex;
+use crate::rerank::round4;
+use crate::search::{check_limit, MAX_BODY_QUERY_LEN};
 use globset::{GlobBuilder, GlobMatcher};
 use gortex_core::{Language, QueryError};
 use gortex_graph::{Graph, NodeIndex};
@@ -33,6 +35,15 @@ pub struct FindFilesArgs {
     /// Rows to return (default 50, 1..=1000).
     #[serde(default)]
     pub limit: Option<usize>,
+    /// `name` (default): match the query against paths; `content`: rank code files by what their
+    /// text says — the query (up to 20,000 bytes: a bug report, an error message) against each
+    /// file's words (identifiers split and whole, literals, comments) by BM25.
+    #[serde(default)]
+    #[schemars(extend("enum" = ["name", "content"]))]
+    pub by: Option<String>,
+    /// Include test files (default true).
+    #[serde(default)]
+    pub include_tests: Option<bool>,
 }
 
 /// How a file matched, best first.
@@ -48,6 +59,8 @@ pub enum FileMatch {
     Fuzzy,
     /// Matched the glob (no query given).
     Glob,
+    /// Ranked by its content (`by: "content"`); `bm25` holds the score.
+    Content,
 }
 
 impl FileMatch {
@@ -62,6 +75,7 @@ impl FileMatch {
             FileMatch::PathSubstring => 50,
             FileMatch::Fuzzy => 20,
             FileMatch::Glob => 10,
+            FileMatch::Content => 30,
         }
     }
 }
@@ -79,6 +93,12 @@ pub struct FileHit {
     pub score: u32,
     /// Symbols declared in the file.
     pub symbols: usize,
+    /// The content score (`by: "content"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bm25: Option<f64>,
+    /// Query words the file contains (`by: "content"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub matched: Vec<String>,
 }
 
 /// Result of `find_files`.
@@ -150,9 +170,160 @@ fn compile_glob(glob: &str) -> Result<(GlobMatcher, bool), QueryError> {
     Ok((built.compile_matcher(), glob.contains('/')))
 }
 
+/// The path filters of a `find_files` call: the glob, the path prefix, whether tests count.
+struct PathFilter {
+    glob: Option<(GlobMatcher, bool)>,
+    prefix: Option<String>,
+    include_tests: bool,
+}
+
+impl PathFilter {
+    fn of(args: &FindFilesArgs) -> Result<PathFilter, QueryError> {
+        let glob = match args.glob.as_deref().map(str::trim) {
+            Some("") => {
+                return Err(QueryError::invalid(
+                    "glob must not be empty; pass a pattern such as **/*_test.go (or omit it and pass query)",
+                ))
+            }
+            Some(gl) => Some(compile_glob(gl)?),
+            None => None,
+        };
+        let prefix = match args.path.as_deref() {
+            None => None,
+            Some(p) => {
+                let v = p.trim().trim_start_matches("./").trim_start_matches('/');
+                if v.is_empty() {
+                    return Err(QueryError::invalid(format!(
+                        "path must be a non-empty repository-relative prefix such as src/, got {p:?} \
+                         (omit it to search everywhere)"
+                    )));
+                }
+                Some(v.to_string())
+            }
+        };
+        Ok(PathFilter {
+            glob,
+            prefix,
+            include_tests: args.include_tests.unwrap_or(true),
+        })
+    }
+
+    fn accepts(&self, path: &str, language: Option<Language>) -> bool {
+        if self.prefix.as_deref().is_some_and(|p| !path.starts_with(p)) {
+            return false;
+        }
+        if let Some((m, whole)) = &self.glob {
+            let target = if *whole {
+                path
+            } else {
+                path.rsplit('/').next().unwrap_or(path)
+            };
+            if !m.is_match(target) {
+                return false;
+            }
+        }
+        self.include_tests || !crate::symbols::is_test_path(path, language)
+    }
+}
+
+fn file_hit(g: &Graph, i: NodeIndex, class: FileMatch) -> FileHit {
+    let n = g.node_at(i);
+    FileHit {
+        id: n.id.to_string(),
+        path: n.path.to_string(),
+        language: n.language,
+        class,
+        score: class.score(),
+        symbols: g
+            .file_nodes(&n.path)
+            .iter()
+            .filter(|&&j| crate::symbols::is_indexed(g.node_at(j)))
+            .count(),
+        bm25: None,
+        matched: Vec::new(),
+    }
+}
+
+/// True when the arguments ask to rank files by content (`by: "content"`), which
+/// [`find_files_by_content`] answers.
+pub fn reads_content(args: &FindFilesArgs) -> bool {
+    args.by
+        .as_deref()
+        .is_some_and(|b| b.trim().eq_ignore_ascii_case("content"))
+}
+
+/// `find_files` with `by: "content"`: code files ranked by BM25 of their words against the query.
+pub fn find_files_by_content(
+    g: &Graph,
+    bodies: &BodyIndex,
+    args: &FindFilesArgs,
+) -> Result<FindFilesResult, QueryError> {
+    let limit = check_limit("limit", args.limit, 50)?;
+    if args.fuzzy {
+        return Err(QueryError::invalid(
+            "fuzzy applies to names; by: \"content\" ranks by what files say (drop one of them)",
+        ));
+    }
+    let query = args.query.as_deref().map(str::trim).unwrap_or("");
+    if query.is_empty() {
+        return Err(QueryError::invalid(
+            "by: \"content\" needs query: words, an error message or a bug report to rank files by",
+        ));
+    }
+    if query.len() > MAX_BODY_QUERY_LEN {
+        return Err(QueryError::invalid(format!(
+            "query is {} bytes, at most {MAX_BODY_QUERY_LEN} are accepted",
+            query.len()
+        )));
+    }
+    let words = BodyIndex::query_words(query);
+    if words.is_empty() {
+        return Err(QueryError::invalid(format!(
+            "query {:?} has no words to look for in files (keywords, numbers and one-letter words are left out)",
+            query.chars().take(80).collect::<String>()
+        )));
+    }
+    let filter = PathFilter::of(args)?;
+    let nodes: rustc_hash::FxHashMap<&str, NodeIndex> = g
+        .files()
+        .iter()
+        .map(|&i| (&*g.node_at(i).path, i))
+        .filter(|(_, i)| !g.node_at(*i).external)
+        .collect();
+    let (hits, total) = bodies.rank_files(&words, limit, |path, _| {
+        nodes
+            .get(path)
+            .is_some_and(|&i| filter.accepts(path, g.node_at(i).language))
+    });
+    let results: Vec<FileHit> = hits
+        .into_iter()
+        .filter_map(|h| {
+            let mut row = file_hit(g, *nodes.get(&*h.id)?, FileMatch::Content);
+            row.bm25 = Some(round4(h.score));
+            row.matched = h.matched;
+            Some(row)
+        })
+        .collect();
+    Ok(FindFilesResult {
+        truncated: total > results.len(),
+        results,
+        total,
+    })
+}
+
 /// Finds files by name fragment and/or glob.
 pub fn find_files(g: &Graph, args: &FindFilesArgs) -> Result<FindFilesResult, QueryError> {
     let limit = check_limit("limit", args.limit, 50)?;
+    if args
+        .by
+        .as_deref()
+        .is_some_and(|b| !b.trim().eq_ignore_ascii_case("name"))
+    {
+        return Err(QueryError::invalid(format!(
+            "by must be name or content, got {:?}",
+            args.by.as_deref().unwrap_or_default()
+        )));
+    }
     let query = match args.query.as_deref().map(str::trim) {
         Some("") => {
             return Err(QueryError::invalid(
@@ -161,55 +332,20 @@ pub fn find_files(g: &Graph, args: &FindFilesArgs) -> Result<FindFilesResult, Qu
         }
         q => q.map(|q| q.trim_start_matches("./").to_ascii_lowercase().into_bytes()),
     };
-    let glob = match args.glob.as_deref().map(str::trim) {
-        Some("") => {
-            return Err(QueryError::invalid(
-                "glob must not be empty; pass a pattern such as **/*_test.go (or omit it and pass query)",
-            ))
-        }
-        Some(gl) => Some(compile_glob(gl)?),
-        None => None,
-    };
-    if query.is_none() && glob.is_none() {
+    let filter = PathFilter::of(args)?;
+    if query.is_none() && filter.glob.is_none() {
         return Err(QueryError::invalid(
             "find_files needs query (a file name or path fragment) and/or glob (e.g. src/**/*.ts)",
         ));
     }
-    let prefix = match args.path.as_deref() {
-        None => None,
-        Some(p) => {
-            let v = p.trim().trim_start_matches("./").trim_start_matches('/');
-            if v.is_empty() {
-                return Err(QueryError::invalid(format!(
-                    "path must be a non-empty repository-relative prefix such as src/, got {p:?} \
-                     (omit it to search everywhere)"
-                )));
-            }
-            Some(v)
-        }
-    };
 
-    let mut hits: Vec<(FileMatch, &str, usize)> = Vec::new();
+    let mut hits: Vec<(FileMatch, &str, NodeIndex)> = Vec::new();
     for &i in g.files() {
         let n = g.node_at(i);
-        let i = i as usize;
-        if n.external {
+        if n.external || !filter.accepts(&n.path, n.language) {
             continue;
         }
         let path: &str = &n.path;
-        if prefix.is_some_and(|p| !path.starts_with(p)) {
-            continue;
-        }
-        if let Some((m, whole)) = &glob {
-            let target = if *whole {
-                path
-            } else {
-                path.rsplit('/').next().unwrap_or(path)
-            };
-            if !m.is_match(target) {
-                continue;
-            }
-        }
         let class = match &query {
             Some(q) => match classify(path, q, args.fuzzy) {
                 Some(c) => c,
@@ -222,24 +358,7 @@ pub fn find_files(g: &Graph, args: &FindFilesArgs) -> Result<FindFilesResult, Qu
     let total = hits.len();
     hits.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.len().cmp(&b.1.len())).then(a.1.cmp(b.1)));
     hits.truncate(limit);
-    let results = hits
-        .into_iter()
-        .map(|(class, path, i)| {
-            let n = g.node_at(i as NodeIndex);
-            FileHit {
-                id: n.id.to_string(),
-                path: path.to_string(),
-                language: n.language,
-                class,
-                score: class.score(),
-                symbols: g
-                    .file_nodes(path)
-                    .iter()
-                    .filter(|&&j| crate::symbols::is_indexed(g.node_at(j)))
-                    .count(),
-            }
-        })
-        .collect::<Vec<_>>();
+    let results: Vec<FileHit> = hits.into_iter().map(|(class, _, i)| file_hit(g, i, class)).collect();
     Ok(FindFilesResult {
         truncated: total > results.len(),
         results,

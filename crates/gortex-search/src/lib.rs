@@ -3,6 +3,7 @@
 //! for literal/regex text search. Pure functions over a [`gortex_graph::Graph`] plus indexes built
 //! from it; no napi, no MCP.
 
+pub mod bodies;
 pub mod declaration;
 pub mod files;
 pub mod fuzzy;
@@ -16,6 +17,7 @@ pub mod tokenize;
 pub mod trigram;
 pub mod winnow;
 
+pub use bodies::BodyIndex;
 pub use declaration::{find_declaration, FindDeclarationArgs, FindDeclarationResult};
 pub use files::{find_files, FileHit, FileMatch, FindFilesArgs, FindFilesResult};
 pub use line_match::{LineMatch, LineMatcher, LineMatcherOptions, LineMatches};

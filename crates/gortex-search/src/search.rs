@@ -17,6 +17,7 @@
 //! Inline clauses `kind:`, `flavor:`, `lang:`, `path:` filter like the matching arguments; a
 //! clause may repeat or list values with commas (OR within a key, AND across keys).
 
+use crate::bodies::BodyIndex;
 use crate::rerank::{fast_total, query_parts, round4, select_diverse, Signals, W_GRAPH_HOP};
 use crate::symbols::{
     is_sentence, Acc, SymbolIndex, Term, FIELD_WEIGHTS, IDENTIFIER_FIELD_WEIGHTS, SENTENCE_FIELD_WEIGHTS,
@@ -77,8 +78,12 @@ pub struct SearchSymbolsArgs {
     /// `auto` (default): a query of four or more words that is not an identifier is read as a
     /// sentence describing behaviour; `names`: always as names and keywords; `sentence`: always
     /// as a sentence. A sentence is matched mostly against doc comments, names weigh less.
+    /// `body`: the query (up to 20,000 bytes: a bug report, an error message, a log) is matched
+    /// against what function and method bodies say — identifiers split into words, string
+    /// literals, comments — by BM25; inline clauses are not read (use the arguments), rows carry
+    /// no rerank signals.
     #[serde(default)]
-    #[schemars(extend("enum" = ["auto", "names", "sentence"]))]
+    #[schemars(extend("enum" = ["auto", "names", "sentence", "body"]))]
     pub read_as: Option<String>,
 }
 
@@ -89,6 +94,7 @@ enum ReadAs {
     Auto,
     Names,
     Sentence,
+    Body,
 }
 
 impl ReadAs {
@@ -97,8 +103,9 @@ impl ReadAs {
             "auto" => Ok(ReadAs::Auto),
             "names" => Ok(ReadAs::Names),
             "sentence" => Ok(ReadAs::Sentence),
+            "body" => Ok(ReadAs::Body),
             other => Err(QueryError::invalid(format!(
-                "read_as must be auto, names or sentence, got {other:?}"
+                "read_as must be auto, names, sentence or body, got {other:?}"
             ))),
         }
     }
@@ -217,8 +224,8 @@ pub struct SearchSymbolsResult {
     /// Query terms that matched nothing, not even fuzzily.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unmatched: Vec<String>,
-    /// `sentence` when the query was read as a sentence (doc comments weighed over names); absent
-    /// when it was read as names and keywords.
+    /// `sentence` when the query was read as a sentence (doc comments weighed over names), `body`
+    /// when it was matched against bodies; absent when it was read as names and keywords.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_as: Option<&'static str>,
 }
@@ -581,13 +588,18 @@ pub(crate) fn retrieve(idx: &SymbolIndex, terms: &[Term], mut keep: impl FnMut(&
     Scored { rows, max }
 }
 
-/// Search symbols by name, words or `Owner.name`, with inline clauses and filters.
-pub fn search_symbols(
-    g: &Graph,
-    idx: &SymbolIndex,
-    args: &SearchSymbolsArgs,
-) -> Result<SearchSymbolsResult, QueryError> {
-    idx.check(g)?;
+/// Longest `read_as: "body"` query, in bytes (a pasted bug report).
+pub const MAX_BODY_QUERY_LEN: usize = 20_000;
+
+/// The validated limits, filter and reading of a `search_symbols` call (clauses not yet taken).
+struct Request {
+    limit: usize,
+    max_per_file: Option<usize>,
+    filter: Filter,
+    read_as: ReadAs,
+}
+
+fn request(args: &SearchSymbolsArgs) -> Result<Request, QueryError> {
     let limit = check_limit("limit", args.limit, 20)?;
     let max_per_file = match args.max_per_file {
         None => None,
@@ -598,14 +610,25 @@ pub fn search_symbols(
             )))
         }
     };
+    let read_as = args
+        .read_as
+        .as_deref()
+        .map(ReadAs::parse)
+        .transpose()?
+        .unwrap_or_default();
+    let max_len = if read_as == ReadAs::Body {
+        MAX_BODY_QUERY_LEN
+    } else {
+        MAX_QUERY_LEN
+    };
     if args.query.trim().is_empty() {
         return Err(QueryError::invalid(
             "query must not be empty; pass a symbol name, Owner.name or a few words",
         ));
     }
-    if args.query.len() > MAX_QUERY_LEN {
+    if args.query.len() > max_len {
         return Err(QueryError::invalid(format!(
-            "query is {} bytes, at most {MAX_QUERY_LEN} are accepted",
+            "query is {} bytes, at most {max_len} are accepted",
             args.query.len()
         )));
     }
@@ -619,12 +642,6 @@ pub fn search_symbols(
             .unwrap_or(Corpus::Code),
         ..Filter::default()
     };
-    let read_as = args
-        .read_as
-        .as_deref()
-        .map(ReadAs::parse)
-        .transpose()?
-        .unwrap_or_default();
     if let Some(k) = &args.kind {
         filter.add_kinds("kind", k)?;
     }
@@ -637,8 +654,111 @@ pub fn search_symbols(
     if let Some(p) = &args.path {
         filter.add_path("path", p)?;
     }
-    if let Some(s) = &args.scope {
-        filter.add_scope(s)?;
+    if let Some(sc) = &args.scope {
+        filter.add_scope(sc)?;
+    }
+    Ok(Request {
+        limit,
+        max_per_file,
+        filter,
+        read_as,
+    })
+}
+
+/// True when the arguments ask for body search (`read_as: "body"`), which [`search_bodies`] answers.
+pub fn reads_bodies(args: &SearchSymbolsArgs) -> bool {
+    args.read_as
+        .as_deref()
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("body"))
+}
+
+/// `search_symbols` with `read_as: "body"`: the query's words ranked against function and method
+/// bodies ([`BodyIndex`]), filtered like any search, at most `max_per_file` rows per file.
+pub fn search_bodies(
+    g: &Graph,
+    idx: &SymbolIndex,
+    bodies: &BodyIndex,
+    args: &SearchSymbolsArgs,
+) -> Result<SearchSymbolsResult, QueryError> {
+    idx.check(g)?;
+    let Request {
+        limit,
+        max_per_file,
+        mut filter,
+        ..
+    } = request(args)?;
+    filter.prepare(g, idx);
+    let words = BodyIndex::query_words(&args.query);
+    if words.is_empty() {
+        return Err(QueryError::invalid(format!(
+            "query {:?} has no words to look for in bodies (keywords, numbers and one-letter words are left out); \
+             describe the behaviour or quote the code",
+            args.query.chars().take(80).collect::<String>()
+        )));
+    }
+    let trivial = filter.is_trivial();
+    let (hits, total) = bodies.rank(
+        &words,
+        if max_per_file.is_some() { usize::MAX } else { limit },
+        |_, id| {
+            trivial
+                || g.lookup(id)
+                    .and_then(|n| idx.doc_of(n))
+                    .is_some_and(|d| filter.accepts(g, idx, d))
+        },
+    );
+    let mut per_file: FxHashMap<String, usize> = FxHashMap::default();
+    let mut results = Vec::new();
+    for h in hits {
+        if results.len() >= limit {
+            break;
+        }
+        let Some(node) = g.lookup(&h.id) else { continue };
+        let symbol = NodeSummary::of(g.node_at(node));
+        if let Some(cap) = max_per_file {
+            let c = per_file.entry(symbol.path.clone()).or_insert(0);
+            if *c >= cap {
+                continue;
+            }
+            *c += 1;
+        }
+        results.push(SymbolHit {
+            row: SymbolRow::from(&symbol),
+            symbol,
+            score: round4(h.score),
+            tier: MatchTier::Ranked,
+            signals: BTreeMap::from([("body_bm25", round4(h.score))]),
+            matched: h.matched,
+        });
+    }
+    Ok(SearchSymbolsResult {
+        truncated: total > results.len(),
+        results,
+        total,
+        decomposed: false,
+        exact: false,
+        unmatched: Vec::new(),
+        read_as: Some("body"),
+    })
+}
+
+/// Search symbols by name, words or `Owner.name`, with inline clauses and filters.
+pub fn search_symbols(
+    g: &Graph,
+    idx: &SymbolIndex,
+    args: &SearchSymbolsArgs,
+) -> Result<SearchSymbolsResult, QueryError> {
+    idx.check(g)?;
+    let Request {
+        limit,
+        max_per_file,
+        mut filter,
+        read_as,
+    } = request(args)?;
+    if read_as == ReadAs::Body {
+        return Err(QueryError::invalid(
+            "read_as body is answered by the repository's body index (search_bodies), not the symbol index",
+        ));
     }
     let text = take_clauses(&args.query, &mut filter)?;
     filter.prepare(g, idx);
@@ -679,7 +799,7 @@ pub fn search_symbols(
     let accepts = |doc: u32| trivial || filter.accepts(g, idx, doc);
     let sentence = match read_as {
         ReadAs::Auto => is_sentence(identifier, term_texts.len()),
-        ReadAs::Names => false,
+        ReadAs::Names | ReadAs::Body => false,
         ReadAs::Sentence => true,
     };
     let weights = if sentence {

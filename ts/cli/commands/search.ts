@@ -13,6 +13,7 @@ export default class SearchCommand extends QueryCommand {
     '<%= config.bin %> search parseConfig',
     '<%= config.bin %> search "retry with backoff" --limit 5',
     '<%= config.bin %> search "kind:interface Handler" --json',
+    '<%= config.bin %> search "redirects trailing slashes even when RedirectTrailingSlash is off" --read-as body',
   ];
 
   static override args = { query: Args.string({ description: 'What to look for', required: true }) };
@@ -24,6 +25,7 @@ export default class SearchCommand extends QueryCommand {
     lang: Flags.string({ description: argumentHelp('search_symbols', 'lang') }),
     path: Flags.string({ description: argumentHelp('search_symbols', 'path') }),
     'max-per-file': Flags.integer({ description: argumentHelp('search_symbols', 'max_per_file') }),
+    'read-as': Flags.string({ description: argumentHelp('search_symbols', 'read_as'), options: ['auto', 'names', 'sentence', 'body'] }),
   };
 
   async run(): Promise<void> {
@@ -34,6 +36,7 @@ export default class SearchCommand extends QueryCommand {
     if (flags.lang !== undefined) toolArgs.lang = flags.lang;
     if (flags.path !== undefined) toolArgs.path = flags.path;
     if (flags['max-per-file'] !== undefined) toolArgs.max_per_file = flags['max-per-file'];
+    if (flags['read-as'] !== undefined) toolArgs.read_as = flags['read-as'];
     await this.runTool('search_symbols', toolArgs, flags, renderSearch);
   }
 }

@@ -579,10 +579,14 @@ export interface FileCounts {
 
 /** One `find_files` row. */
 export interface FileHit {
+  /** The content score (`by: "content"`). */
+  bm25?: number;
   /** The file node id. */
   id: string;
   language?: Language;
   match: FileMatch;
+  /** Query words the file contains (`by: "content"`). */
+  matched?: string[];
   path: string;
   score: number;
   /** Symbols declared in the file. */
@@ -606,7 +610,7 @@ export interface FileImport {
 }
 
 /** How a file matched, best first. */
-export type FileMatch = 'exact_basename' | 'exact_path' | 'basename_prefix' | 'path_prefix' | 'basename_substring' | 'path_substring' | 'fuzzy' | 'glob';
+export type FileMatch = 'exact_basename' | 'exact_path' | 'basename_prefix' | 'path_prefix' | 'basename_substring' | 'path_substring' | 'fuzzy' | 'glob' | 'content';
 
 /** A symbol of the file, in source order. */
 export interface FileSymbol {
@@ -697,10 +701,14 @@ export interface FindDeclarationResult {
 
 /** Arguments of `find_files`; `query` and/or `glob` is required. */
 export interface FindFilesArgs {
+  /** `name` (default): match the query against paths; `content`: rank code files by what their text says — the query (up to 20,000 bytes: a bug report, an error message) against each file's words (identifiers split and whole, literals, comments) by BM25. */
+  by?: 'name' | 'content';
   /** Also match the query as a subsequence of the path (default false). */
   fuzzy?: boolean;
   /** A glob such as `ts/**\/*.test.ts` or `*_test.go`. */
   glob?: string;
+  /** Include test files (default true). */
+  include_tests?: boolean;
   /** Rows to return (default 50, 1..=1000). */
   limit?: number;
   /** Repository-relative path prefix. */
@@ -1573,8 +1581,8 @@ export interface SearchSymbolsArgs {
   path?: string;
   /** Words, an identifier or `Owner.name`, optionally with `kind:`/`flavor:`/`lang:`/`path:` clauses. */
   query: string;
-  /** `auto` (default): a query of four or more words that is not an identifier is read as a sentence describing behaviour; `names`: always as names and keywords; `sentence`: always as a sentence. A sentence is matched mostly against doc comments, names weigh less. */
-  read_as?: 'auto' | 'names' | 'sentence';
+  /** `auto` (default): a query of four or more words that is not an identifier is read as a sentence describing behaviour; `names`: always as names and keywords; `sentence`: always as a sentence. A sentence is matched mostly against doc comments, names weigh less. `body`: the query (up to 20,000 bytes: a bug report, an error message, a log) is matched against what function and method bodies say — identifiers split into words, string literals, comments — by BM25; inline clauses are not read (use the arguments), rows carry no rerank signals. */
+  read_as?: 'auto' | 'names' | 'sentence' | 'body';
   /** Path prefixes the result must fall under (any of them). */
   scope?: string[];
 }
@@ -1585,7 +1593,7 @@ export interface SearchSymbolsResult {
   decomposed?: boolean;
   /** Tier 0 hit: some rows match the name exactly. */
   exact?: boolean;
-  /** `sentence` when the query was read as a sentence (doc comments weighed over names); absent when it was read as names and keywords. */
+  /** `sentence` when the query was read as a sentence (doc comments weighed over names), `body` when it was matched against bodies; absent when it was read as names and keywords. */
   read_as?: string;
   results: SymbolHit[];
   /** Candidates that passed the filters, before `limit` and `max_per_file`. */
