@@ -10,7 +10,7 @@ import { contextTools } from '../ts/tools/context';
 import { extractCues, searchTokens, stem, type ExploreResult } from '../ts/tools/context-explore';
 import type { ToolDef } from '../ts/tools/registry';
 import type { ToolContext } from '../ts/workspace/context';
-import { fixtureCopy } from './helpers/repo';
+import { fixtureCopy, gitRepo } from './helpers/repo';
 import { openToolContext as open, toolCaller } from './helpers/tools';
 
 const { call, refusal } = toolCaller(contextTools as readonly ToolDef[]);
@@ -277,6 +277,34 @@ describe('context tools', () => {
       expect((await refusal(search, 'explore', { task: 'x', max_symbols: 0 })).code).toBe('invalid_argument');
     });
 
+    test('a report that names no code finds the body that does what it describes', async () => {
+      // Only the body of `parse_date` talks about leap years and February: names and docs do not.
+      const root = gitRepo('ctx-bodies', {
+        'cal/dates.py':
+          'def parse_date(text):\n    year, month, day = (int(p) for p in text.split("-"))\n' +
+          '    # february has 29 days in a leap year only\n    if month == 2 and day == 29 and year % 4 != 0:\n' +
+          '        raise ValueError("day is out of range for month")\n    return (year, month, day)\n\n\n' +
+          'def format_date(parts):\n    return "-".join(str(p) for p in parts)\n',
+        'cal/clock.py': 'def now_utc():\n    return 0\n',
+        'tests/test_dates.py': 'def test_leap_day():\n    assert parse_date("2024-02-29") == (2024, 2, 29)  # leap year february\n',
+      });
+      const ctx = await open(root);
+      const r = await call<ExploreResult>(ctx, 'explore', { task: 'Entering the 29th of February in a leap year is refused although that day exists.' });
+      expect(r.results[0]).toMatchObject({ qualified: 'parse_date', path: 'cal/dates.py' });
+      expect(r.results[0]!.why.some((w) => w.startsWith('body'))).toBe(true);
+      expect(r.queries.some((q) => q.startsWith('body → '))).toBe(true);
+      expect(r.queries.some((q) => q.startsWith('file content → '))).toBe(true);
+      // The test restates the report; it is not where the bug is.
+      expect(r.results.findIndex((row) => row.path.startsWith('tests/'))).not.toBe(0);
+    });
+
+    test('a link to a source line on a forge points at the symbol there', async () => {
+      const task = 'The gateway accepts an empty id, see https://github.com/acme/shop/blob/0fdac93/ts/src/payments/paymentGateway.ts#L14 for the check.';
+      const r = await call<ExploreResult>(search, 'explore', { task });
+      expect(r.results[0]).toMatchObject({ qualified: 'PaymentGateway.refundPayment' });
+      expect(r.results[0]!.why).toContain('frame ts/src/payments/paymentGateway.ts:14');
+    });
+
     test('text that matches nothing: an empty, complete answer', async () => {
       const r = await call<ExploreResult>(search, 'explore', { task: 'zzqx qqzv' });
       expect(r.results).toEqual([]);
@@ -314,6 +342,18 @@ describe('context tools', () => {
       // is skipped, so a pasted blob cannot hold the process for seconds.
       const { cues } = extractCues(`${'a'.repeat(20_000)} src/inside_a_blob.ts\n  at run (src/server.ts:7:3)`);
       expect(cues.filter((c) => c.kind === 'path')).toEqual([{ kind: 'path', text: 'src/server.ts', line: 7, frame: 0, name: 'run' }]);
+    });
+
+    test('links to source files on a forge are path cues, with their line as a frame', () => {
+      const { cues } = extractCues(
+        'Thrown from https://github.com/axios/axios/blob/d032edd/lib/adapters/http.js#L236-L251 and ' +
+          'https://gitlab.com/o/r/-/blob/main/src/app.py (see [gin.go](https://github.com/gin-gonic/gin/blob/master/gin.go#L73)); https://example.com/lib/x.js is a page.',
+      );
+      expect(cues.filter((c) => c.kind === 'path')).toEqual([
+        { kind: 'path', text: 'lib/adapters/http.js', line: 236, frame: 0 },
+        { kind: 'path', text: 'src/app.py' },
+        { kind: 'path', text: 'gin.go', line: 73, frame: 1 },
+      ]);
     });
 
     test('identifiers, calls, literals and error types are told apart; URLs and e-mails are ignored', () => {

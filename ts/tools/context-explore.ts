@@ -55,6 +55,27 @@ const W = {
   literalCommon: 1,
   /** A caller or callee of a top-ranked symbol (only candidates some cue already found). */
   neighbour: 0.4,
+  /**
+   * The whole text ranked against function bodies (what the code does, its literals and comments).
+   * This and the next three were tuned on the dev split of `eval localize` only: together they
+   * took it from file@5 0.66 / fn-all@10 0.29 to 0.73 / 0.46.
+   */
+  body: 1.5,
+  /**
+   * Share of a file's evidence (its best candidate's score, plus half of the next two) each of its
+   * candidates gains: bugs sit where several cues agree on one file.
+   */
+  file: 0.3,
+  /**
+   * A report's title (its first line, when more follow) against bodies: the title says in a few
+   * words what is wrong, where the rest dilutes it with logs and pasted code.
+   */
+  title: 2,
+  /**
+   * A candidate's file ranked by its whole text against the task (`find_files` `by: content`):
+   * files speak through imports and module-level code too.
+   */
+  fileContent: 1,
   /** A member of a type the text names exactly, at its whole-text rank (the bug is often in a method). */
   member: 1.5,
 } as const;
@@ -70,6 +91,14 @@ const COMMON_LITERAL_HITS = 20;
 const MAX_SENTENCE_TERMS = 32;
 /** Distinct search terms the whole-text query keeps (the engine accepts 32). */
 const MAX_TEXT_TERMS = 28;
+/** Longest query the body search accepts, in bytes (a longer task is read from its start). */
+const MAX_BODY_QUERY_BYTES = 20000;
+/** Rows of the body channel. */
+const BODY_ROWS = 40;
+/** Files of the file-content ranking that lend their candidates a bonus. */
+const CONTENT_FILES = 20;
+/** Longest first line read as a report's title. */
+const MAX_TITLE = 300;
 /** Cues of each kind examined (a pasted log must not fan out into hundreds of queries). */
 const MAX_CUES = 24;
 
@@ -90,6 +119,11 @@ const STOPWORDS = new Set(
 const SOURCE_EXT = 'ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|cs|cpp|cc|c|h|hpp|php|swift|scala';
 /** `path/to/file.ext` optionally followed by `:line`, `", line N` (Python) or `#LN`. */
 const PATH_RE = new RegExp(`((?:[A-Za-z]:)?[\\w.@~\\-/\\\\]*[\\w\\-]\\.(?:${SOURCE_EXT}))(?![\\w])(?:(?::|", line |#L)(\\d+))?`, 'g');
+/**
+ * A link to a file of a repository on GitHub, GitLab, Bitbucket or Gitea/Forgejo
+ * (`…/blob/<ref>/<path>`, `…/-/blob/<ref>/<path>`, `…/src/<ref>/<path>`), with its `#L12` line.
+ */
+const SOURCE_LINK_RE = new RegExp(`https?://[^\\s/]+/[^\\s/]+/[^\\s/]+/(?:-/)?(?:blob|src|tree)/(?:branch/|commit/)?[^\\s/]+/([^\\s#?)\\]>'"]+\\.(?:${SOURCE_EXT}))(?:[?][^\\s#]*)?(?:#L(\\d+))?`, 'g');
 /**
  * Longest line paths are looked for in. `PATH_RE` backtracks over a run of path characters at
  * every start, quadratic in the run: a 20,000-character line held the event loop ≈ 1.7 s. Stack
@@ -195,6 +229,13 @@ export function extractCues(task: string): { cues: Cue[]; words: string[]; menti
     seen.add(key);
     cues.push(c);
   };
+  // A link to a source file on a forge (`github.com/o/r/blob/<ref>/lib/http.js#L236-L251`) points
+  // at a file and a line as surely as a stack frame does.
+  let frame = 0;
+  for (const m of task.matchAll(SOURCE_LINK_RE)) {
+    const line = m[2] === undefined ? undefined : Number(m[2]);
+    push({ kind: 'path', text: m[1]!, ...(line === undefined ? {} : { line, frame: frame++ }) });
+  }
   // URLs, e-mail addresses and domains are data, not code: blank them before anything else.
   let rest = task.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+|\S+@\S+\.\w+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|edu|gov)\b/gi, (m) => ' '.repeat(m.length));
   // Paths next, blanked out so `render.ts` is not also read as an identifier. A path with a line
@@ -203,7 +244,6 @@ export function extractCues(task: string): { cues: Cue[]; words: string[]; menti
   // identifiers; their words still feed the text query.
   const lines = rest.split('\n');
   const frameWords: string[] = [];
-  let frame = 0;
   lines.forEach((line, i) => {
     const matches = line.length > MAX_PATH_LINE ? [] : [...line.matchAll(PATH_RE)];
     if (matches.length === 0) return;
@@ -213,7 +253,8 @@ export function extractCues(task: string): { cues: Cue[]; words: string[]; menti
       stripped = stripped.replace(m[0], ' '.repeat(m[0].length));
       const text = m[1]!.replace(/\\/g, '/');
       if (m[2] === undefined) {
-        push({ kind: 'path', text });
+        // A file a forge link already pointed at (`[gin.go](…/blob/master/gin.go#L73)`) is known.
+        if (!cues.some((c) => c.kind === 'path' && c.text.endsWith(text))) push({ kind: 'path', text });
         continue;
       }
       isFrame = true;
@@ -282,7 +323,17 @@ interface Channel {
 interface Candidate {
   id: string;
   score: number;
-  why: string[];
+  /** Each piece of evidence with what it added to the score. */
+  why: { text: string; adds: number }[];
+}
+
+/** Reasons a row lists: its strongest evidence (a report fans out into many weak agreements). */
+const MAX_WHY = 4;
+
+/** Adds `adds` to a candidate's score and records why. */
+function credit(c: Candidate, adds: number, text: string): void {
+  c.score += adds;
+  c.why.push({ text, adds });
 }
 
 /** One explore row. */
@@ -295,7 +346,10 @@ export interface ExploreRow {
   /** `start-end` (1-based, inclusive). */
   lines: string;
   score: number;
-  /** Which sub-queries found it, with its place in each (`text #2`, `identifier getUser (exact)`). */
+  /**
+   * The strongest evidence for it, strongest first (at most four): the sub-queries that found it
+   * with its place in each (`text #2`, `identifier getUser (exact)`), graph and file agreement.
+   */
   why: string[];
   signature?: string;
   /** Qualified names of up to five direct callers. */
@@ -326,6 +380,12 @@ export interface ExploreResult {
 
 /** Kinds a symbol cue may land on (files, modules and imports are not answers). */
 const ANSWER_KINDS = new Set(['function', 'method', 'type', 'interface', 'field', 'constant', 'variable', 'enum_member']);
+
+/** The longest start of `text` that fits `max` bytes of UTF-8 (a character is never split). */
+function clipBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text, 'utf8') <= max) return text;
+  return Buffer.from(text, 'utf8').subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+}
 
 /** Runs the sub-queries of the cues and returns their ranked lists. */
 class Explorer {
@@ -384,6 +444,29 @@ class Explorer {
     if (terms.length < 4) return;
     const r = this.search({ query: terms.join(' '), limit: 40, read_as: 'sentence' });
     if (r) this.add('sentence', W.sentence, r.results.map(nodeOfHit));
+  }
+
+  /**
+   * The whole task text against function and method bodies (`read_as: body`): reports describe
+   * behaviour, and behaviour, its literals and its comments live in bodies, not in names.
+   */
+  bodies(task: string, includeTests: boolean, label = 'body', weight: number = W.body): void {
+    // Tests restate a report's words in their bodies: unless the task is about tests, they would
+    // take the channel's places from the code under test.
+    const r = this.search({ query: clipBytes(task, MAX_BODY_QUERY_BYTES), limit: BODY_ROWS, read_as: 'body', kind: 'function,method', include_tests: includeTests });
+    if (r) this.add(label, weight, r.results.map(nodeOfHit));
+  }
+
+  /** Files ranked by their whole text against the task, best first (none when nothing matched). */
+  contentFiles(task: string, includeTests: boolean): string[] {
+    try {
+      const r = this.reader.query<FindFilesResult>('find_files', { query: clipBytes(task, MAX_BODY_QUERY_BYTES), by: 'content', include_tests: includeTests, limit: CONTENT_FILES, ...(this.scope === undefined ? {} : { path: this.scope }) });
+      if (r.results.length > 0) this.queries.push(`file content → ${r.results.length}`);
+      return r.results.map((h) => h.path);
+    } catch (error) {
+      if (error instanceof QueryError && error.code === 'invalid_argument') return [];
+      throw error;
+    }
   }
 
   /** An identifier: exact rows count a lot, ranked rows (no exact match) a little. */
@@ -520,8 +603,7 @@ function fuse(channels: readonly Channel[]): Map<string, Candidate> {
     ch.ids.forEach((id, i) => {
       let c = out.get(id);
       if (!c) out.set(id, (c = { id, score: 0, why: [] }));
-      c.score += ch.weight / (RRF_K + i + 1);
-      c.why.push(ch.ids.length > 1 ? `${ch.label} #${i + 1}` : ch.label);
+      credit(c, ch.weight / (RRF_K + i + 1), ch.ids.length > 1 ? `${ch.label} #${i + 1}` : ch.label);
     });
   }
   return out;
@@ -544,6 +626,11 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
   // A task that names no code (no identifier, path, frame or literal) describes behaviour: its
   // whole wording, read as a sentence against doc comments, is a second ranked list.
   if (cues.every((c) => c.kind === 'word')) ex.sentence(args.task);
+  ex.bodies(args.task, mentionsTests);
+  const lines = args.task.trim().split('\n');
+  const title = lines[0]!.trim();
+  if (lines.length > 1 && title.length >= 8 && title.length <= MAX_TITLE) ex.bodies(title, mentionsTests, 'title', W.title);
+  const contentFiles = ex.contentFiles(args.task, mentionsTests);
   for (const c of cues) {
     // An exception type says what is thrown, not where: `throws an UnsubscriptionError` counts less.
     if (c.kind === 'identifier') ex.identifier(c.text, c.errorType || /(Error|Exception)$/.test(c.text) ? W.errorType : W.identExact);
@@ -552,9 +639,12 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
     else ex.path(c, words);
   }
   const fused = fuse(ex.channels);
+  // Test code's evidence counts for less, whichever step adds it (bonuses below are scaled too).
+  const share = new Map<string, number>();
   for (const c of fused.values()) {
     const n = ex.nodes.get(c.id)!;
-    if (!mentionsTests && reader.isTestCode(n)) c.score *= TEST_DEMOTION;
+    share.set(c.id, !mentionsTests && reader.isTestCode(n) ? TEST_DEMOTION : 1);
+    c.score *= share.get(c.id)!;
   }
   // Members of a type the text names exactly, found by the whole text too, join their type.
   const textChannel = ex.channels.find((ch) => ch.label === 'text');
@@ -566,8 +656,7 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
     const owner = namedTypes.find((t) => id.startsWith(`${t}.`));
     if (!owner) return;
     const c = fused.get(id)!;
-    c.score += W.member / (RRF_K + i + 1);
-    c.why.push(`member of ${ex.nodes.get(owner)!.qual_name}`);
+    credit(c, (share.get(id)! * W.member) / (RRF_K + i + 1), `member of ${ex.nodes.get(owner)!.qual_name}`);
   });
   const order = (a: Candidate, b: Candidate): number => b.score - a.score || a.id.localeCompare(b.id);
   let ranked = [...fused.values()].sort(order);
@@ -596,10 +685,35 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
     for (const n of [...rel.callers, ...rel.callees]) {
       const c = fused.get(n.id);
       if (!c || c.id === lead.id) continue;
-      c.score += W.neighbour / (RRF_K + i + 1);
-      c.why.push(`neighbour of ${ex.nodes.get(lead.id)!.qual_name}`);
+      credit(c, (share.get(c.id)! * W.neighbour) / (RRF_K + i + 1), `neighbour of ${ex.nodes.get(lead.id)!.qual_name}`);
     }
   });
+  // File evidence: a candidate whose file holds other strong candidates moves up.
+  const byFile = new Map<string, number[]>();
+  for (const c of fused.values()) {
+    const p = ex.nodes.get(c.id)!.file_path;
+    const scores = byFile.get(p);
+    if (scores) scores.push(c.score);
+    else byFile.set(p, [c.score]);
+  }
+  const fileScore = new Map<string, { score: number; top: number; count: number }>();
+  for (const [p, scores] of byFile) {
+    const [a = 0, b = 0, c = 0] = scores.sort((x, y) => y - x);
+    fileScore.set(p, { score: a + 0.5 * (b + c), top: a, count: scores.length });
+  }
+  const contentRank = new Map(contentFiles.map((p, i) => [p, i]));
+  for (const c of fused.values()) {
+    const p = ex.nodes.get(c.id)!.file_path;
+    const f = fileScore.get(p)!;
+    // The file's evidence includes the candidate's own score: as a reason it counts only what
+    // the others add.
+    const fileAdds = share.get(c.id)! * W.file * f.score;
+    const own = c.score === f.top ? f.top : 0.5 * c.score;
+    c.score += fileAdds;
+    if (f.count > 1) c.why.push({ text: `file holds ${f.count} candidates`, adds: share.get(c.id)! * W.file * Math.max(0, f.score - own) });
+    const at = contentRank.get(p);
+    if (at !== undefined) credit(c, (share.get(c.id)! * W.fileContent) / (RRF_K + at + 1), `file content #${at + 1}`);
+  }
   ranked = [...fused.values()].sort(order);
 
   const chosen = ranked.slice(0, args.max_symbols);
@@ -614,7 +728,10 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
       path: n.file_path,
       lines: lineRange(n),
       score: Math.round(c.score * 10000) / 10000,
-      why: c.why,
+      why: [...c.why]
+        .sort((a, b) => b.adds - a.adds)
+        .slice(0, MAX_WHY)
+        .map((w) => w.text),
       ...(n.signature ? { signature: n.signature } : {}),
       ...(rel.callers.length > 0 ? { callers: rel.callers.map((x) => x.qual_name) } : {}),
       ...(rel.callees.length > 0 ? { callees: rel.callees.map((x) => x.qual_name) } : {}),
