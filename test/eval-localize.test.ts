@@ -51,6 +51,56 @@ describe('eval localize', () => {
     expect(TEST_PATH.test('src/app/handler.go')).toBe(false);
   });
 
+  test('an insertion belongs to the function it lands inside, not to the one it is written next to', () => {
+    const source = `import os
+
+
+def first(a):
+    x = a
+    return x
+
+
+def second(b):
+    return b
+`;
+    // A constant added above `second`, a statement appended to `first`'s body, a line added inside `second`.
+    const patch = `diff --git a/m.py b/m.py
+--- a/m.py
++++ b/m.py
+@@ -5,6 +5,9 @@ def first(a):
+     x = a
+     return x
++    # unreachable note
+ 
++LIMIT = 3
+ 
+ def second(b):
+@@ -9,2 +12,3 @@ def second(b):
+ def second(b):
++    b = b or 0
+     return b
+`;
+    const [file] = patchedFiles(patch);
+    expect(file!.lines).toEqual([]);
+    expect(file!.inserts).toEqual([
+      { after: 6, indent: 4 },
+      { after: 7, indent: 0 },
+      { after: 9, indent: 4 },
+    ]);
+    expect(touchedFunctions('m.py', Buffer.from(source), file!.lines, file!.inserts)).toEqual(['m.py::first', 'm.py::second']);
+    // The constant alone touches no function.
+    expect(touchedFunctions('m.py', Buffer.from(source), [], [{ after: 7, indent: 0 }])).toEqual([]);
+    // A replaced line counts as changed, its added half is not a second insertion.
+    const replaced = patchedFiles(`diff --git a/m.py b/m.py
+--- a/m.py
++++ b/m.py
+@@ -5,1 +5,1 @@
+-    x = a
++    x = a + 1
+`)[0]!;
+    expect([replaced.lines, replaced.inserts]).toEqual([[5], []]);
+  });
+
   test('BM25 ranks on code-aware words', () => {
     expect(codeTokens('registerHook failed in HTTPAdapter.send_request')).toEqual(
       expect.arrayContaining(['registerhook', 'register', 'hook', 'failed', 'httpadapter', 'adapter', 'send_request', 'send', 'request']),

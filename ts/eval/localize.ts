@@ -31,11 +31,20 @@ export interface LocalizeTask {
 /** What a patch changes in one file of the base commit. */
 export interface PatchedFile {
   path: string;
-  /** Lines of the base file the patch deletes or changes, and the lines around each insertion. */
+  /** Lines of the base file the patch deletes or changes. */
   lines: number[];
+  /**
+   * Pure insertions: the base line they follow (0: the top of the file) and the indentation of
+   * their first non-blank line (for deciding whether lines appended after a function's last line
+   * belong to its body, as in Python).
+   */
+  inserts: { after: number; indent: number }[];
   /** The patch creates the file (nothing in the base to find). */
   created: boolean;
 }
+
+/** Longest task text explore accepts (characters); longer problem statements are cut to it. */
+const MAX_TASK_CHARS = 20000;
 
 /** Paths of test code: out of the gold and of every ranking. */
 export const TEST_PATH = /(^|\/)(tests?|__tests__|testing|spec|e2e|fixtures?)(\/|$)|(^|\/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$|(^|\/)conftest\.py$/;
@@ -68,11 +77,15 @@ export function patchedFiles(patch: string): PatchedFile[] {
   const files: PatchedFile[] = [];
   let current: PatchedFile | undefined;
   let oldLine = 0;
+  // The run of added lines being read (its first non-blank line sets the indentation).
+  let insert: { after: number; indent: number } | undefined;
+  let lastWasDelete = false;
   for (const line of patch.split('\n')) {
     const header = /^diff --git a\/(\S+) b\/(\S+)/.exec(line);
     if (header) {
-      current = { path: header[1]!, lines: [], created: false };
+      current = { path: header[1]!, lines: [], inserts: [], created: false };
       files.push(current);
+      insert = undefined;
       continue;
     }
     if (!current) continue;
@@ -80,25 +93,55 @@ export function patchedFiles(patch: string): PatchedFile[] {
     const hunk = /^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(line);
     if (hunk) {
       oldLine = Number(hunk[1]);
+      insert = undefined;
+      lastWasDelete = false;
       continue;
     }
     if (line.startsWith('---') || line.startsWith('+++') || oldLine === 0) continue;
+    if (line.startsWith('+')) {
+      // Added lines next to deleted ones change those lines (already counted); a run of added
+      // lines alone is an insertion after the previous base line.
+      const previousDeleted = current.lines[current.lines.length - 1] === oldLine - 1 && lastWasDelete;
+      if (!previousDeleted) {
+        if (!insert) current.inserts.push((insert = { after: oldLine - 1, indent: -1 }));
+        if (insert.indent < 0 && line.slice(1).trim() !== '') insert.indent = line.slice(1).length - line.slice(1).trimStart().length;
+      }
+      continue;
+    }
+    insert = undefined;
+    lastWasDelete = line.startsWith('-');
     if (line.startsWith('-')) current.lines.push(oldLine++);
-    else if (line.startsWith('+')) current.lines.push(Math.max(oldLine - 1, 1), oldLine);
     else if (line.startsWith(' ')) oldLine++;
   }
   return files;
 }
 
-/** `path::local` of the innermost function or method of `source` enclosing each line. */
-export function touchedFunctions(file: string, source: Buffer, lines: number[]): string[] {
+/**
+ * `path::local` of the innermost function or method of `source` whose body the patch touches: a
+ * changed or deleted line inside it, or an insertion inside it — between two of its lines, or
+ * right after its last line when the inserted code is indented deeper than its first line (a
+ * statement appended to a Python body). An insertion just before a function or after its closing
+ * line adds code next to it, not in it.
+ */
+export function touchedFunctions(file: string, source: Buffer, lines: number[], inserts: PatchedFile['inserts'] = []): string[] {
   const functions = (outlineOf(file, source) ?? []).filter((s) => s.kind === 'function' || s.kind === 'method');
+  const text = source.toString('utf8').split('\n');
+  const indentOf = (line: number): number => {
+    const t = text[line - 1] ?? '';
+    return t.length - t.trimStart().length;
+  };
+  const innermost = (inside: (f: (typeof functions)[number]) => boolean): (typeof functions)[number] | undefined => {
+    let best: (typeof functions)[number] | undefined;
+    for (const f of functions) if (inside(f) && (!best || f.end_line - f.start_line < best.end_line - best.start_line)) best = f;
+    return best;
+  };
   const found = new Set<string>();
   for (const line of lines) {
-    let best: (typeof functions)[number] | undefined;
-    for (const f of functions) {
-      if (f.start_line <= line && line <= f.end_line && (!best || f.end_line - f.start_line < best.end_line - best.start_line)) best = f;
-    }
+    const best = innermost((f) => f.start_line <= line && line <= f.end_line);
+    if (best) found.add(`${file}::${best.local}`);
+  }
+  for (const { after, indent } of inserts) {
+    const best = innermost((f) => f.start_line <= after && (after < f.end_line || (after === f.end_line && indent > indentOf(f.start_line))));
     if (best) found.add(`${file}::${best.local}`);
   }
   return [...found].sort();
@@ -263,7 +306,11 @@ export interface Ranking {
   functions: string[];
   /** Tokens the answer took (explore's own count), when the ranker is a tool. */
   tokens?: number;
+  /** Rows the answer listed (after packing under its budget), when the ranker is a tool. */
+  rows?: number;
   ms: number;
+  /** The same call again, every lazy index already in step with the checkout (a warm index). */
+  msWarm?: number;
 }
 
 /** Per-task result. */
@@ -275,7 +322,7 @@ export interface TaskResult {
   gold_files: string[];
   gold_functions: string[];
   /** Per ranker: 1-based rank of the first gold file (null: not ranked), and whether all gold functions are in the top 5/10. */
-  rankers: Record<string, { file_rank: number | null; fn_all5: boolean | null; fn_all10: boolean | null; tokens?: number; ms: number }>;
+  rankers: Record<string, { file_rank: number | null; fn_all5: boolean | null; fn_all10: boolean | null; tokens?: number; rows?: number; ms: number; ms_warm?: number }>;
 }
 
 /** Metrics of a group of results for one ranker. */
@@ -289,8 +336,12 @@ export interface LocalizeMetrics {
   fn_all5: number;
   fn_all10: number;
   tokens_mean?: number;
+  /** Latency of the first call after the checkout moved (lazy indexes catch up inside it). */
   ms_p50: number;
   ms_p95: number;
+  /** Latency of a repeated call on the warm index, for tools. */
+  ms_warm_p50?: number;
+  ms_warm_p95?: number;
 }
 
 function percentile(values: number[], q: number): number {
@@ -305,6 +356,7 @@ export function localizeMetrics(results: TaskResult[], ranker: string): Localize
   const at = (k: number): number => rs.filter((r) => r.file_rank !== null && r.file_rank <= k).length / Math.max(rs.length, 1);
   const fn = rs.filter((r) => r.fn_all5 !== null);
   const tokens = rs.map((r) => r.tokens).filter((t): t is number => t !== undefined);
+  const warm = rs.map((r) => r.ms_warm).filter((t): t is number => t !== undefined);
   return {
     tasks: rs.length,
     file_acc1: at(1),
@@ -316,6 +368,7 @@ export function localizeMetrics(results: TaskResult[], ranker: string): Localize
     ...(tokens.length > 0 ? { tokens_mean: Math.round(tokens.reduce((a, b) => a + b, 0) / tokens.length) } : {}),
     ms_p50: percentile(rs.map((r) => r.ms), 0.5),
     ms_p95: percentile(rs.map((r) => r.ms), 0.95),
+    ...(warm.length > 0 ? { ms_warm_p50: percentile(warm, 0.5), ms_warm_p95: percentile(warm, 0.95) } : {}),
   };
 }
 
@@ -399,19 +452,33 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         await engine.indexRepo(checkout.root, { name });
         // The tool runs first, alone, on the warm index; then the gold and the baselines.
         const started = performance.now();
-        const body = (await options.callTool(engine, checkout.root, 'explore', { task: task.problem_statement, max_symbols: 30 })) as {
-          results: { id: string; path: string; kind: string }[];
-          tokens_used: number;
-        };
+        let body: { results: { id: string; path: string; kind: string }[]; tokens_used: number };
+        try {
+          // What an agent would paste: the report, cut to what explore accepts.
+          body = (await options.callTool(engine, checkout.root, 'explore', { task: task.problem_statement.slice(0, MAX_TASK_CHARS), max_symbols: 30 })) as typeof body;
+        } catch (error) {
+          skipped.push({ id: task.id, why: `explore failed: ${(error as Error).message}` });
+          log(`${task.id}: explore failed (${(error as Error).message})`);
+          continue;
+        }
         const ms = performance.now() - started;
+        const warmStarted = performance.now();
+        await options.callTool(engine, checkout.root, 'explore', { task: task.problem_statement.slice(0, MAX_TASK_CHARS), max_symbols: 30 });
+        const msWarm = performance.now() - warmStarted;
         const prefix = `${name}/`;
         const rows = body.results.filter((r) => !TEST_PATH.test(r.path));
         const scored = scoreTask(task, checkout, docs);
+        if (scored.result.gold_files.length === 0) {
+          skipped.push({ id: task.id, why: 'the fixing patch changes no source file that exists at the base commit' });
+          continue;
+        }
         scored.record('explore', {
           files: unique(rows.map((r) => r.path)),
           functions: rows.filter((r) => r.kind === 'function' || r.kind === 'method').map((r) => (r.id.startsWith(prefix) ? r.id.slice(prefix.length) : r.id)),
           tokens: body.tokens_used,
+          rows: body.results.length,
           ms,
+          msWarm,
         });
         results.push(scored.result);
         const ranks = scored.result.rankers;
@@ -476,17 +543,18 @@ function scoreTask(task: LocalizeTask, checkout: Checkout, docs: SourceDocs): { 
   const goldFiles: string[] = [];
   const goldFunctions: string[] = [];
   for (const f of patchedFiles(task.patch)) {
-    if (f.created || TEST_PATH.test(f.path)) continue;
+    // Gold is source code the ranking could return: not tests, changelogs, lock or config files.
+    if (f.created || TEST_PATH.test(f.path) || !extensions.includes(path.extname(f.path))) continue;
     const file = path.join(checkout.root, f.path);
     if (!fs.existsSync(file)) continue;
     goldFiles.push(f.path);
-    goldFunctions.push(...touchedFunctions(f.path, fs.readFileSync(file), f.lines));
+    goldFunctions.push(...touchedFunctions(f.path, fs.readFileSync(file), f.lines, f.inserts));
   }
   const result: TaskResult = { id: task.id, language: task.language, repo: task.repo, split: task.split, gold_files: goldFiles, gold_functions: goldFunctions, rankers: {} };
   const record = (ranker: string, ranking: Ranking): void => {
     const fileRank = ranking.files.findIndex((f) => goldFiles.includes(f));
     const all = (k: number): boolean | null => (goldFunctions.length === 0 ? null : goldFunctions.every((g) => ranking.functions.slice(0, k).includes(g)));
-    result.rankers[ranker] = { file_rank: fileRank < 0 ? null : fileRank + 1, fn_all5: all(5), fn_all10: all(10), ...(ranking.tokens !== undefined ? { tokens: ranking.tokens } : {}), ms: Math.round(ranking.ms) };
+    result.rankers[ranker] = { file_rank: fileRank < 0 ? null : fileRank + 1, fn_all5: all(5), fn_all10: all(10), ...(ranking.tokens !== undefined ? { tokens: ranking.tokens } : {}), ...(ranking.rows !== undefined ? { rows: ranking.rows } : {}), ms: Math.round(ranking.ms), ...(ranking.msWarm !== undefined ? { ms_warm: Math.round(ranking.msWarm) } : {}) };
   };
   const started = performance.now();
   const query = codeTokens(task.problem_statement);
@@ -513,9 +581,9 @@ function scoreTask(task: LocalizeTask, checkout: Checkout, docs: SourceDocs): { 
 /** The report as tables: per ranker, overall then by split and language. */
 export function formatLocalize(report: LocalizeReport): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`.padStart(6);
-  const header = `${'group'.padEnd(22)} ${'ranker'.padEnd(15)} ${'tasks'.padStart(5)}  file@1  file@5 file@10  fn-tasks fn-all@5 fn-all@10  tokens  p50 ms  p95 ms`;
+  const header = `${'group'.padEnd(22)} ${'ranker'.padEnd(15)} ${'tasks'.padStart(5)}  file@1  file@5 file@10  fn-tasks fn-all@5 fn-all@10  tokens  p50 ms  p95 ms  warm p50  warm p95`;
   const row = (label: string, ranker: string, m: LocalizeMetrics): string =>
-    `${label.padEnd(22)} ${ranker.padEnd(15)} ${String(m.tasks).padStart(5)}  ${pct(m.file_acc1)}  ${pct(m.file_acc5)}  ${pct(m.file_acc10)}  ${String(m.fn_tasks).padStart(8)}   ${pct(m.fn_all5)}    ${pct(m.fn_all10)}  ${String(m.tokens_mean ?? '').padStart(6)}  ${String(Math.round(m.ms_p50)).padStart(6)}  ${String(Math.round(m.ms_p95)).padStart(6)}`;
+    `${label.padEnd(22)} ${ranker.padEnd(15)} ${String(m.tasks).padStart(5)}  ${pct(m.file_acc1)}  ${pct(m.file_acc5)}  ${pct(m.file_acc10)}  ${String(m.fn_tasks).padStart(8)}   ${pct(m.fn_all5)}    ${pct(m.fn_all10)}  ${String(m.tokens_mean ?? '').padStart(6)}  ${String(Math.round(m.ms_p50)).padStart(6)}  ${String(Math.round(m.ms_p95)).padStart(6)}  ${String(m.ms_warm_p50 === undefined ? '' : Math.round(m.ms_warm_p50)).padStart(8)}  ${String(m.ms_warm_p95 === undefined ? '' : Math.round(m.ms_warm_p95)).padStart(8)}`;
   const lines = [header];
   for (const ranker of report.rankers) lines.push(row('overall', ranker, report.overall[ranker]!));
   for (const [split, metrics] of Object.entries(report.by_split)) for (const ranker of report.rankers) lines.push(row(`split ${split}`, ranker, metrics[ranker]!));
