@@ -467,6 +467,7 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         const msWarm = performance.now() - warmStarted;
         const prefix = `${name}/`;
         const rows = body.results.filter((r) => !TEST_PATH.test(r.path));
+        docs.prune(checkout);
         const scored = scoreTask(task, checkout, docs);
         if (scored.result.gold_files.length === 0) {
           skipped.push({ id: task.id, why: 'the fixing patch changes no source file that exists at the base commit' });
@@ -520,6 +521,17 @@ interface SourceDoc {
  */
 class SourceDocs {
   private docs = new Map<string, SourceDoc>();
+
+  /**
+   * Forgets the documents of blobs `checkout` no longer has, so the cache holds about one
+   * checkout's worth (a run over sympy's 120 base commits kept every version and ran out of heap).
+   */
+  prune(checkout: Checkout): void {
+    for (const key of this.docs.keys()) {
+      const [file, sha] = key.split('\0') as [string, string];
+      if (checkout.shaOf(file) !== sha) this.docs.delete(key);
+    }
+  }
 
   of(checkout: Checkout, file: string): SourceDoc {
     const key = `${file}\0${checkout.shaOf(file)}`;
