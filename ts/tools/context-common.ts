@@ -74,7 +74,7 @@ export class ContextReader {
 
   /** The repository name (the first segment of every node id). */
   repoName(): string {
-    this.name ??= this.ctx.engine.stats(this.ctx.repo).name;
+    this.name ??= repoNameOf(this.ctx);
     return this.name;
   }
 
@@ -82,7 +82,7 @@ export class ContextReader {
   query<T>(tool: string, args: object): T {
     const answer = this.ctx.engine.query<T>(tool, args, { repo: this.ctx.repo });
     // Every context tool searches through here: feedback ranks their candidates too.
-    return tool === 'search_symbols' ? rerankByFeedback(repoNameOf(this.ctx), answer) : answer;
+    return tool === 'search_symbols' ? rerankByFeedback(this.repoName(), answer) : answer;
   }
 
   /** `get_symbol`, memoised by the argument and by the resolved id. */

@@ -2,6 +2,7 @@
  * The tool registry's vocabulary: every tool is defined once (name, category, effect, zod input,
  * handler); `ts/calls/` runs them for every door.
  */
+import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import type { ToolContext } from '../workspace/context';
 import { ToolInputError } from '../support/tool-input-error';
@@ -52,9 +53,27 @@ export class ResultWithMeta {
   ) {}
 }
 
-/** The repository's name (the `<repo>` of its ids) in a context. */
+/**
+ * The repository's name (the `<repo>` of its ids) in a context. Read from the loaded repos'
+ * summaries (constant time each), not `stats`, which counts the whole graph: a context tool asks
+ * for the name on every search it runs, and `explore` runs dozens.
+ */
 export function repoNameOf(ctx: ToolContext): string {
-  return ctx.lastIndex?.repo ?? ctx.engine.stats(ctx.repo).name;
+  if (ctx.lastIndex) return ctx.lastIndex.repo;
+  const loaded = ctx.engine.repos();
+  const byName = loaded.find((r) => r.name === ctx.repo);
+  if (byName) return byName.name;
+  const root = realRoot(ctx.repo);
+  return loaded.find((r) => r.root === root)?.name ?? ctx.engine.stats(ctx.repo).name;
+}
+
+/** `path` with symlinks resolved, the way the engine keys loaded repos by root (itself when it does not exist). */
+function realRoot(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** Runs another tool from inside a handler through the pipeline's dispatch (`ctx.call`). */
