@@ -40,6 +40,23 @@ describe('Engine', () => {
     expect(again.files.parsed).toBe(0);
   });
 
+  test('every progress event reaches the listener before the pass resolves, even when the JS thread was busy', async () => {
+    // Keep the JS thread from running while the pass finishes: its completion and its queued
+    // events are then pending together, and the completion must not overtake the events.
+    const busyRoot = fixtureCopy('resolver/ts', 'busy');
+    const busy = new Engine({ home: tempHome(), threads: 2 });
+    const events: ProgressEvent[] = [];
+    const pass = busy.indexRepo(busyRoot, { onProgress: (e) => events.push(e) });
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      // a synchronous wait, on purpose
+    }
+    const report = await pass;
+    expect(report.mode).toBe('cold');
+    expect(events.map((e) => e.phase)).toContain('save');
+    expect(events.filter((e) => e.phase === 'parse').pop()).toEqual({ phase: 'parse', done: 12, total: 12 });
+  });
+
   test('looks up nodes, file symbols and edges', () => {
     const save = engine.getNode('webapp', 'webapp/src/lib/store.ts::Store.save');
     expect(save).toMatchObject({

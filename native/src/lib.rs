@@ -272,6 +272,10 @@ pub struct Engine {
 }
 
 /// The background indexing job behind `indexRepo`.
+/// The last payload `indexRepo` sends its progress callback: every event came before it (not JSON,
+/// so no event can be mistaken for it).
+pub const PROGRESS_END: &str = "end";
+
 pub struct IndexTask {
     gate: Arc<Mutex<()>>,
     root: PathBuf,
@@ -361,6 +365,11 @@ impl Task for IndexTask {
             }
             serde_json::to_string(&report).map_err(to_napi_error)
         });
+        // Calls reach JS in order, but the promise may settle before the queued ones are
+        // delivered: a last call says "no more events", and the JS side waits for it.
+        if let Some(tsfn) = &self.progress {
+            tsfn.call(Ok(PROGRESS_END.to_string()), ThreadsafeFunctionCallMode::NonBlocking);
+        }
         // Release the JS callback now so the event loop is not held open by it.
         self.progress = None;
         result

@@ -218,6 +218,23 @@ export class IndexCancelledError extends Error {
   override name = 'IndexCancelledError';
 }
 
+/** The native progress callback's last payload (`PROGRESS_END` in native/src/lib.rs): no events follow. */
+const PROGRESS_END = 'end';
+/** Longest wait for the end marker after a pass settled. */
+const PROGRESS_DRAIN_MS = 2000;
+
+/** Resolves when `promise` does or after `ms`, whichever comes first (the timer does not hold the process). */
+function settledOrAfter(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 function isCancellation(error: unknown): boolean {
   return error instanceof Error && /cancel/i.test(error.message);
 }
@@ -287,8 +304,11 @@ export class Engine {
     const { signal, onProgress } = options;
     if (signal?.aborted) throw new IndexCancelledError(`indexing ${root} was cancelled before it started`);
     let callbackError: unknown;
+    let delivered = (): void => {};
+    const drained = new Promise<void>((resolve) => (delivered = resolve));
     const progress = onProgress
       ? (err: Error | null, eventJson: string): void => {
+          if (eventJson === PROGRESS_END) return delivered();
           if (err !== null || callbackError !== undefined) return;
           try {
             onProgress(JSON.parse(eventJson) as ProgressEvent);
@@ -324,6 +344,9 @@ export class Engine {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
+    // The promise can settle before the last events reach the listener: wait for the end marker
+    // (bounded, should the callback have been torn down without delivering it).
+    if (progress) await settledOrAfter(drained, PROGRESS_DRAIN_MS);
     if (callbackError !== undefined) throw callbackError;
     return JSON.parse(reportJson) as IndexReport;
   }
