@@ -451,11 +451,12 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         }
         await engine.indexRepo(checkout.root, { name });
         // The tool runs first, alone, on the warm index; then the gold and the baselines.
+        // What an agent would paste: the report, cut to what explore accepts.
+        const exploreArgs = { task: task.problem_statement.slice(0, MAX_TASK_CHARS), max_symbols: 30 };
         const started = performance.now();
         let body: { results: { id: string; path: string; kind: string }[]; tokens_used: number };
         try {
-          // What an agent would paste: the report, cut to what explore accepts.
-          body = (await options.callTool(engine, checkout.root, 'explore', { task: task.problem_statement.slice(0, MAX_TASK_CHARS), max_symbols: 30 })) as typeof body;
+          body = (await options.callTool(engine, checkout.root, 'explore', exploreArgs)) as typeof body;
         } catch (error) {
           skipped.push({ id: task.id, why: `explore failed: ${(error as Error).message}` });
           log(`${task.id}: explore failed (${(error as Error).message})`);
@@ -463,7 +464,7 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         }
         const ms = performance.now() - started;
         const warmStarted = performance.now();
-        await options.callTool(engine, checkout.root, 'explore', { task: task.problem_statement.slice(0, MAX_TASK_CHARS), max_symbols: 30 });
+        await options.callTool(engine, checkout.root, 'explore', exploreArgs);
         const msWarm = performance.now() - warmStarted;
         const prefix = `${name}/`;
         const rows = body.results.filter((r) => !TEST_PATH.test(r.path));

@@ -387,6 +387,16 @@ function clipBytes(text: string, max: number): string {
   return Buffer.from(text, 'utf8').subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
 }
 
+/** A sub-query's answer, or null when the engine refused its arguments (a text with no usable words). */
+function unlessRefused<T>(run: () => T): T | null {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof QueryError && error.code === 'invalid_argument') return null;
+    throw error;
+  }
+}
+
 /** Runs the sub-queries of the cues and returns their ranked lists. */
 class Explorer {
   readonly nodes = new Map<string, NodeSummary>();
@@ -408,12 +418,7 @@ class Explorer {
 
   /** `search_symbols`, treating a refused query (too many terms, nothing left) as no hits. */
   private search(args: Record<string, unknown>): SearchSymbolsResult | null {
-    try {
-      return this.reader.query<SearchSymbolsResult>('search_symbols', this.scope === undefined ? args : { ...args, path: this.scope });
-    } catch (error) {
-      if (error instanceof QueryError && error.code === 'invalid_argument') return null;
-      throw error;
-    }
+    return unlessRefused(() => this.reader.query<SearchSymbolsResult>('search_symbols', this.scope === undefined ? args : { ...args, path: this.scope }));
   }
 
   private add(label: string, weight: number, rows: readonly NodeSummary[]): void {
@@ -459,14 +464,11 @@ class Explorer {
 
   /** Files ranked by their whole text against the task, best first (none when nothing matched). */
   contentFiles(task: string, includeTests: boolean): string[] {
-    try {
-      const r = this.reader.query<FindFilesResult>('find_files', { query: clipBytes(task, MAX_BODY_QUERY_BYTES), by: 'content', include_tests: includeTests, limit: CONTENT_FILES, ...(this.scope === undefined ? {} : { path: this.scope }) });
-      if (r.results.length > 0) this.queries.push(`file content → ${r.results.length}`);
-      return r.results.map((h) => h.path);
-    } catch (error) {
-      if (error instanceof QueryError && error.code === 'invalid_argument') return [];
-      throw error;
-    }
+    const r = unlessRefused(() =>
+      this.reader.query<FindFilesResult>('find_files', { query: clipBytes(task, MAX_BODY_QUERY_BYTES), by: 'content', include_tests: includeTests, limit: CONTENT_FILES, ...(this.scope === undefined ? {} : { path: this.scope }) }),
+    );
+    if (r && r.results.length > 0) this.queries.push(`file content → ${r.results.length}`);
+    return r?.results.map((h) => h.path) ?? [];
   }
 
   /** An identifier: exact rows count a lot, ranked rows (no exact match) a little. */
@@ -504,13 +506,8 @@ class Explorer {
     const rel = clean.startsWith(`${root}/`) ? clean.slice(root.length + 1) : clean;
     if (this.reader.fileNode(rel)) return [rel];
     const base = rel.slice(rel.lastIndexOf('/') + 1);
-    let r: FindFilesResult;
-    try {
-      r = this.reader.query<FindFilesResult>('find_files', { query: base, limit: 50 });
-    } catch (error) {
-      if (error instanceof QueryError && error.code === 'invalid_argument') return [];
-      throw error;
-    }
+    const r = unlessRefused(() => this.reader.query<FindFilesResult>('find_files', { query: base, limit: 50 }));
+    if (!r) return [];
     const want = rel.split('/').reverse();
     let best = 0;
     let paths: string[] = [];
@@ -568,13 +565,8 @@ class Explorer {
       .filter((s) => s.length >= 8);
     const attempts = [...new Set([text, ...fragments.slice(0, 1), ...fragments.sort((a, b) => b.length - a.length).slice(0, 1)])];
     for (const q of attempts) {
-      let r: SearchTextResult;
-      try {
-        r = this.reader.query<SearchTextResult>('search_text', { query: q, case_sensitive: false, limit: 100, ...(this.scope === undefined ? {} : { path: this.scope }) });
-      } catch (error) {
-        if (error instanceof QueryError && error.code === 'invalid_argument') continue;
-        throw error;
-      }
+      const r = unlessRefused(() => this.reader.query<SearchTextResult>('search_text', { query: q, case_sensitive: false, limit: 100, ...(this.scope === undefined ? {} : { path: this.scope }) }));
+      if (!r) continue;
       const rows: NodeSummary[] = [];
       for (const h of r.hits) {
         if (!h.symbol_id || !h.symbol_id.includes('::')) continue;
