@@ -257,6 +257,9 @@ describe('context tools', () => {
       expect(small.truncated).toBe(true);
       expect(small.tokens_used).toBeLessThanOrEqual(1000);
       expect(small.cut!.bodies).toBeGreaterThan(0);
+      // The next files shorten before rows go: every path cut is counted.
+      expect(small.more_files?.length ?? 0).toBeLessThanOrEqual(5);
+      expect((small.more_files?.length ?? 0) + small.cut!.more_files).toBe(full.more_files?.length ?? 0);
       expect(small.results.map((row) => row.id)).toEqual(full.results.slice(0, small.results.length).map((row) => row.id));
       const more = full.results.length + (full.completeness === 'complete' ? 0 : Number(/\d+/.exec(full.completeness)![0]));
       expect(small.completeness).toBe(`partial: ${more - small.results.length} more candidate${more - small.results.length === 1 ? '' : 's'}`);
@@ -296,6 +299,22 @@ describe('context tools', () => {
       expect(r.queries.some((q) => q.startsWith('file content → '))).toBe(true);
       // The test restates the report; it is not where the bug is.
       expect(r.results.findIndex((row) => row.path.startsWith('tests/'))).not.toBe(0);
+    });
+
+    test('more_files: a file with no symbol to rank, found by its content, follows the rows', async () => {
+      // The locale tables define nothing: only the content ranking can name them.
+      const root = gitRepo('ctx-more-files', {
+        'cal/names.py': 'def month_name(locale, month):\n    return TABLES[locale][month - 1]\n',
+        'cal/clock.py': 'def now_utc():\n    return 0\n',
+        'locale/de.py': 'register("de", ["Januar", "Februar", "Maerz", "Aprill", "Mai", "Juni"])\n',
+        'locale/fr.py': 'register("fr", ["janvier", "fevrier", "mars", "avril", "mai", "juin"])\n',
+      });
+      const ctx = await open(root);
+      const r = await call<ExploreResult>(ctx, 'explore', { task: 'The German month name of April is spelled Aprill in month_name output; it should be April.' });
+      expect(r.results[0]).toMatchObject({ qualified: 'month_name', path: 'cal/names.py' });
+      expect(r.files['locale/de.py']).toBeUndefined();
+      expect(r.more_files?.[0]).toBe('locale/de.py');
+      expect(r.more_files).not.toContain('cal/names.py');
     });
 
     test('a link to a source line on a forge points at the symbol there', async () => {

@@ -97,6 +97,15 @@ const MAX_BODY_QUERY_BYTES = 20000;
 const BODY_ROWS = 40;
 /** Files of the file-content ranking that lend their candidates a bonus. */
 const CONTENT_FILES = 20;
+
+/** At most this many paths in `more_files`. */
+const MORE_FILES = 10;
+
+/** `more_files` is shortened to this many before the first body is cut. */
+const MIN_MORE_FILES = 5;
+
+/** Rows kept before the last `more_files` paths are dropped. */
+const ROWS_BEFORE_FILES = 8;
 /** Longest first line read as a report's title. */
 const MAX_TITLE = 300;
 /** Cues of each kind examined (a pasted log must not fan out into hundreds of queries). */
@@ -367,6 +376,11 @@ export interface ExploreResult {
   results: ExploreRow[];
   /** Path → qualified names of the listed symbols in it, in rank order. */
   files: Record<string, string[]>;
+  /**
+   * The files ranked next, best first, none of them in `files`: where the unlisted candidates
+   * live and what the file-content ranking found (a file with no symbol to list shows up here).
+   */
+  more_files?: string[];
   /** `complete`, or `partial: N more candidates` when candidates were left out. */
   completeness: string;
   /** The sub-queries run, with their hit counts. */
@@ -374,8 +388,8 @@ export interface ExploreResult {
   token_budget: number;
   tokens_used: number;
   truncated: boolean;
-  /** What was cut to fit the budget (absent when nothing was): bodies, relation lists, sub-query lines, rows. */
-  cut?: { bodies: number; relations: number; queries: number; rows: number };
+  /** What was cut to fit the budget (absent when nothing was): bodies, relation lists, sub-query lines, more_files paths, rows. */
+  cut?: { bodies: number; relations: number; queries: number; more_files: number; rows: number };
 }
 
 /** Kinds a symbol cue may land on (files, modules and imports are not answers). */
@@ -734,17 +748,22 @@ export function explore(reader: ContextReader, args: ExploreArgs): ExploreResult
     }
     return row;
   });
-  return pack(rows, ranked.length, ex.queries, args.token_budget);
+  // The files after the rows': the content ranking first (whole-file text against the task, a
+  // view the symbol rows do not give), then the files of the unlisted candidates.
+  const fileOrder = [...new Set([...contentFiles, ...ranked.map((c) => ex.nodes.get(c.id)!.file_path)])];
+  return pack(rows, ranked.length, ex.queries, fileOrder, args.token_budget);
 }
 
 /** The result object for a set of rows. */
-function build(rows: readonly ExploreRow[], candidates: number, queries: readonly string[], budget: number): ExploreResult {
+function build(rows: readonly ExploreRow[], candidates: number, queries: readonly string[], fileOrder: readonly string[], moreLimit: number, budget: number): ExploreResult {
   const files: Record<string, string[]> = {};
   for (const r of rows) (files[r.path] ??= []).push(r.qualified);
+  const moreFiles = fileOrder.filter((p) => files[p] === undefined).slice(0, moreLimit);
   const more = candidates - rows.length;
   return {
     results: [...rows],
     files,
+    ...(moreFiles.length > 0 ? { more_files: moreFiles } : {}),
     completeness: more > 0 ? `partial: ${more} more candidate${more === 1 ? '' : 's'}` : 'complete',
     queries: [...queries],
     token_budget: budget,
@@ -758,15 +777,18 @@ const MIN_BODY_SHARE = 0.25;
 
 /**
  * Packs rows under the budget, cutting the least useful first: bodies of rows 5..2, relation
- * lists below the bodies, the sub-query list, the first body (cut to its head lines while that
- * keeps a quarter of the budget, else dropped), rows beyond the third, the remaining relation
- * lists, and finally rows down to one.
+ * lists below the bodies, the sub-query list, `more_files` beyond five, the first body (cut to its
+ * head lines while that keeps a quarter of the budget, else dropped), rows beyond the eighth, the
+ * rest of `more_files`, rows beyond the third, the remaining relation lists, and finally rows
+ * down to one.
  * Everything cut is counted; sizes are measured on the answer as sent (cut record included).
  */
-function pack(rows: ExploreRow[], candidates: number, allQueries: readonly string[], budget: number): ExploreResult {
-  const cut = { bodies: 0, relations: 0, queries: 0, rows: 0 };
+function pack(rows: ExploreRow[], candidates: number, allQueries: readonly string[], allFiles: readonly string[], budget: number): ExploreResult {
+  const cut = { bodies: 0, relations: 0, queries: 0, more_files: 0, rows: 0 };
   let queries = allQueries;
-  const size = (): number => estimateTokens({ ...build(rows, candidates, queries, budget), tokens_used: 999999, truncated: true, cut });
+  const fileOrder = allFiles;
+  let moreFiles = MORE_FILES;
+  const size = (): number => estimateTokens({ ...build(rows, candidates, queries, fileOrder, moreFiles, budget), tokens_used: 999999, truncated: true, cut });
   const over = (): boolean => size() > budget;
   const dropBody = (r: ExploreRow): void => {
     if (r.source === undefined) return;
@@ -786,6 +808,14 @@ function pack(rows: ExploreRow[], candidates: number, allQueries: readonly strin
     cut.queries = queries.length;
     queries = [];
   }
+  // The next files are a cheap list an agent opens next: shortened to five here, dropped only
+  // after the first body and the rows beyond the eighth.
+  const trimFiles = (keep: number): void => {
+    const listed = build(rows, candidates, queries, fileOrder, moreFiles, budget).more_files?.length ?? 0;
+    if (listed > keep) cut.more_files += listed - keep;
+    moreFiles = Math.min(moreFiles, keep);
+  };
+  while (moreFiles > MIN_MORE_FILES && over()) trimFiles(moreFiles - 1);
   const first = rows[0];
   if (first?.source !== undefined && over()) {
     // Cut the first body to the lines that fit, keeping at least a quarter of the budget for it.
@@ -800,8 +830,14 @@ function pack(rows: ExploreRow[], candidates: number, allQueries: readonly strin
       first.source_truncated = true;
     }
   }
-  // Ranked rows are the point of explore: the first body goes before them.
+  // Ranked rows are the point of explore: the first body goes before them, and the next files
+  // before all but the first few rows (a tenth row from the same file says less than five paths).
   if (first && over()) dropBody(first);
+  while (rows.length > ROWS_BEFORE_FILES && over()) {
+    rows.pop();
+    cut.rows++;
+  }
+  if (over()) trimFiles(0);
   while (rows.length > 3 && over()) {
     rows.pop();
     cut.rows++;
@@ -811,8 +847,8 @@ function pack(rows: ExploreRow[], candidates: number, allQueries: readonly strin
     rows.pop();
     cut.rows++;
   }
-  const result = build(rows, candidates, queries, budget);
-  const truncated = cut.bodies + cut.relations + cut.queries + cut.rows > 0 || first?.source_truncated === true;
+  const result = build(rows, candidates, queries, fileOrder, moreFiles, budget);
+  const truncated = cut.bodies + cut.relations + cut.queries + cut.more_files + cut.rows > 0 || first?.source_truncated === true;
   result.truncated = truncated;
   if (truncated) result.cut = cut;
   // Twice: the count's own digits are part of what it counts.

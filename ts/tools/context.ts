@@ -71,7 +71,7 @@ export const contextTools = [
     category: 'nav',
     effect: 'read',
     description:
-      'The opening move for a task: free text (bug report, stack trace, feature request) in, ranked symbols out — names, paths, frames, quoted messages and what function bodies say, fused with the call graph — with why each ranked, source for the top five, callers/callees names, a file map and a completeness cue, packed under token_budget.',
+      'The opening move for a task: free text (bug report, stack trace, feature request) in, ranked symbols out — names, paths, frames, quoted messages and what function bodies say, fused with the call graph — with why each ranked, source for the top five, callers/callees names, a file map, the files ranked next (more_files) and a completeness cue, packed under token_budget.',
     input: {
       task: z.string().min(1).max(20000).describe('The task in your own words, or the bug report / stack trace as pasted'),
       token_budget: z
