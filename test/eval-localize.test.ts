@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
-import { bm25Rank, codeTokens, findMirror, loadTasks, patchedFiles, runLocalize, TEST_PATH, touchedFunctions } from '../ts/eval/localize';
+import { bm25Rank, codeTokens, findMirror, loadTasks, patchedFiles, runLocalize, TEST_PATH, touchedFunctions, type TaskRankings } from '../ts/eval/localize';
 import { localToolCall } from '../ts/cli/eval-tool-call';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
 
@@ -172,7 +172,8 @@ def second(b):
       ].join('\n'),
     );
     // No mirror of nowhere/x, and cloning it fails (no such repository, or no network): its tasks are skipped, the rest run.
-    const report = await runLocalize(Engine as never, { tasksFile, callTool: localToolCall, mirrors: [mirrors], workDir: path.join(tmp, 'work') });
+    const rankings: TaskRankings[] = [];
+    const report = await runLocalize(Engine as never, { tasksFile, callTool: localToolCall, mirrors: [mirrors], workDir: path.join(tmp, 'work'), onRankings: (r) => rankings.push(r) });
     expect(report.skipped.map((s) => s.id).sort()).toEqual(['acme__hooks-3', 'nowhere__x-1']);
     expect(report.skipped.find((s) => s.id === 'nowhere__x-1')!.why).toContain('git clone --bare https://github.com/nowhere/x.git');
     expect(report.skipped.find((s) => s.id === 'acme__hooks-3')!.why).toContain('is not there');
@@ -184,6 +185,15 @@ def second(b):
       for (const ranker of ['explore', 'bm25_files', 'bm25_functions']) expect(r.rankers[ranker]!.file_rank).toBe(1);
       expect(r.rankers.explore!.fn_all5).toBe(true);
       expect(r.rankers.explore!.tokens).toBeGreaterThan(0);
+    }
+    // Every scored task's candidates, per ranker, with the lines to read them at that commit.
+    expect(rankings.map((r) => [r.id, r.base_commit])).toEqual([
+      ['acme__hooks-1', first],
+      ['acme__hooks-2', second],
+    ]);
+    for (const ranker of ['explore', 'bm25_files', 'bm25_functions']) {
+      expect(rankings[1]!.rankers[ranker]!.files[0]).toBe('pkg/urls.py');
+      expect(rankings[1]!.rankers[ranker]!.functions).toContainEqual({ id: 'pkg/urls.py::join_url', file: 'pkg/urls.py', start_line: 4, end_line: 5 });
     }
     // The second commit's checkout was incremental: the test file stayed out of every ranking.
     expect(report.overall.explore!.file_acc1).toBe(1);

@@ -390,7 +390,32 @@ export interface LocalizeOptions {
   log?: (message: string) => void;
   /** Where checkouts and the engine's home go (deleted after). */
   workDir?: string;
+  /** Called once per scored task with every ranker's candidates (for offline re-ranking studies). */
+  onRankings?: (rankings: TaskRankings) => void;
 }
+
+/** A candidate function of a ranking: `path::local` and its lines (1-based, inclusive). */
+export interface RankedFunction {
+  id: string;
+  file: string;
+  start_line: number;
+  end_line: number;
+}
+
+/** What each ranker returned for one task, best first, with the checkout it ran on. */
+export interface TaskRankings {
+  id: string;
+  repo: string;
+  base_commit: string;
+  language: string;
+  split: string;
+  gold_files: string[];
+  gold_functions: string[];
+  rankers: Record<string, { files: string[]; functions: RankedFunction[] }>;
+}
+
+/** How many candidates per ranker `onRankings` receives. */
+const RANKINGS_KEPT = 50;
 
 /** The eval's report. */
 export interface LocalizeReport {
@@ -454,7 +479,7 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         // What an agent would paste: the report, cut to what explore accepts.
         const exploreArgs = { task: task.problem_statement.slice(0, MAX_TASK_CHARS), max_symbols: 30 };
         const started = performance.now();
-        let body: { results: { id: string; path: string; kind: string }[]; tokens_used: number };
+        let body: { results: { id: string; path: string; kind: string; lines: string }[]; more_files?: string[]; tokens_used: number };
         try {
           body = (await options.callTool(engine, checkout.root, 'explore', exploreArgs)) as typeof body;
         } catch (error) {
@@ -468,21 +493,39 @@ export async function runLocalize(engineClass: new (options: { home: string }) =
         const msWarm = performance.now() - warmStarted;
         const prefix = `${name}/`;
         const rows = body.results.filter((r) => !TEST_PATH.test(r.path));
+        // The files an agent is shown, in order: those of the rows, then the paths ranked next.
+        const exploreFiles = unique([...rows.map((r) => r.path), ...(body.more_files ?? []).filter((p) => !TEST_PATH.test(p))]);
         docs.prune(checkout);
         const scored = scoreTask(task, checkout, docs);
         if (scored.result.gold_files.length === 0) {
           skipped.push({ id: task.id, why: 'the fixing patch changes no source file that exists at the base commit' });
           continue;
         }
+        const exploreFunctions = rows
+          .filter((r) => r.kind === 'function' || r.kind === 'method')
+          .map((r): RankedFunction => {
+            const [start, end] = r.lines.split('-').map(Number) as [number, number?];
+            return { id: r.id.startsWith(prefix) ? r.id.slice(prefix.length) : r.id, file: r.path, start_line: start, end_line: end ?? start };
+          });
         scored.record('explore', {
-          files: unique(rows.map((r) => r.path)),
-          functions: rows.filter((r) => r.kind === 'function' || r.kind === 'method').map((r) => (r.id.startsWith(prefix) ? r.id.slice(prefix.length) : r.id)),
+          files: exploreFiles,
+          functions: exploreFunctions.map((f) => f.id),
           tokens: body.tokens_used,
           rows: body.results.length,
           ms,
           msWarm,
         });
         results.push(scored.result);
+        options.onRankings?.({
+          id: task.id,
+          repo: task.repo,
+          base_commit: task.base_commit,
+          language: task.language,
+          split: task.split,
+          gold_files: scored.result.gold_files,
+          gold_functions: scored.result.gold_functions,
+          rankers: { ...scored.candidates, explore: { files: exploreFiles, functions: exploreFunctions } },
+        });
         const ranks = scored.result.rankers;
         log(`${task.id}: first gold file at explore ${ranks.explore!.file_rank ?? '-'}, bm25 files ${ranks.bm25_files!.file_rank ?? '-'}, bm25 functions ${ranks.bm25_functions!.file_rank ?? '-'}`);
       }
@@ -513,7 +556,7 @@ function unique<T>(items: T[]): T[] {
 /** A source file as the BM25 baselines read it: its words and its functions' words. */
 interface SourceDoc {
   tokens: string[];
-  functions: { local: string; tokens: string[] }[];
+  functions: { local: string; start_line: number; end_line: number; tokens: string[] }[];
 }
 
 /**
@@ -542,7 +585,7 @@ class SourceDocs {
       const lines = bytes.toString('utf8').split('\n');
       const functions = (outlineOf(file, bytes) ?? [])
         .filter((sym) => sym.kind === 'function' || sym.kind === 'method')
-        .map((sym) => ({ local: sym.local, tokens: [...codeTokens(sym.qualified), ...codeTokens(lines.slice(sym.start_line - 1, sym.end_line).join('\n'))] }));
+        .map((sym) => ({ local: sym.local, start_line: sym.start_line, end_line: sym.end_line, tokens: [...codeTokens(sym.qualified), ...codeTokens(lines.slice(sym.start_line - 1, sym.end_line).join('\n'))] }));
       doc = { tokens: [...codeTokens(file), ...codeTokens(lines.join('\n'))], functions };
       this.docs.set(key, doc);
     }
@@ -551,7 +594,11 @@ class SourceDocs {
 }
 
 /** Gold of a task from its patch and the checkout, scored with the BM25 baselines; `record` adds another ranker. */
-function scoreTask(task: LocalizeTask, checkout: Checkout, docs: SourceDocs): { result: TaskResult; record(ranker: string, ranking: Ranking): void } {
+function scoreTask(
+  task: LocalizeTask,
+  checkout: Checkout,
+  docs: SourceDocs,
+): { result: TaskResult; record(ranker: string, ranking: Ranking): void; candidates: TaskRankings['rankers'] } {
   const extensions = SOURCE_EXTENSIONS[task.language] ?? [];
   const goldFiles: string[] = [];
   const goldFunctions: string[] = [];
@@ -578,7 +625,7 @@ function scoreTask(task: LocalizeTask, checkout: Checkout, docs: SourceDocs): { 
   );
   const fileMs = performance.now() - started;
   const fnStarted = performance.now();
-  const functions = sources.flatMap((p) => docs.of(checkout, p).functions.map((f) => ({ id: `${p}::${f.local}`, file: p, tokens: f.tokens })));
+  const functions = sources.flatMap((p) => docs.of(checkout, p).functions.map((f) => ({ id: `${p}::${f.local}`, file: p, start_line: f.start_line, end_line: f.end_line, tokens: f.tokens })));
   const fnOrder = bm25Rank(
     functions.map((f) => f.tokens),
     query,
@@ -588,7 +635,12 @@ function scoreTask(task: LocalizeTask, checkout: Checkout, docs: SourceDocs): { 
   const fileRankOf = new Map(fileOrder.map((i, rank) => [sources[i]!, rank]));
   const fnByFile = fnOrder.map((i) => functions[i]!).sort((a, b) => (fileRankOf.get(a.file) ?? 1e9) - (fileRankOf.get(b.file) ?? 1e9));
   record('bm25_files', { files: fileOrder.map((i) => sources[i]!), functions: fnByFile.map((f) => f.id), ms: fileMs });
-  return { result, record };
+  const kept = ({ id, file, start_line, end_line }: RankedFunction): RankedFunction => ({ id, file, start_line, end_line });
+  const candidates: TaskRankings['rankers'] = {
+    bm25_functions: { files: unique(fnOrder.map((i) => functions[i]!.file)).slice(0, RANKINGS_KEPT), functions: fnOrder.slice(0, RANKINGS_KEPT).map((i) => kept(functions[i]!)) },
+    bm25_files: { files: fileOrder.slice(0, RANKINGS_KEPT).map((i) => sources[i]!), functions: fnByFile.slice(0, RANKINGS_KEPT).map(kept) },
+  };
+  return { result, record, candidates };
 }
 
 /** The report as tables: per ranker, overall then by split and language. */

@@ -30,6 +30,7 @@ export default class EvalLocalizeCommand extends GortexCommand {
     'per-repo': Flags.integer({ description: 'At most this many tasks per repository', min: 1 }),
     json: Flags.boolean({ description: 'Print the metrics and every task as JSON' }),
     out: Flags.string({ description: 'Also write the JSON report to this file' }),
+    rankings: Flags.string({ description: 'Also write every ranker\'s top 50 files and functions (with lines) per task to this JSON Lines file, for offline re-ranking studies' }),
   };
 
   async run(): Promise<void> {
@@ -50,6 +51,7 @@ export default class EvalLocalizeCommand extends GortexCommand {
       );
     }
     const { localToolCall } = await import('../../eval-tool-call');
+    const rankingsOut = flags.rankings ? fs.openSync(flags.rankings, 'w') : undefined;
     const report = await runLocalize(Engine, {
       tasksFile,
       callTool: localToolCall,
@@ -59,7 +61,9 @@ export default class EvalLocalizeCommand extends GortexCommand {
       ...(flags.repo ? { repos: flags.repo } : {}),
       ...(flags['per-repo'] !== undefined ? { perRepo: flags['per-repo'] } : {}),
       log: (message) => process.stderr.write(`${message}\n`),
+      ...(rankingsOut !== undefined ? { onRankings: (r: object) => fs.writeSync(rankingsOut, `${JSON.stringify(r)}\n`) } : {}),
     });
+    if (rankingsOut !== undefined) fs.closeSync(rankingsOut);
     if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
     this.log(flags.json ? JSON.stringify(report, null, 2) : formatLocalize(report));
   }
