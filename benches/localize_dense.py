@@ -226,10 +226,6 @@ def main():
     report(studies)
 
 
-def rrf(order, k=60):
-    return {x: 1.0 / (k + i + 1) for i, x in enumerate(order)}
-
-
 def metrics(studies, rank_files, rank_functions):
     f1 = f5 = f10 = 0
     fa5 = fa10 = fn_tasks = 0

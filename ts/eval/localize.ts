@@ -630,14 +630,15 @@ function scoreTask(
     functions.map((f) => f.tokens),
     query,
   );
-  record('bm25_functions', { files: unique(fnOrder.map((i) => functions[i]!.file)), functions: fnOrder.map((i) => functions[i]!.id), ms: performance.now() - fnStarted });
+  const fnFiles = unique(fnOrder.map((i) => functions[i]!.file));
+  record('bm25_functions', { files: fnFiles, functions: fnOrder.map((i) => functions[i]!.id), ms: performance.now() - fnStarted });
   // bm25_files ranks files only: give it the functions of its files in bm25_functions order, so its function columns mean "file ranker, then best functions inside".
   const fileRankOf = new Map(fileOrder.map((i, rank) => [sources[i]!, rank]));
   const fnByFile = fnOrder.map((i) => functions[i]!).sort((a, b) => (fileRankOf.get(a.file) ?? 1e9) - (fileRankOf.get(b.file) ?? 1e9));
   record('bm25_files', { files: fileOrder.map((i) => sources[i]!), functions: fnByFile.map((f) => f.id), ms: fileMs });
   const kept = ({ id, file, start_line, end_line }: RankedFunction): RankedFunction => ({ id, file, start_line, end_line });
   const candidates: TaskRankings['rankers'] = {
-    bm25_functions: { files: unique(fnOrder.map((i) => functions[i]!.file)).slice(0, RANKINGS_KEPT), functions: fnOrder.slice(0, RANKINGS_KEPT).map((i) => kept(functions[i]!)) },
+    bm25_functions: { files: fnFiles.slice(0, RANKINGS_KEPT), functions: fnOrder.slice(0, RANKINGS_KEPT).map((i) => kept(functions[i]!)) },
     bm25_files: { files: fileOrder.slice(0, RANKINGS_KEPT).map((i) => sources[i]!), functions: fnByFile.slice(0, RANKINGS_KEPT).map(kept) },
   };
   return { result, record, candidates };

@@ -783,10 +783,9 @@ const MIN_BODY_SHARE = 0.25;
  * down to one.
  * Everything cut is counted; sizes are measured on the answer as sent (cut record included).
  */
-function pack(rows: ExploreRow[], candidates: number, allQueries: readonly string[], allFiles: readonly string[], budget: number): ExploreResult {
+function pack(rows: ExploreRow[], candidates: number, allQueries: readonly string[], fileOrder: readonly string[], budget: number): ExploreResult {
   const cut = { bodies: 0, relations: 0, queries: 0, more_files: 0, rows: 0 };
   let queries = allQueries;
-  const fileOrder = allFiles;
   let moreFiles = MORE_FILES;
   const size = (): number => estimateTokens({ ...build(rows, candidates, queries, fileOrder, moreFiles, budget), tokens_used: 999999, truncated: true, cut });
   const over = (): boolean => size() > budget;
@@ -795,6 +794,12 @@ function pack(rows: ExploreRow[], candidates: number, allQueries: readonly strin
     delete r.source;
     delete r.source_truncated;
     cut.bodies++;
+  };
+  const popRowsTo = (keep: number): void => {
+    while (rows.length > keep && over()) {
+      rows.pop();
+      cut.rows++;
+    }
   };
   const dropRelations = (r: ExploreRow): void => {
     if (r.callers === undefined && r.callees === undefined) return;
@@ -833,20 +838,11 @@ function pack(rows: ExploreRow[], candidates: number, allQueries: readonly strin
   // Ranked rows are the point of explore: the first body goes before them, and the next files
   // before all but the first few rows (a tenth row from the same file says less than five paths).
   if (first && over()) dropBody(first);
-  while (rows.length > ROWS_BEFORE_FILES && over()) {
-    rows.pop();
-    cut.rows++;
-  }
+  popRowsTo(ROWS_BEFORE_FILES);
   if (over()) trimFiles(0);
-  while (rows.length > 3 && over()) {
-    rows.pop();
-    cut.rows++;
-  }
+  popRowsTo(3);
   for (let i = rows.length - 1; i >= 0 && over(); i--) dropRelations(rows[i]!);
-  while (rows.length > 1 && over()) {
-    rows.pop();
-    cut.rows++;
-  }
+  popRowsTo(1);
   const result = build(rows, candidates, queries, fileOrder, moreFiles, budget);
   const truncated = cut.bodies + cut.relations + cut.queries + cut.more_files + cut.rows > 0 || first?.source_truncated === true;
   result.truncated = truncated;
