@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ConfigError, globalConfigPath, loadConfig } from '../ts/config/config';
 import { chosenSpec } from '../ts/calls/session';
-import { PACKAGE_ROOT, runCli } from './helpers/cli';
+import { PACKAGE_ROOT, runCli, unwrapCliError } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-config-'));
@@ -225,20 +225,18 @@ describe('gortex mcp with a .gortex.yaml', () => {
     fs.writeFileSync(path.join(repo, '.gortex.yaml'), 'exclude: ["src/[z-a].ts"]\n');
     const bad = runCli(['index', repo], { env: env() });
     expect(bad.status).toBe(2);
-    expect(bad.stderr.replace(/\s*\n\s*›\s+/g, ' ')).toMatch(/\.gortex\.yaml: exclude pattern "src\/\[z-a\]\.ts" is not a valid gitignore-style pattern/);
+    expect(unwrapCliError(bad.stderr)).toMatch(/\.gortex\.yaml: exclude pattern "src\/\[z-a\]\.ts" is not a valid gitignore-style pattern/);
   });
 
   test('a broken config or an unknown tool in it stops gortex mcp before indexing, with the file and line', () => {
     const broken = fixtureCopy('query/app-ts', 'brokencfg');
     fs.writeFileSync(path.join(broken, '.gortex.yaml'), 'mcp:\n  tools:\n    mode: sometimes\n');
-    // oclif wraps long messages: join the lines back.
-    const unwrap = (text: string): string => text.replace(/\s*\n\s*›\s+/g, ' ');
     const r = runCli(['mcp', '--repo', broken], { env: env() });
     expect(r.status).toBe(2);
-    expect(unwrap(r.stderr)).toMatch(/\.gortex\.yaml:3: mcp\.tools\.mode must be defer or hide/);
+    expect(unwrapCliError(r.stderr)).toMatch(/\.gortex\.yaml:3: mcp\.tools\.mode must be defer or hide/);
     fs.writeFileSync(path.join(broken, '.gortex.yaml'), 'mcp:\n  tools:\n    preset: core\n    allow: [no_such_tool]\n');
     const unknown = runCli(['mcp', '--repo', broken], { env: env() });
     expect(unknown.status).toBe(2);
-    expect(unwrap(unknown.stderr)).toMatch(/\.gortex\.yaml:2 \(mcp\.tools\): unknown tool "no_such_tool"/);
+    expect(unwrapCliError(unknown.stderr)).toMatch(/\.gortex\.yaml:2 \(mcp\.tools\): unknown tool "no_such_tool"/);
   });
 });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PACKAGE_ROOT, runCli } from './helpers/cli';
+import { PACKAGE_ROOT, runCli, unwrapCliError } from './helpers/cli';
 import { daemonWorld, gitFixture } from './helpers/daemon';
 
 /** A door's answer reduced to what every door can say: the answer's text, or the failure's code and message. */
@@ -44,14 +44,6 @@ function mcpDoor(name: string, client: Client): Door {
       return result.isError ? failed(text) : { ok: true, text: canonical(text) };
     },
   };
-}
-
-/** oclif's error text as one line (it wraps long messages under ` › ` markers). */
-function unwrapCliError(stderr: string): string {
-  return stderr
-    .replace(/^\s*›\s+Error:\s*/m, '')
-    .replace(/\s*\n\s*›\s+/g, ' ')
-    .trim();
 }
 
 /** A `gortex call` door (through the daemon, or embedded). */

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
 import { bm25Rank, codeTokens, findMirror, loadTasks, patchedFiles, runLocalize, TEST_PATH, touchedFunctions, type TaskRankings } from '../ts/eval/localize';
 import { localToolCall } from '../ts/cli/eval-tool-call';
-import { PACKAGE_ROOT, runCli } from './helpers/cli';
+import { PACKAGE_ROOT, runCli, unwrapCliError } from './helpers/cli';
 
 const PATCH = `diff --git a/pkg/models.py b/pkg/models.py
 --- a/pkg/models.py
@@ -135,6 +135,13 @@ def second(b):
     const run = runCli(['eval', 'localize', '--tasks', broken]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(':2: not a task');
+    // Output paths are checked before any task runs, naming the flag.
+    for (const flag of ['--rankings', '--out']) {
+      const unwritable = runCli(['eval', 'localize', '--tasks', broken, flag, path.join(tmp, 'no-such-dir', 'x.json')]);
+      expect(unwritable.status).toBe(2);
+      expect(unwrapCliError(unwritable.stderr)).toContain(`${flag} ${path.join(tmp, 'no-such-dir', 'x.json')} cannot be written (ENOENT)`);
+      expect(unwritable.stderr).not.toContain('not a task');
+    }
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

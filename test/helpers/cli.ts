@@ -32,3 +32,11 @@ export function runCli(
     timeout: 60_000,
   });
 }
+
+/** oclif's error text as one line: it wraps long messages under ` › ` markers. */
+export function unwrapCliError(stderr: string): string {
+  return stderr
+    .replace(/^\s*›\s+Error:\s*/m, '')
+    .replace(/\s*\n\s*›\s+/g, ' ')
+    .trim();
+}

@@ -51,20 +51,35 @@ export default class EvalLocalizeCommand extends GortexCommand {
       );
     }
     const { localToolCall } = await import('../../eval-tool-call');
-    const rankingsOut = flags.rankings ? fs.openSync(flags.rankings, 'w') : undefined;
-    const report = await runLocalize(Engine, {
-      tasksFile,
-      callTool: localToolCall,
-      mirrors,
-      split: flags.split as 'dev' | 'heldout' | 'all',
-      ...(flags.language ? { languages: flags.language } : {}),
-      ...(flags.repo ? { repos: flags.repo } : {}),
-      ...(flags['per-repo'] !== undefined ? { perRepo: flags['per-repo'] } : {}),
-      log: (message) => process.stderr.write(`${message}\n`),
-      ...(rankingsOut !== undefined ? { onRankings: (r: object) => fs.writeSync(rankingsOut, `${JSON.stringify(r)}\n`) } : {}),
-    });
-    if (rankingsOut !== undefined) fs.closeSync(rankingsOut);
-    if (flags.out) fs.writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
-    this.log(flags.json ? JSON.stringify(report, null, 2) : formatLocalize(report));
+    // Both outputs are opened before the run, so a path that cannot be written fails in a second,
+    // not after the hours the tasks take.
+    const rankingsOut = flags.rankings !== undefined ? this.openOutput('--rankings', flags.rankings) : undefined;
+    const reportOut = flags.out !== undefined ? this.openOutput('--out', flags.out) : undefined;
+    try {
+      const report = await runLocalize(Engine, {
+        tasksFile,
+        callTool: localToolCall,
+        mirrors,
+        split: flags.split as 'dev' | 'heldout' | 'all',
+        ...(flags.language ? { languages: flags.language } : {}),
+        ...(flags.repo ? { repos: flags.repo } : {}),
+        ...(flags['per-repo'] !== undefined ? { perRepo: flags['per-repo'] } : {}),
+        log: (message) => process.stderr.write(`${message}\n`),
+        ...(rankingsOut !== undefined ? { onRankings: (r: object) => fs.writeSync(rankingsOut, `${JSON.stringify(r)}\n`) } : {}),
+      });
+      if (reportOut !== undefined) fs.writeSync(reportOut, `${JSON.stringify(report, null, 2)}\n`);
+      this.log(flags.json ? JSON.stringify(report, null, 2) : formatLocalize(report));
+    } finally {
+      for (const fd of [rankingsOut, reportOut]) if (fd !== undefined) fs.closeSync(fd);
+    }
+  }
+
+  /** Opens an output file for writing, or stops naming the flag and why it cannot be written. */
+  private openOutput(flag: string, file: string): number {
+    try {
+      return fs.openSync(file, 'w');
+    } catch (error) {
+      return this.error(`${flag} ${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a file path in an existing, writable directory`, { exit: 2 });
+    }
   }
 }
