@@ -131,6 +131,11 @@ pub fn save(path: &Path, data: &SnapshotRef<'_>) -> std::io::Result<u64> {
 /// live writer's (this process's or another's).
 static FIRST_SWEEP: std::sync::OnceLock<std::time::SystemTime> = std::sync::OnceLock::new();
 
+/// How far before the first sweep a temporary's mtime must lie to count as older than it: file
+/// times come from the kernel's coarse clock (a tick behind `SystemTime::now`, and whole seconds
+/// on some filesystems), so a file written just after the sweep can carry an earlier mtime.
+const MTIME_SLACK: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Age past which a temporary is an orphan even when its writer's liveness cannot be checked.
 const ORPHAN_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
 
@@ -155,7 +160,7 @@ pub fn remove_orphaned_temps(dir: &Path) -> usize {
         let Ok(modified) = entry.metadata().and_then(|m| m.modified()) else {
             continue;
         };
-        let old = modified < since;
+        let old = modified + MTIME_SLACK < since;
         let gone = if proc_fs {
             !Path::new("/proc").join(pid.to_string()).exists()
         } else {
@@ -273,8 +278,12 @@ mod tests {
             Some(std::time::SystemTime::now() - std::time::Duration::from_secs(1800)),
         );
         // Written after this process started looking: possibly a writer in another pid namespace.
+        // Its mtime lags the sweep by a second, as a coarse filesystem clock can make it.
         remove_orphaned_temps(dir.path());
-        let recent = write(".r-0b.snap.4294968.0.tmp", None);
+        let recent = write(
+            ".r-0b.snap.4294968.0.tmp",
+            Some(std::time::SystemTime::now() - std::time::Duration::from_secs(1)),
+        );
         let snapshot = write("r-0a.snap", Some(past));
         let other = write("notes.tmp", Some(past));
         let removed = remove_orphaned_temps(dir.path());
