@@ -70,7 +70,7 @@ describe('context tools', () => {
         text: [1, 0],
         typescript: [5, 28],
       });
-      expect(h.verdict).toBe('healthy: 13 files indexed (go 3, python 4, text 1, typescript 5); snapshot fresh; no parse failures; 77% of references resolved');
+      expect(h.verdict).toBe('healthy: 13 files indexed (go 3, python 4, text 1, typescript 5); snapshot fresh; no parse failures; 78% of references resolved');
     });
 
     test('files changed on disk since the snapshot make it degraded and are listed', async () => {

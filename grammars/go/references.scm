@@ -23,3 +23,6 @@
   right: (expression_list) @bind.right) @bind.assign
 (parameter_declaration) @param
 (variadic_parameter_declaration) @param
+
+; `for _, v := range xs`: v binds to the element type of a collection parameter.
+(range_clause left: (expression_list) right: (_)) @range

@@ -3,6 +3,9 @@
 ; `foo()`, `this.foo()`, `super.foo()`, `obj.foo()`, `a.b.foo()`, `this.repo.save()`.
 (method_invocation name: (identifier) @call.name) @call
 
+; `super(…)`, `this(…)` in a constructor.
+(explicit_constructor_invocation) @ctor_call
+
 ; `new Foo()`, `new a.b.Foo<>()`, anonymous `new Foo() { … }`.
 (object_creation_expression type: (_) @new.type) @new
 

@@ -943,9 +943,17 @@ fn external_calls_groups_uses_by_target() {
                 1,
                 vec!["go/p4/p4_test.go::TestFour".to_string()]
             ),
+            // `t.Fatal(…)` on the `*testing.T` parameter: the package-qualified type resolves.
+            (
+                "external::testing.T.Fatal".to_string(),
+                "testing".to_string(),
+                1,
+                1,
+                vec!["go/p4/p4_test.go::TestFour".to_string()]
+            ),
         ]
     );
-    assert_eq!((r.total, r.total_uses, r.modules), (4, 4, 3));
+    assert_eq!((r.total, r.total_uses, r.modules), (5, 5, 3));
     assert_eq!(
         serde_json::to_value(&r.targets[0].by_kind).unwrap(),
         json!({"calls": 1})

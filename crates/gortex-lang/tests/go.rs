@@ -116,7 +116,8 @@ fn struct_fields_and_embedding() {
     assert_eq!(store.flavor, Some(TypeFlavor::Struct));
     assert_eq!(store.doc.as_deref(), Some("Store holds records."));
     assert_eq!(sym(&f, "Store.items").type_name.as_deref(), Some("map"));
-    assert_eq!(sym(&f, "Store.conn").type_name.as_deref(), Some("Conn"));
+    // Another package's type keeps its qualifier: the resolver follows it through the import.
+    assert_eq!(sym(&f, "Store.conn").type_name.as_deref(), Some("db.Conn"));
     sym(&f, "Store.a");
     sym(&f, "Store.b");
     sym(&f, "Store.Base");
@@ -199,7 +200,14 @@ fn self_ref_and_paths() {
     let f = go("package p\ntype S struct{}\nfunc (s *S) A() { s.B(); s.x.C(); s.x.y.D(); a.b.E(); a.b.c.F() }\n");
     assert_ref(&f, EdgeKind::Calls, "S.A", "B", Receiver::SelfRef);
     assert_ref(&f, EdgeKind::Calls, "S.A", "C", Receiver::SelfField("x".into()));
-    assert_ref(&f, EdgeKind::Calls, "S.A", "D", Receiver::Expr);
+    // A longer chain off the receiver is a path from the receiver's binding.
+    assert_ref(
+        &f,
+        EdgeKind::Calls,
+        "S.A",
+        "D",
+        Receiver::Path(vec!["s".into(), "x".into(), "y".into()]),
+    );
     assert_ref(
         &f,
         EdgeKind::Calls,
@@ -276,8 +284,31 @@ fn bindings() {
     );
     assert_eq!(
         binding(&f, "NewStore", "c"),
-        &BindingValue::Type { name: "Conn".into() }
+        &BindingValue::Type { name: "db.Conn".into() }
     );
+}
+
+#[test]
+fn collection_parameters_bind_their_elements() {
+    let f = go("package p\nfunc F(xs []*shapes.Box, m map[string]Item, rest ...Item) {\n\tfor _, b := range xs {\n\t\tb.Area()\n\t}\n\tfor k := range m {\n\t\t_ = k\n\t}\n\txs[0].Area()\n}\n");
+    // Elements are bound as `name[]`; a range value takes the element type, a lone key does not.
+    assert_eq!(
+        binding(&f, "F", "xs[]"),
+        &BindingValue::Type {
+            name: "shapes.Box".into()
+        }
+    );
+    assert_eq!(binding(&f, "F", "m[]"), &BindingValue::Type { name: "Item".into() });
+    assert_eq!(binding(&f, "F", "rest[]"), &BindingValue::Type { name: "Item".into() });
+    assert_eq!(
+        binding(&f, "F", "b"),
+        &BindingValue::Type {
+            name: "shapes.Box".into()
+        }
+    );
+    assert!(!f.bindings.iter().any(|b| b.name == "k"));
+    assert_ref(&f, EdgeKind::Calls, "F", "Area", Receiver::Name("b".into()));
+    assert_ref(&f, EdgeKind::Calls, "F", "Area", Receiver::Name("xs[]".into()));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! local bindings, and the name-only fallback.
 
 use super::builtins::{
-    KNOWN_GLOBALS, KOTLIN_IMPLICIT, LUA_GLOBALS, RUBY_KERNEL, RUBY_MODULE, SCALA_IMPLICIT, SWIFT_FRAMEWORKS,
+    JAVA_LANG, KNOWN_GLOBALS, KOTLIN_IMPLICIT, LUA_GLOBALS, RUBY_KERNEL, RUBY_MODULE, SCALA_IMPLICIT, SWIFT_FRAMEWORKS,
     SWIFT_IMPLICIT,
 };
 use super::namespaces::merges_namespaces;
@@ -171,7 +171,7 @@ impl Tables<'_> {
             },
             _ => return false,
         };
-        if KNOWN_GLOBALS.contains(&first) {
+        if KNOWN_GLOBALS.contains(&first) || self.bound_to_external_call(fi, scope, first) {
             return true;
         }
         first.chars().next().is_some_and(char::is_uppercase)
@@ -179,11 +179,46 @@ impl Tables<'_> {
             && self.resolve_receiver_name(fi, scope, first, 0).is_none()
     }
 
+    /// Whether `name` is a local bound to what a call outside the repository returned (`resp :=
+    /// http.Get(u)`, `r = requests.get(u)`): its members are the library's, and no method of
+    /// the repository is guessed for them by name.
+    fn bound_to_external_call(&self, fi: u32, scope: Option<u32>, name: &str) -> bool {
+        let facts = self.facts(fi);
+        let mut cur = scope;
+        for _ in 0..64 {
+            if let Some(&bi) = self.bindings[fi as usize].get(&(cur, name)) {
+                return match &facts.bindings[bi as usize].value {
+                    BindingValue::Call { receiver, name: callee } => matches!(
+                        self.resolve_callee(fi, cur, receiver, callee, 1),
+                        Some((Entity::External(_), _))
+                    ),
+                    BindingValue::Type { .. } => false,
+                };
+            }
+            match cur {
+                Some(s) => cur = facts.symbols[s as usize].parent.filter(|&p| p < s),
+                None => return false,
+            }
+        }
+        false
+    }
+
     /// A type name as file `fi` sees it. Name-only matches are `text_matched`.
     pub(super) fn resolve_type(&self, fi: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
         if name.starts_with("std::") && self.lang(fi).is_c_family() {
             // The C++ standard library never lives in the repository.
             return Some((Entity::External(name.to_string()), Origin::AstResolved));
+        }
+        if self.lang(fi) == Language::Go {
+            // Another package's type, named through its import: `shapes.Box`, `http.Request`.
+            if let Some((pkg, ty)) = name.split_once('.') {
+                let (base, o1) = self.resolve_first_plain(fi, pkg, depth)?;
+                let (found, o2) = self.member(&base, ty, depth + 1)?;
+                return match found {
+                    Entity::Sym(s) if !self.sym(s).kind.is_type_like() => None,
+                    _ => Some((found, o1.min(o2))),
+                };
+            }
         }
         if let Some((e, o)) = self.resolve_first_plain(fi, name, depth) {
             match &e {
@@ -405,6 +440,10 @@ fn implicit_name(lang: Language, facts: &gortex_core::FileFacts, name: &str) -> 
     // Kotlin imports its standard library's top-level functions into every file.
     if lang == Language::Kotlin && KOTLIN_IMPLICIT.contains(&name) {
         return Some((Entity::External(format!("kotlin.{name}")), Origin::AstResolved));
+    }
+    // Java's `java.lang` is imported into every file (`String`, `Math`, `Integer`).
+    if lang == Language::Java && JAVA_LANG.contains(&name) {
+        return Some((Entity::External(format!("java.lang.{name}")), Origin::AstResolved));
     }
     // Scala's `Predef` and the `scala` package are imported into every file.
     if lang == Language::Scala && SCALA_IMPLICIT.contains(&name) {

@@ -5,6 +5,7 @@ use super::cascade::NameOnly;
 use super::tables::Tables;
 use super::{Entity, Sym};
 use crate::cache::{Endpoint, ExternalEdge, ResolvedEdge, ResolvedFile, UnresolvedRef};
+use crate::config::dir_of;
 use crate::semantic::{SemanticCounts, SemanticSite, SemanticTarget};
 use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, Span, TypeFlavor};
 use rustc_hash::FxHashMap;
@@ -236,6 +237,11 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
             if accepts(r.kind, t.sym(s).kind)
                 && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)) =>
         {
+            // A call names the method where a field shares its name.
+            let s = match r.kind {
+                EdgeKind::Calls => t.callable_twin(s).unwrap_or(s),
+                _ => s,
+            };
             let kind = edge_kind(t, r.kind, s, lang);
             push_edge(em, from, from_test, s, kind, origin, r.line);
         }
@@ -271,9 +277,24 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
                             _ => matches!(k, NodeKind::Method | NodeKind::Field | NodeKind::Function),
                         })
             };
+            // A Go method of another package is reached only through a type the resolver
+            // follows (imports name every package); guessed by name across packages it was
+            // mostly a standard-library type's (measured: 1 in 5 right, against 49 in 50 within
+            // the caller's own package).
+            // A bare Python call names what the file defines, imports or is handed (a parameter,
+            // a pytest fixture, a builtin): guessed by name from elsewhere it was right under 1 in
+            // 100; a class of the caller's own directory (a test module's models) mostly right.
+            let same_dir = |s: Sym| dir_of(&t.files[s.0 as usize].path) == dir_of(&file.path);
+            let plausible = |s: Sym| match (lang, member) {
+                (Language::Go, true) => same_dir(s),
+                (Language::Python, false) => same_dir(s) && t.sym(s).kind.is_type_like(),
+                _ => true,
+            };
             match t.name_only(fi, &r.name, want, self_sym) {
                 NameOnly::One(s)
-                    if !matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements) || t.sym(s).kind.is_type_like() =>
+                    if (!matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)
+                        || t.sym(s).kind.is_type_like())
+                        && plausible(s) =>
                 {
                     push_edge(em, from, from_test, s, r.kind, Origin::TextMatched, r.line);
                 }
@@ -296,10 +317,13 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
 }
 
 /// The edge kind a reference of `kind` to symbol `s` makes: a call of a class instantiates it, a
-/// call naming an interface references it, a Swift supertype that is a class is extended.
+/// call naming an interface (or, in Go, any type: a conversion) references it, a Swift supertype
+/// that is a class is extended.
 fn edge_kind(t: &Tables<'_>, kind: EdgeKind, s: Sym, lang: Language) -> EdgeKind {
     let target = t.sym(s);
     match (kind, target.kind) {
+        // Go calls no type: `Meters(3)` converts (literals and `new` are the instantiations).
+        (EdgeKind::Calls, k) if lang == Language::Go && k.is_type_like() => EdgeKind::References,
         (EdgeKind::Calls, NodeKind::Type)
             if !matches!(target.flavor, Some(TypeFlavor::TypeAlias) | Some(TypeFlavor::Enum)) =>
         {

@@ -53,6 +53,20 @@ impl Tables<'_> {
         None
     }
 
+    /// The method named as field `s` in the same type (Java's `entrySet` field beside its
+    /// `entrySet()` method): what a call of that name means.
+    pub(super) fn callable_twin(&self, s: Sym) -> Option<Sym> {
+        let field = self.sym(s);
+        if !matches!(field.kind, NodeKind::Field | NodeKind::Variable | NodeKind::Constant) {
+            return None;
+        }
+        let parent = field.parent?;
+        self.children_of((s.0, parent))?
+            .iter()
+            .copied()
+            .find(|&k| self.sym(k).name == field.name && self.sym(k).kind.is_callable())
+    }
+
     /// A member of what `entity` denotes: a module's export, a type's member, an external path.
     pub(super) fn member(&self, entity: &Entity, name: &str, depth: u32) -> Option<(Entity, Origin)> {
         if depth > MAX_DEPTH {

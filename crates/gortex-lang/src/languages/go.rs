@@ -37,6 +37,7 @@ struct Caps {
     literal: u32,
     type_ref: u32,
     bind_short: u32,
+    range: u32,
     bind_assign: u32,
     param: u32,
 }
@@ -79,6 +80,7 @@ fn queries() -> &'static Queries {
             bind_short: c("bind.short"),
             bind_assign: c("bind.assign"),
             param: c("param"),
+            range: c("range"),
         };
         Queries { set, caps }
     })
@@ -148,11 +150,21 @@ fn type_head<'t>(mut node: Node<'t>, src: &[u8]) -> Option<(String, Option<Strin
     None
 }
 
-/// The simple name of a declared type for `type_name`/`return_type`: the head name when there
-/// is one, else the collapsed type text reduced by `simple_type_name` (`[]Foo` → `Foo`).
+/// A type head's name as the file spells it: `pkg.Name` for another package's type (the
+/// resolver finds it through the import), `Name` for the file's own package.
+fn qualified(name: String, pkg: Option<String>) -> String {
+    match pkg {
+        Some(pkg) => format!("{pkg}.{name}"),
+        None => name,
+    }
+}
+
+/// The name of a declared type for `type_name`/`return_type`: the head name when there is one
+/// (package-qualified, see [`qualified`]), else the collapsed type text reduced by
+/// `simple_type_name` (`[]Foo` → `Foo`).
 fn type_name_of(node: Node<'_>, src: &[u8]) -> Option<String> {
-    if let Some((name, _, _)) = type_head(node, src) {
-        return Some(name);
+    if let Some((name, pkg, _)) = type_head(node, src) {
+        return Some(qualified(name, pkg));
     }
     match node.kind() {
         "slice_type" | "array_type" | "implicit_length_array_type" => {
@@ -316,11 +328,8 @@ fn receiver_of(operand: Node<'_>, src: &[u8], recv: Option<&str>) -> Receiver {
             }
             let base = txt(cur, src);
             chain.reverse();
-            if recv == Some(base.as_str()) {
-                if chain.len() == 1 {
-                    return Receiver::SelfField(chain.pop().unwrap_or_default());
-                }
-                return Receiver::Expr;
+            if recv == Some(base.as_str()) && chain.len() == 1 {
+                return Receiver::SelfField(chain.pop().unwrap_or_default());
             }
             let mut path = Vec::with_capacity(chain.len() + 1);
             path.push(base);
@@ -331,7 +340,26 @@ fn receiver_of(operand: Node<'_>, src: &[u8], recv: Option<&str>) -> Receiver {
             Some(n) => Receiver::Call(n),
             None => Receiver::Expr,
         },
+        // `xs[i].M()`: an element of a collection parameter, bound as `xs[]` (see `Ctx::param`).
+        "index_expression" => match operand.child_by_field_name("operand") {
+            Some(o) if o.kind() == "identifier" => Receiver::Name(element_name(&txt(o, src))),
+            _ => Receiver::Expr,
+        },
         _ => Receiver::Expr,
+    }
+}
+
+/// The binding name of a collection's elements: `xs[]`, never a Go identifier.
+fn element_name(collection: &str) -> String {
+    format!("{collection}[]")
+}
+
+/// The element type node of a slice, array or map type (a map's value), else None.
+fn element_type(ty: Node<'_>) -> Option<Node<'_>> {
+    match ty.kind() {
+        "slice_type" | "array_type" | "implicit_length_array_type" => ty.child_by_field_name("element"),
+        "map_type" => ty.child_by_field_name("value"),
+        _ => None,
     }
 }
 
@@ -370,8 +398,10 @@ fn binding_value(expr: Node<'_>, src: &[u8], recv: Option<&str>) -> Option<Bindi
     }
     match e.kind() {
         "composite_literal" => {
-            let (name, _, _) = type_head(e.child_by_field_name("type")?, src)?;
-            Some(BindingValue::Type { name })
+            let (name, pkg, _) = type_head(e.child_by_field_name("type")?, src)?;
+            Some(BindingValue::Type {
+                name: qualified(name, pkg),
+            })
         }
         "call_expression" => {
             let f = callee_node(e)?;
@@ -383,7 +413,7 @@ fn binding_value(expr: Node<'_>, src: &[u8], recv: Option<&str>) -> Option<Bindi
                         let arg = args.named_child(0)?;
                         let ty = match arg.kind() {
                             "identifier" => Some(txt(arg, src)),
-                            _ => type_head(arg, src).map(|(n, _, _)| n),
+                            _ => type_head(arg, src).map(|(n, p, _)| qualified(n, p)),
                         }?;
                         return (!crate::names::go_builtin_type(&ty)).then_some(BindingValue::Type { name: ty });
                     }
@@ -409,11 +439,11 @@ fn binding_value(expr: Node<'_>, src: &[u8], recv: Option<&str>) -> Option<Bindi
 
 /// A binding-worthy declared type: a named type, possibly behind a pointer or generic.
 fn declared_binding_type(ty: Node<'_>, src: &[u8], generics: &Generics) -> Option<String> {
-    let (name, _, node) = type_head(ty, src)?;
-    if crate::names::go_builtin_type(&name) || generics.declares(node.start_byte(), &name) {
+    let (name, pkg, node) = type_head(ty, src)?;
+    if pkg.is_none() && (crate::names::go_builtin_type(&name) || generics.declares(node.start_byte(), &name)) {
         return None;
     }
-    Some(name)
+    Some(qualified(name, pkg))
 }
 
 struct Ctx<'a, 't> {
@@ -427,6 +457,9 @@ struct Ctx<'a, 't> {
     methods: Vec<(usize, Option<String>)>,
     /// Top-level named types: name → symbol index.
     types: HashMap<String, usize>,
+    /// Collection parameters' element types: (owner start byte, owner end byte, name, type), for
+    /// `for _, v := range xs`.
+    elements: Vec<(usize, usize, String, String)>,
     is_test_file: bool,
 }
 
@@ -970,14 +1003,37 @@ impl<'a, 't> Ctx<'a, 't> {
         let Some(ty) = param.child_by_field_name("type") else {
             return;
         };
-        if param.kind() == "variadic_parameter_declaration" {
-            return; // `xs ...Foo` is a slice
+        let mut cur = param.walk();
+        let names: Vec<Node<'t>> = param.children_by_field_name("name", &mut cur).collect();
+        // `xs ...Foo` is a slice of Foo; `xs []Foo`, `m map[K]Foo` collections of Foo: their
+        // elements are bound as `xs[]` (for `xs[i].M()`) and remembered for `range`.
+        let element = if param.kind() == "variadic_parameter_declaration" {
+            Some(ty)
+        } else {
+            element_type(ty)
+        };
+        if let Some(elem) = element {
+            let Some(type_name) = declared_binding_type(elem, src, generics) else {
+                return;
+            };
+            for n in names {
+                let name = txt(n, src);
+                self.elements
+                    .push((owner.start_byte(), owner.end_byte(), name.clone(), type_name.clone()));
+                self.add_binding(
+                    element_name(&name),
+                    BindingValue::Type {
+                        name: type_name.clone(),
+                    },
+                    n,
+                    false,
+                );
+            }
+            return;
         }
         let Some(type_name) = declared_binding_type(ty, src, generics) else {
             return;
         };
-        let mut cur = param.walk();
-        let names: Vec<Node<'t>> = param.children_by_field_name("name", &mut cur).collect();
         for n in names {
             self.add_binding(
                 txt(n, src),
@@ -987,6 +1043,39 @@ impl<'a, 't> Ctx<'a, 't> {
                 n,
                 false,
             );
+        }
+    }
+
+    /// `for _, v := range xs` over a collection parameter binds `v` to its element type (a
+    /// map's value; a lone `for k := range xs` binds an index or key, which is left alone).
+    fn range(&mut self, clause: Node<'t>) {
+        let src = self.src;
+        let (Some(left), Some(right)) = (clause.child_by_field_name("left"), clause.child_by_field_name("right"))
+        else {
+            return;
+        };
+        if right.kind() != "identifier" {
+            return;
+        }
+        let mut cur = left.walk();
+        let Some(value) = left
+            .named_children(&mut cur)
+            .nth(1)
+            .filter(|v| v.kind() == "identifier")
+        else {
+            return;
+        };
+        let collection = txt(right, src);
+        let at = clause.start_byte();
+        // The innermost function declaring the collection: the latest-starting owner around it.
+        let ty = self
+            .elements
+            .iter()
+            .filter(|(start, end, name, _)| *start <= at && at < *end && *name == collection)
+            .max_by_key(|(start, ..)| *start)
+            .map(|(.., ty)| ty.clone());
+        if let Some(ty) = ty {
+            self.add_binding(txt(value, src), BindingValue::Type { name: ty }, value, false);
         }
     }
 
@@ -1063,6 +1152,7 @@ impl Extractor for GoExtractor {
             imports: Vec::new(),
             methods: Vec::new(),
             types: HashMap::new(),
+            elements: Vec::new(),
             is_test_file,
         };
 
@@ -1100,6 +1190,7 @@ impl Extractor for GoExtractor {
                     caps.bind_short,
                     caps.bind_assign,
                     caps.param,
+                    caps.range,
                 ]
                 .contains(&i)
                 {
@@ -1124,6 +1215,8 @@ impl Extractor for GoExtractor {
                 cx.assignment(node, &recvs);
             } else if i == caps.param {
                 cx.param(node, &generics);
+            } else if i == caps.range {
+                cx.range(node);
             }
         }
 

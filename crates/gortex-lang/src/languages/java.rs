@@ -34,6 +34,7 @@ struct Caps {
     field: u32,
     import: u32,
     call: u32,
+    ctor_call: u32,
     new: u32,
     method_ref: u32,
     type_ref: u32,
@@ -80,6 +81,7 @@ fn queries() -> &'static Queries {
             field: c("field.def"),
             import: c("import.def"),
             call: c("call"),
+            ctor_call: c("ctor_call"),
             new: c("new"),
             method_ref: c("method_ref"),
             type_ref: c("type.ref"),
@@ -307,41 +309,62 @@ fn value_binding(value: Node<'_>, src: &[u8]) -> Option<BindingValue> {
 }
 
 /// Scopes that declare type parameters: (start byte, end byte, names).
+/// Scopes that declare type parameters: (start byte, end byte, (name, first bound's head)).
 struct Generics {
-    scopes: Vec<(usize, usize, Vec<String>)>,
+    scopes: Vec<(usize, usize, Vec<(String, Option<String>)>)>,
 }
 
 impl Generics {
     fn declares(&self, byte: usize, name: &str) -> bool {
+        self.param(byte, name).is_some()
+    }
+
+    /// The innermost type parameter `name` in scope at `byte`, with its first bound
+    /// (`T extends Number & Comparable<T>` → `Number`).
+    fn param(&self, byte: usize, name: &str) -> Option<&Option<String>> {
+        // Scopes nest and are added outer first: the last one holding `byte` that declares it.
         self.scopes
             .iter()
-            .any(|(s, e, names)| byte >= *s && byte < *e && names.iter().any(|n| n == name))
+            .rev()
+            .filter(|(s, e, _)| byte >= *s && byte < *e)
+            .find_map(|(.., params)| params.iter().find(|(n, _)| n == name).map(|(_, b)| b))
     }
 
     fn add(&mut self, decl: Node<'_>, src: &[u8]) {
         let Some(tp) = decl.child_by_field_name("type_parameters") else {
             return;
         };
-        let mut names = Vec::new();
+        let mut params = Vec::new();
         let mut cur = tp.walk();
         for p in tp.named_children(&mut cur) {
             let mut c2 = p.walk();
-            let id = p.named_children(&mut c2).find(|c| c.kind() == "type_identifier");
-            if let Some(id) = id {
-                names.push(txt(id, src));
-            }
+            let kids: Vec<Node<'_>> = p.named_children(&mut c2).collect();
+            let Some(id) = kids.iter().find(|c| c.kind() == "type_identifier") else {
+                continue;
+            };
+            let bound = kids.iter().find(|c| c.kind() == "type_bound").and_then(|b| {
+                let mut c3 = b.walk();
+                let first = b.named_children(&mut c3).next()?;
+                type_head(first, src).map(|(n, ..)| n)
+            });
+            params.push((txt(*id, src), bound));
         }
-        self.scopes.push((decl.start_byte(), decl.end_byte(), names));
+        self.scopes.push((decl.start_byte(), decl.end_byte(), params));
     }
 }
 
-/// A declared type usable as binding evidence (named, not primitive, not a type parameter).
+/// A declared type usable as binding evidence: named, not primitive; a type parameter stands
+/// for its first bound (`T extends RealFieldElement<T>`: a `T` has RealFieldElement's methods),
+/// and is no evidence without one.
 fn declared_type(ty: Node<'_>, src: &[u8], generics: &Generics) -> Option<String> {
     let (name, _, node) = type_head(ty, src)?;
-    if name == "var" || is_primitive(&name) || generics.declares(node.start_byte(), &name) {
+    if name == "var" || is_primitive(&name) {
         return None;
     }
-    Some(name)
+    match generics.param(node.start_byte(), &name) {
+        Some(bound) => bound.clone(),
+        None => Some(name),
+    }
 }
 
 struct PendingRef {
@@ -469,17 +492,18 @@ impl<'a, 't> Ctx<'a, 't> {
         if in_interface && body.is_none() && !mods.is_static && !mods.is_default {
             sym.is_abstract = true;
         }
+        // The method's own type parameters first: `<T extends X> T f()` returns an X.
+        self.generics.add(decl, src);
         if !is_constructor {
             sym.return_type = decl
                 .child_by_field_name("type")
-                .and_then(|t| util::simple_type_name(&util::text(t, src)))
+                .and_then(|t| self.type_name_of(t))
                 .filter(|t| t != "void");
         }
         sym.test_role = test_role(&mods.annotations);
         if sym.test_role.is_some() {
             self.has_tests = true;
         }
-        self.generics.add(decl, src);
         self.symbols.push(sym);
     }
 
@@ -494,9 +518,7 @@ impl<'a, 't> Ctx<'a, 't> {
         if in_interface {
             mods.is_static = true; // interface constants are implicitly `public static final`
         }
-        let type_name = decl
-            .child_by_field_name("type")
-            .and_then(|t| util::simple_type_name(&util::text(t, src)));
+        let type_name = decl.child_by_field_name("type").and_then(|t| self.type_name_of(t));
         let body = {
             let mut cur = decl.walk();
             let first = decl.children_by_field_name("declarator", &mut cur).next();
@@ -595,6 +617,41 @@ impl<'a, 't> Ctx<'a, 't> {
             }
         };
         self.add_ref(EdgeKind::Calls, txt(name, self.src), receiver, name);
+    }
+
+    /// `super(…)` calls the superclass's constructor, `this(…)` another of the class's own
+    /// (named as the class: a Java constructor is the method named as its type).
+    fn constructor_call(&mut self, call: Node<'t>) {
+        let Some(keyword) = call.child_by_field_name("constructor") else {
+            return;
+        };
+        if keyword.kind() == "super" {
+            self.add_ref(EdgeKind::Calls, "super".to_string(), Receiver::Super, keyword);
+            return;
+        }
+        let mut cur = self.parents.parent(call);
+        while let Some(n) = cur {
+            if matches!(
+                n.kind(),
+                "class_declaration" | "enum_declaration" | "record_declaration"
+            ) {
+                if let Some(name) = n.child_by_field_name("name") {
+                    self.add_ref(EdgeKind::Calls, txt(name, self.src), Receiver::SelfRef, keyword);
+                }
+                return;
+            }
+            cur = self.parents.parent(n);
+        }
+    }
+
+    /// The simple name of a declared type for `type_name`/`return_type`; a bounded type
+    /// parameter stands for its first bound (an unbounded one keeps its own name).
+    fn type_name_of(&self, ty: Node<'t>) -> Option<String> {
+        let name = util::simple_type_name(&util::text(ty, self.src))?;
+        match self.generics.param(ty.start_byte(), &name) {
+            Some(Some(bound)) => Some(bound.clone()),
+            _ => Some(name),
+        }
     }
 
     fn new_expr(&mut self, expr: Node<'t>) {
@@ -968,6 +1025,7 @@ impl Extractor for JavaExtractor {
                     cx.import(node);
                 } else if [
                     caps.call,
+                    caps.ctor_call,
                     caps.new,
                     caps.method_ref,
                     caps.type_ref,
@@ -987,6 +1045,8 @@ impl Extractor for JavaExtractor {
         for (i, node) in later {
             if i == caps.call {
                 cx.call(node);
+            } else if i == caps.ctor_call {
+                cx.constructor_call(node);
             } else if i == caps.new {
                 cx.new_expr(node);
             } else if i == caps.method_ref {
