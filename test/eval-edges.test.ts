@@ -1,5 +1,5 @@
 /**
- * `gortex eval edges`: the SCIP reader, gold made by the real scip-typescript and scip-python on
+ * `gortex eval edges`: the SCIP reader, gold made by the real scip-typescript, scip-python, scip-go and javac (semanticdb-javac) on
  * small fixtures (exact edges), the graph scored against it before and after enrichment by the real
  * language servers, the baseline gate, and bad input.
  */
@@ -7,10 +7,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
-import { followedByCall, goldFromScip } from '../ts/eval/edges';
+import { bodyExtents, followedByCall, goConstructs, goldFromScip } from '../ts/eval/edges';
 import {
   compareEdges,
   readEdgeBaseline,
+  readGold,
   scipIndexOf,
   scoreGraph,
   updatedEdgeBaseline,
@@ -127,6 +128,91 @@ describe('Python: gold from scip-python, graph scored against it', () => {
   });
 });
 
+describe('Go: gold from scip-go, graph scored against it', () => {
+  const root = fixtureCopy('edges/go', 'edges-go');
+  let scip = '';
+  let engine: Engine;
+
+  beforeAll(async () => {
+    scip = await scipIndexOf({ id: 'fixture-go', name: 'fixture', version: '1', indexer: 'scip-go' }, root, cache, () => {});
+    engine = new Engine({ home: tempHome(), threads: 2 });
+    await engine.indexRepo(root);
+    // The first run on a machine builds scip-go from the Go module proxy (about a minute).
+  }, 300_000);
+
+  test('the gold holds exactly the calls made in function bodies', () => {
+    // scip-go records no body extents: the graph's function spans stand in (as in `scoreGraph`).
+    const extentOf = bodyExtents(engine.graphDump(root, { maxNodes: 1000 }));
+    const gold = goldFromScip(readScip(fs.readFileSync(scip)), { sourceOf: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'), extentOf });
+    // By hand: `&Box{…}`, `new(Box)` and `Cube{}` construct; `Meters(3)` converts; `[]Shape{…}` and
+    // the result type before build's body construct nothing; the closure's call counts for build;
+    // `c.Area()` is Box's promoted Area; `shapes.Square` passed as a value is no call; `top` is
+    // module scope.
+    expect([...gold.edges.values()].map((e) => `${e.caller} -> ${e.callee} ${e.kind}`).sort()).toEqual([
+      'main.go::build -> shapes/shapes.go::Box constructor',
+      'main.go::build -> shapes/shapes.go::Box.Describe method',
+      'main.go::main -> main.go::build function',
+      'main.go::main -> main.go::total function',
+      'main.go::main -> shapes/shapes.go::Box.Area method',
+      'main.go::main -> shapes/shapes.go::Cube constructor',
+      'main.go::main -> shapes/shapes.go::Map function',
+      'main.go::total -> shapes/shapes.go::Shape.Area method',
+      'shapes/shapes.go::Box.Area -> shapes/shapes.go::Square function',
+    ]);
+    expect(gold.outsideBodies).toBe(1);
+  });
+
+  test('the index resolves every call the fixture makes, conversions are no calls', () => {
+    const report = scoreGraph(engine, root, scip);
+    expect(report.sample.wrong).toEqual([]);
+    expect(report.sample.missed).toEqual([]);
+    expect(report.all).toMatchObject({ gold: 9, judged: 9, hits: 9 });
+    expect(Object.keys(report.by_tier)).toEqual(['ast_resolved']);
+  });
+});
+
+describe('Java: gold from javac with semanticdb-javac, graph scored against it', () => {
+  const root = fixtureCopy('edges/java', 'edges-java');
+  let gold = '';
+  let engine: Engine;
+
+  beforeAll(async () => {
+    gold = await scipIndexOf({ id: 'fixture-java', name: 'fixture', version: '1', indexer: 'semanticdb-javac' }, root, cache, () => {});
+    engine = new Engine({ home: tempHome(), threads: 2 });
+    await engine.indexRepo(root);
+  }, 300_000);
+
+  test('the gold holds exactly the calls made in method bodies', () => {
+    const extentOf = bodyExtents(engine.graphDump(root, { maxNodes: 1000 }));
+    const edges = goldFromScip(readGold(gold), { sourceOf: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'), extentOf });
+    // By hand: `new X(…)`, `super(…)` and `this(…)` construct (a constructor is keyed as the
+    // class, and both of Square's constructors as one name); Util's overloads are one name; the
+    // lambda's call counts for build; `TOP`'s initializer is outside any body.
+    expect([...edges.edges.values()].map((e) => `${e.caller} -> ${e.callee} ${e.kind}`).sort()).toEqual([
+      'Main.java::Main.build -> shapes/Base.java::Base.describe method',
+      'Main.java::Main.build -> shapes/Square.java::Square constructor',
+      'Main.java::Main.build -> shapes/Util.java::Util.square method',
+      'Main.java::Main.main -> Main.java::Main.build method',
+      'Main.java::Main.main -> Main.java::Main.total method',
+      'Main.java::Main.main -> shapes/Base.java::Base constructor',
+      'Main.java::Main.main -> shapes/Base.java::Base.describe method',
+      'Main.java::Main.total -> shapes/Shape.java::Shape.area method',
+      'shapes/Square.java::Square.Square -> shapes/Base.java::Base constructor',
+      'shapes/Square.java::Square.Square -> shapes/Square.java::Square constructor',
+      'shapes/Square.java::Square.area -> shapes/Util.java::Util.square method',
+    ]);
+    expect(edges.outsideBodies).toBe(1);
+  });
+
+  test('the index resolves every call, super(…) and this(…) included', () => {
+    const report = scoreGraph(engine, root, gold);
+    expect(report.sample.missed).toEqual([]);
+    expect(report.sample.wrong).toEqual([]);
+    expect(report.all).toMatchObject({ gold: 11, judged: 11, hits: 11 });
+    expect(report.unjudged).toEqual({ caller_unknown: 0, callee_unknown: 0 });
+  });
+});
+
 describe('SCIP reading', () => {
   test('symbols parse into descriptors; locals and garbage do not', () => {
     expect(parseScipSymbol('scip-typescript npm rxjs 7.8.2 src/internal/`Observable.ts`/Observable#`<constructor>`().')?.descriptors).toEqual([
@@ -158,6 +244,24 @@ describe('SCIP reading', () => {
     const no = ['f.call(x)', 'f', 'f = 1', 'f<T> = g', 'f<T; g(x)'];
     for (const text of yes) expect([text, followedByCall([text], 0, 1)]).toEqual([text, true]);
     for (const text of no) expect([text, followedByCall([text], 0, 1)]).toEqual([text, false]);
+    // Go's type arguments come in brackets.
+    expect(followedByCall(['f[int](x)'], 0, 1, true)).toBe(true);
+    expect(followedByCall(['f[int](x)'], 0, 1)).toBe(false);
+  });
+
+  test('a Go type is constructed by a literal or new, not by a conversion, an element type or a result type', () => {
+    const at = (text: string, name: string): boolean => {
+      const col = text.indexOf(name);
+      return goConstructs([text], [0, col, 0, col + name.length]);
+    };
+    expect(at('b := &Box{Side: 3}', 'Box')).toBe(true);
+    expect(at('b := pkg.Box{}', 'Box')).toBe(true);
+    expect(at('p := Pair[int]{1, 2}', 'Pair')).toBe(true);
+    expect(at('b := new(pkg.Box)', 'Box')).toBe(true);
+    expect(at('m := Meters(3)', 'Meters')).toBe(false);
+    expect(at('xs := []Box{}', 'Box')).toBe(false);
+    expect(at('m := map[string]Box{}', 'Box')).toBe(false);
+    expect(at('func f() Box {', 'Box')).toBe(false);
   });
 });
 
@@ -195,7 +299,7 @@ describe('the baseline gate', () => {
 
   test('the shipped baseline parses and names only known corpora', () => {
     const baseline = readEdgeBaseline(path.join(__dirname, '..', 'eval', 'edges-baseline.json'))!;
-    expect(Object.keys(baseline.corpora).sort()).toEqual(['django', 'requests', 'rxjs', 'typescript-src']);
+    expect(Object.keys(baseline.corpora).sort()).toEqual(['commons-math', 'django', 'gin', 'gson', 'requests', 'rxjs', 'typescript-src', 'x-tools']);
   });
 });
 
@@ -206,7 +310,7 @@ describe('gortex eval edges flags', () => {
   test('an unknown corpus, a bad epsilon and a missing baseline are refused before any work', () => {
     const unknown = runCli(['eval', 'edges', '--corpus', 'nope']);
     expect(unknown.status).toBe(2);
-    expect(plain(unknown.stderr)).toMatch(/Unknown --corpus "nope": use one of rxjs, typescript-src, requests, django/);
+    expect(plain(unknown.stderr)).toMatch(/Unknown --corpus "nope": use one of rxjs, typescript-src, requests, django, gin, x-tools, gson, commons-math/);
     const epsilon = runCli(['eval', 'edges', '--epsilon', 'lots']);
     expect(epsilon.status).toBe(2);
     expect(plain(epsilon.stderr)).toMatch(/--epsilon must be a number in \[0, 1\), got "lots"/);

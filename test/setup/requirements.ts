@@ -1,7 +1,7 @@
 /**
  * Jest global setup: checks once, before any test, that the machine has what the suite drives for
- * real — the built addon and CLI, redis-server, the C/C++ and Go language servers, Chromium,
- * systemd-analyze, python3 — and says in one message what is missing and how to install it. A full
+ * real — the built addon and CLI, redis-server, the C/C++ and Go language servers, Go and a JDK
+ * (the call-edge gold), Chromium, systemd-analyze, python3 — and says in one message what is missing and how to install it. A full
  * run stops there; a run of chosen files goes on after the warning (it may not need them).
  */
 import * as fs from 'node:fs';
@@ -29,6 +29,8 @@ const REQUIREMENTS: Requirement[] = [
   { what: 'redis-server', usedBy: 'test/http-redis.test.ts', install: 'apt-get install redis-server', present: () => findExecutable('redis-server') !== undefined },
   { what: 'clangd', usedBy: 'test/lsp.test.ts', install: 'apt-get install clangd', present: () => findExecutable('clangd') !== undefined },
   { what: 'gopls', usedBy: 'test/lsp.test.ts', install: 'go install golang.org/x/tools/gopls@v0.23.0', present: () => findExecutable('gopls') !== undefined },
+  { what: 'go', usedBy: 'test/eval-edges.test.ts (builds scip-go), test/lsp.test.ts', install: 'apt-get install golang-go', present: () => findExecutable('go') !== undefined },
+  { what: 'javac', usedBy: 'test/eval-edges.test.ts (Java gold)', install: 'apt-get install default-jdk-headless', present: () => findExecutable('javac') !== undefined },
   { what: 'chromium (/usr/bin/chromium)', usedBy: 'test/ui.test.ts', install: 'apt-get install chromium', present: () => fs.existsSync('/usr/bin/chromium') },
   { what: 'systemd-analyze', usedBy: 'test/service.test.ts', install: 'apt-get install systemd', present: () => findExecutable('systemd-analyze') !== undefined },
   { what: 'python3', usedBy: 'test/service.test.ts (reads the launchd plist)', install: 'apt-get install python3', present: () => findExecutable('python3') !== undefined },

@@ -3,18 +3,35 @@
  * real indexer (cached per pin and indexer version), index it with gortex, score the call edges —
  * and, with enrichment, score them again after the language servers have had their say.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Engine } from '../engine/engine';
 import { CALL_TIERS } from './parity';
-import { corpusLabel, ensureCorpus, PARITY_CORPORA, type ParityCorpus } from './parity-corpora';
-import { goldFromScip, graphCallEdges, graphNodeKeys, scoreEdges, type EdgeReport, type Score } from './edges';
-import { readScip } from './scip';
+import { corpusLabel, ensureCorpus, ensurePinnedFile, PARITY_CORPORA, type ParityCorpus, type PinnedFile } from './parity-corpora';
+import { bodyExtents, goldFromScip, graphCallEdges, graphNodeKeys, scoreEdges, type EdgeReport, type Score } from './edges';
+import { readScip, readSemanticdb, type ScipIndex } from './scip';
 
-/** The SCIP indexers the gold is made with (npm packages, devDependencies of gortex). */
-export type ScipIndexer = 'scip-typescript' | 'scip-python';
+/**
+ * The compiler-backed indexers the gold is made with: scip-typescript and scip-python are npm
+ * packages (devDependencies of gortex); scip-go is built from the Go module proxy on first use;
+ * Java's is javac itself with the `semanticdb-javac` plugin (a jar from Maven Central), whose
+ * SemanticDB output the gold reads directly (scip-java would only convert it).
+ */
+export type ScipIndexer = 'scip-typescript' | 'scip-python' | 'scip-go' | 'semanticdb-javac';
+
+/** The javac plugin that records what the compiler resolved (SemanticDB), pinned. */
+const SEMANTICDB_JAVAC: PinnedFile = {
+  url: 'https://repo1.maven.org/maven2/com/sourcegraph/semanticdb-javac/0.11.1/semanticdb-javac-0.11.1.jar',
+  sha256: '8c256b1b0e8ad499bb5449799e949f4b560aec10d1781e8e4575df078d3aaf96',
+  registry: 'Maven Central',
+  label: 'semanticdb-javac@0.11.1',
+};
+
+/** scip-go's pin (the newest the Go module proxy serves here). */
+export const SCIP_GO_VERSION = 'v0.1.26';
+const SCIP_GO_MODULE = 'github.com/sourcegraph/scip-go';
 
 /** One pinned corpus of the call-edge eval. */
 export interface EdgeCorpus extends ParityCorpus {
@@ -27,7 +44,12 @@ export interface EdgeCorpus extends ParityCorpus {
    * installed on the machine, `exclude` for files the indexer crashes on.
    */
   pyright?: { extraPaths?: string[]; exclude?: string[] };
+  /** For javac: the jars the sources compile against (pinned, from Maven Central) and files left out. */
+  javac?: { classpath?: PinnedFile[]; exclude?: string[] };
 }
+
+const GIN = PARITY_CORPORA.find((c) => c.name === 'github.com/gin-gonic/gin')!;
+const GSON = PARITY_CORPORA.find((c) => c.name === 'com.google.code.gson:gson')!;
 
 const RXJS: EdgeCorpus = {
   id: 'rxjs',
@@ -84,6 +106,54 @@ export const EDGE_CORPORA: readonly EdgeCorpus[] = [
     // scip-python 0.6.6 stops with "Debug Failure. False expression." type-checking this file.
     pyright: { exclude: ['tests/model_enums/tests.py'] },
   },
+  // The parity eval's Go pin, shared so both measure the same bytes.
+  { ...GIN, id: 'gin', indexer: 'scip-go' },
+  {
+    id: 'x-tools',
+    language: 'go',
+    name: 'golang.org/x/tools',
+    version: 'v0.28.0',
+    registry: 'Go proxy',
+    url: 'https://proxy.golang.org/golang.org/x/tools/@v/v0.28.0.zip',
+    sha256: '3ac1c5530724296b8ed1f5b3df6c2aa1f6312371ab20812ad5fcb35ceaf2a177',
+    format: 'zip',
+    inner: 'golang.org/x/tools@v0.28.0',
+    subdir: '',
+    note: "the module zip (1,180 .go files, testdata included; the index bench's x-tools): go/ssa, go/analysis, internal/…",
+    indexer: 'scip-go',
+  },
+  // The parity eval's Java pin (the sources jar), shared so both measure the same bytes.
+  {
+    ...GSON,
+    id: 'gson',
+    indexer: 'semanticdb-javac',
+    javac: {
+      classpath: [
+        {
+          url: 'https://repo1.maven.org/maven2/com/google/errorprone/error_prone_annotations/2.27.0/error_prone_annotations-2.27.0.jar',
+          sha256: '24c923372c58e35d0b9f16a028929bb9aedc77521867c274f2bd0735df5ba1f5',
+          registry: 'Maven Central',
+          label: 'error_prone_annotations@2.27.0',
+        },
+      ],
+      // The module descriptor needs a module path; the classes compile the same without it.
+      exclude: ['module-info.java'],
+    },
+  },
+  {
+    id: 'commons-math',
+    language: 'java',
+    name: 'org.apache.commons:commons-math3',
+    version: '3.6.1',
+    registry: 'Maven Central',
+    url: 'https://repo1.maven.org/maven2/org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1-sources.jar',
+    sha256: 'e2ff85a3c360d56c51a7021614a194f3fbaf224054642ac535016f118322934d',
+    format: 'zip',
+    inner: '',
+    subdir: '',
+    note: 'the sources jar (990 files, no dependencies): deep class hierarchies, overloads, generics',
+    indexer: 'semanticdb-javac',
+  },
 ];
 
 /** The corpus ids, in list order. */
@@ -96,7 +166,7 @@ export function defaultEdgesCacheDir(): string {
 }
 
 /** The installed indexer's entry script and version; throws how to install it when it is missing. */
-export function locateIndexer(indexer: ScipIndexer): { bin: string; version: string } {
+export function locateIndexer(indexer: 'scip-typescript' | 'scip-python'): { bin: string; version: string } {
   let manifest: string;
   try {
     manifest = require.resolve(`@sourcegraph/${indexer}/package.json`);
@@ -111,10 +181,55 @@ export function locateIndexer(indexer: ScipIndexer): { bin: string; version: str
   return { bin: path.join(path.dirname(manifest), rel), version: pkg.version };
 }
 
+/** Refuses, naming the fix, when `indexer` cannot run here: its npm package or, for scip-go, the Go toolchain it is built with. */
+export function checkIndexer(indexer: ScipIndexer): void {
+  if (indexer === 'semanticdb-javac') {
+    const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
+    if (javac.status !== 0) {
+      throw new Error(`Java's gold of \`gortex eval edges\` is made by javac with the semanticdb-javac plugin, and javac is not on PATH (${javac.error?.message ?? javac.stderr.trim()}). Fix: install a JDK (apt-get install default-jdk-headless), or leave the Java corpora out with --corpus.`);
+    }
+    return;
+  }
+  if (indexer !== 'scip-go') {
+    locateIndexer(indexer);
+    return;
+  }
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (go.status !== 0) {
+    throw new Error(`scip-go makes the Go gold of \`gortex eval edges\` and is built with the Go toolchain, which is not on PATH (${go.error?.message ?? go.stderr.trim()}). Fix: install Go, or leave the Go corpora out with --corpus.`);
+  }
+}
+
+/**
+ * The scip-go binary, built once per pin under `toolsDir` from the Go module proxy (a scratch
+ * module, `go get` of the pin, `go build`: `go install …@version` is refused where the proxy
+ * serves the version but not the module's version list).
+ */
+export async function ensureScipGo(toolsDir: string, log: (msg: string) => void): Promise<{ bin: string; version: string }> {
+  const dir = path.join(toolsDir, `scip-go-${SCIP_GO_VERSION}`);
+  const bin = path.join(dir, 'scip-go');
+  if (fs.existsSync(bin)) return { bin, version: SCIP_GO_VERSION };
+  checkIndexer('scip-go');
+  log(`building scip-go ${SCIP_GO_VERSION} from the Go module proxy`);
+  fs.mkdirSync(dir, { recursive: true });
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-scip-go-'));
+  try {
+    fs.writeFileSync(path.join(scratch, 'go.mod'), 'module gortex.local/scip-go-build\n\ngo 1.22\n');
+    const env = { ...process.env, GOFLAGS: '-mod=mod' };
+    await run('go get', 'go', ['get', `${SCIP_GO_MODULE}/cmd/scip-go@${SCIP_GO_VERSION}`], scratch, log, env);
+    const tmp = `${bin}.tmp-${process.pid}`;
+    await run('go build', 'go', ['build', '-o', tmp, `${SCIP_GO_MODULE}/cmd/scip-go`], scratch, log, env);
+    fs.renameSync(tmp, bin);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  return { bin, version: SCIP_GO_VERSION };
+}
+
 /** Runs a command to completion, keeping the tail of its output for the error message. */
-function run(label: string, command: string, args: readonly string[], cwd: string, log: (msg: string) => void): Promise<void> {
+function run(label: string, command: string, args: readonly string[], cwd: string, log: (msg: string) => void, env?: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
     let tail = '';
     const keep = (chunk: Buffer): void => {
       tail = (tail + chunk.toString('utf8')).slice(-4000);
@@ -136,18 +251,21 @@ function run(label: string, command: string, args: readonly string[], cwd: strin
  * The SCIP index of `root` made by `indexer`, cached under `cacheDir/scip/` by corpus pin and
  * indexer version. TypeScript gets one generated project over every source file (a repository's
  * own tsconfigs often reference built outputs that are not there, which would lose cross-project
- * calls); files up to 10 MB are indexed (the compiler's checker.ts is 2.8 MB).
+ * calls); files up to 10 MB are indexed (the compiler's checker.ts is 2.8 MB). Go modules are
+ * indexed by scip-go at their root, dependencies from the module proxy.
  */
 export async function scipIndexOf(
-  corpus: Pick<EdgeCorpus, 'id' | 'name' | 'version' | 'indexer' | 'pyright'>,
+  corpus: Pick<EdgeCorpus, 'id' | 'name' | 'version' | 'indexer' | 'pyright' | 'javac'>,
   repoRoot: string,
   cacheDir: string,
   log: (msg: string) => void,
 ): Promise<string> {
   const root = path.resolve(repoRoot);
-  const { bin, version } = locateIndexer(corpus.indexer);
+  const tools = path.join(defaultEdgesCacheDir(), 'tools');
   const dir = path.join(cacheDir, 'scip');
   fs.mkdirSync(dir, { recursive: true });
+  if (corpus.indexer === 'semanticdb-javac') return javacSemanticdb(corpus, root, tools, dir, log);
+  const { bin, version } = corpus.indexer === 'scip-go' ? await ensureScipGo(tools, log) : locateIndexer(corpus.indexer);
   const out = path.join(dir, `${corpus.id}-${corpus.version}.${corpus.indexer}-${version}.scip`);
   if (fs.existsSync(out)) return out;
   const tmp = `${out}.tmp-${process.pid}`;
@@ -165,6 +283,9 @@ export async function scipIndexOf(
       }),
     );
     await run(corpus.indexer, process.execPath, [bin, 'index', '--cwd', root, '--max-file-byte-size', '10mb', '--output', tmp, tsconfig], root, log);
+  } else if (corpus.indexer === 'scip-go') {
+    // The module's dependencies come from the Go module proxy; a go.sum short of an entry is completed, not fatal.
+    await run(corpus.indexer, bin, ['--output', tmp], root, log, { ...process.env, GOFLAGS: '-mod=mod' });
   } else {
     // pyright reads its settings only from the project root: written there for the run, then removed.
     const config = path.join(root, 'pyrightconfig.json');
@@ -179,6 +300,69 @@ export async function scipIndexOf(
   }
   fs.renameSync(tmp, out);
   return out;
+}
+
+/** Every `.java` file under `dir`, relative to it, sorted. */
+function javaFiles(dir: string, exclude: ReadonlySet<string>, rel = ''): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...javaFiles(dir, exclude, child));
+    else if (entry.name.endsWith('.java') && !exclude.has(entry.name) && !exclude.has(child)) out.push(child);
+  }
+  return out.sort();
+}
+
+/**
+ * Java's gold: every source file compiled by javac with the semanticdb-javac plugin, which writes
+ * what the compiler resolved per file; the files' `TextDocuments` are concatenated into one (a
+ * protobuf concatenation merges repeated fields), cached beside the SCIP indexes.
+ */
+async function javacSemanticdb(
+  corpus: Pick<EdgeCorpus, 'id' | 'version' | 'javac'>,
+  root: string,
+  tools: string,
+  dir: string,
+  log: (msg: string) => void,
+): Promise<string> {
+  const version = SEMANTICDB_JAVAC.label.split('@')[1]!;
+  const out = path.join(dir, `${corpus.id}-${corpus.version}.semanticdb-javac-${version}.semanticdb`);
+  if (fs.existsSync(out)) return out;
+  checkIndexer('semanticdb-javac');
+  const plugin = await ensurePinnedFile(SEMANTICDB_JAVAC, path.join(tools, path.basename(new URL(SEMANTICDB_JAVAC.url).pathname)), log);
+  const classpath = [plugin];
+  for (const jar of corpus.javac?.classpath ?? []) classpath.push(await ensurePinnedFile(jar, path.join(tools, 'jars', path.basename(new URL(jar.url).pathname)), log));
+  const files = javaFiles(root, new Set(corpus.javac?.exclude ?? []));
+  if (files.length === 0) throw new Error(`${root} holds no .java file to compile: the corpus pin is wrong`);
+  log(`making the gold of ${corpus.id} with javac and semanticdb-javac ${version} (${files.length} files)`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-javac-'));
+  try {
+    const target = path.join(work, 'semanticdb');
+    fs.writeFileSync(path.join(work, 'files.txt'), files.map((f) => JSON.stringify(path.join(root, f))).join('\n'));
+    const args = ['-J-Xmx3g', '-proc:none', '-nowarn', '-encoding', 'UTF-8', '-cp', classpath.join(path.delimiter), `-Xplugin:semanticdb -sourceroot:${root} -targetroot:${target}`, '-d', path.join(work, 'classes'), `@${path.join(work, 'files.txt')}`];
+    await run('javac', 'javac', args, root, log);
+    const documents: Buffer[] = [];
+    const collect = (d: string): void => {
+      for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+        const p = path.join(d, entry.name);
+        if (entry.isDirectory()) collect(p);
+        else if (entry.name.endsWith('.semanticdb')) documents.push(fs.readFileSync(p));
+      }
+    };
+    collect(target);
+    const tmp = `${out}.tmp-${process.pid}`;
+    fs.writeFileSync(tmp, Buffer.concat(documents));
+    fs.renameSync(tmp, out);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** A gold file as SCIP: an index, or (for Java) concatenated SemanticDB documents. */
+export function readGold(file: string): ScipIndex {
+  const bytes = fs.readFileSync(file);
+  return file.endsWith('.semanticdb') ? { toolName: 'semanticdb-javac', projectRoot: '', documents: readSemanticdb(bytes) } : readScip(bytes);
 }
 
 /** The scores of one corpus, before enrichment and (when asked) after. */
@@ -209,13 +393,7 @@ export interface EdgesRunOptions {
 export function scoreGraph(engine: Engine, root: string, scipFile: string): EdgeReport & { gold_edges: number } {
   const stats = engine.stats(root);
   const dump = engine.graphDump(root, { maxNodes: stats.nodes + 1 });
-  const spans = new Map<string, [number, number]>();
-  for (const n of dump.nodes) {
-    const at = n.id.indexOf('::');
-    // Bodies only: a field's or variable's span is no function body to find callers in.
-    if (at >= 0 && (n.kind === 'function' || n.kind === 'method')) spans.set(`${n.file_path}::${n.id.slice(at + 2)}`, [n.start_line - 1, n.end_line - 1]);
-  }
-  const index = readScip(fs.readFileSync(scipFile));
+  const index = readGold(scipFile);
   const gold = goldFromScip(index, {
     sourceOf: (rel) => {
       try {
@@ -224,7 +402,7 @@ export function scoreGraph(engine: Engine, root: string, scipFile: string): Edge
         return null;
       }
     },
-    extentOf: (key) => spans.get(key) ?? null,
+    extentOf: bodyExtents(dump),
   });
   return { ...scoreEdges(gold, graphCallEdges(dump), graphNodeKeys(dump)), gold_edges: gold.edges.size };
 }

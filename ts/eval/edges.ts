@@ -1,8 +1,9 @@
 /**
  * Call-edge accuracy against compiler truth: gold call edges read from a SCIP index (made by the
- * real TypeScript compiler or pyright), the graph's `calls`/`instantiates` edges read from a dump,
+ * real TypeScript compiler, pyright or Go's type checker), the graph's `calls`/`instantiates` edges read from a dump,
  * both keyed by file and qualified name, scored per tier, callee kind and same-/cross-file.
  */
+import { isAbsolute } from 'node:path';
 import type { GraphDump } from '../engine/types';
 import { CALL_TIERS, isExternalId } from './parity';
 import { parseScipSymbol, ROLE_DEFINITION, ROLE_IMPORT, type ScipDescriptor, type ScipDocument, type ScipIndex } from './scip';
@@ -48,29 +49,41 @@ interface Definition {
   kind: CalleeKind;
 }
 
-const CONSTRUCTOR_NAMES = new Set(['<constructor>', 'constructor', '__init__']);
+const CONSTRUCTOR_NAMES = new Set(['<constructor>', 'constructor', '__init__', '<init>']);
+
+const isJava = (path: string): boolean => path.endsWith('.java');
 
 const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|py|go|java)$/;
 
 /**
  * The descriptors below the file: SCIP symbols start with namespaces for the file's place
- * (`src/`, `` `parser.ts`/ `` from scip-typescript; one dotted module from scip-python), and
- * code namespaces (TypeScript's `namespace ts`) follow as more namespaces, which stay.
+ * (`src/`, `` `parser.ts`/ `` from scip-typescript; one dotted module from scip-python; the
+ * package from scip-go; every package segment in Java's SemanticDB), and code namespaces
+ * (TypeScript's `namespace ts`) follow as more namespaces, which stay.
  */
-function belowFile(descriptors: readonly ScipDescriptor[]): ScipDescriptor[] {
+function belowFile(descriptors: readonly ScipDescriptor[], java: boolean): ScipDescriptor[] {
+  if (java) {
+    let first = 0;
+    while (descriptors[first]?.suffix === 'namespace') first++;
+    return descriptors.slice(first);
+  }
   let file = -1;
   for (let i = 0; i < descriptors.length && descriptors[i]!.suffix === 'namespace'; i++) if (SOURCE_FILE.test(descriptors[i]!.name)) file = i;
   if (file < 0 && descriptors[0]?.suffix === 'namespace') file = 0;
   return descriptors.slice(file + 1);
 }
 
-/** The qualified name a definition is keyed by (the file's own namespaces left out); null for parameters and type parameters. */
+/**
+ * The qualified name a definition is keyed by (the file's own namespaces left out), constructors
+ * named as the graph names them (`constructor`; in Java the class's own name); null for
+ * parameters and type parameters.
+ */
 function qualifiedName(descriptors: readonly ScipDescriptor[]): string | null {
   const parts: string[] = [];
   for (const d of descriptors) {
     if (d.suffix === 'meta' || d.suffix === 'macro') continue;
     if (d.suffix === 'parameter' || d.suffix === 'type_parameter') return null;
-    parts.push(d.name === '<constructor>' ? 'constructor' : d.name);
+    parts.push(d.name === '<constructor>' ? 'constructor' : d.name === '<init>' ? (parts[parts.length - 1] ?? d.name) : d.name);
   }
   return parts.length > 0 ? parts.join('.') : null;
 }
@@ -79,7 +92,7 @@ function qualifiedName(descriptors: readonly ScipDescriptor[]): string | null {
 function definitionOf(path: string, symbol: string): Definition | null {
   const parsed = parseScipSymbol(symbol);
   if (!parsed) return null;
-  const own = belowFile(parsed.descriptors);
+  const own = belowFile(parsed.descriptors, isJava(path));
   const qual = qualifiedName(own);
   if (!qual) return null;
   const named = own.filter((d) => d.suffix !== 'meta');
@@ -94,10 +107,12 @@ function definitionOf(path: string, symbol: string): Definition | null {
   return { key, suffix: last.suffix, calleeKey: key, kind: member ? 'method' : 'function' };
 }
 
-/** True when `text` at (line, col) continues with a call: `(`, optionally after `?.`, `!` or type arguments. */
-export function followedByCall(lines: readonly string[], line: number, col: number): boolean {
-  const s = lines[line];
-  if (s === undefined) return false;
+/**
+ * The column after a name at (line, col) and what follows it — optionally `?.`, `!` and type
+ * arguments (`<…>`, or Go's `[…]` when `brackets`) — skipped; null when type arguments do not
+ * close on the line.
+ */
+function afterName(s: string, col: number, brackets: boolean): number | null {
   let c = col;
   const skip = (): void => {
     while (c < s.length && (s[c] === ' ' || s[c] === '\t' || s[c] === '\r')) c++;
@@ -106,20 +121,52 @@ export function followedByCall(lines: readonly string[], line: number, col: numb
   if (s[c] === '!') c++;
   if (s[c] === '?' && s[c + 1] === '.') c += 2;
   skip();
-  if (s[c] === '<') {
-    // Type arguments: skip to the matching `>` on the same line (nested generics counted).
+  const open = brackets ? '[' : '<';
+  const close = brackets ? ']' : '>';
+  if (s[c] === open) {
+    // Type arguments: skip to the matching close on the same line (nested generics counted).
     let depth = 0;
     for (; c < s.length; c++) {
-      if (s[c] === '<') depth++;
-      else if (s[c] === '>' && --depth === 0) break;
-      else if (s[c] === ';' || s[c] === '{' || s[c] === '}' || s[c] === '=') return false;
+      if (s[c] === open) depth++;
+      else if (s[c] === close && --depth === 0) break;
+      else if (s[c] === ';' || s[c] === '{' || s[c] === '}' || s[c] === '=') return null;
     }
-    if (depth !== 0) return false;
+    if (depth !== 0) return null;
     c++;
     skip();
   }
-  return s[c] === '(';
+  return c;
 }
+
+/**
+ * True when `text` at (line, col) continues with a call: `(`, optionally after `?.`, `!` or type
+ * arguments (`<…>`; Go's `[…]` when `brackets`).
+ */
+export function followedByCall(lines: readonly string[], line: number, col: number, brackets = false): boolean {
+  const s = lines[line];
+  if (s === undefined) return false;
+  const c = afterName(s, col, brackets);
+  return c !== null && s[c] === '(';
+}
+
+/**
+ * True when a Go type name at `range` is constructed: a composite literal `T{…}` or `T[A]{…}` (not
+ * an element type, `[]T{…}` or `map[K]T{…}`, nor a result type before a body, `func f() T {`), or
+ * `new(T)`. `T(x)` is a conversion, no call.
+ */
+export function goConstructs(lines: readonly string[], range: Range4): boolean {
+  const s = lines[range[2]];
+  if (s === undefined) return false;
+  const c = afterName(s, range[3], true);
+  if (c !== null && s[c] === '{') {
+    const before = lines[range[0]]!.slice(0, range[1]).replace(/[\w.]*$/, '').trimEnd();
+    return !before.endsWith(']') && !before.endsWith(')');
+  }
+  return /\bnew\(\s*[\w.]*$/.test(lines[range[0]]!.slice(0, range[1])) && s.slice(range[3]).trimStart().startsWith(')');
+}
+
+/** Go's SCIP documents (scip-go): types are called only by literal or `new`, and generic arguments come in brackets. */
+const isGo = (path: string): boolean => path.endsWith('.go');
 
 const contains = (outer: Range4, line: number, col: number): boolean =>
   (line > outer[0] || (line === outer[0] && col >= outer[1])) && (line < outer[2] || (line === outer[2] && col <= outer[3]));
@@ -129,10 +176,11 @@ export interface GoldSources {
   /** A document's text (null when it cannot be read: its call sites are then left out). */
   sourceOf(relativePath: string): string | null;
   /**
-   * The 0-based first and last line of a definition the indexer records without a body extent
-   * (scip-typescript gives none to getters and function-valued properties); null when unknown.
+   * The 0-based first and last line of the definition `key` whose span holds `line` (its name),
+   * for indexers that record no body extent (scip-typescript for getters and function-valued
+   * properties; scip-go and SemanticDB for all); null when unknown.
    */
-  extentOf?(key: string): [number, number] | null;
+  extentOf?(key: string, line: number): [number, number] | null;
 }
 
 /** Declaration files declare and do not define: calls into them are left out on both sides. */
@@ -180,10 +228,11 @@ function withoutNested(own: Body[], definitions: Map<string, Definition>, callee
  * around them (locals have no global name); a call of a constructor is recorded as a call of its
  * class, and `super(…)` in a constructor as a call of the class it extends. Where one name binds
  * several merged declarations (TypeScript namespaces and interfaces), the call is one edge that any
- * of them satisfies.
+ * of them satisfies. In Go a type is "called" by a composite literal or `new(T)` (`T(x)` converts).
  */
 export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
-  const documents = index.documents.filter((doc) => !isDeclarationFile(doc.relativePath));
+  // scip-go also lists cgo's generated files, by paths into the build cache outside the root.
+  const documents = index.documents.filter((doc) => !isDeclarationFile(doc.relativePath) && !doc.relativePath.startsWith('../') && !isAbsolute(doc.relativePath));
   const definitions = new Map<string, Definition>();
   const callers = new Set<string>();
   const callees = new Set<string>();
@@ -214,9 +263,8 @@ export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
       }
       let range = occ.enclosing;
       if (!range && sources.extentOf) {
-        const extent = sources.extentOf(def.key);
-        // Only an extent that holds the definition's own name is the same definition.
-        if (extent && extent[0] <= occ.range[0] && occ.range[0] <= extent[1]) range = [extent[0], 0, extent[1], Number.MAX_SAFE_INTEGER];
+        const extent = sources.extentOf(def.key, occ.range[0]);
+        if (extent) range = [extent[0], 0, extent[1], Number.MAX_SAFE_INTEGER];
       }
       if (!range) continue;
       own.push({ range, key: def.key, symbol: occ.symbol, ...(def.kind === 'constructor' && def.suffix === 'method' ? { constructs: def.calleeKey } : {}) });
@@ -256,7 +304,13 @@ export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
     for (const occ of doc.occurrences) {
       if ((occ.roles & (ROLE_DEFINITION | ROLE_IMPORT)) !== 0) continue;
       const def = definitions.get(occ.symbol);
-      if (!def || !followedByCall(lines, occ.range[2], occ.range[3])) continue;
+      if (!def) continue;
+      const called = !isGo(doc.relativePath)
+        ? followedByCall(lines, occ.range[2], occ.range[3])
+        : def.suffix === 'type'
+          ? goConstructs(lines, occ.range)
+          : followedByCall(lines, occ.range[2], occ.range[3], def.suffix === 'method');
+      if (!called) continue;
       const at = occ.range.join(',');
       const site = sites.get(at) ?? { line: occ.range[0], col: occ.range[1], targets: [] };
       site.targets.push(def);
@@ -296,14 +350,39 @@ const rank = (origin: string): number => TIER_RANK.get(origin) ?? CALL_TIERS.len
 const CALLER_KINDS = new Set(['function', 'method']);
 const CLASS_KINDS = new Set(['type', 'class', 'interface', 'struct']);
 
+/**
+ * A graph node's key as the gold keys definitions: `path::Qualified.name`, without the `_L<line>`
+ * the graph adds where a qualified name repeats in a file (overloads, redefinitions: the gold
+ * keeps one name for all of them); null for a node without a qualified part.
+ */
+export function nodeKey(n: { id: string; file_path: string }): string | null {
+  const at = n.id.indexOf('::');
+  return at < 0 ? null : `${n.file_path}::${n.id.slice(at + 2).replace(/_L\d+(?:_\d+)?(?=\.|$)/g, '')}`;
+}
+
+/** The graph's function and method bodies as `extentOf` reads them: 0-based lines, by key and a line the definition holds. */
+export function bodyExtents(dump: GraphDump): (key: string, line: number) => [number, number] | null {
+  const spans = new Map<string, [number, number][]>();
+  for (const n of dump.nodes) {
+    const key = nodeKey(n);
+    // Bodies only: a field's or variable's span is no function body to find callers in.
+    if (key === null || (n.kind !== 'function' && n.kind !== 'method')) continue;
+    const list = spans.get(key) ?? [];
+    list.push([n.start_line - 1, n.end_line - 1]);
+    spans.set(key, list);
+  }
+  // Only an extent that holds the definition's own name is the same definition.
+  return (key, line) => spans.get(key)?.find(([start, end]) => start <= line && line <= end) ?? null;
+}
+
 /** The graph's call edges from function and method bodies to repository symbols (`calls`, and `instantiates` as constructor calls), keyed like the gold. */
 export function graphCallEdges(dump: GraphDump): Map<string, GraphCallEdge> {
   const nodes = new Map<string, { key: string; kind: string; name: string }>();
   for (const n of dump.nodes) {
-    const at = n.id.indexOf('::');
+    const key = nodeKey(n);
     // Stubs of what lies outside the repository are no definitions the gold can hold.
-    if (at < 0 || isExternalId(n.id)) continue;
-    nodes.set(n.id, { key: `${n.file_path}::${n.id.slice(at + 2)}`, kind: n.kind, name: n.name });
+    if (key === null || isExternalId(n.id)) continue;
+    nodes.set(n.id, { key, kind: n.kind, name: n.name });
   }
   const out = new Map<string, GraphCallEdge>();
   for (const e of dump.edges) {
@@ -314,7 +393,8 @@ export function graphCallEdges(dump: GraphDump): Map<string, GraphCallEdge> {
     let callee = to.key;
     let kind: CalleeKind;
     if (CLASS_KINDS.has(to.kind)) kind = 'constructor';
-    else if (to.kind === 'method' && CONSTRUCTOR_NAMES.has(to.name)) {
+    else if (to.kind === 'method' && (CONSTRUCTOR_NAMES.has(to.name) || (isJava(pathOf(to.key)) && `.${to.key.slice(to.key.indexOf('::') + 2)}`.endsWith(`.${to.name}.${to.name}`)))) {
+      // A Java constructor is the method named as its class.
       kind = 'constructor';
       callee = callee.slice(0, callee.length - to.name.length - 1);
     } else kind = to.kind === 'method' ? 'method' : 'function';
@@ -505,8 +585,8 @@ export function scoreEdges(gold: Gold, graph: Map<string, GraphCallEdge>, graphK
 export function graphNodeKeys(dump: GraphDump): Set<string> {
   const keys = new Set<string>();
   for (const n of dump.nodes) {
-    const at = n.id.indexOf('::');
-    if (at >= 0) keys.add(`${n.file_path}::${n.id.slice(at + 2)}`);
+    const key = nodeKey(n);
+    if (key !== null) keys.add(key);
   }
   return keys;
 }

@@ -311,28 +311,55 @@ function archiveName(corpus: ParityCorpus): string {
   return `${corpusKey(corpus)}-${decodeURIComponent(new URL(corpus.url).pathname.split('/').pop()!)}`;
 }
 
-async function download(corpus: ParityCorpus, file: string): Promise<void> {
-  const manual = `or download it by hand to ${file} (sha256 ${corpus.sha256})`;
+/** A file pinned by URL and sha256: a corpus archive, or a tool a gold is made with. */
+export interface PinnedFile {
+  url: string;
+  sha256: string;
+  registry: ParityCorpus['registry'];
+  /** `name@version`, for messages. */
+  label: string;
+}
+
+async function download(pin: PinnedFile, file: string): Promise<void> {
+  const manual = `or download it by hand to ${file} (sha256 ${pin.sha256})`;
   let response: Response;
   try {
-    response = await fetch(corpus.url, { redirect: 'follow' });
+    response = await fetch(pin.url, { redirect: 'follow' });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new CorpusFetchError(
-      `Cannot download ${corpus.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}. ` +
-        `Fix: check that ${corpus.registry} is reachable from this machine (proxy, DNS), ${manual}.`,
+      `Cannot download ${pin.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}. ` +
+        `Fix: check that ${pin.registry} is reachable from this machine (proxy, DNS), ${manual}.`,
     );
   }
   if (!response.ok) {
     throw new CorpusFetchError(
-      `Cannot download ${corpus.url}: HTTP ${response.status}. Fix: the pin ${corpusLabel(corpus)} may have been ` +
-        `withdrawn from ${corpus.registry}; pin another version in ts/eval/parity-corpora.ts, ${manual}.`,
+      `Cannot download ${pin.url}: HTTP ${response.status}. Fix: the pin ${pin.label} may have been ` +
+        `withdrawn from ${pin.registry}; pin another version in ts/eval/, ${manual}.`,
     );
   }
   const body = Buffer.from(await response.arrayBuffer());
   // Written under a temporary name so an interrupted download never passes as the archive.
   fs.writeFileSync(`${file}.part`, body);
   fs.renameSync(`${file}.part`, file);
+}
+
+/** `file`, downloaded when absent and checked against its pin (a mismatch is removed and refused). */
+export async function ensurePinnedFile(pin: PinnedFile, file: string, log: (msg: string) => void = () => {}): Promise<string> {
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    log(`downloading ${pin.url}`);
+    await download(pin, file);
+  }
+  const got = sha256Of(file);
+  if (got !== pin.sha256) {
+    fs.rmSync(file, { force: true });
+    throw new CorpusFetchError(
+      `${pin.url} has sha256 ${got}, expected ${pin.sha256} (the file was removed). Fix: run again; if it ` +
+        `differs again the registry serves other bytes for ${pin.label} and the pin needs review.`,
+    );
+  }
+  return file;
 }
 
 function unpack(corpus: ParityCorpus, archive: string, into: string): void {
@@ -362,21 +389,7 @@ export async function ensureCorpus(corpus: ParityCorpus, cacheDir: string, log: 
   const indexed = path.join(dest, corpus.subdir);
   // `dest` appears only by the rename below, so its presence means a complete unpack.
   if (fs.existsSync(dest)) return indexed;
-  const archives = path.join(cacheDir, 'archives');
-  fs.mkdirSync(archives, { recursive: true });
-  const archive = path.join(archives, archiveName(corpus));
-  if (!fs.existsSync(archive)) {
-    log(`downloading ${corpus.url}`);
-    await download(corpus, archive);
-  }
-  const got = sha256Of(archive);
-  if (got !== corpus.sha256) {
-    fs.rmSync(archive, { force: true });
-    throw new CorpusFetchError(
-      `${corpus.url} has sha256 ${got}, expected ${corpus.sha256} (the file was removed). Fix: run again; if it ` +
-        `differs again the registry serves other bytes for ${corpusLabel(corpus)} and the pin needs review.`,
-    );
-  }
+  const archive = await ensurePinnedFile({ ...corpus, label: corpusLabel(corpus) }, path.join(cacheDir, 'archives', archiveName(corpus)), log);
   const tmp = `${dest}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });

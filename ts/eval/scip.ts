@@ -1,7 +1,9 @@
 /**
- * A reader of SCIP indexes (the protobuf files `scip-typescript`, `scip-python`, `scip-go` write),
- * decoding only the fields the call-edge gold needs. Hand-rolled on purpose: the schema parts read
- * here are small and stable, and a protobuf runtime would be a dependency for one file format.
+ * A reader of SCIP indexes (the protobuf files `scip-typescript`, `scip-python`, `scip-go` write)
+ * and of SemanticDB documents (what the `semanticdb-javac` compiler plugin writes, SCIP's
+ * ancestor: same symbol grammar), decoding only the fields the call-edge gold needs. Hand-rolled
+ * on purpose: the schema parts read here are small and stable, and a protobuf runtime would be a
+ * dependency for two file formats.
  */
 
 /** One occurrence of a symbol in a document. */
@@ -282,4 +284,76 @@ export function parseScipSymbol(symbol: string): ScipSymbol | null {
     pos += 1;
   }
   return { package: `${header[0]} ${header[1]} ${header[2]} ${header[3]}`, descriptors };
+}
+
+/** SemanticDB's SymbolOccurrence.Role.DEFINITION (REFERENCE is 1; 3 is a synthetic definition). */
+const SEMANTICDB_DEFINITION = 2;
+
+/** A SemanticDB symbol in SCIP's spelling: globals get SCIP's four header fields, `localN` becomes `local N`. */
+function fromSemanticdbSymbol(symbol: string): string {
+  if (symbol.startsWith('local')) return `local ${symbol.slice(5)}`;
+  return `semanticdb maven . . ${symbol}`;
+}
+
+function semanticdbRange(buf: Uint8Array, span: [number, number]): [number, number, number, number] {
+  const range: [number, number, number, number] = [0, 0, 0, 0];
+  fields(buf, span, (field, wire, r) => {
+    if (wire !== 0 || field < 1 || field > 4) return false;
+    range[field - 1] = r.varint() | 0;
+    return true;
+  });
+  return range;
+}
+
+function semanticdbOccurrence(buf: Uint8Array, span: [number, number]): ScipOccurrence | null {
+  let range: [number, number, number, number] | undefined;
+  let symbol = '';
+  let role = 0;
+  fields(buf, span, (field, wire, r) => {
+    if (field === 1 && wire === 2) range = semanticdbRange(buf, r.bytes());
+    else if (field === 2 && wire === 2) symbol = text(buf, r.bytes());
+    else if (field === 3 && wire === 0) role = r.varint();
+    else return false;
+    return true;
+  });
+  if (!range || !symbol) return null;
+  return { range, symbol: fromSemanticdbSymbol(symbol), roles: role === SEMANTICDB_DEFINITION ? ROLE_DEFINITION : 8 };
+}
+
+function semanticdbSymbolInfo(buf: Uint8Array, span: [number, number]): ScipSymbolInfo {
+  const info: ScipSymbolInfo = { symbol: '', kind: 0, implements: [] };
+  fields(buf, span, (field, wire, r) => {
+    if (field === 1 && wire === 2) info.symbol = fromSemanticdbSymbol(text(buf, r.bytes()));
+    else if (field === 3 && wire === 0) info.kind = r.varint();
+    else if (field === 19 && wire === 2) info.implements.push(fromSemanticdbSymbol(text(buf, r.bytes())));
+    else return false;
+    return true;
+  });
+  return info;
+}
+
+/**
+ * Decodes one SemanticDB `TextDocuments` file into SCIP documents (paths are the documents'
+ * `uri`, relative to the compiler plugin's `-sourceroot`); throws naming what is wrong when the
+ * bytes are not one.
+ */
+export function readSemanticdb(buf: Uint8Array): ScipDocument[] {
+  const documents: ScipDocument[] = [];
+  fields(buf, [0, buf.length], (field, wire, r) => {
+    if (field !== 1 || wire !== 2) return false;
+    const doc: ScipDocument = { relativePath: '', language: 'java', occurrences: [], symbols: [] };
+    fields(buf, r.bytes(), (f, w, m) => {
+      if (w !== 2) return false;
+      if (f === 2) doc.relativePath = text(buf, m.bytes());
+      else if (f === 5) doc.symbols.push(semanticdbSymbolInfo(buf, m.bytes()));
+      else if (f === 6) {
+        const occ = semanticdbOccurrence(buf, m.bytes());
+        if (occ) doc.occurrences.push(occ);
+      } else return false;
+      return true;
+    });
+    documents.push(doc);
+    return true;
+  });
+  return documents;
 }

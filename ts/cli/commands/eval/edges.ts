@@ -10,7 +10,8 @@ export default class EvalEdgesCommand extends GortexCommand {
   static override summary = 'Score call edges against compiler truth (SCIP) on pinned corpora.';
   static override description =
     'Fetches pinned packages (sha256-checked, cached in --cache-dir), makes their gold with the real compiler-backed ' +
-    'indexers (scip-typescript, scip-python: devDependencies of gortex), indexes each in a temporary GORTEX_HOME and ' +
+    'indexers (scip-typescript, scip-python: devDependencies of gortex; scip-go: built from the Go module proxy on first ' +
+    'use), indexes each in a temporary GORTEX_HOME and ' +
     'scores the call edges (calls and instantiates out of function and method bodies, keyed by file and qualified ' +
     'name) for precision, recall and F1: all tiers, the ast_inferred-or-better slice, per tier, per callee kind ' +
     '(function / method / constructor), same-file and cross-file. --enrich scores again after a semantic-enrichment ' +
@@ -22,7 +23,7 @@ export default class EvalEdgesCommand extends GortexCommand {
   ];
 
   static override flags = {
-    corpus: Flags.string({ description: 'Only this corpus (repeatable): rxjs, typescript-src, requests, django', multiple: true }),
+    corpus: Flags.string({ description: 'Only this corpus (repeatable): rxjs, typescript-src, requests, django, gin, x-tools, gson, commons-math', multiple: true }),
     enrich: Flags.boolean({ description: 'Also score after a semantic-enrichment pass by the language servers (slow on large corpora)' }),
     epsilon: Flags.string({ description: 'Allowed drop below the baseline (default: the baseline file\'s, else 0.01)' }),
     update: Flags.boolean({ description: 'Print the new baseline JSON to stdout (merged with the current one) and change nothing' }),
@@ -57,15 +58,15 @@ export default class EvalEdgesCommand extends GortexCommand {
         throw new UsageError(`--epsilon must be a number in [0, 1), got "${flags.epsilon}" (e.g. --epsilon 0.01)`);
       }
     }
-    // Fail before the long run when an indexer is missing.
-    for (const indexer of new Set(run.EDGE_CORPORA.map((c) => c.indexer))) {
+    const corpora = wanted.length > 0 ? run.EDGE_CORPORA.filter((c) => wanted.includes(c.id)) : run.EDGE_CORPORA;
+    // Fail before the long run when an indexer cannot run.
+    for (const indexer of new Set(corpora.map((c) => c.indexer))) {
       try {
-        run.locateIndexer(indexer);
+        run.checkIndexer(indexer);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
     }
-    const corpora = wanted.length > 0 ? run.EDGE_CORPORA.filter((c) => wanted.includes(c.id)) : run.EDGE_CORPORA;
     const results = await run.runEdges({
       corpora,
       cacheDir: flags['cache-dir'] ?? run.defaultEdgesCacheDir(),
