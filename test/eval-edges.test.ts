@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
-import { bodyExtents, followedByCall, goConstructs, goldFromScip } from '../ts/eval/edges';
+import { bodyExtents, followedByCall, goConstructs, goldFromScip, type Gold } from '../ts/eval/edges';
 import {
   compareEdges,
   readEdgeBaseline,
@@ -16,6 +16,7 @@ import {
   scoreGraph,
   updatedEdgeBaseline,
   type EdgeCorpusResult,
+  type ScipIndexer,
 } from '../ts/eval/edges-run';
 import { parseScipSymbol, readScip } from '../ts/eval/scip';
 import { enrichment } from '../ts/lsp/enrich';
@@ -128,22 +129,29 @@ describe('Python: gold from scip-python, graph scored against it', () => {
   });
 });
 
-describe('Go: gold from scip-go, graph scored against it', () => {
-  const root = fixtureCopy('edges/go', 'edges-go');
-  let scip = '';
-  let engine: Engine;
-
+/** A fixture whose indexer records no body extents (scip-go, SemanticDB): copied, its gold made and the copy indexed. */
+function spannedFixture(dir: string, indexer: ScipIndexer): { root: string; gold: string; engine: Engine } {
+  const fx = { root: fixtureCopy(`edges/${dir}`, `edges-${dir}`), gold: '', engine: undefined as unknown as Engine };
   beforeAll(async () => {
-    scip = await scipIndexOf({ id: 'fixture-go', name: 'fixture', version: '1', indexer: 'scip-go' }, root, cache, () => {});
-    engine = new Engine({ home: tempHome(), threads: 2 });
-    await engine.indexRepo(root);
     // The first run on a machine builds scip-go from the Go module proxy (about a minute).
+    fx.gold = await scipIndexOf({ id: `fixture-${dir}`, name: 'fixture', version: '1', indexer }, fx.root, cache, () => {});
+    fx.engine = new Engine({ home: tempHome(), threads: 2 });
+    await fx.engine.indexRepo(fx.root);
   }, 300_000);
+  return fx;
+}
+
+/** A spanned fixture's gold: the graph's function spans stand in for body extents (as in `scoreGraph`). */
+function spannedGold(fx: { root: string; gold: string; engine: Engine }): Gold {
+  const extentOf = bodyExtents(fx.engine.graphDump(fx.root, { maxNodes: 1000 }));
+  return goldFromScip(readGold(fx.gold), { sourceOf: (rel) => fs.readFileSync(path.join(fx.root, rel), 'utf8'), extentOf });
+}
+
+describe('Go: gold from scip-go, graph scored against it', () => {
+  const fx = spannedFixture('go', 'scip-go');
 
   test('the gold holds exactly the calls made in function bodies', () => {
-    // scip-go records no body extents: the graph's function spans stand in (as in `scoreGraph`).
-    const extentOf = bodyExtents(engine.graphDump(root, { maxNodes: 1000 }));
-    const gold = goldFromScip(readScip(fs.readFileSync(scip)), { sourceOf: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'), extentOf });
+    const gold = spannedGold(fx);
     // By hand: `&Box{…}`, `new(Box)` and `Cube{}` construct; `Meters(3)` converts; `[]Shape{…}` and
     // the result type before build's body construct nothing; the closure's call counts for build;
     // `c.Area()` is Box's promoted Area; `shapes.Square` passed as a value is no call; `top` is
@@ -163,7 +171,7 @@ describe('Go: gold from scip-go, graph scored against it', () => {
   });
 
   test('the index resolves every call the fixture makes, conversions are no calls', () => {
-    const report = scoreGraph(engine, root, scip);
+    const report = scoreGraph(fx.engine, fx.root, fx.gold);
     expect(report.sample.wrong).toEqual([]);
     expect(report.sample.missed).toEqual([]);
     expect(report.all).toMatchObject({ gold: 9, judged: 9, hits: 9 });
@@ -172,19 +180,10 @@ describe('Go: gold from scip-go, graph scored against it', () => {
 });
 
 describe('Java: gold from javac with semanticdb-javac, graph scored against it', () => {
-  const root = fixtureCopy('edges/java', 'edges-java');
-  let gold = '';
-  let engine: Engine;
-
-  beforeAll(async () => {
-    gold = await scipIndexOf({ id: 'fixture-java', name: 'fixture', version: '1', indexer: 'semanticdb-javac' }, root, cache, () => {});
-    engine = new Engine({ home: tempHome(), threads: 2 });
-    await engine.indexRepo(root);
-  }, 300_000);
+  const fx = spannedFixture('java', 'semanticdb-javac');
 
   test('the gold holds exactly the calls made in method bodies', () => {
-    const extentOf = bodyExtents(engine.graphDump(root, { maxNodes: 1000 }));
-    const edges = goldFromScip(readGold(gold), { sourceOf: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'), extentOf });
+    const edges = spannedGold(fx);
     // By hand: `new X(…)`, `super(…)` and `this(…)` construct (a constructor is keyed as the
     // class, and both of Square's constructors as one name); Util's overloads are one name; the
     // lambda's call counts for build; `TOP`'s initializer is outside any body.
@@ -205,7 +204,7 @@ describe('Java: gold from javac with semanticdb-javac, graph scored against it',
   });
 
   test('the index resolves every call, super(…) and this(…) included', () => {
-    const report = scoreGraph(engine, root, gold);
+    const report = scoreGraph(fx.engine, fx.root, fx.gold);
     expect(report.sample.missed).toEqual([]);
     expect(report.sample.wrong).toEqual([]);
     expect(report.all).toMatchObject({ gold: 11, judged: 11, hits: 11 });
