@@ -183,24 +183,15 @@ impl Tables<'_> {
     /// http.Get(u)`, `r = requests.get(u)`): its members are the library's, and no method of
     /// the repository is guessed for them by name.
     fn bound_to_external_call(&self, fi: u32, scope: Option<u32>, name: &str) -> bool {
-        let facts = self.facts(fi);
-        let mut cur = scope;
-        for _ in 0..64 {
-            if let Some(&bi) = self.bindings[fi as usize].get(&(cur, name)) {
-                return match &facts.bindings[bi as usize].value {
-                    BindingValue::Call { receiver, name: callee } => matches!(
-                        self.resolve_callee(fi, cur, receiver, callee, 1),
-                        Some((Entity::External(_), _))
-                    ),
-                    BindingValue::Type { .. } => false,
-                };
+        match self.binding_of(fi, scope, name) {
+            Some((sc, BindingValue::Call { receiver, name: callee })) => {
+                matches!(
+                    self.resolve_callee(fi, sc, receiver, callee, 1),
+                    Some((Entity::External(_), _))
+                )
             }
-            match cur {
-                Some(s) => cur = facts.symbols[s as usize].parent.filter(|&p| p < s),
-                None => return false,
-            }
+            _ => false,
         }
-        false
     }
 
     /// A type name as file `fi` sees it. Name-only matches are `text_matched`.
@@ -392,44 +383,42 @@ impl Tables<'_> {
         self.resolve_type(s.0, ty, depth + 1)
     }
 
+    /// The binding of `name` visible from `scope` (innermost scope first, then module), with the
+    /// scope that holds it.
+    fn binding_of(&self, fi: u32, scope: Option<u32>, name: &str) -> Option<(Option<u32>, &BindingValue)> {
+        let facts = self.facts(fi);
+        let mut cur = scope;
+        for _ in 0..=64 {
+            if let Some(&bi) = self.bindings[fi as usize].get(&(cur, name)) {
+                return Some((cur, &facts.bindings[bi as usize].value));
+            }
+            cur = match cur {
+                Some(s) => facts.symbols[s as usize].parent.filter(|&p| p < s),
+                None => return None,
+            };
+        }
+        // A scope chain deeper than any real nesting: the module scope is still consulted.
+        let &bi = self.bindings[fi as usize].get(&(None, name))?;
+        Some((None, &facts.bindings[bi as usize].value))
+    }
+
     /// The type of a local binding visible from `scope` (innermost scope first, then module).
     pub(super) fn binding_type(&self, fi: u32, scope: Option<u32>, name: &str, depth: u32) -> Option<(Entity, Origin)> {
-        let facts = self.facts(fi);
-        let mut chain: Vec<Option<u32>> = Vec::new();
-        let mut cur = scope;
-        while let Some(s) = cur {
-            chain.push(Some(s));
-            cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
-            if chain.len() > 64 {
-                break;
+        match self.binding_of(fi, scope, name)? {
+            (_, BindingValue::Type { name: ty }) => self.resolve_type(fi, ty, depth + 1),
+            (sc, BindingValue::Call { receiver, name: callee }) => {
+                let (target, _) = self.resolve_callee(fi, sc, receiver, callee, depth + 1)?;
+                let Entity::Sym(t) = target else { return None };
+                let callee_sym = self.sym(t);
+                if callee_sym.kind.is_type_like() {
+                    // `x = Foo()` in Python / `Foo::new`-less constructors.
+                    return Some((Entity::Sym(t), Origin::AstInferred));
+                }
+                let ret = callee_sym.return_type.as_deref()?;
+                let (e, _) = self.resolve_type(t.0, ret, depth + 1)?;
+                Some((e, Origin::AstInferred))
             }
         }
-        chain.push(None);
-        for sc in chain {
-            let Some(&bi) = self.bindings[fi as usize].get(&(sc, name)) else {
-                continue;
-            };
-            let b = &facts.bindings[bi as usize];
-            return match &b.value {
-                BindingValue::Type { name: ty } => {
-                    let (e, o) = self.resolve_type(fi, ty, depth + 1)?;
-                    Some((e, o))
-                }
-                BindingValue::Call { receiver, name: callee } => {
-                    let (target, _) = self.resolve_callee(fi, sc, receiver, callee, depth + 1)?;
-                    let Entity::Sym(t) = target else { return None };
-                    let callee_sym = self.sym(t);
-                    if callee_sym.kind.is_type_like() {
-                        // `x = Foo()` in Python / `Foo::new`-less constructors.
-                        return Some((Entity::Sym(t), Origin::AstInferred));
-                    }
-                    let ret = callee_sym.return_type.as_deref()?;
-                    let (e, _) = self.resolve_type(t.0, ret, depth + 1)?;
-                    Some((e, Origin::AstInferred))
-                }
-            };
-        }
-        None
     }
 }
 

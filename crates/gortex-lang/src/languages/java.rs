@@ -309,9 +309,12 @@ fn value_binding(value: Node<'_>, src: &[u8]) -> Option<BindingValue> {
 }
 
 /// Scopes that declare type parameters: (start byte, end byte, names).
-/// Scopes that declare type parameters: (start byte, end byte, (name, first bound's head)).
+/// A declared type parameter: its name and its first bound's head.
+type TypeParam = (String, Option<String>);
+
+/// Scopes that declare type parameters: (start byte, end byte, parameters).
 struct Generics {
-    scopes: Vec<(usize, usize, Vec<(String, Option<String>)>)>,
+    scopes: Vec<(usize, usize, Vec<TypeParam>)>,
 }
 
 impl Generics {
