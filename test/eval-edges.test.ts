@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
 import { bodyExtents, followedByCall, goConstructs, goldFromScip, type Gold } from '../ts/eval/edges';
 import {
+  checkIndexer,
   compareEdges,
   readEdgeBaseline,
   readGold,
@@ -18,7 +19,7 @@ import {
   type EdgeCorpusResult,
   type ScipIndexer,
 } from '../ts/eval/edges-run';
-import { parseScipSymbol, readScip } from '../ts/eval/scip';
+import { parseScipSymbol, readScip, readSemanticdb } from '../ts/eval/scip';
 import { enrichment } from '../ts/lsp/enrich';
 import { lspPool } from '../ts/lsp/pool';
 import { runCli } from './helpers/cli';
@@ -236,6 +237,21 @@ describe('SCIP reading', () => {
     expect(() => readScip(Uint8Array.from([0x12, 0x40, 0x01]))).toThrow(/truncated/);
     expect(() => readScip(Uint8Array.from([0x0f]))).toThrow(/corrupt \(wire type 7/);
     expect(readScip(new Uint8Array(0)).documents).toEqual([]);
+    // SemanticDB is read by the same decoder: truncated or garbled bytes are refused the same way.
+    expect(() => readSemanticdb(Uint8Array.from([0x0a, 0x40, 0x01]))).toThrow(/truncated/);
+    expect(() => readSemanticdb(Uint8Array.from([0x0f]))).toThrow(/corrupt \(wire type 7/);
+    expect(readSemanticdb(new Uint8Array(0))).toEqual([]);
+  });
+
+  test('a missing Go toolchain or JDK is refused naming the fix, before any work', () => {
+    const saved = process.env.PATH;
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-empty-path-'));
+    try {
+      expect(() => checkIndexer('scip-go')).toThrow(/Go toolchain, which is not on PATH .*Fix: install Go, or leave the Go corpora out with --corpus/);
+      expect(() => checkIndexer('semanticdb-javac')).toThrow(/javac is not on PATH .*Fix: install a JDK/);
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 
   test('a call follows a name through `?.`, `!`, type arguments and spaces, not through other tokens', () => {

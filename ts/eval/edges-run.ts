@@ -184,7 +184,7 @@ export function locateIndexer(indexer: 'scip-typescript' | 'scip-python'): { bin
 /** Refuses, naming the fix, when `indexer` cannot run here: its npm package or, for scip-go, the Go toolchain it is built with. */
 export function checkIndexer(indexer: ScipIndexer): void {
   if (indexer === 'semanticdb-javac') {
-    const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
+    const javac = spawnSync('javac', ['-version'], { encoding: 'utf8', env: process.env });
     if (javac.status !== 0) {
       throw new Error(`Java's gold of \`gortex eval edges\` is made by javac with the semanticdb-javac plugin, and javac is not on PATH (${javac.error?.message ?? javac.stderr.trim()}). Fix: install a JDK (apt-get install default-jdk-headless), or leave the Java corpora out with --corpus.`);
     }
@@ -194,7 +194,7 @@ export function checkIndexer(indexer: ScipIndexer): void {
     locateIndexer(indexer);
     return;
   }
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  const go = spawnSync('go', ['version'], { encoding: 'utf8', env: process.env });
   if (go.status !== 0) {
     throw new Error(`scip-go makes the Go gold of \`gortex eval edges\` and is built with the Go toolchain, which is not on PATH (${go.error?.message ?? go.stderr.trim()}). Fix: install Go, or leave the Go corpora out with --corpus.`);
   }
