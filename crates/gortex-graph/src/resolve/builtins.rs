@@ -553,6 +553,36 @@ pub(super) const KOTLIN_IMPLICIT: &[&str] = &[
     "Triple",
 ];
 
+/// JavaScript's and TypeScript's global types (what `extends Map<K, V>` names when nothing in
+/// scope declares a `Map`): external, never guessed by name.
+pub(super) const ECMASCRIPT_GLOBAL_TYPES: &[&str] = &[
+    "Array",
+    "ReadonlyArray",
+    "Map",
+    "ReadonlyMap",
+    "Set",
+    "ReadonlySet",
+    "WeakMap",
+    "WeakSet",
+    "Promise",
+    "PromiseLike",
+    "Error",
+    "Iterable",
+    "Iterator",
+    "IterableIterator",
+    "AsyncIterable",
+    "AsyncIterator",
+    "Object",
+    "Function",
+    "Date",
+    "RegExp",
+    "String",
+    "Number",
+    "Boolean",
+    "Symbol",
+    "BigInt",
+];
+
 /// Receivers that are runtime/standard-library globals in the languages we index.
 pub(super) const KNOWN_GLOBALS: &[&str] = &[
     "console",

@@ -47,7 +47,8 @@ impl Tables<'_> {
                 let ty = if csym.kind.is_type_like() {
                     Entity::Sym(c)
                 } else {
-                    self.resolve_type(c.0, csym.return_type.as_deref()?, depth + 1)?.0
+                    self.resolve_type_at(c.0, Some(c.1), csym.return_type.as_deref()?, depth + 1)?
+                        .0
                 };
                 let (m, _) = self.member(&ty, name, depth + 1)?;
                 Some((m, Origin::AstInferred))
@@ -88,11 +89,9 @@ impl Tables<'_> {
             }
             // TypeScript namespaces merge across files: `namespace ts { … }` in another file
             // declares names this block sees unqualified.
-            if facts.symbols[s as usize].kind == NodeKind::Module {
-                let want = |k: NodeKind| k.is_callable() || k.is_type_like();
-                if let Some(k) = self.namespace_member((fi, s), name, want) {
-                    return Some((Entity::Sym(k), Origin::AstResolved));
-                }
+            let want = |k: NodeKind| k.is_callable() || k.is_type_like();
+            if let Some(k) = self.namespace_block_scope((fi, s), name, &want) {
+                return Some((Entity::Sym(k), Origin::AstResolved));
             }
             // Java, C#, C++, Kotlin, Ruby, Scala and Swift call their own (and inherited)
             // methods without `this`.

@@ -3,10 +3,9 @@
 //! local bindings, and the name-only fallback.
 
 use super::builtins::{
-    JAVA_LANG, KNOWN_GLOBALS, KOTLIN_IMPLICIT, LUA_GLOBALS, RUBY_KERNEL, RUBY_MODULE, SCALA_IMPLICIT, SWIFT_FRAMEWORKS,
-    SWIFT_IMPLICIT,
+    ECMASCRIPT_GLOBAL_TYPES, JAVA_LANG, KNOWN_GLOBALS, KOTLIN_IMPLICIT, LUA_GLOBALS, RUBY_KERNEL, RUBY_MODULE,
+    SCALA_IMPLICIT, SWIFT_FRAMEWORKS, SWIFT_IMPLICIT,
 };
-use super::namespaces::merges_namespaces;
 use super::tables::Tables;
 use super::{Entity, Sym, MAX_DEPTH};
 use crate::config::dir_of;
@@ -196,6 +195,19 @@ impl Tables<'_> {
 
     /// A type name as file `fi` sees it. Name-only matches are `text_matched`.
     pub(super) fn resolve_type(&self, fi: u32, name: &str, depth: u32) -> Option<(Entity, Origin)> {
+        self.resolve_type_at(fi, None, name, depth)
+    }
+
+    /// A type name as code at `scope` of file `fi` sees it: what the file sees, then the
+    /// enclosing namespace blocks' merged members (TypeScript's `namespace ts { … }` spread over
+    /// many files), then a name-only match (`text_matched`).
+    pub(super) fn resolve_type_at(
+        &self,
+        fi: u32,
+        scope: Option<u32>,
+        name: &str,
+        depth: u32,
+    ) -> Option<(Entity, Origin)> {
         if name.starts_with("std::") && self.lang(fi).is_c_family() {
             // The C++ standard library never lives in the repository.
             return Some((Entity::External(name.to_string()), Origin::AstResolved));
@@ -226,6 +238,12 @@ impl Tables<'_> {
                 _ => {}
             }
         }
+        if let Some(k) = self.namespace_scope_member(fi, scope, name, |k| k.is_type_like()) {
+            return Some((Entity::Sym(k), Origin::AstResolved));
+        }
+        if self.lang(fi).is_ecmascript() && ECMASCRIPT_GLOBAL_TYPES.contains(&name) {
+            return Some((Entity::External(name.to_string()), Origin::AstResolved));
+        }
         match self.name_only(fi, name, |k| k.is_type_like(), None) {
             NameOnly::One(s) => Some((Entity::Sym(s), Origin::TextMatched)),
             _ => None,
@@ -236,7 +254,7 @@ impl Tables<'_> {
     pub(super) fn resolve_type_ref(&self, fi: u32, r: &RefFact, depth: u32) -> Option<(Entity, Origin)> {
         if r.kind == EdgeKind::Implements && self.lang(fi) == Language::Swift {
             // `extension T: P`: the receiver is the conforming type, not a qualifier of P.
-            return self.resolve_type(fi, &r.name, depth);
+            return self.resolve_type_at(fi, r.from, &r.name, depth);
         }
         match &r.receiver {
             Receiver::Name(ns) => {
@@ -249,7 +267,7 @@ impl Tables<'_> {
                 let (m, o2) = self.member(&base, &r.name, depth + 1)?;
                 Some((m, o1.min(o2)))
             }
-            _ => self.resolve_type(fi, &r.name, depth),
+            _ => self.resolve_type_at(fi, r.from, &r.name, depth),
         }
     }
 
@@ -347,18 +365,9 @@ impl Tables<'_> {
             // `std::sort(…)`, `std::chrono::now()`: the standard library, outside the repository.
             return Some((Entity::External("std::".into()), Origin::AstResolved));
         }
-        if merges_namespaces(self.lang(fi)) {
-            // Inside `namespace a { … }`, names of every merged `a` block are in scope.
-            let facts = self.facts(fi);
-            let mut cur = scope;
-            while let Some(s) = cur {
-                if facts.symbols[s as usize].kind == NodeKind::Module {
-                    if let Some(k) = self.namespace_member((fi, s), name, |_| true) {
-                        return Some((Entity::Sym(k), Origin::AstResolved));
-                    }
-                }
-                cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
-            }
+        // Inside `namespace a { … }`, names of every merged `a` block are in scope.
+        if let Some(k) = self.namespace_scope_member(fi, scope, name, |_| true) {
+            return Some((Entity::Sym(k), Origin::AstResolved));
         }
         if let Some(found) = self.resolve_first_plain(fi, name, depth) {
             return Some(found);
@@ -380,7 +389,7 @@ impl Tables<'_> {
     /// The type of a field/variable symbol.
     pub(super) fn member_entity_type(&self, s: Sym, depth: u32) -> Option<(Entity, Origin)> {
         let ty = self.sym(s).type_name.as_deref()?;
-        self.resolve_type(s.0, ty, depth + 1)
+        self.resolve_type_at(s.0, Some(s.1), ty, depth + 1)
     }
 
     /// The binding of `name` visible from `scope` (innermost scope first, then module), with the
@@ -402,11 +411,28 @@ impl Tables<'_> {
         Some((None, &facts.bindings[bi as usize].value))
     }
 
+    /// The innermost namespace block (a `Module` symbol) enclosing `scope`, itself included.
+    fn enclosing_namespace(&self, fi: u32, scope: Option<u32>) -> Option<u32> {
+        let facts = self.facts(fi);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if facts.symbols[s as usize].kind == NodeKind::Module {
+                return Some(s);
+            }
+            cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+        }
+        None
+    }
+
     /// The type of a local binding visible from `scope` (innermost scope first, then module).
     pub(super) fn binding_type(&self, fi: u32, scope: Option<u32>, name: &str, depth: u32) -> Option<(Entity, Origin)> {
-        match self.binding_of(fi, scope, name)? {
-            (_, BindingValue::Type { name: ty }) => self.resolve_type(fi, ty, depth + 1),
-            (sc, BindingValue::Call { receiver, name: callee }) => {
+        let (sc, value) = self.binding_of(fi, scope, name)?;
+        // A binding at file level may sit in a namespace block (bindings are scoped to
+        // functions): its type and initialiser see that namespace's names.
+        let sc = sc.or_else(|| self.enclosing_namespace(fi, scope));
+        match value {
+            BindingValue::Type { name: ty } => self.resolve_type_at(fi, sc, ty, depth + 1),
+            BindingValue::Call { receiver, name: callee } => {
                 let (target, _) = self.resolve_callee(fi, sc, receiver, callee, depth + 1)?;
                 let Entity::Sym(t) = target else { return None };
                 let callee_sym = self.sym(t);
@@ -415,7 +441,7 @@ impl Tables<'_> {
                     return Some((Entity::Sym(t), Origin::AstInferred));
                 }
                 let ret = callee_sym.return_type.as_deref()?;
-                let (e, _) = self.resolve_type(t.0, ret, depth + 1)?;
+                let (e, _) = self.resolve_type_at(t.0, Some(t.1), ret, depth + 1)?;
                 Some((e, Origin::AstInferred))
             }
         }

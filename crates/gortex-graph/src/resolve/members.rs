@@ -49,6 +49,8 @@ impl Tables<'_> {
             if let Some(sups) = self.supers_of(t) {
                 queue.extend(sups.iter().copied());
             }
+            // TypeScript merges an interface's declarations across a namespace's blocks.
+            queue.extend(self.merged_twins(t));
         }
         None
     }
@@ -94,8 +96,14 @@ impl Tables<'_> {
                         .or_else(|| self.namespace_member(*s, name, |_| true))
                         .map(|m| (Entity::Sym(m), Origin::AstResolved)),
                     NodeKind::Variable | NodeKind::Constant | NodeKind::Field => {
-                        let ty = sym.type_name.as_deref()?;
-                        let (t, origin) = self.resolve_type(s.0, ty, depth + 1)?;
+                        let (t, origin) = match sym.type_name.as_deref() {
+                            Some(ty) => self.resolve_type_at(s.0, Some(s.1), ty, depth + 1)?,
+                            // `const factory = createNodeFactory(…)`: what its initialiser gives.
+                            None if sym.kind != NodeKind::Field => {
+                                self.binding_type(s.0, sym.parent, &sym.name, depth + 1)?
+                            }
+                            None => return None,
+                        };
                         let (m, o2) = self.member(&t, name, depth + 1)?;
                         Some((m, origin.min(o2)))
                     }

@@ -1930,7 +1930,7 @@ impl<'s> Run<'s> {
                     ),
                     _ => (Some(node), None),
                 };
-                if let Some((name, recv)) = head.and_then(|h| self.type_target(h)) {
+                if let Some((name, recv)) = head.and_then(|h| self.type_target_of(h, true)) {
                     self.push_ref(kind, name, recv, node);
                 }
                 if let Some(args) = args {
@@ -1986,11 +1986,18 @@ impl<'s> Run<'s> {
 
     /// Name and receiver of a type name node (`Foo`, `ns.Foo`).
     fn type_target(&self, node: Node<'_>) -> Option<(String, Receiver)> {
+        self.type_target_of(node, false)
+    }
+
+    /// `type_target`, keeping the global utility/wrapper names when `heritage` (an interface
+    /// extending `Set<T>` or `ReadonlyMap<K, V>` is rare and names the code's own where a
+    /// namespace declares one, as TypeScript's compiler does).
+    fn type_target_of(&self, node: Node<'_>, heritage: bool) -> Option<(String, Receiver)> {
         let src = self.src;
         match node.kind() {
             "type_identifier" | "identifier" => {
                 let n = txt(node, src);
-                (!self.type_params.contains(&n) && !is_builtin_type(&n)).then_some((n, Receiver::None))
+                (!self.type_params.contains(&n) && (heritage || !is_builtin_type(&n))).then_some((n, Receiver::None))
             }
             "nested_type_identifier" => {
                 let name = txt(node.child_by_field_name("name")?, src);
