@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
-import { bodyExtents, followedByCall, goConstructs, goldFromScip, type Gold } from '../ts/eval/edges';
+import { bodyExtents, declaresMethod, followedByCall, goConstructs, goldFromScip, type Gold } from '../ts/eval/edges';
 import {
   checkIndexer,
   compareEdges,
@@ -262,6 +262,21 @@ describe('SCIP reading', () => {
     // Go's type arguments come in brackets.
     expect(followedByCall(['f[int](x)'], 0, 1, true)).toBe(true);
     expect(followedByCall(['f[int](x)'], 0, 1)).toBe(false);
+  });
+
+  test('a TypeScript method declaration is no call of the interface member it implements; a call is', () => {
+    const at = (lines: string[], name: string): boolean => {
+      const line = lines.findIndex((l) => l.includes(name));
+      const col = lines[line]!.indexOf(name);
+      return declaresMethod(lines, line, col, col + name.length);
+    };
+    expect(at(['    get createNull() { return f(); },'], 'createNull')).toBe(true);
+    expect(at(['  private readDir(path: string,', '      depth?: number): string[] {'], 'readDir')).toBe(true);
+    expect(at(['  async run(): Promise<void> {'], 'run')).toBe(true);
+    expect(at(['    createNull();'], 'createNull')).toBe(false);
+    expect(at(['    return createNull() {'], 'createNull')).toBe(false);
+    expect(at(['    run(x) :', '      y;'], 'run')).toBe(false);
+    expect(at(['    if (run(x)) {'], 'run')).toBe(false);
   });
 
   test('a Go type is constructed by a literal or new, not by a conversion, an element type or a result type', () => {

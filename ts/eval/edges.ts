@@ -150,6 +150,30 @@ export function followedByCall(lines: readonly string[], line: number, col: numb
 }
 
 /**
+ * True when the name ending at (line, col) heads a method declaration rather than a call: it
+ * starts its line (after modifiers such as `get`, `async`, `private`) and its parameter list is
+ * followed by a body (`{`, optionally after a return type). scip-typescript records an object
+ * literal's or class's method as a reference to the interface member it implements.
+ */
+export function declaresMethod(lines: readonly string[], line: number, start: number, col: number): boolean {
+  const head = lines[line]?.slice(0, start) ?? '';
+  if (!/^\s*(?:(?:public|private|protected|static|readonly|override|abstract|async|get|set|declare)\s+)*\*?\s*$/.test(head)) return false;
+  const s = lines[line]!;
+  const open = afterName(s, col, false);
+  if (open === null || s[open] !== '(') return false;
+  // The parameter list may span lines: find its closing parenthesis.
+  let depth = 0;
+  for (let l = line, c = open; l < lines.length && l < line + 40; l++, c = 0) {
+    const text = lines[l]!;
+    for (; c < text.length; c++) {
+      if (text[c] === '(') depth++;
+      else if (text[c] === ')' && --depth === 0) return /^\s*(?::[^;=]*)?\{/.test(text.slice(c + 1));
+    }
+  }
+  return false;
+}
+
+/**
  * True when a Go type name at `range` is constructed: a composite literal `T{…}` or `T[A]{…}` (not
  * an element type, `[]T{…}` or `map[K]T{…}`, nor a result type before a body, `func f() T {`), or
  * `new(T)`. `T(x)` is a conversion, no call.
@@ -167,6 +191,7 @@ export function goConstructs(lines: readonly string[], range: Range4): boolean {
 
 /** Go's SCIP documents (scip-go): types are called only by literal or `new`, and generic arguments come in brackets. */
 const isGo = (path: string): boolean => path.endsWith('.go');
+const isEcmascript = (path: string): boolean => /\.[cm]?[jt]sx?$/.test(path);
 
 const contains = (outer: Range4, line: number, col: number): boolean =>
   (line > outer[0] || (line === outer[0] && col >= outer[1])) && (line < outer[2] || (line === outer[2] && col <= outer[3]));
@@ -299,12 +324,18 @@ export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
     const lines = texts.get(doc);
     if (!lines) continue;
     const own = bodies.get(doc)!;
+    // A name that declares something is no call of what else it refers to: an object literal's
+    // method or a class's method refers to the interface member it implements (`get
+    // createNull() {` in a `NodeFactory` literal).
+    const declaring = new Set<string>();
+    for (const occ of doc.occurrences) if ((occ.roles & ROLE_DEFINITION) !== 0) declaring.add(occ.range.join(','));
     // Occurrences at one range are one site: merged declarations give several symbols there.
     const sites = new Map<string, { line: number; col: number; targets: Definition[] }>();
     for (const occ of doc.occurrences) {
-      if ((occ.roles & (ROLE_DEFINITION | ROLE_IMPORT)) !== 0) continue;
+      if ((occ.roles & (ROLE_DEFINITION | ROLE_IMPORT)) !== 0 || declaring.has(occ.range.join(','))) continue;
       const def = definitions.get(occ.symbol);
       if (!def) continue;
+      if (isEcmascript(doc.relativePath) && declaresMethod(lines, occ.range[2], occ.range[1], occ.range[3])) continue;
       const called = !isGo(doc.relativePath)
         ? followedByCall(lines, occ.range[2], occ.range[3])
         : def.suffix === 'type'
