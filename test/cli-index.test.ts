@@ -84,9 +84,9 @@ describe('gortex index / status', () => {
     fs.mkdirSync(path.join(root, 'build'), { recursive: true });
     fs.writeFileSync(path.join(root, 'build/out.ts'), 'export const built = 1;\n');
     const paths = (args: string[]): number => JSON.parse(runCli(['index', root, '--json', '--force', ...args], { env }).stdout).files.total;
-    // 8 sources and 4 text files (golden.txt, tsconfig.json, two package.json).
-    expect(paths([])).toBe(12); // build/ is a built-in exclude
-    expect(paths(['--no-default-excludes'])).toBe(13);
+    // 10 sources and 4 text files (golden.txt, tsconfig.json, two package.json).
+    expect(paths([])).toBe(14); // build/ is a built-in exclude
+    expect(paths(['--no-default-excludes'])).toBe(15);
     expect(paths(['--exclude-dir', 'ns', '--exclude-dir', 'packages'])).toBe(8);
   });
 

@@ -23,16 +23,16 @@ describe('Engine', () => {
     const report = await engine.indexRepo(root, { onProgress: (e) => events.push(e) });
     expect(report.repo).toBe('webapp');
     expect(report.mode).toBe('cold');
-    // 8 TypeScript files beside golden.txt, tsconfig.json and two package.json files.
-    expect(report.files.total).toBe(12);
-    expect(report.languages.typescript?.files).toBe(8);
+    // 10 TypeScript files beside golden.txt, tsconfig.json and two package.json files.
+    expect(report.files.total).toBe(14);
+    expect(report.languages.typescript?.files).toBe(10);
     expect(report.languages.json?.files).toBe(3);
     expect(report.nodes.by_kind.method).toBeGreaterThanOrEqual(4);
     expect(report.edges.by_origin.ast_resolved).toBeGreaterThan(20);
     expect(report.failures).toEqual([]);
     expect(new Set(events.map((e) => e.phase))).toEqual(new Set(['load', 'walk', 'parse', 'resolve', 'save']));
     const parseDone = events.filter((e) => e.phase === 'parse').pop();
-    expect(parseDone).toEqual({ phase: 'parse', done: 12, total: 12 });
+    expect(parseDone).toEqual({ phase: 'parse', done: 14, total: 14 });
     expect(fs.existsSync(report.snapshot.path)).toBe(true);
 
     const again = await engine.indexRepo(root);
@@ -54,7 +54,7 @@ describe('Engine', () => {
     const report = await pass;
     expect(report.mode).toBe('cold');
     expect(events.map((e) => e.phase)).toContain('save');
-    expect(events.filter((e) => e.phase === 'parse').pop()).toEqual({ phase: 'parse', done: 12, total: 12 });
+    expect(events.filter((e) => e.phase === 'parse').pop()).toEqual({ phase: 'parse', done: 14, total: 14 });
   });
 
   test('looks up nodes, file symbols and edges', () => {
@@ -75,13 +75,21 @@ describe('Engine', () => {
       'type Store',
       'method Store.save',
       'method Store.validate',
+      'method Store.self',
+      'method Store.using',
+      'type Task',
+      'method Task.constructor',
       'function openStore',
     ]);
 
     const callers = engine
       .edges('webapp', 'webapp/src/lib/store.ts::Store.save', { direction: 'in', kinds: ['calls'] })
       .map((e) => `${e.from} ${e.origin} L${e.line}`);
-    expect(callers).toEqual(['webapp/src/app.ts::App.start ast_resolved L18']);
+    expect(callers).toEqual([
+      'webapp/src/app.ts::App.start ast_resolved L18',
+      'webapp/src/app.ts::chains ast_inferred L37',
+      'webapp/src/app.ts::callbacks ast_inferred L44',
+    ]);
 
     const out = engine.edges('webapp', 'webapp/src/app.ts::App.start', { direction: 'out', kinds: ['calls'] });
     expect(out.map((e) => e.to)).toEqual(
@@ -134,7 +142,7 @@ describe('Engine', () => {
 
   test('status compares the snapshot with the disk', async () => {
     await engine.indexRepo(root);
-    expect(engine.status(root)).toMatchObject({ indexed: true, fresh: true, files: 12 });
+    expect(engine.status(root)).toMatchObject({ indexed: true, fresh: true, files: 14 });
     fs.writeFileSync(path.join(root, 'src/added.ts'), 'export const z = 1;\n');
     const stale = engine.status(root);
     expect(stale.fresh).toBe(false);
@@ -193,7 +201,7 @@ describe('Engine', () => {
     }
     await pass;
     expect(await own.provisional(repoRoot)).toEqual({ available: false, reason: 'not_warming' });
-    expect(own.repos().map((r) => [r.name, r.provisional, r.files])).toEqual([['warming', false, 12]]);
+    expect(own.repos().map((r) => [r.name, r.provisional, r.files])).toEqual([['warming', false, 14]]);
     await expect(own.provisional('/no/such/gortex/root')).resolves.toEqual({ available: false, reason: 'not_warming' });
   });
 

@@ -235,12 +235,16 @@ pub enum Receiver {
     Super,
     /// `x.foo()` where `x` is an identifier: an import alias, local, parameter or type name.
     Name(String),
-    /// `a.b.foo()` / `a::b::foo()`: a chain of identifiers, outermost first.
+    /// `a.b.foo()` / `a::b::foo()`: a chain of identifiers, outermost first (`this.a.b.foo()`
+    /// and `self.a.b.foo()` are headed by `this`/`self`).
     Path(Vec<String>),
     /// `this.x.foo()` / `self.x.foo()`: the named field of the enclosing type.
     SelfField(String),
     /// `make().foo()`: the result of calling the named function.
     Call(String),
+    /// `a.make().foo()`, `a.b().c().foo()`: the result of calling method `.1` on receiver `.0`
+    /// (chains nest; extractors cap their depth).
+    Chain(Box<Receiver>, String),
     /// Anything else (indexing, literals, complex expressions): unknown.
     Expr,
 }
@@ -269,6 +273,16 @@ pub enum BindingValue {
     /// Assigned from a call whose declared return type the resolver can look up
     /// (`s := store.Open()`) — inferred evidence.
     Call { receiver: Receiver, name: String },
+    /// A callback's parameter, typed by the callee it is passed to: parameter `param` of the
+    /// function given as argument `arg` of calling `callee` on `receiver` (`operate((source,
+    /// subscriber) => …)`). The callee records what its callback receives as bindings named
+    /// `@arg.param` in its own scope.
+    Callback {
+        receiver: Receiver,
+        callee: String,
+        arg: u32,
+        param: u32,
+    },
 }
 
 /// Type evidence for a local variable, parameter or module-level name.

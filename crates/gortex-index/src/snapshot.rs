@@ -19,8 +19,8 @@ use xxhash_rust::xxh3::Xxh3;
 
 const MAGIC: &[u8; 8] = b"GORTEXSN";
 /// Bumped whenever [`SnapshotData`]'s encoding changes (3: C/C++ languages, include directories;
-/// 4: `SymbolFact::doc_text`).
-pub const FORMAT_VERSION: u32 = 4;
+/// 4: `SymbolFact::doc_text`; 5: `Receiver::Chain`, `BindingValue::Callback`).
+pub const FORMAT_VERSION: u32 = 5;
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 
 /// Everything persisted for one repository.

@@ -153,6 +153,24 @@ fn key_facts_hold() {
         ("rust", "E rust/src/store.rs::Store -implements-> rust/src/store.rs::Named ast_resolved L23"),
         ("java", "E java/src/main/java/com/acme/App.java::App.run -calls-> java/src/main/java/com/acme/store/BaseStore.java::BaseStore.close ast_resolved L10"),
         ("java", "E java/src/main/java/com/acme/App.java::App.run -calls-> java/src/main/java/com/acme/App.java::App.helper ast_resolved L13"),
+        // Call chains follow each call's own receiver: `store.self().get()`, `new Store().self().self().get()`,
+        // `store.Open().DB().Query()`, `make_admin().owner().validate()`, `openStore().self().validate()`.
+        ("java", "E java/src/main/java/com/acme/App.java::App.run -calls-> java/src/main/java/com/acme/store/Store.java::Store.get ast_inferred L14"),
+        ("java", "E java/src/main/java/com/acme/App.java::App.run -calls-> java/src/main/java/com/acme/store/Store.java::Store.get ast_inferred L15"),
+        ("go", "E go/main.go::chain -calls-> go/store/store.go::DB.Query ast_inferred L31"),
+        ("py", "E py/pkg/service.py::Desk.chain -calls-> py/pkg/models.py::User.validate ast_inferred L24"),
+        ("ts", "E ts/src/app.ts::chains -calls-> ts/src/lib/store.ts::Store.validate ast_inferred L36"),
+        ("ts", "E ts/src/app.ts::chains -calls-> ts/src/lib/store.ts::Store.validate ast_inferred L38"),
+        // `this.a.b.m()` / `self.a.b.m()`: a path of fields from the enclosing type.
+        ("py", "E py/pkg/service.py::Office.work -calls-> py/pkg/models.py::Admin.promote ast_resolved L33"),
+        // A callback's parameters are typed by the callee's declared callback type (method,
+        // function and constructor); a parameter's default value types it.
+        ("ts", "E ts/src/app.ts::callbacks -calls-> ts/src/lib/store.ts::Store.validate ast_inferred L42"),
+        ("ts", "E ts/src/app.ts::callbacks -calls-> ts/src/lib/store.ts::Store.save ast_inferred L44"),
+        ("ts", "E ts/src/app.ts::callbacks -calls-> ts/src/lib/store.ts::Store.validate ast_inferred L46"),
+        ("ts", "E ts/src/app.ts::defaults -calls-> ts/src/lib/store.ts::Store.validate ast_resolved L50"),
+        // A bare call of a callback parameter is no method named alike elsewhere (`run(…)` is not `Base.run`).
+        ("ts", "U ts/src/lib/store.ts::Task.constructor -calls-> unresolved::run L25 c0"),
         // C: `<kv/kv.h>` found on the compile_commands.json include path (not legacy/kv/kv.h),
         // and the call lands on the definition in the header's source, not on the prototype.
         ("cfamily", "E cfamily/app/main.c -imports-> cfamily/include/kv/kv.h ast_resolved L2"),

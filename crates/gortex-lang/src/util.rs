@@ -80,6 +80,9 @@ pub fn collapse_whitespace(text: &str) -> String {
 /// Maximum signature length kept; longer heads are cut with `…`.
 pub const MAX_SIGNATURE: usize = 300;
 
+/// How many calls deep a receiver chain (`a.b().c().d()`) is followed; deeper ones are unknown.
+pub const MAX_CHAIN: u32 = 8;
+
 /// The declaration's text from its start up to (not including) `body`, whitespace-collapsed.
 /// With no body, the whole declaration. Cut at [`MAX_SIGNATURE`] characters.
 pub fn signature(decl: Node<'_>, body: Option<Node<'_>>, source: &[u8]) -> String {

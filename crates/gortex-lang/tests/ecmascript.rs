@@ -159,7 +159,7 @@ fn generics_are_not_refs_and_arguments_are() {
 
 #[test]
 fn receivers() {
-    let f = ts("class C { run() {\n foo(); this.foo(); super.foo(); obj.foo(); a.b.foo(); this.repo.save(); make().run(); new Foo(); new ns.Bar(); x[0].y();\n} }");
+    let f = ts("class C { run() {\n foo(); this.foo(); super.foo(); obj.foo(); a.b.foo(); this.repo.save(); make().run(); new Foo(); new ns.Bar(); x[0].y();\n a.open().b().close(); this.db.client.query(); new Conn().send();\n} }");
     let from = Some("C.run");
     assert_ref(&f, EdgeKind::Calls, from, "foo", Receiver::None);
     assert_ref(&f, EdgeKind::Calls, from, "foo", Receiver::SelfRef);
@@ -174,6 +174,18 @@ fn receivers() {
     );
     assert_ref(&f, EdgeKind::Calls, from, "save", Receiver::SelfField("repo".into()));
     assert_ref(&f, EdgeKind::Calls, from, "run", Receiver::Call("make".into()));
+    // A chain keeps each call's own receiver; `this` heads a path through fields.
+    let opened = Receiver::Chain(Box::new(Receiver::Name("a".into())), "open".into());
+    assert_ref(
+        &f,
+        EdgeKind::Calls,
+        from,
+        "close",
+        Receiver::Chain(Box::new(opened), "b".into()),
+    );
+    let path = Receiver::Path(vec!["this".into(), "db".into(), "client".into()]);
+    assert_ref(&f, EdgeKind::Calls, from, "query", path);
+    assert_ref(&f, EdgeKind::Calls, from, "send", Receiver::Call("Conn".into()));
     assert_ref(&f, EdgeKind::Instantiates, from, "Foo", Receiver::None);
     assert_ref(&f, EdgeKind::Instantiates, from, "Bar", Receiver::Name("ns".into()));
     assert_ref(&f, EdgeKind::Calls, from, "y", Receiver::Expr);
@@ -391,4 +403,29 @@ fn deep_nesting_does_not_overflow() {
             all_languages(src.as_bytes());
         }
     });
+}
+
+#[test]
+fn callback_parameters_are_typed_by_their_callee() {
+    let f = ts("function use(work: (s: Store, n: number) => void, cache = new Box()) {}\nuse((s, n) => s.save());\nstore.using(x => x.go());\nnew Task(function (t) { t.run(); });");
+    let callback = |receiver: Receiver, callee: &str, param: u32| BindingValue::Callback {
+        receiver,
+        callee: callee.into(),
+        arg: 0,
+        param,
+    };
+    let has = |name: &str, value: BindingValue| {
+        assert!(
+            f.bindings.iter().any(|b| b.name == name && b.value == value),
+            "missing binding {name} = {value:?} in {:#?}",
+            f.bindings
+        )
+    };
+    // The callee records what its callback receives; a default value types its parameter.
+    has("@0.0", BindingValue::Type { name: "Store".into() });
+    has("cache", BindingValue::Type { name: "Box".into() });
+    has("s", callback(Receiver::None, "use", 0));
+    has("n", callback(Receiver::None, "use", 1));
+    has("x", callback(Receiver::Name("store".into()), "using", 0));
+    has("t", callback(Receiver::None, "Task", 0));
 }

@@ -371,3 +371,18 @@ fn robustness_deep_nesting() {
     });
     assert!(rendered > 0);
 }
+
+#[test]
+fn call_chains_keep_each_receiver() {
+    let f = go("package p\nfunc f() { store.Open().DB().Query(); Make().Close() }\n");
+    let open = Receiver::Chain(Box::new(Receiver::Name("store".into())), "Open".into());
+    assert_ref(&f, EdgeKind::Calls, "f", "DB", open.clone());
+    assert_ref(
+        &f,
+        EdgeKind::Calls,
+        "f",
+        "Query",
+        Receiver::Chain(Box::new(open), "DB".into()),
+    );
+    assert_ref(&f, EdgeKind::Calls, "f", "Close", Receiver::Call("Make".into()));
+}

@@ -178,7 +178,13 @@ fn calls_and_receivers() {
         "notify",
         Receiver::Path(vec!["a".into(), "b".into()]),
     );
-    assert_ref(&f, EdgeKind::Calls, m, "map", Receiver::Call("stream".into()));
+    assert_ref(
+        &f,
+        EdgeKind::Calls,
+        m,
+        "map",
+        Receiver::Chain(Box::new(Receiver::Name("items".into())), "stream".into()),
+    );
     assert_ref(&f, EdgeKind::Instantiates, m, "Order", Receiver::None);
     assert_ref(
         &f,

@@ -298,6 +298,8 @@ class S(B):
         make().run()
         Foo()
         xs[0].go()
+        a.open().close()
+        self.db.client.query()
 "#);
     let m = Some("S.m");
     assert_ref(&f, EdgeKind::Calls, m, "foo", Receiver::None);
@@ -313,6 +315,10 @@ class S(B):
     );
     assert_ref(&f, EdgeKind::Calls, m, "save", Receiver::SelfField("repo".into()));
     assert_ref(&f, EdgeKind::Calls, m, "run", Receiver::Call("make".into()));
+    let opened = Receiver::Chain(Box::new(Receiver::Name("a".into())), "open".into());
+    assert_ref(&f, EdgeKind::Calls, m, "close", opened);
+    let path = Receiver::Path(vec!["self".into(), "db".into(), "client".into()]);
+    assert_ref(&f, EdgeKind::Calls, m, "query", path);
     assert_ref(&f, EdgeKind::Calls, m, "Foo", Receiver::None);
     assert_ref(&f, EdgeKind::Calls, m, "go", Receiver::Expr);
     assert_eq!(

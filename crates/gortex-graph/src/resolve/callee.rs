@@ -40,21 +40,34 @@ impl Tables<'_> {
                 let (m, o2) = self.member(&base, name, depth + 1)?;
                 Some((m, o.min(o2)))
             }
-            Receiver::Call(f) => {
-                let (callee, _) = self.resolve_callee(fi, scope, &Receiver::None, f, depth + 1)?;
-                let Entity::Sym(c) = callee else { return None };
-                let csym = self.sym(c);
-                let ty = if csym.kind.is_type_like() {
-                    Entity::Sym(c)
-                } else {
-                    self.resolve_type_at(c.0, Some(c.1), csym.return_type.as_deref()?, depth + 1)?
-                        .0
-                };
-                let (m, _) = self.member(&ty, name, depth + 1)?;
-                Some((m, Origin::AstInferred))
-            }
+            Receiver::Call(f) => self.member_of_result(fi, scope, &Receiver::None, f, name, depth),
+            Receiver::Chain(inner, f) => self.member_of_result(fi, scope, inner, f, name, depth),
             Receiver::Expr => None,
         }
+    }
+
+    /// Member `name` of what calling `callee` on `receiver` gives: an instance of the class
+    /// called, else of the callee's declared return type (`ast_inferred`).
+    fn member_of_result(
+        &self,
+        fi: u32,
+        scope: Option<u32>,
+        receiver: &Receiver,
+        callee: &str,
+        name: &str,
+        depth: u32,
+    ) -> Option<(Entity, Origin)> {
+        let (found, _) = self.resolve_callee(fi, scope, receiver, callee, depth + 1)?;
+        let Entity::Sym(c) = found else { return None };
+        let csym = self.sym(c);
+        let ty = if csym.kind.is_type_like() {
+            Entity::Sym(c)
+        } else {
+            self.resolve_type_at(c.0, Some(c.1), csym.return_type.as_deref()?, depth + 1)?
+                .0
+        };
+        let (m, _) = self.member(&ty, name, depth + 1)?;
+        Some((m, Origin::AstInferred))
     }
 
     /// A call without a receiver: nested declarations of enclosing functions, merged namespace

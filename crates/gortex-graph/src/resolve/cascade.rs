@@ -168,6 +168,11 @@ impl Tables<'_> {
                 Some(x) => x.as_str(),
                 None => return false,
             },
+            // What a library's call returned (`JSON.parse(s).map(…)`, `requests.get(u).json()`).
+            Receiver::Call(f) => return self.calls_external(fi, scope, &Receiver::None, f),
+            Receiver::Chain(inner, f) => {
+                return self.receiver_is_foreign(fi, scope, inner) || self.calls_external(fi, scope, inner, f)
+            }
             _ => return false,
         };
         if KNOWN_GLOBALS.contains(&first) || self.bound_to_external_call(fi, scope, first) {
@@ -178,17 +183,20 @@ impl Tables<'_> {
             && self.resolve_receiver_name(fi, scope, first, 0).is_none()
     }
 
+    /// Whether calling `callee` on `receiver` calls outside the repository.
+    fn calls_external(&self, fi: u32, scope: Option<u32>, receiver: &Receiver, callee: &str) -> bool {
+        matches!(
+            self.resolve_callee(fi, scope, receiver, callee, 1),
+            Some((Entity::External(_), _))
+        )
+    }
+
     /// Whether `name` is a local bound to what a call outside the repository returned (`resp :=
     /// http.Get(u)`, `r = requests.get(u)`): its members are the library's, and no method of
     /// the repository is guessed for them by name.
     fn bound_to_external_call(&self, fi: u32, scope: Option<u32>, name: &str) -> bool {
         match self.binding_of(fi, scope, name) {
-            Some((sc, BindingValue::Call { receiver, name: callee })) => {
-                matches!(
-                    self.resolve_callee(fi, sc, receiver, callee, 1),
-                    Some((Entity::External(_), _))
-                )
-            }
+            Some((sc, BindingValue::Call { receiver, name: callee })) => self.calls_external(fi, sc, receiver, callee),
             _ => false,
         }
     }
@@ -333,7 +341,13 @@ impl Tables<'_> {
             }
         }
         let (first, rest) = path.split_first()?;
-        let (mut entity, mut origin) = self.resolve_receiver_name(fi, scope, first, depth)?;
+        let (mut entity, mut origin) = match first.as_str() {
+            // `this.a.b` / `self.a.b`: from the enclosing type's instance.
+            "this" | "self" if matches!(self.lang(fi), Language::Python) || self.lang(fi).is_ecmascript() => {
+                (Entity::Sym(self.enclosing_type(fi, scope?)?), Origin::AstResolved)
+            }
+            _ => self.resolve_receiver_name(fi, scope, first, depth)?,
+        };
         for seg in rest {
             let (e, o) = self.member(&entity, seg, depth + 1)?;
             entity = e;
@@ -432,6 +446,27 @@ impl Tables<'_> {
         let sc = sc.or_else(|| self.enclosing_namespace(fi, scope));
         match value {
             BindingValue::Type { name: ty } => self.resolve_type_at(fi, sc, ty, depth + 1),
+            BindingValue::Callback {
+                receiver,
+                callee,
+                arg,
+                param,
+            } => {
+                let (target, _) = self.resolve_callee(fi, sc, receiver, callee, depth + 1)?;
+                let Entity::Sym(mut t) = target else { return None };
+                if self.sym(t).kind.is_type_like() {
+                    // `new Observable(subscriber => …)`: the constructor's parameters.
+                    t = self.find_member(t, "constructor")?;
+                }
+                let key = format!("@{arg}.{param}");
+                let facts = self.facts(t.0); // noted first: the binding may appear there later
+                let &bi = self.bindings[t.0 as usize].get(&(Some(t.1), key.as_str()))?;
+                let BindingValue::Type { name: ty } = &facts.bindings[bi as usize].value else {
+                    return None;
+                };
+                let (e, _) = self.resolve_type_at(t.0, Some(t.1), ty, depth + 1)?;
+                Some((e, Origin::AstInferred))
+            }
             BindingValue::Call { receiver, name: callee } => {
                 let (target, _) = self.resolve_callee(fi, sc, receiver, callee, depth + 1)?;
                 let Entity::Sym(t) = target else { return None };

@@ -269,8 +269,12 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
             }
             // A member call binds by name to a method or function only: a field of that name
             // elsewhere (a Vue prop `push: Number`) says nothing about `list.push()`.
+            // A bare JavaScript/TypeScript call never reaches a method (that takes `this.`): a
+            // method of that name elsewhere is a namesake (a callback parameter's: `run(store)`).
+            let bare_js = !member && lang.is_ecmascript();
             let want = |k: NodeKind| {
                 accepts(r.kind, k)
+                    && !(bare_js && k == NodeKind::Method)
                     && (!member
                         || match r.kind {
                             EdgeKind::Calls => matches!(k, NodeKind::Method | NodeKind::Function),

@@ -1941,31 +1941,156 @@ impl<'s> Run<'s> {
         }
     }
 
-    /// Return annotation → Returns; parameter annotations → TypedAs plus a binding.
+    /// Return annotation → Returns; parameter annotations → TypedAs plus a binding. A parameter
+    /// without one is bound by its default value (`visited = new Map()`) or, for a callback
+    /// passed to a call, by the callee's parameter it fills (`Callback`); a declared function's
+    /// callback-typed parameter records its callback's parameter types (`@arg.param`).
     fn function_types(&mut self, func: Node<'_>) {
         let src = self.src;
         if let Some(t) = func.child_by_field_name("return_type") {
             self.type_refs(t, EdgeKind::Returns);
         }
+        let callback = self.callback_site(func);
+        // `x => …`: one parameter, no parentheses.
+        if let Some(p) = func.child_by_field_name("parameter") {
+            if let (Some((receiver, callee, arg)), "identifier") = (callback, p.kind()) {
+                let value = BindingValue::Callback {
+                    receiver,
+                    callee,
+                    arg,
+                    param: 0,
+                };
+                self.push_binding(txt(p, src), value, p);
+            }
+            return;
+        }
         let Some(params) = func.child_by_field_name("parameters") else {
             return;
         };
+        let declared = declares_callable(func);
+        let mut index = 0u32;
         let mut cursor = params.walk();
         for p in params.named_children(&mut cursor) {
             if p.kind() != "required_parameter" && p.kind() != "optional_parameter" {
                 continue;
             }
+            let pattern = p.child_by_field_name("pattern");
+            if pattern.is_some_and(|x| x.kind() == "this") {
+                continue; // `this: T` declares the receiver, not an argument
+            }
+            let position = index;
+            index += 1;
+            let ident = pattern.filter(|x| x.kind() == "identifier");
             let Some(ann) = p.child_by_field_name("type") else {
+                let Some(pat) = ident else { continue };
+                let value = match (p.child_by_field_name("value"), &callback) {
+                    (Some(v), _) => self.binding_value(v),
+                    (None, Some((receiver, callee, arg))) => Some(BindingValue::Callback {
+                        receiver: receiver.clone(),
+                        callee: callee.clone(),
+                        arg: *arg,
+                        param: position,
+                    }),
+                    (None, None) => None,
+                };
+                if let Some(value) = value {
+                    self.push_binding(txt(pat, src), value, pat);
+                }
                 continue;
             };
             self.type_refs(ann, EdgeKind::TypedAs);
-            let Some(pat) = p.child_by_field_name("pattern").filter(|p| p.kind() == "identifier") else {
+            if declared {
+                self.callback_param_types(ann, position, p);
+            }
+            let Some(pat) = ident else {
                 continue;
             };
             if let Some(tn) =
                 type_simple(ann, src, false).filter(|n| !is_primitive_name(n) && !self.type_params.contains(n))
             {
                 self.push_binding(txt(pat, src), BindingValue::Type { name: tn }, pat);
+            }
+        }
+    }
+
+    /// The call a function expression is an argument of: the callee's receiver and name, and
+    /// the argument's position (`operate((source, subscriber) => …)`, `new Observable(s => …)`).
+    fn callback_site(&self, func: Node<'_>) -> Option<(Receiver, String, u32)> {
+        if !matches!(func.kind(), "arrow_function" | "function_expression" | "function") {
+            return None;
+        }
+        let args = func.parent().filter(|a| a.kind() == "arguments")?;
+        let mut cursor = args.walk();
+        let arg = args.named_children(&mut cursor).position(|a| a.id() == func.id())? as u32;
+        let call = args.parent()?;
+        let callee = match call.kind() {
+            "call_expression" => call.child_by_field_name("function")?,
+            "new_expression" => call.child_by_field_name("constructor")?,
+            _ => return None,
+        };
+        match callee.kind() {
+            "identifier" => Some((Receiver::None, txt(callee, self.src), arg)),
+            "member_expression" => {
+                let name = member_name(callee.child_by_field_name("property")?, self.src)?;
+                let receiver = receiver_of(callee.child_by_field_name("object")?, self.src);
+                (receiver != Receiver::Expr).then_some((receiver, name, arg))
+            }
+            _ => None,
+        }
+    }
+
+    /// For parameter `position` typed as a function (`init: (source: Observable<T>, subscriber:
+    /// Subscriber<R>) => void`), bindings `@position.k` to the types of its parameters: what a
+    /// callback passed there receives.
+    fn callback_param_types(&mut self, ann: Node<'_>, position: u32, at: Node<'_>) {
+        let src = self.src;
+        let Some(mut ty) = annotation_type(ann) else { return };
+        // `((…) => R) | undefined`: the function member of a union, through parentheses.
+        for _ in 0..4 {
+            ty = match ty.kind() {
+                "parenthesized_type" => match ty.named_child(0) {
+                    Some(inner) => inner,
+                    None => return,
+                },
+                "union_type" => {
+                    let mut cursor = ty.walk();
+                    let member = ty.named_children(&mut cursor).find(|m| {
+                        m.kind() == "function_type"
+                            || (m.kind() == "parenthesized_type"
+                                && m.named_child(0).is_some_and(|i| i.kind() == "function_type"))
+                    });
+                    match member {
+                        Some(m) => m,
+                        None => return,
+                    }
+                }
+                _ => break,
+            };
+        }
+        if ty.kind() != "function_type" {
+            return;
+        }
+        let Some(params) = ty.child_by_field_name("parameters") else {
+            return;
+        };
+        let mut k = 0u32;
+        let mut cursor = params.walk();
+        for fp in params.named_children(&mut cursor) {
+            if fp.kind() != "required_parameter" && fp.kind() != "optional_parameter" {
+                continue;
+            }
+            if fp.child_by_field_name("pattern").is_some_and(|x| x.kind() == "this") {
+                continue;
+            }
+            let param = k;
+            k += 1;
+            let Some(t) = fp.child_by_field_name("type") else {
+                continue;
+            };
+            if let Some(tn) =
+                type_simple(t, src, false).filter(|n| !is_primitive_name(n) && !self.type_params.contains(n))
+            {
+                self.push_binding(format!("@{position}.{param}"), BindingValue::Type { name: tn }, at);
             }
         }
     }
@@ -2088,6 +2213,11 @@ impl<'s> Run<'s> {
 
 /// What a member access was made on.
 fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
+    receiver_at(obj, src, 0)
+}
+
+/// `receiver_of`, `depth` calls deep into a chain (`a.b().c().d()`); deeper chains are unknown.
+fn receiver_at(obj: Node<'_>, src: &[u8], depth: u32) -> Receiver {
     let mut obj = obj;
     while matches!(obj.kind(), "parenthesized_expression" | "non_null_expression") {
         match obj.named_child(0) {
@@ -2099,6 +2229,21 @@ fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
         "this" => Receiver::SelfRef,
         "super" => Receiver::Super,
         "identifier" => Receiver::Name(txt(obj, src)),
+        // `new Foo().m()`: an instance of what calling `Foo` constructs.
+        "new_expression" => match obj.child_by_field_name("constructor") {
+            Some(c) if c.kind() == "identifier" => Receiver::Call(txt(c, src)),
+            Some(c) if c.kind() == "member_expression" && depth < util::MAX_CHAIN => {
+                let name = c.child_by_field_name("property").and_then(|p| member_name(p, src));
+                match (name, c.child_by_field_name("object")) {
+                    (Some(n), Some(o)) => match receiver_at(o, src, depth + 1) {
+                        Receiver::Expr => Receiver::Expr,
+                        inner => Receiver::Chain(Box::new(inner), n),
+                    },
+                    _ => Receiver::Expr,
+                }
+            }
+            _ => Receiver::Expr,
+        },
         "member_expression" => {
             let mut parts = Vec::new();
             let mut cur = obj;
@@ -2124,6 +2269,12 @@ fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
                         return Receiver::Path(parts);
                     }
                     "this" if parts.len() == 1 => return Receiver::SelfField(parts.pop().unwrap_or_default()),
+                    // `this.a.b.m()`: a path from the instance (`this` heads it).
+                    "this" => {
+                        parts.push("this".to_string());
+                        parts.reverse();
+                        return Receiver::Path(parts);
+                    }
                     _ => return Receiver::Expr,
                 }
             }
@@ -2131,15 +2282,30 @@ fn receiver_of(obj: Node<'_>, src: &[u8]) -> Receiver {
         }
         "call_expression" => match obj.child_by_field_name("function") {
             Some(f) if f.kind() == "identifier" => Receiver::Call(txt(f, src)),
-            Some(f) if f.kind() == "member_expression" => {
-                match f.child_by_field_name("property").and_then(|p| member_name(p, src)) {
-                    Some(n) => Receiver::Call(n),
-                    None => Receiver::Expr,
+            Some(f) if f.kind() == "member_expression" && depth < util::MAX_CHAIN => {
+                let name = f.child_by_field_name("property").and_then(|p| member_name(p, src));
+                match (name, f.child_by_field_name("object")) {
+                    (Some(n), Some(o)) => match receiver_at(o, src, depth + 1) {
+                        Receiver::Expr => Receiver::Expr,
+                        inner => Receiver::Chain(Box::new(inner), n),
+                    },
+                    _ => Receiver::Expr,
                 }
             }
             _ => Receiver::Expr,
         },
         _ => Receiver::Expr,
+    }
+}
+
+/// Whether a function node declares a named callable whose parameters callers fill: a function
+/// or method (with or without a body), or a function expression a `const` holds.
+fn declares_callable(func: Node<'_>) -> bool {
+    match func.kind() {
+        "arrow_function" | "function_expression" | "function" => {
+            func.parent().is_some_and(|p| p.kind() == "variable_declarator")
+        }
+        _ => true,
     }
 }
 

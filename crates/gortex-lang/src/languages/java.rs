@@ -245,6 +245,11 @@ fn qualifier_receiver(scoped: Node<'_>, last: Node<'_>, src: &[u8]) -> Receiver 
 
 /// What a member access was made on.
 fn receiver_of(object: Node<'_>, src: &[u8]) -> Receiver {
+    receiver_at(object, src, 0)
+}
+
+/// `receiver_of`, `depth` calls deep into a chain (`a.b().c().d()`); deeper chains are unknown.
+fn receiver_at(object: Node<'_>, src: &[u8], depth: u32) -> Receiver {
     match object.kind() {
         "this" => Receiver::SelfRef,
         "super" => Receiver::Super,
@@ -276,11 +281,26 @@ fn receiver_of(object: Node<'_>, src: &[u8]) -> Receiver {
                 _ => Receiver::Expr,
             }
         }
-        "method_invocation" => match object.child_by_field_name("name") {
-            Some(n) => Receiver::Call(txt(n, src)),
-            None => Receiver::Expr,
+        "method_invocation" => match (object.child_by_field_name("name"), object.child_by_field_name("object")) {
+            (Some(n), None) => Receiver::Call(txt(n, src)),
+            (Some(n), Some(o)) if depth < util::MAX_CHAIN => match receiver_at(o, src, depth + 1) {
+                Receiver::Expr => Receiver::Expr,
+                inner => Receiver::Chain(Box::new(inner), txt(n, src)),
+            },
+            _ => Receiver::Expr,
         },
-        "parenthesized_expression" => Receiver::Expr,
+        // `new Store().get()`: an instance of what calling `Store` constructs.
+        "object_creation_expression" => {
+            let ty = object.child_by_field_name("type");
+            let ty = match ty {
+                Some(g) if g.kind() == "generic_type" => g.named_child(0),
+                other => other,
+            };
+            match ty {
+                Some(t) if t.kind() == "type_identifier" => Receiver::Call(txt(t, src)),
+                _ => Receiver::Expr,
+            }
+        }
         _ => Receiver::Expr,
     }
 }

@@ -462,6 +462,11 @@ fn dotted_receiver(dotted: &str) -> Receiver {
 
 /// What `obj` in `obj.name` is.
 fn receiver_of(obj: Node<'_>, source: &[u8]) -> Receiver {
+    receiver_at(obj, source, 0)
+}
+
+/// `receiver_of`, `depth` calls deep into a chain (`a.b().c().d()`); deeper chains are unknown.
+fn receiver_at(obj: Node<'_>, source: &[u8], depth: u32) -> Receiver {
     match obj.kind() {
         "identifier" => {
             let t = util::text(obj, source);
@@ -480,10 +485,16 @@ fn receiver_of(obj: Node<'_>, source: &[u8]) -> Receiver {
                     Receiver::Call(t.into_owned())
                 }
             }
-            Some(f) if f.kind() == "attribute" => match f.child_by_field_name("attribute") {
-                Some(a) => Receiver::Call(util::text(a, source).into_owned()),
-                None => Receiver::Expr,
-            },
+            // `a.b().c()`: the call's own receiver, followed.
+            Some(f) if f.kind() == "attribute" && depth < util::MAX_CHAIN => {
+                match (f.child_by_field_name("attribute"), f.child_by_field_name("object")) {
+                    (Some(a), Some(o)) => match receiver_at(o, source, depth + 1) {
+                        Receiver::Expr => Receiver::Expr,
+                        inner => Receiver::Chain(Box::new(inner), util::text(a, source).into_owned()),
+                    },
+                    _ => Receiver::Expr,
+                }
+            }
             _ => Receiver::Expr,
         },
         "attribute" => {
@@ -502,13 +513,10 @@ fn receiver_of(obj: Node<'_>, source: &[u8]) -> Receiver {
                     }
                     "identifier" => {
                         let t = util::text(cur, source);
-                        if t == "self" || t == "cls" {
-                            return if parts.len() == 1 {
-                                Receiver::SelfField(parts.remove(0))
-                            } else {
-                                Receiver::Expr
-                            };
+                        if (t == "self" || t == "cls") && parts.len() == 1 {
+                            return Receiver::SelfField(parts.remove(0));
                         }
+                        // `self.a.b.m()`: a path from the instance (`self` heads it).
                         parts.push(t.into_owned());
                         parts.reverse();
                         return Receiver::Path(parts);

@@ -93,6 +93,7 @@ fn receiver(r: &Receiver) -> String {
         Receiver::Path(p) => format!(" recv={}", p.join("::")),
         Receiver::SelfField(f) => format!(" recv=self.{f}"),
         Receiver::Call(c) => format!(" recv={c}()"),
+        Receiver::Chain(inner, c) => format!("{}.{c}()", receiver(inner)),
         Receiver::Expr => " recv=<expr>".into(),
     }
 }
@@ -192,6 +193,12 @@ pub fn render(facts: &FileFacts) -> String {
         let value = match &b.value {
             BindingValue::Type { name } => format!("type {name}"),
             BindingValue::Call { receiver: r, name } => format!("call {name}(){}", receiver(r)),
+            BindingValue::Callback {
+                receiver: r,
+                callee,
+                arg,
+                param,
+            } => format!("callback {callee}() arg {arg} param {param}{}", receiver(r)),
         };
         writeln!(out, "binding {scope}: {} = {value} L{}", b.name, b.line).unwrap();
     }

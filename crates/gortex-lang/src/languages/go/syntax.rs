@@ -158,6 +158,11 @@ impl Generics {
 
 /// What a selector's operand says about the receiver of the selected member.
 pub(super) fn receiver_of(operand: Node<'_>, src: &[u8], recv: Option<&str>) -> Receiver {
+    receiver_at(operand, src, recv, 0)
+}
+
+/// `receiver_of`, `depth` calls deep into a chain (`a.B().C().D()`); deeper chains are unknown.
+fn receiver_at(operand: Node<'_>, src: &[u8], recv: Option<&str>, depth: u32) -> Receiver {
     match operand.kind() {
         "identifier" => {
             let name = txt(operand, src);
@@ -196,9 +201,19 @@ pub(super) fn receiver_of(operand: Node<'_>, src: &[u8], recv: Option<&str>) -> 
             path.extend(chain);
             Receiver::Path(path)
         }
-        "call_expression" => match callee_name(operand, src) {
-            Some(n) => Receiver::Call(n),
-            None => Receiver::Expr,
+        "call_expression" => match callee_node(operand) {
+            Some(f) if f.kind() == "identifier" => Receiver::Call(txt(f, src)),
+            // `pkg.New().M()`, `s.Next().M()`: the call's own receiver, followed.
+            Some(f) if f.kind() == "selector_expression" && depth < util::MAX_CHAIN => {
+                match (f.child_by_field_name("field"), f.child_by_field_name("operand")) {
+                    (Some(n), Some(o)) => match receiver_at(o, src, recv, depth + 1) {
+                        Receiver::Expr => Receiver::Expr,
+                        inner => Receiver::Chain(Box::new(inner), txt(n, src)),
+                    },
+                    _ => Receiver::Expr,
+                }
+            }
+            _ => Receiver::Expr,
         },
         // `xs[i].M()`: an element of a collection parameter, bound as `xs[]` (see `Ctx::param`).
         "index_expression" => match operand.child_by_field_name("operand") {
@@ -235,16 +250,6 @@ pub(super) fn callee_node(call: Node<'_>) -> Option<Node<'_>> {
         }
     }
     Some(f)
-}
-
-/// The simple name of a call's callee: `foo` in `foo()`, `Get` in `s.Get()`.
-pub(super) fn callee_name(call: Node<'_>, src: &[u8]) -> Option<String> {
-    let f = callee_node(call)?;
-    match f.kind() {
-        "identifier" => Some(txt(f, src)),
-        "selector_expression" => f.child_by_field_name("field").map(|n| txt(n, src)),
-        _ => None,
-    }
 }
 
 /// Type evidence carried by an expression assigned to a name.
