@@ -376,8 +376,8 @@ fn limit_truncates() {
 fn kind_clause_with_a_flavor_routes_to_the_flavor_filter() {
     let expected = [
         "ts/src/users/userRepository.ts::UserRepository",
-        "ts/src/users/userService.ts::UserService",
         "py/app/users.py::UserStore",
+        "ts/src/users/userService.ts::UserService",
     ];
     assert_eq!(ids(&ok(json!({"query": "user kind:class"}))), expected);
     assert_eq!(ids(&ok(json!({"query": "user", "kind": "class"}))), expected);

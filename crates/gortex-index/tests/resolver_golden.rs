@@ -161,6 +161,11 @@ fn key_facts_hold() {
         ("py", "E py/pkg/service.py::Desk.chain -calls-> py/pkg/models.py::User.validate ast_inferred L24"),
         ("ts", "E ts/src/app.ts::chains -calls-> ts/src/lib/store.ts::Store.validate ast_inferred L36"),
         ("ts", "E ts/src/app.ts::chains -calls-> ts/src/lib/store.ts::Store.validate ast_inferred L38"),
+        // Python: an unannotated function returning one class is typed by it; `mod.Cls()` binds
+        // the class through the module; a method call on an untyped receiver is not guessed.
+        ("py", "E py/main.py::desks -calls-> py/pkg/service.py::Desk.chain ast_inferred L14"),
+        ("py", "E py/main.py::desks -calls-> py/pkg/service.py::Desk.chain ast_inferred L16"),
+        ("py", "U py/main.py::untyped -calls-> unresolved::*.promote L20 c1"),
         // `this.a.b.m()` / `self.a.b.m()`: a path of fields from the enclosing type.
         ("py", "E py/pkg/service.py::Office.work -calls-> py/pkg/models.py::Admin.promote ast_resolved L33"),
         // A callback's parameters are typed by the callee's declared callback type (method,

@@ -368,7 +368,14 @@ g = Global()
     assert_eq!(binding(&f, Some("f"), "c"), &ty("Baz"));
     assert_eq!(binding(&f, Some("f"), "e"), &ty("Foo"));
     assert_eq!(binding(&f, Some("f"), "x"), &ty("Widget"));
-    assert_eq!(binding(&f, Some("f"), "y"), &ty("Gadget"));
+    // Through a module: the resolver follows `mod` to the class.
+    assert_eq!(
+        binding(&f, Some("f"), "y"),
+        &BindingValue::Call {
+            receiver: Receiver::Name("mod".into()),
+            name: "Gadget".into()
+        }
+    );
     assert_eq!(binding(&f, Some("f"), "w"), &ty("Thing"));
     assert_eq!(
         binding(&f, Some("f"), "z"),
@@ -386,6 +393,52 @@ g = Global()
     );
     assert_eq!(binding(&f, None, "g"), &ty("Global"));
     assert!(!f.bindings.iter().any(|b| b.name == "n"), "{}", render(&f));
+}
+
+#[test]
+fn unannotated_returns_are_inferred_from_one_constructed_class() {
+    let f = py(r#"
+def make(flag):
+    if flag:
+        return Session()
+    return Session()
+
+def mixed(flag):
+    if flag:
+        return Session()
+    return Other()
+
+def nested():
+    def inner():
+        return Other()
+    return Session()
+
+def dotted():
+    return mod.Session()
+
+class Builder:
+    def chain(self):
+        return self
+
+    @classmethod
+    def create(cls):
+        return cls()
+
+    def nothing(self):
+        return
+"#);
+    let ret = |q: &str| sym(&f, q).return_type.clone();
+    assert_eq!(ret("make").as_deref(), Some("Session"));
+    assert_eq!(ret("mixed"), None, "two classes returned: no evidence");
+    assert_eq!(
+        ret("nested").as_deref(),
+        Some("Session"),
+        "a nested function's returns are its own"
+    );
+    assert_eq!(ret("dotted"), None);
+    assert_eq!(ret("Builder.chain").as_deref(), Some("Builder"));
+    assert_eq!(ret("Builder.create").as_deref(), Some("Builder"));
+    assert_eq!(ret("Builder.nothing"), None);
 }
 
 #[test]

@@ -289,8 +289,13 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
             // a pytest fixture, a builtin): guessed by name from elsewhere it was right under 1 in
             // 100; a class of the caller's own directory (a test module's models) mostly right.
             let same_dir = |s: Sym| dir_of(&t.files[s.0 as usize].path) == dir_of(&file.path);
+            // A Python member call guessed by name (`obj.save()` onto the one `save` defined) was
+            // right about 1 time in 10 on Django, 1 in 6 on requests, and under 1 in 4 even in the
+            // caller's own file: untyped receivers are mostly the standard library's or an ORM's.
+            // A class named through an unresolved module (`mod.Foo()`) is still guessed.
             let plausible = |s: Sym| match (lang, member) {
                 (Language::Go, true) => same_dir(s),
+                (Language::Python, true) => r.kind != EdgeKind::Calls || t.sym(s).kind.is_type_like(),
                 (Language::Python, false) => same_dir(s) && t.sym(s).kind.is_type_like(),
                 _ => true,
             };

@@ -542,8 +542,71 @@ fn callee<'t>(function: Node<'t>, source: &[u8]) -> Option<(Node<'t>, String, Re
     }
 }
 
-/// Type evidence from an assigned value: `Foo()` / `mod.Foo()` → Type, `f.make()` → Call.
+/// The class an unannotated function evidently returns: every `return` with a value (outside
+/// nested functions, classes and lambdas) constructs the same class by its bare name (`return
+/// Session()`), or — in a method — returns `self` or `cls(…)` (the enclosing class).
+fn inferred_return(body: Node<'_>, class: Option<&str>, source: &[u8]) -> Option<String> {
+    let mut found: Option<String> = None;
+    let mut stack = vec![body];
+    let mut visited = 0u32;
+    while let Some(n) = stack.pop() {
+        visited += 1;
+        if visited > 20_000 {
+            return None;
+        }
+        match n.kind() {
+            "function_definition" | "class_definition" | "lambda" => continue,
+            "return_statement" => {
+                let Some(v) = n.named_child(0) else { continue };
+                let name = match v.kind() {
+                    "none" => continue,
+                    "identifier" if util::text(v, source) == "self" => class?.to_string(),
+                    "call" => {
+                        let f = v.child_by_field_name("function")?;
+                        let t = util::text(f, source);
+                        match f.kind() {
+                            "identifier" if t == "cls" => class?.to_string(),
+                            "identifier" if is_capitalised(&t) => t.into_owned(),
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                };
+                match &found {
+                    Some(f) if *f != name => return None,
+                    _ => found = Some(name),
+                }
+            }
+            _ => {
+                let mut cursor = n.walk();
+                stack.extend(n.named_children(&mut cursor));
+            }
+        }
+    }
+    found
+}
+
+/// Type evidence from an assigned value: `Foo()` → Type, `mod.Foo()` and `f.make()` → Call
+/// (the resolver follows the receiver to the class or the function's return type).
 fn value_binding(value: Node<'_>, source: &[u8]) -> Option<BindingValue> {
+    let (name, receiver) = called(value, source)?;
+    if is_capitalised(&name) && receiver == Receiver::None {
+        Some(BindingValue::Type { name })
+    } else {
+        Some(BindingValue::Call { receiver, name })
+    }
+}
+
+/// The class an assigned value constructs, by its last name (`Foo()`, `mod.Foo()`): a field's or
+/// parameter's type name.
+fn constructed_type(value: Node<'_>, source: &[u8]) -> Option<String> {
+    let (name, receiver) = called(value, source)?;
+    let on_self = matches!(receiver, Receiver::SelfRef | Receiver::SelfField(_) | Receiver::Super);
+    (is_capitalised(&name) && !on_self).then_some(name)
+}
+
+/// The callee's name and receiver of a (possibly awaited) call.
+fn called(value: Node<'_>, source: &[u8]) -> Option<(String, Receiver)> {
     let value = if value.kind() == "await" {
         value.named_child(0)?
     } else {
@@ -554,13 +617,7 @@ fn value_binding(value: Node<'_>, source: &[u8]) -> Option<BindingValue> {
     }
     let function = value.child_by_field_name("function")?;
     let (_, name, receiver) = callee(function, source)?;
-    let constructor =
-        is_capitalised(&name) && !matches!(receiver, Receiver::SelfRef | Receiver::SelfField(_) | Receiver::Super);
-    if constructor {
-        Some(BindingValue::Type { name })
-    } else {
-        Some(BindingValue::Call { receiver, name })
-    }
+    Some((name, receiver))
 }
 
 /// Byte-range nesting of scopes, with "innermost containing" lookup.
@@ -1024,12 +1081,14 @@ impl<'s> Extraction<'s> {
                 };
                 if let Some(t) = primary {
                     self.push_binding(Some(idx), pname, BindingValue::Type { name: t }, util::line(p));
-                } else if let Some(BindingValue::Type { name }) = default.and_then(|d| value_binding(d, self.source)) {
+                } else if let Some(name) = default.and_then(|d| constructed_type(d, self.source)) {
                     self.push_binding(Some(idx), pname, BindingValue::Type { name }, util::line(p));
                 }
             }
         }
-        let return_type = ret.and_then(|r| self.annotation_refs(r, EdgeKind::Returns, Some(idx)).display);
+        let return_type = ret
+            .and_then(|r| self.annotation_refs(r, EdgeKind::Returns, Some(idx)).display)
+            .or_else(|| body.and_then(|b| inferred_return(b, in_class.map(|c| c.name.as_str()), self.source)));
 
         // Test roles.
         let class_scope = in_class;
@@ -1265,10 +1324,10 @@ impl<'s> Extraction<'s> {
                         None if single => value.and_then(|v| value_binding(v, self.source)),
                         None => None,
                     };
-                    self.facts.symbols[idx].type_name = match (declared, &evidence) {
-                        (Some(a), _) => a.display,
-                        (None, Some(BindingValue::Type { name })) => Some(name.clone()),
-                        _ => None,
+                    self.facts.symbols[idx].type_name = match declared {
+                        Some(a) => a.display,
+                        None if single => value.and_then(|v| constructed_type(v, self.source)),
+                        None => None,
                     };
                     if let Some(ev) = evidence {
                         self.push_binding(None, name, ev, util::line(t));
@@ -1303,10 +1362,8 @@ impl<'s> Extraction<'s> {
                     if kind == NodeKind::Field {
                         let declared =
                             annotation.and_then(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(idx)).display);
-                        let ty = declared.or_else(|| match value.and_then(|v| value_binding(v, self.source)) {
-                            Some(BindingValue::Type { name }) if single => Some(name),
-                            _ => None,
-                        });
+                        let ty = declared
+                            .or_else(|| value.filter(|_| single).and_then(|v| constructed_type(v, self.source)));
                         self.facts.symbols[idx].type_name = ty;
                     }
                 }
@@ -1360,10 +1417,8 @@ impl<'s> Extraction<'s> {
                             }
                             let declared = annotation
                                 .and_then(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(owner)).display);
-                            let ty = declared.or_else(|| match value.and_then(|v| value_binding(v, self.source)) {
-                                Some(BindingValue::Type { name }) if single => Some(name),
-                                _ => None,
-                            });
+                            let ty = declared
+                                .or_else(|| value.filter(|_| single).and_then(|v| constructed_type(v, self.source)));
                             // `self.repo = repo` where `repo: Repo` is a parameter.
                             let ty = ty.or_else(|| {
                                 let v = value.filter(|v| single && v.kind() == "identifier")?;
