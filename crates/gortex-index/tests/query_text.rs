@@ -731,7 +731,7 @@ fn member_calls_map_to_declarations_with_their_tiers() {
         decl_rows(&r),
         vec![
             "text-app/src/store.ts::Store.save ast_resolved 1 [src/app.ts:7:10/ast_resolved]",
-            "text-app/py/store.py::Store.save text_matched 1 [py/store.py:12:14/text_matched]",
+            "text-app/py/store.py::Store.save text_matched 0 [py/store.py:12:14/text_matched]",
         ]
     );
     assert!(r.unresolved_uses.is_empty());
@@ -743,7 +743,7 @@ fn member_calls_map_to_declarations_with_their_tiers() {
         decl_rows(&r),
         vec![
             "text-app/src/store.ts::Store.save ast_resolved 1 [src/app.ts:7:11/ast_resolved] (decl)",
-            "text-app/py/store.py::Store.save text_matched 1 [py/store.py:12:15/text_matched] (decl)",
+            "text-app/py/store.py::Store.save text_matched 0 [py/store.py:12:15/text_matched] (decl)",
         ]
     );
     assert_eq!(r.use_sites, 4);
@@ -804,7 +804,7 @@ fn unresolved_sites_fall_back_to_names_or_stay_unresolved() {
         vec![
             "text-app/src/store.ts::Store.find ast_inferred 1 [src/app.ts:16:24/ast_inferred src/store.ts:13:22/text_matched]",
             "text-app/src/store.ts::Store.save ast_resolved 1 [src/app.ts:7:10/ast_resolved]",
-            "text-app/py/store.py::Store.save text_matched 1 [py/store.py:12:14/text_matched]",
+            "text-app/py/store.py::Store.save text_matched 0 [py/store.py:12:14/text_matched]",
         ]
     );
 }
@@ -822,7 +822,7 @@ fn declaration_filters_and_limits() {
     );
     assert_eq!(
         decl_rows(&r),
-        vec!["text-app/py/store.py::Store.save text_matched 1 [py/store.py:12:15/text_matched] (decl)"]
+        vec!["text-app/py/store.py::Store.save text_matched 0 [py/store.py:12:15/text_matched] (decl)"]
     );
     // No `save` function exists: every site is unresolved for kind `function`.
     let r = declare(

@@ -2230,20 +2230,7 @@ fn receiver_at(obj: Node<'_>, src: &[u8], depth: u32) -> Receiver {
         "super" => Receiver::Super,
         "identifier" => Receiver::Name(txt(obj, src)),
         // `new Foo().m()`: an instance of what calling `Foo` constructs.
-        "new_expression" => match obj.child_by_field_name("constructor") {
-            Some(c) if c.kind() == "identifier" => Receiver::Call(txt(c, src)),
-            Some(c) if c.kind() == "member_expression" && depth < util::MAX_CHAIN => {
-                let name = c.child_by_field_name("property").and_then(|p| member_name(p, src));
-                match (name, c.child_by_field_name("object")) {
-                    (Some(n), Some(o)) => match receiver_at(o, src, depth + 1) {
-                        Receiver::Expr => Receiver::Expr,
-                        inner => Receiver::Chain(Box::new(inner), n),
-                    },
-                    _ => Receiver::Expr,
-                }
-            }
-            _ => Receiver::Expr,
-        },
+        "new_expression" => called_receiver(obj.child_by_field_name("constructor"), src, depth),
         "member_expression" => {
             let mut parts = Vec::new();
             let mut cur = obj;
@@ -2280,20 +2267,26 @@ fn receiver_at(obj: Node<'_>, src: &[u8], depth: u32) -> Receiver {
             }
             Receiver::Expr
         }
-        "call_expression" => match obj.child_by_field_name("function") {
-            Some(f) if f.kind() == "identifier" => Receiver::Call(txt(f, src)),
-            Some(f) if f.kind() == "member_expression" && depth < util::MAX_CHAIN => {
-                let name = f.child_by_field_name("property").and_then(|p| member_name(p, src));
-                match (name, f.child_by_field_name("object")) {
-                    (Some(n), Some(o)) => match receiver_at(o, src, depth + 1) {
-                        Receiver::Expr => Receiver::Expr,
-                        inner => Receiver::Chain(Box::new(inner), n),
-                    },
-                    _ => Receiver::Expr,
-                }
+        "call_expression" => called_receiver(obj.child_by_field_name("function"), src, depth),
+        _ => Receiver::Expr,
+    }
+}
+
+/// The result of calling `callee` (`make()`, `a.b().c()`, `new ns.Foo()`): `Call` for a bare name,
+/// else a `Chain` link on the callee's own receiver, `depth` links deep.
+fn called_receiver(callee: Option<Node<'_>>, src: &[u8], depth: u32) -> Receiver {
+    match callee {
+        Some(f) if f.kind() == "identifier" => Receiver::Call(txt(f, src)),
+        Some(f) if f.kind() == "member_expression" && depth < util::MAX_CHAIN => {
+            let name = f.child_by_field_name("property").and_then(|p| member_name(p, src));
+            match (name, f.child_by_field_name("object")) {
+                (Some(n), Some(o)) => match receiver_at(o, src, depth + 1) {
+                    Receiver::Expr => Receiver::Expr,
+                    inner => Receiver::Chain(Box::new(inner), n),
+                },
+                _ => Receiver::Expr,
             }
-            _ => Receiver::Expr,
-        },
+        }
         _ => Receiver::Expr,
     }
 }

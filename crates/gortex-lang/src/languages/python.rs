@@ -997,7 +997,10 @@ impl<'s> Extraction<'s> {
             let Some(mut expr) = d.named_child(0) else {
                 continue;
             };
-            if expr.kind() == "call" {
+            // `@override_settings(X=1)` calls its decorator as the function is defined: a call made
+            // for the function (compilers' call hierarchies agree); a bare `@cached` refers to it.
+            let called = expr.kind() == "call";
+            if called {
                 self.decorator_calls.insert(expr.id());
                 match expr.child_by_field_name("function") {
                     Some(f) => expr = f,
@@ -1007,7 +1010,8 @@ impl<'s> Extraction<'s> {
             names.push(head(self.source, expr.start_byte(), expr.end_byte(), 120));
             if let Some((name_node, name, receiver)) = callee(expr, self.source) {
                 if !SKIP_DECORATOR_REFS.contains(&name.as_str()) {
-                    self.push_ref(EdgeKind::References, Some(from), name, receiver, point(name_node));
+                    let kind = if called { EdgeKind::Calls } else { EdgeKind::References };
+                    self.push_ref(kind, Some(from), name, receiver, point(name_node));
                 }
             }
         }
