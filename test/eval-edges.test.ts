@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
-import { bodyExtents, declaresMethod, followedByCall, goConstructs, goldFromScip, type Gold } from '../ts/eval/edges';
+import { bodyExtents, declaresMethod, followedByCall, goConstructs, goldFromScip, scoreEdges, type Gold, type GraphCallEdge } from '../ts/eval/edges';
 import {
   checkIndexer,
   compareEdges,
@@ -72,7 +72,7 @@ describe('TypeScript: gold from scip-typescript, graph scored against it', () =>
     expect(before.all).toMatchObject({ gold: 11, judged: 10, hits: 10 });
     expect(before.by_tier).toEqual({ ast_resolved: { edges: 12, judged: 10, hits: 10, precision: 1 } });
     // The two edges into build's local helpers are not SCIP definitions: not judged.
-    expect(before.unjudged).toEqual({ caller_unknown: 0, callee_unknown: 2 });
+    expect(before.unjudged).toEqual({ caller_unknown: 0, callee_unknown: 2, misattributed: 0 });
     expect(before.sample.missed).toEqual([{ caller: 'src/main.ts::total', callee: 'src/shapes.ts::Shape.area', kind: 'method', why: 'no_edge' }]);
     expect(before.by_kind.method).toMatchObject({ gold: 3, judged: 2, hits: 2 });
 
@@ -209,7 +209,7 @@ describe('Java: gold from javac with semanticdb-javac, graph scored against it',
     expect(report.sample.missed).toEqual([]);
     expect(report.sample.wrong).toEqual([]);
     expect(report.all).toMatchObject({ gold: 11, judged: 11, hits: 11 });
-    expect(report.unjudged).toEqual({ caller_unknown: 0, callee_unknown: 0 });
+    expect(report.unjudged).toEqual({ caller_unknown: 0, callee_unknown: 0, misattributed: 0 });
   });
 });
 
@@ -277,6 +277,53 @@ describe('SCIP reading', () => {
     expect(at(['    return createNull() {'], 'createNull')).toBe(false);
     expect(at(['    run(x) :', '      y;'], 'run')).toBe(false);
     expect(at(['    if (run(x)) {'], 'run')).toBe(false);
+  });
+
+  test('a site the indexer resolves to a definition of another name is left out of the gold, and the graph edge it names is not judged', () => {
+    // scip-python resolves `models.BooleanField()` to `DateTimeField`; `Renamed()` is an import alias.
+    const sources: Record<string, string> = {
+      'fields.py': ['class BooleanField:', '    pass', 'class DateTimeField:', '    pass', 'class Real:', '    pass'].join('\n'),
+      'use.py': ['from fields import Real as Renamed', 'def f():', '    models.BooleanField()', '    Renamed()', '    DateTimeField()'].join('\n'),
+    };
+    const sym = (name: string): string => `scip-python python pkg 1 \`fields\`/${name}#`;
+    const f = 'scip-python python pkg 1 `use`/f().';
+    const index = {
+      toolName: 'scip-python',
+      projectRoot: 'file:///x',
+      documents: [
+        {
+          relativePath: 'fields.py',
+          language: 'python',
+          symbols: [],
+          occurrences: [
+            { range: [0, 6, 0, 18], symbol: sym('BooleanField'), roles: 1 },
+            { range: [2, 6, 2, 19], symbol: sym('DateTimeField'), roles: 1 },
+            { range: [4, 6, 4, 10], symbol: sym('Real'), roles: 1 },
+          ],
+        },
+        {
+          relativePath: 'use.py',
+          language: 'python',
+          symbols: [],
+          occurrences: [
+            { range: [1, 4, 1, 5], symbol: f, roles: 1, enclosing: [1, 0, 4, 19] },
+            { range: [2, 11, 2, 23], symbol: sym('DateTimeField'), roles: 8 },
+            { range: [3, 4, 3, 11], symbol: sym('Real'), roles: 8 },
+            { range: [4, 4, 4, 17], symbol: sym('DateTimeField'), roles: 8 },
+          ],
+        },
+      ],
+    } as Parameters<typeof goldFromScip>[0];
+    const gold = goldFromScip(index, { sourceOf: (rel) => sources[rel] ?? null });
+    expect([...gold.edges.keys()].sort()).toEqual(['use.py::f -> fields.py::DateTimeField', 'use.py::f -> fields.py::Real']);
+    expect([...gold.misattributed]).toEqual(['use.py::f -> BooleanField']);
+    const edge = (callee: string): [string, GraphCallEdge] => [callee, { caller: 'use.py::f', callee, kind: 'constructor', origin: 'ast_resolved' }];
+    const graph = new Map([edge('fields.py::BooleanField'), edge('fields.py::Real'), edge('fields.py::DateTimeField')]);
+    const keys = new Set(['use.py::f', 'fields.py::BooleanField', 'fields.py::Real', 'fields.py::DateTimeField']);
+    const report = scoreEdges(gold, graph, keys);
+    expect(report.all).toMatchObject({ gold: 2, judged: 2, hits: 2 });
+    expect(report.unjudged).toEqual({ caller_unknown: 0, callee_unknown: 0, misattributed: 1 });
+    expect(report.gold_misattributed).toBe(1);
   });
 
   test('a Go type is constructed by a literal or new, not by a conversion, an element type or a result type', () => {

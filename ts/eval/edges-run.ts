@@ -515,14 +515,14 @@ export function formatEdges(results: readonly EdgeCorpusResult[], verdicts: read
   for (const r of results) {
     if (r.error) out.push('', `FAIL ${r.id}: ${r.error}`);
     if (!r.before) continue;
-    out.push('', `${r.id}: ${r.files} files, gold ${r.gold_edges} call edges (${r.before.gold_outside_bodies} call sites outside function bodies left out)`);
+    out.push('', `${r.id}: ${r.files} files, gold ${r.gold_edges} call edges (${r.before.gold_outside_bodies} call sites outside function bodies and ${r.before.gold_misattributed} the indexer misattributed left out)`);
     for (const [label, report] of [['graph', r.before], ['enriched', r.after]] as const) {
       if (!report) continue;
       const tiers = CALL_TIERS.filter((t) => report.by_tier[t]).map((t) => {
         const s = report.by_tier[t]!;
         return `${t} ${s.edges} edges, P ${num(s.precision)}`;
       });
-      out.push(`  ${label}: ${tiers.join(' · ')}; unjudged (caller/callee not a SCIP definition) ${report.unjudged.caller_unknown}/${report.unjudged.callee_unknown}; missed: no edge ${report.misses.no_edge}, node missing ${report.misses.caller_node_missing + report.misses.callee_node_missing}`);
+      out.push(`  ${label}: ${tiers.join(' · ')}; unjudged (caller/callee not a SCIP definition, site misattributed) ${report.unjudged.caller_unknown}/${report.unjudged.callee_unknown}/${report.unjudged.misattributed}; missed: no edge ${report.misses.no_edge}, node missing ${report.misses.caller_node_missing + report.misses.callee_node_missing}`);
     }
     if (r.enrichment) out.push(`  enrichment: ${r.enrichment.state}, ${r.enrichment.files} files in ${(r.enrichment.wall_ms / 1000).toFixed(1)} s, servers peak ${r.enrichment.peak_server_rss_mb} MB`);
   }

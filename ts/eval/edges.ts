@@ -33,6 +33,13 @@ export interface Gold {
   callees: Set<string>;
   /** Call sites that became no edge because they sit outside any function body (module or class scope). */
   outsideBodies: number;
+  /**
+   * Call sites the gold cannot judge, as `caller -> written name`: the indexer resolved them to a
+   * definition of another name (scip-python takes `models.BooleanField(…)` for `DateTimeField`),
+   * and the written name is no import alias of it. A graph edge from that caller to a callee of
+   * that name is left unjudged rather than counted wrong.
+   */
+  misattributed: Set<string>;
 }
 
 /** The key of an edge. */
@@ -224,6 +231,42 @@ function innermost(bodies: readonly Body[], line: number, col: number): Body | u
 }
 
 /**
+ * Adds the names a file binds by an import or export alias (`import { a as b }`, `from m import (a
+ * as b)`, `export { a as b }`, `import x = a.b`), read from import statements only: elsewhere `as`
+ * is a type assertion or prose.
+ */
+function aliasesOf(lines: readonly string[], names: Set<string>): void {
+  let open = false;
+  for (const line of lines) {
+    const statement = /^\s*(?:import|export|from)\b/.test(line);
+    if (!open && !statement) continue;
+    for (const m of line.matchAll(/\bas\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
+    const equals = /^\s*(?:export\s+)?import\s+([A-Za-z_$][\w$]*)\s*=/.exec(line);
+    if (equals) names.add(equals[1]!);
+    // A braced or parenthesised name list may run over several lines.
+    if (open) open = !/[)}]/.test(line);
+    else open = /[({][^)}]*$/.test(line);
+  }
+}
+
+/** The last segment of a key's qualified name: what a call of it writes. */
+const simpleName = (key: string): string => key.slice(key.lastIndexOf('::') + 2).split('.').pop()!;
+
+/**
+ * The name written at `range` when it is not the one `def` is called by (its own name, or its
+ * class's for a constructor) and no file binds it by an alias — the indexer resolved the site to
+ * the wrong definition — else null. Default imports and re-bindings keep their own local symbol
+ * in SCIP, so a call through them never names the original here.
+ */
+function misnamed(lines: readonly string[], range: Range4, def: Definition, aliased: Set<string>): string | null {
+  if (range[0] !== range[2]) return null;
+  const written = lines[range[0]]?.slice(range[1], range[3]);
+  if (!written || !/^[A-Za-z_$][\w$]*$/.test(written)) return null;
+  if (written === simpleName(def.calleeKey) || CONSTRUCTOR_NAMES.has(written) || written === 'super' || written === 'this') return null;
+  return aliased.has(written) ? null : written;
+}
+
+/**
  * The bodies that are not inside another body. A function defined inside another is local to it
  * (scip-typescript gives it a local symbol; scip-python a global one named as if it were not
  * nested): its calls count for the function around it and calls of it are left out, the same on
@@ -311,9 +354,14 @@ export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
       }
     }
   }
+  // Alias names from every file: a namespace re-exports under a new name (`export import combine =
+  // ts.combinePaths`) and callers elsewhere write that name.
+  const aliased = new Set<string>();
+  for (const lines of texts.values()) aliasesOf(lines, aliased);
   const edges = new Map<string, CallEdge>();
   const aliases = new Map<string, string>();
   let outsideBodies = 0;
+  const misattributed = new Set<string>();
   const record = (caller: string, targets: readonly Definition[]): void => {
     const sorted = [...new Map(targets.map((t) => [t.calleeKey, t])).values()].sort((a, b) => a.calleeKey.localeCompare(b.calleeKey));
     const canonical = edgeKey(caller, sorted[0]!.calleeKey);
@@ -342,6 +390,12 @@ export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
           ? goConstructs(lines, occ.range)
           : followedByCall(lines, occ.range[2], occ.range[3], def.suffix === 'method');
       if (!called) continue;
+      const written = misnamed(lines, occ.range, def, aliased);
+      if (written !== null) {
+        const caller = innermost(own, occ.range[0], occ.range[1]);
+        if (caller) misattributed.add(`${caller.key} -> ${written}`);
+        continue;
+      }
       const at = occ.range.join(',');
       const site = sites.get(at) ?? { line: occ.range[0], col: occ.range[1], targets: [] };
       site.targets.push(def);
@@ -367,7 +421,7 @@ export function goldFromScip(index: ScipIndex, sources: GoldSources): Gold {
       }
     }
   }
-  return { edges, aliases, implementations, callers, callees, outsideBodies };
+  return { edges, aliases, implementations, callers, callees, outsideBodies, misattributed };
 }
 
 /** One of the graph's call edges, with its best origin when several bind the same pair. */
@@ -474,11 +528,16 @@ export interface EdgeReport {
   by_kind: Record<CalleeKind, Score>;
   same_file: Score;
   cross_file: Score;
-  /** Graph edges the gold cannot judge: the caller or callee is not a definition in the SCIP index. */
-  unjudged: { caller_unknown: number; callee_unknown: number };
+  /**
+   * Graph edges the gold cannot judge: the caller or callee is not a definition in the SCIP index,
+   * or the indexer resolved that call site to a definition of another name.
+   */
+  unjudged: { caller_unknown: number; callee_unknown: number; misattributed: number };
   /** Why gold edges were missed: a node the graph lacks, or no edge between nodes it has. */
   misses: { caller_node_missing: number; callee_node_missing: number; no_edge: number };
   gold_outside_bodies: number;
+  /** Gold call sites (caller and written name) left out as resolved by the indexer to a definition of another name. */
+  gold_misattributed: number;
   /** Up to `sampleSize` misses and wrong edges, for reading. */
   sample: { missed: EdgeSample[]; wrong: EdgeSample[] };
 }
@@ -525,7 +584,7 @@ function implementedBy(gold: Gold, method: string): string[] {
 
 /** Scores the graph's edges against the gold. */
 export function scoreEdges(gold: Gold, graph: Map<string, GraphCallEdge>, graphKeys: Set<string>, sampleSize = 12): EdgeReport {
-  const unjudged = { caller_unknown: 0, callee_unknown: 0 };
+  const unjudged = { caller_unknown: 0, callee_unknown: 0, misattributed: 0 };
   const by_tier: EdgeReport['by_tier'] = {};
   // Judged edges keyed as the gold keys them (nested callers lifted, merged declarations and
   // dispatch resolved), the best origin kept per key.
@@ -550,6 +609,10 @@ export function scoreEdges(gold: Gold, graph: Map<string, GraphCallEdge>, graphK
       callee = implementedBy(gold, callee).find((declared) => gold.edges.has(edgeKey(caller, declared))) ?? callee;
     }
     const key = edgeKey(caller, callee);
+    if (!gold.edges.has(key) && gold.misattributed.has(edgeKey(caller, simpleName(callee)))) {
+      unjudged.misattributed++;
+      continue;
+    }
     tier.judged++;
     if (gold.edges.has(key)) tier.hits++;
     const seen = judged.get(key);
@@ -608,6 +671,7 @@ export function scoreEdges(gold: Gold, graph: Map<string, GraphCallEdge>, graphK
     unjudged,
     misses,
     gold_outside_bodies: gold.outsideBodies,
+    gold_misattributed: gold.misattributed.size,
     sample: { missed: spread(missed, sampleSize), wrong: spread(wrong, sampleSize) },
   };
 }
