@@ -168,6 +168,9 @@ fn key_facts_hold() {
         ("py", "U py/main.py::untyped -calls-> unresolved::*.promote L20 c1"),
         // `this.a.b.m()` / `self.a.b.m()`: a path of fields from the enclosing type.
         ("py", "E py/pkg/service.py::Office.work -calls-> py/pkg/models.py::Admin.promote ast_resolved L33"),
+        // A field any method types (`self.keeper = self.admin_class()`, the class attribute
+        // `admin_class = Admin`) is declared and typed for subclasses in other files.
+        ("py", "E py/test_service.py::TestCounter.test_keeper -calls-> py/pkg/models.py::Admin.promote ast_resolved L13"),
         // A callback's parameters are typed by the callee's declared callback type (method,
         // function and constructor); a parameter's default value types it.
         ("ts", "E ts/src/app.ts::callbacks -calls-> ts/src/lib/store.ts::Store.validate ast_inferred L42"),

@@ -250,6 +250,17 @@ const SKIP_BASES: &[&str] = &["object", "Generic", "Protocol", "ABC"];
 
 const ENUM_BASES: &[&str] = &["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"];
 
+/// What a module's classes declare, gathered over its assignments.
+#[derive(Default)]
+struct ClassMembers {
+    /// (class symbol, name) → field symbol.
+    fields: HashMap<(usize, String), usize>,
+    /// Types `self.x = …` gives a class's fields, applied to fields declared without one.
+    self_types: Vec<(usize, String, String)>,
+    /// Class attributes bound to a class (`client_class = Client`): (class symbol, name) → class.
+    class_refs: HashMap<(usize, String), String>,
+}
+
 /// Methods whose `self.x = ...` assignments declare fields.
 const FIELD_DECLARING_METHODS: &[&str] = &["__init__", "__post_init__", "setUp", "asyncSetUp", "setup_method"];
 
@@ -529,20 +540,10 @@ impl<'s> Extraction<'s> {
         // Assignments: module variables, class attributes, `self.x` fields, bindings.
         let mut all_names: Option<Vec<String>> = None;
         let mut module_syms: HashMap<String, usize> = HashMap::new();
-        let mut field_syms: HashMap<(usize, String), usize> = HashMap::new();
-        let mut self_types: Vec<(usize, String, String)> = Vec::new();
+        let mut members = ClassMembers::default();
         for &(stmt, assign) in assignments {
             let scope = nest.find(assign.start_byte());
-            self.assignment(
-                stmt,
-                assign,
-                scope,
-                &scopes,
-                &mut module_syms,
-                &mut field_syms,
-                &mut self_types,
-                &mut all_names,
-            );
+            self.assignment(stmt, assign, scope, &scopes, &mut module_syms, &mut members, &mut all_names);
         }
         for &aug in all_aug {
             if let Some(right) = aug.child_by_field_name("right") {
@@ -554,8 +555,8 @@ impl<'s> Extraction<'s> {
             self.type_alias(alias, nest.find(alias.start_byte()), &scopes);
         }
         // Types from `self.x = Foo()` anywhere fill fields that have none.
-        for (class_sym, name, ty) in self_types {
-            if let Some(&f) = field_syms.get(&(class_sym, name)) {
+        for (class_sym, name, ty) in members.self_types {
+            if let Some(&f) = members.fields.get(&(class_sym, name)) {
                 if self.facts.symbols[f].type_name.is_none() {
                     self.facts.symbols[f].type_name = Some(ty);
                 }
@@ -905,8 +906,7 @@ impl<'s> Extraction<'s> {
         scope: Option<usize>,
         scopes: &[Scope],
         module_syms: &mut HashMap<String, usize>,
-        field_syms: &mut HashMap<(usize, String), usize>,
-        self_types: &mut Vec<(usize, String, String)>,
+        members: &mut ClassMembers,
         all_names: &mut Option<Vec<String>>,
     ) {
         // Walk the chain `a = b = value`; collect targets.
@@ -1008,8 +1008,12 @@ impl<'s> Extraction<'s> {
                     }
                     let name = self.text(t);
                     let key = (class_sym, name.clone());
-                    if field_syms.contains_key(&key) {
+                    if members.fields.contains_key(&key) {
                         continue;
+                    }
+                    // `client_class = Client`: what `self.client_class()` constructs.
+                    if let Some(class) = value.filter(|_| single).and_then(|v| class_named(v, self.source)) {
+                        members.class_refs.insert(key.clone(), class);
                     }
                     let decl_span = if single { util::span(assign) } else { util::span(t) };
                     let mut sym = SymbolFact::new(name.clone(), kind, decl_span);
@@ -1019,7 +1023,7 @@ impl<'s> Extraction<'s> {
                     sym.exported = !name.starts_with('_');
                     sym.set_doc(comment_doc(stmt, self.source));
                     let idx = self.push_symbol(sym);
-                    field_syms.insert(key, idx);
+                    members.fields.insert(key, idx);
                     if kind == NodeKind::Field {
                         let declared =
                             annotation.and_then(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(idx)).display);
@@ -1063,8 +1067,18 @@ impl<'s> Extraction<'s> {
                             }
                             let name = self.text(attr);
                             let key = (class.sym, name.clone());
+                            let constructed = value.filter(|_| single).and_then(|v| {
+                                constructed_type(v, self.source).or_else(|| match called(v, self.source)? {
+                                    // `self.client = self.client_class()`.
+                                    (attr, Receiver::SelfRef) => members.class_refs.get(&(class.sym, attr)).cloned(),
+                                    _ => None,
+                                })
+                            });
                             let mut owner = func_sym;
-                            if declares_fields && !field_syms.contains_key(&key) {
+                            // Set-up methods declare fields; any other method declares one it
+                            // gives a type (pyright infers the attribute from every assignment).
+                            let declares = declares_fields || annotation.is_some() || constructed.is_some();
+                            if declares && !members.fields.contains_key(&key) {
                                 let decl_span = if single { util::span(assign) } else { util::span(t) };
                                 let mut sym = SymbolFact::new(name.clone(), NodeKind::Field, decl_span);
                                 sym.parent = Some(class.sym as u32);
@@ -1073,13 +1087,12 @@ impl<'s> Extraction<'s> {
                                 sym.exported = !name.starts_with('_');
                                 sym.set_doc(comment_doc(stmt, self.source));
                                 let idx = self.push_symbol(sym);
-                                field_syms.insert(key, idx);
+                                members.fields.insert(key, idx);
                                 owner = idx;
                             }
                             let declared = annotation
                                 .and_then(|a| self.annotation_refs(a, EdgeKind::TypedAs, Some(owner)).display);
-                            let ty = declared
-                                .or_else(|| value.filter(|_| single).and_then(|v| constructed_type(v, self.source)));
+                            let ty = declared.or(constructed);
                             // `self.repo = repo` where `repo: Repo` is a parameter.
                             let ty = ty.or_else(|| {
                                 let v = value.filter(|v| single && v.kind() == "identifier")?;
@@ -1092,7 +1105,7 @@ impl<'s> Extraction<'s> {
                                 })
                             });
                             if let Some(ty) = ty {
-                                self_types.push((class.sym, name, ty));
+                                members.self_types.push((class.sym, name, ty));
                             }
                         }
                         _ => {}

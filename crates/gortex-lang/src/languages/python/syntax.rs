@@ -334,6 +334,16 @@ pub(super) fn constructed_type(value: Node<'_>, source: &[u8]) -> Option<String>
     (is_capitalised(&name) && !on_self).then_some(name)
 }
 
+/// The class a value names, not calls (`Client`, `client.Client`): its last segment when that is
+/// capitalised and not a CONSTANT.
+pub(super) fn class_named(value: Node<'_>, source: &[u8]) -> Option<String> {
+    if !matches!(value.kind(), "identifier" | "attribute") {
+        return None;
+    }
+    let name = last_segment(&util::text(value, source)).to_string();
+    (is_capitalised(&name) && name.chars().any(|c| c.is_lowercase())).then_some(name)
+}
+
 /// The callee's name and receiver of a (possibly awaited) call.
 pub(super) fn called(value: Node<'_>, source: &[u8]) -> Option<(String, Receiver)> {
     let value = if value.kind() == "await" {
