@@ -168,6 +168,13 @@ fn key_facts_hold() {
         ("py", "U py/main.py::untyped -calls-> unresolved::*.promote L20 c1"),
         // `this.a.b.m()` / `self.a.b.m()`: a path of fields from the enclosing type.
         ("py", "E py/pkg/service.py::Office.work -calls-> py/pkg/models.py::Admin.promote ast_resolved L33"),
+        // A qualified name's head resolves outward through the enclosing namespaces to a dotted
+        // block of its own (`kit.Kit` in `acme.tools` is `acme.tools.kit.Kit`), a path walks
+        // into dotted blocks, and a script's namespace is global (seen from a module too).
+        ("ts", "E ts/src/ns/use.ts::acme.tools.useKit -calls-> ts/src/ns/services.ts::acme.tools.kit.Kit.run ast_resolved L16"),
+        ("ts", "E ts/src/ns/use.ts::acme.tools.useKit -typed_as-> ts/src/ns/services.ts::acme.tools.kit.Kit ast_resolved L15"),
+        ("ts", "E ts/src/ns/use.ts::other.viaPath -calls-> ts/src/ns/services.ts::acme.tools.kit.Kit.make ast_resolved L22"),
+        ("ts", "E ts/src/lib/util.ts::viaGlobal -calls-> ts/src/ns/core.ts::acme.inner.deep ast_resolved L9"),
         // A field any method types (`self.keeper = self.admin_class()`, the class attribute
         // `admin_class = Admin`) is declared and typed for subclasses in other files.
         ("py", "E py/test_service.py::TestCounter.test_keeper -calls-> py/pkg/models.py::Admin.promote ast_resolved L13"),

@@ -220,16 +220,26 @@ impl Tables<'_> {
             // The C++ standard library never lives in the repository.
             return Some((Entity::External(name.to_string()), Origin::AstResolved));
         }
-        if self.lang(fi) == Language::Go {
-            // Another package's type, named through its import: `shapes.Box`, `http.Request`.
-            if let Some((pkg, ty)) = name.split_once('.') {
-                let (base, o1) = self.resolve_first_plain(fi, pkg, depth)?;
-                let (found, o2) = self.member(&base, ty, depth + 1)?;
-                return match found {
-                    Entity::Sym(s) if !self.sym(s).kind.is_type_like() => None,
-                    _ => Some((found, o1.min(o2))),
-                };
-            }
+        // A qualified type: another Go package's, named through its import (`shapes.Box`,
+        // `http.Request`); a TypeScript namespace's or module's (`textChanges.ChangeTracker`,
+        // `ts.server.Project`), its head resolved like a receiver.
+        let qualified = match self.lang(fi) {
+            Language::Go => name.split_once('.'),
+            lang if lang.is_ecmascript() => name.rsplit_once('.'),
+            _ => None,
+        };
+        if let Some((head, ty)) = qualified {
+            let (base, o1) = if self.lang(fi) == Language::Go {
+                self.resolve_first_plain(fi, head, depth)?
+            } else {
+                let path: Vec<String> = head.split('.').map(str::to_string).collect();
+                self.resolve_path(fi, scope, &path, depth + 1)?
+            };
+            let (found, o2) = self.member(&base, ty, depth + 1)?;
+            return match found {
+                Entity::Sym(s) if !self.sym(s).kind.is_type_like() => None,
+                _ => Some((found, o1.min(o2))),
+            };
         }
         if let Some((e, o)) = self.resolve_first_plain(fi, name, depth) {
             match &e {
@@ -266,7 +276,10 @@ impl Tables<'_> {
         }
         match &r.receiver {
             Receiver::Name(ns) => {
-                let (base, o1) = self.resolve_first_plain(fi, ns, depth)?;
+                let (base, o1) = self.resolve_first_plain(fi, ns, depth).or_else(|| {
+                    let block = self.visible_namespace(fi, r.from, ns)?;
+                    Some((Entity::Sym(block), Origin::AstResolved))
+                })?;
                 let (m, o2) = self.member(&base, &r.name, depth + 1)?;
                 Some((m, o1.min(o2)))
             }
@@ -385,6 +398,10 @@ impl Tables<'_> {
         }
         if let Some(found) = self.resolve_first_plain(fi, name, depth) {
             return Some(found);
+        }
+        // A namespace declared as a dotted block of an enclosing one, or globally by a script.
+        if let Some(block) = self.visible_namespace(fi, scope, name) {
+            return Some((Entity::Sym(block), Origin::AstResolved));
         }
         if matches!(
             self.lang(fi),

@@ -94,6 +94,7 @@ impl Tables<'_> {
                     NodeKind::Module => self
                         .find_member(*s, name)
                         .or_else(|| self.namespace_member(*s, name, |_| true))
+                        .or_else(|| self.namespace_child(*s, name))
                         .map(|m| (Entity::Sym(m), Origin::AstResolved)),
                     NodeKind::Variable | NodeKind::Constant | NodeKind::Field => {
                         let (t, origin) = match sym.type_name.as_deref() {

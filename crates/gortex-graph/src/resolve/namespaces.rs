@@ -77,6 +77,56 @@ impl Tables<'_> {
         None
     }
 
+    /// The namespace a (dotted) name denotes as code at `scope` of file `fi` sees it, the way
+    /// TypeScript resolves a qualified name's head: outward through the enclosing namespaces
+    /// (`textChanges` inside `namespace ts.codefix` is `ts.textChanges`, declared as its own
+    /// dotted block), then the global namespaces of script files (`ts` inside `namespace
+    /// FourSlash`). One of its blocks stands for all of them.
+    pub(super) fn visible_namespace(&self, fi: u32, scope: Option<u32>, dotted: &str) -> Option<Sym> {
+        if !self.lang(fi).is_ecmascript() {
+            return None;
+        }
+        let facts = self.facts(fi);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if let Some(mut path) = namespace_path(facts, s) {
+                loop {
+                    if let Some(block) = self.namespace_block(&format!("{path}.{dotted}"), false) {
+                        return Some(block);
+                    }
+                    let Some(dot) = path.rfind('.') else { break };
+                    path.truncate(dot);
+                }
+            }
+            cur = facts.symbols[s as usize].parent.filter(|&p| p < s);
+        }
+        self.namespace_block(dotted, true)
+    }
+
+    /// Namespace `name` nested in namespace block `block`'s namespace, when declared as a block of
+    /// its own (`namespace ts.server { … }` is no member of any `ts` block).
+    pub(super) fn namespace_child(&self, block: Sym, name: &str) -> Option<Sym> {
+        if !self.lang(block.0).is_ecmascript() {
+            return None;
+        }
+        let path = namespace_path(self.facts(block.0), block.1)?;
+        self.namespace_block(&format!("{path}.{name}"), false)
+    }
+
+    /// A block of namespace `path`; with `global`, only one of a script file (a file with
+    /// imports is a module, whose namespaces are its own).
+    fn namespace_block(&self, path: &str, global: bool) -> Option<Sym> {
+        // A block appears as a declaration named by its last segment (`namespace b` nested in
+        // `a`) or by the dotted tail it was declared with (`namespace a.b`).
+        deps::note(deps::NAME, path.rsplit('.').next().unwrap_or(path));
+        for (dot, _) in path.match_indices('.') {
+            deps::note(deps::NAME, &path[dot + 1..]);
+        }
+        deps::note(deps::NAME, path);
+        let blocks = self.ts_namespaces.get(path)?;
+        blocks.iter().copied().find(|b| !global || self.imports_of(b.0).is_empty())
+    }
+
     /// The other declarations a TypeScript interface (or class) of a namespace merges with:
     /// same-named types in every block of its namespace (`interface Node` in
     /// `compiler/types.ts` and again in `services/types.ts`, both in `namespace ts`).
