@@ -175,6 +175,21 @@ fn key_facts_hold() {
         ("ts", "E ts/src/ns/use.ts::acme.tools.useKit -typed_as-> ts/src/ns/services.ts::acme.tools.kit.Kit ast_resolved L15"),
         ("ts", "E ts/src/ns/use.ts::other.viaPath -calls-> ts/src/ns/services.ts::acme.tools.kit.Kit.make ast_resolved L22"),
         ("ts", "E ts/src/lib/util.ts::viaGlobal -calls-> ts/src/ns/core.ts::acme.inner.deep ast_resolved L9"),
+        // No guess by name where the name says little: the runtime's prototype methods on an
+        // untyped receiver, a receiver declared with a type nothing here declares, a free
+        // function reached as a member of a value, a field called bare.
+        ("ts", "U ts/src/app.ts::untypedCalls -calls-> unresolved::*.call L54 c1"),
+        ("ts", "U ts/src/app.ts::untypedCalls -calls-> unresolved::*.send L55 c0"),
+        ("ts", "U ts/src/app.ts::untypedCalls -calls-> unresolved::*.tally L56 c1"),
+        ("ts", "U ts/src/app.ts::untypedCalls -calls-> unresolved::ring L57 c1"),
+        // A member a type does not declare is its library base's (an embedded `fmt.Stringer`);
+        // a bare Go call is never guessed (a method of another package is no bare call).
+        ("go", "E go/main.go::embedded -calls-> external::fmt.Stringer.GoString ast_resolved L45"),
+        ("go", "U go/main.go::embedded -calls-> unresolved::lookup L46 c1"),
+        // A Java cast types its receiver; a declared library type gets no namesake.
+        ("java", "E java/src/main/java/com/acme/App.java::App.casts -calls-> java/src/main/java/com/acme/store/Store.java::Store.get ast_inferred L26"),
+        ("java", "U java/src/main/java/com/acme/App.java::App.casts -calls-> unresolved::*.length L27 c0"),
+        ("java", "U java/src/main/java/com/acme/App.java::App.casts -calls-> unresolved::*.getKey L28 c0"),
         // A field any method types (`self.keeper = self.admin_class()`, the class attribute
         // `admin_class = Admin`) is declared and typed for subclasses in other files.
         ("py", "E py/test_service.py::TestCounter.test_keeper -calls-> py/pkg/models.py::Admin.promote ast_resolved L13"),

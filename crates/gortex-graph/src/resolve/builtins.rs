@@ -643,3 +643,13 @@ pub(super) const KNOWN_GLOBALS: &[&str] = &[
     "HashSet",
     "BTreeMap",
 ];
+
+/// Methods every JavaScript function, array, map, set or promise has (`fn.call(…)`,
+/// `xs.forEach(…)`, `p.then(…)`): on a receiver of unknown type they are the runtime's far
+/// more often than a same-named method of the repository.
+pub(super) const ECMASCRIPT_PROTOTYPE_METHODS: &[&str] = &[
+    "call", "apply", "bind", "forEach", "map", "filter", "reduce", "reduceRight", "some", "every", "find",
+    "findIndex", "includes", "indexOf", "lastIndexOf", "push", "pop", "shift", "unshift", "slice", "splice",
+    "concat", "join", "sort", "reverse", "flat", "flatMap", "fill", "keys", "values", "entries", "then", "catch",
+    "finally", "toString", "valueOf", "hasOwnProperty",
+];

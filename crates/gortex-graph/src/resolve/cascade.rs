@@ -175,7 +175,10 @@ impl Tables<'_> {
             }
             _ => return false,
         };
-        if KNOWN_GLOBALS.contains(&first) || self.bound_to_external_call(fi, scope, first) {
+        if KNOWN_GLOBALS.contains(&first)
+            || self.bound_to_external_call(fi, scope, first)
+            || self.bound_to_unknown_type(fi, scope, first)
+        {
             return true;
         }
         first.chars().next().is_some_and(char::is_uppercase)
@@ -197,6 +200,21 @@ impl Tables<'_> {
     fn bound_to_external_call(&self, fi: u32, scope: Option<u32>, name: &str) -> bool {
         match self.binding_of(fi, scope, name) {
             Some((sc, BindingValue::Call { receiver, name: callee })) => self.calls_external(fi, sc, receiver, callee),
+            _ => false,
+        }
+    }
+
+    /// Whether JavaScript/TypeScript or Java `name` is declared or constructed as a type nothing
+    /// in the repository declares (`xhr = new XMLHttpRequest()`, `signal: AbortSignal`,
+    /// `Map.Entry<K, V> entry`): the platform's or a library's, whose methods no same-named one
+    /// of the repository stands for. (Both extractors leave type parameters out of bindings, or
+    /// bind them to their bound.)
+    fn bound_to_unknown_type(&self, fi: u32, scope: Option<u32>, name: &str) -> bool {
+        if !self.lang(fi).is_ecmascript() && self.lang(fi) != Language::Java {
+            return false;
+        }
+        match self.binding_of(fi, scope, name) {
+            Some((sc, BindingValue::Type { name: ty })) => self.resolve_type_at(fi, sc, ty, 1).is_none(),
             _ => false,
         }
     }

@@ -1,7 +1,7 @@
 //! What a name denotes inside something already resolved: the type enclosing a symbol, a
 //! type's members through its hierarchy, a module's exports and re-exports, an import's binding.
 
-use super::tables::Tables;
+use super::tables::{is_heritage, Tables};
 use super::{Entity, Sym, MAX_DEPTH};
 use crate::config::{dir_of, join_path};
 use gortex_core::{ImportKind, Language, NodeKind, Origin};
@@ -55,6 +55,35 @@ impl Tables<'_> {
         None
     }
 
+    /// The first supertype outside the repository that type `ty` or one of its supertypes in it
+    /// states (`extends EventEmitter`, an embedded `http.ResponseWriter`), by its external path.
+    /// Read only when a member lookup failed.
+    fn external_base(&self, ty: Sym) -> Option<String> {
+        let mut queue = vec![ty];
+        let mut seen: FxHashSet<Sym> = FxHashSet::default();
+        let mut head = 0;
+        while head < queue.len() && head < 64 {
+            let t = queue[head];
+            head += 1;
+            if !seen.insert(t) {
+                continue;
+            }
+            let facts = self.facts(t.0);
+            for r in facts.refs.iter().filter(|r| is_heritage(r)) {
+                if r.from.and_then(|from| self.enclosing_type(t.0, from)) != Some(t) {
+                    continue;
+                }
+                if let Some((Entity::External(path), _)) = self.resolve_type_ref(t.0, r, 1) {
+                    return Some(path);
+                }
+            }
+            if let Some(sups) = self.supers_of(t) {
+                queue.extend(sups.iter().copied());
+            }
+        }
+        None
+    }
+
     /// The method named as field `s` in the same type (Java's `entrySet` field beside its
     /// `entrySet()` method): what a call of that name means.
     pub(super) fn callable_twin(&self, s: Sym) -> Option<Sym> {
@@ -88,9 +117,14 @@ impl Tables<'_> {
             Entity::Sym(s) => {
                 let sym = self.sym(*s);
                 match sym.kind {
-                    NodeKind::Type | NodeKind::Interface => self
-                        .find_member(*s, name)
-                        .map(|m| (Entity::Sym(m), Origin::AstResolved)),
+                    NodeKind::Type | NodeKind::Interface => match self.find_member(*s, name) {
+                        Some(m) => Some((Entity::Sym(m), Origin::AstResolved)),
+                        // Not declared here: the library base's (`c.Writer.Header()` on a gin
+                        // interface embedding `http.ResponseWriter`), never a namesake elsewhere.
+                        None => self
+                            .external_base(*s)
+                            .map(|base| (Entity::External(format!("{base}.{name}")), Origin::AstResolved)),
+                    },
                     NodeKind::Module => self
                         .find_member(*s, name)
                         .or_else(|| self.namespace_member(*s, name, |_| true))

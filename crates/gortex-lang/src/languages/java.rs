@@ -301,6 +301,16 @@ fn receiver_at(object: Node<'_>, src: &[u8], depth: u32) -> Receiver {
                 _ => Receiver::Expr,
             }
         }
+        // `((ParameterizedType) t).getRawType()`: an instance of the type cast to, as above.
+        "parenthesized_expression" => match object.named_child(0) {
+            Some(cast) if object.named_child_count() == 1 && cast.kind() == "cast_expression" => {
+                match cast.child_by_field_name("type").and_then(|t| type_head(t, src)) {
+                    Some((name, _, _)) => Receiver::Call(name),
+                    None => Receiver::Expr,
+                }
+            }
+            _ => Receiver::Expr,
+        },
         _ => Receiver::Expr,
     }
 }
