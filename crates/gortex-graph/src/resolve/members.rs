@@ -32,6 +32,14 @@ impl Tables<'_> {
 
     /// Members named `name` of a type, its supertypes first-found (breadth-first, bounded).
     pub(super) fn find_member(&self, ty: Sym, name: &str) -> Option<Sym> {
+        self.first_in_hierarchy(ty, |t| {
+            self.children_of(t)?.iter().copied().find(|&k| self.sym(k).name == name)
+        })
+    }
+
+    /// What `visit` first finds on type `ty`, its supertypes or the declarations TypeScript merges
+    /// with them (an interface declared across a namespace's blocks), breadth-first and bounded.
+    fn first_in_hierarchy<T>(&self, ty: Sym, mut visit: impl FnMut(Sym) -> Option<T>) -> Option<T> {
         let mut queue = vec![ty];
         let mut seen: FxHashSet<Sym> = FxHashSet::default();
         let mut head = 0;
@@ -41,15 +49,12 @@ impl Tables<'_> {
             if !seen.insert(t) {
                 continue;
             }
-            if let Some(kids) = self.children_of(t) {
-                if let Some(&m) = kids.iter().find(|&&k| self.sym(k).name == name) {
-                    return Some(m);
-                }
+            if let Some(found) = visit(t) {
+                return Some(found);
             }
             if let Some(sups) = self.supers_of(t) {
                 queue.extend(sups.iter().copied());
             }
-            // TypeScript merges an interface's declarations across a namespace's blocks.
             queue.extend(self.merged_twins(t));
         }
         None
@@ -59,29 +64,18 @@ impl Tables<'_> {
     /// states (`extends EventEmitter`, an embedded `http.ResponseWriter`), by its external path.
     /// Read only when a member lookup failed.
     fn external_base(&self, ty: Sym) -> Option<String> {
-        let mut queue = vec![ty];
-        let mut seen: FxHashSet<Sym> = FxHashSet::default();
-        let mut head = 0;
-        while head < queue.len() && head < 64 {
-            let t = queue[head];
-            head += 1;
-            if !seen.insert(t) {
-                continue;
-            }
+        self.first_in_hierarchy(ty, |t| {
             let facts = self.facts(t.0);
-            for r in facts.refs.iter().filter(|r| is_heritage(r)) {
+            facts.refs.iter().filter(|r| is_heritage(r)).find_map(|r| {
                 if r.from.and_then(|from| self.enclosing_type(t.0, from)) != Some(t) {
-                    continue;
+                    return None;
                 }
-                if let Some((Entity::External(path), _)) = self.resolve_type_ref(t.0, r, 1) {
-                    return Some(path);
+                match self.resolve_type_ref(t.0, r, 1) {
+                    Some((Entity::External(path), _)) => Some(path),
+                    _ => None,
                 }
-            }
-            if let Some(sups) = self.supers_of(t) {
-                queue.extend(sups.iter().copied());
-            }
-        }
-        None
+            })
+        })
     }
 
     /// The method named as field `s` in the same type (Java's `entrySet` field beside its

@@ -124,7 +124,10 @@ impl Tables<'_> {
         }
         deps::note(deps::NAME, path);
         let blocks = self.ts_namespaces.get(path)?;
-        blocks.iter().copied().find(|b| !global || self.imports_of(b.0).is_empty())
+        blocks
+            .iter()
+            .copied()
+            .find(|b| !global || self.imports_of(b.0).is_empty())
     }
 
     /// The other declarations a TypeScript interface (or class) of a namespace merges with:

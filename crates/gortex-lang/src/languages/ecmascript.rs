@@ -344,7 +344,11 @@ fn type_simple(node: Node<'_>, src: &[u8], unwrap_promise: bool) -> Option<Strin
     }
     // A namespace's or module's type keeps its qualifier (`textChanges.ChangeTracker`): the
     // resolver looks the head up like a receiver; the last segment alone may name another type.
-    let named = if ty.kind() == "generic_type" { ty.child_by_field_name("name") } else { Some(ty) };
+    let named = if ty.kind() == "generic_type" {
+        ty.child_by_field_name("name")
+    } else {
+        Some(ty)
+    };
     if let Some(nested) = named.filter(|n| n.kind() == "nested_type_identifier") {
         return Some(txt(nested, src).split_whitespace().collect());
     }

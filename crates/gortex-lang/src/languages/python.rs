@@ -543,7 +543,15 @@ impl<'s> Extraction<'s> {
         let mut members = ClassMembers::default();
         for &(stmt, assign) in assignments {
             let scope = nest.find(assign.start_byte());
-            self.assignment(stmt, assign, scope, &scopes, &mut module_syms, &mut members, &mut all_names);
+            self.assignment(
+                stmt,
+                assign,
+                scope,
+                &scopes,
+                &mut module_syms,
+                &mut members,
+                &mut all_names,
+            );
         }
         for &aug in all_aug {
             if let Some(right) = aug.child_by_field_name("right") {
