@@ -80,6 +80,12 @@ describe('Engine', () => {
       'type Task',
       'method Task.constructor',
       'function openStore',
+      'type Runner',
+      'method Runner.call',
+      'method Runner.send',
+      'function tally',
+      'interface Chime',
+      'field Chime.ring',
     ]);
 
     const callers = engine
