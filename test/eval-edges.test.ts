@@ -283,7 +283,8 @@ describe('SCIP reading', () => {
     // scip-python resolves `models.BooleanField()` to `DateTimeField`; `Renamed()` is an import alias.
     const sources: Record<string, string> = {
       'fields.py': ['class BooleanField:', '    pass', 'class DateTimeField:', '    pass', 'class Real:', '    pass'].join('\n'),
-      'use.py': ['from fields import Real as Renamed', 'def f():', '    models.BooleanField()', '    Renamed()', '    DateTimeField()'].join('\n'),
+      // The alias sits in a parenthesised import list over several lines; `as` in prose binds nothing.
+      'use.py': ['from fields import (', '    Real as Renamed,', ')', 'def f():', '    # behaves as BooleanField', '    models.BooleanField()', '    Renamed()', '    DateTimeField()'].join('\n'),
     };
     const sym = (name: string): string => `scip-python python pkg 1 \`fields\`/${name}#`;
     const f = 'scip-python python pkg 1 `use`/f().';
@@ -306,10 +307,10 @@ describe('SCIP reading', () => {
           language: 'python',
           symbols: [],
           occurrences: [
-            { range: [1, 4, 1, 5], symbol: f, roles: 1, enclosing: [1, 0, 4, 19] },
-            { range: [2, 11, 2, 23], symbol: sym('DateTimeField'), roles: 8 },
-            { range: [3, 4, 3, 11], symbol: sym('Real'), roles: 8 },
-            { range: [4, 4, 4, 17], symbol: sym('DateTimeField'), roles: 8 },
+            { range: [3, 4, 3, 5], symbol: f, roles: 1, enclosing: [3, 0, 7, 19] },
+            { range: [5, 11, 5, 23], symbol: sym('DateTimeField'), roles: 8 },
+            { range: [6, 4, 6, 11], symbol: sym('Real'), roles: 8 },
+            { range: [7, 4, 7, 17], symbol: sym('DateTimeField'), roles: 8 },
           ],
         },
       ],
