@@ -47,6 +47,8 @@ const TOOLS = {
   flow_between: true,
   taint_paths: true,
   find_clones: true,
+  find_co_changing_symbols: true,
+  suggest_reviewers: true,
   analyze: true,
 } satisfies Record<QueryToolName, true>;
 

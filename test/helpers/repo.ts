@@ -67,3 +67,38 @@ export function runProgram(cwd: string, cmd: string, args: string[], env: Record
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
+
+/** One commit of a scripted history: who, when, what, and the files it writes (`null` deletes). */
+export interface HistoryStep {
+  author: string;
+  date: string;
+  message: string;
+  files: Record<string, string | null>;
+  tag?: string;
+}
+
+/** A git repository in a fresh temp folder named `name`, built commit by commit from `steps`. */
+export function gitHistory(name: string, steps: HistoryStep[]): string {
+  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gortex-history-')), name);
+  fs.mkdirSync(root, { recursive: true });
+  const git = (step: HistoryStep, ...args: string[]): void => {
+    const who = { GIT_AUTHOR_NAME: step.author, GIT_AUTHOR_EMAIL: `${step.author.toLowerCase()}@example.com`, GIT_AUTHOR_DATE: step.date };
+    const env = { ...process.env, ...who, GIT_COMMITTER_NAME: who.GIT_AUTHOR_NAME, GIT_COMMITTER_EMAIL: who.GIT_AUTHOR_EMAIL, GIT_COMMITTER_DATE: step.date };
+    execFileSync('git', args, { cwd: root, stdio: 'ignore', env });
+  };
+  git(steps[0]!, 'init', '-q', '-b', 'main');
+  for (const step of steps) {
+    for (const [rel, text] of Object.entries(step.files)) {
+      const abs = path.join(root, rel);
+      if (text === null) fs.rmSync(abs, { force: true });
+      else {
+        fs.mkdirSync(path.dirname(abs), { recursive: true });
+        fs.writeFileSync(abs, text);
+      }
+    }
+    git(step, 'add', '-A');
+    git(step, 'commit', '-q', '-m', step.message);
+    if (step.tag) git(step, 'tag', step.tag);
+  }
+  return root;
+}

@@ -4,6 +4,8 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { formatCount } from '../support/format';
+import { HISTORY_RENDERERS } from './render-history';
+import { at, more, table } from './render-table';
 
 type Json = Record<string, any>;
 
@@ -33,21 +35,6 @@ export function renderClones(r: Json): string {
   if (r.truncated) lines.push(`… showing ${clusters.length}; raise --limit to see more`);
   for (const note of r.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
-}
-
-/** `path:line` of a node summary. */
-function at(n: Json): string {
-  return n.start_line ? `${n.file_path}:${n.start_line}` : n.file_path || '(external)';
-}
-
-function table(rows: string[][]): string[] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
-}
-
-function more(shown: number, total: number): string[] {
-  return total > shown ? [`… ${formatCount(total)} in all; raise --limit to see more`] : [];
 }
 
 function counts(map: Record<string, number> | undefined): string {
@@ -126,6 +113,7 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...(r.left_out as string[] | undefined ?? []).map((l) => `left out: ${l}`),
   ],
   kinds: (r) => table((r.kinds as Json[]).map((k) => [k.kind, k.description])),
+  ...HISTORY_RENDERERS,
 };
 RENDERERS.untested = RENDERERS.coverage_gaps!;
 

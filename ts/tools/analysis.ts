@@ -1,7 +1,7 @@
 /**
  * The analysis family: `analyze` (one dispatcher over every whole-repository analysis kind),
  * `flow_between`, `taint_paths`, `find_clones`, `get_communities`, `get_processes` and
- * `explain_change_impact`. All of them are answered by the Rust engine (`gortex-analysis`,
+ * `explain_change_impact`, `find_co_changing_symbols` (git history). All of them are answered by the Rust engine (`gortex-analysis`,
  * `gortex-dataflow`, `gortex-clones`, `gortex_search::sites`), and described by its generated schemas.
  */
 import type { AnalyzeKind } from '../engine/engine';
@@ -20,4 +20,5 @@ export const analysisTools = [
   engineTool('get_communities', 'analysis'),
   engineTool('get_processes', 'analysis'),
   engineTool('explain_change_impact', 'analysis'),
+  engineTool('find_co_changing_symbols', 'analysis'),
 ];

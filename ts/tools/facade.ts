@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { ANALYZE_KIND_SCHEMAS } from '../engine/tool-schemas';
 import { inputSchema } from './meta';
 import { callAnother, ResultWithMeta, ToolInputError, type ToolCategory, type ToolDef, type ToolEffect } from './registry';
 
@@ -114,7 +115,20 @@ const FACADES: Facade[] = [
       taint: { tool: 'taint_paths' },
     },
   },
-  { name: 'analyze', effect: 'read', shape: 'arguments', summary: 'Code analyses (dead code, hotspots, cycles, …).', operations: { dead_code: { tool: 'analyze', fixed: { kind: 'dead_code' } }, hotspots: { tool: 'analyze', fixed: { kind: 'hotspots' } }, cycles: { tool: 'analyze', fixed: { kind: 'cycles' } }, would_create_cycle: { tool: 'analyze', fixed: { kind: 'would_create_cycle' } }, impact: { tool: 'analyze', fixed: { kind: 'impact' } }, clusters: { tool: 'analyze', fixed: { kind: 'clusters' } }, coverage_gaps: { tool: 'analyze', fixed: { kind: 'coverage_gaps' } }, external_calls: { tool: 'analyze', fixed: { kind: 'external_calls' } }, routes: { tool: 'analyze', fixed: { kind: 'routes' } }, env_var_users: { tool: 'analyze', fixed: { kind: 'env_var_users' } }, todos: { tool: 'analyze', fixed: { kind: 'todos' } }, health_score: { tool: 'analyze', fixed: { kind: 'health_score' } }, clones: { tool: 'find_clones' }, communities: { tool: 'get_communities' }, processes: { tool: 'get_processes' } } },
+  {
+    name: 'analyze',
+    effect: 'read',
+    shape: 'arguments',
+    summary: 'Code analyses (dead code, hotspots, cycles, git blame and ownership, …).',
+    operations: {
+      // Every engine kind is an operation of the same name, so a new kind needs no entry here.
+      ...Object.fromEntries(ANALYZE_KIND_SCHEMAS.map((k) => [k.kind, { tool: 'analyze', fixed: { kind: k.kind } }])),
+      clones: { tool: 'find_clones' },
+      communities: { tool: 'get_communities' },
+      processes: { tool: 'get_processes' },
+      co_change: { tool: 'find_co_changing_symbols' },
+    },
+  },
   { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
   { name: 'change', effect: 'read', shape: 'arguments', summary: 'Impact, verification and tests of a change.', operations: { impact: { tool: 'explain_change_impact' }, detect: { tool: 'detect_changes' }, tests: { tool: 'get_test_targets' }, verify: { tool: 'verify_change' }, guards: { tool: 'check_guards' }, edit_plan: { tool: 'get_edit_plan' }, pattern: { tool: 'suggest_pattern' }, preview: { tool: 'preview_edit' }, simulate: { tool: 'simulate_chain', fixed: { keep: false } }, compare_branches: { tool: 'compare_branches' }, compare_overlay: { tool: 'compare_with_overlay' }, overlay_branches: { tool: 'overlay_branches' }, overlay_state: { tool: 'overlay_list' }, diagnostics: { tool: 'get_diagnostics' }, code_actions: { tool: 'get_code_actions' } } },
   {
@@ -134,7 +148,7 @@ const FACADES: Facade[] = [
   },
   { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, diff_context: { tool: 'diff_context' } } },
   { name: 'publish_review', effect: 'external_write', shape: 'arguments', summary: 'Post a review.', operations: { post: { tool: 'post_review' } } },
-  { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' } } },
+  { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' }, reviewers: { tool: 'suggest_reviewers' } } },
   { name: 'recall', effect: 'read', shape: 'arguments', summary: 'Recall memories and notes.', operations: { memories: { tool: 'surface_memories' }, notes: { tool: 'list_notes' } } },
   { name: 'remember', effect: 'session_write', shape: 'arguments', summary: 'Store memories and notes.', operations: { memory: { tool: 'store_memory' }, note: { tool: 'save_note' } } },
   {

@@ -15,6 +15,7 @@ import { graphTools } from './graph';
 import { metaTools } from './meta';
 import { navigationTools } from './navigation';
 import { overlayTools } from './overlay';
+import { prTools } from './pr';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -37,6 +38,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...contextTools,
   ...smartTools,
   ...analysisTools,
+  ...prTools,
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),

@@ -149,6 +149,24 @@ tool_table! {
     health_score(gortex_analysis::health::HealthScoreArgs) -> gortex_analysis::health::HealthScoreResult,
         "One 0–100 score and grade from test reach, dead code, cycles, structure and resolution, with each component",
         |a| gortex_analysis::health::health_score(g, &self.communities(), &a);
+    blame(gortex_git::analyses::BlameArgs) -> gortex_git::analyses::BlameResult,
+        "Git authorship of a symbol, a file's symbols or a path: who last touched its lines (shares), its last and first change, how many commits shaped it",
+        |a| self.history().and_then(|h| gortex_git::analyses::blame(g, &h, &a));
+    ownership(gortex_git::analyses::OwnershipArgs) -> gortex_git::analyses::OwnershipResult,
+        "Who owns each directory or file: CODEOWNERS owners and rules, authors of the current lines, bus factor, commits",
+        |a| self.history().and_then(|h| gortex_git::analyses::ownership(g, &h, &a));
+    stale_code(gortex_git::analyses::StaleCodeArgs) -> gortex_git::analyses::StaleCodeResult,
+        "Symbols unchanged in git for at least `days` before the head commit, oldest first, with their fan-in",
+        |a| self.history().and_then(|h| gortex_git::analyses::stale_code(g, &h, &a));
+    churn(gortex_git::analyses::ChurnArgs) -> gortex_git::analyses::ChurnResult,
+        "Symbols or files ranked by the git commits that changed them (optionally within the last `days`), with distinct authors",
+        |a| self.history().and_then(|h| gortex_git::analyses::churn(g, &h, &a));
+    fixes_history(gortex_git::analyses::FixesHistoryArgs) -> gortex_git::analyses::FixesHistoryResult,
+        "Symbols ranked by the fix commits (fix, bug, regression, revert… in the summary) that shaped their current lines",
+        |a| self.history().and_then(|h| gortex_git::analyses::fixes_history(g, &h, &a));
+    releases(gortex_git::analyses::ReleasesArgs) -> gortex_git::analyses::ReleasesResult,
+        "Git tags newest first with the commits, files and symbols each release changed; with `symbol`, the releases that introduced and changed it",
+        |a| self.history().and_then(|h| gortex_git::analyses::releases(g, &h, &a));
 }
 
 /// Other names `analyze` accepts for a kind: `(alias, kind)`.

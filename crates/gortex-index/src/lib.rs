@@ -55,6 +55,7 @@
 
 pub mod analyze;
 mod classify;
+pub mod history;
 pub mod inspect;
 pub mod loaded_repos;
 pub mod overlay;
@@ -348,6 +349,8 @@ pub struct RepoIndex {
     search: query::SearchCaches,
     /// Analysis state (clone index, …) derived from `graph`, built lazily.
     analysis: analyze::AnalysisCaches,
+    /// Git history mined for the history tools and joined with `graph`, built lazily.
+    history: history::HistoryCache,
     /// Built from part of a pass under way (see [`warmup`]): answers, but is never saved.
     provisional: bool,
     /// For an overlay view (see [`overlay`]): the unsaved buffers it was built with, read in
@@ -615,6 +618,7 @@ impl RepoIndex {
             options: options.clone(),
             search: Default::default(),
             analysis: Default::default(),
+            history: Default::default(),
             provisional,
             overlay: None,
             semantic: Default::default(),

@@ -138,6 +138,7 @@ impl RepoIndex {
             options: self.options.clone(),
             search: crate::query::SearchCaches::seeded_from(&self.search),
             analysis: Default::default(),
+            history: Default::default(),
             provisional: false,
             overlay: Some(Arc::new(OverlayFiles::new())),
             semantic: self.semantic.clone(),

@@ -130,8 +130,14 @@ tool_table! {
     find_clones(gortex_clones::FindClonesArgs) -> gortex_clones::FindClonesResult,
         "Near-duplicate function/method clusters (MinHash + LSH over normalised tokens, verified Jaccard ≥ min_similarity); dead_only finds dead duplicates of live code.",
         |a| self.find_clones(&a);
+    find_co_changing_symbols(gortex_git::cochange::CoChangeArgs) -> gortex_git::cochange::CoChangeResult,
+        "Ranked git co-change neighbours of a symbol (or file): symbols whose lines the same commits changed, scored by the cosine of their commit sets, bulk commits left out. Finds coupling the call graph does not show.",
+        |a| self.history().and_then(|h| gortex_git::cochange::find_co_changing(g, &h, &a));
+    suggest_reviewers(gortex_git::reviewers::SuggestReviewersArgs) -> gortex_git::reviewers::SuggestReviewersResult,
+        "Rank who should review a changeset (changed symbols and/or files): CODEOWNERS owners of the changed files, the authors of the changed code's current lines and its last year of commits, and the authors of the code that historically changes with it — one score each with the reasons.",
+        |a| self.history().and_then(|h| gortex_git::reviewers::suggest_reviewers(g, &h, &a));
     analyze(crate::analyze::AnalyzeArgs) -> crate::analyze::AnalyzeResult,
-        "Whole-repository analyses by kind: dead_code, hotspots, cycles, would_create_cycle, impact, clusters, coverage_gaps (untested), external_calls, routes, env_var_users, todos, health_score; kind=kinds lists them with their descriptions.",
+        "Whole-repository analyses by kind: dead_code, hotspots, cycles, would_create_cycle, impact, clusters, coverage_gaps (untested), external_calls, routes, env_var_users, todos, health_score, blame, ownership, stale_code, churn, fixes_history, releases; kind=kinds lists them with their descriptions.",
         |a| self.analyze(a);
 }
 

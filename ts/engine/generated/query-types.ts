@@ -21,6 +21,69 @@ export interface AnalyzeKindsResult {
   kinds: AnalyzeKindRow[];
 }
 
+/** One author's share of some lines (blame: who last touched them). */
+export interface AuthorShare {
+  email: string;
+  lines: number;
+  name: string;
+  /** `lines` over the committed lines counted, 0–1. */
+  share: number;
+}
+
+/** Arguments of `blame`. */
+export interface BlameArgs {
+  /** Most symbol rows returned (1..=1000, default 50), most recently changed first. */
+  limit?: number;
+  /** A file to blame as a whole and symbol by symbol, or a path prefix. */
+  path?: string;
+  /** One symbol (id, `Owner.name` or name) to blame. */
+  symbol?: string;
+}
+
+/** Result of `blame`. */
+export interface BlameResult {
+  evidence: string;
+  file?: FileBlame;
+  history: HistoryMeta;
+  symbols: BlameRow[];
+  total: number;
+  truncated: boolean;
+}
+
+/** Who wrote a symbol's lines and when it last changed. */
+export interface BlameRow {
+  /** Who last touched its lines, largest share first. */
+  authors: AuthorShare[];
+  /** Commits that shaped the symbol's current lines. */
+  commits: number;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  /** The oldest commit whose work survives in the symbol. */
+  first_change: CommitRef | null;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** The latest commit that touched a line of the symbol. */
+  last_change: CommitRef | null;
+  lines: number;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
+  uncommitted_lines: number;
+}
+
 /** One caller. */
 export interface CallerRow {
   /** The node this caller calls, when it is not the target (depth > 1). */
@@ -74,6 +137,59 @@ export interface ChainUnresolved {
   line: number;
   /** `unresolved::name` or `unresolved::*.name`. */
   target: string;
+}
+
+/** Arguments of `churn`. */
+export interface ChurnArgs {
+  /** `symbol` rows (default: commits that shaped the symbol's current lines) or `file` rows (commits that changed the file). */
+  by?: 'symbol' | 'file';
+  /** Only commits of the last this many days before the head commit (1..=36500; default all). */
+  days?: number;
+  /** Most rows returned (1..=1000, default 50), most commits first. */
+  limit?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+}
+
+/** Result of `churn`. */
+export interface ChurnResult {
+  evidence: string;
+  history: HistoryMeta;
+  rows: ChurnRow[];
+  /** The first day counted (`YYYY-MM-DD`); empty when every commit counts. */
+  since: string;
+  total: number;
+  truncated: boolean;
+}
+
+/** How often something changed. */
+export interface ChurnRow {
+  /** Distinct authors of those commits. */
+  authors: number;
+  commits: number;
+  end_line?: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path?: string;
+  flavor?: TypeFlavor;
+  id?: string;
+  is_test?: boolean;
+  kind?: NodeKind;
+  language?: Language;
+  last_change: CommitRef;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name?: string;
+  /** The file (file rows). */
+  path?: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name?: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix?: string;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line?: number;
 }
 
 /** A connected component of verified clone pairs. */
@@ -153,6 +269,79 @@ export interface ClustersArgs {
   limit?: number;
   /** Smallest community listed (2..=1000000, default 2). */
   min_size?: number;
+}
+
+/** Arguments of `find_co_changing_symbols`. */
+export interface CoChangeArgs {
+  /** Most neighbours returned (1..=1000, default 20), best first. */
+  limit?: number;
+  /** Commits that shaped more symbols (or changed more files) than this are left out (2..=10000, default 50). */
+  max_commit_symbols?: number;
+  /** Lowest cosine score for a neighbour (0–1, default 0.1). */
+  min_score?: number;
+  /** Fewest shared commits for a neighbour (1..=1000, default 2). */
+  min_shared?: number;
+  /** The symbol (id, `Owner.name` or name) or file whose co-change neighbours to rank. */
+  symbol: string;
+}
+
+/** Result of `find_co_changing_symbols`. */
+export interface CoChangeResult {
+  /** Commits counted for the target (large commits left out). */
+  commits: number;
+  evidence: string;
+  history: HistoryMeta;
+  neighbours: CoChangeRow[];
+  /** The target's commits left out for shaping too many symbols (or files). */
+  skipped_large_commits: number;
+  target: NodeSummary;
+  total: number;
+  truncated: boolean;
+}
+
+/** A co-change neighbour. */
+export interface CoChangeRow {
+  /** Whether the neighbour is in another file than the target. */
+  cross_file: boolean;
+  end_line?: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path?: string;
+  flavor?: TypeFlavor;
+  id?: string;
+  is_test?: boolean;
+  kind?: NodeKind;
+  language?: Language;
+  /** The latest commit that changed both. */
+  last_shared: CommitRef;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name?: string;
+  /** The neighbour file (file targets). */
+  path?: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name?: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix?: string;
+  /** Cosine of the two commit sets (0–1). */
+  score: number;
+  /** Commits that changed both. */
+  shared: number;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line?: number;
+}
+
+/** A commit as answers show it. */
+export interface CommitRef {
+  author: string;
+  /** Author date, `YYYY-MM-DD`. */
+  date: string;
+  email: string;
+  /** Abbreviated object id (12 hex digits). */
+  sha: string;
+  summary: string;
 }
 
 /** One community in detail. */
@@ -561,6 +750,17 @@ export interface ExternalTargetRow {
   uses: number;
 }
 
+/** A file's blame as a whole. */
+export interface FileBlame {
+  authors: AuthorShare[];
+  /** Mainline commits that changed the file (renames followed). */
+  commits: number;
+  last_change: CommitRef | null;
+  lines: number;
+  path: string;
+  uncommitted_lines: number;
+}
+
 /** A file and how many members of a community it declares. */
 export interface FileCount {
   members: number;
@@ -835,6 +1035,59 @@ export interface FindUsagesResult {
   total: number;
   truncated: boolean;
   usages: UsageRow[];
+}
+
+/** A symbol and the fixes that shaped it. */
+export interface FixRow {
+  commits: number;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  /** `fixes / commits`. */
+  fix_ratio: number;
+  fixes: number;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  /** The latest fixes (up to three), newest first. */
+  recent: CommitRef[];
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
+}
+
+/** Arguments of `fixes_history`. */
+export interface FixesHistoryArgs {
+  /** Most rows returned (1..=1000, default 50), most fixes first. */
+  limit?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+  /** Words that mark a fix commit's summary (default fix, fixes, fixed, fixing, bug, bugfix, hotfix, regression, revert, crash, fixup). */
+  words?: string[];
+}
+
+/** Result of `fixes_history`. */
+export interface FixesHistoryResult {
+  commits: number;
+  evidence: string;
+  /** Fix commits on the mainline, and all mainline commits. */
+  fix_commits: number;
+  history: HistoryMeta;
+  symbols: FixRow[];
+  total: number;
+  truncated: boolean;
+  words: string[];
 }
 
 /** Arguments of `flow_between`. */
@@ -1238,6 +1491,22 @@ export interface HierarchyNode {
 /** Where a hierarchy node sits relative to the root. */
 export type HierarchySide = 'root' | 'up' | 'down';
 
+/** The history an answer was computed from. */
+export interface HistoryMeta {
+  /** Mainline (first-parent) commits mined. */
+  commits: number;
+  /** The head commit mined up to (abbreviated); empty on an unborn branch. */
+  head: string;
+  /** File versions whose blobs this clone lacks (a partial clone): those files' line history starts after the missing version. */
+  missing_blobs?: number;
+  /** Date of the oldest mined commit. */
+  since: string;
+  /** Files whose text differs from `HEAD`: their changed lines count as uncommitted. */
+  uncommitted_files: number;
+  /** `unchanged`, `incremental` or `full`: what bringing the history up to `HEAD` took. */
+  update: string;
+}
+
 /** One hotspot row. */
 export interface Hotspot {
   /** 0–100, relative to the most between node. */
@@ -1461,6 +1730,58 @@ export interface OverrideRow {
   owner: NodeSummary;
 }
 
+/** The rule that decided a path's owners. */
+export interface OwnerRule {
+  file: string;
+  line: number;
+  pattern: string;
+}
+
+/** Arguments of `ownership`. */
+export interface OwnershipArgs {
+  /** `file` rows, or `directory` rows (default) grouped `depth` levels below the prefix. */
+  by?: 'file' | 'directory';
+  /** Directory levels below the prefix a row groups (1..=8, default 1). */
+  depth?: number;
+  /** Most rows returned (1..=1000, default 50), most lines first. */
+  limit?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+}
+
+/** Result of `ownership`. */
+export interface OwnershipResult {
+  /** The CODEOWNERS file read, if any. */
+  codeowners_file: string | null;
+  /** CODEOWNERS lines that could not be read (`line: why`). */
+  codeowners_problems?: string[];
+  evidence: string;
+  history: HistoryMeta;
+  rows: OwnershipRow[];
+  total: number;
+  truncated: boolean;
+}
+
+/** Who owns a file or directory: CODEOWNERS and the authors of its current lines. */
+export interface OwnershipRow {
+  /** Who last touched the current lines, largest share first. */
+  authors: AuthorShare[];
+  /** Fewest authors who together last touched half the committed lines. */
+  bus_factor: number;
+  /** CODEOWNERS owners (for a directory, every owner of one of its files, most files first). */
+  codeowners: string[];
+  /** Mainline commits that changed a file of the row. */
+  commits: number;
+  files: number;
+  last_change: CommitRef | null;
+  lines: number;
+  path: string;
+  /** The CODEOWNERS rules that decided (file rows). */
+  rules?: OwnerRule[];
+  /** Files no CODEOWNERS rule owns. */
+  unowned_files: number;
+}
+
 /** Whether a process starts in product code or in a test. */
 export type ProcessKind = 'product' | 'test';
 
@@ -1516,10 +1837,66 @@ export interface ProcessRow {
   truncated?: string[];
 }
 
+/** One tag and what changed since the previous one on the mainline. */
+export interface ReleaseRow {
+  /** Mainline commits since the previous mainline tag. */
+  commits: number;
+  date: string;
+  files_changed: number;
+  /** Whether the tagged commit is on the mainline (first-parent history of `HEAD`); the counts below are only known for those. */
+  on_mainline: boolean;
+  sha: string;
+  /** Symbols whose current lines a commit of the release shaped. */
+  symbols_changed: number;
+  tag: string;
+}
+
+/** Arguments of `releases`. */
+export interface ReleasesArgs {
+  /** Most releases returned (1..=1000, default 50), newest first. */
+  limit?: number;
+  /** A symbol whose releases to report: which tag introduced it, which changed it. */
+  symbol?: string;
+}
+
+/** Result of `releases`. */
+export interface ReleasesResult {
+  evidence: string;
+  history: HistoryMeta;
+  releases: ReleaseRow[];
+  symbol?: SymbolReleases;
+  total: number;
+  truncated: boolean;
+  /** Mainline commits after the latest mainline tag, and the symbols they shaped. */
+  unreleased_commits: number;
+  unreleased_symbols: number;
+}
+
 /** `resolution`: call sites bound to a target and left unresolved. */
 export interface ResolutionMeasure {
   resolved_calls: number;
   unresolved_calls: number;
+}
+
+/** One suggested reviewer. */
+export interface ReviewerRow {
+  /** Share (0–1) of the changed code's committed lines they last touched. */
+  authored_share: number;
+  /** Share (0–1) of the co-changing code's lines they last touched, weighted by co-change. */
+  cochange_share: number;
+  email?: string;
+  /** `person` (from git history) or `codeowner` (a CODEOWNERS entry). */
+  kind: string;
+  /** Changed files this CODEOWNERS entry owns. */
+  owned_files: number;
+  /** Why, one sentence per kind of evidence. */
+  reasons: string[];
+  /** Their commits among the last year's commits that shaped the changed code. */
+  recent_commits: number;
+  /** A person's name, or a CODEOWNERS handle (`@org/team`, `@user`, an email). */
+  reviewer: string;
+  /** 0–1, see the weights in the tool description. */
+  score: number;
 }
 
 /** The risk tier of a change. */
@@ -1667,6 +2044,59 @@ export type StagePlan = {
   op: 'limit';
 });
 
+/** Arguments of `stale_code`. */
+export interface StaleCodeArgs {
+  /** Unchanged for at least this many days before the head commit (1..=36500, default 365). */
+  days?: number;
+  /** Also report test code (default false). */
+  include_tests?: boolean;
+  /** Most rows returned (1..=1000, default 50), oldest first. */
+  limit?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+}
+
+/** Result of `stale_code`. */
+export interface StaleCodeResult {
+  /** The head commit's date, which ages are measured from. */
+  as_of: string;
+  evidence: string;
+  examined: number;
+  history: HistoryMeta;
+  symbols: StaleRow[];
+  total: number;
+  truncated: boolean;
+}
+
+/** A symbol nobody changed for a long time. */
+export interface StaleRow {
+  /** Days between its last change and the head commit. */
+  age_days: number;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Distinct users (callers, instantiations, references, tests): 0 suggests dead code. */
+  fan_in: number;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  last_change: CommitRef;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
+}
+
 /** One step of a shown trace. */
 export interface StepRow {
   depth: number;
@@ -1712,6 +2142,32 @@ export interface SubInterfaceRow {
   origin: Origin;
 }
 
+/** Arguments of `suggest_reviewers`. */
+export interface SuggestReviewersArgs {
+  /** People to leave out — the change's author — by name, email or CODEOWNERS handle. */
+  exclude?: string[];
+  /** Most reviewers returned (1..=1000, default 5). */
+  limit?: number;
+  /** Changed files (repository-relative). */
+  paths?: string[];
+  /** Changed symbols (ids, `Owner.name` or names). */
+  symbols?: string[];
+}
+
+/** Result of `suggest_reviewers`. */
+export interface SuggestReviewersResult {
+  codeowners_file: string | null;
+  evidence: string;
+  /** Changed files and symbols the suggestion is for. */
+  files: number;
+  history: HistoryMeta;
+  reviewers: ReviewerRow[];
+  symbols: number;
+  total: number;
+  /** Inputs not in the graph (new files, deleted symbols): no history to go on. */
+  unknown?: string[];
+}
+
 /** One `search_symbols` row. */
 export interface SymbolHit {
   end_line: number;
@@ -1735,6 +2191,38 @@ export interface SymbolHit {
   /** Weighted contributions to the score, by signal name (see `rerank`). */
   signals: Record<string, number>;
   tier: MatchTier;
+}
+
+/** A symbol's releases. */
+export interface SymbolReleases {
+  /** Every release that changed it, newest first. */
+  changed_in: string[];
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  flavor?: TypeFlavor;
+  id: string;
+  /** The first release holding work that survives in the symbol. */
+  introduced_in: string | null;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** The latest release that changed it. */
+  last_changed_in: string | null;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
+  /** Its commits after the latest tag. */
+  unreleased_commits: number;
 }
 
 /** Arguments of `taint_paths`. */
@@ -2156,6 +2644,8 @@ export interface QueryToolMap {
   flow_between: { args: FlowBetweenArgs; result: FlowBetweenResult };
   taint_paths: { args: TaintPathsArgs; result: TaintPathsResult };
   find_clones: { args: FindClonesArgs; result: FindClonesResult };
+  find_co_changing_symbols: { args: CoChangeArgs; result: CoChangeResult };
+  suggest_reviewers: { args: SuggestReviewersArgs; result: SuggestReviewersResult };
   analyze: { args: AnalyzeArgs; result: AnalyzeResult };
 }
 
@@ -2176,6 +2666,12 @@ export interface AnalyzeKindMap {
   env_var_users: { args: EnvVarUsersArgs; result: EnvVarUsersResult };
   todos: { args: TodosArgs; result: TodosResult };
   health_score: { args: HealthScoreArgs; result: HealthScoreResult };
+  blame: { args: BlameArgs; result: BlameResult };
+  ownership: { args: OwnershipArgs; result: OwnershipResult };
+  stale_code: { args: StaleCodeArgs; result: StaleCodeResult };
+  churn: { args: ChurnArgs; result: ChurnResult };
+  fixes_history: { args: FixesHistoryArgs; result: FixesHistoryResult };
+  releases: { args: ReleasesArgs; result: ReleasesResult };
   untested: { args: CoverageGapsArgs; result: CoverageGapsResult };
   kinds: { args: AnalyzeKindsArgs; result: AnalyzeKindsResult };
 }
