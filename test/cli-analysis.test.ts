@@ -68,9 +68,9 @@ describe('gortex clones / analyze', () => {
     const unknown = run(['analyze', '--kind', 'nope']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('unknown kind "nope"');
-    const option = run(['analyze', '--kind', 'cycles', '--arg', 'depth=2']);
+    const option = run(['analyze', '--kind', 'cycles', '--arg', 'colour=2']);
     expect(option.status).toBe(2);
-    expect(option.stderr).toContain('analyze: unknown argument depth; accepted: kind,');
+    expect(option.stderr).toContain('analyze: unknown argument colour; accepted: kind,');
     const malformed = run(['analyze', '--kind', 'cycles', '--arg', 'scope']);
     expect(malformed.status).toBe(2);
     expect(malformed.stderr).toContain('must look like key=value');

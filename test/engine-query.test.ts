@@ -48,6 +48,7 @@ const TOOLS = {
   taint_paths: true,
   find_clones: true,
   find_co_changing_symbols: true,
+  pr_risk: true,
   suggest_reviewers: true,
   analyze: true,
 } satisfies Record<QueryToolName, true>;

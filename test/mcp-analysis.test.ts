@@ -4,40 +4,25 @@
  * entry points, routes): `analyze` kinds, `find_clones`, `get_communities`, `get_processes`,
  * `explain_change_impact`, the compact surface's operations, GCX, and bad input.
  */
-import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startStdio } from './helpers/mcp';
 import { ANALYZE_KINDS } from '../ts/tools/analysis';
 import { decodeGcx } from '../ts/wire/gcx';
-import { PACKAGE_ROOT } from './helpers/cli';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { fixtureCopy } from './helpers/repo';
 
 interface TextResult {
   isError?: boolean;
   content: { type: string; text: string }[];
 }
 
-async function start(root: string, tools: string): Promise<Client> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
-  delete env.NODE_ENV;
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, '--tools', tools],
-    env,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'gortex-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 describe('analysis tools over gortex mcp (stdio)', () => {
   const root = fixtureCopy('analysis', 'ana');
   let client: Client;
   let compact: Client;
   beforeAll(async () => {
-    client = await start(root, 'full');
-    compact = await start(root, 'compact');
+    client = await startStdio(root, 'full');
+    compact = await startStdio(root, 'compact');
   });
   afterAll(async () => {
     await client.close();

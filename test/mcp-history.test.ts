@@ -7,8 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { PACKAGE_ROOT, runCli } from './helpers/cli';
+import { startStdio } from './helpers/mcp';
+import { runCli } from './helpers/cli';
 import { gitHistory, tempHome } from './helpers/repo';
 
 interface TextResult {
@@ -50,27 +50,14 @@ function shop(): string {
   ]);
 }
 
-async function start(root: string, tools: string): Promise<Client> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
-  delete env.NODE_ENV;
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, '--tools', tools],
-    env,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'gortex-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 describe('git history tools', () => {
   const root = shop();
   let client: Client;
   let compact: Client;
   beforeAll(async () => {
-    client = await start(root, 'full');
-    compact = await start(root, 'compact');
+    client = await startStdio(root, 'full');
+    compact = await startStdio(root, 'compact');
   });
   afterAll(async () => {
     await client.close();
@@ -145,7 +132,7 @@ describe('git history tools', () => {
     expect(out.stderr).toContain('not inside a git worktree');
   });
 
-  test('suggest_reviewers reads the changeset from git (base) and ranks owners, authors and co-change experts', async () => {
+  test('suggest_reviewers and pr_risk read the changeset from git (base); reviewers rank owners, authors and co-change experts', async () => {
     fs.writeFileSync(path.join(root, 'src/cart.ts'), cart('if (item) items.push(item.trim().toLowerCase());', 'return prices.reduce((a, b) => a + b, 0);'));
     try {
       const r = await ok('suggest_reviewers', { base: 'HEAD' });
@@ -155,6 +142,13 @@ describe('git history tools', () => {
       expect(bob.reasons.join(' ')).toMatch(/changes together/);
       const compactR = await ok('pr', { operation: 'reviewers', arguments: { paths: ['src/receipt.ts'], exclude: ['@web'] } }, compact);
       expect(compactR.reviewers.map((x: any) => x.reviewer)).not.toContain('@web');
+      const risk = await ok('pr_risk', { base: 'HEAD' });
+      expect(risk.symbols).toBe(1);
+      expect(risk.review_priorities.map((p: any) => p.name)).toEqual(['addItem']);
+      expect(risk.axes.map((a: any) => a.name)).toEqual(['blast_radius', 'fan_in', 'coverage_gap', 'security', 'community_span']);
+      expect(risk.axes.find((a: any) => a.name === 'coverage_gap').score).toBe(100);
+      const compactRisk = await ok('pr', { operation: 'risk', arguments: { ids: ['total'] } }, compact);
+      expect(compactRisk.symbols).toBe(1);
       const nothing = await call(client, 'suggest_reviewers', {});
       expect(nothing.isError).toBe(true);
       expect(nothing.content[0]!.text).toMatch(/needs the changeset/);

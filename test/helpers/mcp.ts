@@ -1,9 +1,28 @@
-/** The real MCP server over an embedded repository, linked in process to an SDK client. */
+/** The real MCP server over an embedded repository, linked in process to an SDK client; or over stdio. */
+import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../ts/mcp/server';
 import { embeddedWorkspace, openEmbedded, type EmbeddedRepo } from '../../ts/workspace/embedded';
 import { embeddedPushSources } from '../../ts/workspace/push-sources';
+import { PACKAGE_ROOT } from './cli';
+import { tempHome } from './repo';
+
+/** A client of a real `gortex mcp --embedded` child over stdio on `root` with the `tools` surface (own GORTEX_HOME). */
+export async function startStdio(root: string, tools: string): Promise<Client> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
+  delete env.NODE_ENV;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, '--tools', tools],
+    env,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'gortex-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
 
 /** A connected client of a fresh server over `repo` with the `tools` surface (default `full`). */
 export async function serveEmbedded(repo: EmbeddedRepo, tools = 'full'): Promise<Client> {

@@ -124,6 +124,37 @@ fn files_tests_depend_on<'g>(g: &'g Graph, test_code: &[bool]) -> FxHashSet<&'g 
     out
 }
 
+/// Which of `targets` no test reaches (the evidence `coverage_gaps` uses), in order.
+pub fn untested(g: &Graph, targets: &[NodeIndex]) -> Vec<bool> {
+    let test_code: Vec<bool> = (0..g.node_count() as NodeIndex)
+        .into_par_iter()
+        .map(|i| g.is_live(i) && is_test_code(g, i))
+        .collect();
+    let covered_files = files_tests_depend_on(g, &test_code);
+    targets
+        .iter()
+        .map(|&i| {
+            !test_code[i as usize] && !covered_files.contains(&*g.node_at(i).path) && !reached_by_test(g, i, &test_code)
+        })
+        .collect()
+}
+
+/// Distinct callers of `i` as `get_callers` counts them: name-only (weak) callers only when no
+/// stronger caller exists.
+pub fn caller_count(g: &Graph, i: NodeIndex) -> usize {
+    let edges: Vec<_> = g
+        .in_edges(i)
+        .filter(|e| is_caller_edge(e.kind, e.origin) && e.from != i)
+        .collect();
+    let strong = edges.iter().any(|e| !e.origin.is_weak());
+    let callers: FxHashSet<NodeIndex> = edges
+        .iter()
+        .filter(|e| !strong || !e.origin.is_weak())
+        .map(|e| e.from)
+        .collect();
+    callers.len()
+}
+
 /// Functions and methods no test reaches; see the module docs for the evidence used.
 pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsResult, QueryError> {
     let limit = check_limit(args.limit)?;
@@ -175,23 +206,12 @@ pub fn coverage_gaps(g: &Graph, args: &CoverageGapsArgs) -> Result<CoverageGapsR
         .par_iter()
         .filter(|&&i| !covered_files.contains(&*g.node_at(i).path) && !reached_by_test(g, i, &test_code))
         .map(|&i| {
-            // As get_callers counts them: name-only callers only when nothing stronger exists.
-            let edges: Vec<_> = g
-                .in_edges(i)
-                .filter(|e| is_caller_edge(e.kind, e.origin) && e.from != i)
-                .collect();
-            let strong = edges.iter().any(|e| !e.origin.is_weak());
-            let callers: FxHashSet<NodeIndex> = edges
-                .iter()
-                .filter(|e| !strong || !e.origin.is_weak())
-                .map(|e| e.from)
-                .collect();
             let mut node = NodeSummary::at(g, i);
             // A method is as visible as its type: the graph marks the exported class, not its members.
             node.exported = exported(i);
             UntestedRow {
                 node,
-                fan_in: callers.len(),
+                fan_in: caller_count(g, i),
             }
         })
         .collect();

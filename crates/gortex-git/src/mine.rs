@@ -160,10 +160,14 @@ impl GitRepo {
     /// The content of a blob.
     pub fn blob(&self, hex: &str) -> Result<Vec<u8>, GitError> {
         let id = gix::ObjectId::from_hex(hex.as_bytes()).map_err(|e| err("a blob id", e))?;
+        self.blob_at(id)
+    }
+
+    fn blob_at(&self, id: gix::ObjectId) -> Result<Vec<u8>, GitError> {
         let object = self
             .repo
             .find_object(id)
-            .map_err(|e| err(&format!("reading blob {hex}"), e))?;
+            .map_err(|e| err(&format!("reading blob {id}"), e))?;
         Ok(object.detach().data)
     }
 
@@ -325,7 +329,7 @@ impl GitRepo {
                     report.file_changes += 1;
                     miner.touch(index, &path);
                     if track(&path) {
-                        match self.blob(&id.to_string()) {
+                        match self.blob_at(id) {
                             Ok(data) => miner.add(index, &path, id.to_string(), &data),
                             Err(_) => missing(miner, report, &path),
                         }
@@ -350,7 +354,7 @@ impl GitRepo {
                     report.file_changes += 1;
                     miner.touch(index, &path);
                     if track(&path) {
-                        match (self.blob(&previous_id.to_string()), self.blob(&id.to_string())) {
+                        match (self.blob_at(previous_id), self.blob_at(id)) {
                             (Ok(old), Ok(new)) => {
                                 report.diffed_files += 1;
                                 miner.modify(index, &path, &path, id.to_string(), &old, &new);
@@ -381,7 +385,7 @@ impl GitRepo {
                         miner.mined.commits[index as usize].renames.push((from_id, to_id));
                     }
                     if track(&to) {
-                        let Ok(new) = self.blob(&id.to_string()) else {
+                        let Ok(new) = self.blob_at(id) else {
                             miner.untrack(&from);
                             missing(miner, report, &to);
                             continue;
@@ -392,7 +396,7 @@ impl GitRepo {
                                 miner.add(index, &to, id.to_string(), &new);
                             }
                         } else {
-                            let Ok(old) = self.blob(&source_id.to_string()) else {
+                            let Ok(old) = self.blob_at(source_id) else {
                                 miner.untrack(&from);
                                 missing(miner, report, &to);
                                 continue;

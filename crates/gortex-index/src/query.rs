@@ -133,6 +133,9 @@ tool_table! {
     find_co_changing_symbols(gortex_git::cochange::CoChangeArgs) -> gortex_git::cochange::CoChangeResult,
         "Ranked git co-change neighbours of a symbol (or file): symbols whose lines the same commits changed, scored by the cosine of their commit sets, bulk commits left out. Finds coupling the call graph does not show.",
         |a| self.history().and_then(|h| gortex_git::cochange::find_co_changing(g, &h, &a));
+    pr_risk(gortex_analysis::pr_risk::PrRiskArgs) -> gortex_analysis::pr_risk::PrRiskResult,
+        "One 0–100 risk score and level (LOW…CRITICAL) for a changeset from five axes — blast radius, caller fan-in, coverage gap, security-sensitive names, community span — each explained, and the changed symbols in review order with their reasons.",
+        |a| gortex_analysis::pr_risk::pr_risk(g, &self.reach(), &self.communities().map, &a);
     suggest_reviewers(gortex_git::reviewers::SuggestReviewersArgs) -> gortex_git::reviewers::SuggestReviewersResult,
         "Rank who should review a changeset (changed symbols and/or files): CODEOWNERS owners of the changed files, the authors of the changed code's current lines and its last year of commits, and the authors of the code that historically changes with it — one score each with the reasons.",
         |a| self.history().and_then(|h| gortex_git::reviewers::suggest_reviewers(g, &h, &a));

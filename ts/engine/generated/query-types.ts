@@ -1782,6 +1782,27 @@ export interface OwnershipRow {
   unowned_files: number;
 }
 
+/** Arguments of `pr_risk`. */
+export interface PrRiskArgs {
+  /** Changed symbols (ids, `Owner.name` or names) or changed files (their symbols count). */
+  ids?: string[];
+}
+
+/** Result of `pr_risk`. */
+export interface PrRiskResult {
+  axes: RiskAxis[];
+  evidence: string;
+  /** `LOW`, `MEDIUM`, `HIGH` or `CRITICAL`. */
+  level: string;
+  review_priorities: ReviewPriority[];
+  /** 0–100. */
+  score: number;
+  /** Changed symbols scored. */
+  symbols: number;
+  /** Inputs not in the graph (deleted or new code the index has not seen). */
+  unknown?: string[];
+}
+
 /** Whether a process starts in product code or in a test. */
 export type ProcessKind = 'product' | 'test';
 
@@ -1878,6 +1899,35 @@ export interface ResolutionMeasure {
   unresolved_calls: number;
 }
 
+/** A changed symbol in review order. */
+export interface ReviewPriority {
+  callers: number;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  reasons: string[];
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
+  /** Its own share of the risk, 0–100. */
+  score: number;
+  signature?: string;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
+  tested: boolean;
+}
+
 /** One suggested reviewer. */
 export interface ReviewerRow {
   /** Share (0–1) of the changed code's committed lines they last touched. */
@@ -1897,6 +1947,16 @@ export interface ReviewerRow {
   reviewer: string;
   /** 0–1, see the weights in the tool description. */
   score: number;
+}
+
+/** One risk axis. */
+export interface RiskAxis {
+  /** What the score is made of. */
+  detail: string;
+  name: string;
+  /** 0–100. */
+  score: number;
+  weight: number;
 }
 
 /** The risk tier of a change. */
@@ -2645,6 +2705,7 @@ export interface QueryToolMap {
   taint_paths: { args: TaintPathsArgs; result: TaintPathsResult };
   find_clones: { args: FindClonesArgs; result: FindClonesResult };
   find_co_changing_symbols: { args: CoChangeArgs; result: CoChangeResult };
+  pr_risk: { args: PrRiskArgs; result: PrRiskResult };
   suggest_reviewers: { args: SuggestReviewersArgs; result: SuggestReviewersResult };
   analyze: { args: AnalyzeArgs; result: AnalyzeResult };
 }
