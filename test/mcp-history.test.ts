@@ -156,4 +156,30 @@ describe('git history tools', () => {
       fs.writeFileSync(path.join(root, 'src/cart.ts'), cart('if (item) items.push(item.trim());', 'return prices.reduce((a, b) => a + b, 0);'));
     }
   });
+
+  test('sibling_diff_context ranks the other changed files by co-change and proximity, with their raw diffs', async () => {
+    fs.writeFileSync(path.join(root, 'src/cart.ts'), cart('if (item) items.push(item.trim());', 'return prices.reduce((a, b) => a + b, 1);'));
+    fs.writeFileSync(path.join(root, 'src/receipt.ts'), receipt("return item ? item.trim() : '-';"));
+    fs.mkdirSync(path.join(root, 'src/extra'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src/extra/new.ts'), 'export const added = 1;\n');
+    try {
+      const r = await ok('sibling_diff_context', { focus: 'total' });
+      expect(r.focus).toBe('src/cart.ts');
+      expect(r.siblings.map((x: any) => x.path)).toEqual(['src/receipt.ts', 'src/extra/new.ts']);
+      expect(r.siblings[0].reasons.join(' ')).toMatch(/changes together/);
+      expect(r.siblings[0].diff).toContain("+  return item ? item.trim() : '-';");
+      expect(r.siblings[1].diff).toContain('+export const added = 1;');
+      const cut = await ok('sibling_diff_context', { focus: 'src/cart.ts', max_files: 1, max_bytes_per_file: 256 });
+      expect(cut).toMatchObject({ total: 2, truncated: true });
+      const compactR = await ok('review', { operation: 'sibling_context', arguments: { focus: 'src/receipt.ts' } }, compact);
+      expect(compactR.siblings[0].path).toBe('src/cart.ts');
+      const wrong = await call(client, 'sibling_diff_context', { focus: 'src/nowhere.ts' });
+      expect(wrong.isError).toBe(true);
+      expect(wrong.content[0]!.text).toMatch(/not_found: focus "src\/nowhere.ts" is neither a changed file nor a changed symbol.*src\/cart.ts/);
+    } finally {
+      fs.writeFileSync(path.join(root, 'src/cart.ts'), cart('if (item) items.push(item.trim());', 'return prices.reduce((a, b) => a + b, 0);'));
+      fs.writeFileSync(path.join(root, 'src/receipt.ts'), receipt("return item ? item.trim() : '';"));
+      fs.rmSync(path.join(root, 'src/extra'), { recursive: true, force: true });
+    }
+  });
 });

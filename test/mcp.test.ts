@@ -71,7 +71,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'walk_graph', 'graph_query', 'trace_path', 'find_import_path', 'graph_stats',
       'read_file', 'get_symbol_source', 'edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol',
       'suggest_pattern', 'scaffold', 'inline_symbol', 'move_symbol',
-      'detect_changes', 'diff_context', 'check_guards', 'get_edit_plan', 'verify_change', 'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
+      'detect_changes', 'diff_context', 'check_guards', 'sibling_diff_context', 'get_edit_plan', 'verify_change', 'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact', 'find_co_changing_symbols',
       'suggest_reviewers', 'pr_risk',

@@ -119,7 +119,7 @@ const FACADES: Facade[] = [
     name: 'analyze',
     effect: 'read',
     shape: 'arguments',
-    summary: 'Code analyses (dead code, hotspots, cycles, git blame and ownership, …).',
+    summary: 'Graph, text and git-history analyses.',
     operations: {
       // Every engine kind is an operation of the same name, so a new kind needs no entry here.
       ...Object.fromEntries(ANALYZE_KIND_SCHEMAS.map((k) => [k.kind, { tool: 'analyze', fixed: { kind: k.kind } }])),
@@ -146,7 +146,7 @@ const FACADES: Facade[] = [
     default: 'rename',
     operations: { rename: { tool: 'rename_symbol' }, move: { tool: 'move_symbol' }, inline: { tool: 'inline_symbol' }, delete: { tool: 'safe_delete_symbol' } },
   },
-  { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, diff_context: { tool: 'diff_context' } } },
+  { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, diff_context: { tool: 'diff_context' }, sibling_context: { tool: 'sibling_diff_context' } } },
   { name: 'publish_review', effect: 'external_write', shape: 'arguments', summary: 'Post a review.', operations: { post: { tool: 'post_review' } } },
   { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' }, reviewers: { tool: 'suggest_reviewers' } } },
   { name: 'recall', effect: 'read', shape: 'arguments', summary: 'Recall memories and notes.', operations: { memories: { tool: 'surface_memories' }, notes: { tool: 'list_notes' } } },

@@ -16,6 +16,7 @@ import { metaTools } from './meta';
 import { navigationTools } from './navigation';
 import { overlayTools } from './overlay';
 import { prTools } from './pr';
+import { siblingTools } from './siblings';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -34,6 +35,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...inlineTools,
   ...moveTools,
   ...changeTools,
+  ...siblingTools,
   ...verifyTools,
   ...contextTools,
   ...smartTools,
