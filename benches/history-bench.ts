@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Args, benchMain, type Json } from './common';
+import { Args, benchMain, prng, sample, type Json } from './common';
 
 interface Options {
   /** Repositories measured, each `DIR` or `DIR=NAME`. */
@@ -44,6 +44,7 @@ async function child(phase: string, dir: string): Promise<void> {
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   const stats = ctx.engine.stats(ctx.repo) as Json;
+  const blame = phase === 'full' ? checkBlame(ctx, dir) : undefined;
   process.stdout.write(
     JSON.stringify({
       phase,
@@ -54,9 +55,42 @@ async function child(phase: string, dir: string): Promise<void> {
       cached_query_ms: cachedMs,
       peak_rss_mb: Math.round(peak / 2 ** 20),
       history: churn.history,
+      ...(blame ? { blame } : {}),
     }) + '\n',
   );
   await repo.close();
+}
+
+/** Files whose blame is checked against `git blame --first-parent` (seeded sample). */
+const BLAME_SAMPLE = 40;
+
+/**
+ * Agreement of `analyze blame` with `git blame --first-parent` on a seeded sample of files: per
+ * file, the lines both give the same author (Σ min of the per-author line counts) over its lines.
+ */
+function checkBlame(ctx: Json, dir: string): Json {
+  const files = (git(dir, 'ls-files').split('\n') as string[]).filter((f) => /\.(go|py|ts|js|java|rs)$/.test(f) && !f.includes('testdata/'));
+  const picked: string[] = sample(files, BLAME_SAMPLE, prng(34));
+  let agree = 0;
+  let lines = 0;
+  const worst: Json[] = [];
+  for (const f of picked) {
+    const ours = ctx.engine.query('analyze', { kind: 'blame', path: f, limit: 1, authors: 1000 }, { repo: ctx.repo }) as Json;
+    if (!ours.file) continue;
+    const theirs = new Map<string, number>();
+    for (const line of git(dir, 'blame', '--first-parent', '--line-porcelain', '--', f).split('\n')) {
+      if (line.startsWith('author ')) theirs.set(line.slice(7), (theirs.get(line.slice(7)) ?? 0) + 1);
+    }
+    const total = [...theirs.values()].reduce((a, b) => a + b, 0);
+    // Our people are one per name; git's author names are compared as written.
+    let same = 0;
+    for (const a of ours.file.authors as Json[]) same += Math.min(a.lines, theirs.get(a.name) ?? 0);
+    agree += same;
+    lines += total;
+    worst.push({ file: f, lines: total, agreement: total ? Math.round((1000 * same) / total) / 1000 : 1 });
+  }
+  worst.sort((a, b) => a.agreement - b.agreement);
+  return { files: worst.length, lines, agreement: lines ? Math.round((1000 * agree) / lines) / 1000 : 1, lowest: worst.slice(0, 3) };
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -123,7 +157,11 @@ function section(r: Json, m: Json, rawName: string): string {
     ...(r.repos as Json[]).map(
       (x) =>
         `- ${x.name}: ${n(x.commits_before)} first-parent commits (${n(x.commits_all)} in all), ${n(x.full.files)} indexed files, ` +
-        `head \`${x.at.slice(0, 12)}\`; saved history ${(x.history_bytes / 2 ** 20).toFixed(1)} MB.`,
+        `head \`${x.at.slice(0, 12)}\`; saved history ${(x.history_bytes / 2 ** 20).toFixed(1)} MB` +
+        (x.full.blame
+          ? `; blame agrees with \`git blame --first-parent\` on ${(x.full.blame.agreement * 100).toFixed(1)} % of ${n(x.full.blame.lines)} lines ` +
+            `(${x.full.blame.files} sampled source files; lowest: ${(x.full.blame.lowest as Json[]).map((w) => `${w.file} ${(w.agreement * 100).toFixed(0)} %`).join(', ')}).`
+          : '.'),
     ),
     '',
     '| repository | phase | history update | first history query | next query | peak RSS | index (wall / RSS) |',

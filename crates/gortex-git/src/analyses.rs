@@ -54,6 +54,8 @@ pub struct BlameArgs {
     pub path: Option<String>,
     /// Most symbol rows returned (1..=1000, default 50), most recently changed first.
     pub limit: Option<usize>,
+    /// Authors listed per row (1..=1000, default 5), largest share first.
+    pub authors: Option<u32>,
 }
 
 /// Who wrote a symbol's lines and when it last changed.
@@ -97,11 +99,11 @@ pub struct BlameResult {
     pub evidence: &'static str,
 }
 
-/// Blame row of symbol `i`.
-fn blame_row(g: &Graph, h: &History, i: NodeIndex) -> BlameRow {
+/// Blame row of symbol `i` with its `top` authors.
+fn blame_row(g: &Graph, h: &History, i: NodeIndex, top: usize) -> BlameRow {
     let lines = h.lines_of(g, i).unwrap_or(&[]);
     let (mut authors, latest, uncommitted) = blame_shares(&h.mined, lines);
-    authors.truncate(TOP_AUTHORS);
+    authors.truncate(top);
     let subject = h.subjects.get(&i);
     BlameRow {
         node: NodeSummary::of(g.node_at(i)),
@@ -138,6 +140,7 @@ fn path_ids(h: &History) -> FxHashMap<&str, u32> {
 /// `blame`: authorship and last change of a symbol, a file's symbols, or every symbol under a prefix.
 pub fn blame(g: &Graph, h: &History, args: &BlameArgs) -> Result<BlameResult, QueryError> {
     let limit = check_limit(args.limit)?;
+    let top = check_range("authors", args.authors, TOP_AUTHORS as u32, 1, 1000)? as usize;
     let history = HistoryMeta::of(h, &h.update);
     if let Some(symbol) = &args.symbol {
         let i = resolve_one(g, symbol)?;
@@ -149,7 +152,7 @@ pub fn blame(g: &Graph, h: &History, args: &BlameArgs) -> Result<BlameResult, Qu
         }
         return Ok(BlameResult {
             file: None,
-            symbols: vec![blame_row(g, h, i)],
+            symbols: vec![blame_row(g, h, i, top)],
             total: 1,
             truncated: false,
             history,
@@ -160,7 +163,7 @@ pub fn blame(g: &Graph, h: &History, args: &BlameArgs) -> Result<BlameResult, Qu
     let file = match path.and_then(|p| h.files.get(p).map(|lines| (p, lines))) {
         Some((p, lines)) => {
             let (mut authors, _, uncommitted) = blame_shares(&h.mined, lines);
-            authors.truncate(TOP_AUTHORS);
+            authors.truncate(top);
             let per_file = file_commits(&h.mined);
             let ids = path_ids(h);
             let commits = ids.get(h.worktree_path(p).as_str()).and_then(|id| per_file.get(id));
@@ -186,7 +189,7 @@ pub fn blame(g: &Graph, h: &History, args: &BlameArgs) -> Result<BlameResult, Qu
         subjects_under(g, h, path).map(|i| (last_commit(g, h, i), i)).collect();
     rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let total = rows.len();
-    let symbols = rows.iter().take(limit).map(|&(_, i)| blame_row(g, h, i)).collect();
+    let symbols = rows.iter().take(limit).map(|&(_, i)| blame_row(g, h, i, top)).collect();
     Ok(BlameResult {
         file,
         symbols,

@@ -316,6 +316,10 @@ impl GitRepo {
             },
             Person { name, email },
         );
+        // Additions and deletions wait until the commit's renames are known: a move too big for
+        // gix's fuzzy rename search (over 1,000 files) is paired here by unique file name.
+        let mut added: Vec<(String, gix::ObjectId)> = Vec::new();
+        let mut deleted: Vec<(String, gix::ObjectId)> = Vec::new();
         for change in changes {
             use gix::object::tree::diff::ChangeDetached as C;
             match change {
@@ -328,20 +332,18 @@ impl GitRepo {
                     let path = location.to_str_lossy().into_owned();
                     report.file_changes += 1;
                     miner.touch(index, &path);
-                    if track(&path) {
-                        match self.blob_at(id) {
-                            Ok(data) => miner.add(index, &path, id.to_string(), &data),
-                            Err(_) => missing(miner, report, &path),
-                        }
-                    }
+                    added.push((path, id));
                 }
                 C::Deletion {
-                    location, entry_mode, ..
+                    location,
+                    entry_mode,
+                    id,
+                    ..
                 } if entry_mode.is_blob() => {
                     let path = location.to_str_lossy().into_owned();
                     report.file_changes += 1;
                     miner.touch(index, &path);
-                    miner.delete(index, &path);
+                    deleted.push((path, id));
                 }
                 C::Modification {
                     location,
@@ -419,6 +421,36 @@ impl GitRepo {
                 _ => {}
             }
         }
+        for (from, to) in pair_moves(&added, &deleted) {
+            let ((old_path, old_id), (new_path, new_id)) = (&deleted[from], &added[to]);
+            if !track(new_path) || !miner.mined.files.contains_key(old_path) {
+                continue;
+            }
+            let (Ok(old), Ok(new)) = (self.blob_at(*old_id), self.blob_at(*new_id)) else {
+                continue;
+            };
+            if !similar(&old, &new) {
+                continue;
+            }
+            let (from_id, to_id) = (miner.touch(index, old_path), miner.touch(index, new_path));
+            miner.mined.commits[index as usize].renames.push((from_id, to_id));
+            report.diffed_files += 1;
+            miner.rename(old_path, new_path, false);
+            miner.modify(index, new_path, new_path, new_id.to_string(), &old, &new);
+            added[to].0.clear();
+            deleted[from].0.clear();
+        }
+        for (path, _) in deleted.iter().filter(|(p, _)| !p.is_empty()) {
+            miner.delete(index, path);
+        }
+        for (path, id) in added.iter().filter(|(p, _)| !p.is_empty()) {
+            if track(path) {
+                match self.blob_at(*id) {
+                    Ok(data) => miner.add(index, path, id.to_string(), &data),
+                    Err(_) => missing(miner, report, path),
+                }
+            }
+        }
         Ok(())
     }
 
@@ -450,6 +482,69 @@ impl GitRepo {
         tags.sort_by(|a, b| a.time.cmp(&b.time).then_with(|| a.name.cmp(&b.name)));
         Ok(tags)
     }
+}
+
+/// Deleted and added files of one commit that look like one file moved: the same file name, and
+/// each the other's unique best match by the number of trailing path components they share
+/// (`backend/consul/x_test.go` → `internal/backend/consul/x_test.go` beats any other
+/// `x_test.go`). `(deleted index, added index)` pairs, to be confirmed by content.
+fn pair_moves(added: &[(String, gix::ObjectId)], deleted: &[(String, gix::ObjectId)]) -> Vec<(usize, usize)> {
+    if added.is_empty() || deleted.is_empty() {
+        return Vec::new();
+    }
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let shared_suffix = |a: &str, b: &str| a.rsplit('/').zip(b.rsplit('/')).take_while(|(x, y)| x == y).count();
+    let mut by_name: FxHashMap<String, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
+    for (i, (p, _)) in deleted.iter().enumerate() {
+        by_name.entry(name(p)).or_default().0.push(i);
+    }
+    for (i, (p, _)) in added.iter().enumerate() {
+        if let Some(e) = by_name.get_mut(&name(p)) {
+            e.1.push(i);
+        }
+    }
+    // The unique best of `candidates` for `path`, if one shares strictly more than the others.
+    let best = |path: &str, candidates: &[usize], paths: &[(String, gix::ObjectId)]| -> Option<usize> {
+        let mut scored: Vec<(usize, usize)> = candidates
+            .iter()
+            .map(|&c| (shared_suffix(path, &paths[c].0), c))
+            .collect();
+        scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        match scored.as_slice() {
+            [(top, c)] => Some(*c).filter(|_| *top > 0),
+            [(top, c), (next, _), ..] if top > next => Some(*c),
+            _ => None,
+        }
+    };
+    let mut pairs = Vec::new();
+    for (dels, adds) in by_name.values() {
+        for &a in adds {
+            let Some(d) = best(&added[a].0, dels, deleted) else {
+                continue;
+            };
+            if best(&deleted[d].0, adds, added) == Some(a) {
+                pairs.push((d, a));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+/// Whether two versions share at least half their lines (git's default rename similarity).
+fn similar(old: &[u8], new: &[u8]) -> bool {
+    if !trackable(old) || !trackable(new) {
+        return false;
+    }
+    let input = imara_diff::intern::InternedInput::new(old, new);
+    let mut changed = 0usize;
+    imara_diff::diff(
+        imara_diff::Algorithm::Histogram,
+        &input,
+        |_: Range<u32>, after: Range<u32>| changed += after.len(),
+    );
+    let unchanged = input.after.len().saturating_sub(changed);
+    unchanged * 2 >= input.before.len().max(input.after.len())
 }
 
 /// A blob the object database lacks: the file is no longer tracked (until a later version is there).
@@ -609,4 +704,38 @@ pub fn trackable(data: &[u8]) -> bool {
 pub fn line_count(data: &[u8]) -> usize {
     let newlines = data.iter().filter(|&&b| b == b'\n').count();
     newlines + usize::from(!data.is_empty() && !data.ends_with(b"\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pair_moves;
+
+    fn paths(list: &[&str]) -> Vec<(String, gix::ObjectId)> {
+        list.iter()
+            .map(|p| (p.to_string(), gix::ObjectId::null(gix::hash::Kind::Sha1)))
+            .collect()
+    }
+
+    #[test]
+    fn moves_pair_by_name_and_longest_shared_suffix() {
+        let deleted = paths(&[
+            "backend/consul/backend_test.go",
+            "backend/s3/backend_test.go",
+            "lib/util.go",
+            "a/doc.go",
+            "b/doc.go",
+        ]);
+        let added = paths(&[
+            "internal/backend/consul/backend_test.go",
+            "internal/backend/s3/backend_test.go",
+            "pkg/util.go",
+            "c/doc.go",
+            "d/doc.go",
+        ]);
+        assert_eq!(
+            pair_moves(&added, &deleted),
+            vec![(0, 0), (1, 1), (2, 2)],
+            "ambiguous doc.go moves stay unpaired"
+        );
+    }
 }

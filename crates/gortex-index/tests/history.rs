@@ -143,6 +143,13 @@ fn history_tools_answer_from_git() {
         .map(|a| (a["name"].as_str().unwrap().to_string(), a["lines"].as_u64().unwrap()))
         .collect();
     assert_eq!(ours, git_authors);
+    let one = repo
+        .query(
+            "analyze",
+            json!({ "kind": "blame", "path": "src/billing.py", "authors": 1 }),
+        )
+        .unwrap();
+    assert_eq!(one["file"]["authors"].as_array().unwrap().len(), 1);
     let charge = blame["symbols"]
         .as_array()
         .unwrap()
@@ -362,4 +369,46 @@ fn reviewers_come_from_codeowners_authorship_and_co_change() {
     assert_eq!(unknown["unknown"], json!(["src/new.py"]));
     let e = repo.query("suggest_reviewers", json!({})).unwrap_err();
     assert!(e.message.contains("needs the changeset"), "{}", e.message);
+}
+
+#[test]
+fn a_move_of_more_files_than_the_fuzzy_rename_search_takes_keeps_their_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = dir.path().join("big");
+    std::fs::create_dir_all(&root).unwrap();
+    git(&root, &["init", "-q", "-b", "main"], ALICE, "2020-01-01T00:00:00Z");
+    let body = |n: usize, tag: &str| {
+        format!("def f{n}():\n    a = {n}\n    b = a + 1\n    c = b * 2\n    return c  # {tag}\n")
+    };
+    for n in 0..1_100 {
+        write_file(&root, &format!("old/f{n}.py"), &body(n, "v1"));
+    }
+    commit(&root, ALICE, "2020-01-01T00:00:00Z", "add the modules");
+    std::fs::remove_dir_all(root.join("old")).unwrap();
+    for n in 0..1_100 {
+        write_file(&root, &format!("new/pkg/f{n}.py"), &body(n, "v2"));
+    }
+    commit(
+        &root,
+        BOB,
+        "2021-01-01T00:00:00Z",
+        "move every module and touch its last line",
+    );
+    let (repo, _) = index(&root, &options(home.path()));
+    let blame = repo
+        .query("analyze", json!({ "kind": "blame", "path": "new/pkg/f7.py" }))
+        .unwrap();
+    let authors: Vec<(String, u64)> = blame["file"]["authors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap().to_string(), a["lines"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        authors,
+        vec![("Alice".to_string(), 4), ("Bob".to_string(), 1)],
+        "{blame}"
+    );
+    assert_eq!(blame["file"]["commits"], 2);
 }

@@ -32,6 +32,8 @@ export interface AuthorShare {
 
 /** Arguments of `blame`. */
 export interface BlameArgs {
+  /** Authors listed per row (1..=1000, default 5), largest share first. */
+  authors?: number;
   /** Most symbol rows returned (1..=1000, default 50), most recently changed first. */
   limit?: number;
   /** A file to blame as a whole and symbol by symbol, or a path prefix. */
