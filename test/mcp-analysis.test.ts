@@ -15,7 +15,6 @@ interface TextResult {
   content: { type: string; text: string }[];
 }
 
-
 describe('analysis tools over gortex mcp (stdio)', () => {
   const root = fixtureCopy('analysis', 'ana');
   let client: Client;

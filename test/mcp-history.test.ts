@@ -50,7 +50,6 @@ function shop(): string {
   ]);
 }
 
-
 describe('git history tools', () => {
   const root = shop();
   let client: Client;

@@ -317,7 +317,7 @@ impl GitRepo {
             Person { name, email },
         );
         // Additions and deletions wait until the commit's renames are known: a move too big for
-        // gix's fuzzy rename search (over 1,000 files) is paired here by unique file name.
+        // gix's fuzzy rename search (over 1,000 files) is paired here (see `pair_moves`).
         let mut added: Vec<(String, gix::ObjectId)> = Vec::new();
         let mut deleted: Vec<(String, gix::ObjectId)> = Vec::new();
         for change in changes {
