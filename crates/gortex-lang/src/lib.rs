@@ -52,6 +52,7 @@ mod documents;
 mod languages;
 pub mod names;
 pub mod refactor;
+pub mod review;
 pub mod util;
 
 use gortex_core::{FileFacts, Language};
