@@ -18,7 +18,10 @@ fn files(root: &Path) -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| matches!(e.to_str(), Some("ts" | "js" | "py" | "go" | "java"))) {
+            } else if path
+                .extension()
+                .is_some_and(|e| matches!(e.to_str(), Some("ts" | "js" | "py" | "go" | "java")))
+            {
                 out.push(path);
             }
         }
@@ -34,7 +37,7 @@ fn markers(source: &str) -> BTreeSet<(u32, String)> {
         for tag in ["expect:", "grounded:"] {
             if let Some(pos) = line.find(tag) {
                 for rule in line[pos + tag.len()..].split(',') {
-                    let rule = rule.trim().split_whitespace().next().unwrap_or("");
+                    let rule = rule.split_whitespace().next().unwrap_or("");
                     if !rule.is_empty() {
                         out.insert((i as u32 + 1, rule.to_string()));
                     }
@@ -63,12 +66,20 @@ fn syntax_pass_finds_exactly_the_marked_lines() {
             failures.push(format!("{rel}:{line}: missed {rule}"));
         }
         for (line, rule) in found.difference(&want) {
-            failures.push(format!("{rel}:{line}: unexpected {rule}: {}", source.lines().nth(*line as usize - 1).unwrap_or("").trim()));
+            failures.push(format!(
+                "{rel}:{line}: unexpected {rule}: {}",
+                source.lines().nth(*line as usize - 1).unwrap_or("").trim()
+            ));
         }
         checked += 1;
     }
     assert!(checked >= 10, "the corpus has {checked} files under {}", root.display());
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -100,5 +111,9 @@ fn every_rule_is_planted_in_every_language_it_claims() {
             }
         }
     }
-    assert!(missing.is_empty(), "rules with no planted defect: {}", missing.join(", "));
+    assert!(
+        missing.is_empty(),
+        "rules with no planted defect: {}",
+        missing.join(", ")
+    );
 }

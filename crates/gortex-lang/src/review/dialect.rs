@@ -150,7 +150,10 @@ pub fn norm(node: Node<'_>, src: &[u8]) -> String {
 /// inside the block) does not count as explaining it.
 pub fn empty_block(block: Node<'_>, src: &[u8]) -> (bool, bool) {
     let end = block.end_byte().min(src.len());
-    let close = src[block.start_byte().min(end)..end].iter().rposition(|b| *b == b'}').map(|i| block.start_byte() + i);
+    let close = src[block.start_byte().min(end)..end]
+        .iter()
+        .rposition(|b| *b == b'}')
+        .map(|i| block.start_byte() + i);
     let mut has_comment = false;
     for c in named_children(block) {
         match c.kind() {

@@ -1,8 +1,8 @@
 //! TypeScript and JavaScript: the dialect and the rules only these languages spell this way.
 
 use super::dialect::{
-    contains, descendants, empty_block, has_child_kind, named_children, enclosing_function, following_statements, occurrences, preorder,
-    statement_of, BuiltString, Callee, Dialect,
+    contains, descendants, empty_block, enclosing_function, following_statements, has_child_kind, named_children,
+    occurrences, preorder, statement_of, BuiltString, Callee, Dialect,
 };
 use super::shared::{self, finding};
 use super::{words, Finding};
@@ -12,7 +12,13 @@ use tree_sitter::{Node, Tree};
 struct Ecma;
 
 /// Statement lists: a statement's parent is one of these.
-const BLOCKS: &[&str] = &["statement_block", "program", "switch_case", "switch_default", "class_body"];
+const BLOCKS: &[&str] = &[
+    "statement_block",
+    "program",
+    "switch_case",
+    "switch_default",
+    "class_body",
+];
 
 const FUNCTIONS: &[&str] = &[
     "function_declaration",
@@ -25,7 +31,17 @@ const FUNCTIONS: &[&str] = &[
 ];
 
 /// Calls that return null or undefined when nothing matches.
-const NULLABLE: &[&str] = &["find", "findLast", "querySelector", "getElementById", "match", "exec", "closest", "pop", "shift"];
+const NULLABLE: &[&str] = &[
+    "find",
+    "findLast",
+    "querySelector",
+    "getElementById",
+    "match",
+    "exec",
+    "closest",
+    "pop",
+    "shift",
+];
 
 impl Dialect for Ecma {
     fn is_call(&self, node: Node<'_>) -> bool {
@@ -35,7 +51,10 @@ impl Dialect for Ecma {
     fn callee(&self, call: Node<'_>, src: &[u8]) -> Option<Callee> {
         let f = call.child_by_field_name("function")?;
         match f.kind() {
-            "identifier" => Some(Callee { receiver: None, name: text(f, src).into_owned() }),
+            "identifier" => Some(Callee {
+                receiver: None,
+                name: text(f, src).into_owned(),
+            }),
             "member_expression" => Some(Callee {
                 receiver: f.child_by_field_name("object").map(|o| text(o, src).into_owned()),
                 name: text(f.child_by_field_name("property")?, src).into_owned(),
@@ -45,8 +64,13 @@ impl Dialect for Ecma {
     }
 
     fn arguments<'t>(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        let Some(args) = call.child_by_field_name("arguments") else { return Vec::new() };
-        named_children(args).into_iter().filter(|n| n.kind() != "comment").collect()
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return Vec::new();
+        };
+        named_children(args)
+            .into_iter()
+            .filter(|n| n.kind() != "comment")
+            .collect()
     }
 
     fn string_literal(&self, node: Node<'_>, src: &[u8]) -> Option<String> {
@@ -115,9 +139,11 @@ impl Dialect for Ecma {
             "variable_declarator" => (node.child_by_field_name("name")?, node.child_by_field_name("value")?),
             "assignment_expression" => (node.child_by_field_name("left")?, node.child_by_field_name("right")?),
             "pair" => (node.child_by_field_name("key")?, node.child_by_field_name("value")?),
-            "public_field_definition" | "field_definition" => {
-                (node.child_by_field_name("name").or_else(|| node.child_by_field_name("property"))?, node.child_by_field_name("value")?)
-            }
+            "public_field_definition" | "field_definition" => (
+                node.child_by_field_name("name")
+                    .or_else(|| node.child_by_field_name("property"))?,
+                node.child_by_field_name("value")?,
+            ),
             _ => return None,
         };
         let n = text(name, src);
@@ -130,12 +156,24 @@ impl Dialect for Ecma {
             return None;
         }
         let op = operator(node, src)?;
-        matches!(op.as_str(), "==" | "===" | "!=" | "!==" | "<" | ">" | "<=" | ">=" | "&&" | "||")
-            .then(|| Some((node.child_by_field_name("left")?, op, node.child_by_field_name("right")?)))?
+        matches!(
+            op.as_str(),
+            "==" | "===" | "!=" | "!==" | "<" | ">" | "<=" | ">=" | "&&" | "||"
+        )
+        .then(|| {
+            Some((
+                node.child_by_field_name("left")?,
+                op,
+                node.child_by_field_name("right")?,
+            ))
+        })?
     }
 
     fn is_loop(&self, node: Node<'_>) -> bool {
-        matches!(node.kind(), "for_statement" | "for_in_statement" | "while_statement" | "do_statement")
+        matches!(
+            node.kind(),
+            "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
+        )
     }
 
     fn is_function(&self, node: Node<'_>) -> bool {
@@ -144,19 +182,28 @@ impl Dialect for Ecma {
 
     fn is_iteration_callback(&self, function: Node<'_>, src: &[u8]) -> bool {
         // fn → arguments → call_expression whose callee is `.forEach/.map/...`
-        let Some(call) = function.parent().and_then(|a| a.parent()) else { return false };
+        let Some(call) = function.parent().and_then(|a| a.parent()) else {
+            return false;
+        };
         if call.kind() != "call_expression" {
             return false;
         }
         self.callee(call, src).is_some_and(|c| {
-            c.receiver.is_some() && matches!(c.name.as_str(), "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every")
+            c.receiver.is_some()
+                && matches!(
+                    c.name.as_str(),
+                    "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every"
+                )
         })
     }
 
     fn is_sql_sink(&self, callee: &Callee) -> bool {
-        matches!(callee.name.as_str(), "query" | "execute" | "raw" | "$queryRawUnsafe" | "$executeRawUnsafe" | "prepare" | "run" | "all" | "get")
-            && callee.receiver.is_some()
-            && (callee.name != "get" && callee.name != "all" && callee.name != "run" || callee.receiver_leaf().is_some_and(|r| words::is_io_receiver(&r)))
+        matches!(
+            callee.name.as_str(),
+            "query" | "execute" | "raw" | "$queryRawUnsafe" | "$executeRawUnsafe" | "prepare" | "run" | "all" | "get"
+        ) && callee.receiver.is_some()
+            && (callee.name != "get" && callee.name != "all" && callee.name != "run"
+                || callee.receiver_leaf().is_some_and(|r| words::is_io_receiver(&r)))
             || callee.name == "$queryRawUnsafe"
     }
 
@@ -169,15 +216,19 @@ impl Dialect for Ecma {
                 let r = callee.receiver.as_deref().unwrap_or("");
                 (r.is_empty() || r.contains("child_process") || r == "cp" || r == "childProcess").then_some(first)
             }
-            "spawn" | "spawnSync" | "execFile" | "execFileSync" => {
-                args.iter().any(|a| a.kind() == "object" && text(*a, src).replace(' ', "").contains("shell:true")).then_some(first)
-            }
+            "spawn" | "spawnSync" | "execFile" | "execFileSync" => args
+                .iter()
+                .any(|a| a.kind() == "object" && text(*a, src).replace(' ', "").contains("shell:true"))
+                .then_some(first),
             _ => None,
         }
     }
 
     fn weak_crypto(&self, call: Node<'_>, callee: &Callee, src: &[u8]) -> Option<String> {
-        if !matches!(callee.name.as_str(), "createHash" | "createHmac" | "createCipheriv" | "createDecipheriv" | "createCipher") {
+        if !matches!(
+            callee.name.as_str(),
+            "createHash" | "createHmac" | "createCipheriv" | "createDecipheriv" | "createCipher"
+        ) {
             return None;
         }
         let first = *self.arguments(call).first()?;
@@ -188,7 +239,6 @@ impl Dialect for Ecma {
 fn operator(node: Node<'_>, src: &[u8]) -> Option<String> {
     node.child_by_field_name("operator").map(|o| text(o, src).into_owned())
 }
-
 
 /// The expression inside any parentheses.
 fn unparen(mut node: Node<'_>) -> Node<'_> {
@@ -220,7 +270,11 @@ pub fn scan(tree: &Tree, src: &[u8]) -> Vec<Finding> {
             "catch_clause" => {
                 if let Some(body) = node.child_by_field_name("body") {
                     if let (true, false) = empty_block(body, src) {
-                        out.push(finding("swallowed-error", node, "the catch block is empty: the error disappears".into()));
+                        out.push(finding(
+                            "swallowed-error",
+                            node,
+                            "the catch block is empty: the error disappears".into(),
+                        ));
                     }
                 }
             }
@@ -237,13 +291,19 @@ fn promise_catch_swallowed(d: &Ecma, call: Node<'_>, src: &[u8], out: &mut Vec<F
     if c.name != "catch" || c.receiver.is_none() {
         return;
     }
-    let Some(handler) = d.arguments(call).first().copied() else { return };
+    let Some(handler) = d.arguments(call).first().copied() else {
+        return;
+    };
     if !matches!(handler.kind(), "arrow_function" | "function_expression" | "function") {
         return;
     }
     if let Some(body) = handler.child_by_field_name("body") {
         if body.kind() == "statement_block" && empty_block(body, src) == (true, false) {
-            out.push(finding("swallowed-error", call, "`.catch` with an empty handler swallows the rejection".into()));
+            out.push(finding(
+                "swallowed-error",
+                call,
+                "`.catch` with an empty handler swallows the rejection".into(),
+            ));
         }
     }
 }
@@ -257,7 +317,6 @@ fn is_deref(occ: Node<'_>) -> bool {
         _ => false,
     }
 }
-
 
 /// Whether the identifier `occ` is tested here (a condition, a logical operand, `!x`, `x ?? d`).
 fn is_guard(occ: Node<'_>, stmt: Node<'_>) -> bool {
@@ -281,7 +340,9 @@ fn is_guard(occ: Node<'_>, stmt: Node<'_>) -> bool {
 /// The first use of `name` after its declaration, judged: a dereference before any test.
 pub(super) fn first_unchecked_deref<'t>(stmt: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
     for next in following_statements(stmt) {
-        let Some(occ) = occurrences(next, name, src).into_iter().next() else { continue };
+        let Some(occ) = occurrences(next, name, src).into_iter().next() else {
+            continue;
+        };
         if is_guard(occ, next) {
             return None;
         }
@@ -291,7 +352,9 @@ pub(super) fn first_unchecked_deref<'t>(stmt: Node<'t>, name: &str, src: &[u8]) 
 }
 
 fn null_deref(d: &Ecma, decl: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
-    let (Some(name), Some(value)) = (decl.child_by_field_name("name"), decl.child_by_field_name("value")) else { return };
+    let (Some(name), Some(value)) = (decl.child_by_field_name("name"), decl.child_by_field_name("value")) else {
+        return;
+    };
     if name.kind() != "identifier" {
         return;
     }
@@ -304,7 +367,10 @@ fn null_deref(d: &Ecma, decl: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
     }
     let Some(callee) = d.callee(value, src) else { return };
     let nullable = NULLABLE.contains(&callee.name.as_str())
-        || callee.name == "get" && callee.receiver_leaf().is_some_and(|r| r.ends_with("map") || r.ends_with("cache"));
+        || callee.name == "get"
+            && callee
+                .receiver_leaf()
+                .is_some_and(|r| r.ends_with("map") || r.ends_with("cache"));
     if !nullable || callee.receiver.is_none() {
         return;
     }
@@ -314,7 +380,10 @@ fn null_deref(d: &Ecma, decl: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
         let mut f = finding(
             "null-deref",
             occ,
-            format!("`{name}` comes from `{}()`, which can return null or undefined, and is dereferenced without a check", callee.display()),
+            format!(
+                "`{name}` comes from `{}()`, which can return null or undefined, and is dereferenced without a check",
+                callee.display()
+            ),
         );
         f.subject = Some(name);
         f.callee = Some(callee.display());
@@ -346,11 +415,22 @@ fn null_tested(cond: Node<'_>, src: &[u8]) -> Option<String> {
 }
 
 fn deref_in_null_branch(node: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
-    let (Some(cond), Some(then)) = (node.child_by_field_name("condition"), node.child_by_field_name("consequence")) else { return };
+    let (Some(cond), Some(then)) = (
+        node.child_by_field_name("condition"),
+        node.child_by_field_name("consequence"),
+    ) else {
+        return;
+    };
     let Some(name) = null_tested(cond, src) else { return };
-    let Some(occ) = occurrences(then, &name, src).into_iter().next() else { return };
+    let Some(occ) = occurrences(then, &name, src).into_iter().next() else {
+        return;
+    };
     if is_deref(occ) {
-        let mut f = finding("deref-in-null-branch", occ, format!("`{name}` is dereferenced in the branch where it is null or undefined"));
+        let mut f = finding(
+            "deref-in-null-branch",
+            occ,
+            format!("`{name}` is dereferenced in the branch where it is null or undefined"),
+        );
         f.subject = Some(name);
         out.push(f);
     }
@@ -358,18 +438,44 @@ fn deref_in_null_branch(node: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
 
 /// `if (!fs.existsSync(p)) fs.writeFileSync(p…)` and `if (!m.has(k)) { await …; m.set(k…) }`.
 fn check_then_act(d: &Ecma, node: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
-    let (Some(cond), Some(then)) = (node.child_by_field_name("condition"), node.child_by_field_name("consequence")) else { return };
+    let (Some(cond), Some(then)) = (
+        node.child_by_field_name("condition"),
+        node.child_by_field_name("consequence"),
+    ) else {
+        return;
+    };
     let cond = unparen(cond);
     if cond.kind() != "unary_expression" || operator(cond, src).as_deref() != Some("!") {
         return;
     }
-    let Some(check) = cond.child_by_field_name("argument").map(unparen).filter(|n| n.kind() == "call_expression") else { return };
+    let Some(check) = cond
+        .child_by_field_name("argument")
+        .map(unparen)
+        .filter(|n| n.kind() == "call_expression")
+    else {
+        return;
+    };
     let Some(checked) = d.callee(check, src) else { return };
-    let Some(key) = d.arguments(check).first().map(|a| text(*a, src).into_owned()) else { return };
-    let calls: Vec<Node<'_>> = descendants(then).into_iter().filter(|n| n.kind() == "call_expression").collect();
+    let Some(key) = d.arguments(check).first().map(|a| text(*a, src).into_owned()) else {
+        return;
+    };
+    let calls: Vec<Node<'_>> = descendants(then)
+        .into_iter()
+        .filter(|n| n.kind() == "call_expression")
+        .collect();
     match checked.name.as_str() {
         "existsSync" | "exists" => {
-            const ACTS: &[&str] = &["writeFileSync", "writeFile", "mkdirSync", "mkdir", "openSync", "createWriteStream", "copyFileSync", "renameSync", "symlinkSync"];
+            const ACTS: &[&str] = &[
+                "writeFileSync",
+                "writeFile",
+                "mkdirSync",
+                "mkdir",
+                "openSync",
+                "createWriteStream",
+                "copyFileSync",
+                "renameSync",
+                "symlinkSync",
+            ];
             for call in calls {
                 let Some(act) = d.callee(call, src) else { continue };
                 let args = d.arguments(call);
@@ -397,7 +503,11 @@ fn check_then_act(d: &Ecma, node: Node<'_>, src: &[u8], out: &mut Vec<Finding>) 
             let Some(awaited) = awaited else { return };
             for call in calls {
                 let Some(act) = d.callee(call, src) else { continue };
-                if act.name == "set" && act.receiver.as_deref() == Some(map.as_str()) && call.start_byte() > awaited.start_byte() && !contains(awaited, call) {
+                if act.name == "set"
+                    && act.receiver.as_deref() == Some(map.as_str())
+                    && call.start_byte() > awaited.start_byte()
+                    && !contains(awaited, call)
+                {
                     let mut f = finding(
                         "check-then-act",
                         call,
@@ -415,7 +525,9 @@ fn check_then_act(d: &Ecma, node: Node<'_>, src: &[u8], out: &mut Vec<Finding>) 
 
 /// `const fd = fs.openSync(…)` / `const h = await open(…)` never closed, returned or stored.
 fn unclosed(d: &Ecma, decl: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
-    let (Some(name), Some(value)) = (decl.child_by_field_name("name"), decl.child_by_field_name("value")) else { return };
+    let (Some(name), Some(value)) = (decl.child_by_field_name("name"), decl.child_by_field_name("value")) else {
+        return;
+    };
     if name.kind() != "identifier" {
         return;
     }
@@ -429,19 +541,38 @@ fn unclosed(d: &Ecma, decl: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
     let Some(callee) = d.callee(call, src) else { return };
     let opens = match callee.name.as_str() {
         "openSync" => true,
-        "open" => value.kind() == "await_expression" && callee.receiver.as_deref().is_none_or(|r| r.contains("promises") || r == "fsp" || r == "fs"),
+        "open" => {
+            value.kind() == "await_expression"
+                && callee
+                    .receiver
+                    .as_deref()
+                    .is_none_or(|r| r.contains("promises") || r == "fsp" || r == "fs")
+        }
         _ => false,
     };
     if !opens {
         return;
     }
     let name = text(name, src).into_owned();
-    let Some(scope) = enclosing_function(d, decl) else { return };
+    let Some(scope) = enclosing_function(d, decl) else {
+        return;
+    };
     let body = text(scope, src);
-    let closed = body.contains(&format!("closeSync({name}")) || body.contains(&format!("{name}.close(")) || body.contains(&format!("close({name}"));
-    let escapes = body.contains(&format!("return {name}")) || body.contains(&format!("= {name};")) || body.contains(&format!("this.{name} = {name}"));
+    let closed = body.contains(&format!("closeSync({name}"))
+        || body.contains(&format!("{name}.close("))
+        || body.contains(&format!("close({name}"));
+    let escapes = body.contains(&format!("return {name}"))
+        || body.contains(&format!("= {name};"))
+        || body.contains(&format!("this.{name} = {name}"));
     if !closed && !escapes {
-        let mut f = finding("unclosed-resource", decl, format!("`{name}` is opened with `{}` and never closed in this function", callee.display()));
+        let mut f = finding(
+            "unclosed-resource",
+            decl,
+            format!(
+                "`{name}` is opened with `{}` and never closed in this function",
+                callee.display()
+            ),
+        );
         f.subject = Some(name);
         out.push(f);
     }

@@ -27,7 +27,11 @@ pub fn run(d: &dyn Dialect, nodes: &[Node<'_>], src: &[u8], out: &mut Vec<Findin
             secret_binding(d, node, &name, value, src, out);
         } else if let Some(lit) = d.string_literal(node, src) {
             if words::is_known_credential_format(&lit) && !is_binding_value(d, node, src) {
-                let mut f = finding("hardcoded-secret", node, "literal has the format of a live credential (access key, token or private key)".into());
+                let mut f = finding(
+                    "hardcoded-secret",
+                    node,
+                    "literal has the format of a live credential (access key, token or private key)".into(),
+                );
                 f.subject = Some(redact(&lit));
                 out.push(f);
             }
@@ -57,10 +61,16 @@ fn is_binding_value(d: &dyn Dialect, node: Node<'_>, src: &[u8]) -> bool {
 }
 
 fn secret_binding(d: &dyn Dialect, node: Node<'_>, name: &str, value: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
-    let Some(lit) = d.string_literal(value, src) else { return };
+    let Some(lit) = d.string_literal(value, src) else {
+        return;
+    };
     let known = words::is_known_credential_format(&lit);
     if known || words::is_secret_name(name) && words::looks_like_credential(&lit) {
-        let mut f = finding("hardcoded-secret", node, format!("`{name}` is set to a literal credential ({})", redact(&lit)));
+        let mut f = finding(
+            "hardcoded-secret",
+            node,
+            format!("`{name}` is set to a literal credential ({})", redact(&lit)),
+        );
         f.subject = Some(name.to_string());
         out.push(f);
     }
@@ -79,7 +89,11 @@ fn self_comparison(node: Node<'_>, left: Node<'_>, op: &str, right: Node<'_>, sr
     }
     let (l, r) = (norm(left, src), norm(right, src));
     if l == r && !l.contains('(') && !l.is_empty() {
-        let mut f = finding("self-comparison", node, format!("`{l} {op} {r}` compares a value with itself"));
+        let mut f = finding(
+            "self-comparison",
+            node,
+            format!("`{l} {op} {r}` compares a value with itself"),
+        );
         f.subject = Some(l);
         out.push(f);
     }
@@ -105,7 +119,11 @@ fn call_rules(d: &dyn Dialect, call: Node<'_>, callee: &Callee, src: &[u8], out:
             let mut f = finding(
                 "shell-string-concat",
                 call,
-                format!("`{}` runs a shell command built from {}", callee.display(), describe_values(&built)),
+                format!(
+                    "`{}` runs a shell command built from {}",
+                    callee.display(),
+                    describe_values(&built)
+                ),
             );
             f.callee = Some(callee.display());
             f.values = built.values;

@@ -3,7 +3,11 @@
 
 /// Whether `name` names a credential (`password`, `apiKey`, `AWS_SECRET_ACCESS_KEY`, `auth_token`).
 pub fn is_secret_name(name: &str) -> bool {
-    let lower: String = name.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase();
+    let lower: String = name
+        .chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .collect::<String>()
+        .to_ascii_lowercase();
     let hit = [
         "password",
         "passwd",
@@ -23,9 +27,37 @@ pub fn is_secret_name(name: &str) -> bool {
     .any(|w| lower.contains(w))
         || lower == "token";
     // Names that talk about a secret without holding one.
-    let meta = ["field", "label", "prompt", "placeholder", "length", "minlength", "maxlength", "regex", "pattern", "header", "name", "key_name", "env", "path", "file", "url", "hash", "policy", "reset", "hint", "message", "msg", "error", "type", "param", "required", "count"]
-        .iter()
-        .any(|w| lower.ends_with(w));
+    let meta = [
+        "field",
+        "label",
+        "prompt",
+        "placeholder",
+        "length",
+        "minlength",
+        "maxlength",
+        "regex",
+        "pattern",
+        "header",
+        "name",
+        "key_name",
+        "env",
+        "path",
+        "file",
+        "url",
+        "hash",
+        "policy",
+        "reset",
+        "hint",
+        "message",
+        "msg",
+        "error",
+        "type",
+        "param",
+        "required",
+        "count",
+    ]
+    .iter()
+    .any(|w| lower.ends_with(w));
     hit && !meta
 }
 
@@ -37,7 +69,26 @@ pub fn looks_like_credential(value: &str) -> bool {
         return false;
     }
     let lower = v.to_ascii_lowercase();
-    let placeholders = ["changeme", "change-me", "change_me", "example", "placeholder", "dummy", "redacted", "your", "xxxx", "****", "todo", "<", "${", "{{", "%s", "env:", "process.env", "os.environ"];
+    let placeholders = [
+        "changeme",
+        "change-me",
+        "change_me",
+        "example",
+        "placeholder",
+        "dummy",
+        "redacted",
+        "your",
+        "xxxx",
+        "****",
+        "todo",
+        "<",
+        "${",
+        "{{",
+        "%s",
+        "env:",
+        "process.env",
+        "os.environ",
+    ];
     if placeholders.iter().any(|p| lower.contains(p)) {
         return false;
     }
@@ -53,7 +104,9 @@ pub fn is_known_credential_format(value: &str) -> bool {
     let prefixed = |prefix: &str, min: usize| {
         v.starts_with(prefix)
             && v.len() >= min
-            && v[prefix.len()..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && v[prefix.len()..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     };
     (v.len() == 20 && v.starts_with("AKIA") && v[4..].chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
         || prefixed("ghp_", 36)
@@ -69,7 +122,10 @@ pub fn is_known_credential_format(value: &str) -> bool {
 /// (`SELECT … FROM`, `INSERT INTO`, `UPDATE … SET`, `DELETE FROM`, `WHERE`).
 pub fn has_sql_keyword(text: &str) -> bool {
     let upper = text.to_ascii_uppercase();
-    let words: Vec<&str> = upper.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = upper
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .collect();
     let has = |w: &str| words.contains(&w);
     (has("SELECT") && (has("FROM") || words.len() <= 4))
         || (has("INSERT") && has("INTO"))
@@ -81,9 +137,28 @@ pub fn has_sql_keyword(text: &str) -> bool {
 
 /// Call names that query a database or the network whatever the receiver.
 const QUERY_NAMES: &[&str] = &[
-    "query", "execute", "exec_query", "raw", "findone", "findbyid", "findbypk", "findunique", "findfirst",
-    "queryrow", "queryrowcontext", "querycontext", "execcontext", "executequery", "executeupdate", "fetch",
-    "urlopen", "queryforobject", "queryforlist", "queryformap", "getforobject", "getforentity",
+    "query",
+    "execute",
+    "exec_query",
+    "raw",
+    "findone",
+    "findbyid",
+    "findbypk",
+    "findunique",
+    "findfirst",
+    "queryrow",
+    "queryrowcontext",
+    "querycontext",
+    "execcontext",
+    "executequery",
+    "executeupdate",
+    "fetch",
+    "urlopen",
+    "queryforobject",
+    "queryforlist",
+    "queryformap",
+    "getforobject",
+    "getforentity",
 ];
 
 /// Call names that query only when the receiver is a database, ORM or HTTP client.
@@ -94,10 +169,46 @@ const RECEIVER_QUERY_NAMES: &[&str] = &[
 
 /// Receivers that make an ambiguous call name a query.
 const IO_RECEIVERS: &[&str] = &[
-    "db", "database", "conn", "connection", "cursor", "cur", "session", "client", "pool", "repo", "repository",
-    "dao", "em", "entitymanager", "jdbctemplate", "jdbc", "tx", "knex", "prisma", "requests", "http", "https",
-    "axios", "httpclient", "api", "orm", "objects", "stmt", "redis", "mongo", "collection", "store", "sql", "sqlx",
-    "gorm", "restclient", "resttemplate", "webclient", "okhttp", "urllib",
+    "db",
+    "database",
+    "conn",
+    "connection",
+    "cursor",
+    "cur",
+    "session",
+    "client",
+    "pool",
+    "repo",
+    "repository",
+    "dao",
+    "em",
+    "entitymanager",
+    "jdbctemplate",
+    "jdbc",
+    "tx",
+    "knex",
+    "prisma",
+    "requests",
+    "http",
+    "https",
+    "axios",
+    "httpclient",
+    "api",
+    "orm",
+    "objects",
+    "stmt",
+    "redis",
+    "mongo",
+    "collection",
+    "store",
+    "sql",
+    "sqlx",
+    "gorm",
+    "restclient",
+    "resttemplate",
+    "webclient",
+    "okhttp",
+    "urllib",
 ];
 
 /// Whether calling `name` on `receiver_leaf` reads like a query or a request.
@@ -116,7 +227,16 @@ pub fn is_query_call(name: &str, receiver_leaf: Option<&str>) -> bool {
 /// Whether a receiver's name is a database, ORM or HTTP client (`db`, `userRepo`, `self.session`).
 pub fn is_io_receiver(receiver_leaf: &str) -> bool {
     let r = receiver_leaf.to_ascii_lowercase();
-    IO_RECEIVERS.iter().any(|w| r == *w || r.ends_with(w) && (r.ends_with("repo") || r.ends_with("repository") || r.ends_with("client") || r.ends_with("dao") || r.ends_with("db") || r.ends_with("session")))
+    IO_RECEIVERS.iter().any(|w| {
+        r == *w
+            || r.ends_with(w)
+                && (r.ends_with("repo")
+                    || r.ends_with("repository")
+                    || r.ends_with("client")
+                    || r.ends_with("dao")
+                    || r.ends_with("db")
+                    || r.ends_with("session"))
+    })
 }
 
 /// A hash or cipher name that is weak for security use.
@@ -135,7 +255,18 @@ pub fn weak_algorithm(name: &str) -> Option<&'static str> {
 /// Names (of the function or variable a hash lands in) that say it is not for security.
 pub fn is_non_security_use(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["checksum", "etag", "cachekey", "cache_key", "fingerprint", "dedup", "shard", "bucket"].iter().any(|w| lower.contains(w))
+    [
+        "checksum",
+        "etag",
+        "cachekey",
+        "cache_key",
+        "fingerprint",
+        "dedup",
+        "shard",
+        "bucket",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// Whether an expression as written is a sanitiser call or a constant: safe to splice into SQL
@@ -145,11 +276,29 @@ pub fn is_safe_value(value: &str) -> bool {
     let head = v.split('(').next().unwrap_or(v).trim();
     let leaf = head.rsplit(['.', ':']).next().unwrap_or(head).to_ascii_lowercase();
     let sanitiser = v.contains('(')
-        && ["escape", "quote", "sanitize", "sanitise", "int", "parseint", "number", "itoa", "formatint", "valueof", "tostring", "len", "shlex", "identifier", "placeholder", "placeholders"]
-            .iter()
-            .any(|w| leaf == *w || leaf.starts_with(w) || leaf.ends_with(w) && *w != "int");
+        && [
+            "escape",
+            "quote",
+            "sanitize",
+            "sanitise",
+            "int",
+            "parseint",
+            "number",
+            "itoa",
+            "formatint",
+            "valueof",
+            "tostring",
+            "len",
+            "shlex",
+            "identifier",
+            "placeholder",
+            "placeholders",
+        ]
+        .iter()
+        .any(|w| leaf == *w || leaf.starts_with(w) || leaf.ends_with(w) && *w != "int");
     let constant = !v.is_empty()
-        && v.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '.')
+        && v.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '.')
         && v.chars().any(|c| c.is_ascii_uppercase());
     let numeric = v.parse::<f64>().is_ok();
     sanitiser || constant || numeric
