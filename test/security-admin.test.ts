@@ -143,6 +143,7 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['subscribe_graph_invalidated', 'session_write', false],
     ['subscribe_stale_refs', 'session_write', false],
     ['subscribe_workspace_readiness', 'session_write', false],
+    ['suppress_finding', 'local_write', true],
     ['tools_search', 'session_write', false],
     ['track_repository', 'control_write', true],
     ['unsubscribe_daemon_health', 'session_write', false],

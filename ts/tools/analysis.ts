@@ -7,13 +7,17 @@
 import type { AnalyzeKind } from '../engine/engine';
 import { ANALYZE_KIND_SCHEMAS } from '../engine/tool-schemas';
 import { engineTool } from './common';
+import { analyzeReview } from './review';
 
 /** Every `analyze` kind in the engine's order, then the `untested` alias and `kinds`. */
 export const ANALYZE_KINDS: readonly AnalyzeKind[] = ANALYZE_KIND_SCHEMAS.map((k) => k.kind);
 
 /** The analysis family. */
 export const analysisTools = [
-  engineTool('analyze', 'analysis'),
+  engineTool('analyze', 'analysis', {
+    // The review kind leaves out the repository's durable suppressions (`suppress_finding`).
+    handler: (ctx, args) => (args.kind === 'review' ? analyzeReview(ctx, args) : ctx.engine.query('analyze', args, { repo: ctx.repo })),
+  }),
   engineTool('flow_between', 'analysis'),
   engineTool('taint_paths', 'analysis'),
   engineTool('find_clones', 'analysis'),

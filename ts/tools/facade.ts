@@ -146,11 +146,11 @@ const FACADES: Facade[] = [
     default: 'rename',
     operations: { rename: { tool: 'rename_symbol' }, move: { tool: 'move_symbol' }, inline: { tool: 'inline_symbol' }, delete: { tool: 'safe_delete_symbol' } },
   },
-  { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, diff_context: { tool: 'diff_context' }, sibling_context: { tool: 'sibling_diff_context' } } },
+  { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, pack: { tool: 'review_pack' }, critique: { tool: 'critique_review' }, diff_context: { tool: 'diff_context' }, sibling_context: { tool: 'sibling_diff_context' }, pr_context: { tool: 'pr_review_context' }, questions: { tool: 'suggested_review_questions' } } },
   { name: 'publish_review', effect: 'external_write', shape: 'arguments', summary: 'Post a review.', operations: { post: { tool: 'post_review' } } },
   { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' }, reviewers: { tool: 'suggest_reviewers' } } },
   { name: 'recall', effect: 'read', shape: 'arguments', summary: 'Recall memories and notes.', operations: { memories: { tool: 'surface_memories' }, notes: { tool: 'list_notes' } } },
-  { name: 'remember', effect: 'session_write', shape: 'arguments', summary: 'Store memories and notes.', operations: { memory: { tool: 'store_memory' }, note: { tool: 'save_note' } } },
+  { name: 'remember', effect: 'session_write', shape: 'arguments', summary: 'Store memories and notes.', operations: { memory: { tool: 'store_memory' }, note: { tool: 'save_note' }, suppress_finding: { tool: 'suppress_finding' } } },
   {
     name: 'workspace',
     effect: 'read',
@@ -197,10 +197,12 @@ const target = z
   })
   .describe('Exactly one of file, symbol, symbols, query');
 const options = z.record(z.string(), z.unknown()).optional().describe('Arguments of the underlying operation (see capabilities)');
-const operation = (f: Facade): z.ZodOptional<z.ZodString> =>
-  z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')}${f.default ? ` (default ${f.default})` : ''}`);
+/** The operation argument, naming the operations this build can run (capabilities lists the rest). */
+const operationOf = (f: Facade, available: readonly string[]): z.ZodOptional<z.ZodString> =>
+  z.string().optional().describe(`One of: ${available.join(', ')}${f.default ? ` (default ${f.default})` : ''}`);
 
-function shapeOf(f: Facade): z.ZodRawShape {
+function shapeOf(f: Facade, available: readonly string[]): z.ZodRawShape {
+  const operation = (facade: Facade): z.ZodOptional<z.ZodString> => operationOf(facade, available);
   switch (f.shape) {
     case 'query':
       return { operation: operation(f), query: z.string().optional(), options };
@@ -216,7 +218,7 @@ function shapeOf(f: Facade): z.ZodRawShape {
       return { operation: operation(f), channel: z.string().optional().describe('subscribe / unsubscribe: the channel — diagnostics, workspace_readiness, daemon_health, stale_refs or graph_invalidated'), arguments: options };
     case 'edit':
       return {
-        operation: z.string().optional().describe(`One of: ${Object.keys(f.operations).join(', ')} (default from target)`),
+        operation: z.string().optional().describe(`One of: ${available.join(', ')} (default from target)`),
         target: target.optional(),
         match: z.string().optional().describe('Old text'),
         replacement: z.string().optional().describe('New text'),
@@ -380,7 +382,7 @@ export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
       category: FACADE_CATEGORIES[f.name] ?? 'nav',
       effect: f.effect,
       description,
-      input: shapeOf(f),
+      input: shapeOf(f, available),
       routes: true,
       handler: async (ctx, args: Record<string, any>) => {
         if (f.shape === 'capabilities') {

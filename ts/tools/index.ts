@@ -17,6 +17,7 @@ import { navigationTools } from './navigation';
 import { overlayTools } from './overlay';
 import { prTools } from './pr';
 import { siblingTools } from './siblings';
+import { reviewTools } from './review';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -41,6 +42,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...smartTools,
   ...analysisTools,
   ...prTools,
+  ...reviewTools,
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),

@@ -171,6 +171,36 @@ impl GitRepo {
         Ok(object.detach().data)
     }
 
+    /// The bytes of `path` (relative to the indexed root) at revision `rev` (a sha, branch, tag
+    /// or `HEAD~2`); `None` when the file is not in that revision.
+    pub fn file_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        let id = self
+            .repo
+            .rev_parse_single(rev)
+            .map_err(|e| err(&format!("resolving `{rev}`"), e))?;
+        let tree = id
+            .object()
+            .map(|o| o.peel_to_commit())
+            .map_err(|e| err(&format!("reading `{rev}`"), e))?
+            .map_err(|e| err(&format!("`{rev}` is not a commit"), e))?
+            .tree()
+            .map_err(|e| err(&format!("reading the tree of `{rev}`"), e))?;
+        let full = format!("{}{path}", self.prefix);
+        match tree
+            .lookup_entry_by_path(&full)
+            .map_err(|e| err(&format!("looking up {full} in `{rev}`"), e))?
+        {
+            Some(entry) if entry.mode().is_blob() => Ok(Some(
+                entry
+                    .object()
+                    .map_err(|e| err(&format!("reading {full} at `{rev}`"), e))?
+                    .detach()
+                    .data,
+            )),
+            _ => Ok(None),
+        }
+    }
+
     /// The git blob id `content` would have.
     pub fn blob_id(&self, content: &[u8]) -> String {
         gix::objs::compute_hash(self.repo.object_hash(), gix::objs::Kind::Blob, content)

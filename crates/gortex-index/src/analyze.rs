@@ -167,6 +167,9 @@ tool_table! {
     releases(gortex_git::analyses::ReleasesArgs) -> gortex_git::analyses::ReleasesResult,
         "Git tags newest first with the commits, files and symbols each release changed; with `symbol`, the releases that introduced and changed it",
         |a| self.history().and_then(|h| gortex_git::analyses::releases(g, &h, &a));
+    review(crate::review::ReviewArgs) -> crate::review::ReviewResult,
+        "The correctness rulepack (null dereference, check-then-act, N+1 queries, unclosed resources, SQL/shell injection, weak crypto, secrets, swallowed errors, logic slips) over files or changed lines, grounded in the graph, with a BLOCK/REVIEW/APPROVE verdict",
+        |a| self.review(g, &a);
 }
 
 /// Other names `analyze` accepts for a kind: `(alias, kind)`.

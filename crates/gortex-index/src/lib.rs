@@ -66,6 +66,7 @@ use read::{
 };
 pub use status::{status, Staleness, StatusReport};
 pub mod query;
+pub mod review;
 pub mod semantic;
 pub mod snapshot;
 pub mod walk;

@@ -610,6 +610,14 @@ export interface DependentRow {
   tier: Origin;
 }
 
+/** A syntax finding the graph pass dropped. */
+export interface DroppedFinding {
+  line: number;
+  path: string;
+  reason: string;
+  rule: string;
+}
+
 /** What a graph edge says about its endpoints. */
 export type EdgeKind = 'defines' | 'contains' | 'member_of' | 'imports' | 're_exports' | 'calls' | 'references' | 'instantiates' | 'extends' | 'implements' | 'overrides' | 'typed_as' | 'returns' | 'tests' | 'depends_on_module';
 
@@ -1901,6 +1909,58 @@ export interface ResolutionMeasure {
   unresolved_calls: number;
 }
 
+/** Arguments of `analyze kind=review`. */
+export interface ReviewArgs {
+  /** A git revision the change is measured against: findings whose rule and line text the file already had there are pre-existing — listed apart, left out of the verdict. */
+  base?: string;
+  /** The files (and changed lines) to review; absent reviews every supported file under `path_prefix`. */
+  files?: ReviewFile[];
+  /** List the findings the grounding pass dropped, each with its reason (default false). */
+  include_dropped?: boolean;
+  /** Most findings returned (1..=5000, default 200), most severe first. */
+  limit?: number;
+  /** Lowest severity reported: info, warning, error, critical (default info). */
+  min_severity?: string;
+  /** Path prefix to review when `files` is absent (default: the whole repository). */
+  path_prefix?: string;
+  /** Rule ids or categories to run (default: all; see `rules` in the answer). */
+  rules?: string[];
+  /** Finding fingerprints to leave out (the durable suppressions of `suppress_finding`). */
+  suppressed?: string[];
+}
+
+/** Changed lines of one file. */
+export interface ReviewFile {
+  /** Inclusive 1-based line ranges `[start, end]` that changed; absent or empty means the whole file. */
+  lines?: number[][];
+  /** The file's path at `base` when it was renamed. */
+  old_path?: string;
+  /** Repository-relative path. */
+  path: string;
+}
+
+/** One line-anchored finding. */
+export interface ReviewFinding {
+  category: string;
+  column: number;
+  end_line: number;
+  /** Stable over line shifts: rule, file, enclosing symbol and the anchor line's text. */
+  fingerprint: string;
+  /** How to fix it. */
+  fix: string;
+  /** What the graph pass checked and why the finding stands, when it checked something. */
+  grounding?: string;
+  line: number;
+  message: string;
+  path: string;
+  rule: string;
+  severity: string;
+  /** The anchor line as written (trimmed). */
+  source: string;
+  /** The innermost symbol around the line. */
+  symbol?: string;
+}
+
 /** A changed symbol in review order. */
 export interface ReviewPriority {
   callers: number;
@@ -1928,6 +1988,29 @@ export interface ReviewPriority {
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
   tested: boolean;
+}
+
+/** What `analyze kind=review` answers. */
+export interface ReviewResult {
+  /** Findings per severity, before `limit`. */
+  counts: Record<string, number>;
+  dropped?: DroppedFinding[];
+  /** Findings the grounding pass dropped (listed with `include_dropped`). */
+  dropped_count: number;
+  evidence: string;
+  files_scanned: number;
+  /** Files that could not be read or parsed, with why. */
+  files_skipped?: string[];
+  findings: ReviewFinding[];
+  /** With `base`: findings the files already had there (same rule, same line text). */
+  pre_existing?: ReviewFinding[];
+  pre_existing_count: number;
+  rules: RuleRow[];
+  /** Findings left out by a suppression. */
+  suppressed_count: number;
+  truncated: boolean;
+  /** BLOCK (an error or critical finding), REVIEW (warnings), APPROVE (nothing above info). */
+  verdict: string;
 }
 
 /** One suggested reviewer. */
@@ -1998,6 +2081,15 @@ export interface RoutesResult {
   routes: RouteRow[];
   total: number;
   truncated: boolean;
+}
+
+/** A rule of the pack as listed in an answer. */
+export interface RuleRow {
+  category: string;
+  id: string;
+  languages: string[];
+  severity: string;
+  title: string;
 }
 
 /** Arguments of `search_symbols`. */
@@ -2735,6 +2827,7 @@ export interface AnalyzeKindMap {
   churn: { args: ChurnArgs; result: ChurnResult };
   fixes_history: { args: FixesHistoryArgs; result: FixesHistoryResult };
   releases: { args: ReleasesArgs; result: ReleasesResult };
+  review: { args: ReviewArgs; result: ReviewResult };
   untested: { args: CoverageGapsArgs; result: CoverageGapsResult };
   kinds: { args: AnalyzeKindsArgs; result: AnalyzeKindsResult };
 }
