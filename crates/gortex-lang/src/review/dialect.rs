@@ -113,26 +113,61 @@ pub fn enclosing_function<'t>(d: &dyn Dialect, node: Node<'t>) -> Option<Node<'t
     None
 }
 
-/// Whether `node` runs once per element of a loop inside its function: in a loop's body (not its
-/// header — `for row in db.query()` queries once) or in an iteration callback.
-pub fn runs_per_element(d: &dyn Dialect, node: Node<'_>, src: &[u8]) -> bool {
+/// The loop (or iteration callback) inside its function whose body runs `node` once per element:
+/// in a loop's body (not its header — `for row in db.query()` queries once) or in a callback
+/// passed to a per-element call.
+pub fn per_element_scope<'t>(d: &dyn Dialect, node: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
     let mut child = node;
     let mut cur = node.parent();
     while let Some(n) = cur {
         if d.is_function(n) {
-            return d.is_iteration_callback(n, src);
+            return d.is_iteration_callback(n, src).then_some(n);
         }
         if d.is_loop(n) {
             if let Some(body) = n.child_by_field_name("body") {
                 if body == child || contains(body, child) {
-                    return true;
+                    return Some(n);
                 }
             }
         }
         child = n;
         cur = n.parent();
     }
-    false
+    None
+}
+
+/// Whether `node` runs once per element *with something that changes per element*: some name it
+/// uses is bound by the loop header (the element, an index, a callback's parameter) or assigned
+/// in the body. A retry or polling loop repeats the same call and is not a per-element query.
+pub fn varies_per_element(d: &dyn Dialect, node: Node<'_>, src: &[u8]) -> bool {
+    let Some(scope) = per_element_scope(d, node, src) else {
+        return false;
+    };
+    let body = scope.child_by_field_name("body");
+    let inside_body = |n: Node<'_>| body.is_some_and(|b| b == n || contains(b, n));
+    let mut bound: std::collections::HashSet<String> = descendants(scope)
+        .into_iter()
+        .filter(|n| is_identifier(*n) && !inside_body(*n))
+        .map(|n| text(n, src).into_owned())
+        .collect();
+    if let Some(b) = body {
+        for n in descendants(b) {
+            if n.start_byte() >= node.start_byte() {
+                break;
+            }
+            if let Some((name, _)) = d.binding(n, src) {
+                bound.insert(name);
+            }
+        }
+    }
+    descendants(node)
+        .into_iter()
+        .any(|n| is_identifier(n) && bound.contains(text(n, src).as_ref()))
+}
+
+/// The ancestors of `node` (nearest first) up to, not including, the first for which `stop` holds.
+pub fn ancestors_until<'t>(node: Node<'t>, stop: impl Fn(Node<'t>) -> bool) -> impl Iterator<Item = Node<'t>> {
+    std::iter::successors(node.parent(), |n| n.parent()).take_while(move |n| !stop(*n))
 }
 
 /// Whether `inner` lies within `outer`'s byte range.

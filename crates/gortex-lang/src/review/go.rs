@@ -2,8 +2,8 @@
 //! `defer Close()`, comma-ok map checks).
 
 use super::dialect::{
-    descendants, empty_block, enclosing_function, named_children, norm, occurrences, preorder, BuiltString, Callee,
-    Dialect,
+    ancestors_until, descendants, empty_block, enclosing_function, named_children, norm, occurrences, preorder,
+    BuiltString, Callee, Dialect,
 };
 use super::shared::{self, finding};
 use super::{words, Finding};
@@ -384,10 +384,53 @@ fn unchecked_assertion(node: Node<'_>, src: &[u8]) -> Option<Finding> {
             return None;
         }
     }
-    let operand = text(node.child_by_field_name("operand")?, src).into_owned();
+    let operand_node = node.child_by_field_name("operand")?;
+    let operand = text(operand_node, src).into_owned();
+    // `pool.Get().(*T)` and `value.Load().(T)`: a sync.Pool or atomic.Value holds one type by
+    // construction; asserting it is the idiom, not a gamble.
+    if operand_node.kind() == "call_expression"
+        && operand_node
+            .child_by_field_name("arguments")
+            .is_some_and(|a| a.named_child_count() == 0)
+        && (operand.ends_with(".Get()") && is_pool(&operand, src) || operand.ends_with(".Load()"))
+    {
+        return None;
+    }
     let ty = text(node.child_by_field_name("type")?, src).into_owned();
+    // `pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)`: the analysis framework fills
+    // ResultOf from the analyzer's Requires, one type per analyzer.
+    if operand_node.kind() == "index_expression" && operand.contains("ResultOf[") {
+        return None;
+    }
+    // `for cur := range in.Preorder((*ast.CallExpr)(nil)) { cur.Node().(*ast.CallExpr) }`: a
+    // typed nil of the asserted type in the same function is a node filter that guarantees it.
+    let function = ancestors_until(node, |_| false)
+        .find(|a| matches!(a.kind(), "function_declaration" | "method_declaration" | "func_literal"));
+    if let Some(f) = function {
+        let body = crate::util::collapse_whitespace(&text(f, src));
+        if body.contains(&format!("({ty})(nil)")) {
+            return None;
+        }
+    }
     let message = format!("`{operand}.({ty})` panics when `{operand}` does not hold a `{ty}`; use the comma-ok form");
     Some(about("unchecked-type-assertion", node, operand, message))
+}
+
+/// Whether `x.Get()`'s receiver is a sync.Pool: named so, or declared so in this file.
+fn is_pool(call: &str, src: &[u8]) -> bool {
+    let receiver = call.trim_end_matches(".Get()");
+    let leaf = receiver.rsplit('.').next().unwrap_or(receiver);
+    if leaf.to_ascii_lowercase().contains("pool") {
+        return true;
+    }
+    let file = String::from_utf8_lossy(src);
+    [
+        format!("{leaf} = sync.Pool"),
+        format!("{leaf} sync.Pool"),
+        format!("{leaf} *sync.Pool"),
+    ]
+    .iter()
+    .any(|decl| file.contains(decl.as_str()))
 }
 
 /// `if p == nil { … p.Field … }`: the first use of `p` in the nil branch dereferences it.

@@ -108,7 +108,8 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "unchecked-type-assertion",
         category: "null_deref",
-        severity: Severity::Error,
+        // Often an invariant the code keeps (a type filter, a constructor): worth a look, not a block.
+        severity: Severity::Warning,
         title: "type assertion without the comma-ok form panics when the dynamic type differs",
         fix: "use `v, ok := x.(T)` and handle !ok",
         languages: &["go"],

@@ -360,7 +360,7 @@ pub fn scan(tree: &Tree, src: &[u8]) -> Vec<Finding> {
                 check_then_act(&d, node, src, &mut out);
             }
             "default_parameter" | "typed_default_parameter" => mutable_default(&d, node, src, &mut out),
-            "except_clause" | "except_group_clause" => swallowed(node, &mut out),
+            "except_clause" | "except_group_clause" => swallowed(node, src, &mut out),
             _ => {}
         }
     }
@@ -368,10 +368,13 @@ pub fn scan(tree: &Tree, src: &[u8]) -> Vec<Finding> {
 }
 
 /// `except …: pass` (or `...`) with no comment line in the handler saying why.
-fn swallowed(clause: Node<'_>, out: &mut Vec<Finding>) {
+fn swallowed(clause: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
     let Some(block) = named_children(clause).into_iter().find(|c| c.kind() == "block") else {
         return;
     };
+    if deliberate_exceptions(clause, src) {
+        return;
+    }
     let empty = named_children(block).into_iter().all(|s| match s.kind() {
         "pass_statement" | "comment" => true,
         "expression_statement" => {
@@ -396,6 +399,42 @@ fn swallowed(clause: Node<'_>, out: &mut Vec<Finding>) {
             "the except block only passes: the error disappears".into(),
         ));
     }
+}
+
+/// Exceptions that are passed over on purpose: an optional import (`except ImportError: pass`),
+/// the end of an iteration, a file already gone or already there, a process already exited.
+fn deliberate_exceptions(clause: Node<'_>, src: &[u8]) -> bool {
+    const DELIBERATE: &[&str] = &[
+        "ImportError",
+        "ModuleNotFoundError",
+        "StopIteration",
+        "StopAsyncIteration",
+        "GeneratorExit",
+        "KeyboardInterrupt",
+        "FileNotFoundError",
+        "FileExistsError",
+        "ProcessLookupError",
+    ];
+    let Some(kind) = named_children(clause)
+        .into_iter()
+        .find(|c| !matches!(c.kind(), "block" | "comment"))
+    else {
+        return false;
+    };
+    let kind = match kind.kind() {
+        "as_pattern" => kind.named_child(0).unwrap_or(kind),
+        _ => kind,
+    };
+    let names: Vec<String> = descendants(kind)
+        .into_iter()
+        .filter(|n| n.kind() == "identifier")
+        .map(|n| text(n, src).into_owned())
+        .filter(|n| n.chars().next().is_some_and(char::is_uppercase))
+        .collect();
+    // A tuple naming an import failure guards an optional dependency, whatever else it lists.
+    !names.is_empty()
+        && (names.iter().all(|n| DELIBERATE.contains(&n.as_str()))
+            || names.iter().any(|n| n == "ImportError" || n == "ModuleNotFoundError"))
 }
 
 /// Whether the identifier `occ` is dereferenced right here (`x.attr`, `x[i]`).
@@ -436,7 +475,7 @@ fn first_unchecked_deref<'t>(stmt: Node<'t>, name: &str, src: &[u8]) -> Option<N
 }
 
 /// Whether a call can return None: regex matching, one-argument `.get`, `shutil.which`.
-fn returns_none(d: &Python, call: Node<'_>, callee: &Callee) -> bool {
+fn returns_none(d: &Python, call: Node<'_>, callee: &Callee, src: &[u8]) -> bool {
     let receiver = callee.receiver.as_deref().unwrap_or("");
     let leaf = callee.receiver_leaf().unwrap_or_default();
     match callee.name.as_str() {
@@ -447,16 +486,47 @@ fn returns_none(d: &Python, call: Node<'_>, callee: &Callee) -> bool {
                 || leaf.contains("pattern")
                 || leaf.contains("regex")
         }
-        // `.get(k, default)` returns the default; an HTTP client's `.get(url)` returns a response.
+        // `.get(k, default)` returns the default, and most objects' `.get(x)` (sessions, clients,
+        // queues, ORMs) is not a mapping lookup: only receivers named as mappings count.
         "get" => {
+            const MAPPINGS: &[&str] = &[
+                "dict", "map", "mapping", "cache", "environ", "env", "config", "conf", "settings", "options", "opts",
+                "params", "kwargs", "headers", "cookies", "meta", "attrs", "registry", "lookup", "table", "index",
+            ];
             !receiver.is_empty()
                 && d.arguments(call).len() == 1
                 && !words::is_io_receiver(&leaf)
-                && !matches!(leaf.as_str(), "httpx" | "urllib3" | "aiohttp")
+                && (MAPPINGS.iter().any(|m| leaf == *m || leaf.ends_with(m))
+                    || annotated_mapping(d, call, receiver, src))
         }
         "which" => receiver == "shutil" || receiver.is_empty(),
         _ => false,
     }
+}
+
+/// Whether `name` is a parameter of the enclosing function annotated as a mapping (`users: dict`).
+fn annotated_mapping(d: &Python, call: Node<'_>, name: &str, src: &[u8]) -> bool {
+    let Some(params) = enclosing_function(d, call).and_then(|f| f.child_by_field_name("parameters")) else {
+        return false;
+    };
+    named_children(params).into_iter().any(|p| {
+        p.kind().starts_with("typed")
+            && p.named_child(0).is_some_and(|n| text(n, src) == name)
+            && p.child_by_field_name("type").is_some_and(|t| {
+                let t = text(t, src);
+                let head = t.rsplit('.').next().unwrap_or(&t);
+                [
+                    "dict",
+                    "Dict",
+                    "Mapping",
+                    "MutableMapping",
+                    "defaultdict",
+                    "OrderedDict",
+                ]
+                .iter()
+                .any(|m| head.starts_with(m))
+            })
+    })
 }
 
 /// `m = re.match(…)` / `x = d.get(k)` then `m.group()` / `x.attr` before any test.
@@ -469,7 +539,7 @@ fn null_deref(d: &Python, assign: Node<'_>, src: &[u8], out: &mut Vec<Finding>) 
         return;
     }
     let Some(callee) = d.callee(value, src) else { return };
-    if !returns_none(d, value, &callee) {
+    if !returns_none(d, value, &callee, src) {
         return;
     }
     let name = text(name, src).into_owned();
@@ -806,6 +876,9 @@ fn unclosed(d: &Python, assign: Node<'_>, src: &[u8], out: &mut Vec<Finding>) {
                     name.as_str(),
                     "append" | "add" | "extend" | "put" | "register" | "enter_context"
                 );
+                // `return self.build_response(req, resp)`: the callee's result carries it out.
+                escapes |= super::dialect::ancestors_until(p, |a| d.is_function(a))
+                    .any(|a| matches!(a.kind(), "return_statement" | "yield"));
             }
             // `return f`, `return f, n`, `yield f`, `self.f = f`.
             "return_statement" | "yield" => escapes = true,

@@ -1,7 +1,7 @@
 //! The rules every language shares, run over a [`Dialect`]: hard-coded secrets, self-comparison,
 //! SQL and shell commands built from strings, weak crypto, queries in loops.
 
-use super::dialect::{enclosing_function, norm, runs_per_element, BuiltString, Callee, Dialect};
+use super::dialect::{enclosing_function, norm, varies_per_element, BuiltString, Callee, Dialect};
 use super::{words, Finding};
 use crate::util::text;
 use tree_sitter::Node;
@@ -140,11 +140,14 @@ fn call_rules(d: &dyn Dialect, call: Node<'_>, callee: &Callee, src: &[u8], out:
         }
     }
     let leaf = callee.receiver_leaf();
-    if words::is_query_call(&callee.name, leaf.as_deref()) && runs_per_element(d, call, src) {
+    if words::is_query_call(&callee.name, leaf.as_deref()) && varies_per_element(d, call, src) {
         let mut f = finding(
             "loop-query",
             call,
-            format!("`{}` runs once per loop iteration", callee.display()),
+            format!(
+                "`{}` runs once per loop iteration, with the element as input",
+                callee.display()
+            ),
         );
         f.callee = Some(callee.display());
         out.push(f);
