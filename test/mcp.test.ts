@@ -74,7 +74,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'detect_changes', 'diff_context', 'check_guards', 'sibling_diff_context', 'get_edit_plan', 'verify_change', 'index_health', 'get_repo_outline', 'explore', 'batch_symbols', 'get_editing_context', 'get_test_targets',
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact', 'find_co_changing_symbols',
-      'suggest_reviewers', 'pr_risk', 'review', 'suppress_finding',
+      'get_pr_impact', 'suggest_reviewers', 'pr_risk', 'list_prs', 'triage_prs', 'conflicts_prs', 'post_review', 'review', 'suppress_finding',
       'overlay_register', 'overlay_push', 'overlay_list', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'compare_with_overlay',
       'overlay_fork', 'overlay_branches', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'compare_branches', 'preview_edit', 'simulate_chain',
       'get_diagnostics', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'get_code_actions', 'apply_code_action', 'fix_all_in_file',
@@ -85,7 +85,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'apply_code_action', 'fix_all_in_file', 'subscribe_workspace_readiness', 'unsubscribe_workspace_readiness', 'subscribe_daemon_health', 'unsubscribe_daemon_health', 'subscribe_stale_refs', 'unsubscribe_stale_refs', 'subscribe_graph_invalidated', 'unsubscribe_graph_invalidated', 'suppress_finding'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'apply_code_action', 'fix_all_in_file', 'subscribe_workspace_readiness', 'unsubscribe_workspace_readiness', 'subscribe_daemon_health', 'unsubscribe_daemon_health', 'subscribe_stale_refs', 'unsubscribe_stale_refs', 'subscribe_graph_invalidated', 'unsubscribe_graph_invalidated', 'suppress_finding', 'post_review'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));
@@ -394,8 +394,8 @@ describe('gortex mcp compact surface (facade-v1)', () => {
   });
 
   test('refusals: unbuilt operations, malformed targets, tools outside the surface', async () => {
-    const unbuilt = await call('pr', { operation: 'impact' });
-    expect(unbuilt.content[0]!.text).toMatch(/^not_available: pr\.impact is not available/);
+    const unbuilt = await call('review', { operation: 'pack' });
+    expect(unbuilt.content[0]!.text).toMatch(/^not_available: review\.pack is not available/);
     const twoKeys = await call('relations', { operation: 'callers', target: { symbol: 'a', file: 'b' } });
     expect(twoKeys.content[0]!.text).toMatch(/^invalid_argument: target must carry exactly one of/);
     const badOp = await call('search', { operation: 'everything', query: 'x' });

@@ -130,6 +130,7 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['overlay_push', 'session_write', false],
     ['overlay_register', 'session_write', false],
     ['overlay_switch', 'session_write', false],
+    ['post_review', 'external_write', true],
     ['reindex_repository', 'control_write', true],
     ['rename_symbol', 'local_write', true],
     ['safe_delete_symbol', 'local_write', true],

@@ -1,5 +1,5 @@
 /** Runs the built CLI (`bin/run.js` over `dist/`) as a child process. */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,6 +12,31 @@ export function runCli(
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'run.js'), ...args], cliSpawnOptions(options));
+}
+
+/**
+ * `runCli` without blocking this process, for tests whose CLI talks to a server the test itself
+ * runs (a fake forge): `spawnSync` would stop the server from answering.
+ */
+export function runCliAsync(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { cwd, env, timeout } = cliSpawnOptions(options);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'run.js'), ...args], { cwd, env, timeout });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** The working directory, environment and timeout every CLI run gets. */
+function cliSpawnOptions(options: { env?: NodeJS.ProcessEnv; cwd?: string }): { cwd: string; env: NodeJS.ProcessEnv; encoding: 'utf8'; timeout: number } {
   const commands = path.join(PACKAGE_ROOT, 'dist', 'ts', 'cli', 'commands');
   if (!fs.existsSync(commands)) {
     throw new Error(`${commands} is missing: run \`npm run build\` (or \`npm install\`) before the tests`);
@@ -25,12 +50,7 @@ export function runCli(
   }
   // Jest sets NODE_ENV=test; the CLI must behave as it does for a user.
   delete env.NODE_ENV;
-  return spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'run.js'), ...args], {
-    cwd: options.cwd ?? PACKAGE_ROOT,
-    env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  return { cwd: options.cwd ?? PACKAGE_ROOT, env, encoding: 'utf8', timeout: 60_000 };
 }
 
 /** oclif's error text as one line: it wraps long messages under ` › ` markers. */

@@ -25,11 +25,12 @@ const PERSISTING_TOOLS: ReadonlySet<string> = new Set(['save_scope', 'delete_sco
 /**
  * Whether a tool needs a trusted caller: it changes what the server serves (`control_write`:
  * track, untrack, re-index — the compact `workspace_admin` too), keeps something beyond the
- * session, or writes files (`local_write`: the edit tools, the compact `edit` and `refactor`).
- * Only trusted callers may call one (`CallerTrust`).
+ * session, writes files (`local_write`: the edit tools, the compact `edit` and `refactor`), or
+ * talks to the outside world with the server's credentials (`external_write`: `post_review` and
+ * the compact `publish_review`). Only trusted callers may call one (`CallerTrust`).
  */
 export function isAdminTool(tool: Pick<ToolDef, 'name' | 'effect'>): boolean {
-  return tool.effect === 'control_write' || tool.effect === 'local_write' || PERSISTING_TOOLS.has(tool.name);
+  return tool.effect === 'control_write' || tool.effect === 'local_write' || tool.effect === 'external_write' || PERSISTING_TOOLS.has(tool.name);
 }
 
 /**
@@ -41,7 +42,7 @@ export function adminRefusal(tool: Pick<ToolDef, 'name' | 'effect'>, trust: Call
   if (trust !== 'anonymous' || !isAdminTool(tool)) return undefined;
   return new ToolCallError(
     'not_available',
-    `${tool.name} ${tool.effect === 'local_write' ? 'writes files' : 'changes what this server serves or keeps beyond the session'}, so HTTP callers need the server's bearer token: ` +
+    `${tool.name} ${tool.effect === 'local_write' ? 'writes files' : tool.effect === 'external_write' ? 'posts to an outside service with the server\'s credentials' : 'changes what this server serves or keeps beyond the session'}, so HTTP callers need the server's bearer token: ` +
       'start the daemon with --http-auth-token <token> (or set GORTEX_DAEMON_HTTP_TOKEN) and send "Authorization: Bearer <token>", ' +
       'or use the socket (gortex track / untrack, or gortex mcp)',
   );

@@ -148,7 +148,7 @@ const FACADES: Facade[] = [
   },
   { name: 'review', effect: 'read', shape: 'arguments', summary: 'Review a diff.', operations: { run: { tool: 'review' }, pack: { tool: 'review_pack' }, critique: { tool: 'critique_review' }, diff_context: { tool: 'diff_context' }, sibling_context: { tool: 'sibling_diff_context' }, pr_context: { tool: 'pr_review_context' }, questions: { tool: 'suggested_review_questions' } } },
   { name: 'publish_review', effect: 'external_write', shape: 'arguments', summary: 'Post a review.', operations: { post: { tool: 'post_review' } } },
-  { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' }, reviewers: { tool: 'suggest_reviewers' } } },
+  { name: 'pr', effect: 'read', shape: 'arguments', summary: 'Pull-request impact and risk.', operations: { impact: { tool: 'get_pr_impact' }, risk: { tool: 'pr_risk' }, reviewers: { tool: 'suggest_reviewers' }, list: { tool: 'list_prs' }, triage: { tool: 'triage_prs' }, conflicts: { tool: 'conflicts_prs' } } },
   { name: 'recall', effect: 'read', shape: 'arguments', summary: 'Recall memories and notes.', operations: { memories: { tool: 'surface_memories' }, notes: { tool: 'list_notes' } } },
   { name: 'remember', effect: 'session_write', shape: 'arguments', summary: 'Store memories and notes.', operations: { memory: { tool: 'store_memory' }, note: { tool: 'save_note' }, suppress_finding: { tool: 'suppress_finding' } } },
   {

@@ -16,6 +16,7 @@ import { metaTools } from './meta';
 import { navigationTools } from './navigation';
 import { overlayTools } from './overlay';
 import { prTools } from './pr';
+import { forgeTools } from './forge';
 import { siblingTools } from './siblings';
 import { reviewTools } from './review';
 import type { ToolDef } from './registry';
@@ -42,6 +43,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...smartTools,
   ...analysisTools,
   ...prTools,
+  ...forgeTools,
   ...reviewTools,
   ...overlayTools(),
   ...speculateTools(),
