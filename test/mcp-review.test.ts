@@ -180,3 +180,42 @@ describe('gortex review', () => {
     expect(unwrapCliError(badDiff.stderr)).toContain('--diff');
   });
 });
+
+describe('review questions and critique over MCP', () => {
+  const callers = Array.from({ length: 11 }, (_, i) => `export function use${i}(a: { id: number }) {\n  return same(a, a);\n}\n`).join('\n');
+  const root = gitRepo('questions', {
+    'src/util.ts': UTIL,
+    'src/callers.ts': `import { same } from './util';\n\n${callers}`,
+    'lib/far.ts': `import { same } from '../src/util';\n\nexport function far(a: { id: number }) {\n  return same(a, a);\n}\n`,
+  });
+  fs.writeFileSync(path.join(root, 'src/util.ts'), UTIL.replace('return a.id === b.id;', 'return a.id === b.id && a !== undefined;'));
+  let client: Client;
+  beforeAll(async () => {
+    client = await startStdio(root, 'full');
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('asks symbol-anchored questions for the changed hub: untested, many callers, called from far away', async () => {
+    const r = await okJson(client, 'suggested_review_questions', {});
+    const kinds = r.questions.map((q: any) => `${q.kind}:${q.severity}`);
+    expect(kinds).toEqual(expect.arrayContaining(['untested_hotspot:HIGH', 'hub_risk:MEDIUM', 'surprising:MEDIUM']));
+    for (const q of r.questions) {
+      expect(q.symbol).toMatch(/src\/util\.ts::same$/);
+      expect(q).toMatchObject({ path: 'src/util.ts', line: 1 });
+    }
+    expect(r.questions[0].severity).toBe('HIGH');
+    expect(r.questions.find((q: any) => q.kind === 'hub_risk').evidence).toBe('12 callers');
+    expect(r.questions.find((q: any) => q.kind === 'surprising').question).toContain('lib/far.ts');
+    const byIds = await okJson(client, 'suggested_review_questions', { ids: ['far'] });
+    expect(byIds.questions).toEqual([]);
+  });
+
+  it('critique_review keeps every finding without a model and says so', async () => {
+    const findings = [{ rule: 'loop-query', severity: 'warning', path: 'a.ts', line: 1 }];
+    const r = await okJson(client, 'critique_review', { findings });
+    expect(r).toMatchObject({ kept: findings, dropped: [], verdict: 'REVIEW', critic: 'none' });
+    expect(r.note).toContain('no language model');
+  });
+});

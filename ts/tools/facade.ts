@@ -197,12 +197,12 @@ const target = z
   })
   .describe('Exactly one of file, symbol, symbols, query');
 const options = z.record(z.string(), z.unknown()).optional().describe('Arguments of the underlying operation (see capabilities)');
-/** The operation argument, naming the operations this build can run (capabilities lists the rest). */
-const operationOf = (f: Facade, available: readonly string[]): z.ZodOptional<z.ZodString> =>
-  z.string().optional().describe(`One of: ${available.join(', ')}${f.default ? ` (default ${f.default})` : ''}`);
+/** The operation argument. The tool's description lists the operations this build can run (capabilities lists the rest), so the schema only names the default. */
+const operationOf = (f: Facade): z.ZodOptional<z.ZodString> =>
+  z.string().optional().describe(`An operation listed in the description${f.default ? ` (default ${f.default})` : ''}`);
 
-function shapeOf(f: Facade, available: readonly string[]): z.ZodRawShape {
-  const operation = (facade: Facade): z.ZodOptional<z.ZodString> => operationOf(facade, available);
+function shapeOf(f: Facade): z.ZodRawShape {
+  const operation = operationOf;
   switch (f.shape) {
     case 'query':
       return { operation: operation(f), query: z.string().optional(), options };
@@ -218,7 +218,7 @@ function shapeOf(f: Facade, available: readonly string[]): z.ZodRawShape {
       return { operation: operation(f), channel: z.string().optional().describe('subscribe / unsubscribe: the channel — diagnostics, workspace_readiness, daemon_health, stale_refs or graph_invalidated'), arguments: options };
     case 'edit':
       return {
-        operation: z.string().optional().describe(`One of: ${available.join(', ')} (default from target)`),
+        operation: z.string().optional().describe('An operation listed in the description (default from target)'),
         target: target.optional(),
         match: z.string().optional().describe('Old text'),
         replacement: z.string().optional().describe('New text'),
@@ -382,7 +382,7 @@ export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
       category: FACADE_CATEGORIES[f.name] ?? 'nav',
       effect: f.effect,
       description,
-      input: shapeOf(f, available),
+      input: shapeOf(f),
       routes: true,
       handler: async (ctx, args: Record<string, any>) => {
         if (f.shape === 'capabilities') {

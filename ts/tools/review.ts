@@ -17,6 +17,7 @@ import { gortexHome } from '../support/home';
 import type { ToolContext } from '../workspace/context';
 import { syncIndex } from '../workspace/writes';
 import { detectChanges } from './changes';
+import { prFilesInput, symbolsOfPrFiles } from './pr';
 import { defineTool, ToolInputError } from './registry';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -206,6 +207,94 @@ export async function runReview(ctx: ToolContext, args: Json): Promise<Json> {
   };
 }
 
+/** One review question, anchored to a changed symbol. */
+interface ReviewQuestion {
+  kind: 'bridge' | 'hub_risk' | 'surprising' | 'thin_community' | 'untested_hotspot';
+  severity: 'HIGH' | 'MEDIUM' | 'LOW';
+  symbol: string;
+  path: string;
+  line: number;
+  question: string;
+  evidence: string;
+}
+
+const SEVERITY_ORDER = { HIGH: 0, MEDIUM: 1, LOW: 2 } as const;
+
+/** The changed declarations of a changeset (git, or a PR's files, or ids). */
+async function changedIds(ctx: ToolContext, args: Json): Promise<string[]> {
+  if (args.ids !== undefined) return args.ids as string[];
+  if (args.files !== undefined) return symbolsOfPrFiles(ctx, args.files).ids.filter((id) => id.includes('::'));
+  const changes = (await detectChanges(ctx, { base: args.base, staged: args.staged })) as Json;
+  const ids: string[] = [];
+  for (const f of changes.files as Json[]) for (const s of (f.symbols ?? []) as Json[]) if (s.change !== 'deleted') ids.push(s.id);
+  if (!args.staged) await syncIndex(ctx, (changes.files as Json[]).filter((f) => f.status !== 'deleted').map((f) => f.path));
+  return ids;
+}
+
+/** `suggested_review_questions`: the changeset's graph anomalies as questions a reviewer should ask. */
+async function reviewQuestions(ctx: ToolContext, args: Json): Promise<Json> {
+  const ids = (await changedIds(ctx, args)).filter((id) => {
+    const n = ctx.engine.getNode(ctx.repo, id) as Json;
+    return n && (n.kind === 'function' || n.kind === 'method');
+  });
+  if (ids.length === 0) return { questions: [], total: 0, note: 'no changed function or method the graph knows' };
+  const risk = ctx.engine.query('pr_risk', { ids: ids.slice(0, 500) }, { repo: ctx.repo }) as Json;
+  const tested = new Map<string, boolean>((risk.review_priorities as Json[]).map((p) => [p.id, p.tested]));
+  const hot = new Map<string, Json>();
+  for (const file of new Set(ids.map((id) => (ctx.engine.getNode(ctx.repo, id) as Json).path as string))) {
+    const r = ctx.engine.query('analyze', { kind: 'hotspots', threshold: 0, limit: 1000, path_prefix: file }, { repo: ctx.repo }) as Json;
+    for (const h of r.hotspots as Json[]) hot.set(h.node.id, h);
+  }
+  const communities = ctx.engine.query('get_communities', { limit: 1000, min_size: 2 }, { repo: ctx.repo }) as Json;
+  const sizes = new Map<number, number>(((communities.communities ?? []) as Json[]).map((c) => [c.id, c.size]));
+  const questions: ReviewQuestion[] = [];
+  for (const id of ids) {
+    const h = hot.get(id);
+    const node = ctx.engine.getNode(ctx.repo, id) as Json;
+    const at = { symbol: id, path: node.path as string, line: node.start_line as number };
+    const name = node.name as string;
+    const fanIn = (h?.fan_in as number | undefined) ?? 0;
+    if (h && (h.betweenness >= 30 || h.crossings >= 2)) {
+      questions.push({ kind: 'bridge', severity: h.betweenness >= 60 ? 'HIGH' : 'MEDIUM', ...at, question: `${name} connects parts of the code that otherwise meet rarely: does the change hold for the callers on each side?`, evidence: `betweenness ${Math.round(h.betweenness)}/100, ${h.crossings} community crossings` });
+    }
+    if (fanIn >= 10) {
+      questions.push({ kind: 'hub_risk', severity: fanIn >= 20 ? 'HIGH' : 'MEDIUM', ...at, question: `${name} has ${fanIn} callers: does every one of them still get what it expects (arguments, return, errors)?`, evidence: `${fanIn} callers` });
+    }
+    if (tested.get(id) === false && (fanIn >= 3 || (h && h.score >= 50))) {
+      questions.push({ kind: 'untested_hotspot', severity: 'HIGH', ...at, question: `No test reaches ${name}, which ${fanIn} places call: how is this change verified?`, evidence: `untested, ${fanIn} callers${h ? `, hotspot score ${Math.round(h.score)}` : ''}` });
+    }
+    const size = h?.community !== undefined && h?.community !== null ? sizes.get(h.community) : undefined;
+    if (size !== undefined && size <= 3) {
+      questions.push({ kind: 'thin_community', severity: 'LOW', ...at, question: `${name} sits in a cluster of only ${size} symbols: is it in the right module, or is it a stray dependency?`, evidence: `community ${h.community} of ${size}` });
+    }
+    const top = (p: string): string => p.split('/')[0] ?? p;
+    const far = (ctx.engine.edges(ctx.repo, id, { direction: 'in', kinds: ['calls'] }) as Json[])
+      .map((e) => ctx.engine.getNode(ctx.repo, e.from) as Json)
+      .find((c) => c && c.path && top(c.path) !== top(at.path) && !c.is_test);
+    if (far) {
+      questions.push({ kind: 'surprising', severity: 'MEDIUM', ...at, question: `${name} is called from ${far.path} (${far.name}), far from where it lives: is that dependency intended, and does the change suit it?`, evidence: `caller ${far.id}` });
+    }
+  }
+  questions.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.path.localeCompare(b.path) || a.line - b.line);
+  const limit = (args.limit as number | undefined) ?? 30;
+  return { questions: questions.slice(0, limit), total: questions.length, symbols: ids.length, truncated: questions.length > limit };
+}
+
+/** `critique_review`: the second pass over a review's findings. No model is configured in this build, so every finding is kept and the answer says so. */
+function critique(args: Json): Json {
+  const findings = (args.findings ?? []) as Json[];
+  const worst = findings.map((f) => f.severity as string).reduce((w, s) => (RANK[s] ?? 0) > (RANK[w] ?? 0) ? s : w, 'info');
+  return {
+    kept: findings,
+    dropped: [],
+    verdict: (RANK[worst] ?? 0) >= RANK.error! ? 'BLOCK' : (RANK[worst] ?? 0) >= RANK.warning! ? 'REVIEW' : 'APPROVE',
+    critic: 'none',
+    note: 'no language model is configured for a second pass, so every finding is kept; the findings are already grounded in the graph by review',
+  };
+}
+
+const RANK: Record<string, number> = { info: 0, warning: 1, error: 2, critical: 3 };
+
 /** The review family. */
 export const reviewTools = [
   defineTool({
@@ -226,6 +315,32 @@ export const reviewTools = [
       limit: z.number().int().min(1).max(5000).optional().describe('Most findings returned (default 200)'),
     },
     handler: (ctx, args) => runReview(ctx, args),
+  }),
+  defineTool({
+    name: 'suggested_review_questions',
+    category: 'review',
+    effect: 'read',
+    description:
+      'Prioritised review questions for a changeset, each anchored to a changed function (id, file, line) with HIGH/MEDIUM/LOW severity, from graph anomalies: bridge (links communities), hub_risk (many callers), untested_hotspot (no test reaches it), thin_community, surprising (called from far away).',
+    input: {
+      base: z.string().optional().describe('The working tree (or, with staged, the index) against this commit (default HEAD)'),
+      staged: z.boolean().optional().describe('The staged changes'),
+      ids: z.array(z.string()).max(500).optional().describe('Changed symbols, instead of reading git'),
+      files: prFilesInput,
+      limit: z.number().int().min(1).max(200).optional().describe('Most questions (default 30)'),
+    },
+    handler: (ctx, args) => reviewQuestions(ctx, args),
+  }),
+  defineTool({
+    name: 'critique_review',
+    category: 'review',
+    effect: 'read',
+    description:
+      'Second pass over a review\'s findings that keeps the genuine ones and drops false positives with reasons, and revises the verdict. It needs a language model; with none configured (this build) it keeps every finding and says so.',
+    input: {
+      findings: z.array(z.record(z.string(), z.unknown())).max(5000).describe('The findings of a review (review\'s findings[])'),
+    },
+    handler: (_ctx, args) => critique(args),
   }),
   defineTool({
     name: 'suppress_finding',
