@@ -417,7 +417,9 @@ fn ground(
     let test_file = g.files().iter().any(|&i| {
         let n = g.node_at(i);
         &*n.path == path && n.is_test
-    }) || gortex_core::is_test_path(path, Language::from_path(path));
+    }) || gortex_core::is_test_path(path, Language::from_path(path))
+        // Go's `testdata/` (and the convention elsewhere): inputs of tests, never built.
+        || path.split('/').any(|s| s == "testdata");
     let test_symbol = symbol.is_some_and(|i| gortex_analysis::coverage::is_test_code(g, i));
     if !rule.keep_in_tests && (test_file || test_symbol) {
         return Err("test code: the rule does not apply to code that does not ship".into());

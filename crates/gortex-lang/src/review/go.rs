@@ -396,6 +396,18 @@ fn unchecked_assertion(node: Node<'_>, src: &[u8]) -> Option<Finding> {
     {
         return None;
     }
+    // Values whose dynamic type the function does not control: its callers' arguments, context
+    // values, elements of containers. An assertion on anything else (a node from a filtered
+    // walk, a value this code built) is usually an invariant the code keeps.
+    let outside = match operand_node.kind() {
+        "identifier" => is_parameter_of_named_function(node, &operand, src),
+        "call_expression" => operand.contains(".Value("),
+        "index_expression" => true,
+        _ => false,
+    };
+    if !outside {
+        return None;
+    }
     let ty = text(node.child_by_field_name("type")?, src).into_owned();
     // `pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)`: the analysis framework fills
     // ResultOf from the analyzer's Requires, one type per analyzer.
@@ -414,6 +426,27 @@ fn unchecked_assertion(node: Node<'_>, src: &[u8]) -> Option<Finding> {
     }
     let message = format!("`{operand}.({ty})` panics when `{operand}` does not hold a `{ty}`; use the comma-ok form");
     Some(about("unchecked-type-assertion", node, operand, message))
+}
+
+/// Whether `name` is a parameter of the named function or method around `node` (a function
+/// literal's parameters are its caller's walk, such as ast.Inspect's node, not outside input).
+fn is_parameter_of_named_function(node: Node<'_>, name: &str, src: &[u8]) -> bool {
+    let Some(f) = ancestors_until(node, |_| false)
+        .find(|a| matches!(a.kind(), "function_declaration" | "method_declaration" | "func_literal"))
+    else {
+        return false;
+    };
+    if f.kind() == "func_literal" {
+        return false;
+    }
+    let Some(params) = f.child_by_field_name("parameters") else {
+        return false;
+    };
+    descendants(params).into_iter().any(|n| {
+        n.kind() == "identifier"
+            && n.parent().is_some_and(|p| p.kind() == "parameter_declaration")
+            && text(n, src) == name
+    })
 }
 
 /// Whether `x.Get()`'s receiver is a sync.Pool: named so, or declared so in this file.
@@ -463,6 +496,18 @@ fn inverted_err_check(d: &Go, node: Node<'_>, src: &[u8]) -> Option<Finding> {
         .any(|ret| {
             // A return inside a nested func literal leaves that literal, not this branch.
             if enclosing_function(d, ret) != enclosing_function(d, node) {
+                return false;
+            }
+            // `err` bound again before the return (`if err := w(); err != nil { return err }`,
+            // `case err := <-ch: return err`) is another error.
+            let before = &src[then.start_byte()..ret.start_byte()];
+            let rebound = String::from_utf8_lossy(before)
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '=' || c == ' ' || c == ','))
+                .any(|piece| {
+                    let piece = piece.trim();
+                    piece.split([',', ' ']).any(|w| w == name) && (piece.contains(":=") || piece.contains(" = "))
+                });
+            if rebound {
                 return false;
             }
             let values = ret
@@ -692,10 +737,16 @@ fn escapes(scope: Node<'_>, decl: Node<'_>, name: &str, src: &[u8]) -> bool {
             let Some(p) = occ.parent() else { return false };
             match p.kind() {
                 "literal_element" | "send_statement" => true,
-                "argument_list" => p
-                    .parent()
-                    .and_then(|c| c.parent())
-                    .is_some_and(|g| g.kind() == "go_statement"),
+                // `go f(x)`, or `return bufio.NewReader(x)`: a wrapper returned carries it out.
+                "argument_list" => {
+                    p.parent()
+                        .and_then(|c| c.parent())
+                        .is_some_and(|g| g.kind() == "go_statement")
+                        || ancestors_until(p, |a| {
+                            matches!(a.kind(), "function_declaration" | "method_declaration" | "func_literal")
+                        })
+                        .any(|a| a.kind() == "return_statement")
+                }
                 "expression_list" => p.parent().is_some_and(|s| match s.kind() {
                     "return_statement" => true,
                     "assignment_statement" | "short_var_declaration" => s.child_by_field_name("right") == Some(p),

@@ -132,7 +132,16 @@ fn call_rules(d: &dyn Dialect, call: Node<'_>, callee: &Callee, src: &[u8], out:
     }
     if let Some(alg) = d.weak_crypto(call, callee, src) {
         let context = enclosing_function(d, call).map(|f| name_of(f, src)).unwrap_or_default();
-        if !words::is_non_security_use(&context) && !words::is_non_security_use(&text(call, src)) {
+        // A digest is only weak where it protects something: the function's name or the
+        // statement around the call must say so (a password, a token, a signature…).
+        let digest = ["MD5", "MD4", "SHA-1", "SHA1"]
+            .iter()
+            .any(|a| alg.to_ascii_uppercase().contains(a));
+        let protects = words::is_security_context(&context) || words::is_security_context(&lines_of(call, src));
+        if !words::is_non_security_use(&context)
+            && !words::is_non_security_use(&text(call, src))
+            && (!digest || protects)
+        {
             let mut f = finding("weak-crypto", call, format!("`{}` uses {alg}", callee.display()));
             f.callee = Some(callee.display());
             f.subject = Some(alg);
@@ -185,6 +194,19 @@ fn describe_values(b: &BuiltString) -> String {
         [one] => format!("`{one}`"),
         many => format!("{} values (`{}`…)", many.len(), many[0]),
     }
+}
+
+/// The whole source lines `node` spans (the statement around a call, usually).
+fn lines_of(node: Node<'_>, src: &[u8]) -> String {
+    let start = src[..node.start_byte().min(src.len())]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = src[node.end_byte().min(src.len())..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(src.len(), |i| node.end_byte() + i);
+    String::from_utf8_lossy(&src[start..end]).into_owned()
 }
 
 /// A function node's name as written (`name` field), or empty.

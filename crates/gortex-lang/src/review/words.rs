@@ -55,6 +55,7 @@ pub fn is_secret_name(name: &str) -> bool {
         "param",
         "required",
         "count",
+        "dir",
     ]
     .iter()
     .any(|w| lower.ends_with(w));
@@ -76,6 +77,9 @@ pub fn looks_like_credential(value: &str) -> bool {
         "example",
         "placeholder",
         "dummy",
+        "fake",
+        "mock",
+        "sample",
         "redacted",
         "your",
         "xxxx",
@@ -90,6 +94,12 @@ pub fn looks_like_credential(value: &str) -> bool {
         "os.environ",
     ];
     if placeholders.iter().any(|p| lower.contains(p)) {
+        return false;
+    }
+    // An environment variable's name (`AWS_SECRET_ACCESS_KEY`) says where the secret is.
+    if v.chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    {
         return false;
     }
     // A single repeated character (`aaaaaaaa`) is a placeholder, not a secret.
@@ -138,7 +148,6 @@ pub fn has_sql_keyword(text: &str) -> bool {
 /// Call names that query a database or the network whatever the receiver.
 const QUERY_NAMES: &[&str] = &[
     "query",
-    "execute",
     "exec_query",
     "raw",
     "findone",
@@ -163,8 +172,8 @@ const QUERY_NAMES: &[&str] = &[
 
 /// Call names that query only when the receiver is a database, ORM or HTTP client.
 const RECEIVER_QUERY_NAMES: &[&str] = &[
-    "get", "post", "put", "patch", "delete", "find", "exec", "select", "filter", "first", "all", "count", "load",
-    "request", "findall", "scalar", "one", "getone", "hget", "hgetall", "send",
+    "get", "post", "put", "patch", "delete", "find", "exec", "execute", "select", "filter", "first", "all", "count",
+    "load", "request", "findall", "scalar", "one", "getone", "hget", "hgetall",
 ];
 
 /// Receivers that make an ambiguous call name a query.
@@ -250,6 +259,34 @@ pub fn weak_algorithm(name: &str) -> Option<&'static str> {
         _ if n.contains("ECB") => "ECB mode",
         _ => return None,
     })
+}
+
+/// Words around a hash that say it protects something: then MD5 and SHA-1 are too weak. Without
+/// them a digest is usually a checksum, a cache key or a content id, where they are fine.
+pub fn is_security_context(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    [
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "apikey",
+        "api_key",
+        "credential",
+        "sign",
+        "auth",
+        "hmac",
+        "salt",
+        "nonce",
+        "cookie",
+        "session",
+        "private",
+        "encrypt",
+        "cipher",
+        "otp",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// Names (of the function or variable a hash lands in) that say it is not for security.
