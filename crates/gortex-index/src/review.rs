@@ -417,9 +417,11 @@ fn ground(
     let test_file = g.files().iter().any(|&i| {
         let n = g.node_at(i);
         &*n.path == path && n.is_test
-    }) || gortex_core::is_test_path(path, Language::from_path(path))
-        // Go's `testdata/` (and the convention elsewhere): inputs of tests, never built.
-        || path.split('/').any(|s| s == "testdata");
+    }) || gortex_core::is_test_path(path, Language::from_path(path));
+    // Go's `testdata/` (and the convention elsewhere): inputs of tests, often wrong on purpose.
+    if path.split('/').any(|s| s == "testdata") {
+        return Err("test input (testdata/): never built or run as code".into());
+    }
     let test_symbol = symbol.is_some_and(|i| gortex_analysis::coverage::is_test_code(g, i));
     if !rule.keep_in_tests && (test_file || test_symbol) {
         return Err("test code: the rule does not apply to code that does not ship".into());

@@ -574,7 +574,11 @@ fn check_then_act_map(d: &Go, node: Node<'_>, src: &[u8], globals: &HashSet<Stri
         "identifier" => globals.contains(&map_text) && !declares_locally(scope, &map_text, src),
         _ => false,
     };
-    if !shared || takes_lock(d, scope, src) {
+    // Maps are shared between goroutines where the code says so: a file with no mutex keeps its
+    // maps to one goroutine (a builder, a per-request cache), and racing on them is not its bug.
+    let file = String::from_utf8_lossy(src);
+    let concurrent = file.contains("sync.Mutex") || file.contains("sync.RWMutex");
+    if !shared || !concurrent || takes_lock(d, scope, src) {
         return None;
     }
     let assign = descendants(then)
@@ -738,10 +742,20 @@ fn escapes(scope: Node<'_>, decl: Node<'_>, name: &str, src: &[u8]) -> bool {
             match p.kind() {
                 "literal_element" | "send_statement" => true,
                 // `go f(x)`, or `return bufio.NewReader(x)`: a wrapper returned carries it out.
+                // `go f(x)`, `jsonrpc2.NewConn(x)` (a wrapper that takes ownership), or
+                // `return bufio.NewReader(x)` (a wrapper returned) carries it out.
                 "argument_list" => {
                     p.parent()
                         .and_then(|c| c.parent())
                         .is_some_and(|g| g.kind() == "go_statement")
+                        || p.parent()
+                            .and_then(|c| c.child_by_field_name("function"))
+                            .is_some_and(|f| {
+                                let name = text(f, src);
+                                name.rsplit('.').next().is_some_and(|n| {
+                                    n.starts_with("New") && !matches!(n, "NewReader" | "NewScanner" | "NewDecoder")
+                                })
+                            })
                         || ancestors_until(p, |a| {
                             matches!(a.kind(), "function_declaration" | "method_declaration" | "func_literal")
                         })

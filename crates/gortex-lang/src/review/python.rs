@@ -561,13 +561,18 @@ fn null_deref(d: &Python, assign: Node<'_>, src: &[u8], out: &mut Vec<Finding>) 
     }
 }
 
-/// What a condition tests for being absent — a name or an attribute chain: `not x`,
-/// `x is None`, `self.conn == None`.
+/// What a condition tests for being None — a name or an attribute chain: `x is None`,
+/// `self.conn == None`.
 fn none_tested<'t>(cond: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
     let cond = unparen(cond);
     let plain = |n: Node<'t>| matches!(n.kind(), "identifier" | "attribute").then_some(n);
     match cond.kind() {
-        "not_operator" => plain(unparen(cond.child_by_field_name("argument")?)),
+        // `not x` means None only where x is declared Optional: an empty mapping or list is
+        // falsy too, and still has its attributes.
+        "not_operator" => {
+            let arg = plain(unparen(cond.child_by_field_name("argument")?))?;
+            optional_parameter(cond, &text(arg, src), src).then_some(arg)
+        }
         "comparison_operator" => {
             let (l, op, r) = Python.comparison(cond, src)?;
             if !matches!(op.as_str(), "is" | "==") || cond.named_child_count() != 2 {
@@ -581,6 +586,24 @@ fn none_tested<'t>(cond: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
         }
         _ => None,
     }
+}
+
+/// Whether `name` is a parameter of the enclosing function annotated `Optional[…]` or `… | None`.
+fn optional_parameter(node: Node<'_>, name: &str, src: &[u8]) -> bool {
+    let Some(f) = super::dialect::ancestors_until(node, |_| false).find(|a| a.kind() == "function_definition") else {
+        return false;
+    };
+    let Some(params) = f.child_by_field_name("parameters") else {
+        return false;
+    };
+    named_children(params).into_iter().any(|p| {
+        p.kind().starts_with("typed")
+            && p.named_child(0).is_some_and(|n| text(n, src) == name)
+            && p.child_by_field_name("type").is_some_and(|t| {
+                let t = text(t, src);
+                t.contains("Optional[") || t.contains("| None") || t.contains("None |")
+            })
+    })
 }
 
 /// `if x is None: x.attr`: the branch dereferences what it just found absent.

@@ -148,7 +148,19 @@ fn call_rules(d: &dyn Dialect, call: Node<'_>, callee: &Callee, src: &[u8], out:
             out.push(f);
         }
     }
-    let leaf = callee.receiver_leaf();
+    // Django's `Model.objects` is a query manager; any other `objects` is just a name.
+    let django = callee.receiver.as_deref().is_some_and(|r| {
+        r.strip_suffix(".objects").is_some_and(|m| {
+            m.rsplit('.')
+                .next()
+                .is_some_and(|c| c.starts_with(|ch: char| ch.is_ascii_uppercase()))
+        })
+    });
+    let leaf = if django {
+        Some("orm".to_string())
+    } else {
+        callee.receiver_leaf()
+    };
     if words::is_query_call(&callee.name, leaf.as_deref()) && varies_per_element(d, call, src) {
         let mut f = finding(
             "loop-query",

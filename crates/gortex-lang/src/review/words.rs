@@ -96,6 +96,11 @@ pub fn looks_like_credential(value: &str) -> bool {
     if placeholders.iter().any(|p| lower.contains(p)) {
         return false;
     }
+    // A credential has more than letters: a word or a camelCase name (`tfstateSecretSuffix`) is a
+    // key's name, not its value.
+    if v.chars().all(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
     // An environment variable's name (`AWS_SECRET_ACCESS_KEY`) says where the secret is.
     if v.chars()
         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
@@ -204,7 +209,6 @@ const IO_RECEIVERS: &[&str] = &[
     "httpclient",
     "api",
     "orm",
-    "objects",
     "stmt",
     "redis",
     "mongo",
