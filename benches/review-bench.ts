@@ -82,7 +82,7 @@ async function corpus(): Promise<Json> {
   fs.cpSync(src, dir, { recursive: true });
   const c = await caller(dir);
   try {
-    const r = await c.call('review', { scope: '', include_dropped: true, limit: 5000 });
+    const r = await c.call('review', { scope: '', include_dropped: true, limit: 5000, rules: ['all'] });
     const key = (f: Json): string => `${f.path}:${f.line}:${f.rule}`;
     const expected = markers(dir, 'expect:');
     const grounded = markers(dir, 'grounded:');
@@ -127,6 +127,7 @@ async function history(spec: string, n: number): Promise<Json> {
     const c = await caller(dir);
     const rows: Json[] = [];
     const findings: Json[] = [];
+    let tree: Json | undefined;
     try {
       for (const sha of commits) {
         git(dir, 'checkout', '-q', sha);
@@ -147,10 +148,14 @@ async function history(spec: string, n: number): Promise<Json> {
         for (const f of r.findings as Json[]) findings.push({ sha, ...f });
         log(`${name ?? dir} ${sha.slice(0, 10)} +${addedCode} code lines: ${r.findings.length} findings (${r.verdict}) in ${ms} ms`);
       }
+      // The whole tree at the head, for the hand-checked sample and the per-rule volume.
+      const whole = await c.call('review', { scope: '', limit: 5000 });
+      const optIn = await c.call('review', { scope: '', limit: 5000, rules: ['unchecked-type-assertion'] });
+      tree = { files: whole.files_scanned, findings: whole.findings as Json[], dropped: whole.dropped_count, opt_in_assertions: (optIn.findings as Json[]).length };
     } finally {
       c.close();
     }
-    return { repository: source, name: path.basename(dir), head, commits: rows, findings };
+    return { repository: source, name: path.basename(dir), head, commits: rows, findings, tree };
   } finally {
     if (savedHome === undefined) delete process.env.GORTEX_HOME;
     else process.env.GORTEX_HOME = savedHome;
@@ -173,9 +178,10 @@ async function run(o: Options): Promise<Json> {
 const pct = (x: number, of: number): string => (of === 0 ? '—' : `${((100 * x) / of).toFixed(0)} %`);
 
 function section(r: Json, m: Json, rawName: string): string {
-  const judged: Record<string, { verdict: string; why: string }> = fs.existsSync(path.join(ROOT, 'benches', 'review-judged.json'))
+  const judgedFile: Json = fs.existsSync(path.join(ROOT, 'benches', 'review-judged.json'))
     ? (JSON.parse(fs.readFileSync(path.join(ROOT, 'benches', 'review-judged.json'), 'utf8')) as Json)
     : {};
+  const judged: Record<string, { verdict: string; why: string }> = judgedFile.findings ?? {};
   const c = r.corpus as Json;
   const lines = [
     '## Review rulepack',
@@ -214,17 +220,35 @@ function section(r: Json, m: Json, rawName: string): string {
         `| ${x.name} | \`${x.head.slice(0, 12)}\` | ${rows.length} | ${sum('added_code').toLocaleString('en-US')} | ${sum('findings')} | ${sum('added_code') ? ((1000 * sum('findings')) / sum('added_code')).toFixed(2) : '—'} | ${sum('dropped')} | ${sum('pre_existing')} | ${times[Math.floor(times.length / 2)] ?? 0} ms |`,
       );
     }
-    const all = (r.repos as Json[]).flatMap((x) => (x.findings as Json[]).map((f): Json => ({ repo: x.name, ...f })));
-    const checked = all.filter((f) => judged[f.fingerprint]);
+    const trees = (r.repos as Json[]).filter((x) => x.tree);
+    if (trees.length > 0) {
+      const rules = [...new Set(trees.flatMap((x) => (x.tree.findings as Json[]).map((f) => f.rule as string)))].sort();
+      lines.push(
+        '',
+        '**The whole tree at each head** (`review --scope ""`, the default rules), findings per rule, and the opt-in',
+        '`unchecked-type-assertion` on its own:',
+        '',
+        `| repository | files | ${rules.join(' | ')} | dropped by the graph | unchecked-type-assertion (opt-in) |`,
+        `|---|---|${rules.map(() => '---|').join('')}---|---|`,
+        ...trees.map((x) => `| ${x.name} | ${x.tree.files} | ${rules.map((rule) => (x.tree.findings as Json[]).filter((f) => f.rule === rule).length).join(' | ')} | ${x.tree.dropped} | ${x.tree.opt_in_assertions} |`),
+      );
+    }
+    const all = [
+      ...(r.repos as Json[]).flatMap((x) => (x.findings as Json[]).map((f): Json => ({ repo: x.name, where: `commit \`${f.sha.slice(0, 8)}\``, ...f }))),
+      ...trees.flatMap((x) => (x.tree.findings as Json[]).map((f): Json => ({ repo: x.name, where: 'head', ...f }))),
+    ];
+    const seen = new Set<string>();
+    const checked = all.filter((f) => judged[f.fingerprint] && !seen.has(f.fingerprint) && seen.add(f.fingerprint));
     if (checked.length > 0) {
       const tp = checked.filter((f) => judged[f.fingerprint]!.verdict === 'true').length;
       lines.push(
         '',
-        `**Hand-checked sample**: ${checked.length} findings read against their code — ${tp} true positives, ${checked.length - tp} false positives (precision ${pct(tp, checked.length)}).`,
+        `**Hand-checked**: ${checked.length} findings of the default rules read against their code — ${tp} true positives, ${checked.length - tp} false positives (precision ${pct(tp, checked.length)}).`,
+        ...(judgedFile.opt_in ? ['', judgedFile.opt_in as string] : []),
         '',
-        '| repository | commit | finding | verdict | why |',
+        '| repository | where | finding | verdict | why |',
         '|---|---|---|---|---|',
-        ...checked.map((f) => `| ${f.repo} | \`${f.sha.slice(0, 8)}\` | ${f.rule} at \`${f.path}:${f.line}\` | ${judged[f.fingerprint]!.verdict === 'true' ? 'true positive' : 'false positive'} | ${judged[f.fingerprint]!.why.replace(/\|/g, '\\|')} |`),
+        ...checked.map((f) => `| ${f.repo} | ${f.where} | ${f.rule} at \`${f.path}:${f.line}\` | ${judged[f.fingerprint]!.verdict === 'true' ? 'true positive' : 'false positive'} | ${judged[f.fingerprint]!.why.replace(/\|/g, '\\|')} |`),
       );
     }
     lines.push('');

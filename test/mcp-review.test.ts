@@ -174,7 +174,7 @@ describe('gortex review', () => {
     expect(clean.stdout).toMatch(/^APPROVE — no findings/);
     const badRule = runCli(['review', '--repo', root, '--embedded', '--rules', 'nonsense'], { env });
     expect(badRule.status).toBe(2);
-    expect(unwrapCliError(badRule.stderr)).toContain('`nonsense` is neither a rule id nor a category');
+    expect(unwrapCliError(badRule.stderr)).toContain('`nonsense` is neither a rule id, a category nor `all`');
     const badDiff = runCli(['review', '--repo', root, '--embedded', '--diff', path.join(root, 'nope.diff')], { env });
     expect(badDiff.status).toBe(2);
     expect(unwrapCliError(badDiff.stderr)).toContain('--diff');

@@ -42,7 +42,7 @@ pub struct ReviewArgs {
     pub files: Option<Vec<ReviewFile>>,
     /// Path prefix to review when `files` is absent (default: the whole repository).
     pub path_prefix: Option<String>,
-    /// Rule ids or categories to run (default: all; see `rules` in the answer).
+    /// Rule ids or categories to run, or `all` (default: every rule on by default; `rules` in the answer lists what ran).
     pub rules: Option<Vec<String>>,
     /// Lowest severity reported: info, warning, error, critical (default info).
     pub min_severity: Option<String>,
@@ -369,10 +369,14 @@ fn supported(path: &str) -> bool {
 /// The rule ids `names` select (ids or categories); every rule when absent.
 fn select_rules(names: Option<&[String]>) -> Result<HashSet<&'static str>, QueryError> {
     let Some(names) = names else {
-        return Ok(rules::RULES.iter().map(|r| r.id).collect());
+        return Ok(rules::RULES.iter().filter(|r| r.default_on).map(|r| r.id).collect());
     };
     let mut out = HashSet::new();
     for name in names {
+        if name == "all" {
+            out.extend(rules::RULES.iter().map(|r| r.id));
+            continue;
+        }
         let hits: Vec<&'static str> = rules::RULES
             .iter()
             .filter(|r| r.id == name || r.category == name)
@@ -381,7 +385,7 @@ fn select_rules(names: Option<&[String]>) -> Result<HashSet<&'static str>, Query
         if hits.is_empty() {
             let known: Vec<&str> = rules::RULES.iter().map(|r| r.id).collect();
             return Err(QueryError::invalid(format!(
-                "rules: `{name}` is neither a rule id nor a category; rules are {}",
+                "rules: `{name}` is neither a rule id, a category nor `all`; rules are {}",
                 known.join(", ")
             )));
         }
@@ -592,9 +596,10 @@ fn guarded(g: &Graph, sources: &gortex_core::Sources, symbol: Option<NodeIndex>)
             g.node_at(i).qualified
         ));
     }
+    // A recursive call comes from inside the function itself: it is the outer callers that count.
     let callers: Vec<NodeIndex> = g
         .in_edges(i)
-        .filter(|e| e.kind == EdgeKind::Calls)
+        .filter(|e| e.kind == EdgeKind::Calls && e.from != i)
         .map(|e| e.from)
         .collect::<HashSet<_>>()
         .into_iter()

@@ -62,7 +62,10 @@ fn markers(tag: &str) -> BTreeSet<(String, u32, String)> {
 #[test]
 fn grounded_findings_are_exactly_the_expected_lines_and_match_the_golden() {
     let (_home, index) = corpus_index();
-    let out = review(&index, json!({"include_dropped": true, "limit": 5000}));
+    let out = review(
+        &index,
+        json!({"include_dropped": true, "limit": 5000, "rules": ["all"]}),
+    );
     let found: BTreeSet<(String, u32, String)> = out["findings"]
         .as_array()
         .unwrap()
@@ -209,7 +212,16 @@ fn bad_arguments_name_what_is_wrong() {
         index.query("analyze", args).expect_err("refused").message
     };
     assert!(err(json!({"min_severity": "huge"})).contains("min_severity `huge`"));
-    assert!(err(json!({"rules": ["nope"]})).contains("`nope` is neither a rule id nor a category"));
+    assert!(err(json!({"rules": ["nope"]})).contains("`nope` is neither a rule id, a category nor `all`"));
+    // Off by default, run when named.
+    let assertion = "package fixtures\n\nfunc f(v any) int { return v.(int) }\n";
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "a.go", assertion);
+    let home = tempfile::tempdir().unwrap();
+    let (small, _) = common::index(dir.path(), &options(home.path()));
+    assert_eq!(review(&small, json!({}))["findings"].as_array().unwrap().len(), 0);
+    let named = review(&small, json!({"rules": ["unchecked-type-assertion"]}));
+    assert_eq!(named["findings"][0]["rule"], "unchecked-type-assertion");
     assert!(err(json!({"files": [{"path": "../etc/passwd"}]})).contains("without `..`"));
     assert!(err(json!({"files": [{"path": "ts/a.ts", "lines": [[5, 2]]}]})).contains("not a 1-based inclusive range"));
     assert!(err(json!({"limit": 0})).contains("limit 0"));

@@ -1923,7 +1923,7 @@ export interface ReviewArgs {
   min_severity?: string;
   /** Path prefix to review when `files` is absent (default: the whole repository). */
   path_prefix?: string;
-  /** Rule ids or categories to run (default: all; see `rules` in the answer). */
+  /** Rule ids or categories to run, or `all` (default: every rule on by default; `rules` in the answer lists what ran). */
   rules?: string[];
   /** Finding fingerprints to leave out (the durable suppressions of `suppress_finding`). */
   suppressed?: string[];

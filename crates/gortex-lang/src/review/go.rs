@@ -681,7 +681,10 @@ fn closer_of(callee: &Callee) -> Option<&'static str> {
         ("os", "Open" | "Create" | "OpenFile" | "CreateTemp") | ("ioutil", "TempFile") => "Close",
         ("sql" | "sqlx", "Open" | "Connect") | ("net", "Dial" | "DialTimeout" | "Listen") => "Close",
         ("http", "Get" | "Post" | "Head" | "PostForm") => "Body.Close",
-        (r, "Do" | "Get" | "Post" | "Head" | "PostForm") if r.ends_with("client") => "Body.Close",
+        // net/http's Client: `Do` on a client; the verbs only on one named for HTTP (a storage
+        // client's `Get` returns a value, not a response body).
+        (r, "Do") if r.ends_with("client") => "Body.Close",
+        (r, "Get" | "Post" | "Head" | "PostForm") if r.contains("http") || r == "defaultclient" => "Body.Close",
         _ => return None,
     })
 }
@@ -739,6 +742,10 @@ fn escapes(scope: Node<'_>, decl: Node<'_>, name: &str, src: &[u8]) -> bool {
         .filter(|o| o.start_byte() >= decl.end_byte())
         .any(|occ| {
             let Some(p) = occ.parent() else { return false };
+            // Used by a goroutine (`go func() { serve(l) }()`): it lives on past this function.
+            if ancestors_until(occ, |a| a == scope).any(|a| a.kind() == "go_statement") {
+                return true;
+            }
             match p.kind() {
                 "literal_element" | "send_statement" => true,
                 // `go f(x)`, or `return bufio.NewReader(x)`: a wrapper returned carries it out.
@@ -753,7 +760,10 @@ fn escapes(scope: Node<'_>, decl: Node<'_>, name: &str, src: &[u8]) -> bool {
                             .is_some_and(|f| {
                                 let name = text(f, src);
                                 name.rsplit('.').next().is_some_and(|n| {
-                                    n.starts_with("New") && !matches!(n, "NewReader" | "NewScanner" | "NewDecoder")
+                                    // `append(l.Responses, resp)`: kept in a slice that outlives the call.
+                                    n == "append"
+                                        || n.starts_with("New")
+                                            && !matches!(n, "NewReader" | "NewScanner" | "NewDecoder")
                                 })
                             })
                         || ancestors_until(p, |a| {

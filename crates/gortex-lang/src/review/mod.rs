@@ -91,6 +91,8 @@ pub struct Rule {
     /// Whether a finding in test code stays (logic slips do; injection in a test does not ship).
     pub keep_in_tests: bool,
     pub grounding: Grounding,
+    /// Whether a review runs it unless asked for rules by name (`rules: ["all"]` or its id runs it).
+    pub default_on: bool,
 }
 
 /// Every rule, in a stable order (reports and SARIF list them in it).
@@ -104,17 +106,20 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "java"],
         keep_in_tests: true,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "unchecked-type-assertion",
         category: "null_deref",
-        // Often an invariant the code keeps (a type filter, a constructor): worth a look, not a block.
+        // Often an invariant the code keeps (a type filter, a constructor): worth a look, not a
+        // block, and off unless asked for (on real Go code it flagged invariants; BENCHMARKS.md).
         severity: Severity::Warning,
         title: "type assertion without the comma-ok form panics when the dynamic type differs",
         fix: "use `v, ok := x.(T)` and handle !ok",
         languages: &["go"],
         keep_in_tests: false,
         grounding: Grounding::None,
+        default_on: false,
     },
     Rule {
         id: "deref-in-null-branch",
@@ -125,6 +130,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: true,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "inverted-err-check",
@@ -135,6 +141,7 @@ pub const RULES: &[Rule] = &[
         languages: &["go"],
         keep_in_tests: true,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "self-comparison",
@@ -145,6 +152,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: true,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "mutable-default-arg",
@@ -155,6 +163,7 @@ pub const RULES: &[Rule] = &[
         languages: &["python"],
         keep_in_tests: true,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "check-then-act",
@@ -165,6 +174,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::Guarded,
+        default_on: true,
     },
     Rule {
         id: "loop-query",
@@ -175,6 +185,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::CalleeReachesIo,
+        default_on: true,
     },
     Rule {
         id: "unclosed-resource",
@@ -185,6 +196,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "sql-string-concat",
@@ -195,6 +207,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::Sanitised,
+        default_on: true,
     },
     Rule {
         id: "shell-string-concat",
@@ -205,6 +218,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::Sanitised,
+        default_on: true,
     },
     Rule {
         id: "weak-crypto",
@@ -215,6 +229,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "hardcoded-secret",
@@ -225,6 +240,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::None,
+        default_on: true,
     },
     Rule {
         id: "swallowed-error",
@@ -235,6 +251,7 @@ pub const RULES: &[Rule] = &[
         languages: &["typescript", "javascript", "python", "go", "java"],
         keep_in_tests: false,
         grounding: Grounding::None,
+        default_on: true,
     },
 ];
 
