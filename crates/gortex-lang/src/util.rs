@@ -536,6 +536,29 @@ impl<'t> Parents<'t> {
     }
 }
 
+/// `root` and every node under it, in document order, without recursion.
+pub fn descendants(root: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        out.push(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == root {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,28 +63,7 @@ fn parse_for<'s>(path: &str, source: &'s [u8]) -> Result<Parsed<'s>, RefactorErr
     Ok(Parsed { family, tree, source })
 }
 
-/// Every node under `root` (itself included), in document order, without recursion.
-fn descendants(root: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == root {
-                return out;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
-}
+use crate::util::descendants;
 
 fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
     std::str::from_utf8(&source[node.byte_range()]).unwrap_or("")

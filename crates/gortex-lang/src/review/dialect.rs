@@ -78,28 +78,7 @@ pub fn preorder(tree: &Tree) -> Vec<Node<'_>> {
     descendants(tree.root_node())
 }
 
-/// `root` and every node under it in document order, without recursion.
-pub fn descendants(root: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node() == root {
-                return out;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
-    }
-}
+pub use crate::util::descendants;
 
 /// The nearest enclosing function of `node` (not `node` itself).
 pub fn enclosing_function<'t>(d: &dyn Dialect, node: Node<'t>) -> Option<Node<'t>> {
@@ -252,4 +231,37 @@ pub fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| c.kind() == kind);
     found
+}
+
+/// The text of a node's `operator` field.
+pub fn operator(node: Node<'_>, src: &[u8]) -> Option<String> {
+    node.child_by_field_name("operator").map(|o| text(o, src).into_owned())
+}
+
+/// The expression inside any parentheses.
+pub fn unparen(mut node: Node<'_>) -> Node<'_> {
+    while node.kind() == "parenthesized_expression" {
+        match node.named_child(0) {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
+    node
+}
+
+/// The operands of a chain of `+` (`"a" + b + "c"`) in order, without recursion; `kind` is the
+/// grammar's binary node kind.
+pub fn plus_operands<'t>(node: Node<'t>, kind: &str, src: &[u8]) -> Vec<Node<'t>> {
+    let mut stack = vec![node];
+    let mut parts = Vec::new();
+    while let Some(n) = stack.pop() {
+        let n = unparen(n);
+        if n.kind() == kind && operator(n, src).as_deref() == Some("+") {
+            stack.extend(n.child_by_field_name("right"));
+            stack.extend(n.child_by_field_name("left"));
+        } else {
+            parts.push(n);
+        }
+    }
+    parts
 }

@@ -2,7 +2,7 @@
 
 use super::dialect::{
     contains, descendants, empty_block, enclosing_function, following_statements, has_child_kind, named_children,
-    occurrences, preorder, statement_of, BuiltString, Callee, Dialect,
+    occurrences, operator, plus_operands, preorder, statement_of, unparen, BuiltString, Callee, Dialect,
 };
 use super::shared::{self, finding};
 use super::{words, Finding};
@@ -101,21 +101,7 @@ impl Dialect for Ecma {
                 }
             }
             "binary_expression" if operator(node, src).as_deref() == Some("+") => {
-                // Flatten the left-leaning chain of `+` without recursion.
-                let mut stack = vec![node];
-                let mut parts = Vec::new();
-                while let Some(n) = stack.pop() {
-                    if n.kind() == "binary_expression" && operator(n, src).as_deref() == Some("+") {
-                        if let Some(r) = n.child_by_field_name("right") {
-                            stack.push(r);
-                        }
-                        if let Some(l) = n.child_by_field_name("left") {
-                            stack.push(l);
-                        }
-                    } else {
-                        parts.push(n);
-                    }
-                }
+                let parts = plus_operands(node, "binary_expression", src);
                 for p in parts {
                     match self.string_literal(p, src) {
                         Some(s) => built.text.push_str(&s),
@@ -234,21 +220,6 @@ impl Dialect for Ecma {
         let first = *self.arguments(call).first()?;
         words::weak_algorithm(&self.string_literal(first, src)?).map(str::to_string)
     }
-}
-
-fn operator(node: Node<'_>, src: &[u8]) -> Option<String> {
-    node.child_by_field_name("operator").map(|o| text(o, src).into_owned())
-}
-
-/// The expression inside any parentheses.
-fn unparen(mut node: Node<'_>) -> Node<'_> {
-    while node.kind() == "parenthesized_expression" {
-        match node.named_child(0) {
-            Some(inner) => node = inner,
-            None => break,
-        }
-    }
-    node
 }
 
 /// Runs every TS/JS rule.

@@ -2,8 +2,8 @@
 //! `defer Close()`, comma-ok map checks).
 
 use super::dialect::{
-    ancestors_until, descendants, empty_block, enclosing_function, named_children, norm, occurrences, preorder,
-    BuiltString, Callee, Dialect,
+    ancestors_until, descendants, empty_block, enclosing_function, named_children, norm, occurrences, operator,
+    plus_operands, preorder, unparen, BuiltString, Callee, Dialect,
 };
 use super::shared::{self, finding};
 use super::{words, Finding};
@@ -86,18 +86,7 @@ impl Dialect for Go {
         let mut built = BuiltString::default();
         match node.kind() {
             "binary_expression" if operator(node, src).as_deref() == Some("+") => {
-                // Flatten the left-leaning chain of `+` without recursion.
-                let mut stack = vec![node];
-                let mut parts = Vec::new();
-                while let Some(n) = stack.pop() {
-                    let n = unparen(n);
-                    if n.kind() == "binary_expression" && operator(n, src).as_deref() == Some("+") {
-                        stack.extend(n.child_by_field_name("right"));
-                        stack.extend(n.child_by_field_name("left"));
-                    } else {
-                        parts.push(n);
-                    }
-                }
+                let parts = plus_operands(node, "binary_expression", src);
                 for p in parts {
                     match self.string_literal(p, src) {
                         Some(s) => built.text.push_str(&s),
@@ -260,22 +249,6 @@ fn element(node: Node<'_>) -> Node<'_> {
     } else {
         node
     }
-}
-
-/// The operator token of a binary, unary or assignment node.
-fn operator(node: Node<'_>, src: &[u8]) -> Option<String> {
-    node.child_by_field_name("operator").map(|o| text(o, src).into_owned())
-}
-
-/// The expression inside any parentheses.
-fn unparen(mut node: Node<'_>) -> Node<'_> {
-    while node.kind() == "parenthesized_expression" {
-        match node.named_child(0) {
-            Some(inner) => node = inner,
-            None => break,
-        }
-    }
-    node
 }
 
 /// A name conventionally holding an error (`err`, `readErr`, `closeErr`).
@@ -789,7 +762,7 @@ fn sql_context_sink(d: &Go, call: Node<'_>, src: &[u8]) -> Option<Finding> {
         return None;
     }
     let query = *d.arguments(call).get(1)?;
-    let built = built_or_traced(d, call, query, src).filter(|b| words::has_sql_keyword(&b.text))?;
+    let built = shared::built_or_traced(d, call, query, src).filter(|b| words::has_sql_keyword(&b.text))?;
     let values = match built.values.as_slice() {
         [one] => format!("`{one}`"),
         many => format!("{} values", many.len()),
@@ -802,29 +775,4 @@ fn sql_context_sink(d: &Go, call: Node<'_>, src: &[u8]) -> Option<Finding> {
     f.callee = Some(callee.display());
     f.values = built.values;
     Some(f)
-}
-
-/// `arg` as a built string, or — for a plain name — the built string it was last bound to before
-/// `call` in the same function (the shared rule's tracing, for the second-argument sinks).
-fn built_or_traced(d: &Go, call: Node<'_>, arg: Node<'_>, src: &[u8]) -> Option<BuiltString> {
-    if let Some(b) = d.built_string(arg, src) {
-        return Some(b);
-    }
-    if arg.kind() != "identifier" {
-        return None;
-    }
-    let name = text(arg, src);
-    let scope = enclosing_function(d, call)?;
-    let mut last = None;
-    for n in descendants(scope) {
-        if n.start_byte() >= call.start_byte() {
-            break;
-        }
-        if let Some((bound, value)) = d.binding(n, src) {
-            if bound == name {
-                last = Some(d.built_string(value, src));
-            }
-        }
-    }
-    last.flatten()
 }

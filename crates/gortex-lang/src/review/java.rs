@@ -2,7 +2,7 @@
 
 use super::dialect::{
     contains, descendants, empty_block, enclosing_function, following_statements, has_child_kind, named_children, norm,
-    preorder, statement_of, BuiltString, Callee, Dialect,
+    operator, plus_operands, preorder, statement_of, unparen, BuiltString, Callee, Dialect,
 };
 use super::shared::{self, finding};
 use super::{words, Finding};
@@ -143,14 +143,8 @@ impl Dialect for Java {
         let mut built = BuiltString::default();
         match node.kind() {
             "binary_expression" if operator(node, src).as_deref() == Some("+") => {
-                // Flatten the left-leaning chain of `+` without recursion.
-                let mut stack = vec![node];
-                while let Some(n) = stack.pop() {
-                    let n = unparen(n);
-                    if n.kind() == "binary_expression" && operator(n, src).as_deref() == Some("+") {
-                        stack.extend(n.child_by_field_name("right"));
-                        stack.extend(n.child_by_field_name("left"));
-                    } else if let Some(s) = self.string_literal(n, src) {
+                for n in plus_operands(node, "binary_expression", src) {
+                    if let Some(s) = self.string_literal(n, src) {
                         built.text.push_str(&s);
                     } else if let Some(inner) = self.format_call(n, src) {
                         built.text.push_str(&inner.text);
@@ -306,22 +300,6 @@ fn shell_c_argument<'t>(d: &Java, args: &[Node<'t>], src: &[u8]) -> Option<Node<
     let shell = d.string_literal(*args.first()?, src)?;
     let flag = d.string_literal(*args.get(1)?, src)?;
     (SHELLS.contains(&shell.as_str()) && matches!(flag.as_str(), "-c" | "/c" | "/C")).then(|| args.get(2).copied())?
-}
-
-/// A binary or unary expression's operator text.
-fn operator(node: Node<'_>, src: &[u8]) -> Option<String> {
-    node.child_by_field_name("operator").map(|o| text(o, src).into_owned())
-}
-
-/// The expression inside any parentheses.
-fn unparen(mut node: Node<'_>) -> Node<'_> {
-    while node.kind() == "parenthesized_expression" {
-        match node.named_child(0) {
-            Some(inner) => node = inner,
-            None => break,
-        }
-    }
-    node
 }
 
 /// Runs every Java rule.
@@ -849,7 +827,7 @@ fn process_builder_shell(d: &Java, node: Node<'_>, src: &[u8], out: &mut Vec<Fin
     let Some(command) = shell_c_argument(d, &args, src) else {
         return;
     };
-    let Some(built) = traced(d, node, command, src) else {
+    let Some(built) = shared::built_or_traced(d, node, command, src) else {
         return;
     };
     let mut f = finding(
@@ -863,27 +841,4 @@ fn process_builder_shell(d: &Java, node: Node<'_>, src: &[u8], out: &mut Vec<Fin
     f.callee = Some("ProcessBuilder".into());
     f.values = built.values;
     out.push(f);
-}
-
-/// `arg` as a built string, or the built string a plain name was last bound to before `at`.
-fn traced(d: &Java, at: Node<'_>, arg: Node<'_>, src: &[u8]) -> Option<BuiltString> {
-    if let Some(b) = d.built_string(arg, src) {
-        return Some(b);
-    }
-    if arg.kind() != "identifier" {
-        return None;
-    }
-    let name = text(arg, src);
-    let mut last = None;
-    for n in descendants(enclosing_function(d, at)?) {
-        if n.start_byte() >= at.start_byte() {
-            break;
-        }
-        if let Some((bound, value)) = d.binding(n, src) {
-            if bound == name {
-                last = Some(d.built_string(value, src));
-            }
-        }
-    }
-    last.flatten()
 }

@@ -1,8 +1,8 @@
 //! Python: the dialect and the rules only this language spells this way.
 
 use super::dialect::{
-    descendants, enclosing_function, following_statements, named_children, occurrences, preorder, statement_of,
-    BuiltString, Callee, Dialect,
+    descendants, enclosing_function, following_statements, named_children, occurrences, operator, plus_operands,
+    preorder, statement_of, unparen, BuiltString, Callee, Dialect,
 };
 use super::shared::{self, finding};
 use super::{words, Finding};
@@ -78,21 +78,7 @@ impl Dialect for Python {
         match node.kind() {
             "string" | "concatenated_string" => push_fstring(node, src, &mut built),
             "binary_operator" if operator(node, src).as_deref() == Some("+") => {
-                // Flatten the left-leaning chain of `+` without recursion.
-                let mut stack = vec![node];
-                let mut parts = Vec::new();
-                while let Some(n) = stack.pop() {
-                    if n.kind() == "binary_operator" && operator(n, src).as_deref() == Some("+") {
-                        if let Some(r) = n.child_by_field_name("right") {
-                            stack.push(r);
-                        }
-                        if let Some(l) = n.child_by_field_name("left") {
-                            stack.push(l);
-                        }
-                    } else {
-                        parts.push(n);
-                    }
-                }
+                let parts = plus_operands(node, "binary_operator", src);
                 for p in parts {
                     if matches!(p.kind(), "string" | "concatenated_string") {
                         push_fstring(p, src, &mut built);
@@ -318,11 +304,6 @@ fn spread_values(node: Node<'_>, src: &[u8], values: &mut Vec<String>) {
     }
 }
 
-/// The text of a node's `operator` field.
-fn operator(node: Node<'_>, src: &[u8]) -> Option<String> {
-    node.child_by_field_name("operator").map(|o| text(o, src).into_owned())
-}
-
 /// The value of keyword argument `name=` of a call.
 fn keyword<'t>(d: &Python, call: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
     d.arguments(call).into_iter().find_map(|a| {
@@ -330,17 +311,6 @@ fn keyword<'t>(d: &Python, call: Node<'t>, name: &str, src: &[u8]) -> Option<Nod
             .then(|| a.child_by_field_name("value"))
             .flatten()
     })
-}
-
-/// The expression inside any parentheses.
-fn unparen(mut node: Node<'_>) -> Node<'_> {
-    while node.kind() == "parenthesized_expression" {
-        match node.named_child(0) {
-            Some(inner) => node = inner,
-            None => break,
-        }
-    }
-    node
 }
 
 /// Runs every Python rule.

@@ -177,7 +177,7 @@ fn call_rules(d: &dyn Dialect, call: Node<'_>, callee: &Callee, src: &[u8], out:
 
 /// `arg` as a built string, or — when it is a plain name — the built string that name was last
 /// bound to before `call` in the same function.
-fn built_or_traced(d: &dyn Dialect, call: Node<'_>, arg: Node<'_>, src: &[u8]) -> Option<BuiltString> {
+pub(super) fn built_or_traced(d: &dyn Dialect, call: Node<'_>, arg: Node<'_>, src: &[u8]) -> Option<BuiltString> {
     if let Some(b) = d.built_string(arg, src) {
         return Some(b);
     }
