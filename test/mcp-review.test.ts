@@ -89,6 +89,11 @@ describe('review gate over MCP', () => {
     expect(refused.text).toContain('apply the diff first');
     const garbage = await callJson(client, 'review', { diff: 'hello' });
     expect(garbage.text).toContain('no file headers');
+    const both = await callJson(client, 'review', { diff, base: 'HEAD' });
+    expect(both.isError).toBe(true);
+    expect(both.text).toContain('not both');
+    const outside = await callJson(client, 'review', { diff: diff.replaceAll('src/store.ts', '../escape.ts') });
+    expect(outside.text).toContain('without ..');
   });
 
   it('reviews whole files under a scope, and names a bad base', async () => {

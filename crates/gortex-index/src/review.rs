@@ -418,10 +418,8 @@ fn ground(
     f: &Finding,
     rule: &rules::Rule,
 ) -> Result<Option<String>, String> {
-    let test_file = g.files().iter().any(|&i| {
-        let n = g.node_at(i);
-        &*n.path == path && n.is_test
-    }) || gortex_core::is_test_path(path, Language::from_path(path));
+    let test_file = gortex_graph::query::common::file_node(g, path).is_some_and(|i| g.node_at(i).is_test)
+        || gortex_core::is_test_path(path, Language::from_path(path));
     // Go's `testdata/` (and the convention elsewhere): inputs of tests, often wrong on purpose.
     if path.split('/').any(|s| s == "testdata") {
         return Err("test input (testdata/): never built or run as code".into());

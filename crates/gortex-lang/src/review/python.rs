@@ -466,8 +466,7 @@ fn returns_none(d: &Python, call: Node<'_>, callee: &Callee, src: &[u8]) -> bool
             !receiver.is_empty()
                 && d.arguments(call).len() == 1
                 && !words::is_io_receiver(&leaf)
-                && (MAPPINGS.iter().any(|m| leaf == *m || leaf.ends_with(m))
-                    || annotated_mapping(d, call, receiver, src))
+                && (MAPPINGS.iter().any(|m| leaf == *m || leaf.ends_with(m)) || annotated_mapping(call, receiver, src))
         }
         "which" => receiver == "shutil" || receiver.is_empty(),
         _ => false,
@@ -475,28 +474,32 @@ fn returns_none(d: &Python, call: Node<'_>, callee: &Callee, src: &[u8]) -> bool
 }
 
 /// Whether `name` is a parameter of the enclosing function annotated as a mapping (`users: dict`).
-fn annotated_mapping(d: &Python, call: Node<'_>, name: &str, src: &[u8]) -> bool {
-    let Some(params) = enclosing_function(d, call).and_then(|f| f.child_by_field_name("parameters")) else {
-        return false;
-    };
-    named_children(params).into_iter().any(|p| {
-        p.kind().starts_with("typed")
-            && p.named_child(0).is_some_and(|n| text(n, src) == name)
-            && p.child_by_field_name("type").is_some_and(|t| {
-                let t = text(t, src);
-                let head = t.rsplit('.').next().unwrap_or(&t);
-                [
-                    "dict",
-                    "Dict",
-                    "Mapping",
-                    "MutableMapping",
-                    "defaultdict",
-                    "OrderedDict",
-                ]
-                .iter()
-                .any(|m| head.starts_with(m))
-            })
+fn annotated_mapping(call: Node<'_>, name: &str, src: &[u8]) -> bool {
+    parameter_annotation(call, name, src).is_some_and(|t| {
+        let head = t.rsplit('.').next().unwrap_or(&t);
+        [
+            "dict",
+            "Dict",
+            "Mapping",
+            "MutableMapping",
+            "defaultdict",
+            "OrderedDict",
+        ]
+        .iter()
+        .any(|m| head.starts_with(m))
     })
+}
+
+/// The type annotation of parameter `name` of the function around `node`, as written.
+fn parameter_annotation(node: Node<'_>, name: &str, src: &[u8]) -> Option<String> {
+    let f = super::dialect::ancestors_until(node, |_| false).find(|a| a.kind() == "function_definition")?;
+    named_children(f.child_by_field_name("parameters")?)
+        .into_iter()
+        .find_map(|p| {
+            (p.kind().starts_with("typed") && p.named_child(0).is_some_and(|n| text(n, src) == name))
+                .then(|| p.child_by_field_name("type").map(|t| text(t, src).into_owned()))
+                .flatten()
+        })
 }
 
 /// `m = re.match(…)` / `x = d.get(k)` then `m.group()` / `x.attr` before any test.
@@ -560,20 +563,8 @@ fn none_tested<'t>(cond: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
 
 /// Whether `name` is a parameter of the enclosing function annotated `Optional[…]` or `… | None`.
 fn optional_parameter(node: Node<'_>, name: &str, src: &[u8]) -> bool {
-    let Some(f) = super::dialect::ancestors_until(node, |_| false).find(|a| a.kind() == "function_definition") else {
-        return false;
-    };
-    let Some(params) = f.child_by_field_name("parameters") else {
-        return false;
-    };
-    named_children(params).into_iter().any(|p| {
-        p.kind().starts_with("typed")
-            && p.named_child(0).is_some_and(|n| text(n, src) == name)
-            && p.child_by_field_name("type").is_some_and(|t| {
-                let t = text(t, src);
-                t.contains("Optional[") || t.contains("| None") || t.contains("None |")
-            })
-    })
+    parameter_annotation(node, name, src)
+        .is_some_and(|t| t.contains("Optional[") || t.contains("| None") || t.contains("None |"))
 }
 
 /// `if x is None: x.attr`: the branch dereferences what it just found absent.
