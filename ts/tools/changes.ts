@@ -155,7 +155,7 @@ async function gitOut(root: string, args: string[]): Promise<string> {
 }
 
 /** A file's bytes at a revision (`:path` for the index), or undefined when it has none. */
-async function blobAt(root: string, rev: string, path: string): Promise<Buffer | undefined> {
+export async function blobAt(root: string, rev: string, path: string): Promise<Buffer | undefined> {
   if (rev === EMPTY_TREE) return undefined;
   const r = await git(root, ['show', `${rev}:./${path}`]);
   return r.ok ? Buffer.from(r.stdout, 'utf8') : undefined;
@@ -249,9 +249,13 @@ function neighbourhood(ctx: ToolContext, id: string): Record<string, unknown> | 
   };
 }
 
-/** The answer of `diff_context`: detect_changes with each declaration's callers, callees and tests, and a risk per file. */
-async function diffContext(ctx: ToolContext, args: { base?: string | undefined; staged?: boolean | undefined; paths?: string[] | undefined; max_symbols?: number | undefined }): Promise<Record<string, unknown>> {
-  const changes = await detectChanges(ctx, args);
+/** The answer of `diff_context`: detect_changes (or the `changes` already detected) with each declaration's callers, callees and tests, and a risk per file. */
+export async function diffContext(
+  ctx: ToolContext,
+  args: { base?: string | undefined; staged?: boolean | undefined; paths?: string[] | undefined; max_symbols?: number | undefined },
+  detected?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const changes = detected ?? (await detectChanges(ctx, args));
   const files = changes.files as { path: string; status: string; symbols?: { id: string; change: string; kind: string; name: string }[] }[];
   // The graph must see the working tree before it is asked about it.
   if (!args.staged) await syncIndex(ctx, files.filter((f) => f.status !== 'deleted').map((f) => f.path));
@@ -318,7 +322,12 @@ interface Violation {
   files?: string[];
 }
 
-async function checkGuards(ctx: ToolContext, args: { base?: string | undefined; staged?: boolean | undefined; all?: boolean | undefined }): Promise<Record<string, unknown>> {
+/** The answer of `check_guards`, against `detected` changes when given (else detected here). */
+export async function checkGuards(
+  ctx: ToolContext,
+  args: { base?: string | undefined; staged?: boolean | undefined; all?: boolean | undefined },
+  detected?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   let rules: GuardRule[];
   try {
     rules = loadConfig(ctx.root).guards ?? [];
@@ -327,7 +336,7 @@ async function checkGuards(ctx: ToolContext, args: { base?: string | undefined; 
     throw error;
   }
   if (rules.length === 0) return { rules: 0, passed: true, violations: [], note: 'no guards.rules in .gortex.yaml: nothing to check' };
-  const changes = args.all ? undefined : await detectChanges(ctx, args);
+  const changes = args.all ? undefined : (detected ?? (await detectChanges(ctx, args)));
   const changedFiles = (changes?.files ?? []) as { path: string; old_path?: string; status: string; symbols?: { id: string; change: string }[] }[];
   if (changes && !args.staged) await syncIndex(ctx, changedFiles.filter((f) => f.status !== 'deleted').map((f) => f.path));
   const repo = repoNameOf(ctx);

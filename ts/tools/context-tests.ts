@@ -132,7 +132,7 @@ function relTo(cwd: string, rel: string): string {
  * package directory from the nearest `go.mod` with `-run` naming the tests; `cargo test` from
  * the nearest `Cargo.toml`. JUnit has no single obvious command and gets none.
  */
-function commandsFor(reader: ContextReader, tests: readonly TestSymbolRow[], files: readonly TestFileRow[]): { commands: TestCommand[]; none: string[] } {
+export function commandsFor(reader: ContextReader, tests: readonly TestSymbolRow[], files: readonly TestFileRow[]): { commands: TestCommand[]; none: string[] } {
   const byRunner = new Map<string, { files: Set<string>; tests: TestSymbolRow[] }>();
   const group = (runner: string): { files: Set<string>; tests: TestSymbolRow[] } => {
     let g = byRunner.get(runner);

@@ -19,6 +19,7 @@ import { prTools } from './pr';
 import { forgeTools } from './forge';
 import { siblingTools } from './siblings';
 import { reviewTools } from './review';
+import { reviewPackTools } from './review-pack';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -45,6 +46,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...prTools,
   ...forgeTools,
   ...reviewTools,
+  ...reviewPackTools,
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),

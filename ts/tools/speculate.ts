@@ -236,7 +236,7 @@ async function impact(
 }
 
 /** The impact report's shape as the handlers extend it. */
-type Impact = Awaited<ReturnType<typeof impact>>;
+export type Impact = Awaited<ReturnType<typeof impact>>;
 
 /** The files an impact's diagnostics cover: the touched ones, then those of callers and implementors it may break (bounded). */
 function filesToDiagnose(touched: readonly string[], report: Impact): { files: string[]; skipped: string[] } {
@@ -316,6 +316,30 @@ function speculationContext(ctx: ToolContext, inherit: boolean): ToolContext {
 function begin(ctx: ToolContext, inherit: boolean): { from: ToolContext; start: ReturnType<typeof startOf>; speculation: Speculation } {
   const from = speculationContext(ctx, inherit);
   return { from, start: startOf(from, inherit), speculation: new Speculation(from) };
+}
+
+/**
+ * The session overlay's pending edits simulated as one step over the files on disk: what
+ * `simulate_chain` reports for them (broken callers and implementors, signature changes, blast
+ * radius, new syntax errors and, with `diagnostics`, the language servers' new errors), or
+ * undefined when the call reads through no overlay or the overlay changes nothing.
+ */
+export async function simulateOverlay(ctx: ToolContext, diagnostics: boolean): Promise<Impact | undefined> {
+  if (!ctx.overlayFiles || ctx.overlayFiles.size === 0) return undefined;
+  const from = speculationContext(ctx, false);
+  const disk = startOf(from, false).read;
+  const state: FileState = new Map(ctx.overlayFiles);
+  const touched = [...state.keys()].sort();
+  const speculation = new Speculation(from);
+  try {
+    const after = await speculation.engineFor(state, 'after');
+    const afterRead = readerOf(state, disk);
+    const report = await impact(from, { engine: from.engine, read: disk }, { engine: after, read: afterRead }, touched, true);
+    if (diagnostics) await new StateDiagnoses(from, []).addDelta(report, touched, { index: 0, changed: [], read: disk }, { index: 1, changed: touched, read: afterRead });
+    return report;
+  } finally {
+    speculation.close();
+  }
 }
 
 /** The speculative-execution tools. */

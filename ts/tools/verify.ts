@@ -138,11 +138,12 @@ function fits(n: { count: number; spread: boolean }, p: Params): boolean | 'unkn
 }
 
 /** How a parameter list reads in an answer. */
-function describe(p: Params): string {
+export function describe(p: Params): string {
   return `${p.required} required of ${p.total}${p.variadic ? ' + variadic' : ''}`;
 }
 
-async function verifyChange(ctx: ToolContext, args: { id: string; new_signature: string }): Promise<Record<string, unknown>> {
+/** The answer of `verify_change`: `new_signature` checked against every call site and override of `id`. */
+export async function verifyChange(ctx: ToolContext, args: { id: string; new_signature: string }): Promise<Record<string, unknown>> {
   const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).node;
   if (s.kind !== 'function' && s.kind !== 'method') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; verify_change checks the signatures of functions and methods`);
   const after = parseParams(args.new_signature, s.name);
