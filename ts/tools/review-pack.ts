@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { outlineOf, type OutlineSymbol } from '../engine/engine';
-import { audit } from '../mcp/resources/audit';
+import { audit } from './agent-audit';
 import { git } from '../support/git';
 import type { ToolContext } from '../workspace/context';
 import { readSource } from '../workspace/overlays';

@@ -8,7 +8,7 @@ import type { GraphStats } from '../../engine/engine';
 import { packageVersion } from '../../support/package-root';
 import { gitInfo } from '../../support/git';
 import { surprises, TODO_TAGS } from '../../tools/rollups';
-import { audit } from './audit';
+import { audit } from '../../tools/agent-audit';
 import { fullGuide, GUIDE_TOPICS, guideSection } from './guide';
 import { report } from './report';
 import { iso, JSON_MIME, MARKDOWN_MIME, type ResourceReads, type StaticResource, type TemplateResource, type ToolRendering } from './resource';

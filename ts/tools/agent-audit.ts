@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ToolContext } from '../../workspace/context';
+import type { ToolContext } from '../workspace/context';
 
 /** Agent instruction files looked for at the repository root. */
 const AUDIT_FILES = ['CLAUDE.md', 'AGENTS.md', '.cursorrules', '.windsurfrules', '.github/copilot-instructions.md'];
