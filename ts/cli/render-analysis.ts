@@ -90,6 +90,17 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...more(r.symbols.length, r.total),
     `${formatCount(r.total)} of ${formatCount(r.examined)} functions and methods untested (${Math.round(r.tested_ratio * 100)} % reached by a test)`,
   ],
+  coverage: (r) => [
+    ...table((r.symbols as Json[]).map((x) => [`${x.percent.toFixed(1)} %`, `${x.covered}/${x.lines} lines`, String(x.kind), x.qual_name, at(x), x.stale ? 'stale' : ''])),
+    ...more(r.symbols.length, r.total),
+    `${formatCount(r.uncovered)} of ${formatCount(r.measured)} measured functions and methods never executed`,
+    ...reportLines(r.reports),
+  ],
+  coverage_summary: (r) => [
+    ...table((r.groups as Json[]).map((g) => [`${g.percent.toFixed(1)} %`, `${g.covered}/${g.lines} lines`, `${g.functions_uncovered}/${g.functions} functions never run`, g.path])),
+    `total ${r.percent.toFixed(1)} % of ${formatCount(r.lines)} lines in ${formatCount(r.files)} files; ${formatCount(r.functions_covered)} of ${formatCount(r.functions)} functions executed`,
+    ...reportLines(r.reports),
+  ],
   external_calls: (r) => [
     ...table((r.targets as Json[]).map((t) => [`${t.uses} uses`, `${t.callers} callers`, t.module ? `${t.module}.${t.name}` : t.name])),
     ...more(r.targets.length, r.total),
@@ -116,6 +127,11 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
   ...HISTORY_RENDERERS,
 };
 RENDERERS.untested = RENDERERS.coverage_gaps!;
+
+/** The coverage reports read, one line each. */
+function reportLines(reports: Json[]): string[] {
+  return reports.map((x) => `  from ${x.path} (${x.format}): ${x.matched} of ${x.files} files matched${x.stale_files > 0 ? `, ${x.stale_files} changed since it was written` : ''}`);
+}
 
 /** `gortex analyze --kind K`. */
 export function renderAnalysis(kind: string, result: Json): string {

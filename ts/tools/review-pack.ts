@@ -330,8 +330,30 @@ function testTargets(ctx: ToolContext, set: Changeset): Json {
     verification_command: commands.length === 0 ? null : commands.map((c) => (c.cwd === '.' ? c.command : `(cd ${c.cwd} && ${c.command})`)).join(' && '),
     ...(none.length > 0 ? { no_command: none } : {}),
     untested: untested.slice(0, 50),
+    ...measuredCoverage(ctx, seeds.map((s) => s.symbol.id)),
     ...(seeds.length < set.symbols().filter((s) => s.symbol.change !== 'deleted').length ? { note: `tests looked up for the first ${MAX_TEST_LOOKUPS} changed declarations` } : {}),
   };
+}
+
+/** The changed declarations' measured coverage when the repository has a coverage report (`analyze kind=coverage`, file by file). */
+function measuredCoverage(ctx: ToolContext, ids: readonly string[]): { measured?: Json } {
+  const wanted = new Set(ids);
+  const files = [...new Set(ids.map((id) => id.slice(id.indexOf('/') + 1, id.indexOf('::'))))];
+  const rows: Json[] = [];
+  let reports: string[] = [];
+  for (const file of files) {
+    let r: Json;
+    try {
+      r = ctx.engine.query('analyze', { kind: 'coverage', path_prefix: file, limit: 1000 }, { repo: ctx.repo });
+    } catch (error) {
+      // No report here: graph evidence (tests, untested) is all there is.
+      if ((error as { code?: string }).code === 'unavailable') return {};
+      throw error;
+    }
+    reports = (r.reports as Json[]).map((x) => x.path);
+    for (const s of r.symbols as Json[]) if (wanted.has(s.id)) rows.push({ id: s.id, percent: s.percent, covered: s.covered, lines: s.lines, ...(s.stale ? { stale: true } : {}) });
+  }
+  return files.length === 0 ? {} : { measured: { reports, symbols: rows } };
 }
 
 // ---- the context pack ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ pub mod hotspots;
 pub mod impact;
 mod leiden;
 mod louvain;
+pub mod measured;
 pub mod pr_risk;
 pub mod processes;
 pub mod reach;

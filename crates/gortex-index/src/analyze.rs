@@ -63,6 +63,8 @@ pub struct AnalysisCaches {
     /// Reach sets per seed, computed lazily; one cache per graph version.
     reach: GraphSlot<ReachCache>,
     dataflow: Mutex<DataflowState>,
+    /// Coverage reports parsed, by path (kept while their size and mtime hold).
+    pub(crate) coverage_reports: crate::coverage_reports::ReportCache,
 }
 
 #[derive(Default)]
@@ -134,6 +136,12 @@ tool_table! {
     coverage_gaps(gortex_analysis::coverage::CoverageGapsArgs) -> gortex_analysis::coverage::CoverageGapsResult,
         "Functions and methods no test reaches (graph evidence: test callers within two hops, test files depending on the file); alias untested",
         |a| gortex_analysis::coverage::coverage_gaps(g, &a);
+    coverage(gortex_analysis::measured::CoverageArgs) -> gortex_analysis::measured::CoverageResult,
+        "Measured coverage from the reports test runs write (LCOV, Cobertura, JaCoCo, Go cover profiles, coverage.py JSON): functions and methods with the share of their lines a test executed, least covered first",
+        |a| self.with_coverage(a.reports.as_deref(), |r, m| gortex_analysis::measured::coverage(g, r, m, &a));
+    coverage_summary(gortex_analysis::measured::CoverageSummaryArgs) -> gortex_analysis::measured::CoverageSummaryResult,
+        "Measured line and function coverage from the coverage reports, in total and per directory or file, least covered first",
+        |a| self.with_coverage(a.reports.as_deref(), |r, m| gortex_analysis::measured::coverage_summary(g, r, m, &a));
     external_calls(gortex_analysis::external::ExternalCallsArgs) -> gortex_analysis::external::ExternalCallsResult,
         "Calls and references leaving the repository, grouped by external target with callers and files",
         |a| gortex_analysis::external::external_calls(g, &a);

@@ -55,6 +55,7 @@
 
 pub mod analyze;
 mod classify;
+pub mod coverage_reports;
 pub mod history;
 pub mod inspect;
 pub mod loaded_repos;

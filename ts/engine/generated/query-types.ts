@@ -395,6 +395,22 @@ export interface CommunityRow {
   top_files: FileCount[];
 }
 
+/** Arguments of `analyze kind=coverage`. */
+export interface CoverageArgs {
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only symbols whose covered share is at most this percentage (0–100). */
+  max_percent?: number;
+  /** Skip symbols with fewer instrumented lines than this (default 1). */
+  min_lines?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+  /** Report files to read, repository-relative (default: the usual places — coverage/lcov.info, lcov.info, coverage.xml, cobertura.xml, coverage/cobertura-coverage.xml, coverage.out, cover.out, coverage.json, target/site/jacoco/jacoco.xml, build/reports/jacoco/test/jacocoTestReport.xml). */
+  reports?: string[];
+  /** Only functions (`function`) or only methods (`method`); default both. */
+  symbol_kind?: 'function' | 'method';
+}
+
 /** Arguments of `coverage_gaps`. */
 export interface CoverageGapsArgs {
   /** Only exported symbols (a method is as visible as its type). */
@@ -417,6 +433,92 @@ export interface CoverageGapsResult {
   tested_ratio: number;
   /** Untested symbols found (before `limit`). */
   total: number;
+  truncated: boolean;
+}
+
+/** One file or directory's totals. */
+export interface CoverageGroup {
+  covered: number;
+  /** Functions and methods with instrumented lines, and those no test executed. */
+  functions: number;
+  functions_uncovered: number;
+  lines: number;
+  path: string;
+  percent: number;
+}
+
+/** Result of `analyze kind=coverage`. */
+export interface CoverageResult {
+  evidence: string;
+  /** Functions and methods in reported files with instrumented lines. */
+  measured: number;
+  reports: ReportRow[];
+  /** Least covered first (then most uncovered lines, path, line). */
+  symbols: CoverageRow[];
+  /** Symbols matching the filters (before `limit`). */
+  total: number;
+  truncated: boolean;
+  /** Of those, symbols no test executed a line of. */
+  uncovered: number;
+}
+
+/** One function or method with its measured coverage. */
+export interface CoverageRow {
+  covered: number;
+  end_line: number;
+  exported?: boolean;
+  external?: boolean;
+  /** Repository-relative path of the file that declares it. */
+  file_path: string;
+  flavor?: TypeFlavor;
+  id: string;
+  is_test?: boolean;
+  kind: NodeKind;
+  language?: Language;
+  /** Instrumented lines in its span (lines the report lists). */
+  lines: number;
+  /** Declaration details as one map (`get_symbol` with `detail: "full"` only). */
+  meta?: Record<string, unknown>;
+  name: string;
+  /** covered / lines, in percent (one decimal). */
+  percent: number;
+  /** `Owner.name`; the path for file nodes. */
+  qual_name: string;
+  /** The repository the node belongs to (its id's first segment); empty for `external::` stubs. */
+  repo_prefix: string;
+  signature?: string;
+  /** Its file changed after the report was written. */
+  stale?: boolean;
+  /** First line of the declaration (1-based); 0 for external stubs. */
+  start_line: number;
+}
+
+/** Arguments of `analyze kind=coverage_summary`. */
+export interface CoverageSummaryArgs {
+  /** Group rows by `file` or by `directory` (default). */
+  group_by?: 'file' | 'directory';
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+  /** Report files to read (default: the usual places, as `coverage` looks). */
+  reports?: string[];
+}
+
+/** Result of `analyze kind=coverage_summary`. */
+export interface CoverageSummaryResult {
+  covered: number;
+  evidence: string;
+  /** Files with instrumented lines. */
+  files: number;
+  functions: number;
+  functions_covered: number;
+  functions_uncovered: number;
+  /** Least covered first. */
+  groups: CoverageGroup[];
+  lines: number;
+  percent: number;
+  reports: ReportRow[];
   truncated: boolean;
 }
 
@@ -1903,6 +2005,23 @@ export interface ReleasesResult {
   unreleased_symbols: number;
 }
 
+/** The report formats read. */
+export type ReportFormat = 'lcov' | 'cobertura' | 'jacoco' | 'go_cover_profile' | 'coverage_py_json';
+
+/** One report as the answer lists it. */
+export interface ReportRow {
+  /** Source files the report lists. */
+  files: number;
+  format: ReportFormat;
+  /** Of those, files matched to an indexed file. */
+  matched: number;
+  path: string;
+  /** Matched files changed on disk after the report was written: their rows may be off. */
+  stale_files: number;
+  /** A few of the report's paths that match no indexed file. */
+  unmatched_sample?: string[];
+}
+
 /** `resolution`: call sites bound to a target and left unresolved. */
 export interface ResolutionMeasure {
   resolved_calls: number;
@@ -2816,6 +2935,8 @@ export interface AnalyzeKindMap {
   impact: { args: ImpactArgs; result: ImpactResult };
   clusters: { args: ClustersArgs; result: CommunityList };
   coverage_gaps: { args: CoverageGapsArgs; result: CoverageGapsResult };
+  coverage: { args: CoverageArgs; result: CoverageResult };
+  coverage_summary: { args: CoverageSummaryArgs; result: CoverageSummaryResult };
   external_calls: { args: ExternalCallsArgs; result: ExternalCallsResult };
   routes: { args: RoutesArgs; result: RoutesResult };
   env_var_users: { args: EnvVarUsersArgs; result: EnvVarUsersResult };
