@@ -19,6 +19,7 @@ export function renderReviewText(r: Json): string {
     r.pre_existing_count ? `${r.pre_existing_count} pre-existing (not counted)` : undefined,
     r.suppressed_count ? `${r.suppressed_count} suppressed` : undefined,
     r.note,
+    r.llm ? (r.llm.used ? `model ${r.llm.model}: ${r.llm.findings} finding${r.llm.findings === 1 ? '' : 's'} added${r.llm.unlocated ? `, ${r.llm.unlocated} it could not place on a line` : ''}` : `model not used: ${r.llm.error ?? r.llm.reason}`) : undefined,
   ].filter(Boolean);
   const lines = [head, ...notes.map((n) => `  ${n}`)];
   for (const f of findings) {

@@ -6,7 +6,9 @@
  * (gitignore-style patterns; both files add up), `respect_gitignore`, `index.max_file_size`, and
  * the global file's `daemon.http_addr` and `daemon.allowed_roots`, and `lsp.<language>` (the
  * language server to run: the global file's always, the repository's only when the global file
- * sets `lsp.allow_repo_commands: true`, because a cloned repository must not choose what runs);
+ * sets `lsp.allow_repo_commands: true`, because a cloned repository must not choose what runs),
+ * and the global file's `llm` (an OpenAI-compatible model endpoint; a repository's is ignored, since
+ * it must not choose where its code is sent);
  * every other key the original's schema knows is accepted with a warning that it is not used yet,
  * and unknown keys are warned about with the known ones listed. A file that is not valid YAML, or a value of the wrong type
  * under a key that is used, is an error naming the file, the key and the fix.
@@ -40,7 +42,9 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules', 'lsp']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules', 'lsp', 'llm']);
+/** Keys under `llm` (global config). */
+const LLM_KEYS = ['endpoint', 'model', 'api_key_env', 'timeout_ms'] as const;
 /** Keys of one guard rule. */
 const GUARD_KEYS = ['name', 'kind', 'source', 'target', 'message', 'severity', 'except'] as const;
 /** Keys under `daemon` (global config). */
@@ -90,6 +94,20 @@ export interface LoadedConfig {
   lsp: Record<string, LspSetting>;
   /** `lsp.enrich`: run the semantic-enrichment pass (the repository's over the global's); absent: not set. */
   lspEnrich?: boolean;
+  /** `llm` of the global config (user-level only: a repository must not choose where its code is sent). */
+  llm?: LlmSetting;
+}
+
+/** An OpenAI-compatible chat-completions endpoint (`llm:` of the global config). */
+export interface LlmSetting {
+  /** Base URL, up to `/v1` (`/chat/completions` is appended). */
+  endpoint: string;
+  model: string;
+  /** Name of the environment variable holding the API key (the key itself is never written in a file). */
+  apiKeyEnv?: string;
+  timeoutMs: number;
+  /** `file:line` of the setting. */
+  source: string;
 }
 
 /** One language's `lsp.<language>` setting. */
@@ -162,6 +180,8 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     if (daemon.httpAddr !== undefined) out.daemonHttpAddr = daemon.httpAddr;
     if (daemon.allowedRoots !== undefined) out.allowedRoots = daemon.allowedRoots;
     lspSettings(global, out.lsp, out.warnings, true, globalFile, (enrich) => (out.lspEnrich = enrich));
+    const llm = llmSetting(global, out.warnings);
+    if (llm) out.llm = llm;
   }
   if (repo) {
     out.files.unshift(repo.file);
@@ -174,6 +194,7 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
       }
       out.workspace = ws;
     }
+    if (repo.data.llm !== undefined) out.warnings.push(`${where(repo, ['llm'])}: llm of a repository file is ignored: set it in ${globalFile} (a repository must not choose where its code is sent)`);
     const guards = guardRules(repo, out.warnings);
     if (guards) out.guards = guards;
     lspSettings(repo, out.lsp, out.warnings, global?.data.lsp !== null && typeof global?.data.lsp === 'object' && (global.data.lsp as Record<string, unknown>).allow_repo_commands === true, globalFile, (enrich) => (out.lspEnrich = enrich));
@@ -240,6 +261,32 @@ function stringList(y: YamlFile, value: unknown, keys: string[]): string[] {
     throw new ConfigError(`${where(y, keys)}: ${keys.join('.')} must be a list of tool names, like [find_files, analyze]`);
   }
   return list.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/** Reads and checks `llm` of the global file. */
+function llmSetting(y: YamlFile, warnings: string[]): LlmSetting | undefined {
+  const llm = y.data.llm;
+  if (llm === undefined || llm === null) return undefined;
+  const example = 'like "llm:\n  endpoint: http://localhost:11434/v1\n  model: qwen2.5-coder\n  api_key_env: OPENAI_API_KEY"';
+  if (typeof llm !== 'object' || Array.isArray(llm)) throw new ConfigError(`${where(y, ['llm'])}: llm must be a mapping with endpoint and model, ${example}`);
+  warnKeys(y, llm as Record<string, unknown>, LLM_KEYS, ['llm'], warnings);
+  const r = llm as Record<string, unknown>;
+  const at = where(y, ['llm']);
+  if (typeof r.endpoint !== 'string' || !/^https?:\/\/./.test(r.endpoint)) throw new ConfigError(`${at}: llm.endpoint must be an http(s) URL of an OpenAI-compatible API, ${example}`);
+  if (typeof r.model !== 'string' || r.model.trim() === '') throw new ConfigError(`${at}: llm.model must name the model to ask, ${example}`);
+  if (r.api_key_env !== undefined && (typeof r.api_key_env !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(r.api_key_env))) {
+    throw new ConfigError(`${at}: llm.api_key_env must be the name of an environment variable holding the key (not the key itself)`);
+  }
+  if (r.timeout_ms !== undefined && (typeof r.timeout_ms !== 'number' || !Number.isInteger(r.timeout_ms) || r.timeout_ms < 1000 || r.timeout_ms > 600_000)) {
+    throw new ConfigError(`${at}: llm.timeout_ms must be an integer from 1000 to 600000`);
+  }
+  return {
+    endpoint: r.endpoint.replace(/\/+$/, ''),
+    model: r.model.trim(),
+    ...(r.api_key_env ? { apiKeyEnv: r.api_key_env as string } : {}),
+    timeoutMs: (r.timeout_ms as number | undefined) ?? 120_000,
+    source: at,
+  };
 }
 
 /** Reads and checks `guards.rules` of the repository's file. */

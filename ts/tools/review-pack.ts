@@ -520,7 +520,7 @@ async function reviewPack(ctx: ToolContext, args: Json): Promise<Json> {
     tests,
     verification_command: tests.verification_command,
     ...(pack ? { pack } : {}),
-    ...(args.use_llm ? { llm: { used: false, reason: 'no language model is configured in this build; the review is the deterministic, graph-grounded one' } } : {}),
+    ...(review.llm ? { llm: review.llm } : {}),
     ...(scrub ? { scrubbed: { secrets_redacted: redacted + (pack?.redacted ?? 0) } } : {}),
     receipt: await receiptOf(ctx, { paths: set.paths(), symbols: classes.symbols.length, verdict, findings: findings.length }),
   };
@@ -617,7 +617,7 @@ export const reviewPackTools = [
       include_pack: z.boolean().optional().describe('Add the tiered context pack (changed hunks, callers\' source, neighbours\' signatures) under max_tokens'),
       max_tokens: z.number().int().min(200).max(200_000).optional().describe(`Token budget of the pack (default ${PACK_TOKENS})`),
       scrub: z.boolean().optional().describe('Redact secrets from every code text in the answer (findings\' source lines, the pack)'),
-      use_llm: z.boolean().optional().describe('Ask a language model for more findings (none can be configured in this build: the answer says so)'),
+      use_llm: z.boolean().optional().describe('Also ask the configured language model for defects in the changed lines (relocated to exact lines, grounded: false, capped at warning)'),
       limit: z.number().int().min(1).max(5000).optional().describe('Most findings returned (default 200)'),
     },
     handler: (ctx, args) => reviewPack(ctx, args),

@@ -19,6 +19,7 @@ import { syncIndex } from '../workspace/writes';
 import { detectChanges } from './changes';
 import { prFilesInput, symbolsOfPrFiles } from './pr';
 import { defineTool, ToolInputError } from './registry';
+import { critiqueFindings, modelFindings, verdictOf } from './review-llm';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -166,6 +167,16 @@ export function analyzeReview(ctx: ToolContext, args: Record<string, unknown>): 
   return ctx.engine.query('analyze', { ...args, suppressed: withSuppressions(ctx, args.suppressed) }, { repo: ctx.repo });
 }
 
+/** With `use_llm`, the model's relocated findings folded into `result` (they can raise the verdict to REVIEW, never to BLOCK). */
+async function withModel(ctx: ToolContext, args: Json, files: readonly ReviewFile[], result: Json): Promise<Json> {
+  if (!args.use_llm) return result;
+  const extra = await modelFindings(ctx, files, result.findings ?? []);
+  if (extra.findings.length === 0) return { ...result, llm: extra.llm };
+  const findings = [...(result.findings as Json[]), ...extra.findings];
+  const verdict = ['APPROVE', 'REVIEW', 'BLOCK'][Math.max(['APPROVE', 'REVIEW', 'BLOCK'].indexOf(result.verdict), ['APPROVE', 'REVIEW', 'BLOCK'].indexOf(verdictOf(extra.findings)))];
+  return { ...result, verdict, findings, llm: extra.llm };
+}
+
 /** Reviews a changeset: the answer of `review`. */
 export async function runReview(ctx: ToolContext, args: Json): Promise<Json> {
   const given = [args.diff !== undefined, args.base !== undefined || args.staged === true].filter(Boolean).length;
@@ -175,11 +186,15 @@ export async function runReview(ctx: ToolContext, args: Json): Promise<Json> {
     const files = filesFromPastedDiff(ctx.root, String(args.diff));
     await syncIndex(ctx, files.map((f) => f.path));
     const result = ctx.engine.query('analyze', { ...common, files }, { repo: ctx.repo }) as Json;
-    return { reviewed: 'the pasted diff, read from the working tree', files: files.length, ...result };
+    return { reviewed: 'the pasted diff, read from the working tree', files: files.length, ...(await withModel(ctx, args, files, result)) };
   }
   if (args.scope !== undefined && args.base === undefined && args.staged !== true) {
     const result = ctx.engine.query('analyze', { ...common, path_prefix: args.scope }, { repo: ctx.repo }) as Json;
-    return { reviewed: `every supported file under ${JSON.stringify(args.scope || '.')}`, ...result };
+    return {
+      reviewed: `every supported file under ${JSON.stringify(args.scope || '.')}`,
+      ...result,
+      ...(args.use_llm ? { llm: { used: false, reason: 'use_llm reviews changed lines: pass base or a diff, not scope alone' } } : {}),
+    };
   }
   const changes = (await detectChanges(ctx, { base: args.base, staged: args.staged, paths: args.scope ? [args.scope] : undefined })) as Json;
   const changed = (changes.files as Json[]).filter((f) => f.status !== 'deleted' && !f.binary);
@@ -203,7 +218,7 @@ export async function runReview(ctx: ToolContext, args: Json): Promise<Json> {
     reviewed: compared,
     files: files.length,
     ...(args.staged ? { note: 'staged files are read from the working tree: unstaged edits to them are reviewed too' } : {}),
-    ...result,
+    ...(await withModel(ctx, args, files, result)),
   };
 }
 
@@ -280,21 +295,6 @@ async function reviewQuestions(ctx: ToolContext, args: Json): Promise<Json> {
   return { questions: questions.slice(0, limit), total: questions.length, symbols: ids.length, truncated: questions.length > limit };
 }
 
-/** `critique_review`: the second pass over a review's findings. No model is configured in this build, so every finding is kept and the answer says so. */
-function critique(args: Json): Json {
-  const findings = (args.findings ?? []) as Json[];
-  const worst = findings.map((f) => f.severity as string).reduce((w, s) => (RANK[s] ?? 0) > (RANK[w] ?? 0) ? s : w, 'info');
-  return {
-    kept: findings,
-    dropped: [],
-    verdict: (RANK[worst] ?? 0) >= RANK.error! ? 'BLOCK' : (RANK[worst] ?? 0) >= RANK.warning! ? 'REVIEW' : 'APPROVE',
-    critic: 'none',
-    note: 'no language model is configured for a second pass, so every finding is kept; the findings are already grounded in the graph by review',
-  };
-}
-
-const RANK: Record<string, number> = { info: 0, warning: 1, error: 2, critical: 3 };
-
 /** The review family. */
 export const reviewTools = [
   defineTool({
@@ -313,6 +313,7 @@ export const reviewTools = [
       include_dropped: z.boolean().optional().describe('List the findings the graph pass dropped, with reasons'),
       suppressed: z.array(z.string()).optional().describe('More finding fingerprints to leave out (the durable ones of suppress_finding always are)'),
       limit: z.number().int().min(1).max(5000).optional().describe('Most findings returned (default 200)'),
+      use_llm: z.boolean().optional().describe('Also ask the configured language model for defects in the changed lines; its findings are relocated to exact lines, marked grounded: false and capped at warning'),
     },
     handler: (ctx, args) => runReview(ctx, args),
   }),
@@ -336,11 +337,11 @@ export const reviewTools = [
     category: 'review',
     effect: 'read',
     description:
-      'Second pass over a review\'s findings that keeps the genuine ones and drops false positives with reasons, and revises the verdict. It needs a language model; with none configured (this build) it keeps every finding and says so.',
+      'Second pass over a review\'s findings by the configured language model: each finding shown with the code around it, kept or dropped with a reason, and the verdict revised. With no model configured it keeps every finding and says how to configure one; a failing model keeps what it did not decide.',
     input: {
       findings: z.array(z.record(z.string(), z.unknown())).max(5000).describe('The findings of a review (review\'s findings[])'),
     },
-    handler: (_ctx, args) => critique(args),
+    handler: (ctx, args) => critiqueFindings(ctx, args.findings),
   }),
   defineTool({
     name: 'suppress_finding',

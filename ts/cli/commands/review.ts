@@ -35,6 +35,7 @@ export default class ReviewCommand extends QueryCommand {
     format: Flags.string({ description: 'Output format', options: ['text', 'json', 'sarif'], default: 'text' }),
     limit: Flags.integer({ description: 'Most findings listed (default 200)' }),
     'include-dropped': Flags.boolean({ description: 'List what the graph pass dropped, with reasons (json)' }),
+    'use-llm': Flags.boolean({ description: 'Also ask the configured language model (llm: in the global config) for defects in the changed lines; capped at warning' }),
   };
 
   async run(): Promise<void> {
@@ -47,6 +48,7 @@ export default class ReviewCommand extends QueryCommand {
     if (flags['min-severity'] !== undefined) args.min_severity = flags['min-severity'];
     if (flags.limit !== undefined) args.limit = flags.limit;
     if (flags['include-dropped']) args.include_dropped = true;
+    if (flags['use-llm']) args.use_llm = true;
     if (flags.diff !== undefined) {
       try {
         args.diff = fs.readFileSync(flags.diff === '-' ? 0 : flags.diff, 'utf8');
