@@ -58,7 +58,10 @@ function modelServer(fail = false): Promise<{ url: string; seen: Seen[]; close: 
         return;
       }
       let answer: unknown;
-      if (system.includes('false positives')) {
+      if (system.includes('order pull requests')) {
+        const prs = JSON.parse(user) as { number: number }[];
+        answer = { order: prs.map((p) => ({ number: p.number, rationale: `reviewed as #${p.number}` })).reverse() };
+      } else if (system.includes('false positives')) {
         const decisions = [...user.matchAll(/### Finding (\d+)\nrule: ([\w-]+)/g)].map(([, index, rule]) =>
           rule === 'loop-query' ? { index: Number(index), keep: false, reason: 'ids holds at most one element here' } : { index: Number(index), keep: true, reason: 'a real credential' },
         );
@@ -127,6 +130,23 @@ describe('review with a configured model', () => {
     expect(sent.user).not.toContain(SECRET);
     const pack = await okJson(client, 'review_pack', { use_llm: true });
     expect(pack.llm).toMatchObject({ used: true, findings: 1 });
+  });
+
+  it('triage_prs use_llm: the model re-orders the graph ranking with a rationale per PR', async () => {
+    const pr = (number: number, title: string, file: string) => ({ number, title, draft: false, base: { ref: 'main' }, head: { ref: `b${number}`, sha: 'f'.repeat(40) }, updated_at: '2026-12-01T00:00:00Z', files: [{ filename: file, status: 'modified' }] });
+    const prs = [pr(1, 'Batch user lookups', 'src/store.ts'), pr(2, 'Fix a typo', 'README.md')];
+    const plain = await okJson(client, 'triage_prs', { prs });
+    expect(plain.ranked.map((p: any) => p.number)).toEqual([1, 2]);
+    // A file this checkout does not have (the PR adds it, or the index leaves it out) maps to nothing, and says so.
+    expect(plain.ranked[1].unknown_files).toEqual(['README.md']);
+    expect(plain.llm).toBeUndefined();
+    const r = await okJson(client, 'triage_prs', { prs, use_llm: true });
+    expect(r.ranked.map((p: any) => [p.rank, p.number, p.graph_rank, p.rationale])).toEqual([
+      [1, 2, 2, 'reviewed as #2'],
+      [2, 1, 1, 'reviewed as #1'],
+    ]);
+    expect(r.llm).toEqual({ used: true, model: 'coder-7b', ranked: 2 });
+    expect(r.order).toContain("the model's order");
   });
 
   it('gortex review --use-llm prints the model findings and says what the model added; SARIF carries them', async () => {

@@ -19,9 +19,11 @@ export function renderTriage(r: Json): string {
   if (r.ranked.length === 0) return 'no open PRs to triage';
   const lines = [`review order (${r.order}):`];
   for (const p of r.ranked) {
-    lines.push(`${String(p.rank).padStart(2)}. #${p.number}  ${p.level.padEnd(8)} ${String(p.score).padStart(3)}  ${p.title}  — ${p.changed.files} files, ${p.changed.symbols} symbols, ${p.dependents} dependents`);
+    lines.push(`${String(p.rank).padStart(2)}. #${p.number}  ${p.level.padEnd(8)} ${String(p.score).padStart(3)}  ${p.title}  — ${p.changed.files} files, ${p.changed.symbols} symbols, ${p.dependents} dependents${p.graph_rank !== undefined ? ` (graph rank ${p.graph_rank})` : ''}`);
+    if (p.rationale) lines.push(`       why: ${p.rationale}`);
     for (const q of p.top_priorities) lines.push(`       review ${q.id} (${q.file}:${q.line}, ${q.callers} callers)`);
   }
+  if (r.llm && !r.llm.used) lines.push(`model not used: ${r.llm.error ?? r.llm.reason}`);
   return lines.join('\n');
 }
 

@@ -7,9 +7,11 @@
  */
 import { z } from 'zod';
 import { git, gitInfo } from '../support/git';
+import { redactSecrets } from '../support/redact';
 import type { ToolContext } from '../workspace/context';
 import { clientFor, forgeName, resolveForgeRepo, type ForgeClient, type ForgeRepo } from './forge-client';
 import { patchRanges, prImpact, type PrFile } from './pr';
+import { modelRanking } from './review-llm';
 import { defineTool, ToolInputError } from './registry';
 import { runReview } from './review';
 
@@ -300,33 +302,6 @@ function verdictOf(findings: readonly Json[]): 'BLOCK' | 'REVIEW' | 'APPROVE' {
   return 'APPROVE';
 }
 
-/** Known secret formats and their replacements; order matters (a key block before key=value). */
-const SECRET_PATTERNS: [RegExp, string][] = [
-  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g, '[REDACTED]'],
-  [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, '[REDACTED]'],
-  [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, '[REDACTED]'],
-  [/\bglpat-[A-Za-z0-9_-]{20,}/g, '[REDACTED]'],
-  [/\bxox[bp]-[A-Za-z0-9-]{10,}/g, '[REDACTED]'],
-  [/\bAKIA[0-9A-Z]{16}\b/g, '[REDACTED]'],
-  [/\bsk_live_[A-Za-z0-9]{10,}/g, '[REDACTED]'],
-  [/\b((?:password|passwd|secret|token|api_key|apikey)\s*[:=]\s*)(['"`])(?:(?!\2)[^\n])*\2/gi, '$1$2[REDACTED]$2'],
-];
-
-/** `text` with every known secret replaced by `[REDACTED]`, and how many were. */
-export function redactSecrets(text: string): { text: string; redacted: number } {
-  let redacted = 0;
-  let out = text;
-  for (const [re, replacement] of SECRET_PATTERNS) {
-    out = out.replace(re, (...m: unknown[]) => {
-      // Replacement templates refer to groups: expand them by hand since a function replacer is used.
-      const next = replacement.replace(/\$(\d)/g, (_, i: string) => String(m[Number(i)] ?? ''));
-      // A value an earlier pattern already redacted (`api_key = "[REDACTED]"`) counts once.
-      if (next !== m[0]) redacted++;
-      return next;
-    });
-  }
-  return { text: out, redacted };
-}
 
 /** One finding as an inline comment's body (not yet redacted). */
 function commentBody(f: Json): string {
@@ -430,8 +405,8 @@ export const forgeTools = [
     category: 'pr',
     effect: 'read',
     description:
-      'Rank open PRs by graph-derived review priority: get_pr_impact per PR (its files mapped to symbols; five risk axes, level, score), ordered by score, then level, then changed symbols, then number — deterministic. Answers which PR to review first, with each one\'s top review priorities. Reads the forge, or the prs (with files) you pass.',
-    input: forgeInput,
+      'Rank open PRs by graph-derived review priority: get_pr_impact per PR (its files mapped to symbols; five risk axes, level, score), ordered by score, then level, then changed symbols, then number — deterministic; use_llm re-ranks with one pass of the configured model and a rationale per PR. Answers which PR to review first, with each one\'s top review priorities. Reads the forge, or the prs (with files) you pass.',
+    input: { ...forgeInput, use_llm: z.boolean().optional().describe('Re-rank with one compact pass of the configured language model, a rationale per PR (the graph rank is kept beside it)') },
     handler: async (ctx, args) => {
       const found = await openPrs(ctx, args, 'triage_prs', false);
       await withFiles(ctx, args, 'triage_prs', found);
@@ -452,13 +427,17 @@ export const forgeTools = [
         });
       }
       rows.sort((a, b) => b.score - a.score || LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level) || b.changed.symbols - a.changed.symbols || a.number - b.number);
+      const graphOrder = 'risk score, then level, then changed symbols (descending), then PR number';
+      const deterministic = rows.map((r, i) => ({ rank: i + 1, ...r }));
+      const reranked = args.use_llm ? await modelRanking(ctx, deterministic) : undefined;
       return {
         ...(found.repo ? { repo: found.repo.slug } : {}),
         source: found.source,
-        ranked: rows.map((r, i) => ({ rank: i + 1, ...r })),
+        ranked: reranked ? reranked.rows.map(({ rank, ...r }, i) => ({ rank: i + 1, graph_rank: rank, ...r })) : deterministic,
         total: rows.length,
         ...(found.truncated ? { truncated: true } : {}),
-        order: 'risk score, then level, then changed symbols (descending), then PR number',
+        order: reranked?.llm.used ? `the model's order, with its rationale (graph_rank: ${graphOrder})` : graphOrder,
+        ...(reranked ? { llm: reranked.llm } : {}),
       };
     },
   }),

@@ -8,7 +8,7 @@
  */
 import { ConfigError, loadConfig, type LlmSetting } from '../config/config';
 import type { ToolContext } from '../workspace/context';
-import { redactSecrets } from './forge';
+import { redactSecrets } from '../support/redact';
 import { ToolInputError } from './registry';
 
 /** One chat message. */

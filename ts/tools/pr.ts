@@ -49,7 +49,13 @@ export function symbolsOfPrFiles(ctx: ToolContext, files: readonly PrFile[]): { 
     if (!p) throw new ToolInputError('invalid_argument', 'each of files needs path (or filename, as GitHub lists it)');
     if (f.status === 'removed' || f.status === 'deleted') continue;
     paths.push(p);
-    const symbols = ctx.engine.fileSymbols(ctx.repo, p) as Json[];
+    let symbols: Json[];
+    try {
+      symbols = ctx.engine.fileSymbols(ctx.repo, p) as Json[];
+    } catch {
+      // Not in this checkout's index (a file the PR adds, or one the index leaves out): nothing to map.
+      symbols = [];
+    }
     if (symbols.length === 0) {
       unknown.push(p);
       continue;

@@ -211,3 +211,48 @@ function relocate(file: { lines: string[]; ranges: [number, number][] }, quote: 
   const target = Number.isFinite(hint) ? hint : candidates[0]!;
   return candidates.sort((x, y) => Math.abs(x - target) - Math.abs(y - target))[0];
 }
+
+/**
+ * `triage_prs use_llm`: one compact model pass over the deterministic ranking (each PR's title,
+ * risk and top priorities) that re-orders it with a rationale per PR. PRs the model leaves out
+ * follow in their deterministic order; a failing model leaves the ranking as it was.
+ */
+export async function modelRanking(ctx: ToolContext, rows: readonly Json[]): Promise<{ rows: Json[]; llm: Json }> {
+  const llm = llmOf(ctx);
+  if (!llm) return { rows: [...rows], llm: { used: false, reason: `no language model is configured; ${LLM_HOWTO}` } };
+  if (rows.length < 2) return { rows: [...rows], llm: { used: false, model: llm.model, reason: 'fewer than two PRs: nothing to re-rank' } };
+  const summary = rows.map((r) => ({
+    number: r.number,
+    title: String(r.title ?? '').slice(0, 200),
+    risk: `${r.level} ${r.score}`,
+    changed: r.changed,
+    dependents: r.dependents,
+    top: (r.top_priorities as Json[]).map((p) => `${p.id} (${p.callers} callers)`),
+  }));
+  let answer: Json;
+  try {
+    answer = await llm.json([
+      {
+        role: 'system',
+        content:
+          'You order pull requests for review: most urgent first, weighing graph risk, what they touch and what their titles say. ' +
+          'Answer only JSON: {"order":[{"number":<PR number>,"rationale":"<one sentence>"}]}',
+      },
+      { role: 'user', content: JSON.stringify(summary) },
+    ]);
+  } catch (error) {
+    if (!(error instanceof ToolInputError)) throw error;
+    return { rows: [...rows], llm: { used: false, model: llm.model, error: error.message } };
+  }
+  const byNumber = new Map(rows.map((r) => [r.number, r]));
+  const out: Json[] = [];
+  for (const o of Array.isArray(answer?.order) ? answer.order : []) {
+    const row = byNumber.get(Number(o?.number));
+    if (!row) continue;
+    byNumber.delete(row.number);
+    out.push({ ...row, rationale: String(o.rationale ?? '').slice(0, 500) });
+  }
+  const ranked = out.length;
+  out.push(...rows.filter((r) => byNumber.has(r.number)));
+  return { rows: out, llm: { used: true, model: llm.model, ranked, ...(ranked < rows.length ? { left_in_graph_order: rows.length - ranked } : {}) } };
+}

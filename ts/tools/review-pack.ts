@@ -21,7 +21,7 @@ import { syncIndex } from '../workspace/writes';
 import { blobAt, checkGuards, detectChanges, diffContext } from './changes';
 import { ContextReader } from './context-common';
 import { commandsFor, findTestTargets, type TestFileRow, type TestSymbolRow } from './context-tests';
-import { redactSecrets } from './forge';
+import { redactSecrets } from '../support/redact';
 import { receiptOf } from './pr';
 import { defineTool, ToolInputError } from './registry';
 import { runReview } from './review';
