@@ -7,7 +7,8 @@
 // 2. Real history: `review` over each of the last N first-parent commits of real repositories
 //    (each commit checked out in turn and reviewed against its parent, as CI would), reporting
 //    findings per thousand added lines and every finding with its source line, so a sample can be
-//    judged by hand (`--sample K` prints a seeded sample of K findings to judge).
+//    judged by hand (`--sample K` prints a seeded sample of K findings to judge); and the rollups
+//    `review_pack` and `pr_review_context` on the same commits (time, verdicts, classes, breaks).
 //
 //   node dist/benches/review-bench.js [--git DIR=NAME …] [--commits 50] [--out BENCHMARKS.md] [--from-json F]
 //
@@ -144,7 +145,18 @@ async function history(spec: string, n: number): Promise<Json> {
         const r = await c.call('review', { base: `${sha}~1`, limit: 5000 });
         const ms = Date.now() - t0;
         const subject = git(dir, 'log', '-1', '--format=%s', sha);
-        rows.push({ sha, subject, added, added_code: addedCode, files: r.files ?? 0, findings: r.findings.length, dropped: r.dropped_count ?? 0, pre_existing: r.pre_existing_count ?? 0, verdict: r.verdict, ms });
+        // The rollups on the same changeset: the whole pack, and the cheap PASS/WARN/BLOCK context.
+        const p0 = Date.now();
+        const pack = await c.call('review_pack', { base: `${sha}~1`, limit: 5000 });
+        const packMs = Date.now() - p0;
+        const c0 = Date.now();
+        const context = await c.call('pr_review_context', { base: `${sha}~1` });
+        const contextMs = Date.now() - c0;
+        rows.push({
+          sha, subject, added, added_code: addedCode, files: r.files ?? 0, findings: r.findings.length, dropped: r.dropped_count ?? 0, pre_existing: r.pre_existing_count ?? 0, verdict: r.verdict, ms,
+          pack: { ms: packMs, verdict: pack.verdict, classes: pack.changes.classes, breaks: pack.contracts.breaks, guard_violations: (pack.guards.violations as Json[]).length, tests: (pack.tests.test_files as Json[]).length, command: pack.verification_command !== null, bytes: JSON.stringify(pack).length },
+          context: { ms: contextMs, verdict: context.verdict, reasons: (context.reasons as Json[]).map((x) => `${x.from}:${x.level}`) },
+        });
         for (const f of r.findings as Json[]) findings.push({ sha, ...f });
         log(`${name ?? dir} ${sha.slice(0, 10)} +${addedCode} code lines: ${r.findings.length} findings (${r.verdict}) in ${ms} ms`);
       }
@@ -220,6 +232,29 @@ function section(r: Json, m: Json, rawName: string): string {
         `| ${x.name} | \`${x.head.slice(0, 12)}\` | ${rows.length} | ${sum('added_code').toLocaleString('en-US')} | ${sum('findings')} | ${sum('added_code') ? ((1000 * sum('findings')) / sum('added_code')).toFixed(2) : '—'} | ${sum('dropped')} | ${sum('pre_existing')} | ${times[Math.floor(times.length / 2)] ?? 0} ms |`,
       );
     }
+    const rolled = (r.repos as Json[]).filter((x) => (x.commits as Json[]).every((b) => b.pack));
+    if (rolled.length > 0) {
+      const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+      const count = (xs: string[]): string => Object.entries(xs.reduce<Record<string, number>>((m, v) => ((m[v] = (m[v] ?? 0) + 1), m), {})).sort().map(([k, n]) => `${k} ${n}`).join(', ');
+      lines.push(
+        '',
+        '**The rollups on the same commits**: `review_pack` (review, classification, file risk, contracts, guards, tests) and',
+        '`pr_review_context` (diff_context, verify_change, the agent-config audit; no overlay) against each commit\'s parent.',
+        'Contract breaks are changed signatures some unchanged call site no longer fits, or removed functions still called.',
+        '',
+        '| repository | review_pack (median / max) | answer size (median) | verdicts | declarations by class | contract breaks | commits with a test command | pr_review_context (median) | verdicts |',
+        '|---|---|---|---|---|---|---|---|---|',
+        ...rolled.map((x) => {
+          const rows = x.commits as Json[];
+          const packs = rows.map((b) => b.pack as Json);
+          const classes = packs.reduce<Record<string, number>>((m, p) => {
+            for (const [k, n] of Object.entries(p.classes as Record<string, number>)) m[k] = (m[k] ?? 0) + n;
+            return m;
+          }, {});
+          return `| ${x.name} | ${median(packs.map((p) => p.ms))} / ${Math.max(...packs.map((p) => p.ms))} ms | ${(median(packs.map((p) => p.bytes)) / 1024).toFixed(1)} KiB | ${count(packs.map((p) => p.verdict))} | ${Object.entries(classes).sort().map(([k, n]) => `${k} ${n}`).join(', ')} | ${packs.reduce((a, p) => a + p.breaks, 0)} | ${packs.filter((p) => p.command).length} | ${median(rows.map((b) => b.context.ms))} ms | ${count(rows.map((b) => b.context.verdict))} |`;
+        }),
+      );
+    }
     const trees = (r.repos as Json[]).filter((x) => x.tree);
     if (trees.length > 0) {
       const rules = [...new Set(trees.flatMap((x) => (x.tree.findings as Json[]).map((f) => f.rule as string)))].sort();
@@ -228,9 +263,9 @@ function section(r: Json, m: Json, rawName: string): string {
         '**The whole tree at each head** (`review --scope ""`, the default rules), findings per rule, and the opt-in',
         '`unchecked-type-assertion` on its own:',
         '',
-        `| repository | files | ${rules.join(' | ')} | dropped by the graph | unchecked-type-assertion (opt-in) |`,
-        `|---|---|${rules.map(() => '---|').join('')}---|---|`,
-        ...trees.map((x) => `| ${x.name} | ${x.tree.files} | ${rules.map((rule) => (x.tree.findings as Json[]).filter((f) => f.rule === rule).length).join(' | ')} | ${x.tree.dropped} | ${x.tree.opt_in_assertions} |`),
+        `| ${['repository', 'files', ...rules, 'dropped by the graph', 'unchecked-type-assertion (opt-in)'].join(' | ')} |`,
+        `|${['repository', 'files', ...rules, 'dropped', 'opt-in'].map(() => '---|').join('')}`,
+        ...trees.map((x) => `| ${[x.name, x.tree.files, ...rules.map((rule) => (x.tree.findings as Json[]).filter((f) => f.rule === rule).length), x.tree.dropped, x.tree.opt_in_assertions].join(' | ')} |`),
       );
     }
     const all = [

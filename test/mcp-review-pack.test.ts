@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callJson, okJson, startStdio } from './helpers/mcp';
+import { callJson, okJson, startStdio, useEmbeddedServers } from './helpers/mcp';
 import { gitRepo } from './helpers/repo';
 
 const BASE_MATH = `export function add(a: number, b: number): number {
@@ -226,5 +226,26 @@ describe('review_pack and pr_review_context over MCP', () => {
     const budget = await callJson(client, 'review_pack', { include_pack: true, max_tokens: 5 });
     expect(budget.isError).toBe(true);
     expect(budget.text).toContain('max_tokens');
+  });
+});
+
+describe('the rollups keep the index in step with deletions (no watcher)', () => {
+  const serve = useEmbeddedServers();
+
+  it('a function removed together with the only test that called it dangles nowhere', async () => {
+    const root = gitRepo('tidy', {
+      'src/util.ts': 'export function keep(): number {\n  return 1;\n}\n\nexport function helper(): number {\n  return 2;\n}\n',
+      'src/util.test.ts': "import { helper } from './util';\n\ntest('helper', () => {\n  expect(helper()).toBe(2);\n});\n",
+    });
+    const client = await serve(root);
+    // The index has read the test calling helper() (a first change to it, reviewed) before it goes.
+    fs.appendFileSync(path.join(root, 'src/util.test.ts'), '// helper() is tested here\n');
+    expect((await okJson(client, 'review_pack', {})).verdict).toBe('APPROVE');
+    fs.writeFileSync(path.join(root, 'src/util.ts'), 'export function keep(): number {\n  return 1;\n}\n');
+    fs.rmSync(path.join(root, 'src/util.test.ts'));
+    const r = await okJson(client, 'review_pack', {});
+    expect(r.symbols.map((x: any) => [x.id.split('::')[1], x.change])).toEqual(expect.arrayContaining([['helper', 'deleted']]));
+    expect(r.contracts.dangling).toEqual([]);
+    expect((await okJson(client, 'search_text', { query: 'helper()' })).hits).toEqual([]);
   });
 });

@@ -110,7 +110,7 @@ function touches(from: number, to: number, hunks: readonly Hunk[], side: 'old' |
 }
 
 /** One declaration a change touched. */
-interface ChangedSymbol {
+export interface ChangedSymbol {
   id: string;
   name: string;
   kind: string;
@@ -231,6 +231,14 @@ export async function detectChanges(ctx: ToolContext, args: { base?: string | un
   };
 }
 
+/**
+ * Every path a diff touches — added, modified, renamed (both names) and deleted — for `syncIndex`:
+ * the index must drop what the change deleted or renamed away, not only read what it wrote.
+ */
+export function touchedPaths(files: readonly { path: string; old_path?: string | null }[]): string[] {
+  return [...new Set(files.flatMap((f) => (f.old_path && f.old_path !== f.path ? [f.path, f.old_path] : [f.path])))];
+}
+
 /** Callers of a changed declaration from which its file counts as high risk when nothing tests it. */
 const HIGH_FAN_IN = 10;
 /** Callers and callees listed per declaration. */
@@ -258,7 +266,7 @@ export async function diffContext(
   const changes = detected ?? (await detectChanges(ctx, args));
   const files = changes.files as { path: string; status: string; symbols?: { id: string; change: string; kind: string; name: string }[] }[];
   // The graph must see the working tree before it is asked about it.
-  if (!args.staged) await syncIndex(ctx, files.filter((f) => f.status !== 'deleted').map((f) => f.path));
+  if (!args.staged) await syncIndex(ctx, touchedPaths(files));
   let budget = args.max_symbols ?? 50;
   let omitted = 0;
   const out = files.map((f) => {
@@ -338,7 +346,7 @@ export async function checkGuards(
   if (rules.length === 0) return { rules: 0, passed: true, violations: [], note: 'no guards.rules in .gortex.yaml: nothing to check' };
   const changes = args.all ? undefined : (detected ?? (await detectChanges(ctx, args)));
   const changedFiles = (changes?.files ?? []) as { path: string; old_path?: string; status: string; symbols?: { id: string; change: string }[] }[];
-  if (changes && !args.staged) await syncIndex(ctx, changedFiles.filter((f) => f.status !== 'deleted').map((f) => f.path));
+  if (changes && !args.staged) await syncIndex(ctx, touchedPaths(changedFiles));
   const repo = repoNameOf(ctx);
   const violations: Violation[] = [];
   const skipped: string[] = [];

@@ -18,7 +18,7 @@ import { git } from '../support/git';
 import type { ToolContext } from '../workspace/context';
 import { readSource } from '../workspace/overlays';
 import { syncIndex } from '../workspace/writes';
-import { blobAt, checkGuards, detectChanges, diffContext } from './changes';
+import { blobAt, checkGuards, detectChanges, diffContext, touchedPaths, type ChangedSymbol as Changed } from './changes';
 import { ContextReader } from './context-common';
 import { commandsFor, findTestTargets, type TestFileRow, type TestSymbolRow } from './context-tests';
 import { redactSecrets } from '../support/redact';
@@ -26,7 +26,7 @@ import { receiptOf } from './pr';
 import { defineTool, ToolInputError } from './registry';
 import { runReview } from './review';
 import { simulateOverlay } from './speculate';
-import { describe, parseParams, verifyChange } from './verify';
+import { declaredParams, describe, signatureOf, verifyChange, type Params } from './verify';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -39,16 +39,6 @@ const MAX_SIGNATURE_CHECKS = 50;
 const MAX_TEST_LOOKUPS = 50;
 /** Default token budget of the context pack. */
 const PACK_TOKENS = 6000;
-
-/** A changed declaration as `detect_changes` lists it. */
-interface Changed {
-  id: string;
-  name: string;
-  kind: string;
-  change: 'added' | 'modified' | 'deleted';
-  start_line: number;
-  end_line: number;
-}
 
 /** A changed file as `detect_changes` lists it. */
 interface ChangedFile {
@@ -109,6 +99,14 @@ class Changeset {
     }
   }
 
+  /** The parameters `name` is declared with in the file at the base and now (merged over overloads), when both can be read. */
+  async params(file: ChangedFile, name: string): Promise<{ before: Params; after: Params } | undefined> {
+    const [old, now] = [await this.before(file), await this.after(file)];
+    const before = old === undefined ? undefined : declaredParams(old, name, file.old_path ?? file.path);
+    const after = now === undefined ? undefined : declaredParams(now, name, file.path);
+    return before && after ? { before, after } : undefined;
+  }
+
   /** The base version of the declaration `local` (what follows `::` in its id), with its lines. */
   async oldDeclaration(file: ChangedFile, local: string): Promise<{ symbol: OutlineSymbol; text: string } | undefined> {
     const text = await this.before(file);
@@ -138,7 +136,7 @@ function localOf(id: string): string {
 async function readChangeset(ctx: ToolContext, args: Json): Promise<Changeset> {
   const changes = await detectChanges(ctx, { base: args.base, staged: args.staged, paths: args.scope ? [args.scope] : args.paths });
   const set = new Changeset(ctx, changes, args.staged === true);
-  if (!set.staged) await syncIndex(ctx, set.files.filter((f) => f.status !== 'deleted').map((f) => f.path));
+  if (!set.staged) await syncIndex(ctx, touchedPaths(set.files));
   return set;
 }
 
@@ -187,7 +185,7 @@ interface Classification {
 }
 
 /** Classifies one changed declaration from its two versions. */
-function classifyDeclaration(symbol: Changed, path: string, isTest: boolean, before: string | undefined, after: string | undefined): Classification {
+function classifyDeclaration(symbol: Changed, path: string, isTest: boolean, before: string | undefined, after: string | undefined, params: { before: Params; after: Params } | undefined): Classification {
   if (isTest) return { class: 'test', because: 'declared in test code' };
   if (symbol.kind === 'doc' || DOCS_FILE.test(path)) return { class: 'docs', because: 'documentation' };
   if (CONFIG_FILE.test(path)) return { class: 'config', because: 'a configuration or build file' };
@@ -198,10 +196,8 @@ function classifyDeclaration(symbol: Changed, path: string, isTest: boolean, bef
   if (old.join(' ') === now.join(' ')) return { class: 'refactor', because: 'only whitespace or comments changed' };
   const shape = (ts: string[]): string => ts.map((t) => (/^[A-Za-z_$]/.test(t) && !KEYWORDS.has(t) ? 'id' : t)).join(' ');
   if (shape(old) === shape(now)) return { class: 'refactor', because: 'the same code with names changed' };
-  const headOf = (text: string): string => text.split(/\{|:\s*\n|\n\s*\n/)[0] ?? text;
-  const [oldParams, newParams] = [parseParams(headOf(before), symbol.name), parseParams(headOf(after), symbol.name)];
-  if (oldParams && newParams && describe(oldParams) !== describe(newParams)) {
-    return { class: 'feature', because: `its parameters changed (${describe(oldParams)} → ${describe(newParams)})` };
+  if (params && describe(params.before) !== describe(params.after)) {
+    return { class: 'feature', because: `its parameters changed (${describe(params.before)} → ${describe(params.after)})` };
   }
   const added = minus(now, old);
   const removed = minus(old, now);
@@ -231,7 +227,8 @@ async function classifyChangeset(ctx: ToolContext, set: Changeset): Promise<{ sy
     if (!afterText.has(file.path)) afterText.set(file.path, await set.after(file));
     const text = afterText.get(file.path);
     const now = symbol.change === 'deleted' || text === undefined ? undefined : linesOf(text, symbol.start_line, symbol.end_line);
-    const c = classifyDeclaration(symbol, file.path, isTest, old?.text, now);
+    const params = symbol.change === 'modified' && (symbol.kind === 'function' || symbol.kind === 'method') ? await set.params(file, symbol.name) : undefined;
+    const c = classifyDeclaration(symbol, file.path, isTest, old?.text, now, params);
     count(c.class);
     symbols.push({ id: symbol.id, kind: symbol.kind, change: symbol.change, path: file.path, line: symbol.start_line, ...c });
   }
@@ -252,6 +249,26 @@ async function classifyChangeset(ctx: ToolContext, set: Changeset): Promise<{ sy
 
 // ---- contracts -------------------------------------------------------------------------------
 
+/**
+ * Calls of the function `name` (declared in `declaredIn`) found by text: unqualified, or
+ * qualified by its package or module name (`pkg.name(`, `module.name(`) — not `x.name(` on some
+ * value, which names a method.
+ */
+function callsByName(ctx: ToolContext, name: string, declaredIn: string): { path: string; line: number }[] {
+  const escaped = name.replace(/[$]/g, '\\$');
+  const hits = ctx.engine.query('search_text', { query: `(^|[^\\w$.])((\\w+)\\.)?${escaped}\\s*\\(`, regexp: true, limit: 50 }, { repo: ctx.repo }) as Json;
+  const modules = new Set([path.posix.basename(path.posix.dirname(declaredIn)), path.posix.basename(declaredIn).replace(/\.[^.]+$/, '')]);
+  const qualified = new RegExp(`(^|[^\\w$.])(?:(\\w+)\\.)?${escaped}\\s*\\(`);
+  return (hits.hits as Json[])
+    .filter((h) => {
+      if (/^\s*(def|func|function|fn)\b/.test(h.text)) return false;
+      const m = qualified.exec(h.text);
+      return m !== null && (m[2] === undefined || modules.has(m[2]));
+    })
+    .map((h) => ({ path: h.path, line: h.line }))
+    .slice(0, 20);
+}
+
 /** Changed signatures checked against their call sites and overrides, and deleted declarations something still calls. */
 async function contractChecks(ctx: ToolContext, set: Changeset): Promise<{ signatures: Json[]; dangling: Json[]; routes: Json[]; breaks: number }> {
   const signatures: Json[] = [];
@@ -260,13 +277,11 @@ async function contractChecks(ctx: ToolContext, set: Changeset): Promise<{ signa
   for (const { file, symbol } of set.symbols()) {
     if (symbol.kind !== 'function' && symbol.kind !== 'method') continue;
     if (symbol.change === 'modified' && signatures.length < MAX_SIGNATURE_CHECKS) {
-      const node = ctx.engine.getNode(ctx.repo, symbol.id) as Json;
-      const old = await set.oldDeclaration(file, localOf(symbol.id));
-      if (!node?.signature || !old) continue;
-      const head = old.text.split(/\{|:\s*\n|\n\s*\n/)[0] ?? old.text;
-      const [before, after] = [parseParams(head, symbol.name), parseParams(node.signature, symbol.name)];
-      if (!before || !after || describe(before) === describe(after)) continue;
-      const checked = (await verifyChange(ctx, { id: symbol.id, new_signature: node.signature })) as Json;
+      const declared = await set.params(file, symbol.name);
+      if (!declared || !ctx.engine.getNode(ctx.repo, symbol.id)) continue;
+      const { before, after } = declared;
+      if (describe(before) === describe(after)) continue;
+      const checked = (await verifyChange(ctx, { id: symbol.id, new_signature: signatureOf(symbol.name, after) })) as Json;
       signatures.push({
         id: symbol.id,
         path: file.path,
@@ -277,13 +292,14 @@ async function contractChecks(ctx: ToolContext, set: Changeset): Promise<{ signa
         overrides_to_change: ((checked.related ?? []) as Json[]).filter((r) => r.must_change === true).map((r) => r.id),
       });
     }
-    if (symbol.change === 'deleted' && !addedNames.has(symbol.name)) {
+    // A removed free function still called by name. (A removed method is not looked for by text:
+    // `x.name(` may call any type's method of that name, and the graph no longer has the edge.)
+    if (symbol.change === 'deleted' && symbol.kind === 'function' && !addedNames.has(symbol.name)) {
       // Moved elsewhere (declared under the same name in the graph): nothing dangles.
       const found = ctx.engine.query('search_symbols', { query: symbol.name, limit: 20 }, { repo: ctx.repo }) as Json;
-      const stillDeclared = ((found.results ?? found.symbols ?? []) as Json[]).some((r) => (r.node ?? r).name === symbol.name && ['function', 'method'].includes((r.node ?? r).kind));
+      const stillDeclared = ((found.results ?? []) as Json[]).some((r) => r.name === symbol.name && ['function', 'method'].includes(r.kind));
       if (stillDeclared) continue;
-      const hits = ctx.engine.query('search_text', { query: `\\b${symbol.name.replace(/[$]/g, '\\$')}\\s*\\(`, regexp: true, limit: 20 }, { repo: ctx.repo }) as Json;
-      const calls = (hits.hits as Json[]).filter((h) => !/^\s*(def|func|function|fn)\b/.test(h.text)).map((h) => ({ path: h.path, line: h.line }));
+      const calls = callsByName(ctx, symbol.name, file.old_path ?? file.path);
       if (calls.length > 0) dangling.push({ id: symbol.id, name: symbol.name, path: file.old_path ?? file.path, still_called_at: calls });
     }
   }
@@ -599,6 +615,13 @@ async function prReviewContext(ctx: ToolContext, args: Json): Promise<Json> {
   };
 }
 
+/** The changeset arguments both rollups take. */
+const changesetArgs = {
+  base: z.string().optional().describe('The working tree (or, with staged, the index) against this commit, branch or tag (default HEAD)'),
+  staged: z.boolean().optional().describe('The staged changes instead of the working tree'),
+  scope: z.string().optional().describe('Only changes under this path prefix'),
+};
+
 /** The review rollups. */
 export const reviewPackTools = [
   defineTool({
@@ -608,10 +631,8 @@ export const reviewPackTools = [
     description:
       'The whole review of a changeset in one call: review\'s graph-grounded findings; every changed declaration classified (feature/fix/refactor/test/config/docs, with why); per-file risk; contracts (changed signatures checked against every call site and override, removed declarations still called, HTTP routes whose handler changed); guard rules; the tests to run and one verification_command; a privacy-safe receipt. Verdict BLOCK/REVIEW/APPROVE: the worst of the review and the file risks, BLOCK on a contract break or guard violation. include_pack adds changed hunks, callers\' source and neighbours\' signatures under max_tokens.',
     input: {
-      base: z.string().optional().describe('The working tree (or, with staged, the index) against this commit, branch or tag (default HEAD)'),
-      staged: z.boolean().optional().describe('Review the staged changes'),
+      ...changesetArgs,
       diff: z.string().max(5_000_000).optional().describe('A unified diff already applied to the working tree: its lines are reviewed; declarations, contracts and tests come from the working tree against HEAD'),
-      scope: z.string().optional().describe('Only changes under this path prefix'),
       rules: z.array(z.string()).optional().describe('Rule ids or categories to run (default all default-on rules)'),
       min_severity: z.enum(['info', 'warning', 'error', 'critical']).optional().describe('Lowest finding severity reported'),
       include_pack: z.boolean().optional().describe('Add the tiered context pack (changed hunks, callers\' source, neighbours\' signatures) under max_tokens'),
@@ -629,9 +650,7 @@ export const reviewPackTools = [
     description:
       'Deterministic PR-review rollup, no model: diff_context\'s per-file risks, verify_change on every changed signature (and removed declarations still called), the session overlay\'s pending edits simulated as simulate_chain does (broken callers and implementors, new errors), and the agent-config audit\'s findings about what the change touched → PASS / WARN / BLOCK with each reason. The cheap counterpart to review_pack.',
     input: {
-      base: z.string().optional().describe('The working tree (or, with staged, the index) against this commit, branch or tag (default HEAD)'),
-      staged: z.boolean().optional().describe('The staged changes'),
-      scope: z.string().optional().describe('Only changes under this path prefix'),
+      ...changesetArgs,
       diagnostics: z.boolean().optional().describe("Ask the language servers for the overlay edits' new errors too (default false: tree-sitter syntax only)"),
     },
     handler: (ctx, args) => prReviewContext(ctx, args),

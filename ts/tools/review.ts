@@ -16,7 +16,7 @@ import { withFileLock } from '../support/file-lock';
 import { gortexHome } from '../support/home';
 import type { ToolContext } from '../workspace/context';
 import { syncIndex } from '../workspace/writes';
-import { detectChanges } from './changes';
+import { detectChanges, touchedPaths } from './changes';
 import { prFilesInput, symbolsOfPrFiles } from './pr';
 import { defineTool, ToolInputError } from './registry';
 import { critiqueFindings, modelFindings, verdictOf } from './review-llm';
@@ -212,7 +212,7 @@ export async function runReview(ctx: ToolContext, args: Json): Promise<Json> {
   if (files.length === 0) {
     return { reviewed: compared, verdict: 'APPROVE', findings: [], counts: {}, files: 0, note: `nothing changed against ${changes.base}` };
   }
-  if (!args.staged) await syncIndex(ctx, files.map((f) => f.path));
+  if (!args.staged) await syncIndex(ctx, touchedPaths(changes.files as Json[]));
   const result = ctx.engine.query('analyze', { ...common, files, ...(changes.base_commit ? { base: changes.base_commit } : {}) }, { repo: ctx.repo }) as Json;
   return {
     reviewed: compared,
@@ -242,7 +242,7 @@ async function changedIds(ctx: ToolContext, args: Json): Promise<string[]> {
   const changes = (await detectChanges(ctx, { base: args.base, staged: args.staged })) as Json;
   const ids: string[] = [];
   for (const f of changes.files as Json[]) for (const s of (f.symbols ?? []) as Json[]) if (s.change !== 'deleted') ids.push(s.id);
-  if (!args.staged) await syncIndex(ctx, (changes.files as Json[]).filter((f) => f.status !== 'deleted').map((f) => f.path));
+  if (!args.staged) await syncIndex(ctx, touchedPaths(changes.files as Json[]));
   return ids;
 }
 

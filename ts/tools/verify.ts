@@ -50,6 +50,46 @@ function topLevelParts(text: string): string[] {
   return parts.map((p) => p.trim()).filter((p) => p !== '');
 }
 
+/** Languages (by name or file extension) whose comments start with `#`; the others here use slash comments. */
+const HASH_COMMENTS = /(^|\.)(python|py|pyi|ruby|rb|sh|bash|r|pl|perl|elixir|ex|exs|nim|cr)$/i;
+
+/**
+ * `text` with its comments blanked out (newlines kept), outside strings: `#` comments for the
+ * languages that have them (`hint` is a language name or a file path), `//` and `/* *\/` for the rest.
+ * A comment inside a parameter or argument list must not count as one, nor its commas split it.
+ */
+export function withoutComments(text: string, hint: string | undefined): string {
+  if (hint === undefined) return text;
+  const hash = HASH_COMMENTS.test(hint);
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      out += ch;
+      if (ch === '\\') out += text[++i] ?? '';
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    const lineComment = hash ? ch === '#' : ch === '/' && text[i + 1] === '/';
+    if (lineComment) {
+      while (i < text.length && text[i] !== '\n') i++;
+      out += ' \n'.slice(0, i < text.length ? 2 : 1);
+      continue;
+    }
+    if (!hash && ch === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const body = text.slice(i, end < 0 ? text.length : end + 2);
+      out += body.replace(/[^\n]/g, ' ');
+      i += body.length - 1;
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    out += ch;
+  }
+  return out;
+}
+
 /** The text between the parenthesis that opens at `open` and its match, or undefined when it never closes. */
 function parenthesised(text: string, open: number): string | undefined {
   let depth = 0;
@@ -69,7 +109,8 @@ function parenthesised(text: string, open: number): string | undefined {
 }
 
 /** The parameters of `name`'s signature (`function f(a, b?: T)`, `def f(self, a=1)`, `func (r R) F(a, b int)`). */
-export function parseParams(signature: string, name: string): Params | undefined {
+export function parseParams(raw: string, name: string, hint?: string): Params | undefined {
+  const signature = withoutComments(raw, hint);
   let at = -1;
   for (let i = signature.indexOf(name); i >= 0; i = signature.indexOf(name, i + 1)) {
     let j = i + name.length;
@@ -111,9 +152,37 @@ export function parseParams(signature: string, name: string): Params | undefined
   return { required, total, variadic };
 }
 
+/** What precedes a declaration's name on its line: keywords, modifiers, a Go receiver, a return type — no call or assignment. */
+const DECLARATION_LEAD = /^\s*(?:@[\w.]+\s+)*(?:(?:def|function|func|fn|fun|sub|async|export|default|declare|pub(?:\([\w ]+\))?|public|private|protected|internal|static|override|abstract|final|synchronized|readonly|virtual|inline|const|unsafe|extern)\s+|func\s*\([^)]*\)\s*|[\w<>\[\]?,.*&:]+\s+)*$/;
+
+/**
+ * The parameters `text` (a whole file) declares for `name`, merged over every declaration of it —
+ * overloads (`@overload`, TypeScript overload signatures) accept a call that fits any one of them:
+ * the fewest required, the most total, variadic when any is. Undefined when nothing declares it.
+ */
+export function declaredParams(text: string, name: string, hint?: string): Params | undefined {
+  let merged: Params | undefined;
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    if (/[A-Za-z0-9_$]/.test(text[i - 1] ?? '') || /[A-Za-z0-9_$]/.test(text[i + name.length] ?? '')) continue;
+    const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+    if (!DECLARATION_LEAD.test(text.slice(lineStart, i))) continue;
+    const p = parseParams(text.slice(i, i + 4000), name, hint);
+    if (!p) continue;
+    merged = merged ? { required: Math.min(merged.required, p.required), total: Math.max(merged.total, p.total), variadic: merged.variadic || p.variadic } : p;
+  }
+  return merged;
+}
+
+/** A signature that declares exactly `p` for `name` (what `verify_change` is asked to check). */
+export function signatureOf(name: string, p: Params): string {
+  const params = Array.from({ length: p.total }, (_, i) => (i < p.required ? `a${i}` : `a${i} = 0`));
+  if (p.variadic) params.push('...rest');
+  return `${name}(${params.join(', ')})`;
+}
+
 /** How many arguments the call of `name` on `line` (1-based) of `lines` passes; `spread` when one is spread. */
-export function callArguments(lines: readonly string[], line: number, name: string): { count: number; spread: boolean } | undefined {
-  const text = lines.slice(line - 1, line + 19).join('\n');
+export function callArguments(lines: readonly string[], line: number, name: string, hint?: string): { count: number; spread: boolean } | undefined {
+  const text = withoutComments(lines.slice(line - 1, line + 19).join('\n'), hint);
   for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
     if (/[A-Za-z0-9_$]/.test(text[i - 1] ?? '') || /[A-Za-z0-9_$]/.test(text[i + name.length] ?? '')) continue;
     let j = i + name.length;
@@ -146,9 +215,9 @@ export function describe(p: Params): string {
 export async function verifyChange(ctx: ToolContext, args: { id: string; new_signature: string }): Promise<Record<string, unknown>> {
   const s = (ctx.engine.query('get_symbol', { id: args.id }, { repo: ctx.repo }) as GetSymbolResult).node;
   if (s.kind !== 'function' && s.kind !== 'method') throw new ToolInputError('invalid_argument', `${s.id} is a ${s.kind}; verify_change checks the signatures of functions and methods`);
-  const after = parseParams(args.new_signature, s.name);
+  const after = parseParams(args.new_signature, s.name, s.file_path);
   if (!after) throw new ToolInputError('invalid_argument', `new_signature must name ${s.name} followed by its parameter list, e.g. ${s.signature ?? `${s.name}(a, b)`}`);
-  const before = s.signature ? parseParams(s.signature, s.name) : undefined;
+  const before = s.signature ? parseParams(s.signature, s.name, s.file_path) : undefined;
   const usages = ctx.engine.query('find_usages', { id: s.id, context: 'call', limit: 1000, min_tier: 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult;
   const cache = new Map<string, string[]>();
   const linesOf = (rel: string): string[] => {
@@ -164,7 +233,7 @@ export async function verifyChange(ctx: ToolContext, args: { id: string; new_sig
     return lines;
   };
   const callers = usages.usages.map((u) => {
-    const n = callArguments(linesOf(u.path), u.line, s.name);
+    const n = callArguments(linesOf(u.path), u.line, s.name, u.path);
     const ok = n === undefined ? 'unknown' : fits(n, after);
     return {
       path: u.path,
@@ -185,7 +254,7 @@ export async function verifyChange(ctx: ToolContext, args: { id: string; new_sig
       [h.children, 'overridden_by'],
     ] as const) {
       for (const r of rows) {
-        const p = r.method.signature ? parseParams(r.method.signature, r.method.name) : undefined;
+        const p = r.method.signature ? parseParams(r.method.signature, r.method.name, r.method.file_path) : undefined;
         related.push({
           id: r.method.id,
           relation,

@@ -169,7 +169,7 @@ fn totals_per_file_and_directory() {
 fn files_changed_after_the_report_are_stale() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("measured");
-    copy_dir(&fixtures().join("measured"), &root);
+    copy_tree(&fixtures().join("measured"), &root);
     let written = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     for entry in [
         "coverage.out",
@@ -251,17 +251,4 @@ fn bad_reports_and_no_reports_are_explained() {
     let none = analyze(&bare, "coverage_summary", json!({})).unwrap_err();
     assert_eq!(none.code, "unavailable");
     assert!(none.message.contains("go test -coverprofile"), "{}", none.message);
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
