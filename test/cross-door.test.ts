@@ -179,7 +179,7 @@ describe('every door answers through one call pipeline', () => {
   test('refusals: bad argument, unknown tool, unbuilt operation', async () => {
     expect(await sameEverywhere('get_callers', { id: 5 })).toMatchObject({ ok: false, code: 'invalid_argument', message: expect.stringContaining('get_callers: id:') });
     expect(await sameEverywhere('get_caller', { id: 'formatLabel' })).toMatchObject({ ok: false, code: 'tool_not_found', message: expect.stringContaining('did you mean "get_callers"') });
-    expect(await sameEverywhere('ask', { operation: 'research', question: 'what calls formatLabel?' })).toMatchObject({ ok: false, code: 'not_available', message: expect.stringContaining('ask.research is not available') });
+    expect(await sameEverywhere('recall', { operation: 'memories', query: 'formatLabel' })).toMatchObject({ ok: false, code: 'not_available', message: expect.stringContaining('recall.memories is not available') });
     expect(await sameEverywhere('find_files', { query: '.ts', cursor: 'garbage' })).toMatchObject({ ok: false, code: 'invalid_argument' });
   });
 

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { runCliAsync } from './helpers/cli';
-import { okJson, startStdio } from './helpers/mcp';
+import { callJson, okJson, startStdio } from './helpers/mcp';
 import { gitRepo } from './helpers/repo';
 
 const CHANGED = `export interface Db { query(sql: string, params?: unknown[]): Promise<unknown[]> }
@@ -37,6 +37,8 @@ interface Seen {
   model: string;
   system: string;
   user: string;
+  /** The conversation's last message. */
+  last: string;
 }
 
 /** A chat-completions server answering critic and reviewer prompts; `fail` makes it answer 500. */
@@ -52,13 +54,16 @@ function modelServer(fail = false): Promise<{ url: string; seen: Seen[]; close: 
       }
       const request = JSON.parse(body);
       const [system, user] = request.messages.map((m: { content: string }) => m.content);
-      seen.push({ auth: req.headers.authorization, model: request.model, system, user });
+      seen.push({ auth: req.headers.authorization, model: request.model, system, user, last: request.messages[request.messages.length - 1].content });
       if (fail) {
         res.writeHead(500).end('model overloaded');
         return;
       }
       let answer: unknown;
-      if (system.includes('order pull requests')) {
+      if (system.includes('You answer questions about a code repository')) {
+        // First a graph read, then the answer citing what it read (and one thing it did not).
+        answer = request.messages.length <= 2 ? { action: 'get_callers', args: { id: 'all' }, why: 'who uses it' } : { answer: 'all() queries once per id; nothing calls it yet.', citations: ['src/store.ts::all', 'src/store.ts:5', 'src/nowhere.ts::ghost'] };
+      } else if (system.includes('order pull requests')) {
         const prs = JSON.parse(user) as { number: number }[];
         answer = { order: prs.map((p) => ({ number: p.number, rationale: `reviewed as #${p.number}` })).reverse() };
       } else if (system.includes('false positives')) {
@@ -149,6 +154,26 @@ describe('review with a configured model', () => {
     expect(r.order).toContain("the model's order");
   });
 
+  it('ask researches with graph reads and checks its citations against the graph', async () => {
+    const r = await okJson(client, 'ask', { question: 'what does all do and who calls it?' });
+    expect(r.answer).toBe('all() queries once per id; nothing calls it yet.');
+    expect(r.steps).toEqual([{ step: 1, action: 'get_callers', args: { id: 'all' }, why: 'who uses it' }]);
+    expect(r.citations).toEqual([
+      { ref: 'src/store.ts::all', in_graph: true },
+      { ref: 'src/store.ts:5', in_graph: true },
+      { ref: 'src/nowhere.ts::ghost', in_graph: false },
+    ]);
+    expect(r.note).toContain('citations name nothing');
+    // The model saw the tool's real answer.
+    expect(model.seen[model.seen.length - 1]!.last).toMatch(/^get_callers answered: \{/);
+    const compact = await startStdio(root, 'compact', { GORTEX_LLM_ENDPOINT: model.url, GORTEX_LLM_MODEL: 'coder-7b' });
+    try {
+      expect((await okJson(compact, 'ask', { operation: 'research', arguments: { question: 'what does all do?' } })).answer).toContain('queries once per id');
+    } finally {
+      await compact.close();
+    }
+  });
+
   it('gortex review --use-llm prints the model findings and says what the model added; SARIF carries them', async () => {
     const env = { ...process.env, GORTEX_LLM_ENDPOINT: model.url, GORTEX_LLM_MODEL: 'coder-7b' };
     const text = await runCliAsync(['review', '--repo', root, '--embedded', '--use-llm', '--fail-on', 'never'], { env });
@@ -198,6 +223,12 @@ describe('a failing model loses no finding; a repository cannot choose the model
     expect(r.dropped).toEqual([]);
     expect(r.undecided).toBe(2);
     expect(r.note).toContain('model overloaded');
+  });
+
+  it('ask without a model is not_available and says how to configure one', async () => {
+    const r = await callJson(repoConfigured, 'ask', { question: 'who calls all?' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^not_available: ask needs a language model; configure an OpenAI-compatible endpoint/);
   });
 
   it('ignores llm in a repository file, and reads it from the global config with the key from its variable', async () => {

@@ -20,6 +20,7 @@ import { forgeTools } from './forge';
 import { siblingTools } from './siblings';
 import { reviewTools } from './review';
 import { reviewPackTools } from './review-pack';
+import { askTools } from './ask';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -47,6 +48,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...forgeTools,
   ...reviewTools,
   ...reviewPackTools,
+  ...askTools,
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),
