@@ -25,6 +25,7 @@ const TOOLS = {
   winnow_symbols: true,
   search_text: true,
   find_files: true,
+  search_ast: true,
   find_declaration: true,
   get_symbol: true,
   get_file_summary: true,

@@ -65,7 +65,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
   test('lists every registry tool with a JSON Schema and read-only annotations', async () => {
     const { tools } = await client().listTools();
     expect(tools.map((t) => t.name)).toEqual([
-      'search_symbols', 'winnow_symbols', 'search_text', 'find_files', 'find_declaration',
+      'search_symbols', 'winnow_symbols', 'search_text', 'find_files', 'find_declaration', 'search_ast',
       'get_symbol', 'get_file_summary', 'get_dependencies', 'get_dependents', 'get_callers', 'get_call_chain',
       'find_usages', 'find_implementations', 'find_overrides', 'get_class_hierarchy', 'get_cluster',
       'walk_graph', 'graph_query', 'trace_path', 'find_import_path', 'graph_stats',

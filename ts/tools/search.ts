@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { engineTool } from './common';
 import { rerankByFeedback } from './feedback-board';
-import { repoNameOf } from './registry';
+import { repoNameOf, ToolInputError } from './registry';
 
 /**
  * A `search_symbols` answer without each hit's `signals`: the score breakdown explains the ranking
@@ -36,4 +36,12 @@ export const searchTools = [
   engineTool('search_text', 'nav'),
   engineTool('find_files', 'nav'),
   engineTool('find_declaration', 'nav'),
+  engineTool('search_ast', 'nav', {
+    input: { query: z.string().optional().describe('The pattern, as the compact search tool passes it (same as pattern)') },
+    handler: (ctx, args) => {
+      const { query, ...rest } = args as { query?: string; pattern?: string };
+      if (query !== undefined && rest.pattern !== undefined && rest.pattern !== query) throw new ToolInputError('invalid_argument', 'pass the pattern once: as pattern or as query');
+      return ctx.engine.query('search_ast', query !== undefined ? { ...rest, pattern: query } : rest, { repo: ctx.repo });
+    },
+  }),
 ];

@@ -68,6 +68,7 @@ use read::{
 pub use status::{status, Staleness, StatusReport};
 pub mod query;
 pub mod review;
+pub mod search_ast;
 pub mod semantic;
 pub mod snapshot;
 pub mod walk;

@@ -64,6 +64,9 @@ tool_table! {
         } else {
             gortex_search::find_files(g, &a)
         };
+    search_ast(crate::search_ast::SearchAstArgs) -> crate::search_ast::SearchAstResult,
+        "Structural search by AST shape: a tree-sitter S-expression pattern for one language (files narrowed by the literals it names), or a bundled detector by name (the review rules — sql-string-concat, weak-crypto, hardcoded-secret, swallowed-error/empty-catch, null-deref… graph-grounded — and eval-injection); bounded by limit and timeout_ms.",
+        |a| self.search_ast(g, &a);
     find_declaration(gortex_search::FindDeclarationArgs) -> gortex_search::FindDeclarationResult,
         "Use-site text (fooBar( or .save() or regex: true) → the declarations it refers to, with the matching use locations and their tiers.",
         |a| self.with_text(|t| gortex_search::find_declaration(t, g, &a));

@@ -395,7 +395,7 @@ fn select_rules(names: Option<&[String]>) -> Result<HashSet<&'static str>, Query
 }
 
 /// The innermost symbol of `path` whose span holds `line`.
-fn enclosing_symbol(g: &Graph, path: &str, line: u32) -> Option<NodeIndex> {
+pub(crate) fn enclosing_symbol(g: &Graph, path: &str, line: u32) -> Option<NodeIndex> {
     g.file_nodes(path)
         .iter()
         .copied()

@@ -53,6 +53,7 @@ mod languages;
 pub mod names;
 pub mod refactor;
 pub mod review;
+pub mod structural;
 pub mod util;
 
 use gortex_core::{FileFacts, Language};

@@ -1190,6 +1190,27 @@ impl TextIndex {
         Ok(Cow::Owned(buf))
     }
 
+    /// Paths of the files that may contain every one of `literals` (a superset: their trigrams,
+    /// not their text, are checked), in path order; `None` when no literal is 3 bytes or longer,
+    /// so nothing narrows the search.
+    pub fn files_maybe_containing(&self, literals: &[String]) -> Option<Vec<String>> {
+        let parts: Vec<TrigramQuery> = literals
+            .iter()
+            .filter(|l| l.len() >= 3)
+            .map(|l| TrigramQuery::literal(l.as_bytes()))
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        let query = TrigramQuery::and(parts);
+        Some(
+            self.candidates(&query)
+                .into_iter()
+                .map(|id| self.doc_path(id).to_string())
+                .collect(),
+        )
+    }
+
     /// Live documents that may satisfy `query`, in path order.
     pub(crate) fn candidates(&self, query: &TrigramQuery) -> Vec<DocId> {
         let mut ids = match self.eval(query) {

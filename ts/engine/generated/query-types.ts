@@ -21,6 +21,25 @@ export interface AnalyzeKindsResult {
   kinds: AnalyzeKindRow[];
 }
 
+/** One structural match. */
+export interface AstHit {
+  /** Capture name → its text (pattern mode). */
+  captures?: Record<string, string>;
+  column: number;
+  end_line: number;
+  /** The matched node's kind (pattern mode) or the rule (detector mode). */
+  kind: string;
+  /** 1-based lines, 0-based byte columns. */
+  line: number;
+  /** What the detector says (detector mode). */
+  message?: string;
+  path: string;
+  /** The innermost symbol holding the match. */
+  symbol?: NodeSummary;
+  /** The line's text, trimmed (cut to 240 characters). */
+  text: string;
+}
+
 /** One author's share of some lines (blame: who last touched them). */
 export interface AuthorShare {
   email: string;
@@ -2211,6 +2230,39 @@ export interface RuleRow {
   title: string;
 }
 
+/** Arguments of `search_ast`. */
+export interface SearchAstArgs {
+  /** A bundled detector instead of a pattern: a review rule id (sql-string-concat, weak-crypto, hardcoded-secret, swallowed-error, null-deref, …), `empty-catch`, or `eval-injection`. */
+  detector?: string;
+  /** The language `pattern` is written for (typescript, tsx, javascript, python, go, java, rust, c, cpp, …). */
+  language?: string;
+  /** Most matches returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository path prefix. */
+  path_prefix?: string;
+  /** A tree-sitter query (S-expression), e.g. `(call_expression function: (identifier) @f (#eq? @f "eval"))`; needs `language`. */
+  pattern?: string;
+  /** Stop after this many milliseconds (100..=60000, default 10000); the answer says it was cut. */
+  timeout_ms?: number;
+}
+
+/** Result of `search_ast`. */
+export interface SearchAstResult {
+  evidence: string;
+  /** Files of the language(s) under the prefix. */
+  files_considered: number;
+  /** Files parsed and searched (the rest cannot hold a literal the pattern names). */
+  files_searched: number;
+  matches: AstHit[];
+  /** The literals used to skip files, when the pattern names any. */
+  prefilter?: string[];
+  /** Files that could not be parsed, with why. */
+  skipped?: string[];
+  timed_out?: boolean;
+  /** `limit` matches were reached or the deadline passed: there may be more. */
+  truncated: boolean;
+}
+
 /** Arguments of `search_symbols`. */
 export interface SearchSymbolsArgs {
   /** `code` (default: everything but documentation sections), `docs` (only Markdown sections) or `all`. An explicit `kind` filter decides on its own. */
@@ -2895,6 +2947,7 @@ export interface QueryToolMap {
   winnow_symbols: { args: WinnowSymbolsArgs; result: WinnowSymbolsResult };
   search_text: { args: SearchTextArgs; result: SearchTextResult };
   find_files: { args: FindFilesArgs; result: FindFilesResult };
+  search_ast: { args: SearchAstArgs; result: SearchAstResult };
   find_declaration: { args: FindDeclarationArgs; result: FindDeclarationResult };
   get_symbol: { args: GetSymbolArgs; result: GetSymbolResult };
   get_file_summary: { args: GetFileSummaryArgs; result: GetFileSummaryResult };
