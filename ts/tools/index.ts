@@ -21,6 +21,7 @@ import { siblingTools } from './siblings';
 import { reviewTools } from './review';
 import { reviewPackTools } from './review-pack';
 import { askTools } from './ask';
+import { closureTools } from './context-closure';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -49,6 +50,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...reviewTools,
   ...reviewPackTools,
   ...askTools,
+  ...closureTools,
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),
