@@ -7,8 +7,9 @@
  * the global file's `daemon.http_addr` and `daemon.allowed_roots`, and `lsp.<language>` (the
  * language server to run: the global file's always, the repository's only when the global file
  * sets `lsp.allow_repo_commands: true`, because a cloned repository must not choose what runs),
- * and the global file's `llm` (an OpenAI-compatible model endpoint; a repository's is ignored, since
- * it must not choose where its code is sent);
+ * the global file's `llm` (an OpenAI-compatible model endpoint; a repository's is ignored, since
+ * it must not choose where its code is sent), and the repository's `artifacts` (context files for
+ * `search_artifacts` / `get_artifact`);
  * every other key the original's schema knows is accepted with a warning that it is not used yet,
  * and unknown keys are warned about with the known ones listed. A file that is not valid YAML, or a value of the wrong type
  * under a key that is used, is an error naming the file, the key and the fix.
@@ -42,7 +43,10 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules', 'lsp', 'llm']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules', 'lsp', 'llm', 'artifacts']);
+/** Keys of one `artifacts` entry, and the kinds an artifact may be. */
+const ARTIFACT_KEYS = ['id', 'path', 'kind', 'description'] as const;
+export const ARTIFACT_KINDS = ['schema', 'api', 'infra', 'adr', 'doc', 'config', 'other'] as const;
 /** Keys under `llm` (global config). */
 const LLM_KEYS = ['endpoint', 'model', 'api_key_env', 'timeout_ms'] as const;
 /** Keys of one guard rule. */
@@ -94,8 +98,22 @@ export interface LoadedConfig {
   lsp: Record<string, LspSetting>;
   /** `lsp.enrich`: run the semantic-enrichment pass (the repository's over the global's); absent: not set. */
   lspEnrich?: boolean;
+  /** `artifacts` of the repository's file: the context artifacts (schemas, API specs, ADRs…) it registers. */
+  artifacts?: ArtifactSetting[];
   /** `llm` of the global config (user-level only: a repository must not choose where its code is sent). */
   llm?: LlmSetting;
+}
+
+/** One `artifacts` entry: a file or a glob of files, with what kind of context it is. */
+export interface ArtifactSetting {
+  /** The artifact's id (a glob entry's files take their ids from their names). */
+  id?: string;
+  /** Repository-relative path or glob (`docs/adr/*.md`). */
+  path: string;
+  kind: (typeof ARTIFACT_KINDS)[number];
+  description?: string;
+  /** `file:line` of the entry. */
+  at: string;
 }
 
 /** An OpenAI-compatible chat-completions endpoint (`llm:` of the global config). */
@@ -195,6 +213,8 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
       out.workspace = ws;
     }
     if (repo.data.llm !== undefined) out.warnings.push(`${where(repo, ['llm'])}: llm of a repository file is ignored: set it in ${globalFile} (a repository must not choose where its code is sent)`);
+    const artifacts = artifactSettings(repo, out.warnings);
+    if (artifacts) out.artifacts = artifacts;
     const guards = guardRules(repo, out.warnings);
     if (guards) out.guards = guards;
     lspSettings(repo, out.lsp, out.warnings, global?.data.lsp !== null && typeof global?.data.lsp === 'object' && (global.data.lsp as Record<string, unknown>).allow_repo_commands === true, globalFile, (enrich) => (out.lspEnrich = enrich));
@@ -261,6 +281,40 @@ function stringList(y: YamlFile, value: unknown, keys: string[]): string[] {
     throw new ConfigError(`${where(y, keys)}: ${keys.join('.')} must be a list of tool names, like [find_files, analyze]`);
   }
   return list.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/** Reads and checks `artifacts` of the repository's file. */
+function artifactSettings(y: YamlFile, warnings: string[]): ArtifactSetting[] | undefined {
+  const list = y.data.artifacts;
+  if (list === undefined || list === null) return undefined;
+  const example = 'like "artifacts:\n  - id: db-schema\n    path: db/schema.sql\n    kind: schema\n    description: the Postgres schema"';
+  const at = where(y, ['artifacts']);
+  if (!Array.isArray(list)) throw new ConfigError(`${at}: artifacts must be a list of entries with path and kind, ${example}`);
+  const ids = new Set<string>();
+  return list.map((raw, i): ArtifactSetting => {
+    const label = `${at}: artifacts[${i}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(`${label} must be a mapping with path and kind, ${example}`);
+    const r = raw as Record<string, unknown>;
+    for (const key of Object.keys(r)) if (!(ARTIFACT_KEYS as readonly string[]).includes(key)) warnings.push(`${label}: unknown key "${key}"; known keys here: ${ARTIFACT_KEYS.join(', ')} (ignored)`);
+    if (typeof r.path !== 'string' || r.path.trim() === '') throw new ConfigError(`${label}.path must be a repository-relative path or glob, ${example}`);
+    const p = r.path.trim().replace(/^\.\//, '');
+    if (p.startsWith('/') || p.split('/').includes('..')) throw new ConfigError(`${label}.path ${JSON.stringify(r.path)} must stay inside the repository (relative, without ..)`);
+    const kind = r.kind ?? 'other';
+    if (typeof kind !== 'string' || !(ARTIFACT_KINDS as readonly string[]).includes(kind)) throw new ConfigError(`${label}.kind must be one of ${ARTIFACT_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+    if (r.id !== undefined && (typeof r.id !== 'string' || !/^[\w.-]{1,80}$/.test(r.id))) throw new ConfigError(`${label}.id must be a slug (letters, digits, _ . -)`);
+    if (typeof r.id === 'string') {
+      if (ids.has(r.id)) throw new ConfigError(`${label}.id ${JSON.stringify(r.id)} is used twice`);
+      ids.add(r.id);
+    }
+    if (r.description !== undefined && typeof r.description !== 'string') throw new ConfigError(`${label}.description must be text`);
+    return {
+      ...(typeof r.id === 'string' ? { id: r.id } : {}),
+      path: p,
+      kind: kind as ArtifactSetting['kind'],
+      ...(typeof r.description === 'string' ? { description: r.description } : {}),
+      at: label,
+    };
+  });
 }
 
 /** Reads and checks `llm` of the global file. */

@@ -63,6 +63,7 @@ const FACADES: Facade[] = [
       files: { tool: 'find_files' },
       winnow: { tool: 'winnow_symbols' },
       ast: { tool: 'search_ast' },
+      artifacts: { tool: 'search_artifacts' },
     },
   },
   {
@@ -79,6 +80,7 @@ const FACADES: Facade[] = [
       summary: { tool: 'get_file_summary' },
       editing_context: { tool: 'get_editing_context' },
       metadata: { tool: 'get_symbol' },
+      artifact: { tool: 'get_artifact' },
     },
   },
   {

@@ -22,6 +22,7 @@ import { reviewTools } from './review';
 import { reviewPackTools } from './review-pack';
 import { askTools } from './ask';
 import { closureTools } from './context-closure';
+import { artifactTools } from './artifacts';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -51,6 +52,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...reviewPackTools,
   ...askTools,
   ...closureTools,
+  ...artifactTools,
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),

@@ -29,6 +29,10 @@ fn every_listed_tool_dispatches() {
         ("winnow_symbols", json!({ "kind": "function" })),
         ("search_text", json!({ "query": "summarize(" })),
         ("find_files", json!({ "query": "render" })),
+        (
+            "search_ast",
+            json!({ "language": "typescript", "pattern": "(call_expression) @call" }),
+        ),
         ("find_declaration", json!({ "query": "summarize(" })),
         ("get_symbol", json!({ "id": id })),
         ("get_file_summary", json!({ "path": "src/render.ts" })),
