@@ -24,6 +24,12 @@ const MAX_PROMPT_CHARS = 24_000;
 
 const RANK: Record<string, number> = { info: 0, warning: 1, error: 2, critical: 3 };
 
+/** Review verdicts, mildest first. */
+export const REVIEW_ORDER = ['APPROVE', 'REVIEW', 'BLOCK'] as const;
+
+/** The worse of two verdicts of `order` (mildest first). */
+export const worse = <T extends string>(order: readonly T[], a: T, b: T): T => (order.indexOf(b) > order.indexOf(a) ? b : a);
+
 /** BLOCK / REVIEW / APPROVE of a set of findings (critical or error → BLOCK, warning → REVIEW). */
 export function verdictOf(findings: readonly Json[]): 'BLOCK' | 'REVIEW' | 'APPROVE' {
   const worst = Math.max(0, ...findings.map((f) => RANK[f.severity as string] ?? 0));

@@ -25,6 +25,7 @@ import { redactSecrets } from '../support/redact';
 import { receiptOf } from './pr';
 import { defineTool, ToolInputError } from './registry';
 import { runReview } from './review';
+import { REVIEW_ORDER, worse } from './review-llm';
 import { simulateOverlay } from './speculate';
 import { declaredParams, describe, signatureOf, verifyChange, type Params } from './verify';
 
@@ -52,6 +53,7 @@ interface ChangedFile {
 /** One changeset read from git, with the base's and the working tree's text of its files on demand. */
 class Changeset {
   private readonly oldText = new Map<string, Promise<string | undefined>>();
+  private readonly newText = new Map<string, Promise<string | undefined>>();
   private readonly oldOutline = new Map<string, Map<string, OutlineSymbol>>();
 
   constructor(
@@ -88,15 +90,23 @@ class Changeset {
     return text;
   }
 
-  /** The file's text now (the index for a staged review, else the working tree through the overlay). */
-  async after(file: ChangedFile): Promise<string | undefined> {
-    if (file.status === 'deleted') return undefined;
-    if (this.staged) return (await blobAt(this.ctx.root, '', file.path))?.toString('utf8');
-    try {
-      return readSource(this.ctx, file.path, () => fs.readFileSync(path.join(this.ctx.root, file.path))).toString('utf8');
-    } catch {
-      return undefined;
+  /** The file's text now (the index for a staged review, else the working tree through the overlay), read once per file. */
+  after(file: ChangedFile): Promise<string | undefined> {
+    if (file.status === 'deleted') return Promise.resolve(undefined);
+    let text = this.newText.get(file.path);
+    if (!text) {
+      text = this.staged
+        ? blobAt(this.ctx.root, '', file.path).then((b) => b?.toString('utf8'))
+        : Promise.resolve().then(() => {
+            try {
+              return readSource(this.ctx, file.path, () => fs.readFileSync(path.join(this.ctx.root, file.path))).toString('utf8');
+            } catch {
+              return undefined;
+            }
+          });
+      this.newText.set(file.path, text);
     }
+    return text;
   }
 
   /** The parameters `name` is declared with in the file at the base and now (merged over overloads), when both can be read. */
@@ -220,12 +230,10 @@ async function classifyChangeset(ctx: ToolContext, set: Changeset): Promise<{ sy
   const count = (c: string): void => {
     counts[c] = (counts[c] ?? 0) + 1;
   };
-  const afterText = new Map<string, string | undefined>();
   for (const { file, symbol } of set.symbols()) {
     const isTest = reader.isTestFile(file.path) || reader.isTestFile(file.old_path ?? file.path);
     const old = symbol.change === 'added' ? undefined : await set.oldDeclaration(file, localOf(symbol.id));
-    if (!afterText.has(file.path)) afterText.set(file.path, await set.after(file));
-    const text = afterText.get(file.path);
+    const text = await set.after(file);
     const now = symbol.change === 'deleted' || text === undefined ? undefined : linesOf(text, symbol.start_line, symbol.end_line);
     const params = symbol.change === 'modified' && (symbol.kind === 'function' || symbol.kind === 'method') ? await set.params(file, symbol.name) : undefined;
     const c = classifyDeclaration(symbol, file.path, isTest, old?.text, now, params);
@@ -467,9 +475,7 @@ async function contextPack(ctx: ToolContext, set: Changeset, budget: number, scr
 
 // ---- verdicts --------------------------------------------------------------------------------
 
-const REVIEW_ORDER = ['APPROVE', 'REVIEW', 'BLOCK'] as const;
 type ReviewVerdict = (typeof REVIEW_ORDER)[number];
-const worse = <T extends string>(order: readonly T[], a: T, b: T): T => (order.indexOf(b) > order.indexOf(a) ? b : a);
 
 /** Per-file risk: diff_context's level, critical where the file breaks a contract. */
 function fileRisks(context: Json, contracts: { signatures: Json[]; dangling: Json[] }): Json[] {

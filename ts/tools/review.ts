@@ -19,7 +19,7 @@ import { syncIndex } from '../workspace/writes';
 import { detectChanges, touchedPaths } from './changes';
 import { prFilesInput, symbolsOfPrFiles } from './pr';
 import { defineTool, ToolInputError } from './registry';
-import { critiqueFindings, modelFindings, verdictOf } from './review-llm';
+import { critiqueFindings, modelFindings, REVIEW_ORDER, verdictOf, worse } from './review-llm';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -173,7 +173,7 @@ async function withModel(ctx: ToolContext, args: Json, files: readonly ReviewFil
   const extra = await modelFindings(ctx, files, result.findings ?? []);
   if (extra.findings.length === 0) return { ...result, llm: extra.llm };
   const findings = [...(result.findings as Json[]), ...extra.findings];
-  const verdict = ['APPROVE', 'REVIEW', 'BLOCK'][Math.max(['APPROVE', 'REVIEW', 'BLOCK'].indexOf(result.verdict), ['APPROVE', 'REVIEW', 'BLOCK'].indexOf(verdictOf(extra.findings)))];
+  const verdict = worse(REVIEW_ORDER, result.verdict as (typeof REVIEW_ORDER)[number], verdictOf(extra.findings));
   return { ...result, verdict, findings, llm: extra.llm };
 }
 
