@@ -199,9 +199,13 @@ impl RepoIndex {
         detector: bool,
     ) -> Result<SearchAstResult, QueryError> {
         let prefix = prefix.unwrap_or("").trim_start_matches("./");
-        let allowed: Option<std::collections::HashSet<String>> = self
-            .with_text(|t| t.files_maybe_containing(&literals))
-            .map(|v| v.into_iter().collect());
+        // Only a pattern naming literals consults (and so builds, on first use) the trigram index.
+        let allowed: Option<std::collections::HashSet<String>> = if literals.is_empty() {
+            None
+        } else {
+            self.with_text(|t| t.files_maybe_containing(&literals))
+                .map(|v| v.into_iter().collect())
+        };
         let sources = self.sources();
         let mut out = Vec::new();
         let (mut considered, mut searched) = (0, 0);
