@@ -152,6 +152,16 @@ export declare class RepoWatcher {
   close(): void
 }
 
+/** An open sidecar database (created and migrated by the constructor). */
+export declare class Sidecar {
+  /** Opens (creating and migrating) the database at `path`. */
+  constructor(path: string)
+  /** Runs one operation; `args` and the answer are JSON. */
+  call(op: string, args: string): string
+  /** Where the database lives. */
+  get path(): string
+}
+
 /** Options for `new Engine()`. */
 export interface EngineOptions {
   /** GORTEX_HOME: where snapshots are kept (default `~/.gortex`). */

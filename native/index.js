@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.Engine = nativeBinding.Engine
 module.exports.RegexMatcher = nativeBinding.RegexMatcher
 module.exports.RepoWatcher = nativeBinding.RepoWatcher
+module.exports.Sidecar = nativeBinding.Sidecar
 module.exports.outline = nativeBinding.outline
 module.exports.refactorFacts = nativeBinding.refactorFacts
 module.exports.syntaxCheck = nativeBinding.syntaxCheck

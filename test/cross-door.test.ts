@@ -176,10 +176,10 @@ describe('every door answers through one call pipeline', () => {
     expect((answer as { text: string }).text).toMatch(/^GCX1 tool=get_callers/);
   });
 
-  test('refusals: bad argument, unknown tool, unbuilt operation', async () => {
+  test('refusals: bad argument, unknown tool, a compact operation given a bad argument', async () => {
     expect(await sameEverywhere('get_callers', { id: 5 })).toMatchObject({ ok: false, code: 'invalid_argument', message: expect.stringContaining('get_callers: id:') });
     expect(await sameEverywhere('get_caller', { id: 'formatLabel' })).toMatchObject({ ok: false, code: 'tool_not_found', message: expect.stringContaining('did you mean "get_callers"') });
-    expect(await sameEverywhere('recall', { operation: 'memories', query: 'formatLabel' })).toMatchObject({ ok: false, code: 'not_available', message: expect.stringContaining('recall.memories is not available') });
+    expect(await sameEverywhere('recall', { operation: 'notes', arguments: { limit: 0 } })).toMatchObject({ ok: false, code: 'invalid_argument', message: expect.stringContaining('limit') });
     expect(await sameEverywhere('find_files', { query: '.ts', cursor: 'garbage' })).toMatchObject({ ok: false, code: 'invalid_argument' });
   });
 

@@ -355,6 +355,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
       snapshot_path: r.snapshot_path,
       search_memory: r.search_memory,
       provisional: r.provisional,
+      token_savings: (r as GraphStats & { token_savings?: unknown }).token_savings,
     },
     sections: [
       { name: 'graph_stats', rows: Object.entries(r.nodes_by_kind), fields: { kind: (e) => e[0], count: (e) => e[1] } },

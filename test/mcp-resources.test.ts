@@ -84,8 +84,20 @@ async function toolAnswer(client: Client, name: string, args: Record<string, unk
 }
 
 /** A resource and the tool answer it renders, read back to back in one session. */
+/**
+ * A resource's body and the tool answer it renders. `token_savings` (graph_stats) moves with every
+ * call the session makes, the two reads included, so it is checked on its own, not compared.
+ */
 async function resourceAndTool(client: Client, uri: string, tool: string, args: Record<string, unknown> = {}): Promise<[any, any]> {
-  return [await readJson(client, uri), await toolAnswer(client, tool, args)];
+  const body = await readJson(client, uri);
+  const answer = await toolAnswer(client, tool, args);
+  for (const v of [body, answer]) {
+    if (v && typeof v === 'object' && 'token_savings' in v) {
+      expect(v.token_savings.lifetime).toMatchObject({ calls: expect.any(Number), saved_tokens: expect.any(Number) });
+      delete v.token_savings;
+    }
+  }
+  return [body, answer];
 }
 
 async function promptText(s: Session, name: string, args?: Record<string, string>): Promise<string> {
@@ -221,6 +233,9 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     const version = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(session).toMatchObject({ server: 'gortex', version, repo: 'resapp', root, reindexes: 0, last_reindex_at: null, subscriptions: [] });
     expect(Date.parse(session.started_at)).not.toBeNaN();
+    // This session's calls so far, booked by tool.
+    expect(session.token_savings.session.calls).toBeGreaterThan(0);
+    expect(session.token_savings.session.by_tool.map((t: { tool: string }) => t.tool)).toContain('graph_stats');
 
     const [repos, listRepos] = await resourceAndTool(s.client, 'gortex://repos', 'list_repos');
     expect(repos).toEqual(listRepos);

@@ -75,6 +75,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact', 'find_co_changing_symbols',
       'get_pr_impact', 'suggest_reviewers', 'pr_risk', 'list_prs', 'triage_prs', 'conflicts_prs', 'post_review', 'review', 'suggested_review_questions', 'critique_review', 'suppress_finding', 'review_pack', 'pr_review_context', 'audit_agent_config', 'ask', 'context_closure', 'search_artifacts', 'get_artifact',
+      'store_memory', 'save_note', 'surface_memories', 'list_notes', 'edit_memory', 'forget_memory',
       'overlay_register', 'overlay_push', 'overlay_list', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'compare_with_overlay',
       'overlay_fork', 'overlay_branches', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'compare_branches', 'preview_edit', 'simulate_chain',
       'get_diagnostics', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'get_code_actions', 'apply_code_action', 'fix_all_in_file',
@@ -85,7 +86,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'get_active_project', 'query_project', 'save_scope', 'list_scopes', 'delete_scope', 'get_recent_changes',
       'tool_profile', 'tools_search',
     ]);
-    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'apply_code_action', 'fix_all_in_file', 'subscribe_workspace_readiness', 'unsubscribe_workspace_readiness', 'subscribe_daemon_health', 'unsubscribe_daemon_health', 'subscribe_stale_refs', 'unsubscribe_stale_refs', 'subscribe_graph_invalidated', 'unsubscribe_graph_invalidated', 'suppress_finding', 'post_review'];
+    const writers = ['edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'safe_delete_symbol', 'scaffold', 'inline_symbol', 'move_symbol', 'set_planning_mode', 'workflow', 'tools_search', 'nav', 'feedback', 'track_repository', 'untrack_repository', 'reindex_repository', 'index_repository', 'set_active_project', 'save_scope', 'delete_scope', 'overlay_register', 'overlay_push', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'overlay_fork', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'simulate_chain', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'apply_code_action', 'fix_all_in_file', 'subscribe_workspace_readiness', 'unsubscribe_workspace_readiness', 'subscribe_daemon_health', 'unsubscribe_daemon_health', 'subscribe_stale_refs', 'unsubscribe_stale_refs', 'subscribe_graph_invalidated', 'unsubscribe_graph_invalidated', 'suppress_finding', 'post_review', 'store_memory', 'save_note', 'edit_memory', 'forget_memory'];
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.annotations?.readOnlyHint).toBe(!writers.includes(t.name));
@@ -242,7 +243,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
         'get_dependents', 'get_callers', 'get_call_chain', 'find_usages', 'find_implementations', 'graph_stats',
         'read_file', 'get_symbol_source', 'edit_file', 'write_file', 'edit_symbol', 'batch_edit', 'rename_symbol', 'detect_changes', 'diff_context', 'check_guards', 'verify_change', 'index_health',
         'get_repo_outline',
-        'explore', 'get_editing_context', 'get_test_targets', 'smart_context', 'analyze', 'review', 'get_diagnostics', 'tool_profile', 'tools_search',
+        'explore', 'get_editing_context', 'get_test_targets', 'smart_context', 'analyze', 'review', 'store_memory', 'save_note', 'surface_memories', 'get_diagnostics', 'tool_profile', 'tools_search',
       ]);
       const profile = await ok('tool_profile', {});
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer', source: '--tools' });
@@ -393,9 +394,9 @@ describe('gortex mcp compact surface (facade-v1)', () => {
     expect(schema.request_shape).toBe('target_to');
   });
 
-  test('refusals: unbuilt operations, malformed targets, tools outside the surface', async () => {
-    const unbuilt = await call('recall', { operation: 'memories', query: 'main' });
-    expect(unbuilt.content[0]!.text).toMatch(/^not_available: recall\.memories is not available/);
+  test('refusals: bad operation arguments, malformed targets, tools outside the surface', async () => {
+    const badArgs = await call('recall', { operation: 'notes', arguments: { limit: 0 } });
+    expect(badArgs.content[0]!.text).toMatch(/^invalid_argument: .*limit/);
     const twoKeys = await call('relations', { operation: 'callers', target: { symbol: 'a', file: 'b' } });
     expect(twoKeys.content[0]!.text).toMatch(/^invalid_argument: target must carry exactly one of/);
     const badOp = await call('search', { operation: 'everything', query: 'x' });

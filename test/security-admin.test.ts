@@ -15,6 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isAdminTool } from '../ts/calls/dispatch';
 import { ConfigError, loadConfig } from '../ts/config/config';
 import { ALL_TOOLS } from '../ts/tools/index';
+import { sidecarAt } from '../ts/engine/sidecar';
 import { PACKAGE_ROOT, runCli } from './helpers/cli';
 import { daemonWorld, gitFixture } from './helpers/daemon';
 import { FIXTURES } from './helpers/repo';
@@ -114,9 +115,11 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['batch_edit', 'local_write', true],
     ['delete_scope', 'session_write', true],
     ['edit_file', 'local_write', true],
+    ['edit_memory', 'session_write', true],
     ['edit_symbol', 'local_write', true],
     ['feedback', 'session_write', true],
     ['fix_all_in_file', 'local_write', true],
+    ['forget_memory', 'session_write', true],
     ['index_repository', 'control_write', true],
     ['inline_symbol', 'local_write', true],
     ['move_symbol', 'local_write', true],
@@ -134,11 +137,13 @@ test('admin tools are the control writers, the file writers and the tools that k
     ['reindex_repository', 'control_write', true],
     ['rename_symbol', 'local_write', true],
     ['safe_delete_symbol', 'local_write', true],
+    ['save_note', 'session_write', true],
     ['save_scope', 'session_write', true],
     ['scaffold', 'local_write', true],
     ['set_active_project', 'session_write', false],
     ['set_planning_mode', 'session_write', false],
     ['simulate_chain', 'session_write', false],
+    ['store_memory', 'session_write', true],
     ['subscribe_daemon_health', 'session_write', false],
     ['subscribe_diagnostics', 'session_write', false],
     ['subscribe_graph_invalidated', 'session_write', false],
@@ -185,6 +190,9 @@ describe('an unauthenticated loopback HTTP surface cannot change what the daemon
       ['save_scope', { name: 'mine', repos: ['anonapp'] }],
       ['delete_scope', { name: 'mine' }],
       ['feedback', { tool: 'search_symbols', rating: 'wrong', ids: ['anonapp/src/format.ts::formatLabel'] }],
+      ['store_memory', { content: 'planted by a web page' }],
+      ['save_note', { content: 'planted by a web page' }],
+      ['forget_memory', { ids: [1] }],
     ];
     for (const [tool, args] of refused) {
       const { status, error } = await post(url, tool, args);
@@ -217,7 +225,9 @@ describe('an unauthenticated loopback HTTP surface cannot change what the daemon
     expect(repos.result.repos.map((r: any) => r.name)).toEqual(['anonapp']);
     expect(persistedRoots(w.home)).toEqual([fs.realpathSync(repo)]);
     expect(fs.existsSync(path.join(w.home, 'scopes.json'))).toBe(false);
-    expect(fs.existsSync(path.join(w.home, 'feedback'))).toBe(false);
+    const sidecar = sidecarAt(w.home);
+    expect(sidecar.feedbackCount('anonapp')).toBe(0);
+    expect(sidecar.memoryList({ limit: 10 }).total).toBe(0);
     // Reading stays open, as the bind and token rules already allow.
     const found = await post(url, 'search_symbols', { query: 'formatLabel' });
     expect(found.status).toBe(200);

@@ -4,6 +4,7 @@
  * error codes) with a session holding a store, over a real `Engine` on a temp copy of
  * `query/app-ts`.
  */
+import { sidecarAt } from '../ts/engine/sidecar';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine } from '../ts/engine/engine';
@@ -207,7 +208,7 @@ describe('session tools', () => {
     expect(TOOLS.find((t) => t.name === 'feedback')!.description).toContain('move up (useful) or down (not useful, wrong) in search_symbols');
   });
 
-  test('every tool refuses without an MCP session', async () => {
+  test('every tool but feedback refuses without an MCP session', async () => {
     const args: Record<string, Record<string, unknown>> = {
       ctx_stats: {},
       ctx_grep: { pattern: 'x' },
@@ -219,11 +220,12 @@ describe('session tools', () => {
       set_planning_mode: { enabled: true },
       workflow: {},
       get_symbol_history: {},
-      feedback: { tool: 'x', rating: 'useful' },
     };
-    for (const t of TOOLS) {
+    // Feedback is durable (the sidecar): the CLI records and queries it without a session.
+    for (const t of TOOLS.filter((t) => t.name !== 'feedback')) {
       expect(await refusal(base, t.name, args[t.name])).toEqual({ code: 'unavailable', message: 'this tool needs an MCP session' });
     }
+    expect(await call(base, 'feedback', { action: 'query' })).toMatchObject({ scope: 'sess-app' });
   });
 
   describe('re-cutting', () => {
@@ -568,8 +570,30 @@ describe('session tools', () => {
     expect(after.results.map((r) => r.name).sort()).toEqual([...before].sort());
     await call(ctx, 'feedback', { tool: 'search_symbols', rating: 'wrong', ids: [padLabel] });
     expect((await names())[0]).toBe('formatLabel');
-    const board = JSON.parse(fs.readFileSync(path.join(process.env.GORTEX_HOME!, 'feedback', 'sess-app.json'), 'utf8'));
-    expect(board.ids[padLabel]).toMatchObject({ useful: 2, not_useful: 0, wrong: 1 });
+    // Kept in the sidecar, for every process of the machine.
+    expect(sidecarAt().feedbackTallies('sess-app', [padLabel])[padLabel]).toMatchObject({ useful: 2, not_useful: 0, wrong: 1, missing: 0 });
+  });
+
+  test('a feedback board from before the sidecar is imported once and kept as .imported', async () => {
+    const home = process.env.GORTEX_HOME!;
+    const other = 'sess-app/src/format.ts::formatLabel';
+    // A board another home wrote; this repository's name, never seen by the sidecar of this home.
+    const legacyHome = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'gortex-legacy-'));
+    fs.mkdirSync(path.join(legacyHome, 'feedback'));
+    const file = path.join(legacyHome, 'feedback', 'sess-app.json');
+    fs.writeFileSync(file, JSON.stringify({ repo: 'sess-app', ids: { [other]: { useful: 0, not_useful: 0, wrong: 2, last_at: 1 } } }));
+    process.env.GORTEX_HOME = legacyHome;
+    try {
+      const results = ((await callTool(base, 'search_symbols', { query: 'format' }, ALL_TOOLS)) as { results: { id: string; feedback?: unknown }[] }).results;
+      expect(results.find((r) => r.id === other)?.feedback).toMatchObject({ wrong: 2 });
+      expect(fs.existsSync(file)).toBe(false);
+      expect(fs.existsSync(`${file}.imported`)).toBe(true);
+      // Imported once: a second search does not add the board again.
+      await callTool(base, 'search_symbols', { query: 'format' }, ALL_TOOLS);
+      expect(sidecarAt(legacyHome).feedbackTallies('sess-app', [other])[other]).toMatchObject({ wrong: 2 });
+    } finally {
+      process.env.GORTEX_HOME = home;
+    }
   });
 
   test('feedback is logged per session and counted', async () => {

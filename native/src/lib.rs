@@ -15,6 +15,7 @@
 
 mod overlay;
 mod regex_matcher;
+mod sidecar;
 mod warmup;
 mod watch;
 

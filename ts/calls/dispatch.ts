@@ -17,10 +17,10 @@ export class ToolCallError extends Error {
 
 /**
  * Tools that are not `control_write` yet keep what they change beyond the session, shared by every
- * caller of the machine: saved scopes (`<gortex home>/scopes.json`) and the feedback that reorders
- * everyone's search results (`<gortex home>/feedback/`).
+ * caller of the machine: saved scopes (`<gortex home>/scopes.json`), the feedback that reorders
+ * everyone's search results and the memories every later session recalls (the sidecar).
  */
-const PERSISTING_TOOLS: ReadonlySet<string> = new Set(['save_scope', 'delete_scope', 'feedback']);
+const PERSISTING_TOOLS: ReadonlySet<string> = new Set(['save_scope', 'delete_scope', 'feedback', 'store_memory', 'save_note', 'edit_memory', 'forget_memory']);
 
 /**
  * Whether a tool needs a trusted caller: it changes what the server serves (`control_write`:

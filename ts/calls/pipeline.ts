@@ -19,6 +19,7 @@ import { adminRefusal, ToolCallError } from './dispatch';
 import { Gate, serverLimits, type CallLimits } from './limits';
 import { callScoped, withCalls } from './scope';
 import { securityAdvisory } from './screening';
+import { bookSavings } from '../tools/savings';
 import { callKey, etagOf, shape, ShapingError, SHAPING_KEYS, type ShapingOptions } from './shaping';
 import { callableTools, findTool, similarToolNames } from './surface';
 
@@ -188,10 +189,12 @@ export class CallPipeline {
     }
     const format = this.formatOf(request, caller, asked);
     const tools = callableTools(family);
+    let used: ToolContext | undefined;
     const work = this.gate.run(async () => {
       const delay = testDelay(name);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       const ctx = await withPipeline(await caller.context(request.progress ? { progress: request.progress } : {}), caller, request.progress, tool);
+      used = ctx;
       return callScoped(ctx, name, toolArgs, tools);
     });
     const answer = await this.bounded(name, work);
@@ -203,6 +206,7 @@ export class CallPipeline {
     if (shaping.if_none_match !== undefined && shaping.if_none_match === etag) {
       return { ok: true, tool: name, format: 'json', text: JSON.stringify({ not_modified: true, etag }), meta: { etag } };
     }
+    bookSavings(used, facade?.canonical_tool ?? name, result, text, caller.session?.store);
     const advisory = securityAdvisory(toolArgs, format === 'gcx' ? { format, text } : { format, value: result });
     // Large answers stay re-cuttable (ctx_grep, ctx_slice, …) by the handle in _meta.
     const handle = caller.session?.store?.record(name, toolArgs, text, format === 'gcx' ? undefined : result);

@@ -78,6 +78,13 @@ export interface NativeRegexMatcher {
   matchLines(lines: string[], limit?: number | null): { matches: { index: number; start: number; end: number }[]; total: number };
 }
 
+/** The native `Sidecar` class: the user-data SQLite store (`gortex-store`), JSON in and out. */
+export interface NativeSidecar {
+  /** Runs one store operation; throws `"<code>: <why>"` or the store's own sentence. */
+  call(op: string, args: string): string;
+  readonly path: string;
+}
+
 /** What tree-sitter makes of a file's bytes (the write tools' parse gate). */
 export interface NativeSyntaxCheck {
   /** The language the file is read as; absent when it has no grammar here. */
@@ -99,6 +106,8 @@ export interface NativeBinding {
   Engine: new (options?: NativeEngineOptions | null) => NativeEngine;
   /** Throws `"invalid_argument: <why>"` for an invalid or too large pattern. */
   RegexMatcher: new (pattern: string, options?: NativeRegexMatcherOptions | null) => NativeRegexMatcher;
+  /** Opens (creating and migrating) the sidecar database at `path`. */
+  Sidecar: new (path: string) => NativeSidecar;
   RepoWatcher: new (root: string, ignoredDirs: string[], batchMs: number, onBatch: (err: Error | null, payload: string) => void) => NativeRepoWatcher;
 }
 

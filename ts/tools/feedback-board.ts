@@ -1,109 +1,84 @@
 /**
  * Agent feedback that feeds ranking: the `feedback` tool's ratings of symbol ids are kept per
- * repository in `<gortex home>/feedback/<repo>.json` (shared by every session and surviving
- * restarts), and `search_symbols` — directly, or inside `explore`, `smart_context` and the other
- * context tools — nudges those symbols up (useful) or down (not useful, wrong). The nudge is small
- * next to an exact name match, so feedback reorders close candidates and never buries the answer
- * to an exact query.
+ * repository in the sidecar (`<gortex home>/sidecar.sqlite`, shared by every session and process
+ * and surviving restarts), and `search_symbols` — directly, or inside `explore`, `smart_context`
+ * and the other context tools — nudges those symbols up (useful) or down (not useful, wrong). The
+ * nudge is small next to an exact name match, so feedback reorders close candidates and never
+ * buries the answer to an exact query. Boards from before the sidecar (`<home>/feedback/<repo>.json`)
+ * are imported once and renamed `.imported`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gortexHome } from '../support/home';
-import { writeFileAtomic } from '../support/atomic-write';
 import { withFileLock } from '../support/file-lock';
+import { sidecarAt, type FeedbackRating, type SymbolTally } from '../engine/sidecar';
 
-/** Ratings one symbol received. */
-export interface Tally {
-  useful: number;
-  not_useful: number;
-  wrong: number;
-  /** Epoch ms of the latest rating. */
-  last_at: number;
-}
+export type { SymbolTally as Tally };
 
 /** Score added per rating (each count capped at `MAX_COUNT`, so no symbol runs away). */
 const WEIGHT = { useful: 1.5, not_useful: -1, wrong: -3 } as const;
 const MAX_COUNT = 5;
-/** Most symbols remembered per repository (the least recently rated are dropped). */
-const MAX_IDS = 5000;
 
 /** The score adjustment of one tally. */
-export function feedbackDelta(t: Tally): number {
+export function feedbackDelta(t: Pick<SymbolTally, 'useful' | 'not_useful' | 'wrong'>): number {
   return (
     WEIGHT.useful * Math.min(t.useful, MAX_COUNT) + WEIGHT.not_useful * Math.min(t.not_useful, MAX_COUNT) + WEIGHT.wrong * Math.min(t.wrong, MAX_COUNT)
   );
 }
 
-/** File of a repository's board (the name made safe for a file name). */
-function boardFile(repo: string, home: string): string {
-  return path.join(home, 'feedback', `${repo.replace(/[^\w.-]/g, '_')}.json`);
-}
+/** Repositories whose older JSON board this process has already looked for. */
+const imported = new Set<string>();
 
 /**
- * Cache of boards by file, keyed by the file's identity (inode, size, mtime: every write is a
- * rename of a new file), so ranking never re-reads an unchanged file.
+ * Moves a pre-sidecar JSON board of `repo` into the sidecar, once: under the board's lock, so two
+ * processes starting together import it once; the file is renamed, never deleted.
  */
-const cache = new Map<string, { stamp: string; ids: Record<string, Tally> }>();
-
-/** A board's tallies as a null-prototype record (ids such as `__proto__` are plain keys). */
-function parseBoard(text: string): Record<string, Tally> {
-  const ids = (JSON.parse(text) as { ids?: Record<string, Tally> }).ids;
-  return Object.assign(Object.create(null) as Record<string, Tally>, ids && typeof ids === 'object' ? ids : {});
-}
-
-/** A repository's tallies by symbol id (empty when none were recorded). */
-export function readBoard(repo: string, home = gortexHome()): Record<string, Tally> {
-  const file = boardFile(repo, home);
-  let stamp: string;
-  try {
-    const stat = fs.statSync(file);
-    stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return Object.create(null) as Record<string, Tally>;
-  }
-  const hit = cache.get(file);
-  if (hit && hit.stamp === stamp) return hit.ids;
-  try {
-    const ids = parseBoard(fs.readFileSync(file, 'utf8'));
-    cache.set(file, { stamp, ids });
-    return ids;
-  } catch {
-    // A damaged board ranks nothing; the next rating rewrites it.
-    return Object.create(null) as Record<string, Tally>;
-  }
-}
-
-/**
- * Records one rating of `ids`; returns their tallies after it. The board is read and written back
- * under its cross-process lock, so concurrent sessions (daemon, embedded servers, CLI) each keep
- * every rating they acknowledged.
- */
-export function recordRating(repo: string, ids: readonly string[], rating: keyof typeof WEIGHT, home = gortexHome()): Record<string, Tally> {
-  const file = boardFile(repo, home);
-  return withFileLock(file, () => {
-    let board: Record<string, Tally>;
+function importLegacyBoard(repo: string, home: string): void {
+  const key = `${home}\0${repo}`;
+  if (imported.has(key)) return;
+  imported.add(key);
+  const file = path.join(home, 'feedback', `${repo.replace(/[^\w.-]/g, '_')}.json`);
+  if (!fs.existsSync(file)) return;
+  withFileLock(file, () => {
+    if (!fs.existsSync(file)) return;
+    let ids: Record<string, { useful?: number; not_useful?: number; wrong?: number; last_at?: number }> = {};
     try {
-      // Read afresh under the lock: the cache may predate another process's write.
-      board = parseBoard(fs.readFileSync(file, 'utf8'));
+      ids = (JSON.parse(fs.readFileSync(file, 'utf8')) as { ids?: typeof ids }).ids ?? {};
     } catch {
-      board = Object.create(null) as Record<string, Tally>;
+      // A damaged board has nothing to import; it is still renamed so it is not read again.
     }
-    const now = Date.now();
-    const out: Record<string, Tally> = Object.create(null) as Record<string, Tally>;
-    for (const id of new Set(ids)) {
-      const t = { ...(board[id] ?? { useful: 0, not_useful: 0, wrong: 0, last_at: 0 }) };
-      t[rating]++;
-      t.last_at = now;
-      board[id] = t;
-      out[id] = t;
+    const store = sidecarAt(home);
+    for (const [id, t] of Object.entries(ids)) {
+      for (const rating of ['useful', 'not_useful', 'wrong'] as const) {
+        for (let i = 0; i < Math.min(t[rating] ?? 0, MAX_COUNT); i++) store.feedbackAdd({ repo, tool: 'imported', rating, ids: [id], ...(t.last_at ? { at: t.last_at } : {}) });
+      }
     }
-    const kept = Object.entries(board)
-      .sort((a, b) => b[1].last_at - a[1].last_at)
-      .slice(0, MAX_IDS);
-    writeFileAtomic(file, `${JSON.stringify({ repo, ids: Object.fromEntries(kept) })}\n`);
-    cache.delete(file);
-    return out;
+    fs.renameSync(file, `${file}.imported`);
   });
+}
+
+/** A repository's tallies of `ids` (ids never rated are absent). */
+export function readBoard(repo: string, ids: readonly string[], home = gortexHome()): Record<string, SymbolTally> {
+  importLegacyBoard(repo, home);
+  return sidecarAt(home).feedbackTallies(repo, [...new Set(ids)]);
+}
+
+/**
+ * Records one rating of `ids` (none: the answer as a whole); returns the ids' tallies after it.
+ * One SQLite transaction: concurrent sessions (daemon, embedded servers, CLI) each keep every
+ * rating they acknowledged.
+ */
+export function recordRating(
+  repo: string,
+  ids: readonly string[],
+  rating: FeedbackRating,
+  extra: { tool: string; note?: string; session?: string },
+  home = gortexHome(),
+): Record<string, SymbolTally> {
+  importLegacyBoard(repo, home);
+  const store = sidecarAt(home);
+  store.feedbackAdd({ repo, rating, ids: [...new Set(ids)], ...extra });
+  return store.feedbackTallies(repo, [...new Set(ids)]);
 }
 
 /**
@@ -114,8 +89,10 @@ export function recordRating(repo: string, ids: readonly string[], rating: keyof
 export function rerankByFeedback<T>(repo: string, answer: T): T {
   const result = answer as { results?: { id?: string; score?: number }[] } | null;
   if (result === null || typeof result !== 'object' || !Array.isArray(result.results)) return answer;
-  const board = readBoard(repo);
-  if (!result.results.some((r) => r.id !== undefined && board[r.id] !== undefined)) return answer;
+  const ids = result.results.flatMap((r) => (typeof r.id === 'string' ? [r.id] : []));
+  if (ids.length === 0) return answer;
+  const board = readBoard(repo, ids);
+  if (!ids.some((id) => board[id] !== undefined)) return answer;
   const rows = result.results.map((r, i) => {
     const t = r.id === undefined ? undefined : board[r.id];
     if (!t || typeof r.score !== 'number') return { row: r, i };

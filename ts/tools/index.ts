@@ -23,6 +23,7 @@ import { reviewPackTools } from './review-pack';
 import { askTools } from './ask';
 import { closureTools } from './context-closure';
 import { artifactTools } from './artifacts';
+import { memoryTools } from './memory';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -53,6 +54,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...askTools,
   ...closureTools,
   ...artifactTools,
+  ...memoryTools(),
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { refactorFacts, type FindUsagesResult, type NodeSummary, type SearchTextResult } from '../engine/engine';
 import { target } from './common';
-import { defineTool, ToolInputError } from './registry';
+import { defineTool, repoNameOf, ToolInputError } from './registry';
+import { retargetAnchors } from './memory';
 import type { ToolContext } from '../workspace/context';
 import { commitWrites, resolveWritable, type PlannedWrite, type WriteTarget } from '../workspace/writes';
 import { deletionRange, freshDeclaration, identifierColumns, localOf, moduleAliases } from './refactor';
@@ -227,10 +228,13 @@ async function move(ctx: ToolContext, args: { id: string; to: string; dry_run?: 
     store.recordEdit('symbol', s.id, from, 'move_symbol');
     for (const w of written) store.recordEdit('file', w.path, w.path, 'move_symbol');
   }
+  const newId = `${s.id.slice(0, s.id.indexOf('::') - s.file_path.length)}${to}::${local}`;
+  const anchorsMoved = args.dry_run ? 0 : retargetAnchors(repoNameOf(ctx), s.id, newId);
   return {
     status: args.dry_run ? 'would_apply' : 'applied',
     id: s.id,
-    new_id: `${s.id.slice(0, s.id.indexOf('::') - s.file_path.length)}${to}::${local}`,
+    new_id: newId,
+    ...(anchorsMoved > 0 ? { memory_anchors_moved: anchorsMoved } : {}),
     from,
     to,
     users_rewritten: [...users.keys()].filter((u) => plans.some((p) => p.target.rel === u)),

@@ -33,6 +33,7 @@ const PRESETS: Record<string, PresetDef> = {
       'edit_file', 'edit_symbol', 'write_file', 'batch_edit', 'rename_symbol',
       'verify_change', 'get_diagnostics', 'check_guards', 'get_test_targets', 'analyze',
       'detect_changes', 'diff_context', 'review',
+      'surface_memories', 'store_memory', 'save_note',
     ],
   },
   agent: {
@@ -71,6 +72,11 @@ const PRESETS: Record<string, PresetDef> = {
     ],
   },
 };
+
+/** The tools a preset names (`null`: every tool, or its name is unknown). */
+export function presetTools(name: string): readonly string[] | null {
+  return PRESETS[name]?.tools ?? null;
+}
 
 /** The compact surface and its aliases: a closed set of 21 domain tools (allow/deny ignored). */
 export const FACADE_PRESET = 'facade-v1';

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { FindOverridesResult, FindUsagesResult, GetSymbolResult, NodeSummary, SearchSymbolsResult, SearchTextResult, UsageRow } from '../engine/engine';
 import { target } from './common';
-import { defineTool, ToolInputError } from './registry';
+import { defineTool, repoNameOf, ToolInputError } from './registry';
+import { retargetAnchors } from './memory';
 import type { ToolContext } from '../workspace/context';
 import { commitWrites, resolveWritable, syncIndex, type PlannedWrite } from '../workspace/writes';
 import { unifiedDiff } from './edit';
@@ -382,10 +383,12 @@ async function rename(ctx: ToolContext, args: RenameArgs): Promise<Record<string
     const after = ctx.engine.getNode(ctx.repo, newId) ? (ctx.engine.query('find_usages', { id: newId, limit: 1, min_tier: args.min_tier ?? 'text_matched', include_tests: true }, { repo: ctx.repo }) as FindUsagesResult) : undefined;
     references = { before: usages.total, after: after?.total ?? 0 };
   }
+  const anchorsMoved = newId ? retargetAnchors(repoNameOf(ctx), s.id, newId, newName) : 0;
   return {
     status: allEdits.length === 0 ? 'no_edits' : args.dry_run ? 'would_apply' : 'applied',
     id: s.id,
     ...(newId ? { new_id: newId } : {}),
+    ...(anchorsMoved > 0 ? { memory_anchors_moved: anchorsMoved } : {}),
     old_name: oldName,
     new_name: newName,
     files: written.map((w) => ({ ...w, edits: edits.get(w.path)?.size ?? 0, reindexed: args.dry_run !== true })),

@@ -8,6 +8,8 @@ import { RegexMatcher, REGEX_SYNTAX_URL, type GetCallChainResult, type GetCaller
 import { WORKFLOW_PHASES, type EditRecord, type SessionStore, type StoredResponse, type WorkflowPhase } from '../workspace/session-store';
 import { target } from './common';
 import { feedbackDelta, recordRating } from './feedback-board';
+import { FEEDBACK_RATINGS, sidecarAt } from '../engine/sidecar';
+import { parseDuration } from '../support/duration';
 import { defineTool, repoNameOf, ToolInputError, type ToolDef } from './registry';
 import { type ToolContext } from '../workspace/context';
 import { sourceTools } from './source';
@@ -466,31 +468,64 @@ export function sessionTools(): ToolDef[] {
       category: 'admin',
       effect: 'session_write',
       description:
-        "Records whether a tool's answer was useful, not useful or wrong (optionally with a note and symbol ids). Rated ids are remembered for the repository across sessions and move up (useful) or down (not useful, wrong) in search_symbols and every tool that searches (explore, smart_context, …).",
+        "action record (default): whether a tool's answer was useful, not useful or wrong, or which symbols it missed (rating missing), with symbol ids and a note. Rated ids are remembered for the repository across sessions and move up (useful) or down (not useful, wrong) in search_symbols and every tool that searches. action query: the aggregate — most useful and most missed symbols, ratings and precision/recall per tool.",
       input: {
-        tool: z.string().min(1).describe('The tool the feedback is about'),
-        rating: z.enum(['useful', 'not_useful', 'wrong']),
+        action: z.enum(['record', 'query']).default('record').describe('record (default) or query'),
+        tool: z.string().min(1).optional().describe('record: the tool the feedback is about'),
+        rating: z.enum(FEEDBACK_RATINGS).optional().describe('record: useful, not_useful, wrong, or missing (needed but not returned)'),
         note: z.string().max(2000).optional(),
-        ids: z.array(z.string().min(1)).max(100).optional().describe('Symbol ids the feedback concerns'),
+        ids: z.array(z.string().min(1)).max(100).optional().describe('record: symbol ids the feedback concerns'),
+        since: z.string().optional().describe('query: only ratings this recent (7d, 12h, 2w)'),
+        top_n: z.number().int().min(1).max(100).default(10).describe('query: rows per top list'),
+        all_repos: z.boolean().default(false).describe("query: every repository's feedback, not only this one's"),
       },
       handler: (ctx, args) => {
-        const store = storeOf(ctx);
-        const recorded = store.addFeedback({
+        if (args.action === 'query') {
+          let sinceMs = 0;
+          if (args.since !== undefined) {
+            const span = parseDuration(args.since);
+            if (span === undefined) throw new ToolInputError('invalid_argument', `since: "${args.since}" is not a duration; use e.g. 7d, 12h or 2w`);
+            sinceMs = Date.now() - span;
+          }
+          const report = sidecarAt().feedbackReport({ ...(args.all_repos ? {} : { repo: repoNameOf(ctx) }), since_ms: sinceMs, top_n: args.top_n });
+          const pairs = (rows: [string, number][]) => rows.map(([id, count]) => ({ id, count, in_graph: ctx.engine.getNode(ctx.repo, id) !== null }));
+          return {
+            scope: args.all_repos ? 'all repositories' : repoNameOf(ctx),
+            ...(args.since !== undefined ? { since: new Date(sinceMs).toISOString() } : {}),
+            ratings: report.ratings,
+            by_rating: report.by_rating,
+            ...(report.precision !== undefined ? { precision: report.precision } : {}),
+            ...(report.recall !== undefined ? { recall: report.recall } : {}),
+            most_useful: pairs(report.most_useful),
+            most_missed: pairs(report.most_missed),
+            most_wrong: pairs(report.most_wrong),
+            by_tool: report.by_tool,
+            note: 'precision: useful / (useful + not_useful + wrong); recall: useful / (useful + missing).',
+          };
+        }
+        if (args.tool === undefined || args.rating === undefined) {
+          throw new ToolInputError('invalid_argument', 'action record needs tool (the tool the feedback is about) and rating (useful, not_useful, wrong or missing)');
+        }
+        const store = ctx.session?.store;
+        const recorded = store?.addFeedback({
           tool: args.tool,
           rating: args.rating,
           ...(args.note !== undefined ? { note: args.note } : {}),
           ...(args.ids !== undefined ? { ids: args.ids } : {}),
         });
         const byRating: Record<string, number> = {};
-        for (const f of store.feedback()) byRating[f.rating] = (byRating[f.rating] ?? 0) + 1;
-        // Only ids the graph knows are ranked (a typo must not leave a phantom entry behind).
+        for (const f of store?.feedback() ?? []) byRating[f.rating] = (byRating[f.rating] ?? 0) + 1;
+        // Only ids the graph knows are kept per symbol (a typo must not leave a phantom entry behind).
         const known = (args.ids ?? []).filter((id) => ctx.engine.getNode(ctx.repo, id) !== null);
-        const tallies = known.length > 0 ? recordRating(repoNameOf(ctx), known, args.rating) : {};
+        const tallies = recordRating(repoNameOf(ctx), known, args.rating, {
+          tool: args.tool,
+          ...(args.note !== undefined ? { note: args.note } : {}),
+          ...(store ? { session: store.id } : {}),
+        });
+        const ranks = known.length > 0 && args.rating !== 'missing';
         return {
-          recorded,
-          kept: store.feedback().length,
-          by_rating: byRating,
-          influences_ranking: known.length > 0,
+          ...(recorded !== undefined ? { recorded, kept: store!.feedback().length, by_rating: byRating } : { recorded: 1 }),
+          influences_ranking: ranks,
           ...(known.length > 0 ? { ranked: Object.entries(tallies).map(([id, t]) => ({ id, ...t, delta: feedbackDelta(t) })) } : {}),
           ...(args.ids && known.length < args.ids.length ? { unknown_ids: args.ids.filter((id) => !known.includes(id)) } : {}),
         };

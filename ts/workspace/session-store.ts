@@ -4,6 +4,7 @@
  * Everything lives in memory and dies with the session.
  */
 
+import { randomBytes } from 'node:crypto';
 import { WorkingSet } from './working-set';
 
 /** Tools whose own answers are never recorded: re-cutting a re-cut would only push real responses out. */
@@ -94,7 +95,7 @@ export interface StoredResponse {
 /** One piece of agent feedback. */
 export interface FeedbackEntry {
   tool: string;
-  rating: 'useful' | 'not_useful' | 'wrong';
+  rating: 'useful' | 'not_useful' | 'wrong' | 'missing';
   note?: string;
   ids?: string[];
   /** Epoch milliseconds. */
@@ -195,6 +196,10 @@ export class SessionStore {
   private readonly editLog = new Map<string, EditRecord>();
   /** What the session read and wrote (the `stale_refs` channel's working set). */
   readonly workingSet = new WorkingSet();
+  /** A short id naming this session in durable records (memories and notes it saved, feedback). */
+  readonly id = `s-${randomBytes(4).toString('hex')}`;
+  /** Tokens the session's answers returned against what plain reads would have cost, per tool. */
+  readonly savings = new Map<string, { calls: number; returned_tokens: number; baseline_tokens: number }>();
 
   constructor(options: SessionStoreOptions = {}) {
     this.limits = {

@@ -42,11 +42,13 @@ export const STATIC_RESOURCES: Readonly<Record<string, StaticResource>> = {
   session: {
     name: 'session',
     title: 'Session',
-    description: 'This MCP session: repository, server version, start time, re-index count, subscribed URIs.',
+    description: "This MCP session: repository, server version, start time, re-index count, subscribed URIs, and token savings (this session's and lifetime).",
     mimeType: JSON_MIME,
-    read: async ({ context, state }) => {
+    read: async ({ context, state, tool }) => {
       const ctx = await context();
       const stats = ctx.engine.stats(ctx.repo);
+      // Through the session's own pipeline: the savings are this session's.
+      const { token_savings } = (await tool('graph_stats')) as { token_savings: unknown };
       return {
         server: 'gortex',
         version: packageVersion(),
@@ -57,11 +59,12 @@ export const STATIC_RESOURCES: Readonly<Record<string, StaticResource>> = {
         reindexes: state.reindexes,
         last_reindex_at: iso(state.lastReindexAt),
         subscriptions: [...state.subscriptions].sort(),
+        token_savings,
       };
     },
   },
   stats: rendering(
-    { name: 'stats', title: 'Graph statistics', description: 'The graph_stats answer: node and edge counts by kind and provenance tier, unresolved references, search-index memory.' },
+    { name: 'stats', title: 'Graph statistics', description: 'The graph_stats answer: node and edge counts by kind and provenance tier, unresolved references, search-index memory, token savings.' },
     { tool: 'graph_stats', arguments: {} },
   ),
   schema: {
