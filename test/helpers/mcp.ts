@@ -9,13 +9,13 @@ import { embeddedPushSources } from '../../ts/workspace/push-sources';
 import { PACKAGE_ROOT } from './cli';
 import { tempHome } from './repo';
 
-/** A client of a real `gortex mcp --embedded` child over stdio on `root` with the `tools` surface (own GORTEX_HOME; `extraEnv` on top). */
+/** A client of a real `gortex mcp --embedded` child over stdio on `root` with the `tools` surface (`''`: no --tools flag; own GORTEX_HOME; `extraEnv` on top). */
 export async function startStdio(root: string, tools: string, extraEnv: Record<string, string> = {}): Promise<Client> {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), GORTEX_HOME: tempHome(), GORTEX_THREADS: '2', ...extraEnv };
   delete env.NODE_ENV;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, '--tools', tools],
+    args: [path.join(PACKAGE_ROOT, 'bin', 'run.js'), 'mcp', '--embedded', '--repo', root, ...(tools === '' ? [] : ['--tools', tools])],
     env,
     stderr: 'pipe',
   });

@@ -5,6 +5,8 @@
  * notification.
  */
 import type { ConfigTools } from '../config/config';
+import { gortexHome } from '../support/home';
+import { profilePreset, sessionProfile } from '../tools/profiles';
 import { FACADE_PRESET, PresetError, resolveSurface, type ToolSurface } from '../tools/presets';
 import type { SessionStore } from '../workspace/session-store';
 import type { SessionSurface, ToolFamily } from '../workspace/context';
@@ -30,6 +32,14 @@ export interface SurfaceOptions {
   config?: ConfigTools;
 }
 
+/** The active instruction profile's preset as a spec, when it carries one. */
+function profileSpec(): { spec: string; source: string } | undefined {
+  // The home is the process's (like the sidecar's), whatever environment the session was given for its tools.
+  const profile = sessionProfile(gortexHome());
+  const preset = profilePreset(profile.name);
+  return preset === undefined ? undefined : { spec: preset, source: `instruction profile ${profile.name}` };
+}
+
 /** A spec with its `:defer`/`:hide` suffix replaced by `mode` (when one is given). */
 export function withMode(spec: string | undefined, mode: string | undefined): string | undefined {
   if (mode === undefined) return spec;
@@ -39,8 +49,9 @@ export function withMode(spec: string | undefined, mode: string | undefined): st
 
 /**
  * The tool spec a session starts from and where it came from: `GORTEX_TOOLS` > `--tools` >
- * config `mcp.tools`; undefined when none is set (the client-aware or server default applies).
- * `GORTEX_TOOLS_MODE` > `--tools-mode` then sets its mode.
+ * config `mcp.tools` > the machine's instruction profile (when it carries a preset); undefined
+ * when none is set (the client-aware or server default applies). `GORTEX_TOOLS_MODE` >
+ * `--tools-mode` then sets its mode.
  */
 export function chosenSpec(options: SurfaceOptions, env: NodeJS.ProcessEnv = process.env): { spec: string; source: string } | undefined {
   const mode = env.GORTEX_TOOLS_MODE?.trim() ? env.GORTEX_TOOLS_MODE.trim() : options.toolsMode;
@@ -52,7 +63,7 @@ export function chosenSpec(options: SurfaceOptions, env: NodeJS.ProcessEnv = pro
         ? { spec: options.tools, source: '--tools' }
         : options.config
           ? { spec: options.config.spec, source: options.config.source }
-          : undefined;
+          : profileSpec();
   if (mode === undefined) return picked;
   return { spec: withMode(picked?.spec, mode)!, source: picked ? `${picked.source} + mode ${mode}` : `default + mode ${mode}` };
 }

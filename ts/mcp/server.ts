@@ -15,6 +15,8 @@ import { toolListing } from '../calls/surface';
 import { packageVersion } from '../support/package-root';
 import type { CallerTrust, ProgressReporter } from '../workspace/context';
 import { SessionStore } from '../workspace/session-store';
+import { profileInstructions, sessionProfile } from '../tools/profiles';
+import { gortexHome } from '../support/home';
 import type { Workspace } from '../workspace/workspace';
 import { lspPool } from '../lsp/pool';
 import { registerCompletions } from './completions';
@@ -73,15 +75,6 @@ export interface McpServerOptions extends SurfaceOptions {
   push?: PushSources;
 }
 
-const INSTRUCTIONS =
-  'gortex answers code questions from a graph of this repository: search_symbols / search_text / ' +
-  'find_files to locate code, get_symbol_source to read it, get_callers / find_usages / get_dependents ' +
-  'before changing it. Rows carry provenance tiers; heed caveats. tools_search finds tools not listed yet. ' +
-  'Every tool also takes format: "json" | "gcx" (GCX1: tab-separated rows under a GCX1 header, ~40% fewer tokens), ' +
-  'max_bytes / max_tokens (the main list is paged; _page.next_cursor fetches more with cursor), ' +
-  'if_none_match (the etag in _meta of an earlier answer; unchanged answers say not_modified), and ' +
-  'repo / project / scope (run on those repositories of the workspace and merge the answers).';
-
 /**
  * An MCP server answering tools against `host.context()` (called per request; a call that
  * carries a progress token hears how a wait for a warming repository goes). The tool surface is
@@ -97,7 +90,7 @@ export function createMcpServer(host: ResourceHost, options: McpServerOptions = 
     onListChanged: () => void server.sendToolListChanged().catch(() => undefined),
   });
   const pipeline = new CallPipeline();
-  const server = new Server({ name: 'gortex', version: packageVersion() }, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'gortex', version: packageVersion() }, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: profileInstructions(sessionProfile(gortexHome()).name) });
   const caller: Caller = {
     context: (o) => host.context(o),
     session: surface,
