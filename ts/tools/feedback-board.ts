@@ -57,10 +57,17 @@ function importLegacyBoard(repo: string, home: string): void {
   });
 }
 
-/** A repository's tallies of `ids` (ids never rated are absent). */
+/**
+ * A repository's tallies of `ids` (ids never rated are absent). A sidecar that cannot be read
+ * ranks nothing: a search must not fail because its nudges are unavailable.
+ */
 export function readBoard(repo: string, ids: readonly string[], home = gortexHome()): Record<string, SymbolTally> {
-  importLegacyBoard(repo, home);
-  return sidecarAt(home).feedbackTallies(repo, [...new Set(ids)]);
+  try {
+    importLegacyBoard(repo, home);
+    return sidecarAt(home).feedbackTallies(repo, [...new Set(ids)]);
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -162,8 +162,7 @@ impl Sidecar {
         let shown = path.display().to_string();
         let conn = Connection::open(path).ctx(&format!("cannot open {shown}"))?;
         conn.busy_timeout(BUSY_TIMEOUT).ctx("busy_timeout")?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .ctx(&format!("cannot switch {shown} to WAL"))?;
+        enable_wal(&conn).ctx(&format!("cannot switch {shown} to WAL"))?;
         conn.pragma_update(None, "synchronous", "NORMAL").ctx("synchronous")?;
         conn.pragma_update(None, "foreign_keys", "ON").ctx("foreign_keys")?;
         let mut store = Sidecar {
@@ -252,6 +251,38 @@ impl Sidecar {
         tx.commit().ctx(what)?;
         Ok(out)
     }
+}
+
+/// Puts the database in WAL mode (a no-op once it is: the mode is stored in the file). Switching
+/// takes a lock SQLite does not wait for through the busy handler, so processes opening a new
+/// file together (a daemon, an MCP server and a CLI on a fresh home) retry here until the timeout.
+fn enable_wal(conn: &Connection) -> rusqlite::Result<()> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        let mode: rusqlite::Result<String> = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0));
+        if mode.as_deref().is_ok_and(|m| m.eq_ignore_ascii_case("wal")) {
+            return Ok(());
+        }
+        match conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+            Ok(m) if m.eq_ignore_ascii_case("wal") => return Ok(()),
+            Err(e) if is_busy(&e) && std::time::Instant::now() < deadline => {}
+            Ok(_) if std::time::Instant::now() < deadline => {}
+            Ok(m) => {
+                return Err(rusqlite::Error::InvalidParameterName(format!(
+                    "journal_mode stayed {m}"
+                )))
+            }
+            Err(e) => return Err(e),
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(100));
+    }
+}
+
+/// SQLite's "someone else holds the lock" errors.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
 }
 
 /// Milliseconds since the epoch.

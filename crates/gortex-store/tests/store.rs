@@ -418,3 +418,43 @@ fn the_savings_ledger_sums_per_day_tool_and_repo() {
     assert_eq!(store.savings_reset().unwrap(), 2);
     assert_eq!(store.savings_report(None).unwrap().total.calls, 0);
 }
+
+#[test]
+fn many_connections_opening_a_new_file_at_once_all_get_it() {
+    // A daemon, MCP servers and CLI processes may open a fresh home together: switching the file
+    // to WAL and migrating it must wait for each other, never fail.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fresh/sidecar.sqlite");
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let (path, barrier) = (path.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                let store = Sidecar::open(&path).map_err(|e| e.to_string())?;
+                store
+                    .memory_add(&memory("memory", "app", &format!("writer {i}"), &[]))
+                    .map_err(|e| e.to_string())?;
+                Ok::<_, String>(())
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap().unwrap();
+    }
+    let store = Sidecar::open(&path).unwrap();
+    assert_eq!(
+        store
+            .memory_list(&MemoryListQuery {
+                repo: None,
+                kinds: vec![],
+                session: None,
+                limit: 100,
+                offset: 0
+            })
+            .unwrap()
+            .1,
+        8
+    );
+    assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as i64);
+}
