@@ -75,7 +75,7 @@ describe('gortex mcp (stdio, embedded, full surface)', () => {
       'smart_context', 'plan_turn', 'prefetch_context', 'get_untested_symbols', 'export_context',
       'analyze', 'flow_between', 'taint_paths', 'find_clones', 'get_communities', 'get_processes', 'explain_change_impact', 'find_co_changing_symbols',
       'get_pr_impact', 'suggest_reviewers', 'pr_risk', 'list_prs', 'triage_prs', 'conflicts_prs', 'post_review', 'review', 'suggested_review_questions', 'critique_review', 'suppress_finding', 'review_pack', 'pr_review_context', 'audit_agent_config', 'ask', 'context_closure', 'search_artifacts', 'get_artifact',
-      'store_memory', 'save_note', 'surface_memories', 'list_notes', 'edit_memory', 'forget_memory',
+      'store_memory', 'save_note', 'surface_memories', 'list_notes', 'edit_memory', 'forget_memory', 'contracts',
       'overlay_register', 'overlay_push', 'overlay_list', 'overlay_delete', 'overlay_drop', 'overlay_keepalive', 'compare_with_overlay',
       'overlay_fork', 'overlay_branches', 'overlay_switch', 'overlay_merge', 'overlay_drop_branch', 'compare_branches', 'preview_edit', 'simulate_chain',
       'get_diagnostics', 'subscribe_diagnostics', 'unsubscribe_diagnostics', 'get_code_actions', 'apply_code_action', 'fix_all_in_file',

@@ -113,9 +113,11 @@ describe('the web UI contract over a daemon tracking two repositories', () => {
     expect(communities.communities.length).toBeGreaterThan(0);
     expect(communities.communities.every((c: any) => c.symbols >= 2 && c.files >= 1)).toBe(true);
 
-    // Contracts are not extracted yet: empty, and the answer says so.
-    expect(await get('/v1/contracts')).toEqual({ contracts: [], unavailable: expect.stringMatching(/not extracted yet/) });
-    expect((await get('/v1/contracts/validate')).summary).toEqual({ total: 0, breaking: 0, warning: 0, info: 0 });
+    // Contracts of both repositories (the shapes were checked above; the matching has its own golden in contracts.test.ts).
+    const contracts = (await get('/v1/contracts')).contracts;
+    expect(contracts.every((c: any) => c.locations.every((l: any) => ['uipy', 'uiweb'].includes(l.repo_prefix)))).toBe(true);
+    const validation = await get('/v1/contracts/validate');
+    expect(validation.summary.total).toBe(validation.issues.length);
 
     const narrowed = await get('/v1/repos?repo=uipy');
     expect(narrowed.repos.map((r: any) => r.id)).toEqual(['uipy']);

@@ -179,3 +179,21 @@ export function renderTaint(r: Json): string {
   if (r.truncated) lines.push('… raise --limit to see more');
   return lines.join('\n');
 }
+
+/** `contracts`: a table of contracts, or (check) the issues by severity. */
+export function renderContracts(r: Json): string {
+  const repos = `across ${r.repos.join(', ')}`;
+  if (r.issues) {
+    if (r.issues.length === 0) return `No contract issues ${repos}.`;
+    const s = r.summary;
+    return [
+      `${s.total} contract issue${s.total === 1 ? '' : 's'} ${repos}: ${s.breaking} breaking, ${s.warning} warning, ${s.info} info`,
+      '',
+      ...r.issues.map((i: Json) => `${i.severity.padEnd(8)}  ${i.kind.padEnd(15)}  ${i.details}`),
+    ].join('\n');
+  }
+  if (r.contracts.length === 0) return `No contracts found ${repos}.`;
+  const side = (c: Json, role: string) => [...new Set(c.locations.filter((l: Json) => l.role === role).map((l: Json) => `${l.repo_prefix}:${l.file_path}:${l.line}`))].join(' ') || '—';
+  const rows = r.contracts.map((c: Json) => [c.type, c.status, c.id, side(c, 'provider'), side(c, 'consumer')]);
+  return [`${r.total} contract${r.total === 1 ? '' : 's'} ${repos}`, '', ...table([['type', 'status', 'contract', 'provided at', 'consumed at'], ...rows]), ...more(r.contracts.length, r.total)].join('\n');
+}

@@ -14,7 +14,7 @@ import { ScopeError, type HttpHost, type Scope } from './host';
 import { checkBind, currentToken, guard, requestTrust, trustNow, type TokenSource } from './security';
 import { MemorySessionStore, type McpSessionStore } from './session-state';
 import { openSse, type SseChannel } from './sse';
-import { ActivityLog, caveatRows, communityRows, CONTRACTS_UNAVAILABLE, dashboard, graphView, guardRows, processRows, repoRows } from './views';
+import { ActivityLog, caveatRows, communityRows, contractViews, dashboard, graphView, guardRows, processRows, repoRows } from './views';
 import { MCP_BODY_LIMIT, sessionIdleTtl, StreamableMcp } from './streamable';
 import { uiRouter } from './ui';
 
@@ -401,12 +401,10 @@ export function createHttpApp(host: HttpHost, options: HttpAppOptions): GortexHt
     res.json({ guards, ...(errors.length > 0 ? { errors } : {}) });
   });
   v1.get('/contracts', async (req, res) => {
-    await host.served(scopeOf(req));
-    res.json({ contracts: [], unavailable: CONTRACTS_UNAVAILABLE });
+    res.json(await contractViews(host, await host.served(scopeOf(req)), requestTrust(res), 'list'));
   });
   v1.get('/contracts/validate', async (req, res) => {
-    await host.served(scopeOf(req));
-    res.json({ issues: [], summary: { total: 0, breaking: 0, warning: 0, info: 0 }, unavailable: CONTRACTS_UNAVAILABLE });
+    res.json(await contractViews(host, await host.served(scopeOf(req)), requestTrust(res), 'check'));
   });
   v1.get('/activity', async (req, res) => {
     const repos = await host.served(scopeOf(req));

@@ -349,8 +349,15 @@ export class ActivityLog {
   }
 }
 
-/** Contract extraction is another capability; until it exists these lists are empty and say so. */
-export const CONTRACTS_UNAVAILABLE = 'API contracts (HTTP, gRPC, GraphQL, topics, env) are not extracted yet';
+/**
+ * `GET /v1/contracts` (`action: "list"`) and `/v1/contracts/validate` (`"check"`): the `contracts`
+ * tool over the served repositories, matched across all of them in one call.
+ */
+export async function contractViews(host: HttpHost, repos: ServedRepo[], trust: CallerTrust, action: 'list' | 'check'): Promise<Json> {
+  if (repos.length === 0) return action === 'list' ? { contracts: [] } : { issues: [], summary: { total: 0, breaking: 0, warning: 0, info: 0 } };
+  const answer = await ask(host, repos[0]!.name, trust, 'contracts', { action, repos: repos.map((r) => r.name), limit: 5000 });
+  return action === 'list' ? { contracts: answer.contracts, total: answer.total, counts: answer.counts } : { issues: answer.issues, summary: answer.summary };
+}
 
 /** `GET /v1/dashboard`: the whole page in one answer. */
 export async function dashboard(host: HttpHost, repos: ServedRepo[], trust: CallerTrust, activity: Json[], crossCallers: (id: string) => string[]): Promise<Json> {

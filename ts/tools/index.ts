@@ -24,6 +24,7 @@ import { askTools } from './ask';
 import { closureTools } from './context-closure';
 import { artifactTools } from './artifacts';
 import { memoryTools } from './memory';
+import { contractTools } from './contracts';
 import type { ToolDef } from './registry';
 import { searchTools } from './search';
 import { speculateTools } from './speculate';
@@ -55,6 +56,7 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...closureTools,
   ...artifactTools,
   ...memoryTools(),
+  ...contractTools,
   ...overlayTools(),
   ...speculateTools(),
   ...diagnosticsTools(),

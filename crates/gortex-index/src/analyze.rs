@@ -151,6 +151,9 @@ tool_table! {
     env_var_users(gortex_search::EnvVarUsersArgs) -> gortex_search::sites::EnvVarUsersResult,
         "Environment variables read in code (process.env, os.environ, os.Getenv, env::var, System.getenv), grouped by variable",
         |a| self.with_text(|t| gortex_search::env_var_users(t, g, &a));
+    contract_sites(gortex_search::ContractSitesArgs) -> gortex_search::contracts::ContractSitesResult,
+        "Service-contract sites of this repository: HTTP routes and the HTTP calls made (fetch, axios, requests, net/http, RestTemplate…), gRPC services in .proto and their servers and clients, GraphQL schema fields and operations, message topics published and subscribed (Kafka, NATS, RabbitMQ, SNS/SQS), WebSocket events emitted and handled, environment variables defined and read, OpenAPI operations — each with a canonical key for matching across repositories",
+        |a| self.with_text(|t| gortex_search::contract_sites(t, g, &a));
     todos(gortex_search::TodosArgs) -> gortex_search::sites::TodosResult,
         "TODO / FIXME / HACK / XXX / BUG / QUESTION marker comments with assignees and their enclosing symbol",
         |a| self.with_text(|t| gortex_search::todos(t, g, &a));

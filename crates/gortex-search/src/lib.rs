@@ -4,6 +4,7 @@
 //! from it; no napi, no MCP.
 
 pub mod bodies;
+pub mod contracts;
 pub mod declaration;
 pub mod files;
 pub mod fuzzy;
@@ -18,6 +19,7 @@ pub mod trigram;
 pub mod winnow;
 
 pub use bodies::BodyIndex;
+pub use contracts::{contract_sites, ContractSitesArgs};
 pub use declaration::{find_declaration, FindDeclarationArgs, FindDeclarationResult};
 pub use files::{find_files, FileHit, FileMatch, FindFilesArgs, FindFilesResult};
 pub use line_match::{LineMatch, LineMatcher, LineMatcherOptions, LineMatches};

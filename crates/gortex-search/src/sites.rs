@@ -227,7 +227,7 @@ pub struct EnvVarUsersResult {
 }
 
 /// Per-language accessors; group 1 is the variable name.
-fn env_patterns() -> &'static [Regex] {
+pub(crate) fn env_patterns() -> &'static [Regex] {
     static P: OnceLock<Vec<Regex>> = OnceLock::new();
     P.get_or_init(|| {
         [

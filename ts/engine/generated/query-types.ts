@@ -414,6 +414,58 @@ export interface CommunityRow {
   top_files: FileCount[];
 }
 
+/** One provider or consumer site. */
+export interface ContractSite {
+  /** The broker of a topic (kafka, nats, rabbitmq, sns, sqs). */
+  broker?: string;
+  /** The canonical key sites are matched by. */
+  key: string;
+  /** http, grpc, graphql, topic, ws, env or openapi. */
+  kind: string;
+  line: number;
+  method?: string;
+  /** What it is, readably (`GET /users/{id}`, `UserService`, `Query.user`, `orders`). */
+  name: string;
+  /** The proto package of a gRPC service. */
+  package?: string;
+  path: string;
+  path_params?: string[];
+  request_stream?: boolean;
+  request_type?: string;
+  response_stream?: boolean;
+  response_type?: string;
+  /** provider (serves, publishes, emits, defines, declares) or consumer (calls, subscribes, listens, reads). */
+  role: string;
+  /** The path as written (HTTP). */
+  route?: string;
+  /** The library or convention recognised (express, fetch, axios, requests, gin, proto, kafka, socket.io, dotenv, …). */
+  source: string;
+  /** The symbol around the site (a route's handler). */
+  symbol?: NodeSummary;
+  /** In test code. */
+  test?: boolean;
+}
+
+/** Arguments of `analyze kind=contract_sites`. */
+export interface ContractSitesArgs {
+  /** Only these families (http, grpc, graphql, topic, ws, env, openapi); default all. */
+  kinds?: string[];
+  /** Most rows (default 1000). */
+  limit?: number;
+  /** Only files under this path prefix or glob. */
+  path_prefix?: string;
+}
+
+/** The sites, by kind and role. */
+export interface ContractSitesResult {
+  /** `<kind>.<role>` → rows. */
+  counts: Record<string, number>;
+  evidence: string;
+  sites: ContractSite[];
+  total: number;
+  truncated: boolean;
+}
+
 /** Arguments of `analyze kind=coverage`. */
 export interface CoverageArgs {
   /** Most rows returned (1..=1000, default 50). */
@@ -2993,6 +3045,7 @@ export interface AnalyzeKindMap {
   external_calls: { args: ExternalCallsArgs; result: ExternalCallsResult };
   routes: { args: RoutesArgs; result: RoutesResult };
   env_var_users: { args: EnvVarUsersArgs; result: EnvVarUsersResult };
+  contract_sites: { args: ContractSitesArgs; result: ContractSitesResult };
   todos: { args: TodosArgs; result: TodosResult };
   health_score: { args: HealthScoreArgs; result: HealthScoreResult };
   blame: { args: BlameArgs; result: BlameResult };
