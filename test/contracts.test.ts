@@ -98,3 +98,25 @@ describe('contracts across a frontend, a Python and a Go service', () => {
     expect(bad.stderr).toMatch(/repos: nope is not served here; repositories: /);
   });
 });
+
+describe('contracts of one repository, through the compact surface', () => {
+  test('analyze operation contracts answers for the session repository alone', async () => {
+    const { openEmbedded } = await import('../ts/workspace/embedded');
+    const { okJson, serveEmbedded } = await import('./helpers/mcp');
+    const repo = await openEmbedded(gitFixture('contracts/web', 'webalone'), { watch: false });
+    const client = await serveEmbedded(repo, 'compact');
+    try {
+      const r = await okJson(client, 'analyze', { operation: 'contracts', arguments: { types: ['http', 'env'] } });
+      expect(r.repos).toEqual(['webalone']);
+      // Alone, every call the frontend makes is served by nothing; its variables are defined beside it.
+      expect(r.contracts.filter((c: any) => c.type === 'http').every((c: any) => c.status === 'orphan_consumer')).toBe(true);
+      expect(r.contracts.filter((c: any) => c.type === 'env').map((c: any) => [c.id, c.status])).toEqual([
+        ['env::VITE_ORDERS_API', 'matched'],
+        ['env::VITE_USERS_API', 'matched'],
+      ]);
+    } finally {
+      await client.close();
+      repo.close();
+    }
+  });
+});

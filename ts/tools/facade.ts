@@ -129,6 +129,7 @@ const FACADES: Facade[] = [
       communities: { tool: 'get_communities' },
       processes: { tool: 'get_processes' },
       co_change: { tool: 'find_co_changing_symbols' },
+      contracts: { tool: 'contracts' },
     },
   },
   { name: 'ask', effect: 'read', shape: 'arguments', summary: 'Research a question over the code.', operations: { research: { tool: 'ask' } } },
