@@ -262,6 +262,19 @@ function neighboursOf(ctx: ToolContext, focus: ReadonlySet<string>): Set<string>
   return out;
 }
 
+/** Stores a memory of `kind` for `repo` (`''`: every repository), tagged with the calling session. */
+function storeIn(ctx: ToolContext, kind: MemoryKind, repo: string, args: { content: string; title?: string | undefined; tags?: string[] | undefined }, anchors: AnchorInput[]): StoredMemory {
+  return sidecarAt().memoryAdd({
+    kind,
+    repo,
+    body: args.content,
+    anchors,
+    ...(args.title !== undefined ? { title: args.title } : {}),
+    ...(args.tags !== undefined ? { tags: args.tags } : {}),
+    ...(ctx.session?.store ? { session: ctx.session.store.id } : {}),
+  });
+}
+
 /** Days since an epoch-ms time. */
 function ageDays(ms: number): number {
   return Math.max(0, (Date.now() - ms) / 86_400_000);
@@ -289,16 +302,7 @@ export function memoryTools(): ToolDef[] {
         if (args.kind === 'risk_ack' && anchors.length === 0) {
           throw new ToolInputError('invalid_argument', 'a risk_ack names the symbols or files whose risk it accepts (symbols or files)');
         }
-        const m = sidecarAt().memoryAdd({
-          kind: args.kind,
-          repo: args.global ? '' : repoNameOf(ctx),
-          body: args.content,
-          anchors,
-          ...(args.title !== undefined ? { title: args.title } : {}),
-          ...(args.tags !== undefined ? { tags: args.tags } : {}),
-          ...(ctx.session?.store ? { session: ctx.session.store.id } : {}),
-        });
-        return { stored: rowOf(m) };
+        return { stored: rowOf(storeIn(ctx, args.kind, args.global ? '' : repoNameOf(ctx), args, anchors)) };
       },
     }),
     defineTool({
@@ -313,16 +317,7 @@ export function memoryTools(): ToolDef[] {
         ...anchorInput,
       },
       handler: (ctx, args) => {
-        const m = sidecarAt().memoryAdd({
-          kind: 'note',
-          repo: repoNameOf(ctx),
-          body: args.content,
-          anchors: anchorsOf(ctx, args.symbols, args.files),
-          ...(args.title !== undefined ? { title: args.title } : {}),
-          ...(args.tags !== undefined ? { tags: args.tags } : {}),
-          ...(ctx.session?.store ? { session: ctx.session.store.id } : {}),
-        });
-        return { saved: rowOf(m) };
+        return { saved: rowOf(storeIn(ctx, 'note', repoNameOf(ctx), args, anchorsOf(ctx, args.symbols, args.files))) };
       },
     }),
     defineTool({

@@ -450,7 +450,7 @@ export interface ContractSite {
 export interface ContractSitesArgs {
   /** Only these families (http, grpc, graphql, topic, ws, env, openapi); default all. */
   kinds?: string[];
-  /** Most rows (default 1000). */
+  /** Most rows (1..=20000, default 1000). */
   limit?: number;
   /** Only files under this path prefix or glob. */
   path_prefix?: string;
