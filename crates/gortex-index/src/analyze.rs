@@ -62,6 +62,8 @@ pub struct AnalysisCaches {
     processes: GraphSlot<Processes>,
     /// Reach sets per seed, computed lazily; one cache per graph version.
     reach: GraphSlot<ReachCache>,
+    /// Every contract site of a graph version (`contract_sites` without narrowing).
+    contract_sites: GraphSlot<gortex_search::contracts::ContractSitesResult>,
     dataflow: Mutex<DataflowState>,
     /// Coverage reports parsed, by path (kept while their size and mtime hold).
     pub(crate) coverage_reports: crate::coverage_reports::ReportCache,
@@ -153,7 +155,7 @@ tool_table! {
         |a| self.with_text(|t| gortex_search::env_var_users(t, g, &a));
     contract_sites(gortex_search::ContractSitesArgs) -> gortex_search::contracts::ContractSitesResult,
         "Service-contract sites of this repository: HTTP routes and the HTTP calls made (fetch, axios, requests, net/http, RestTemplate…), gRPC services in .proto and their servers and clients, GraphQL schema fields and operations, message topics published and subscribed (Kafka, NATS, RabbitMQ, SNS/SQS), WebSocket events emitted and handled, environment variables defined and read, OpenAPI operations — each with a canonical key for matching across repositories",
-        |a| self.with_text(|t| gortex_search::contract_sites(t, g, &a));
+        |a| self.contract_sites(g, a);
     todos(gortex_search::TodosArgs) -> gortex_search::sites::TodosResult,
         "TODO / FIXME / HACK / XXX / BUG / QUESTION marker comments with assignees and their enclosing symbol",
         |a| self.with_text(|t| gortex_search::todos(t, g, &a));
@@ -294,6 +296,34 @@ impl RepoIndex {
         cached(&self.analysis.communities, &self.graph, |g| {
             gortex_analysis::detect_communities(g, Algorithm::Leiden)
         })
+    }
+
+    /// `contract_sites`: every site of the repository is found once per graph version (the
+    /// `contracts` tool and the web UI's two contract routes ask for all of them on every call);
+    /// a call narrowed by kinds or path runs the sweep itself.
+    fn contract_sites(
+        &self,
+        g: &Graph,
+        a: gortex_search::ContractSitesArgs,
+    ) -> Result<gortex_search::contracts::ContractSitesResult, QueryError> {
+        if a.kinds.is_some() || a.path_prefix.is_some() {
+            return self.with_text(|t| gortex_search::contract_sites(t, g, &a));
+        }
+        let mut slot = self.analysis.contract_sites.lock().unwrap_or_else(|p| p.into_inner());
+        let all = match slot.as_ref() {
+            Some((weak, all)) if same_graph(weak, &self.graph) => all.clone(),
+            _ => {
+                let every = gortex_search::ContractSitesArgs {
+                    limit: Some(gortex_search::contracts::MAX_ROWS),
+                    ..Default::default()
+                };
+                let all = Arc::new(self.with_text(|t| gortex_search::contract_sites(t, g, &every))?);
+                *slot = Some((Arc::downgrade(&self.graph), all.clone()));
+                all
+            }
+        };
+        drop(slot);
+        gortex_search::contracts::limited((*all).clone(), a.limit)
     }
 
     /// Execution flows of the current graph (computed once per graph version).

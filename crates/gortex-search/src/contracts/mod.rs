@@ -33,7 +33,7 @@ pub const CONTRACT_KINDS: &[&str] = &["http", "grpc", "graphql", "topic", "ws", 
 /// Default rows.
 const DEFAULT_LIMIT: usize = 1000;
 /// Most rows ever returned.
-const MAX_ROWS: usize = 20_000;
+pub const MAX_ROWS: usize = 20_000;
 
 /// Arguments of `analyze kind=contract_sites`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -387,11 +387,7 @@ pub(crate) fn bare_type(t: &str) -> String {
 
 /// Every contract site of the repository.
 pub fn contract_sites(idx: &TextIndex, g: &Graph, args: &ContractSitesArgs) -> Result<ContractSitesResult, QueryError> {
-    let limit = match args.limit {
-        None => DEFAULT_LIMIT,
-        Some(n) if (1..=MAX_ROWS).contains(&n) => n,
-        Some(n) => return Err(QueryError::invalid(format!("limit must be 1..={MAX_ROWS}, got {n}"))),
-    };
+    check_rows(args.limit)?;
     let kinds: Vec<&str> = match &args.kinds {
         None => CONTRACT_KINDS.to_vec(),
         Some(ks) => {
@@ -695,14 +691,33 @@ pub fn contract_sites(idx: &TextIndex, g: &Graph, args: &ContractSitesArgs) -> R
         *counts.entry(format!("{}.{}", s.kind, s.role)).or_insert(0) += 1;
     }
     let total = sites.len();
-    sites.truncate(limit);
-    Ok(ContractSitesResult {
-        truncated: total > sites.len(),
-        total,
-        counts,
-        sites,
-        evidence: "text",
-    })
+    limited(
+        ContractSitesResult {
+            truncated: false,
+            total,
+            counts,
+            sites,
+            evidence: "text",
+        },
+        args.limit,
+    )
+}
+
+/// The rows a `limit` allows (1..=20000, default 1000), or why it is not one.
+fn check_rows(limit: Option<usize>) -> Result<usize, QueryError> {
+    match limit {
+        None => Ok(DEFAULT_LIMIT),
+        Some(n) if (1..=MAX_ROWS).contains(&n) => Ok(n),
+        Some(n) => Err(QueryError::invalid(format!("limit must be 1..={MAX_ROWS}, got {n}"))),
+    }
+}
+
+/// `result` cut to `limit` rows (its totals and counts stay those of every site).
+pub fn limited(mut result: ContractSitesResult, limit: Option<usize>) -> Result<ContractSitesResult, QueryError> {
+    let limit = check_rows(limit)?;
+    result.truncated = result.total > limit;
+    result.sites.truncate(limit);
+    Ok(result)
 }
 
 /// Every literal some line rule needs, in one automaton.
