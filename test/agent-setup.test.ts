@@ -152,6 +152,28 @@ describe('gortex init for a repository', () => {
     fs.rmSync(path.join(root, '.gemini'), { recursive: true });
   });
 
+  test('edits made between two runs survive --remove, and broken markers are refused', () => {
+    expect(init('--agent', 'claude').status).toBe(0);
+    const mcp = path.join(root, '.mcp.json');
+    // The user adds a server of their own; then gortex's entry changes (a new --command).
+    fs.writeFileSync(mcp, read(mcp).replace('"mcpServers": {', '"mcpServers": {\n    "docs": { "command": "docs-mcp" },'));
+    expect(init('--agent', 'claude', '--command', 'gortex mcp').stdout).toContain('update            .mcp.json');
+    expect(init('--agent', 'claude', '--remove').status).toBe(0);
+    expect(json(mcp)).toEqual({ mcpServers: { docs: { command: 'docs-mcp' } } });
+    fs.rmSync(mcp);
+    // A block whose end marker was deleted is not guessed at.
+    const claude = path.join(root, 'CLAUDE.md');
+    const broken = `${read(claude)}\n<!-- gortex:begin (written by \`gortex init\`; \`gortex init --remove\` takes it out) -->\nhalf a block\n\nMy own notes.\n`;
+    fs.writeFileSync(claude, broken);
+    const r = init('--agent', 'claude');
+    expect(r.status).toBe(2);
+    expect(unwrapCliError(r.stderr)).toMatch(/CLAUDE\.md: a gortex:begin marker without its gortex:end marker; fix the file/);
+    expect(read(claude)).toBe(broken);
+    expect(init('--agent', 'claude', '--remove').status).toBe(2);
+    expect(read(claude)).toBe(broken);
+    fs.writeFileSync(claude, '# initapp\n\nBuild with make.\n');
+  });
+
   test('--command sets how agents start the server', () => {
     expect(init('--agent', 'cursor', '--command', 'gortex mcp --tools localization').status).toBe(0);
     expect(json(path.join(root, '.cursor/mcp.json')).mcpServers.gortex).toEqual({ command: 'gortex', args: ['mcp', '--tools', 'localization'] });
@@ -210,6 +232,27 @@ describe('gortex init --global', () => {
     expect(fs.existsSync(path.join(m.home, '.cursor'))).toBe(false);
     expect(fs.existsSync(path.join(m.config, 'Code'))).toBe(false);
     expect(fs.existsSync(path.join(m.home, '.codex'))).toBe(true);
+  });
+
+  test('--remove leaves a settings file without gortex in it untouched', () => {
+    const gemini = path.join(m.home, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(gemini), { recursive: true });
+    fs.writeFileSync(gemini, '{"theme": "Dark"}\n');
+    const r = init('--agent', 'gemini', '--remove');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(read(gemini)).toBe('{"theme": "Dark"}\n');
+    fs.rmSync(path.join(m.home, '.gemini'), { recursive: true });
+  });
+
+  test('a Codex config that already names gortex another way is refused, not broken', () => {
+    const file = path.join(m.home, '.codex/config.toml');
+    const inline = 'model = "o3"\n\n[mcp_servers]\ngortex = { command = "gortex", args = ["mcp"] }\n';
+    fs.writeFileSync(file, inline);
+    const r = init('--agent', 'codex');
+    expect(r.status).toBe(2);
+    expect(unwrapCliError(r.stderr)).toMatch(/config\.toml: adding \[mcp_servers\.gortex\] would leave it invalid TOML .*edit it by hand \(nothing was written\)$/);
+    expect(read(file)).toBe(inline);
   });
 
   test('a Codex config that is not TOML is refused untouched', () => {

@@ -320,7 +320,8 @@ export interface PlannedChange {
 /** The record of what gortex wrote, per absolute file path. */
 interface Manifest {
   /** `dirs`: folders gortex created for the file (removed again when they are left empty). */
-  files: Record<string, { original: string | null; written: string; agents: AgentId[]; dirs?: string[] }>;
+  /** `original` absent: the file was edited by someone else between gortex's writes; removal strips. */
+  files: Record<string, { original?: string | null; written: string; agents: AgentId[]; dirs?: string[] }>;
 }
 
 function manifestFile(home: string): string {
@@ -429,6 +430,9 @@ function withJsonEntry(file: string, text: string, keyPath: string[], entry: Rec
 /** The text without gortex's entry (and without the container when that leaves it empty and gortex made it). */
 function withoutJsonEntry(file: string, text: string, keyPath: string[]): string {
   const value = parseJsonc(file, text) as Record<string, unknown>;
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  // Nothing of gortex's is there (no container, or no entry in it): the text stays as it is.
+  if (!tree || findNodeAtLocation(tree, keyPath)?.type !== 'object' || !findNodeAtLocation(tree, [...keyPath, SERVER_NAME])) return text;
   let out = applyEdits(text, modify(text, [...keyPath, SERVER_NAME], undefined, JSON_FORMAT));
   let container: unknown = value;
   for (const k of keyPath) container = (container as Record<string, unknown> | undefined)?.[k];
@@ -523,19 +527,29 @@ function withYamlEntry(file: string, text: string, entry: Record<string, unknown
 }
 
 /** The text with the marked block in place (replaced where it is, else appended after a blank line). */
-function withBlock(text: string | null): string {
+/** Where gortex's block is in `text` (begin and end marker), or undefined; a begin without its end is refused. */
+function blockSpan(file: string, text: string): { start: number; end: number } | undefined {
+  const start = text.indexOf(BEGIN);
+  if (start < 0) return undefined;
+  const end = text.indexOf(END, start);
+  if (end < 0 || text.indexOf(BEGIN, start + BEGIN.length) >= 0 && text.indexOf(BEGIN, start + BEGIN.length) < end) {
+    throw new UsageError(`${file}: a gortex:begin marker without its gortex:end marker; fix the file so the block is whole or gone (nothing was written)`);
+  }
+  return { start, end };
+}
+
+function withBlock(file: string, text: string | null): string {
   const block = instructionBlock();
   if (text === null || text.trim() === '') return `${block}\n`;
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start >= 0 && end > start) return `${text.slice(0, start)}${block}${text.slice(end + END.length)}`;
+  const span = blockSpan(file, text);
+  if (span) return `${text.slice(0, span.start)}${block}${text.slice(span.end + END.length)}`;
   return `${text.replace(/\n*$/, '')}\n\n${block}\n`;
 }
 
-function withoutBlock(text: string): string {
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) return text;
+function withoutBlock(file: string, text: string): string {
+  const span = blockSpan(file, text);
+  if (!span) return text;
+  const { start, end } = span;
   const before = text.slice(0, start).replace(/\n*$/, '');
   const after = text.slice(end + END.length).replace(/^\n/, '');
   return before === '' ? after.replace(/^\n+/, '') : `${before}\n${after}`;
@@ -546,12 +560,24 @@ function desired(t: Target, current: string | null): string {
   switch (t.format) {
     case 'json':
       return withJsonEntry(t.file, current ?? '', t.keyPath, t.entry);
-    case 'toml':
-      return withTomlTable(t.file, current ?? '', t.table, t.entry);
+    case 'toml': {
+      const out = withTomlTable(t.file, current ?? '', t.table, t.entry);
+      // Checked, not assumed: a file that defines the entry another way (an inline table) must not be broken.
+      let got: unknown;
+      try {
+        got = (parseToml(out) as Record<string, Record<string, unknown> | undefined>)[t.table]?.[SERVER_NAME];
+      } catch (e) {
+        throw new UsageError(`${t.file}: adding [${t.table}.${SERVER_NAME}] would leave it invalid TOML (${(e as Error).message.split('\n')[0]}); it may define ${SERVER_NAME} another way: edit it by hand (nothing was written)`);
+      }
+      if (JSON.stringify(got) !== JSON.stringify({ command: t.entry.command, args: t.entry.args })) {
+        throw new UsageError(`${t.file}: [${t.table}.${SERVER_NAME}] could not be written as expected; edit it by hand (nothing was written)`);
+      }
+      return out;
+    }
     case 'yaml-list':
       return withYamlEntry(t.file, current ?? '', t.entry, false);
     case 'block':
-      return withBlock(current);
+      return withBlock(t.file, current);
     case 'owned':
       return t.text;
   }
@@ -567,7 +593,7 @@ function stripped(t: Target, current: string): string {
     case 'yaml-list':
       return withYamlEntry(t.file, current, {}, true);
     case 'block':
-      return withoutBlock(current);
+      return withoutBlock(t.file, current);
     case 'owned':
       return '';
   }
@@ -626,7 +652,7 @@ export function planSetup(options: {
       action = 'absent';
     } else {
       const record = manifest.files[target.file];
-      if (record && sha(before) === record.written && !texts.has(target.file)) {
+      if (record && record.original !== undefined && sha(before) === record.written && !texts.has(target.file)) {
         after = record.original;
         action = record.original === null ? 'delete' : 'restore';
       } else {
@@ -678,7 +704,12 @@ export function applySetup(plan: SetupPlan, home: string = gortexHome()): string
           const prior = manifest.files[target];
           const agents = [...new Set([...(prior?.agents ?? []), ...plan.changes.filter((x) => x.file === target).map((x) => x.agent)])];
           const dirs = prior ? (prior.dirs ?? []) : created;
-          manifest.files[target] = { original: prior ? prior.original : original, written: sha(c.after), agents, ...(dirs.length > 0 ? { dirs } : {}) };
+          // The text to give back on removal: from the first write, while the file is still what
+          // gortex wrote then; once someone else edited it, none (removal strips gortex's part,
+          // keeping their edits).
+          const untouched = prior !== undefined && original !== null && sha(original) === prior.written;
+          const restore = prior === undefined ? original : untouched ? prior.original : undefined;
+          manifest.files[target] = { ...(restore !== undefined ? { original: restore } : {}), written: sha(c.after), agents, ...(dirs.length > 0 ? { dirs } : {}) };
         }
       }
       written.push(target);
