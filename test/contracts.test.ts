@@ -99,6 +99,22 @@ describe('contracts across a frontend, a Python and a Go service', () => {
   });
 });
 
+describe('matching edge cases', () => {
+  test('a root route does not swallow every call; a gateway prefix still matches a named path', async () => {
+    const { matchContracts } = await import('../ts/tools/contracts');
+    const site = (role: 'provider' | 'consumer', method: string, p: string, repo: string) => ({ kind: 'http' as const, role, key: `http::${method}::${p}`, name: `${method} ${p}`, source: 'test', path: 'x.ts', line: 1, repo });
+    const { contracts, issues } = matchContracts([
+      site('provider', 'ANY', '/', 'api'),
+      site('provider', 'GET', '/users/{}', 'api'),
+      site('consumer', 'GET', '/api/users/{}', 'web'),
+      site('consumer', 'GET', '/reports/{}', 'web'),
+    ]);
+    expect(contracts.find((c) => c.id === 'http::GET::/users/{}')).toMatchObject({ status: 'matched', match: 'prefix', callers: 1 });
+    expect(contracts.find((c) => c.id === 'http::GET::/reports/{}')).toMatchObject({ status: 'orphan_consumer' });
+    expect(issues.map((i) => [i.contract_id, i.kind])).toEqual(expect.arrayContaining([['http::GET::/reports/{}', 'orphan_consumer']]));
+  });
+});
+
 describe('contracts of one repository, through the compact surface', () => {
   test('analyze operation contracts answers for the session repository alone', async () => {
     const { openEmbedded } = await import('../ts/workspace/embedded');

@@ -92,6 +92,9 @@ impl Sidecar {
                 "feedback_add" => out(s
                     .feedback_add(&parse::<FeedbackInput>(&op, &args)?)
                     .map_err(store_error)?),
+                "feedback_add_many" => out(s
+                    .feedback_add_many(&field::<Vec<FeedbackInput>>(&op, &args, "inputs")?)
+                    .map_err(store_error)?),
                 "feedback_tallies" => out(s
                     .feedback_tallies(
                         &field::<String>(&op, &args, "repo")?,

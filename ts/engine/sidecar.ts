@@ -154,6 +154,10 @@ export class Sidecar {
   feedbackAdd(input: { repo: string; tool: string; rating: FeedbackRating; ids?: string[]; note?: string; session?: string; at?: number }): number {
     return this.call('feedback_add', input);
   }
+  /** Several ratings in one transaction (all land or none). */
+  feedbackAddMany(inputs: { repo: string; tool: string; rating: FeedbackRating; ids?: string[]; note?: string; session?: string; at?: number }[]): number {
+    return inputs.length === 0 ? 0 : this.call('feedback_add_many', { inputs });
+  }
   feedbackTallies(repo: string, ids: string[]): Record<string, SymbolTally> {
     return ids.length === 0 ? {} : this.call('feedback_tallies', { repo, ids });
   }

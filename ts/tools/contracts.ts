@@ -125,6 +125,9 @@ function httpParts(key: string): { method: string; path: string; segments: strin
 function pathMatch(provider: string[], consumer: string[]): 0 | 1 | 2 | undefined {
   if (consumer.length < provider.length) return undefined;
   const offset = consumer.length - provider.length;
+  // A prefix on the caller's side is a gateway's only when the provider's own path names something:
+  // `/` or `/{}` would otherwise serve every call.
+  if (offset > 0 && !provider.some((p) => p !== '{}')) return undefined;
   let pattern = false;
   for (let i = 0; i < provider.length; i++) {
     const p = provider[i]!;

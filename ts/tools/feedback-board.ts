@@ -31,7 +31,7 @@ const imported = new Set<string>();
 
 /**
  * Moves a pre-sidecar JSON board of `repo` into the sidecar, once: under the board's lock, so two
- * processes starting together import it once; the file is renamed, never deleted.
+ * processes starting together import it once, in one transaction; the file is renamed, never deleted.
  */
 function importLegacyBoard(repo: string, home: string): void {
   const key = `${home}\0${repo}`;
@@ -47,12 +47,14 @@ function importLegacyBoard(repo: string, home: string): void {
     } catch {
       // A damaged board has nothing to import; it is still renamed so it is not read again.
     }
-    const store = sidecarAt(home);
+    const rows: Parameters<ReturnType<typeof sidecarAt>['feedbackAddMany']>[0] = [];
     for (const [id, t] of Object.entries(ids)) {
       for (const rating of ['useful', 'not_useful', 'wrong'] as const) {
-        for (let i = 0; i < Math.min(t[rating] ?? 0, MAX_COUNT); i++) store.feedbackAdd({ repo, tool: 'imported', rating, ids: [id], ...(t.last_at ? { at: t.last_at } : {}) });
+        for (let i = 0; i < Math.min(t[rating] ?? 0, MAX_COUNT); i++) rows.push({ repo, tool: 'imported', rating, ids: [id], ...(t.last_at ? { at: t.last_at } : {}) });
       }
     }
+    // One transaction, then the rename: an interrupted import leaves nothing half counted.
+    sidecarAt(home).feedbackAddMany(rows);
     fs.renameSync(file, `${file}.imported`);
   });
 }

@@ -459,6 +459,15 @@ fn declared_after(g: &Graph, path: &str, line: u32) -> Option<NodeIndex> {
 /// Spring method routes are prefixed with their class's `@RequestMapping` path.
 pub fn routes(idx: &TextIndex, g: &Graph, args: &RoutesArgs) -> Result<RoutesResult, QueryError> {
     let limit = check_limit(args.limit, DEFAULT_LIMIT)?;
+    routes_up_to(idx, g, args, limit)
+}
+
+/// Every route (no row limit): what contract detection matches callers against.
+pub(crate) fn all_routes(idx: &TextIndex, g: &Graph, args: &RoutesArgs) -> Result<RoutesResult, QueryError> {
+    routes_up_to(idx, g, args, usize::MAX)
+}
+
+fn routes_up_to(idx: &TextIndex, g: &Graph, args: &RoutesArgs, limit: usize) -> Result<RoutesResult, QueryError> {
     let method_filter = match args.method.as_deref().map(str::trim) {
         Some("") => return Err(QueryError::invalid("method must not be blank; e.g. GET or POST")),
         other => other.map(str::to_ascii_uppercase),

@@ -77,23 +77,32 @@ fn ratio(num: i64, den: i64) -> Option<f64> {
 impl Sidecar {
     /// Records one rating (a row per id, or one row for the answer as a whole); returns rows written.
     pub fn feedback_add(&self, input: &FeedbackInput) -> StoreResult<usize> {
-        if !RATINGS.contains(&input.rating.as_str()) {
+        self.feedback_add_many(std::slice::from_ref(input))
+    }
+
+    /// Records several ratings in one transaction (an import lands whole or not at all).
+    pub fn feedback_add_many(&self, inputs: &[FeedbackInput]) -> StoreResult<usize> {
+        if let Some(bad) = inputs.iter().find(|i| !RATINGS.contains(&i.rating.as_str())) {
             return Err(StoreError::Invalid(format!(
                 "rating `{}` is not one of {}",
-                input.rating,
+                bad.rating,
                 RATINGS.join(", ")
             )));
         }
         self.write("record feedback", |tx| {
-            let now = input.at.unwrap_or_else(now_ms);
             let mut stmt = tx
                 .prepare_cached("INSERT INTO feedback(repo, symbol_id, tool, rating, note, session, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
                 .ctx("record feedback")?;
-            let ids: Vec<Option<&str>> = if input.ids.is_empty() { vec![None] } else { input.ids.iter().map(|s| Some(s.as_str())).collect() };
-            for id in &ids {
-                stmt.execute(params![input.repo, id, input.tool, input.rating, input.note, input.session, now]).ctx("record feedback")?;
+            let mut rows = 0;
+            for input in inputs {
+                let now = input.at.unwrap_or_else(now_ms);
+                let ids: Vec<Option<&str>> = if input.ids.is_empty() { vec![None] } else { input.ids.iter().map(|s| Some(s.as_str())).collect() };
+                for id in &ids {
+                    stmt.execute(params![input.repo, id, input.tool, input.rating, input.note, input.session, now]).ctx("record feedback")?;
+                }
+                rows += ids.len();
             }
-            Ok(ids.len())
+            Ok(rows)
         })
     }
 

@@ -409,25 +409,19 @@ impl Sidecar {
             rows.into_iter().for_each(|(id, s)| note(id, Some(-s), &mut order));
         }
         if !q.targets.is_empty() || !q.files.is_empty() {
-            let mut sql = format!(
-                "SELECT DISTINCT m.id FROM anchors a JOIN memories m ON m.id = a.memory_id WHERE {scope}{kinds} AND (0"
+            // The ids travel as two JSON arrays (any number of them: a long OR chain would pass
+            // SQLite's expression-depth limit); a file matches itself and the symbols inside it.
+            let sql = format!(
+                "SELECT DISTINCT m.id FROM anchors a JOIN memories m ON m.id = a.memory_id WHERE {scope}{kinds} AND ( \
+                 a.target IN (SELECT value FROM json_each(?2)) \
+                 OR EXISTS (SELECT 1 FROM json_each(?3) f WHERE a.target = f.value OR substr(a.target, 1, length(f.value) + 2) = f.value || '::') \
+                 ) ORDER BY m.updated_at DESC LIMIT {limit}"
             );
-            let mut args: Vec<String> = vec![q.repo.clone()];
-            for t in &q.targets {
-                args.push(t.clone());
-                sql.push_str(&format!(" OR a.target = ?{}", args.len()));
-            }
-            for f in &q.files {
-                args.push(f.clone());
-                let n = args.len();
-                sql.push_str(&format!(
-                    " OR a.target = ?{n} OR substr(a.target, 1, length(?{n}) + 2) = ?{n} || '::'"
-                ));
-            }
-            sql.push_str(&format!(") ORDER BY m.updated_at DESC LIMIT {limit}"));
+            let targets = serde_json::to_string(&q.targets).unwrap_or_else(|_| "[]".into());
+            let files = serde_json::to_string(&q.files).unwrap_or_else(|_| "[]".into());
             let ids: Vec<i64> = conn
                 .prepare(&sql)
-                .and_then(|mut s| s.query_map(params_from_iter(args.iter()), |r| r.get(0))?.collect())
+                .and_then(|mut s| s.query_map(params![q.repo, targets, files], |r| r.get(0))?.collect())
                 .ctx("search anchors")?;
             ids.into_iter().for_each(|id| note(id, None, &mut order));
         }

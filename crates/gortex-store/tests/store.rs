@@ -458,3 +458,54 @@ fn many_connections_opening_a_new_file_at_once_all_get_it() {
     );
     assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as i64);
 }
+
+#[test]
+fn recall_by_thousands_of_anchor_ids_and_a_batched_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Sidecar::open(&dir.path().join("s.sqlite")).unwrap();
+    let m = store
+        .memory_add(&memory(
+            "memory",
+            "app",
+            "deep in the call graph",
+            &[("symbol", "app/src/deep.ts::fn1999")],
+        ))
+        .unwrap();
+    // A focus with its callers and callees can name thousands of ids: far past SQLite's expression depth as an OR chain.
+    let mut q = query("app");
+    q.targets = (0..2000).map(|i| format!("app/src/deep.ts::fn{i}")).collect();
+    q.files = (0..600).map(|i| format!("app/src/f{i}.ts")).collect();
+    assert_eq!(
+        store
+            .memory_search(&q)
+            .unwrap()
+            .iter()
+            .map(|h| h.memory.id)
+            .collect::<Vec<_>>(),
+        vec![m.id]
+    );
+    let rows: Vec<FeedbackInput> = (0..500)
+        .map(|i| FeedbackInput {
+            repo: "app".into(),
+            tool: "imported".into(),
+            rating: "useful".into(),
+            ids: vec![format!("id{}", i % 10)],
+            note: None,
+            session: None,
+            at: Some(1),
+        })
+        .collect();
+    assert_eq!(store.feedback_add_many(&rows).unwrap(), 500);
+    assert_eq!(
+        store.feedback_tallies("app", &["id3".into()]).unwrap()["id3"].useful,
+        50
+    );
+    let mut bad = rows.clone();
+    bad[499].rating = "meh".into();
+    assert!(matches!(store.feedback_add_many(&bad), Err(StoreError::Invalid(_))));
+    assert_eq!(
+        store.feedback_count("app").unwrap(),
+        500,
+        "a refused batch writes nothing"
+    );
+}

@@ -18,11 +18,25 @@ pub(super) fn proto_sites(lines: &[&str], out: &mut Vec<Raw>) {
     let package = PACKAGE.get_or_init(|| re(r"^\s*package\s+([\w.]+)\s*;"));
     let mut pkg: Option<String> = None;
     let mut current: Option<String> = None;
+    // Braces open inside the service: an rpc's `{ option … }` body closes at depth 1, the service at 0.
+    let mut depth = 0i32;
     for (i, l) in lines.iter().enumerate() {
+        let code = l.split("//").next().unwrap_or("");
+        let opened = code.matches('{').count() as i32;
+        let closed = code.matches('}').count() as i32;
+        if current.is_some() && service.captures(l).is_none() {
+            depth += opened - closed;
+            if depth <= 0 {
+                current = None;
+                depth = 0;
+                continue;
+            }
+        }
         if let Some(c) = package.captures(l) {
             pkg = Some(c[1].to_string());
         } else if let Some(c) = service.captures(l) {
             current = Some(c[1].to_string());
+            depth = opened - closed;
             let mut raw = Raw::new(
                 "grpc",
                 "provider",
@@ -48,8 +62,6 @@ pub(super) fn proto_sites(lines: &[&str], out: &mut Vec<Raw>) {
             raw.request_stream = c.get(2).is_some();
             raw.response_stream = c.get(4).is_some();
             out.push(raw);
-        } else if l.trim_start().starts_with('}') && current.is_some() && !l.contains('{') {
-            current = None;
         }
     }
 }
@@ -357,7 +369,7 @@ mod tests {
 
     #[test]
     fn proto_services_methods_and_streams() {
-        let text = "syntax = \"proto3\";\npackage shop.v1;\nservice Cart {\n  rpc Add (AddReq) returns (CartReply);\n  rpc Watch (WatchReq) returns (stream CartReply) {}\n}\n";
+        let text = "syntax = \"proto3\";\npackage shop.v1;\nservice Cart {\n  rpc Add (AddReq) returns (CartReply) {\n    option (google.api.http) = {\n      post: \"/v1/cart\"\n    };\n  }\n  rpc Watch (WatchReq) returns (stream CartReply) {}\n}\nmessage AddReq {}\n";
         let lines: Vec<&str> = text.lines().collect();
         let mut out = Vec::new();
         proto_sites(&lines, &mut out);
@@ -366,7 +378,7 @@ mod tests {
             vec![
                 "grpc provider grpc::Cart 3 None None",
                 "grpc provider grpc::Cart::Add 4 Some(\"AddReq\") Some(\"CartReply\")",
-                "grpc provider grpc::Cart::Watch 5 Some(\"WatchReq\") Some(\"CartReply\")",
+                "grpc provider grpc::Cart::Watch 9 Some(\"WatchReq\") Some(\"CartReply\")",
             ]
         );
         assert!(out[2].response_stream && !out[2].request_stream);

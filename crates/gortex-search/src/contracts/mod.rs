@@ -13,7 +13,7 @@ mod paths;
 
 pub use paths::canonical_path;
 
-use crate::sites::{env_patterns, routes, RoutesArgs};
+use crate::sites::{all_routes, env_patterns, RoutesArgs};
 use crate::text::{enclosing_chain, PathFilter};
 use crate::trigram::{TextIndex, TrigramQuery};
 use blocks::{env_definitions, graphql_sites, openapi_json_sites, openapi_yaml_sites, proto_sites};
@@ -410,11 +410,10 @@ pub fn contract_sites(idx: &TextIndex, g: &Graph, args: &ContractSitesArgs) -> R
 
     // HTTP providers: the routes analysis (handlers resolved there).
     if wants("http") {
-        let found = routes(
+        let found = all_routes(
             idx,
             g,
             &RoutesArgs {
-                limit: Some(1000),
                 path_prefix: args.path_prefix.clone(),
                 ..Default::default()
             },

@@ -102,7 +102,8 @@ pub(crate) fn url_template(text: &str, open: usize) -> Option<String> {
     let mut operand = false;
     let mut any_literal = false;
     while i < bytes.len() {
-        let c = bytes[i] as char;
+        // By character, not byte: a name like `dirección` must not be cut inside a character.
+        let Some(c) = text[i..].chars().next() else { break };
         match c {
             '\'' | '"' | '`' => {
                 let end = text[i + 1..].find(c).map(|e| i + 1 + e)?;
@@ -143,7 +144,7 @@ pub(crate) fn url_template(text: &str, open: usize) -> Option<String> {
             }
             _ => {}
         }
-        i += 1;
+        i += c.len_utf8();
     }
     any_literal.then_some(out)
 }
@@ -219,5 +220,9 @@ mod tests {
             Some("%s/orders/%d")
         );
         assert_eq!(t("fetch(url)"), None);
+        assert_eq!(
+            t(r#"requests.get(dirección + "/usuarios/" + año)"#).as_deref(),
+            Some("{}/usuarios/{}")
+        );
     }
 }
