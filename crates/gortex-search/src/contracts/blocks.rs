@@ -77,7 +77,12 @@ pub(super) fn graphql_sites(lines: &[&str], operations: bool, out: &mut Vec<Raw>
     let op = OP.get_or_init(|| re(r"\b(query|mutation|subscription)\b\s*(\w+)?\s*(?:\([^)]*\))?\s*\{\s*(.*)$"));
     let selection = SELECTION.get_or_init(|| re(r"^\s*(?:\w+\s*:\s*)?(\w+)"));
     let mut root: Option<&'static str> = None;
+    // Lines of a field whose arguments spread over several lines (how Prettier writes long ones).
+    let mut skip_to = 0usize;
     for (i, l) in lines.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
         if let Some(c) = ty.captures(l) {
             root = Some(match &c[1] {
                 "Query" => "Query",
@@ -91,7 +96,17 @@ pub(super) fn graphql_sites(lines: &[&str], operations: bool, out: &mut Vec<Raw>
                 root = None;
                 continue;
             }
-            if let Some(c) = field.captures(l) {
+            // `user(` … `): User` over several lines: read as one.
+            let joined;
+            let mut text: &str = l;
+            if l.contains('(') && !l.contains(')') {
+                if let Some(end) = (i + 1..lines.len().min(i + 50)).find(|&j| lines[j].contains(')')) {
+                    joined = lines[i..=end].join(" ");
+                    text = &joined;
+                    skip_to = end + 1;
+                }
+            }
+            if let Some(c) = field.captures(text) {
                 let mut raw = Raw::new(
                     "graphql",
                     "provider",
@@ -387,7 +402,7 @@ mod tests {
 
     #[test]
     fn graphql_schema_fields_and_operation_roots() {
-        let text = "type Query {\n  cart(id: ID!): Cart\n  carts: [Cart!]!\n}\nconst Q = gql`\n  mutation AddItem($id: ID!) {\n    addItem(id: $id) { id }\n  }\n`;\n";
+        let text = "type Query {\n  cart(id: ID!): Cart\n  search(\n    text: String!\n    first: Int\n  ): [Cart!]!\n  carts: [Cart!]!\n}\nconst Q = gql`\n  mutation AddItem($id: ID!) {\n    addItem(id: $id) { id }\n  }\n`;\n";
         let lines: Vec<&str> = text.lines().collect();
         let mut out = Vec::new();
         graphql_sites(&lines, true, &mut out);
@@ -395,8 +410,9 @@ mod tests {
             summary(&out),
             vec![
                 "graphql provider graphql::Query.cart 2 None Some(\"Cart\")",
-                "graphql provider graphql::Query.carts 3 None Some(\"Cart\")",
-                "graphql consumer graphql::Mutation.addItem 6 Some(\"AddItem\") None",
+                "graphql provider graphql::Query.search 3 None Some(\"Cart\")",
+                "graphql provider graphql::Query.carts 7 None Some(\"Cart\")",
+                "graphql consumer graphql::Mutation.addItem 10 Some(\"AddItem\") None",
             ]
         );
     }
