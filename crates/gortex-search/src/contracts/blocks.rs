@@ -1,8 +1,7 @@
 //! The block formats: `.proto` services, GraphQL SDL and operations, OpenAPI documents, and the
 //! files that define environment variables — small state machines over a file's lines.
 
-use super::paths::canonical_path;
-use super::{bare_type, ext_of, file_name, http_key, re, Raw};
+use super::{bare_type, ext_of, file_name, re, Raw};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -193,18 +192,7 @@ pub(super) fn openapi_yaml_sites(lines: &[&str], out: &mut Vec<Raw>) {
         if let (Some((pi, p)), Some(c)) = (&path, method_re.captures(l)) {
             if ind > *pi {
                 let method = c[2].to_ascii_uppercase();
-                if let Some((canon, params)) = canonical_path(p) {
-                    let mut raw = Raw::new(
-                        "openapi",
-                        "provider",
-                        http_key(&method, &canon),
-                        format!("{method} {p}"),
-                        "openapi",
-                        i as u32 + 1,
-                    );
-                    raw.method = Some(method);
-                    raw.route = Some(p.clone());
-                    raw.path_params = params;
+                if let Some(raw) = Raw::http("openapi", "provider", "openapi", i as u32 + 1, method, p.clone()) {
                     out.push(raw);
                     op = Some(out.len() - 1);
                     section = "";
@@ -268,20 +256,9 @@ pub(super) fn openapi_json_sites(text: &str, lines: &[&str], out: &mut Vec<Raw>)
             if !["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"].contains(&method.as_str()) {
                 continue;
             }
-            let Some((canon, params)) = canonical_path(p) else {
+            let Some(mut raw) = Raw::http("openapi", "provider", "openapi", line, method, p.clone()) else {
                 continue;
             };
-            let mut raw = Raw::new(
-                "openapi",
-                "provider",
-                http_key(&method, &canon),
-                format!("{method} {p}"),
-                "openapi",
-                line,
-            );
-            raw.method = Some(method);
-            raw.route = Some(p.clone());
-            raw.path_params = params;
             raw.request_type = schema_name(op.get("requestBody"));
             raw.response_type = op.get("responses").and_then(|r| r.as_object()).and_then(|r| {
                 ["200", "201", "default"]

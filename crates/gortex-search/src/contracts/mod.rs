@@ -130,6 +130,31 @@ pub(crate) struct Raw {
 }
 
 impl Raw {
+    /// An HTTP site (a route, a call, a documented operation) of `method` on the path as written,
+    /// keyed by its canonical form; `None` when the path has no usable form.
+    pub(crate) fn http(
+        kind: &'static str,
+        role: &'static str,
+        source: &'static str,
+        line: u32,
+        method: String,
+        route: String,
+    ) -> Option<Raw> {
+        let (canon, params) = canonical_path(&route)?;
+        let mut raw = Raw::new(
+            kind,
+            role,
+            http_key(&method, &canon),
+            format!("{method} {route}"),
+            source,
+            line,
+        );
+        raw.method = Some(method);
+        raw.route = Some(route);
+        raw.path_params = params;
+        Some(raw)
+    }
+
     pub(crate) fn new(
         kind: &'static str,
         role: &'static str,
@@ -419,20 +444,16 @@ pub fn contract_sites(idx: &TextIndex, g: &Graph, args: &ContractSitesArgs) -> R
             },
         )?;
         for r in found.routes {
-            let Some((canon, params)) = canonical_path(&r.route) else {
-                continue;
-            };
-            let mut raw = Raw::new(
+            let Some(mut raw) = Raw::http(
                 "http",
                 "provider",
-                http_key(&r.method, &canon),
-                format!("{} {}", r.method, r.route),
                 r.framework,
                 r.line,
-            );
-            raw.method = Some(r.method.clone());
-            raw.route = Some(r.route.clone());
-            raw.path_params = params;
+                r.method.clone(),
+                r.route.clone(),
+            ) else {
+                continue;
+            };
             raw.handler = r.handler.as_ref().and_then(|h| g.lookup(&h.id));
             rows.push((r.path.clone(), raw));
         }
@@ -497,9 +518,6 @@ pub fn contract_sites(idx: &TextIndex, g: &Graph, args: &ContractSitesArgs) -> R
                         for c in rule.re.captures_iter(l) {
                             let open = c.name("o").expect("group o").start();
                             let Some(url) = url_template(l, open) else { continue };
-                            let Some((canon, params)) = canonical_path(&url) else {
-                                continue;
-                            };
                             let method = match (c.name("m"), rule.fixed) {
                                 (Some(m), _) => method_of(m.as_str()),
                                 (None, Some(f)) => f.to_string(),
@@ -510,17 +528,10 @@ pub fn contract_sites(idx: &TextIndex, g: &Graph, args: &ContractSitesArgs) -> R
                                         .map_or("GET".to_string(), |m| m[1].to_ascii_uppercase())
                                 }
                             };
-                            let mut raw = Raw::new(
-                                "http",
-                                "consumer",
-                                http_key(&method, &canon),
-                                format!("{method} {url}"),
-                                rule.source,
-                                i as u32 + 1,
-                            );
-                            raw.method = Some(method);
-                            raw.route = Some(url);
-                            raw.path_params = params;
+                            let Some(mut raw) = Raw::http("http", "consumer", rule.source, i as u32 + 1, method, url)
+                            else {
+                                continue;
+                            };
                             raw.response_type = c.name("t").map(|t| t.as_str().to_string());
                             found.push(raw);
                         }
@@ -537,20 +548,7 @@ pub fn contract_sites(idx: &TextIndex, g: &Graph, args: &ContractSitesArgs) -> R
                                 .unwrap_or_default();
                             let open = c.name("o").expect("group").start();
                             if let Some(url) = url_template(l, open) {
-                                if let Some((canon, params)) = canonical_path(&url) {
-                                    let mut raw = Raw::new(
-                                        "http",
-                                        "consumer",
-                                        http_key(&method, &canon),
-                                        format!("{method} {url}"),
-                                        "net/http",
-                                        i as u32 + 1,
-                                    );
-                                    raw.method = Some(method);
-                                    raw.route = Some(url);
-                                    raw.path_params = params;
-                                    found.push(raw);
-                                }
+                                found.extend(Raw::http("http", "consumer", "net/http", i as u32 + 1, method, url));
                             }
                         }
                     }
