@@ -93,6 +93,17 @@ describe('contracts across a frontend, a Python and a Go service', () => {
     );
     const one = call({ repos: ['orders'] });
     expect(one.repos).toEqual(['orders']);
+    // The verb: a table, the check by severity, and a family it does not know refused.
+    const table = runCli(['contracts', '--type', 'topic'], { env: w.env, cwd: web });
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/^2 contracts across /);
+    expect(table.stdout).toMatch(/topic +matched +topic::order-created +orders:main\.go:\d+ +users:app\.py:\d+/);
+    const checked = runCli(['contracts', '--check', '--type', 'http'], { env: w.env, cwd: web });
+    expect(checked.stdout).toMatch(/^\d+ contract issues across .*: 2 breaking, /);
+    expect(checked.stdout).toMatch(/breaking +method_mismatch +PATCH /);
+    const unknownType = runCli(['contracts', '--type', 'smtp'], { env: w.env, cwd: web });
+    expect(unknownType.status).toBe(2);
+    expect(unknownType.stderr).toMatch(/smtp/);
     const bad = runCli(['call', 'contracts', '--json-args', '{"repos":["nope"]}'], { env: w.env, cwd: web });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/repos: nope is not served here; repositories: /);
