@@ -75,6 +75,22 @@ export declare class Engine {
    * that has gone quiet. Returns whether anything was held.
    */
   releaseBuildCaches(repo: string): boolean
+  /**
+   * The repository's heap bytes per structure (graph, facts, resolutions, search indexes):
+   * `MemoryReport` JSON.
+   */
+  memoryReport(repo: string): string
+  /**
+   * Drops every cache the repository can rebuild on demand (kept lookup tables, search
+   * indexes, analyses, dataflow, history in memory) and hands freed memory back to the OS;
+   * what a daemon does under its memory ceiling. Returns the sized bytes released.
+   */
+  releaseCaches(repo: string): number
+  /**
+   * Files and bytes the walker would index under `root` (no parsing): what a daemon estimates
+   * a repository's memory from before tracking it. `{ files, bytes }` JSON.
+   */
+  survey(root: string): string
   /** Reads the snapshot of `root` and compares it with the disk (no parsing). StatusReport JSON. */
   status(root: string, name?: string | undefined | null): string
   /** Repositories loaded in this engine: `[{ name, root, files, nodes, edges, indexed_at_ms }]`. */

@@ -54,6 +54,8 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 const PURGE_DELAY_MS: std::ffi::c_long = 30_000;
 
 /// Keeps freed memory for [`PURGE_DELAY_MS`], unless `MIMALLOC_PURGE_DELAY` says otherwise.
+/// (Arena memory is committed on demand: `ts/engine/native.ts` sets `MIMALLOC_ARENA_EAGER_COMMIT=0`
+/// before loading the addon, since mimalloc reads it when it reserves its first arena.)
 fn keep_freed_memory() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -562,6 +564,43 @@ impl Engine {
                 return_memory_to_os();
             }
             Ok(released)
+        })
+    }
+
+    /// The repository's heap bytes per structure (graph, facts, resolutions, search indexes):
+    /// `MemoryReport` JSON.
+    #[napi]
+    pub fn memory_report(&self, repo: String) -> Result<String> {
+        guarded("memoryReport", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            serde_json::to_string(&guard.memory_report()).map_err(to_napi_error)
+        })
+    }
+
+    /// Drops every cache the repository can rebuild on demand (kept lookup tables, search
+    /// indexes, analyses, dataflow, history in memory) and hands freed memory back to the OS;
+    /// what a daemon does under its memory ceiling. Returns the sized bytes released.
+    #[napi]
+    pub fn release_caches(&self, repo: String) -> Result<f64> {
+        guarded("releaseCaches", || {
+            let index = self.repo(&repo)?;
+            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            let released = guard.release_caches();
+            return_memory_to_os();
+            Ok(released as f64)
+        })
+    }
+
+    /// Files and bytes the walker would index under `root` (no parsing): what a daemon estimates
+    /// a repository's memory from before tracking it. `{ files, bytes }` JSON.
+    #[napi]
+    pub fn survey(&self, root: String) -> Result<String> {
+        guarded("survey", || {
+            let opts = IndexOptions::new(self.home.clone());
+            let walked = gortex_index::walk::walk(Path::new(&root), &opts.walk_options());
+            let bytes: u64 = walked.sources.iter().map(|c| c.size).sum();
+            Ok(serde_json::json!({ "files": walked.sources.len(), "bytes": bytes }).to_string())
         })
     }
 

@@ -22,6 +22,8 @@ import type {
   SemanticFile,
   SemanticReport,
   StatusReport,
+  MemoryReport,
+  TreeSurvey,
 } from './types';
 
 export type * from './types';
@@ -396,6 +398,24 @@ export class Engine {
   /** Frees the lookup tables kept for the repo's next incremental build (for a quiet repo); true when any were held. */
   releaseBuildCaches(repo: string): boolean {
     return this.native.releaseBuildCaches(repo);
+  }
+
+  /** The repository's heap bytes per structure. */
+  memoryReport(repo: string): MemoryReport {
+    return JSON.parse(this.native.memoryReport(repo)) as MemoryReport;
+  }
+
+  /**
+   * Drops every cache the repository can rebuild (kept lookup tables, search indexes, analyses,
+   * dataflow, history in memory) and returns freed memory to the OS; the sized bytes released.
+   */
+  releaseCaches(repo: string): number {
+    return this.native.releaseCaches(repo);
+  }
+
+  /** Files and bytes the walker would index under `root` (no parsing). */
+  survey(root: string): TreeSurvey {
+    return JSON.parse(this.native.survey(root)) as TreeSurvey;
   }
 
   /** The message naming the first invalid gitignore-style exclude pattern, or undefined when all parse. */

@@ -157,6 +157,33 @@ export interface GraphStats extends RepoSummary {
   };
 }
 
+/** Heap bytes of one repository's index per structure (`Engine.memoryReport`; estimates that follow the allocations). */
+export interface MemoryReport {
+  graph: {
+    node_table: number;
+    node_strings: number;
+    edges: number;
+    adjacency: number;
+    unresolved: number;
+    lookup_maps: number;
+    facts: { files: number; symbols: number; refs: number; bindings: number; imports: number };
+  };
+  file_records: number;
+  /** Per-file resolutions kept for the next build, per part. */
+  resolutions: { paths: number; edges: number; external: number; unresolved: number; deps: number; derived: number };
+  /** Whether the resolver's lookup tables are held for the next edit (not sized). */
+  lookup_tables_held: boolean;
+  search: GraphStats['search_memory'];
+  /** Everything sized above. */
+  total: number;
+}
+
+/** What the walker would index under a folder (`Engine.survey`). */
+export interface TreeSurvey {
+  files: number;
+  bytes: number;
+}
+
 /** One `external::…` stub of a graph and the references that reach it (`Engine.externalRefs`). */
 export interface ExternalRef {
   id: string;

@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod facts;
+pub mod heap;
 pub mod id;
 pub mod kinds;
 pub mod language;
@@ -15,6 +16,7 @@ pub mod span;
 
 pub use error::*;
 pub use facts::*;
+pub use heap::HeapSize;
 pub use id::*;
 pub use kinds::*;
 pub use language::*;

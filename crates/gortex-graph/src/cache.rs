@@ -218,3 +218,66 @@ impl std::fmt::Debug for KeptTablesSlot {
 
 /// The resolver's own fingerprint (changes with its source).
 pub const RESOLVER_FINGERPRINT: &str = env!("GORTEX_RESOLVER_FINGERPRINT");
+
+/// Heap bytes of a [`ResolutionCache`], per part.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct ResolutionMemory {
+    /// Per-file records and the paths their endpoints name.
+    pub paths: usize,
+    /// Edges between repository endpoints.
+    pub edges: usize,
+    /// Edges to external stubs, with their target names.
+    pub external: usize,
+    /// Unresolved references, with their target names.
+    pub unresolved: usize,
+    /// Dependency keys.
+    pub deps: usize,
+    /// The whole-repository derived tables (import targets, supertypes, method owners).
+    pub derived: usize,
+}
+
+impl ResolutionMemory {
+    /// Every part.
+    pub fn total(&self) -> usize {
+        self.paths + self.edges + self.external + self.unresolved + self.deps + self.derived
+    }
+}
+
+impl ResolutionCache {
+    /// Heap bytes of the per-file resolutions and the derived tables (not the kept lookup
+    /// tables, which borrow from the facts; `RepoIndex::memory_report` measures those apart).
+    pub fn memory(&self) -> ResolutionMemory {
+        use gortex_core::heap::vec_bytes;
+        use gortex_core::HeapSize;
+        let mut m = ResolutionMemory {
+            paths: self.fingerprint.heap_bytes() + vec_bytes(&self.files),
+            ..Default::default()
+        };
+        for (path, f) in &self.files {
+            m.paths += path.heap_bytes() + 16 + std::mem::size_of::<ResolvedFile>() + f.paths.heap_bytes();
+            m.edges += vec_bytes(&f.edges);
+            m.external += vec_bytes(&f.external) + f.external.iter().map(|e| e.target.heap_bytes()).sum::<usize>();
+            m.unresolved +=
+                vec_bytes(&f.unresolved) + f.unresolved.iter().map(|u| u.target.heap_bytes()).sum::<usize>();
+            m.deps += vec_bytes(&f.deps);
+        }
+        let derived = &self.derived;
+        m.derived = vec_bytes(&derived.import_targets)
+            + derived
+                .import_targets
+                .iter()
+                .map(|(p, r)| p.heap_bytes() + 16 + r.heap_bytes())
+                .sum::<usize>()
+            + derived
+                .supertypes
+                .iter()
+                .map(|(t, s)| t.heap_bytes() + s.heap_bytes())
+                .sum::<usize>()
+            + derived
+                .method_owners
+                .iter()
+                .map(|(a, b)| a.heap_bytes() + b.heap_bytes())
+                .sum::<usize>();
+        m
+    }
+}

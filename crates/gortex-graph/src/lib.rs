@@ -19,7 +19,7 @@ pub use build::{
     build_graph, build_graph_incremental, local_ids, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile,
     TablesMade,
 };
-pub use cache::ResolutionCache;
+pub use cache::{ResolutionCache, ResolutionMemory};
 pub use config::RepoConfig;
 pub use layer::build_graph_layered;
-pub use model::{Direction, Edge, Graph, Id, Node, NodeIndex, Unresolved};
+pub use model::{Direction, Edge, Graph, GraphMemory, Id, Node, NodeIndex, Unresolved};

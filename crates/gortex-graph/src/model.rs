@@ -10,6 +10,9 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
 
+mod memory;
+pub use memory::GraphMemory;
+
 /// A node id: `<repo>/<path>::<Owner>.<name>`, shared between the node and every edge naming it.
 pub type Id = Arc<str>;
 

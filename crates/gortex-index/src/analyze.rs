@@ -99,6 +99,19 @@ struct CloneState {
     synced: Weak<Graph>,
 }
 
+impl AnalysisCaches {
+    /// Drops every analysis computed so far (each is built again by the next query needing it).
+    pub(crate) fn clear(&self) {
+        *self.clones.lock().unwrap_or_else(|p| p.into_inner()) = CloneState::default();
+        *self.communities.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self.processes.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self.reach.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self.contract_sites.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self.dataflow.lock().unwrap_or_else(|p| p.into_inner()) = DataflowState::default();
+        self.coverage_reports.clear();
+    }
+}
+
 impl std::fmt::Debug for AnalysisCaches {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AnalysisCaches").finish_non_exhaustive()

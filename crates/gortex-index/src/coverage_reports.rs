@@ -37,6 +37,11 @@ type Parsed = (u64, Option<SystemTime>, Arc<Report>);
 pub(crate) struct ReportCache(Mutex<HashMap<PathBuf, Parsed>>);
 
 impl ReportCache {
+    /// Forgets every parsed report.
+    pub(crate) fn clear(&self) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
     fn load(&self, path: &Path) -> Result<(Arc<Report>, Option<SystemTime>), String> {
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
         if meta.len() > MAX_REPORT_BYTES {

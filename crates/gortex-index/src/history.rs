@@ -27,6 +27,13 @@ struct HistoryState {
     update: &'static str,
 }
 
+impl HistoryCache {
+    /// Drops the mined history held in memory (saved beside the snapshot; loaded again on use).
+    pub(crate) fn clear(&self) {
+        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = HistoryState::default();
+    }
+}
+
 impl std::fmt::Debug for HistoryCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HistoryCache").finish_non_exhaustive()

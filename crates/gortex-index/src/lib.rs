@@ -59,6 +59,7 @@ pub mod coverage_reports;
 pub mod history;
 pub mod inspect;
 pub mod loaded_repos;
+pub mod memory;
 pub mod overlay;
 mod read;
 mod status;

@@ -169,6 +169,14 @@ impl SearchCaches {
             ..Default::default()
         }
     }
+
+    /// Drops every index built so far (the next query that needs one builds it again).
+    pub(crate) fn clear(&self) {
+        *self.symbols.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self.symbol_tokens.lock().unwrap_or_else(|p| p.into_inner()) = Default::default();
+        *self.text.write().unwrap_or_else(|p| p.into_inner()) = TextState::default();
+        *self.bodies.lock().unwrap_or_else(|p| p.into_inner()) = BodyState::default();
+    }
 }
 
 #[derive(Default)]
@@ -202,6 +210,21 @@ pub struct SearchMemory {
     pub clones_bodies: Option<usize>,
     /// The body index behind `read_as: "body"` (word counts and postings of every function body).
     pub bodies_bytes: Option<usize>,
+}
+
+impl SearchMemory {
+    /// Bytes of every index built so far.
+    pub fn total(&self) -> usize {
+        [
+            self.symbols_bytes,
+            self.text_bytes,
+            self.clones_bytes,
+            self.bodies_bytes,
+        ]
+        .iter()
+        .flatten()
+        .sum()
+    }
 }
 
 pub(crate) fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, QueryError> {
