@@ -43,6 +43,9 @@ export interface NativeEngine {
   semanticCounts(repo: string): string;
   persist(repo: string): number;
   releaseBuildCaches(repo: string): boolean;
+  memoryReport(repo: string): string;
+  releaseCaches(repo: string): number;
+  survey(root: string): string;
   checkExclude(root: string, patterns: string[]): string | null;
   status(root: string, name?: string | null): string;
   repos(): string;
@@ -195,6 +198,11 @@ export function loadNative(): NativeBinding {
   } catch {
     root = path.dirname(path.dirname(loader));
   }
+  // mimalloc (the addon's allocator) commits arena memory on demand: committed eagerly (its Linux
+  // default) Kubernetes' warm open held ≈ 55 MB more resident memory and took 0.46 or 0.95–1.5 s
+  // by the luck of huge pages, against 0.56–0.57 s every time (BENCHMARKS.md "Indexing"). It reads
+  // the setting when it reserves its first arena, as the addon loads: set it before, unless the user did.
+  process.env.MIMALLOC_ARENA_EAGER_COMMIT ??= '0';
   let binding: unknown;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -108,5 +108,8 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Vec<u64>) {
     let mut keys = RECORDER.with(|r| r.borrow_mut().take()).unwrap_or_default();
     keys.sort_unstable();
     keys.dedup();
+    // The recording noted every lookup (thousands per file); the unique keys are a few dozen, and
+    // they are kept with the resolution for the life of the index.
+    keys.shrink_to_fit();
     (out, keys)
 }
