@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch the pinned benchmark corpora into a cache folder and print "name<TAB>path" for each corpus.
-#   usage: benches/fetch-corpora.sh [--dir DIR] [rxjs] [ts] [k8s] [x-tools] [django]
-#          (default: all; DIR default ${GORTEX_CORPORA:-~/.cache/gortex-corpora})
+#   usage: benches/fetch-corpora.sh [--dir DIR] [rxjs] [ts] [k8s] [x-tools] [django] [linux]
+#          (default: all but linux, which is asked for by name; DIR default ${GORTEX_CORPORA:-~/.cache/gortex-corpora})
 # Every source is a package registry reached through its ordinary client, and every download is
 # checked against a pinned digest (a mismatch stops the script):
 #   rxjs     npm: rxjs@7.8.2, src/                                  -> rxjs
@@ -9,6 +9,7 @@
 #   k8s      Debian source kubernetes (1.20.2), vendor/ removed    -> k8s (~8.6k .go)
 #   x-tools  Go proxy: golang.org/x/tools@v0.28.0 (go mod download) -> x-tools
 #   django   PyPI: Django==5.1.4 sdist (pip download)               -> django
+#   linux    Debian source linux (6.1.176, 138 MB .tar.xz)          -> linux (~55k .c/.h, 1.5 GB unpacked)
 # Debian sources come through a private deb-src list so the system's apt configuration is untouched.
 set -euo pipefail
 dir=${GORTEX_CORPORA:-$HOME/.cache/gortex-corpora}
@@ -16,8 +17,8 @@ want=()
 while [ $# -gt 0 ]; do
   case $1 in
     --dir) dir=$2; shift 2 ;;
-    rxjs|ts|k8s|x-tools|django) want+=("$1"); shift ;;
-    *) echo "usage: fetch-corpora.sh [--dir DIR] [rxjs] [ts] [k8s] [x-tools] [django]" >&2; exit 2 ;;
+    rxjs|ts|k8s|x-tools|django|linux) want+=("$1"); shift ;;
+    *) echo "usage: fetch-corpora.sh [--dir DIR] [rxjs] [ts] [k8s] [x-tools] [django] [linux]" >&2; exit 2 ;;
   esac
 done
 [ ${#want[@]} -gt 0 ] || want=(rxjs ts k8s x-tools django)
@@ -76,6 +77,17 @@ for c in "${want[@]}"; do
         mv "$out.tmp" "$out" && rm -rf "$dir/kubernetes-1.20.2"
       fi
       printf 'k8s\t%s\n' "$out" ;;
+    linux)
+      out=$dir/linux-6.1.176
+      if [ ! -d "$out" ]; then
+        log "Debian source linux (6.1.176)"
+        debian_orig linux linux_6.1.176.orig.tar.xz \
+          9aad4025973feea3f0d978e82ab7db97d8d5ce3f59fcc6b1f316153d66e3a504
+        rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+        tar -xJf "$dir/pkgs/linux_6.1.176.orig.tar.xz" -C "$out.tmp" --strip-components=1
+        mv "$out.tmp" "$out"
+      fi
+      printf 'linux\t%s\n' "$out" ;;
     x-tools)
       version=v0.28.0
       out=$dir/x-tools-$version

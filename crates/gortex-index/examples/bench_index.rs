@@ -6,6 +6,9 @@
 //! bench_index parse-only  ROOT --threads N [--files LIST]   walk + read + tree-sitter parse, no queries, no graph
 //! bench_index cold        ROOT --threads N --home DIR [--list-out LIST]   forced full index, snapshot saved
 //! bench_index warm        ROOT --threads N --home DIR       open on the saved snapshot of an unchanged tree
+//! bench_index memory      ROOT --threads N --home DIR       open for editing (as the daemon does) and
+//!     report the bytes per structure, what each lazily built index adds, and what releasing the
+//!     rebuildable caches gives back (live allocator bytes counted; RSS from /proc)
 //! bench_index incremental ROOT --threads N --home DIR [--touch 10]
 //!     open; append a comment to TOUCH files and time `update_paths` on them (first call: includes
 //!     query compilation); restore them and time `update_paths` again (steady state); append to
@@ -16,16 +19,53 @@
 //! candidates minus files skipped as minified/generated/binary).
 //! Driven by `benches/index-bench.ts` (`npm run bench:index`).
 
-/// Same allocator as the shipped addon, so the numbers match what users get.
+/// Same allocator as the shipped addon, so the numbers match what users get; `memory` mode also
+/// counts the bytes live in it (the other modes leave the counter off).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: Counting = Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+/// mimalloc with a live-bytes counter that runs only while `COUNTING` is set.
+struct Counting;
+
+// SAFETY: every call is forwarded to mimalloc unchanged; the counter only observes sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        }
+        mimalloc::MiMalloc.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        }
+        mimalloc::MiMalloc.dealloc(ptr, layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        }
+        mimalloc::MiMalloc.alloc_zeroed(layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_add(new_size as isize, Ordering::Relaxed);
+            LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        }
+        mimalloc::MiMalloc.realloc(ptr, layout, new_size)
+    }
+}
 
 use gortex_core::Language;
 use gortex_index::{walk, IndexOptions, IndexReport, RepoIndex};
 use rayon::prelude::*;
 use serde_json::{json, Value};
+use std::alloc::{GlobalAlloc, Layout};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::Instant;
 
 struct Args {
@@ -222,7 +262,150 @@ fn pick(index: &RepoIndex, count: usize, offset: usize) -> Vec<(String, Language
         .collect()
 }
 
+extern "C" {
+    /// mimalloc's own collection: frees empty pages and returns their memory to the OS.
+    fn mi_collect(force: bool);
+}
+
+/// Arena memory committed on demand, as the addon has it (`ts/engine/native.ts` sets
+/// `MIMALLOC_ARENA_EAGER_COMMIT=0` before loading it), so the figures are the ones users get.
+/// mimalloc reads the setting when it reserves its first arena, before `main`: without the
+/// variable, the bench runs itself again with it (its peak RSS is then the child's, which
+/// `/usr/bin/time` reports as the largest of the process tree).
+fn allocator_as_shipped() {
+    if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_some() {
+        return;
+    }
+    let exe = std::env::current_exe().unwrap_or_else(|e| fail("finding this executable", e));
+    let status = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env("MIMALLOC_ARENA_EAGER_COMMIT", "0")
+        .status()
+        .unwrap_or_else(|e| fail("running the bench again", e));
+    std::process::exit(status.code().unwrap_or(1));
+}
+
+/// Live allocator bytes (while counting) and the process's resident set, in MB.
+fn sample() -> Value {
+    let rss_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find_map(|l| {
+                l.strip_prefix("VmRSS:")
+                    .map(|v| v.trim().trim_end_matches(" kB").trim().parse::<f64>().ok())
+            })
+        })
+        .flatten()
+        .unwrap_or(0.0);
+    json!({ "live_mb": mb(LIVE.load(Ordering::Relaxed).max(0) as usize), "rss_mb": (rss_kb / 1024.0).round() })
+}
+
+fn mb(bytes: usize) -> f64 {
+    (bytes as f64 / 1048576.0 * 10.0).round() / 10.0
+}
+
+/// `memory` mode: what a repository opened for editing holds, per structure, and what each
+/// lazily built index adds to it.
+fn memory(args: &Args) -> Value {
+    COUNTING.store(std::env::var_os("BENCH_NO_COUNT").is_none(), Ordering::Relaxed);
+    let mut opts = options(args);
+    opts.keep_build_caches = true;
+    let (index, report, wall) = open(args, &opts);
+    let opened = sample();
+    let structures = index.memory_report();
+    let calls = call_coverage(&index);
+    let live = || LIVE.load(Ordering::Relaxed);
+    let mut steps = Vec::new();
+    let mut step = |what: &str, f: &dyn Fn()| {
+        let before = live();
+        let t = Instant::now();
+        f();
+        steps.push(json!({ "step": what, "ms": ms(t), "delta_mb": (before.abs_diff(live()) as f64 / 1048576.0 * 10.0).round() / 10.0 * if live() >= before { 1.0 } else { -1.0 }, "after": sample() }));
+    };
+    let q = |tool: &str, args: Value| {
+        index.query(tool, args).unwrap_or_else(|e| fail(tool, e.message));
+    };
+    step("mimalloc collect (freed pages returned to the OS)", &|| {
+        // SAFETY: mimalloc is the global allocator's backend; collecting is valid at any time.
+        unsafe { mi_collect(true) };
+    });
+    step("release the resolver's kept lookup tables", &|| {
+        index.release_build_caches();
+    });
+    step("search_symbols (builds the symbol index)", &|| {
+        q("search_symbols", json!({ "query": "handler" }))
+    });
+    step("search_text (builds the trigram index)", &|| {
+        q("search_text", json!({ "query": "func main" }))
+    });
+    step("release every rebuildable cache", &|| {
+        index.release_caches();
+    });
+    json!({
+        "wall_ms": wall,
+        "report": report_json(&report),
+        "opened": opened,
+        "structures_mb": structure_mb(&structures),
+        "structures_total_mb": mb(structures.total),
+        "calls": calls,
+        "steps": steps,
+    })
+}
+
+/// Call sites by outcome: bound to a repository declaration (by tier), to an external stub, or
+/// left unresolved (what `resolved-call coverage` is computed from).
+fn call_coverage(index: &RepoIndex) -> Value {
+    use gortex_core::EdgeKind;
+    let g = &index.graph;
+    let mut by_origin = std::collections::BTreeMap::<&str, usize>::new();
+    let (mut external, mut resolved) = (0usize, 0usize);
+    for e in g.edges().filter(|e| e.kind == EdgeKind::Calls) {
+        if g.node_at(e.to).external {
+            external += 1;
+        } else {
+            resolved += 1;
+            *by_origin.entry(e.origin.as_str()).or_default() += 1;
+        }
+    }
+    let unresolved = g.unresolved().filter(|u| u.kind == EdgeKind::Calls).count();
+    let total = resolved + external + unresolved;
+    json!({
+        "resolved": resolved,
+        "external": external,
+        "unresolved": unresolved,
+        "resolved_by_origin": by_origin,
+        "coverage": if total == 0 { 0.0 } else { (resolved as f64 / total as f64 * 1000.0).round() / 1000.0 },
+    })
+}
+
+/// The memory report in MB, one key per structure.
+fn structure_mb(r: &gortex_index::memory::MemoryReport) -> Value {
+    let g = &r.graph;
+    json!({
+        "graph.node_table": mb(g.node_table),
+        "graph.node_strings": mb(g.node_strings),
+        "graph.edges": mb(g.edges),
+        "graph.adjacency": mb(g.adjacency),
+        "graph.unresolved": mb(g.unresolved),
+        "graph.lookup_maps": mb(g.lookup_maps),
+        "facts.files": mb(g.facts.files),
+        "facts.symbols": mb(g.facts.symbols),
+        "facts.refs": mb(g.facts.refs),
+        "facts.bindings": mb(g.facts.bindings),
+        "facts.imports": mb(g.facts.imports),
+        "file_records": mb(r.file_records),
+        "resolutions.paths": mb(r.resolutions.paths),
+        "resolutions.edges": mb(r.resolutions.edges),
+        "resolutions.external": mb(r.resolutions.external),
+        "resolutions.unresolved": mb(r.resolutions.unresolved),
+        "resolutions.deps": mb(r.resolutions.deps),
+        "resolutions.derived": mb(r.resolutions.derived),
+        "search": mb(r.search.total()),
+    })
+}
+
 fn main() {
+    allocator_as_shipped();
     let args = parse_args();
     let out = match args.mode.as_str() {
         "parse-only" => parse_only(&args),
@@ -236,6 +419,7 @@ fn main() {
             }
             json!({ "wall_ms": wall, "report": report_json(&report) })
         }
+        "memory" => memory(&args),
         "warm" => {
             let opts = options(&args);
             let (_index, report, wall) = open(&args, &opts);
