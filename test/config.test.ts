@@ -76,12 +76,31 @@ describe('loadConfig', () => {
     const xdg = tmp();
     fs.mkdirSync(path.join(xdg, 'gortex'));
     const file = path.join(xdg, 'gortex', 'config.yaml');
-    fs.writeFileSync(file, 'daemon:\n  http_addr: 127.0.0.1:7411\n  memory_limit: 2GiB\n');
+    fs.writeFileSync(file, 'daemon:\n  http_addr: 127.0.0.1:7411\n  socket: /tmp/x.sock\n');
     const loaded = loadConfig(undefined, { XDG_CONFIG_HOME: xdg });
     expect(loaded.daemonHttpAddr).toBe('127.0.0.1:7411');
-    expect(loaded.warnings).toEqual([`${file}:3: "daemon.memory_limit" is not used by this version of gortex (ignored)`]);
+    expect(loaded.warnings).toEqual([`${file}:3: "daemon.socket" is not used by this version of gortex (ignored)`]);
     fs.writeFileSync(file, 'daemon:\n  http_addr: 7411\n');
     expect(() => loadConfig(undefined, { XDG_CONFIG_HOME: xdg })).toThrow(`${file}:2: daemon.http_addr must be host:port, like 127.0.0.1:7411, got 7411`);
+  });
+
+  test('daemon.max_memory (and its older spelling memory_limit) is a memory size in bytes; anything else names the key and the fix', () => {
+    const xdg = tmp();
+    fs.mkdirSync(path.join(xdg, 'gortex'));
+    const file = path.join(xdg, 'gortex', 'config.yaml');
+    const read = (value: string, key = 'max_memory'): number | undefined => {
+      fs.writeFileSync(file, `daemon:\n  ${key}: ${value}\n`);
+      return loadConfig(undefined, { XDG_CONFIG_HOME: xdg }).maxMemory;
+    };
+    expect(read('2G')).toBe(2 * 1024 ** 3);
+    expect(read('1536M')).toBe(1536 * 1024 ** 2);
+    expect(read('1.5GiB')).toBe(1.5 * 1024 ** 3);
+    expect(read('512mb')).toBe(512 * 1024 ** 2);
+    expect(read('800000000')).toBe(800_000_000);
+    expect(read('2GiB', 'memory_limit')).toBe(2 * 1024 ** 3);
+    expect(() => read('lots')).toThrow(`${file}:2: daemon.max_memory must be a memory size like 2G, 1536M or a byte count, got "lots"`);
+    expect(() => read('-5')).toThrow(/daemon\.max_memory must be a memory size/);
+    expect(() => read('0')).toThrow(/daemon\.max_memory must be a memory size/);
   });
 
   test('lsp.<server>: the global file names commands; a repository file only when the global one allows it', () => {

@@ -4,7 +4,7 @@
  * path, else `~/.gortex/config.yaml`). Both are optional. This version acts on `mcp.tools` (the
  * tool surface: the repository's file wins over the global one), `exclude` / `index.exclude`
  * (gitignore-style patterns; both files add up), `respect_gitignore`, `index.max_file_size`, and
- * the global file's `daemon.http_addr` and `daemon.allowed_roots`, and `lsp.<language>` (the
+ * the global file's `daemon.http_addr`, `daemon.allowed_roots` and `daemon.max_memory`, and `lsp.<language>` (the
  * language server to run: the global file's always, the repository's only when the global file
  * sets `lsp.allow_repo_commands: true`, because a cloned repository must not choose what runs),
  * the global file's `llm` (an OpenAI-compatible model endpoint; a repository's is ignored, since
@@ -18,6 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { parseByteSize } from '../support/format';
 
 /** A configuration problem the user has to fix (exit code 2 at the CLI). */
 export class ConfigError extends Error {
@@ -43,7 +44,7 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'workspace', 'guards', 'guards.rules', 'lsp', 'llm', 'artifacts']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'daemon.max_memory', 'daemon.memory_limit', 'workspace', 'guards', 'guards.rules', 'lsp', 'llm', 'artifacts']);
 /** Keys of one `artifacts` entry, and the kinds an artifact may be. */
 const ARTIFACT_KEYS = ['id', 'path', 'kind', 'description'] as const;
 export const ARTIFACT_KINDS = ['schema', 'api', 'infra', 'adr', 'doc', 'config', 'other'] as const;
@@ -52,7 +53,7 @@ const LLM_KEYS = ['endpoint', 'model', 'api_key_env', 'timeout_ms'] as const;
 /** Keys of one guard rule. */
 const GUARD_KEYS = ['name', 'kind', 'source', 'target', 'message', 'severity', 'except'] as const;
 /** Keys under `daemon` (global config). */
-const DAEMON_KEYS = ['http_addr', 'allowed_roots', 'memory_limit', 'socket'] as const;
+const DAEMON_KEYS = ['http_addr', 'allowed_roots', 'max_memory', 'memory_limit', 'socket'] as const;
 
 /** What indexing takes from the config files. */
 export interface ConfigIndex {
@@ -90,6 +91,8 @@ export interface LoadedConfig {
    * anywhere.
    */
   allowedRoots?: AllowedRoots;
+  /** `daemon.max_memory` of the global config in bytes: the daemon's memory ceiling (`GORTEX_MAX_MEMORY` wins). */
+  maxMemory?: number;
   /** `workspace` of the repository's file: the slug the daemon's server roster routes by. */
   workspace?: string;
   /** `guards.rules` of the repository's file. */
@@ -197,6 +200,7 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     const daemon = daemonSettings(global, out.warnings, env);
     if (daemon.httpAddr !== undefined) out.daemonHttpAddr = daemon.httpAddr;
     if (daemon.allowedRoots !== undefined) out.allowedRoots = daemon.allowedRoots;
+    if (daemon.maxMemory !== undefined) out.maxMemory = daemon.maxMemory;
     lspSettings(global, out.lsp, out.warnings, true, globalFile, (enrich) => (out.lspEnrich = enrich));
     const llm = llmSetting(global, out.warnings);
     if (llm) out.llm = llm;
@@ -470,15 +474,25 @@ function indexSettings(y: YamlFile, into: ConfigIndex, warnings: string[]): void
   }
 }
 
-/** Reads `daemon.http_addr` and `daemon.allowed_roots` (and warns about the other `daemon` keys). */
-function daemonSettings(y: YamlFile, warnings: string[], env: NodeJS.ProcessEnv): { httpAddr?: string; allowedRoots?: AllowedRoots } {
+/** Reads `daemon.http_addr`, `daemon.allowed_roots` and `daemon.max_memory` (and warns about the other `daemon` keys). */
+function daemonSettings(y: YamlFile, warnings: string[], env: NodeJS.ProcessEnv): { httpAddr?: string; allowedRoots?: AllowedRoots; maxMemory?: number } {
   const daemon = y.data.daemon;
   if (daemon === undefined || daemon === null) return {};
   if (typeof daemon !== 'object' || Array.isArray(daemon)) throw new ConfigError(`${where(y, ['daemon'])}: daemon must be a mapping, like "daemon:\n  http_addr: 127.0.0.1:7411"`);
   const d = daemon as Record<string, unknown>;
   warnKeys(y, d, DAEMON_KEYS, ['daemon'], warnings);
-  const out: { httpAddr?: string; allowedRoots?: AllowedRoots } = {};
+  const out: { httpAddr?: string; allowedRoots?: AllowedRoots; maxMemory?: number } = {};
   if (d.allowed_roots !== undefined && d.allowed_roots !== null) out.allowedRoots = allowedRoots(y, d.allowed_roots, warnings, env);
+  // `memory_limit` is the older spelling of the same setting.
+  const ceilingKey = d.max_memory !== undefined && d.max_memory !== null ? 'max_memory' : d.memory_limit !== undefined && d.memory_limit !== null ? 'memory_limit' : undefined;
+  if (ceilingKey !== undefined) {
+    const raw = d[ceilingKey];
+    const bytes = typeof raw === 'number' ? (Number.isInteger(raw) && raw > 0 ? raw : undefined) : typeof raw === 'string' ? parseByteSize(raw) : undefined;
+    if (bytes === undefined) {
+      throw new ConfigError(`${where(y, ['daemon', ceilingKey])}: daemon.${ceilingKey} must be a memory size like 2G, 1536M or a byte count, got ${JSON.stringify(raw)}`);
+    }
+    out.maxMemory = bytes;
+  }
   if (d.http_addr === undefined || d.http_addr === null) return out;
   if (typeof d.http_addr !== 'string' || !/^\S*:\d+$/.test(d.http_addr.trim())) {
     throw new ConfigError(`${where(y, ['daemon', 'http_addr'])}: daemon.http_addr must be host:port, like 127.0.0.1:7411, got ${JSON.stringify(d.http_addr)}`);

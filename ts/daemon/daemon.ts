@@ -41,6 +41,7 @@ import type { Workspace } from '../workspace/workspace';
 import { daemonWorkspace } from './workspace';
 import { readRoster, rosterFile, Router } from './roster';
 import { NotTrackedError, RepoSet, TrackConflictError, type TrackedRepo } from './repos';
+import { MemoryGuard } from './memory-guard';
 
 /** How a daemon runs. */
 export interface DaemonOptions {
@@ -105,6 +106,8 @@ export class Daemon {
   private stopping: Promise<void> | undefined;
   /** Other gortex servers tool calls may be routed to (`servers.toml`, read at start). */
   private router: Router | undefined;
+  /** Keeps resident memory under `GORTEX_MAX_MEMORY` / `daemon.max_memory`. */
+  private readonly memory: MemoryGuard;
   /** One-shot CLI requests answered (`query`, `call`), for status. */
   private readonly served = { call: 0 };
   /** Answers `gortex call` and the CLI verbs (one gate for every CLI request). */
@@ -119,7 +122,9 @@ export class Daemon {
     this.repos = new RepoSet(options.paths.repos, {
       log: options.log,
       ...(options.reconcileMs !== undefined ? { reconcileMs: options.reconcileMs } : {}),
+      admit: (root, name) => this.memory.admit(root, name),
     });
+    this.memory = new MemoryGuard(this.repos, { log: options.log });
     this.workspace = daemonWorkspace(this.repos, options.paths.home);
     this.push = this.repos.pushSources();
   }
@@ -169,6 +174,7 @@ export class Daemon {
     fs.chmodSync(paths.socket, 0o600);
     fs.writeFileSync(paths.pid, `${process.pid}\n`);
     this.repos.restore();
+    this.memory.start();
     if (this.options.trackCwd !== undefined) {
       try {
         // Only a git work tree: a daemon started from a home folder must not index all of it.
@@ -411,7 +417,7 @@ export class Daemon {
       http: this.http ? { url: this.http.url } : null,
       cli_requests: { ...this.served },
       roster: this.router?.summary() ?? [],
-      memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external },
+      memory: { rss_bytes: memory.rss, heap_used_bytes: memory.heapUsed, external_bytes: memory.external, ceiling: this.memory.status() },
       repos: this.repos.all().map((r) => r.info()),
       session_list: [...this.sessions.values()].map((s) => ({
         id: s.id,
@@ -432,6 +438,7 @@ export class Daemon {
     this.stopping ??= (async () => {
       const { paths, log } = this.options;
       log(`shutting down (${reason})`);
+      this.memory.stop();
       this.server?.close();
       for (const session of this.sessions.values()) {
         session.socket.end();

@@ -110,13 +110,37 @@ export class TrackedRepo implements ResourceHost {
         return repo;
       },
       (error: unknown) => {
-        this.error = error instanceof Error ? error.message : String(error);
+        this.error = this.abortReason ?? (error instanceof Error ? error.message : String(error));
         this.phase = 'failed';
         throw error;
       },
     );
     // A failed open is reported through status and to callers of context(); never unhandled.
     this.ready.catch(() => undefined);
+  }
+
+  /** Why the opening pass was stopped (`abort`), reported as the repository's error. */
+  private abortReason: string | undefined;
+
+  /**
+   * Stops the opening pass under way (the daemon's memory ceiling); the repository is then
+   * reported failed with `reason`. False when there is no pass to stop.
+   */
+  abort(reason: string): boolean {
+    if (!this.warming || this.abortReason !== undefined) return false;
+    this.abortReason = reason;
+    this.engine?.cancel();
+    return true;
+  }
+
+  /** Whether the opening was stopped (`abort`). */
+  get aborted(): boolean {
+    return this.abortReason !== undefined;
+  }
+
+  /** Throws the reason the opening was stopped for, if it was (checked between its steps). */
+  throwIfAborted(): void {
+    if (this.abortReason !== undefined) throw new Error(this.abortReason);
   }
 
   /** The warm-up phase. */
@@ -379,6 +403,8 @@ export class RepoSet {
       reconcileMs?: number;
       /** `daemon.allowed_roots` as it reads now (default: the global config's, re-read at each track). */
       allowedRoots?: () => AllowedRoots | undefined;
+      /** Refuses (throws) a repository that does not fit under the daemon's memory ceiling. */
+      admit?: (root: string, name: string) => void;
     },
   ) {}
 
@@ -446,6 +472,7 @@ export class RepoSet {
       }
       try {
         checkAllowedRoot(entry.root, allowed);
+        this.options.admit?.(entry.root, entry.name);
       } catch (error) {
         this.options.log(`recorded repository ${entry.name} not served: ${(error as Error).message}`);
         continue;
@@ -479,6 +506,7 @@ export class RepoSet {
       if (changed) this.persist();
       return existing;
     }
+    this.options.admit?.(root, name);
     const tracked = this.start({ root, name, ...(options.project !== undefined ? { project: options.project } : {}) });
     this.persist();
     return tracked;
@@ -490,6 +518,7 @@ export class RepoSet {
       const { openEmbedded } = await import('../workspace/embedded');
       const hold = testOpenDelay();
       if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+      t.throwIfAborted();
       t.phase = 'snapshot_loaded';
       const repo = await openEmbedded(entry.root, {
         watch: true,
@@ -504,6 +533,11 @@ export class RepoSet {
         },
         ...(this.options.reconcileMs !== undefined ? { reconcileMs: this.options.reconcileMs } : {}),
       });
+      if (t.aborted) {
+        // Stopped after its pass had finished: not served.
+        repo.close();
+        t.throwIfAborted();
+      }
       t.phase = 'watcher_started';
       t.syncContext = await repo.context();
       t.openReport = t.syncContext.lastIndex;

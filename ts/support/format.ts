@@ -17,6 +17,18 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${value} B` : `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
 }
 
+/**
+ * A memory size as people write it — `512M`, `512MB`, `1.5G`, `2GiB`, `800000000` (bytes) —
+ * in bytes (K/M/G/T are powers of 1024, as for RSS), or undefined when it is not one.
+ */
+export function parseByteSize(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text);
+  if (!m) return undefined;
+  const power = ['', 'k', 'm', 'g', 't'].indexOf((m[2] ?? '').toLowerCase());
+  const bytes = Math.round(Number(m[1]) * 1024 ** power);
+  return Number.isFinite(bytes) && bytes > 0 ? bytes : undefined;
+}
+
 /** `1234` → `1.23 s`; `87` → `87 ms`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
