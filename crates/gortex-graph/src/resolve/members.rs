@@ -62,15 +62,17 @@ impl Tables<'_> {
 
     /// The first supertype outside the repository that type `ty` or one of its supertypes in it
     /// states (`extends EventEmitter`, an embedded `http.ResponseWriter`), by its external path.
-    /// Read only when a member lookup failed.
-    fn external_base(&self, ty: Sym) -> Option<String> {
+    /// Read only when a member lookup failed. `depth` is the member lookup's: a supertype named
+    /// through the type's own merged namespace (`class Promise implements Promise.Thenable`)
+    /// leads back here, and only the growing depth ends that.
+    fn external_base(&self, ty: Sym, depth: u32) -> Option<String> {
         self.first_in_hierarchy(ty, |t| {
             let facts = self.facts(t.0);
             facts.refs.iter().filter(|r| is_heritage(r)).find_map(|r| {
                 if r.from.and_then(|from| self.enclosing_type(t.0, from)) != Some(t) {
                     return None;
                 }
-                match self.resolve_type_ref(t.0, r, 1) {
+                match self.resolve_type_ref(t.0, r, depth + 1) {
                     Some((Entity::External(path), _)) => Some(path),
                     _ => None,
                 }
@@ -116,7 +118,7 @@ impl Tables<'_> {
                         // Not declared here: the library base's (`c.Writer.Header()` on a gin
                         // interface embedding `http.ResponseWriter`), never a namesake elsewhere.
                         None => self
-                            .external_base(*s)
+                            .external_base(*s, depth)
                             .map(|base| (Entity::External(format!("{base}.{name}")), Origin::AstResolved)),
                     },
                     NodeKind::Module => self
