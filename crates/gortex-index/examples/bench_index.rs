@@ -30,13 +30,15 @@ static LIVE: AtomicIsize = AtomicIsize::new(0);
 /// mimalloc with a live-bytes counter that runs only while `COUNTING` is set.
 struct Counting;
 
-// SAFETY: every call is forwarded to mimalloc unchanged; the counter only observes sizes.
+// SAFETY: every call is forwarded to mimalloc unchanged; the counter only observes sizes (and
+// only of calls that succeeded: a failed realloc leaves the old block live at its old size).
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
+        let p = mimalloc::MiMalloc.alloc(layout);
+        if !p.is_null() && COUNTING.load(Ordering::Relaxed) {
             LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
         }
-        mimalloc::MiMalloc.alloc(layout)
+        p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if COUNTING.load(Ordering::Relaxed) {
@@ -45,17 +47,18 @@ unsafe impl GlobalAlloc for Counting {
         mimalloc::MiMalloc.dealloc(ptr, layout)
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
+        let p = mimalloc::MiMalloc.alloc_zeroed(layout);
+        if !p.is_null() && COUNTING.load(Ordering::Relaxed) {
             LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
         }
-        mimalloc::MiMalloc.alloc_zeroed(layout)
+        p
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            LIVE.fetch_add(new_size as isize, Ordering::Relaxed);
-            LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        let p = mimalloc::MiMalloc.realloc(ptr, layout, new_size);
+        if !p.is_null() && COUNTING.load(Ordering::Relaxed) {
+            LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
         }
-        mimalloc::MiMalloc.realloc(ptr, layout, new_size)
+        p
     }
 }
 
