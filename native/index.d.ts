@@ -83,14 +83,21 @@ export declare class Engine {
   /**
    * Drops every cache the repository can rebuild on demand (kept lookup tables, search
    * indexes, analyses, dataflow, history in memory) and hands freed memory back to the OS;
-   * what a daemon does under its memory ceiling. Returns the sized bytes released.
+   * what a daemon does under its memory ceiling. Returns the sized bytes released, or -1 when a
+   * pass holds the repository (nothing was released).
    */
   releaseCaches(repo: string): number
   /**
-   * Files and bytes the walker would index under `root` (no parsing): what a daemon estimates
-   * a repository's memory from before tracking it. `{ files, bytes }` JSON.
+   * Stops serving the repository at `root` and frees its index once no query holds it (a
+   * repository whose opening was stopped). Returns whether one was loaded there.
    */
-  survey(root: string): string
+  forget(root: string): boolean
+  /**
+   * Files and bytes the walker would index under `root` with `options` (its configuration's
+   * excludes and size cap; no parsing): what a daemon estimates a repository's memory from
+   * before tracking it. `{ files, bytes }` JSON.
+   */
+  survey(root: string, options?: IndexRepoOptions | undefined | null): string
   /** Reads the snapshot of `root` and compares it with the disk (no parsing). StatusReport JSON. */
   status(root: string, name?: string | undefined | null): string
   /** Repositories loaded in this engine: `[{ name, root, files, nodes, edges, indexed_at_ms }]`. */

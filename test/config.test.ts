@@ -101,6 +101,18 @@ describe('loadConfig', () => {
     expect(() => read('lots')).toThrow(`${file}:2: daemon.max_memory must be a memory size like 2G, 1536M or a byte count, got "lots"`);
     expect(() => read('-5')).toThrow(/daemon\.max_memory must be a memory size/);
     expect(() => read('0')).toThrow(/daemon\.max_memory must be a memory size/);
+    expect(() => read('1.5')).toThrow(/daemon\.max_memory must be a memory size/);
+    expect(() => read('1ib')).toThrow(/daemon\.max_memory must be a memory size/);
+    expect(() => read('2048')).toThrow(`${file}:2: daemon.max_memory must be at least 64M (a daemon needs that much before it tracks anything), got 2048`);
+    // The older spelling never stopped anything: a value it cannot read is a warning.
+    fs.writeFileSync(file, 'daemon:\n  memory_limit: 80%\n');
+    const lenient = loadConfig(undefined, { XDG_CONFIG_HOME: xdg });
+    expect(lenient.maxMemory).toBeUndefined();
+    expect(lenient.warnings).toEqual([`${file}:2: daemon.memory_limit must be a memory size like 2G, 1536M or a byte count, got "80%" (ignored)`]);
+    fs.writeFileSync(file, 'daemon:\n  max_memory: 1G\n  memory_limit: 2G\n');
+    const both = loadConfig(undefined, { XDG_CONFIG_HOME: xdg });
+    expect(both.maxMemory).toBe(1024 ** 3);
+    expect(both.warnings).toEqual([`${file}:3: daemon.memory_limit is ignored: daemon.max_memory is set`]);
   });
 
   test('lsp.<server>: the global file names commands; a repository file only when the global one allows it', () => {

@@ -85,12 +85,14 @@ describe('the daemon memory ceiling', () => {
 
   it('refuses a repository that would not fit, naming the sizes and the fix, and admits it once raised', async () => {
     const big = bigRepo('ceiling-big', 400);
+    // A ceiling just above what the daemon holds now: 400 files of 20 KB do not fit beside it.
+    setCeiling(String(Math.round((statusOf(env).memory.rss_bytes as number) * 1.05)));
     const refused = runCli(['track', big], { env });
     expect(refused.status).toBe(2);
     expect(unwrapCliError(refused.stderr)).toMatch(/not tracking ceiling-big .*indexing its 400 files .* needs about .*memory ceiling \(daemon\.max_memory\).*Raise daemon\.max_memory in the global config/s);
     const status = statusOf(env);
     expect(status.repos.map((r: any) => r.root)).not.toContain(fs.realpathSync(big));
-    expect(status.memory.ceiling.refused).toBe(1);
+    expect(status.memory.ceiling.refused).toBeGreaterThanOrEqual(1);
 
     setCeiling('8G');
     expect(runCli(['track', big], { env }).status).toBe(0);
@@ -102,18 +104,22 @@ describe('the daemon memory ceiling', () => {
     const late = gitRepo('ceiling-late', { 'main.go': 'package main\n\nfunc main() {}\n' });
     const stopped = runCli(['daemon', 'stop'], { env });
     expect(stopped.status).toBe(0);
-    const restarted = runCli(['daemon', 'start', '--detach'], { env: { ...env, GORTEX_TEST_SLOW_OPEN: '4000' }, cwd: startDir });
+    const restarted = runCli(['daemon', 'start', '--detach'], { env: { ...env, GORTEX_TEST_SLOW_OPEN: '8000' }, cwd: startDir });
     if (restarted.status !== 0) throw new Error(`daemon restart failed: ${restarted.stderr}`);
     await eventually(() => (statusOf(env).repos.every((r: any) => r.phase === 'ready') ? true : undefined), 'restored repositories ready');
     // `gortex track` waits for the repository: run it aside, and drop the ceiling while it is held.
     const tracking = runCliAsync(['track', late], { env });
     await eventually(() => statusOf(env).repos.find((r: any) => r.root === fs.realpathSync(late) && r.phase !== 'ready'), 'the late repository warming');
-    setCeiling('1M');
+    setCeiling('64M');
     await tracking;
     const failed = await eventually(() => statusOf(env).repos.find((r: any) => r.root === fs.realpathSync(late) && r.phase === 'failed'), 'the held pass stopped');
     expect(failed.error).toMatch(/stopped indexing ceiling-late: the daemon reached its memory ceiling .*raise the ceiling/);
     const status = statusOf(env);
     expect(status.memory.ceiling.cancelled).toBe(1);
+    // Tracking it again (with room) opens it again.
+    setCeiling('8G');
+    expect(runCli(['track', late], { env: { ...env } }).status).toBe(0);
+    await eventually(() => statusOf(env).repos.find((r: any) => r.root === fs.realpathSync(late) && r.phase === 'ready'), 'the late repository open after all');
     // The repositories already open still answer.
     setCeiling(undefined);
     const r = runCli(['call', 'search_symbols', '--json-args', '{"query":"handler","format":"json"}'], { env, cwd: small });

@@ -420,6 +420,21 @@ impl Engine {
         on_progress: Option<ThreadsafeFunction<String>>,
     ) -> AsyncTask<IndexTask> {
         self.cancel.store(false, Ordering::SeqCst);
+        let (opts, paths) = self.index_options(options);
+        AsyncTask::new(IndexTask {
+            gate: self.index_gate.clone(),
+            root: PathBuf::from(root),
+            options: opts,
+            paths,
+            repos: self.repos.clone(),
+            warmups: self.warmups.clone(),
+            cancel: self.cancel.clone(),
+            progress: on_progress.map(Arc::new),
+        })
+    }
+
+    /// The index options `indexRepo` (and `survey`) run with, and the changed paths it was given.
+    fn index_options(&self, options: Option<IndexRepoOptions>) -> (IndexOptions, Option<Vec<String>>) {
         let mut opts = IndexOptions::new(self.home.clone());
         opts.threads = self.threads;
         let mut paths = None;
@@ -449,16 +464,7 @@ impl Engine {
             }
             opts.keep_build_caches = o.keep_build_caches.unwrap_or(false);
         }
-        AsyncTask::new(IndexTask {
-            gate: self.index_gate.clone(),
-            root: PathBuf::from(root),
-            options: opts,
-            paths,
-            repos: self.repos.clone(),
-            warmups: self.warmups.clone(),
-            cancel: self.cancel.clone(),
-            progress: on_progress.map(Arc::new),
-        })
+        (opts, paths)
     }
 
     /// While `indexRepo` opens the repository at `root`, builds (or brings up to date) a
@@ -580,24 +586,48 @@ impl Engine {
 
     /// Drops every cache the repository can rebuild on demand (kept lookup tables, search
     /// indexes, analyses, dataflow, history in memory) and hands freed memory back to the OS;
-    /// what a daemon does under its memory ceiling. Returns the sized bytes released.
+    /// what a daemon does under its memory ceiling. Returns the sized bytes released, or -1 when a
+    /// pass holds the repository (nothing was released).
     #[napi]
     pub fn release_caches(&self, repo: String) -> Result<f64> {
         guarded("releaseCaches", || {
             let index = self.repo(&repo)?;
-            let guard = index.read().map_err(|_| to_napi_error("repository state poisoned"))?;
+            // A repository a pass is rebuilding (write lock) is skipped rather than waited for:
+            // the caller runs on the JS thread, and the pass drops its old caches anyway.
+            let Ok(guard) = index.try_read() else {
+                return Ok(-1.0);
+            };
             let released = guard.release_caches();
             return_memory_to_os();
             Ok(released as f64)
         })
     }
 
-    /// Files and bytes the walker would index under `root` (no parsing): what a daemon estimates
-    /// a repository's memory from before tracking it. `{ files, bytes }` JSON.
+    /// Stops serving the repository at `root` and frees its index once no query holds it (a
+    /// repository whose opening was stopped). Returns whether one was loaded there.
     #[napi]
-    pub fn survey(&self, root: String) -> Result<String> {
+    pub fn forget(&self, root: String) -> Result<bool> {
+        guarded("forget", || {
+            let canonical = std::fs::canonicalize(&root).unwrap_or_else(|_| PathBuf::from(&root));
+            let removed = self
+                .repos
+                .lock()
+                .map_err(|_| to_napi_error("engine state poisoned"))?
+                .remove(&canonical);
+            if removed {
+                return_memory_to_os();
+            }
+            Ok(removed)
+        })
+    }
+
+    /// Files and bytes the walker would index under `root` with `options` (its configuration's
+    /// excludes and size cap; no parsing): what a daemon estimates a repository's memory from
+    /// before tracking it. `{ files, bytes }` JSON.
+    #[napi]
+    pub fn survey(&self, root: String, options: Option<IndexRepoOptions>) -> Result<String> {
         guarded("survey", || {
-            let opts = IndexOptions::new(self.home.clone());
+            let (opts, _) = self.index_options(options);
             let walked = gortex_index::walk::walk(Path::new(&root), &opts.walk_options());
             let bytes: u64 = walked.sources.iter().map(|c| c.size).sum();
             Ok(serde_json::json!({ "files": walked.sources.len(), "bytes": bytes }).to_string())

@@ -93,6 +93,8 @@ export interface LoadedConfig {
   allowedRoots?: AllowedRoots;
   /** `daemon.max_memory` of the global config in bytes: the daemon's memory ceiling (`GORTEX_MAX_MEMORY` wins). */
   maxMemory?: number;
+  /** The key it was written under (`memory_limit` is the older spelling). */
+  maxMemoryKey?: 'max_memory' | 'memory_limit';
   /** `workspace` of the repository's file: the slug the daemon's server roster routes by. */
   workspace?: string;
   /** `guards.rules` of the repository's file. */
@@ -200,7 +202,10 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     const daemon = daemonSettings(global, out.warnings, env);
     if (daemon.httpAddr !== undefined) out.daemonHttpAddr = daemon.httpAddr;
     if (daemon.allowedRoots !== undefined) out.allowedRoots = daemon.allowedRoots;
-    if (daemon.maxMemory !== undefined) out.maxMemory = daemon.maxMemory;
+    if (daemon.maxMemory !== undefined) {
+      out.maxMemory = daemon.maxMemory;
+      out.maxMemoryKey = daemon.maxMemoryKey ?? 'max_memory';
+    }
     lspSettings(global, out.lsp, out.warnings, true, globalFile, (enrich) => (out.lspEnrich = enrich));
     const llm = llmSetting(global, out.warnings);
     if (llm) out.llm = llm;
@@ -474,24 +479,45 @@ function indexSettings(y: YamlFile, into: ConfigIndex, warnings: string[]): void
   }
 }
 
+/** The smallest memory ceiling accepted (`daemon.max_memory`, `GORTEX_MAX_MEMORY`): 64 MiB. */
+export const MIN_MAX_MEMORY = 64 * 1024 * 1024;
+
+interface DaemonSettings {
+  httpAddr?: string;
+  allowedRoots?: AllowedRoots;
+  maxMemory?: number;
+  maxMemoryKey?: 'max_memory' | 'memory_limit';
+}
+
 /** Reads `daemon.http_addr`, `daemon.allowed_roots` and `daemon.max_memory` (and warns about the other `daemon` keys). */
-function daemonSettings(y: YamlFile, warnings: string[], env: NodeJS.ProcessEnv): { httpAddr?: string; allowedRoots?: AllowedRoots; maxMemory?: number } {
+function daemonSettings(y: YamlFile, warnings: string[], env: NodeJS.ProcessEnv): DaemonSettings {
   const daemon = y.data.daemon;
   if (daemon === undefined || daemon === null) return {};
   if (typeof daemon !== 'object' || Array.isArray(daemon)) throw new ConfigError(`${where(y, ['daemon'])}: daemon must be a mapping, like "daemon:\n  http_addr: 127.0.0.1:7411"`);
   const d = daemon as Record<string, unknown>;
   warnKeys(y, d, DAEMON_KEYS, ['daemon'], warnings);
-  const out: { httpAddr?: string; allowedRoots?: AllowedRoots; maxMemory?: number } = {};
+  const out: DaemonSettings = {};
   if (d.allowed_roots !== undefined && d.allowed_roots !== null) out.allowedRoots = allowedRoots(y, d.allowed_roots, warnings, env);
-  // `memory_limit` is the older spelling of the same setting.
-  const ceilingKey = d.max_memory !== undefined && d.max_memory !== null ? 'max_memory' : d.memory_limit !== undefined && d.memory_limit !== null ? 'memory_limit' : undefined;
+  // `memory_limit` is the older spelling of the same setting: accepted, but a value it cannot
+  // read is only warned about (gortex ignored the key before, so it must not stop every open now).
+  const given = (key: string): boolean => d[key] !== undefined && d[key] !== null;
+  if (given('max_memory') && given('memory_limit')) warnings.push(`${where(y, ['daemon', 'memory_limit'])}: daemon.memory_limit is ignored: daemon.max_memory is set`);
+  const ceilingKey = given('max_memory') ? 'max_memory' : given('memory_limit') ? 'memory_limit' : undefined;
   if (ceilingKey !== undefined) {
     const raw = d[ceilingKey];
     const bytes = typeof raw === 'number' ? (Number.isInteger(raw) && raw > 0 ? raw : undefined) : typeof raw === 'string' ? parseByteSize(raw) : undefined;
-    if (bytes === undefined) {
-      throw new ConfigError(`${where(y, ['daemon', ceilingKey])}: daemon.${ceilingKey} must be a memory size like 2G, 1536M or a byte count, got ${JSON.stringify(raw)}`);
-    }
-    out.maxMemory = bytes;
+    const problem =
+      bytes === undefined
+        ? `must be a memory size like 2G, 1536M or a byte count, got ${JSON.stringify(raw)}`
+        : bytes < MIN_MAX_MEMORY
+          ? `must be at least 64M (a daemon needs that much before it tracks anything), got ${JSON.stringify(raw)}`
+          : undefined;
+    const at = `${where(y, ['daemon', ceilingKey])}: daemon.${ceilingKey} ${problem}`;
+    if (problem === undefined) {
+      out.maxMemory = bytes;
+      out.maxMemoryKey = ceilingKey;
+    } else if (ceilingKey === 'memory_limit') warnings.push(`${at} (ignored)`);
+    else throw new ConfigError(at);
   }
   if (d.http_addr === undefined || d.http_addr === null) return out;
   if (typeof d.http_addr !== 'string' || !/^\S*:\d+$/.test(d.http_addr.trim())) {

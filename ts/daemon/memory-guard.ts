@@ -15,7 +15,7 @@
  *   failed with the reason — the daemon stays up and keeps serving the others.
  */
 import { Engine } from '../engine/engine';
-import { loadConfig } from '../config/config';
+import { indexOptionsOf, loadConfig, MIN_MAX_MEMORY } from '../config/config';
 import { formatBytes, parseByteSize } from '../support/format';
 import { gortexHome } from '../support/home';
 import { UsageError } from '../support/usage-error';
@@ -50,10 +50,11 @@ export function configuredCeiling(env: NodeJS.ProcessEnv = process.env): { bytes
   if (raw !== undefined && raw.trim() !== '') {
     const bytes = parseByteSize(raw);
     if (bytes === undefined) throw new UsageError(`GORTEX_MAX_MEMORY=${JSON.stringify(raw)} is not a memory size; write it like 2G, 1536M or a byte count`);
+    if (bytes < MIN_MAX_MEMORY) throw new UsageError(`GORTEX_MAX_MEMORY=${JSON.stringify(raw)} is below 64M, less than a daemon needs before it tracks anything`);
     return { bytes, source: 'GORTEX_MAX_MEMORY' };
   }
-  const bytes = loadConfig(undefined, env).maxMemory;
-  return bytes === undefined ? undefined : { bytes, source: 'daemon.max_memory' };
+  const config = loadConfig(undefined, env);
+  return config.maxMemory === undefined ? undefined : { bytes: config.maxMemory, source: `daemon.${config.maxMemoryKey ?? 'max_memory'}` };
 }
 
 /** Refused: tracking the repository would carry the daemon past its ceiling. */
@@ -81,6 +82,8 @@ export class MemoryGuard {
   private surveyor: Engine | undefined;
   /** Estimates of repositories admitted and still opening (not yet in resident memory), by root. */
   private readonly reserved = new Map<string, number>();
+  /** The last reason the ceiling could not be read, so it is logged once. */
+  private lastProblem: string | undefined;
   /** Resident bytes right after the last release, and when it was. */
   private lastRelease: { rss: number; at: number } | undefined;
   private readonly state: Omit<MemoryGuardState, 'max_bytes' | 'max_source'> = {
@@ -120,9 +123,14 @@ export class MemoryGuard {
   /** The ceiling as configured now; a broken setting is logged and treated as none (the daemon keeps serving). */
   private ceiling(): { bytes: number; source: string } | undefined {
     try {
-      return configuredCeiling(this.options.env);
+      const ceiling = configuredCeiling(this.options.env);
+      this.lastProblem = undefined;
+      return ceiling;
     } catch (error) {
-      this.options.log(`memory ceiling not applied: ${(error as Error).message}`);
+      const problem = `memory ceiling not applied: ${(error as Error).message}`;
+      // Said once per problem, not on every check.
+      if (problem !== this.lastProblem) this.options.log(problem);
+      this.lastProblem = problem;
       return undefined;
     }
   }
@@ -148,13 +156,19 @@ export class MemoryGuard {
     if (grown) this.releaseCaches(ceiling);
     const now = this.rss();
     if (now <= ceiling.bytes) return;
-    for (const tracked of this.repos.all().filter((r) => r.warming)) {
+    // One pass at a time, the newest first: stopping it may be enough for the others to finish.
+    const warming = this.repos
+      .all()
+      .filter((r) => r.warming && !r.aborted)
+      .sort((a, b) => b.trackedAt - a.trackedAt);
+    for (const tracked of warming) {
       const reason =
         `stopped indexing ${tracked.entry.name}: the daemon reached its memory ceiling ` +
         `(${formatBytes(now)} of ${formatBytes(ceiling.bytes)}, ${ceiling.source}); raise the ceiling or untrack other repositories, then track it again`;
       if (tracked.abort(reason)) {
         this.state.cancelled++;
         this.note(reason);
+        return;
       }
     }
   }
@@ -203,7 +217,15 @@ export class MemoryGuard {
     const ceiling = this.ceiling();
     if (!ceiling) return;
     this.surveyor ??= new Engine({ home: gortexHome() });
-    const tree = this.surveyor.survey(root);
+    // The files its configuration admits (excludes, size cap); a configuration that does not
+    // read is estimated with the defaults (the open itself reports it).
+    let options = {};
+    try {
+      options = indexOptionsOf(loadConfig(root, this.options.env));
+    } catch {
+      // defaults
+    }
+    const tree = this.surveyor.survey(root, options);
     const need = estimateIndexBytes(tree.files, tree.bytes);
     // Repositories admitted a moment ago (a restore admits all of them at once) count with
     // their estimates until they are open.

@@ -111,6 +111,7 @@ export class TrackedRepo implements ResourceHost {
       },
       (error: unknown) => {
         this.error = this.abortReason ?? (error instanceof Error ? error.message : String(error));
+        if (this.abortReason !== undefined) this.forgetIndex();
         this.phase = 'failed';
         throw error;
       },
@@ -127,10 +128,20 @@ export class TrackedRepo implements ResourceHost {
    * reported failed with `reason`. False when there is no pass to stop.
    */
   abort(reason: string): boolean {
-    if (!this.warming || this.abortReason !== undefined) return false;
+    if (!this.warming || this.phase === 'watcher_started' || this.abortReason !== undefined) return false;
     this.abortReason = reason;
     this.engine?.cancel();
     return true;
+  }
+
+  /** Frees the index a stopped opening built (the engine would hold it until collected). */
+  forgetIndex(): void {
+    try {
+      this.engine?.forget(this.entry.root);
+    } catch {
+      // Nothing loaded, or the engine already gone.
+    }
+    this.engine = undefined;
   }
 
   /** Whether the opening was stopped (`abort`). */
@@ -489,7 +500,14 @@ export class RepoSet {
     const { resolveRepoRoot } = await import('../support/repo-root');
     const root = resolveRepoRoot(dir);
     checkAllowedRoot(root, this.allowedRoots());
-    const existing = this.repos.get(root);
+    let existing = this.repos.get(root);
+    if (existing?.phase === 'failed') {
+      // Tracking a repository whose opening failed (stopped at the memory ceiling, a broken
+      // config since fixed) opens it again.
+      this.repos.delete(root);
+      options = { ...(existing.entry.project !== undefined ? { project: existing.entry.project } : {}), name: existing.entry.name, ...options };
+      existing = undefined;
+    }
     const name = options.name ?? existing?.entry.name ?? path.basename(root);
     const clash = [...this.repos.values()].find((r) => r.entry.name === name && r.entry.root !== root);
     if (clash) throw new TrackConflictError(`the name "${name}" is already used by ${clash.entry.root}; pass --name to choose another`);
@@ -533,11 +551,13 @@ export class RepoSet {
         },
         ...(this.options.reconcileMs !== undefined ? { reconcileMs: this.options.reconcileMs } : {}),
       });
-      if (t.aborted) {
-        // Stopped after its pass had finished: not served.
+      const stopIfAborted = (): void => {
+        if (!t.aborted) return;
+        // Stopped after its pass had finished: not served, and its index freed.
         repo.close();
         t.throwIfAborted();
-      }
+      };
+      stopIfAborted();
       t.phase = 'watcher_started';
       t.syncContext = await repo.context();
       t.openReport = t.syncContext.lastIndex;

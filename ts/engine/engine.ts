@@ -321,18 +321,7 @@ export class Engine {
           }
         }
       : null;
-    const nativeOptions: NativeIndexOptions = {};
-    if (options.name !== undefined) nativeOptions.name = options.name;
-    if (options.force !== undefined) nativeOptions.force = options.force;
-    if (options.maxFileSize !== undefined) nativeOptions.maxFileSize = options.maxFileSize;
-    if (options.indexGenerated !== undefined) nativeOptions.indexGenerated = options.indexGenerated;
-    if (options.excludeDirs !== undefined) nativeOptions.excludeDirs = [...options.excludeDirs];
-    if (options.defaultExcludes !== undefined) nativeOptions.defaultExcludes = options.defaultExcludes;
-    if (options.exclude !== undefined) nativeOptions.exclude = [...options.exclude];
-    if (options.respectGitignore !== undefined) nativeOptions.respectGitignore = options.respectGitignore;
-    if (options.persist !== undefined) nativeOptions.persist = options.persist;
-    if (options.keepBuildCaches !== undefined) nativeOptions.keepBuildCaches = options.keepBuildCaches;
-    if (options.paths !== undefined) nativeOptions.paths = [...options.paths];
+    const nativeOptions = toNativeOptions(options);
     const onAbort = (): void => this.native.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     let reportJson: string;
@@ -413,9 +402,14 @@ export class Engine {
     return this.native.releaseCaches(repo);
   }
 
-  /** Files and bytes the walker would index under `root` (no parsing). */
-  survey(root: string): TreeSurvey {
-    return JSON.parse(this.native.survey(root)) as TreeSurvey;
+  /** Files and bytes the walker would index under `root` with these options (no parsing). */
+  survey(root: string, options: IndexRepoOptions = {}): TreeSurvey {
+    return JSON.parse(this.native.survey(root, toNativeOptions(options))) as TreeSurvey;
+  }
+
+  /** Stops serving the repository at `root` and frees its index once no query holds it; true when one was loaded. */
+  forget(root: string): boolean {
+    return this.native.forget(root);
   }
 
   /** The message naming the first invalid gitignore-style exclude pattern, or undefined when all parse. */
@@ -535,4 +529,21 @@ export class Engine {
   queryTools(): { name: string; description: string }[] {
     return JSON.parse(this.native.queryTools()) as { name: string; description: string }[];
   }
+}
+
+/** The addon's spelling of index options (only the ones given). */
+function toNativeOptions(options: IndexRepoOptions): NativeIndexOptions {
+  const nativeOptions: NativeIndexOptions = {};
+  if (options.name !== undefined) nativeOptions.name = options.name;
+  if (options.force !== undefined) nativeOptions.force = options.force;
+  if (options.maxFileSize !== undefined) nativeOptions.maxFileSize = options.maxFileSize;
+  if (options.indexGenerated !== undefined) nativeOptions.indexGenerated = options.indexGenerated;
+  if (options.excludeDirs !== undefined) nativeOptions.excludeDirs = [...options.excludeDirs];
+  if (options.defaultExcludes !== undefined) nativeOptions.defaultExcludes = options.defaultExcludes;
+  if (options.exclude !== undefined) nativeOptions.exclude = [...options.exclude];
+  if (options.respectGitignore !== undefined) nativeOptions.respectGitignore = options.respectGitignore;
+  if (options.persist !== undefined) nativeOptions.persist = options.persist;
+  if (options.keepBuildCaches !== undefined) nativeOptions.keepBuildCaches = options.keepBuildCaches;
+  if (options.paths !== undefined) nativeOptions.paths = [...options.paths];
+  return nativeOptions;
 }

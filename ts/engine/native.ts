@@ -45,7 +45,8 @@ export interface NativeEngine {
   releaseBuildCaches(repo: string): boolean;
   memoryReport(repo: string): string;
   releaseCaches(repo: string): number;
-  survey(root: string): string;
+  survey(root: string, options?: NativeIndexOptions | null): string;
+  forget(root: string): boolean;
   checkExclude(root: string, patterns: string[]): string | null;
   status(root: string, name?: string | null): string;
   repos(): string;
@@ -202,7 +203,8 @@ export function loadNative(): NativeBinding {
   // default) Kubernetes' warm open held ≈ 55 MB more resident memory and took 0.46 or 0.95–1.5 s
   // by the luck of huge pages, against 0.56–0.57 s every time (BENCHMARKS.md "Indexing"). It reads
   // the setting when it reserves its first arena, as the addon loads: set it before, unless the user did.
-  process.env.MIMALLOC_ARENA_EAGER_COMMIT ??= '0';
+  const ours = process.env.MIMALLOC_ARENA_EAGER_COMMIT === undefined;
+  if (ours) process.env.MIMALLOC_ARENA_EAGER_COMMIT = '0';
   let binding: unknown;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -214,6 +216,8 @@ export function loadNative(): NativeBinding {
       { cause: error },
     );
   }
+  // Read once the addon is loaded: the processes gortex starts (language servers, git) keep their own defaults.
+  if (ours) delete process.env.MIMALLOC_ARENA_EAGER_COMMIT;
   const engine = (binding as { Engine?: unknown } | null)?.Engine;
   if (typeof engine !== 'function') {
     throw new NativeLoadError(

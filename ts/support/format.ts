@@ -18,13 +18,16 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * A memory size as people write it — `512M`, `512MB`, `1.5G`, `2GiB`, `800000000` (bytes) —
- * in bytes (K/M/G/T are powers of 1024, as for RSS), or undefined when it is not one.
+ * A memory size as people write it — `512M`, `512MB`, `512MiB`, `1.5G`, `2GiB`, `800000000B` or
+ * a plain byte count — in bytes (K/M/G/T are powers of 1024, as for RSS), or undefined when it is
+ * not one (a fraction needs a unit).
  */
 export function parseByteSize(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:([kmgt])(?:i?b)?|b)?\s*$/i.exec(text);
   if (!m) return undefined;
-  const power = ['', 'k', 'm', 'g', 't'].indexOf((m[2] ?? '').toLowerCase());
+  const unit = m[2]?.toLowerCase();
+  if (unit === undefined && m[1]!.includes('.')) return undefined;
+  const power = unit === undefined ? 0 : ['k', 'm', 'g', 't'].indexOf(unit) + 1;
   const bytes = Math.round(Number(m[1]) * 1024 ** power);
   return Number.isFinite(bytes) && bytes > 0 ? bytes : undefined;
 }

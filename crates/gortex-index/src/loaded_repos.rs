@@ -48,6 +48,11 @@ impl LoadedRepos {
         false
     }
 
+    /// Stops serving whatever is at `root` (canonical). Returns whether anything was.
+    pub fn remove(&mut self, root: &Path) -> bool {
+        self.by_root.remove(root).is_some()
+    }
+
     /// How many repositories are loaded.
     pub fn len(&self) -> usize {
         self.by_root.len()

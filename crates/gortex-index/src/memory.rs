@@ -15,7 +15,8 @@ pub struct MemoryReport {
     /// The graph: node table, node strings, edges, adjacency, unresolved references, lookup maps
     /// and the per-file facts.
     pub graph: GraphMemory,
-    /// File records (paths, sizes, hashes; their facts are counted with the graph).
+    /// File records' buffer (sizes, hashes; their facts are counted with the graph; the path
+    /// texts, shared with every node of the file, are not sized).
     pub file_records: usize,
     /// Per-file resolutions in path space, kept so the next build re-resolves only what changed
     /// (and saved in the snapshot).
@@ -45,8 +46,9 @@ impl RepoIndex {
         }
     }
 
-    /// Drops every cache the index can rebuild on demand — the resolver's kept lookup tables, the
-    /// search indexes, the analyses, the dataflow layer and the mined history held in memory —
+    /// Drops the caches the index can rebuild on demand — the resolver's kept lookup tables, the
+    /// search indexes, the analyses, the dataflow layer and the mined history held in memory (not
+    /// the graph's lazily built name maps, nor overlay views' own caches) —
     /// keeping the graph, its facts and its resolutions. Queries stay correct; the first one
     /// needing a dropped cache pays for building it again. Returns the search and clone bytes
     /// the sized caches held (the rest is not sized).

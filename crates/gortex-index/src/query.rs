@@ -287,13 +287,15 @@ impl RepoIndex {
         let fresh = |state: &TextState| {
             state.index.is_some() && state.synced.upgrade().is_some_and(|g| Arc::ptr_eq(&g, &self.graph))
         };
-        {
-            let state = self.search.text.read().unwrap_or_else(|p| p.into_inner());
-            if fresh(&state) {
-                return f(state.index.as_ref().expect("checked by fresh"));
+        // Read, else build and read again: a `release_caches` between the two (it needs only the
+        // repository's read lock, as this does) sends the loop round once more.
+        loop {
+            {
+                let state = self.search.text.read().unwrap_or_else(|p| p.into_inner());
+                if fresh(&state) {
+                    return f(state.index.as_ref().expect("checked by fresh"));
+                }
             }
-        }
-        {
             let mut state = self.search.text.write().unwrap_or_else(|p| p.into_inner());
             if !fresh(&state) {
                 let files: Vec<(String, u64)> = self.files.iter().map(|r| (r.path.to_string(), r.hash)).collect();
@@ -302,10 +304,6 @@ impl RepoIndex {
                 state.synced = Arc::downgrade(&self.graph);
             }
         }
-        // The graph cannot change while the caller holds this index (callers hold the repository's
-        // read lock), so the state is still fresh here.
-        let state = self.search.text.read().unwrap_or_else(|p| p.into_inner());
-        f(state.index.as_ref().expect("synchronised above"))
     }
 
     /// Runs `f` over the body index, first re-reading the files whose bodies changed since it was
@@ -322,28 +320,41 @@ impl RepoIndex {
 
     /// Memory held by the search indexes built so far.
     pub fn search_memory(&self) -> SearchMemory {
-        let symbols = self.search.symbols.lock().unwrap_or_else(|p| p.into_inner());
-        let text = self.search.text.read().unwrap_or_else(|p| p.into_inner());
+        // Each index's lock is taken alone (a body search holds `bodies` while it asks for the
+        // symbol index): sizes read one after the other never wait on each other.
+        let symbols = {
+            let symbols = self.search.symbols.lock().unwrap_or_else(|p| p.into_inner());
+            symbols.as_ref().map(|(_, i)| Arc::clone(i))
+        };
+        // The index and the tokens kept for its next build.
+        let symbols_bytes = symbols.map(|i| {
+            i.memory_bytes()
+                + self
+                    .search
+                    .symbol_tokens
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .memory_bytes()
+        });
+        let (text_bytes, text_docs) = {
+            let text = self.search.text.read().unwrap_or_else(|p| p.into_inner());
+            (
+                text.index.as_ref().map(|i| i.memory_bytes()),
+                text.index.as_ref().map(|i| i.doc_count()),
+            )
+        };
         let clones = self.clone_memory();
+        let bodies_bytes = {
+            let b = self.search.bodies.lock().unwrap_or_else(|p| p.into_inner());
+            (b.synced.strong_count() > 0 || !b.index.is_empty()).then(|| b.index.memory_bytes())
+        };
         SearchMemory {
-            // The index and the tokens kept for its next build.
-            symbols_bytes: symbols.as_ref().map(|(_, i)| {
-                i.memory_bytes()
-                    + self
-                        .search
-                        .symbol_tokens
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .memory_bytes()
-            }),
-            text_bytes: text.index.as_ref().map(|i| i.memory_bytes()),
-            text_docs: text.index.as_ref().map(|i| i.doc_count()),
+            symbols_bytes,
+            text_bytes,
+            text_docs,
             clones_bytes: clones.map(|(bytes, _)| bytes),
             clones_bodies: clones.map(|(_, bodies)| bodies),
-            bodies_bytes: {
-                let b = self.search.bodies.lock().unwrap_or_else(|p| p.into_inner());
-                (b.synced.strong_count() > 0 || !b.index.is_empty()).then(|| b.index.memory_bytes())
-            },
+            bodies_bytes,
         }
     }
 }
