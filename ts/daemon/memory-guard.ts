@@ -180,7 +180,8 @@ export class MemoryGuard {
     for (const tracked of this.repos.all()) {
       if (!tracked.repo || !tracked.engine) continue;
       try {
-        sized += tracked.engine.releaseCaches(tracked.entry.root);
+        // -1: a pass holds the repository (it drops its old caches itself).
+        sized += Math.max(0, tracked.engine.releaseCaches(tracked.entry.root));
       } catch (error) {
         this.options.log(`${tracked.entry.name}: releasing caches failed: ${(error as Error).message}`);
       }

@@ -396,7 +396,8 @@ export class Engine {
 
   /**
    * Drops every cache the repository can rebuild (kept lookup tables, search indexes, analyses,
-   * dataflow, history in memory) and returns freed memory to the OS; the sized bytes released.
+   * dataflow, history in memory) and returns freed memory to the OS; the sized bytes released, or
+   * -1 when a pass holds the repository (nothing released).
    */
   releaseCaches(repo: string): number {
     return this.native.releaseCaches(repo);
