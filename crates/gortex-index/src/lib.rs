@@ -40,7 +40,8 @@
 //! also compiles its languages' queries in the background (`gortex_lang::prepare`): a warm open
 //! parses nothing, and its first edit paid ≈ 80 ms for TypeScript's.
 //!
-//! The report says how each build went: `graph_layout` (`assembled`, `patched`, `shifted`),
+//! The report says how each build went: `graph_layout` (`assembled`, `patched`, `shifted`, or
+//! `carried` when files changed but none of their facts: the graph is not built again),
 //! `lookup_tables` (`built`, `kept`, `patched`) and `phases_ms`, which splits `resolve` into
 //! `resolve.nodes`, `resolve.tables`, `resolve.refs` and `resolve.assemble`.
 //!
@@ -322,7 +323,8 @@ pub struct IndexReport {
     pub wall_ms: u64,
     pub phases_ms: BTreeMap<String, u64>,
     /// How the graph was put together: `assembled` from scratch, `patched` in place, `shifted`
-    /// (renumbered, then patched); empty when no graph was built.
+    /// (renumbered, then patched), `carried` (the previous graph as a new version: files changed
+    /// but none of their facts); empty when no graph was built.
     pub graph_layout: String,
     /// How the resolver's lookup tables were made: `built`, `kept` (no interface changed) or
     /// `patched` (the changed files' entries replaced); empty when no graph was built.
@@ -791,7 +793,10 @@ impl RepoIndex {
         } else {
             "unchanged".into()
         };
-        self.rebuild_graph(&pool, progress, report, &changes, keep_tables);
+        let same_inputs = changes.is_empty() && report.files.deleted == 0 && !config_changed;
+        if !(same_inputs && self.carry_graph_over(&pool, report)) {
+            self.rebuild_graph(&pool, progress, report, &changes, keep_tables);
+        }
         if options.persist && (changed || !report.snapshot.loaded) {
             self.save(progress, report)?;
         }
@@ -946,7 +951,7 @@ impl RepoIndex {
         // changed content takes a new graph version, which is what re-syncs the text index.)
         if changes.is_empty() && same_content && !config_touched {
             report.mode = "unchanged".into();
-        } else {
+        } else if !(changes.is_empty() && !config_touched && self.carry_graph_over(&pool, &mut report)) {
             self.rebuild_graph(&pool, &noop, &mut report, &changes, options.keep_build_caches);
         }
         // No snapshot write here: updates arrive in bursts (editors, watchers) and a stale
@@ -995,6 +1000,42 @@ impl RepoIndex {
                     .map(|(_, _, s)| Arc::clone(s)),
             })
             .collect()
+    }
+
+    /// Gives the graph a new version without building it, when no file's facts changed since
+    /// it was built (`gortex_graph::carry_over`): caches that read file text (search_text,
+    /// bodies, clones, todos) follow graph versions. Returns false, the graph as it was, when
+    /// something else holds it or its files differ; the caller then builds.
+    fn carry_graph_over(&mut self, pool: &rayon::ThreadPool, report: &mut IndexReport) -> bool {
+        let t = Instant::now();
+        if self.graph.files().len() != self.files.len() {
+            return false;
+        }
+        // Queries hold the graph only while they run; caches hold weak references.
+        let mut graph = match Arc::try_unwrap(std::mem::take(&mut self.graph)) {
+            Ok(graph) => graph,
+            Err(shared) => {
+                self.graph = shared;
+                return false;
+            }
+        };
+        let sources = self.source_files();
+        let input = RepoInput {
+            repo: &self.name,
+            files: &sources,
+            config: &self.config,
+        };
+        let carried = pool.install(|| gortex_graph::carry_over(&mut graph, &input));
+        // A new allocation either way: the builder takes the graph from it when it was not carried.
+        self.graph = Arc::new(graph);
+        if carried {
+            self.indexed_at_ms = now_ms();
+            report.graph_layout = "carried".into();
+            report
+                .phases_ms
+                .insert("resolve".into(), t.elapsed().as_millis() as u64);
+        }
+        carried
     }
 
     fn rebuild_graph(

@@ -694,3 +694,57 @@ fn symbol_metadata_is_read_again_for_changed_files_only() {
     step("src/c.py", None, &["src/c.py"]);
     step("src/b.ts", Some("export function beta(): void {}\n"), &["src/b.ts"]);
 }
+
+/// An edit no extractor sees (a comment after the last declaration) gives the graph a new
+/// version without building it — through both update paths — and text searches see the new
+/// text; the graph still equals a clean build's, in layout too.
+#[test]
+fn an_edit_no_extractor_sees_carries_the_graph_over() {
+    let repo = tempfile::tempdir().unwrap();
+    copy_tree(&fixtures().join("resolver").join("ts"), &repo.path().join("ts"));
+    let home = tempfile::tempdir().unwrap();
+    let opts = poly_options(home.path());
+    let (mut live, _) = index(repo.path(), &opts);
+    let grep = |live: &RepoIndex, q: &str| -> usize {
+        live.query("search_text", serde_json::json!({ "query": q })).unwrap()["hits"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let rel = "ts/src/lib/store.ts".to_string();
+    let path = repo.path().join(&rel);
+    for (round, word) in ["zebracorn", "quaggaroo"].into_iter().enumerate() {
+        assert_eq!(grep(&live, word), 0);
+        // Weak, as the caches hold it: a strong holder makes the update build a new graph.
+        let before = Arc::downgrade(&live.graph);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}\n// {word}\n")).unwrap();
+        let report = if round == 0 {
+            live.update_paths(std::slice::from_ref(&rel), &opts).unwrap()
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            live.refresh(&opts, &|_| {}, &AtomicBool::new(false)).unwrap()
+        };
+        assert_eq!(report.graph_layout, "carried", "round {round}: {report:?}");
+        assert_eq!(report.files.resolved, 0, "round {round}");
+        assert!(
+            before.upgrade().is_none_or(|g| !Arc::ptr_eq(&g, &live.graph)),
+            "round {round}: the graph kept its version"
+        );
+        assert_eq!(grep(&live, word), 1, "round {round}: search_text missed the new text");
+        let clean = clean_index(repo.path()).graph;
+        assert_eq!(live.graph.canonical_dump(), clean.canonical_dump(), "round {round}");
+        assert_eq!(layout_dump(&live.graph), layout_dump(&clean), "round {round}");
+    }
+    // A real edit after carried versions is still incremental and still equals a clean build.
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        format!("{text}\nexport function carriedThen(): void {{ helper(); }}\n"),
+    )
+    .unwrap();
+    let report = live.update_paths(std::slice::from_ref(&rel), &opts).unwrap();
+    assert_ne!(report.graph_layout, "carried");
+    assert!(report.files.resolved < report.files.total);
+    assert_eq!(live.graph.canonical_dump(), clean_dump(repo.path()));
+}

@@ -35,6 +35,11 @@ pub enum Edit {
         file: usize,
         middle: bool,
     },
+    /// Append blank lines at the end: the content changes, no extractor sees it (the graph is
+    /// carried over rather than built).
+    Trail {
+        file: usize,
+    },
     /// Add a file that imports and calls what `Add { n: m }` would create (maybe not yet there).
     Importer {
         lang: usize,
@@ -95,6 +100,7 @@ pub fn edit_strategy() -> impl Strategy<Value = Edit> {
         3 => (0usize..64, 0usize..IDENTS.len()).prop_map(|(file, ident)| Edit::RenameIdent { file, ident }),
         2 => (0usize..14, 0u32..4, 0u32..8).prop_map(|(lang, n, m)| Edit::Importer { lang, n, m }),
         2 => (0usize..64, any::<bool>()).prop_map(|(file, middle)| Edit::Shift { file, middle }),
+        1 => (0usize..64).prop_map(|file| Edit::Trail { file }),
     ]
 }
 
@@ -210,6 +216,12 @@ pub fn apply(root: &Path, edit: &Edit) -> Vec<String> {
                 0
             };
             std::fs::write(root.join(rel), format!("{}\n\n{}", &text[..at], &text[at..])).unwrap();
+            vec![rel.clone()]
+        }
+        Edit::Trail { file } => {
+            let rel = &files[file % files.len()];
+            let text = std::fs::read_to_string(root.join(rel)).unwrap_or_default();
+            std::fs::write(root.join(rel), format!("{text}\n\n")).unwrap();
             vec![rel.clone()]
         }
         Edit::Importer { lang, n, m } => {
