@@ -183,6 +183,12 @@ const int = (n: number | undefined): string => (n === undefined ? '–' : Math.r
 const sr = (s: number | undefined, mb: number | undefined): string => `${f1(s)} (${int(mb)} MB)`;
 const peer = (p: Json | undefined): string => (!p ? 'skipped' : p.error ? `error: ${String(p.error).replace(/\|/g, '\\|')}` : sr(p.wall_s, p.rss_mb));
 
+/** The steady 10-file update of an incremental run: an edit whose facts change (lines moved) when
+ *  the run has one, else the comment-only touch older runs measured. */
+function changeMs(i: Json): number {
+  return i.edit_ms ?? i.update_paths_ms;
+}
+
 function table(results: Json[]): string {
   const head = '| corpus | files | MB | nodes | edges | ours cold s | files/s | MB/s | RSS MB | warm s | incr 10 files s | parse-only s (RSS) | ours/parse-only | gortex CLI s (RSS) | ctags s (RSS) | CodeGraph s (RSS) |';
   const rows = results.map((r) => {
@@ -191,13 +197,13 @@ function table(results: Json[]): string {
     const coldS = r.cold.wall_ms / 1000;
     const mb = c.bytes / 1e6;
     const parseS = r.parse_only ? r.parse_only.wall_ms / 1000 : undefined;
-    return `| ${r.corpus} | ${int(c.files)} | ${f1(mb)} | ${int(c.nodes)} | ${int(c.edges)} | ${f1(coldS)} | ${int(c.files / coldS)} | ${f1(mb / coldS)} | ${int(r.cold.rss_mb)} | ${f1(r.warm ? r.warm.wall_ms / 1000 : undefined)} | ${f1(r.incremental ? r.incremental.update_paths_ms / 1000 : undefined)} | ${r.parse_only ? sr(parseS, r.parse_only.rss_mb) : '–'} | ${parseS ? f1(coldS / parseS) + '×' : '–'} | ${r.cli ? (r.cli.error ? 'error: ' + r.cli.error : sr(r.cli.wall_s, r.cli.rss_mb)) : '–'} | ${peer(r.ctags)} | ${peer(r.codegraph)} |`;
+    return `| ${r.corpus} | ${int(c.files)} | ${f1(mb)} | ${int(c.nodes)} | ${int(c.edges)} | ${f1(coldS)} | ${int(c.files / coldS)} | ${f1(mb / coldS)} | ${int(r.cold.rss_mb)} | ${f1(r.warm ? r.warm.wall_ms / 1000 : undefined)} | ${f1(r.incremental ? changeMs(r.incremental) / 1000 : undefined)} | ${r.parse_only ? sr(parseS, r.parse_only.rss_mb) : '–'} | ${parseS ? f1(coldS / parseS) + '×' : '–'} | ${r.cli ? (r.cli.error ? 'error: ' + r.cli.error : sr(r.cli.wall_s, r.cli.rss_mb)) : '–'} | ${peer(r.ctags)} | ${peer(r.codegraph)} |`;
   });
   return [head, '|' + ' --- |'.repeat(16), ...rows].join('\n');
 }
 
 function phases(results: Json[]): string {
-  const head = '| corpus | cold: walk / parse+extract / resolve / save ms | parse-only: walk / parse ms | warm: load / walk / resolve ms (RSS) | update_paths 10 files: first call / steady ms (resolve; no snapshot write) | refresh after 10 touches ms (walk, parse, resolve, save) |';
+  const head = '| corpus | cold: walk / parse+extract / resolve / save ms | parse-only: walk / parse ms | warm: load / walk / resolve ms (RSS) | update_paths 10 files, comment appended: first call / steady ms (resolve; no snapshot write) | update_paths 10 files, a line inserted at the top: steady ms (tables, refs, assemble) | refresh after 10 touches ms (walk, parse, resolve, save) |';
   const rows = results.filter((r) => r.cold).map((r) => {
     const p = r.cold.report.phases_ms;
     const po = r.parse_only?.phases_ms ?? {};
@@ -205,9 +211,11 @@ function phases(results: Json[]): string {
     const i = r.incremental;
     const up = i?.update_paths.phases_ms ?? {};
     const rp = i?.refresh.phases_ms ?? {};
-    return `| ${r.corpus} | ${ms(p.walk)} / ${ms(p.parse)} / ${ms(p.resolve)} / ${ms(p.save)} | ${int(po.walk)} / ${int(po.parse)} | ${ms(w.load)} / ${ms(w.walk)} / ${ms(w.resolve)} (${int(r.warm?.rss_mb)} MB) | ${int(i?.update_paths_first_ms)} / ${int(i?.update_paths_ms)} (${ms(up.resolve)}) | ${int(i?.refresh_ms)} (${ms(rp.walk)}, ${ms(rp.parse)}, ${ms(rp.resolve)}, ${ms(rp.save)}) |`;
+    const ep = i?.edit?.phases_ms;
+    const edit = ep ? `${int(i.edit_ms)} (${ms(ep['resolve.tables'])} ${i.edit.lookup_tables}, ${ms(ep['resolve.refs'])}, ${ms(ep['resolve.assemble'])} ${i.edit.graph_layout})` : '–';
+    return `| ${r.corpus} | ${ms(p.walk)} / ${ms(p.parse)} / ${ms(p.resolve)} / ${ms(p.save)} | ${int(po.walk)} / ${int(po.parse)} | ${ms(w.load)} / ${ms(w.walk)} / ${ms(w.resolve)} (${int(r.warm?.rss_mb)} MB) | ${int(i?.update_paths_first_ms)} / ${int(i?.update_paths_ms)} (${ms(up.resolve)}${i?.update_paths.graph_layout ? ' ' + i.update_paths.graph_layout : ''}) | ${edit} | ${int(i?.refresh_ms)} (${ms(rp.walk)}, ${ms(rp.parse)}, ${ms(rp.resolve)}, ${ms(rp.save)}) |`;
   });
-  return [head, '|' + ' --- |'.repeat(6), ...rows].join('\n');
+  return [head, '|' + ' --- |'.repeat(7), ...rows].join('\n');
 }
 
 /** Rows of the per-structure table: the memory report's keys, grouped as published. */
@@ -276,14 +284,18 @@ function targets(results: Json[]): string {
       items.push(`cold ≤ 90 s on 2 threads: ${mark(cold <= 90)} (${f1(cold)} s)`);
       items.push(`peak RSS ≤ 2.5 GB: ${mark(r.cold.rss_mb <= 2560)} (${int(r.cold.rss_mb)} MB)`);
       if (r.warm) items.push(`warm open ≤ 1 s: ${mark(r.warm.wall_ms <= 1000)} (${(r.warm.wall_ms / 1000).toFixed(3)} s)`);
-      if (r.incremental) items.push(`10-file change queryable ≤ 0.5 s: ${mark(r.incremental.update_paths_ms <= 500)} (${(r.incremental.update_paths_ms / 1000).toFixed(3)} s)`);
+      if (r.incremental) {
+        const i = r.incremental;
+        const comment = i.edit_ms !== undefined ? `; a comment appended: ${(i.update_paths_ms / 1000).toFixed(3)} s` : '';
+        items.push(`10-file change queryable ≤ 0.5 s: ${mark(changeMs(i) <= 500)} (${(changeMs(i) / 1000).toFixed(3)} s${comment})`);
+      }
       if (r.parse_only) items.push(`cold within 1.5× of parse-only: ${mark(cold / (r.parse_only.wall_ms / 1000) <= 1.5)}`);
       if (r.memory?.calls) items.push(`resolved-call coverage ${(r.memory.calls.coverage * 100).toFixed(1)}% (${int(r.memory.calls.resolved)} bound in the repository, ${int(r.memory.calls.external)} to external stubs, ${int(r.memory.calls.unresolved)} unresolved)`);
     }
     if (r.warm) items.push(`warm restart < 0.5 s: ${mark(r.warm.wall_ms < 500)} (${(r.warm.wall_ms / 1000).toFixed(3)} s)`);
     if (r.incremental) {
       const i = r.incremental;
-      items.push(`incremental 10-file update < 0.2 s: ${mark(i.update_paths_ms < 200)} (update_paths ${(i.update_paths_ms / 1000).toFixed(3)} s steady, ${(i.update_paths_first_ms / 1000).toFixed(3)} s first call after a restart, refresh ${(i.refresh_ms / 1000).toFixed(3)} s)`);
+      items.push(`incremental 10-file update < 0.2 s: ${mark(changeMs(i) < 200)} (update_paths ${(changeMs(i) / 1000).toFixed(3)} s steady, ${(i.update_paths_first_ms / 1000).toFixed(3)} s first call after a restart, refresh ${(i.refresh_ms / 1000).toFixed(3)} s)`);
     }
     lines.push(`- **${r.corpus}**: ${items.join('; ')}`);
   }
@@ -302,8 +314,9 @@ ${table(results)}
 - *ours cold*: \`RepoIndex::open\` with \`force\` and a fresh home (walk, read, parse, extract, resolve, save the
   snapshot), timed in-process by \`crates/gortex-index/examples/bench_index.rs\`; RSS is that process's peak
   (\`/usr/bin/time\`). *warm*: a new process opening the saved snapshot of the unchanged tree. *incr 10 files*:
-  \`update_paths\` on 10 files that each got a comment line appended, queries already compiled (steady state;
-  the first call after a restart and \`refresh\` are in the phase table).
+  \`update_paths\` on 10 files that each got a line inserted at the top (every span in them moves), queries
+  compiled and lookup tables kept by the edit before (steady state; a comment appended, which no extractor
+  reads and which carries the graph over, the first call after a restart and \`refresh\` are in the phase table).
 - *parse-only*: the same walker and exactly the files the index parsed, read and parsed with tree-sitter on a
   rayon pool of the same size; no queries, no graph. *ours/parse-only* is the 2× target's ratio.
 - *gortex CLI*: \`node bin/run.js index PATH --json --force\` end to end (Node start, addon load, index, save).

@@ -12,7 +12,9 @@
 //! bench_index incremental ROOT --threads N --home DIR [--touch 10]
 //!     open; append a comment to TOUCH files and time `update_paths` on them (first call: includes
 //!     query compilation); restore them and time `update_paths` again (steady state); append to
-//!     TOUCH other files and time `refresh`; every touched file is restored afterwards
+//!     TOUCH other files and time `refresh`; then insert a line at the top of the first TOUCH
+//!     files and `update_paths` them, put them back and time `update_paths` (an edit whose
+//!     facts change); every touched file is restored afterwards
 //! ```
 //! `--list-out` writes the repo-relative paths the index parsed, one per line; `parse-only --files`
 //! reads such a list so that parse-only covers exactly the files the index parsed (the walker's
@@ -146,6 +148,8 @@ fn report_json(r: &IndexReport) -> Value {
         "threads": r.threads,
         "report_wall_ms": r.wall_ms,
         "phases_ms": r.phases_ms,
+        "graph_layout": r.graph_layout,
+        "lookup_tables": r.lookup_tables,
     })
 }
 
@@ -457,6 +461,27 @@ fn main() {
             let refresh_ms = ms(t);
             restore(&originals2);
             let refresh = refresh.unwrap_or_else(|e| fail("refresh", e));
+            // 4. An edit the extractors see: a line inserted at the top of the first 10 files
+            //    moves every span in them (steps 1–2 changed only text no extractor reads, and
+            //    the graph is carried over). Then put back, which moves them again: the second
+            //    update runs with the lookup tables the first kept.
+            let mut moved = Vec::new();
+            for (rel, _) in &first {
+                let abs = root.join(rel);
+                let before = std::fs::read(&abs).unwrap_or_else(|e| fail("reading a file to edit", e));
+                let mut after = b"\n".to_vec();
+                after.extend_from_slice(&before);
+                std::fs::write(&abs, &after).unwrap_or_else(|e| fail("editing a file", e));
+                moved.push((abs, before));
+            }
+            let edit_first = index.update_paths(&paths, &opts);
+            restore(&moved);
+            let edit_first = edit_first.unwrap_or_else(|e| fail("update_paths", e));
+            let t = Instant::now();
+            let edit = index
+                .update_paths(&paths, &opts)
+                .unwrap_or_else(|e| fail("update_paths", e));
+            let edit_ms = ms(t);
             json!({
                 "open_wall_ms": open_wall,
                 "open_mode": open_report.mode,
@@ -467,6 +492,9 @@ fn main() {
                 "update_paths": report_json(&steady),
                 "refresh_ms": refresh_ms,
                 "refresh": report_json(&refresh),
+                "edit_first": report_json(&edit_first),
+                "edit_ms": edit_ms,
+                "edit": report_json(&edit),
             })
         }
         _ => usage(),
