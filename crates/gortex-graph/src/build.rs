@@ -204,36 +204,6 @@ pub fn build_graph(input: RepoInput<'_>) -> Graph {
     build_graph_incremental(input, None).0
 }
 
-/// Whether `graph` is what a build of `input` would give because it was built from the same
-/// files with equal facts (an edit of comments or trailing text, which no extractor reads); if
-/// so it now records `input`'s facts, and can serve as the new version with nothing resolved
-/// or assembled. On the Linux kernel such a build re-resolved nothing and still spent ≈ 2.5 s
-/// on lookup tables and assembly. False, the graph untouched, when a file's path, language or
-/// facts differ, or the graph is layered; the caller vouches for the rest of the input: the
-/// same configuration and language-server answers.
-pub fn carry_over(graph: &mut Graph, input: &RepoInput<'_>) -> bool {
-    let same = graph.layer.is_none()
-        && graph.repo == input.repo
-        && graph.files().len() == input.files.len()
-        && graph.file_facts().len() == input.files.len()
-        && graph
-            .files()
-            .par_iter()
-            .zip(graph.file_facts())
-            .zip(input.files)
-            .all(|((&node, facts), file)| {
-                let n = &graph.nodes[node as usize];
-                gortex_core::same_text(&n.path, &file.path)
-                    && n.language == Some(file.language)
-                    && (Arc::ptr_eq(facts, &file.facts) || **facts == *file.facts)
-            });
-    if same {
-        // The new facts' identity is what later builds and derived indexes tell unchanged files by.
-        graph.set_file_facts(input.files.iter().map(|f| Arc::clone(&f.facts)).collect());
-    }
-    same
-}
-
 /// Builds the graph, reusing the previous build's resolutions for files no change can affect.
 /// The result equals a clean build of the same input (a property the tests check).
 pub fn build_graph_incremental(

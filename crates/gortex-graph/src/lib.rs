@@ -16,10 +16,11 @@ mod reuse;
 pub mod semantic;
 
 pub use build::{
-    build_graph, build_graph_incremental, carry_over, local_ids, BuildStats, ChangedFile, Layout, Previous, RepoInput,
-    SourceFile, TablesMade,
+    build_graph, build_graph_incremental, local_ids, BuildStats, ChangedFile, Layout, Previous, RepoInput, SourceFile,
+    TablesMade,
 };
 pub use cache::{ResolutionCache, ResolutionMemory};
 pub use config::RepoConfig;
 pub use layer::build_graph_layered;
 pub use model::{Direction, Edge, Graph, GraphMemory, Id, Node, NodeIndex, Unresolved};
+pub use reuse::carry_over;

@@ -63,6 +63,7 @@ pub mod loaded_repos;
 pub mod memory;
 pub mod overlay;
 mod read;
+mod rebuild;
 mod status;
 use read::{
     diff_records, parse_content, place_record, process_file, read_config, read_path, Outcome, PathState, PreviousFiles,
@@ -77,7 +78,7 @@ pub mod walk;
 pub mod warmup;
 
 use gortex_core::{FileFacts, Language, OverlayFiles};
-use gortex_graph::{build_graph_incremental, ChangedFile, Graph, RepoConfig, RepoInput, ResolutionCache, SourceFile};
+use gortex_graph::{ChangedFile, Graph, RepoConfig, ResolutionCache};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -367,22 +368,7 @@ pub struct RepoIndex {
     semantic: std::collections::HashMap<Arc<str>, (u64, Arc<FileFacts>, Arc<gortex_graph::semantic::SemanticSites>)>,
 }
 
-/// Puts a graph build's counts, layout and phases into an index report.
-fn note_build(report: &mut IndexReport, stats: &gortex_graph::BuildStats) {
-    report.files.resolved = stats.resolved_files;
-    report.graph_layout = stats.layout.as_str().into();
-    report.lookup_tables = stats.tables.as_str().into();
-    for (phase, ms) in [
-        ("resolve.nodes", stats.nodes_ms),
-        ("resolve.tables", stats.tables_ms),
-        ("resolve.refs", stats.resolve_ms),
-        ("resolve.assemble", stats.assemble_ms),
-    ] {
-        report.phases_ms.insert(phase.into(), ms);
-    }
-}
-
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
@@ -949,9 +935,10 @@ impl RepoIndex {
         self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         // Events on ignored files or saves that changed no byte: the graph stands as it is. (Any
         // changed content takes a new graph version, which is what re-syncs the text index.)
-        if changes.is_empty() && same_content && !config_touched {
+        let same_facts = changes.is_empty() && !config_touched;
+        if same_facts && same_content {
             report.mode = "unchanged".into();
-        } else if !(changes.is_empty() && !config_touched && self.carry_graph_over(&pool, &mut report)) {
+        } else if !(same_facts && self.carry_graph_over(&pool, &mut report)) {
             self.rebuild_graph(&pool, &noop, &mut report, &changes, options.keep_build_caches);
         }
         // No snapshot write here: updates arrive in bursts (editors, watchers) and a stale
@@ -984,111 +971,6 @@ impl RepoIndex {
     }
 
     /// The indexed files as the graph builder reads them.
-    fn source_files(&self) -> Vec<SourceFile> {
-        self.files
-            .iter()
-            .map(|r| SourceFile {
-                path: Arc::clone(&r.path),
-                language: r.language,
-                facts: r.facts.clone(),
-                // Answers hold while the file's references stand where they stood (the same
-                // content, or an edit that left its facts equal: a comment, trailing text).
-                semantic: self
-                    .semantic
-                    .get(&r.path)
-                    .filter(|(hash, facts, _)| semantic::answers_hold(r, *hash, facts))
-                    .map(|(_, _, s)| Arc::clone(s)),
-            })
-            .collect()
-    }
-
-    /// Gives the graph a new version without building it, when no file's facts changed since
-    /// it was built (`gortex_graph::carry_over`): caches that read file text (search_text,
-    /// bodies, clones, todos) follow graph versions. Returns false, the graph as it was, when
-    /// something else holds it or its files differ; the caller then builds.
-    fn carry_graph_over(&mut self, pool: &rayon::ThreadPool, report: &mut IndexReport) -> bool {
-        let t = Instant::now();
-        if self.graph.files().len() != self.files.len() {
-            return false;
-        }
-        // Queries hold the graph only while they run; caches hold weak references.
-        let mut graph = match Arc::try_unwrap(std::mem::take(&mut self.graph)) {
-            Ok(graph) => graph,
-            Err(shared) => {
-                self.graph = shared;
-                return false;
-            }
-        };
-        let sources = self.source_files();
-        let input = RepoInput {
-            repo: &self.name,
-            files: &sources,
-            config: &self.config,
-        };
-        let carried = pool.install(|| gortex_graph::carry_over(&mut graph, &input));
-        // A new allocation either way: the builder takes the graph from it when it was not carried.
-        self.graph = Arc::new(graph);
-        if carried {
-            self.indexed_at_ms = now_ms();
-            report.graph_layout = "carried".into();
-            report
-                .phases_ms
-                .insert("resolve".into(), t.elapsed().as_millis() as u64);
-        }
-        carried
-    }
-
-    fn rebuild_graph(
-        &mut self,
-        pool: &rayon::ThreadPool,
-        progress: &(dyn Fn(Progress) + Sync),
-        report: &mut IndexReport,
-        changes: &[ChangedFile],
-        keep_tables: bool,
-    ) {
-        let t = Instant::now();
-        progress(Progress {
-            phase: "resolve",
-            done: 0,
-            total: self.files.len(),
-        });
-        let sources = self.source_files();
-        let input = RepoInput {
-            repo: &self.name,
-            files: &sources,
-            config: &self.config,
-        };
-        // The previous graph is handed over when nothing else holds it (queries hold it only
-        // while they run, caches hold weak references), so unchanged files' nodes are moved.
-        let old_graph = Arc::try_unwrap(std::mem::take(&mut self.graph)).ok();
-        let previous = self.resolution.as_ref().map(|cache| gortex_graph::Previous {
-            cache,
-            changed: changes,
-            graph: old_graph,
-        });
-        let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
-        note_build(report, &stats);
-        if keep_tables {
-            let t = Instant::now();
-            if pool.install(|| cache.keep_tables(&sources, &self.config)) {
-                report
-                    .phases_ms
-                    .insert("resolve.keep_tables".into(), t.elapsed().as_millis() as u64);
-            }
-        }
-        self.resolution = Some(cache);
-        self.graph = Arc::new(graph);
-        self.indexed_at_ms = now_ms();
-        report
-            .phases_ms
-            .insert("resolve".into(), t.elapsed().as_millis() as u64);
-        progress(Progress {
-            phase: "resolve",
-            done: self.files.len(),
-            total: self.files.len(),
-        });
-    }
-
     /// A path given by a caller as repository-relative (`/`-separated, normalised); absolute
     /// paths inside the root are accepted, anything that leaves the repository is refused.
     fn repo_relative(&self, raw: &str) -> Result<String, IndexError> {
@@ -1107,17 +989,6 @@ impl RepoIndex {
             Some(normalised) if !normalised.is_empty() => Ok(normalised),
             _ => Err(outside()),
         }
-    }
-
-    /// Frees what only the next incremental build uses: the resolver's lookup tables kept from
-    /// the last build (tens of megabytes on a large repository). The next build makes them
-    /// again; callers release them once a repository has gone quiet. Returns whether any were held.
-    pub fn release_build_caches(&self) -> bool {
-        self.resolution.as_ref().is_some_and(|cache| {
-            let held = cache.kept_tables.is_filled();
-            cache.kept_tables.clear();
-            held
-        })
     }
 
     /// Writes the snapshot now (atomically). Returns its size in bytes.

@@ -285,7 +285,7 @@ impl RepoIndex {
             graph: None,
         };
         let (graph, cache, stats) = gortex_graph::build_graph_layered(&base.graph, prior, input, previous)?;
-        crate::note_build(report, &stats);
+        crate::rebuild::note_build(report, &stats);
         report
             .phases_ms
             .insert("resolve".into(), started.elapsed().as_millis() as u64);
