@@ -64,7 +64,7 @@ export interface IndexReport {
   /** How the graph was put together: `assembled` from scratch, `patched` in place, `shifted` (renumbered, then patched); empty when none was built. */
   graph_layout: '' | 'assembled' | 'patched' | 'shifted' | 'carried';
   /** How the resolver's lookup tables were made: `built`, `kept` (no interface changed) or `patched` (the changed files' entries replaced); empty when no graph was built. */
-  lookup_tables: '' | 'built' | 'kept' | 'patched';
+  lookup_tables: '' | 'built' | 'kept' | 'patched' | 'unneeded';
   threads: number;
 }
 

@@ -140,6 +140,8 @@ pub enum TablesMade {
     Kept,
     /// The last build's, patched for the files whose declarations changed.
     Patched,
+    /// None: nothing changed since the last build, so every file's resolution stands.
+    Unneeded,
 }
 
 impl TablesMade {
@@ -149,6 +151,7 @@ impl TablesMade {
             TablesMade::Built => "built",
             TablesMade::Kept => "kept",
             TablesMade::Patched => "patched",
+            TablesMade::Unneeded => "unneeded",
         }
     }
 }

@@ -38,6 +38,22 @@ pub(crate) fn resolve_input<'x>(
         "{RESOLVER_FINGERPRINT}:{:016x}",
         xxhash_rust::xxh3::xxh3_64(serde_json::to_string(input.config).unwrap_or_default().as_bytes())
     );
+    // Nothing changed since the previous build (a warm open of an unchanged tree, a cold index
+    // read back): the same files, facts and configuration give the same tables and the same
+    // resolutions, so neither is made again.
+    if let Some(p) = previous.filter(|p| unchanged_since(input, p, &fingerprint)) {
+        stats.tables = TablesMade::Unneeded;
+        let prior = Prior::Aligned(&p.cache.files);
+        let results = p.cache.files.iter().map(|(_, r)| (Arc::clone(r), true)).collect();
+        stats.tables_ms = clock.elapsed().as_millis() as u64;
+        return Resolved {
+            fingerprint,
+            derived: Arc::clone(&p.cache.derived),
+            kept: KeptTablesSlot::default(),
+            results,
+            reusable: Some((prior, FxHashSet::default(), FxHashSet::default())),
+        };
+    }
     // The last build's tables when this change cannot alter them (a body edit); their derived
     // tables are then the same too, shared rather than rendered and compared again.
     // When declarations changed but the files are the same, the tables are patched instead.
@@ -126,6 +142,19 @@ pub(crate) fn resolve_input<'x>(
         results,
         reusable,
     }
+}
+
+/// Whether `previous` was built from exactly this input: no change noted, the same resolver
+/// and configuration, and its resolutions name the same files in the same order.
+fn unchanged_since(input: &RepoInput<'_>, previous: &Previous<'_>, fingerprint: &str) -> bool {
+    let files = &previous.cache.files;
+    previous.changed.is_empty()
+        && previous.cache.fingerprint == fingerprint
+        && files.len() == input.files.len()
+        && files
+            .par_iter()
+            .zip(input.files)
+            .all(|((path, _), file)| Arc::ptr_eq(path, &file.path) || **path == *file.path)
 }
 
 /// Previous resolutions, the dependency keys a change touches, and files to redo anyway.

@@ -42,13 +42,17 @@
 //!
 //! The report says how each build went: `graph_layout` (`assembled`, `patched`, `shifted`, or
 //! `carried` when files changed but none of their facts: the graph is not built again),
-//! `lookup_tables` (`built`, `kept`, `patched`) and `phases_ms`, which splits `resolve` into
+//! `lookup_tables` (`built`, `kept`, `patched`, or `unneeded` when nothing changed since the
+//! resolutions it reuses were made: a warm open of an unchanged tree) and `phases_ms`, which splits `resolve` into
 //! `resolve.nodes`, `resolve.tables`, `resolve.refs` and `resolve.assemble`.
 //!
 //! # Speed notes
 //!
 //! - Parsing runs on the index's own rayon pool, largest files first (one big file started last
 //!   would idle the other workers); results are put back in path order.
+//! - A warm open walks the tree while the snapshot loads (one pool thread walks, the others decode
+//!   its sections and take the rest when the walk is done), and an unchanged tree's build makes
+//!   no lookup tables and resolves nothing: Kubernetes 0.82–0.97 s → 0.49–0.58 s on 2 threads.
 //! - Graph builds run per file in parallel (nodes, resolution, path-space → index conversion);
 //!   only package and external-stub creation and the final adjacency are serial.
 //! - Name-only lookups stop counting at 16 candidates (`gortex-graph`'s `resolve/cascade.rs`), so
@@ -327,8 +331,9 @@ pub struct IndexReport {
     /// (renumbered, then patched), `carried` (the previous graph as a new version: files changed
     /// but none of their facts); empty when no graph was built.
     pub graph_layout: String,
-    /// How the resolver's lookup tables were made: `built`, `kept` (no interface changed) or
-    /// `patched` (the changed files' entries replaced); empty when no graph was built.
+    /// How the resolver's lookup tables were made: `built`, `kept` (no interface changed),
+    /// `patched` (the changed files' entries replaced) or `unneeded` (nothing changed since the
+    /// reused resolutions were made); empty when no graph was built.
     pub lookup_tables: String,
     pub threads: usize,
 }
@@ -484,29 +489,45 @@ impl RepoIndex {
             done: 0,
             total: 1,
         });
-        let t = Instant::now();
-        let previous = if options.force {
-            report.snapshot.rebuilt_reason = Some("forced full re-index".into());
-            None
-        } else {
-            match snapshot::load(&snap_path) {
-                Ok((data, bytes)) if data.root == root.display().to_string() => {
-                    report.snapshot.loaded = true;
-                    report.snapshot.bytes = bytes;
-                    Some(data)
-                }
-                Ok(_) => {
-                    report.snapshot.rebuilt_reason = Some("snapshot belongs to another root".into());
-                    None
-                }
-                Err(SnapshotError::Missing(_)) => None,
-                Err(e) => {
-                    report.snapshot.rebuilt_reason = Some(format!("{e}; rebuilding"));
-                    None
+        let pool = build_pool(options.threads)?;
+        // The walk needs nothing from the snapshot: it runs beside the load (one thread walks,
+        // the others decode sections, and take the rest of them when the walk is done).
+        let (loaded, walked) = pool.join(
+            || {
+                let t = Instant::now();
+                (!options.force).then(|| (snapshot::load(&snap_path), t.elapsed()))
+            },
+            || {
+                let t = Instant::now();
+                (walk::walk(&root, &options.walk_options()), t.elapsed())
+            },
+        );
+        report.phases_ms.insert("walk".into(), walked.1.as_millis() as u64);
+        let previous = match loaded {
+            None => {
+                report.snapshot.rebuilt_reason = Some("forced full re-index".into());
+                None
+            }
+            Some((loaded, took)) => {
+                report.phases_ms.insert("load".into(), took.as_millis() as u64);
+                match loaded {
+                    Ok((data, bytes)) if data.root == root.display().to_string() => {
+                        report.snapshot.loaded = true;
+                        report.snapshot.bytes = bytes;
+                        Some(data)
+                    }
+                    Ok(_) => {
+                        report.snapshot.rebuilt_reason = Some("snapshot belongs to another root".into());
+                        None
+                    }
+                    Err(SnapshotError::Missing(_)) => None,
+                    Err(e) => {
+                        report.snapshot.rebuilt_reason = Some(format!("{e}; rebuilding"));
+                        None
+                    }
                 }
             }
         };
-        report.phases_ms.insert("load".into(), t.elapsed().as_millis() as u64);
         let mut index = RepoIndex::empty(name, root, snap_path, options, false);
         let cold = previous.is_none();
         if let Some(data) = previous {
@@ -521,7 +542,16 @@ impl RepoIndex {
         // tables kept for the first edit: the pass itself need not.
         let read_back = cold && options.keep_build_caches && options.persist;
         let keep_tables = options.keep_build_caches && !read_back;
-        index.refresh_inner(options, progress, cancel, &mut report, sink, keep_tables)?;
+        index.refresh_inner(
+            &pool,
+            Some(walked.0),
+            options,
+            progress,
+            cancel,
+            &mut report,
+            sink,
+            keep_tables,
+        )?;
         if cold {
             report.mode = "cold".into();
         }
@@ -562,7 +592,8 @@ impl RepoIndex {
         let pool = build_pool(options.threads)?;
         // The graph is derived: dropped first, so the old and new copies never coexist.
         self.graph = Arc::new(Graph::default());
-        let reread = snapshot::load(&self.snapshot_path)
+        let reread = pool
+            .install(|| snapshot::load(&self.snapshot_path))
             .ok()
             .map(|(data, _)| data)
             .filter(|data| {
@@ -633,13 +664,28 @@ impl RepoIndex {
         };
         report.snapshot.path = self.snapshot_path.display().to_string();
         report.snapshot.loaded = true;
-        self.refresh_inner(options, progress, cancel, &mut report, None, options.keep_build_caches)?;
+        let pool = build_pool(options.threads)?;
+        self.refresh_inner(
+            &pool,
+            None,
+            options,
+            progress,
+            cancel,
+            &mut report,
+            None,
+            options.keep_build_caches,
+        )?;
         report.wall_ms = started.elapsed().as_millis() as u64;
         Ok(report)
     }
 
+    /// A pass over the tree: walks it (unless `walked`, a walk made just now, is given),
+    /// re-parses what changed since the files held, and rebuilds or carries the graph.
+    #[allow(clippy::too_many_arguments)]
     fn refresh_inner(
         &mut self,
+        pool: &rayon::ThreadPool,
+        walked: Option<walk::WalkResult>,
         options: &IndexOptions,
         progress: &(dyn Fn(Progress) + Sync),
         cancel: &AtomicBool,
@@ -648,18 +694,19 @@ impl RepoIndex {
         keep_tables: bool,
     ) -> Result<(), IndexError> {
         self.options = options.clone();
-        let pool = build_pool(options.threads)?;
         report.threads = pool.current_num_threads();
         progress(Progress {
             phase: "walk",
             done: 0,
             total: 0,
         });
-        let t = Instant::now();
-        let walk_options = options.walk_options();
-        let root = self.root.clone();
-        let walked = pool.install(|| walk::walk(&root, &walk_options));
-        report.phases_ms.insert("walk".into(), t.elapsed().as_millis() as u64);
+        let walked = walked.unwrap_or_else(|| {
+            let t = Instant::now();
+            let walk_options = options.walk_options();
+            let walked = pool.install(|| walk::walk(&self.root, &walk_options));
+            report.phases_ms.insert("walk".into(), t.elapsed().as_millis() as u64);
+            walked
+        });
         if cancel.load(Ordering::Relaxed) {
             return Err(IndexError::Cancelled);
         }
@@ -780,13 +827,13 @@ impl RepoIndex {
             "unchanged".into()
         };
         let same_inputs = changes.is_empty() && report.files.deleted == 0 && !config_changed;
-        if !(same_inputs && self.carry_graph_over(&pool, report)) {
-            self.rebuild_graph(&pool, progress, report, &changes, keep_tables);
+        if !(same_inputs && self.carry_graph_over(pool, report)) {
+            self.rebuild_graph(pool, progress, report, &changes, keep_tables);
         }
         if options.persist && (changed || !report.snapshot.loaded) {
             self.save(progress, report)?;
         }
-        self.fill_report(&pool, report);
+        self.fill_report(pool, report);
         Ok(())
     }
 

@@ -1,30 +1,64 @@
 //! The on-disk snapshot of a repository's index: versioned, checksummed, written atomically.
 //!
-//! Layout: magic `GORTEXSN`, format version (u32 LE), body length (u64 LE), xxh3 checksum of the
-//! body (u64 LE), then the postcard-encoded [`SnapshotData`]. The graph itself is derived on load
-//! from the stored per-file facts, so a snapshot never disagrees with the resolver in the binary.
+//! Layout: magic `GORTEXSN`, format version (u32 LE), body length (u64 LE), xxh3 of the section
+//! table (u64 LE), then the body: a sequence of sections, each `kind` (u8), length (u64 LE), xxh3
+//! of its bytes (u64 LE) and the postcard-encoded bytes. The first section is the head (names,
+//! skipped files, config, the resolver fingerprint); then the file records and the per-file
+//! resolutions, [`FILES_PER_SECTION`] files to a section, and the derived tables. The graph itself
+//! is derived on load from the stored per-file facts, so a snapshot never disagrees with the
+//! resolver in the binary.
 //!
-//! The last stage of indexing: the per-file facts, file stats, config and the per-file
-//! resolutions (`gortex-graph`'s `cache.rs`) are streamed into one checksummed snapshot (temp
-//! file, fsync, rename) and mapped (mmap) on load. Node ids and adjacency are re-derived on load;
-//! resolutions are reused only when the resolver fingerprint and configuration hash match. A
-//! corrupt, truncated, old-format or foreign snapshot is rebuilt and the reason reported.
+//! Sections are what make a warm open fast: they are encoded on the pool in parallel (a batch at a
+//! time, written in order, so a save never holds the whole encoding), and on load each is checked
+//! against its own checksum and decoded on the pool in parallel, straight from the mapped file,
+//! whose pages are handed back to the kernel as each section is done (a snapshot's bytes are
+//! never resident all at once beside what they decode to). The head is decoded first, so a
+//! snapshot of another extractor version is refused without decoding the rest. Node ids and
+//! adjacency are re-derived on load; resolutions are reused only when the resolver fingerprint and
+//! configuration hash match. A corrupt, truncated, old-format or foreign snapshot is rebuilt and
+//! the reason reported.
 
 use crate::{Failure, FileRecord, Skipped};
+use gortex_graph::cache::{DerivedTables, ResolvedFile};
 use gortex_graph::{RepoConfig, ResolutionCache};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use xxhash_rust::xxh3::Xxh3;
 
 const MAGIC: &[u8; 8] = b"GORTEXSN";
-/// Bumped whenever [`SnapshotData`]'s encoding changes (3: C/C++ languages, include directories;
-/// 4: `SymbolFact::doc_text`; 5: `Receiver::Chain`, `BindingValue::Callback`).
-pub const FORMAT_VERSION: u32 = 5;
+/// Bumped whenever the encoding changes (3: C/C++ languages, include directories;
+/// 4: `SymbolFact::doc_text`; 5: `Receiver::Chain`, `BindingValue::Callback`; 6: sections).
+pub const FORMAT_VERSION: u32 = 6;
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
+/// A section's own header: kind, length, checksum.
+const SECTION_HEADER_LEN: usize = 1 + 8 + 8;
+/// Files (and their resolutions) per section: small enough that a 2-thread pool splits even a
+/// small repository's decode, large enough that per-section overhead stays negligible.
+pub const FILES_PER_SECTION: usize = 256;
+
+/// What a section holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Kind {
+    Head = 1,
+    Files = 2,
+    Resolved = 3,
+    Derived = 4,
+}
+
+impl Kind {
+    fn of(byte: u8) -> Option<Kind> {
+        [Kind::Head, Kind::Files, Kind::Resolved, Kind::Derived]
+            .into_iter()
+            .find(|k| *k as u8 == byte)
+    }
+}
 
 /// Everything persisted for one repository.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct SnapshotData {
     /// The extractor fingerprint the facts were produced with.
     pub extractor: String,
@@ -41,6 +75,38 @@ pub struct SnapshotData {
     pub skipped_stats: Vec<(String, u64, u64)>,
     /// Per-file resolutions, so a warm start resolves nothing that did not change.
     pub resolution: Option<ResolutionCache>,
+}
+
+/// The head section, decoded (see [`HeadRef`]).
+#[derive(Debug, Deserialize)]
+struct Head {
+    extractor: String,
+    repo: String,
+    root: String,
+    indexed_at_ms: u64,
+    skipped: Vec<Skipped>,
+    failures: Vec<Failure>,
+    config: RepoConfig,
+    config_files: Vec<(String, u64)>,
+    skipped_stats: Vec<(String, u64, u64)>,
+    /// The resolution cache's fingerprint when the snapshot holds resolutions.
+    resolution: Option<String>,
+}
+
+/// The head section as saved: the same fields as [`Head`], borrowed. Postcard encodes fields in
+/// order, so the two share one encoding (the round-trip tests check it).
+#[derive(Serialize)]
+struct HeadRef<'a> {
+    extractor: &'a str,
+    repo: &'a str,
+    root: &'a str,
+    indexed_at_ms: u64,
+    skipped: &'a [Skipped],
+    failures: &'a [Failure],
+    config: &'a RepoConfig,
+    config_files: &'a [(String, u64)],
+    skipped_stats: &'a [(String, u64, u64)],
+    resolution: Option<&'a str>,
 }
 
 /// Why a snapshot could not be used.
@@ -62,9 +128,7 @@ pub enum SnapshotError {
     Extractor(PathBuf),
 }
 
-/// The same fields as [`SnapshotData`], borrowed, so saving never copies the index.
-/// Postcard encodes fields in order, so the two types share one encoding (a test checks it).
-#[derive(Serialize)]
+/// What a save writes, borrowed from the index, so saving never copies it.
 pub struct SnapshotRef<'a> {
     pub extractor: &'a str,
     pub repo: &'a str,
@@ -77,6 +141,89 @@ pub struct SnapshotRef<'a> {
     pub config_files: &'a [(String, u64)],
     pub skipped_stats: &'a [(String, u64, u64)],
     pub resolution: Option<&'a ResolutionCache>,
+}
+
+/// Writes sections to the body, hashing their headers into the table checksum.
+struct Sections<W: Write> {
+    out: W,
+    table: Xxh3,
+    len: u64,
+}
+
+impl<W: Write> Sections<W> {
+    fn header(&mut self, kind: Kind, len: usize, hash: u64) -> std::io::Result<()> {
+        let mut header = [0u8; SECTION_HEADER_LEN];
+        header[0] = kind as u8;
+        header[1..9].copy_from_slice(&(len as u64).to_le_bytes());
+        header[9..].copy_from_slice(&hash.to_le_bytes());
+        self.table.update(&header);
+        self.out.write_all(&header)?;
+        self.len += (SECTION_HEADER_LEN + len) as u64;
+        Ok(())
+    }
+
+    fn write(&mut self, kind: Kind, bytes: &[u8], hash: u64) -> std::io::Result<()> {
+        self.header(kind, bytes.len(), hash)?;
+        self.out.write_all(bytes)
+    }
+
+    /// Writes `value` as one section without holding its encoding: encoded once into a sink
+    /// that only measures and hashes it (the header comes first), then again into the file.
+    fn value<T: Serialize + ?Sized>(&mut self, kind: Kind, value: &T) -> std::io::Result<()> {
+        let mut sink = Measure {
+            hash: Xxh3::new(),
+            len: 0,
+        };
+        postcard::to_io(value, &mut sink).map_err(std::io::Error::other)?;
+        self.header(kind, sink.len, sink.hash.digest())?;
+        postcard::to_io(value, &mut self.out).map_err(std::io::Error::other)?;
+        Ok(())
+    }
+
+    /// Encodes `items` in sections of [`FILES_PER_SECTION`], a batch of sections at a time on
+    /// the current pool (one per thread), written in order. Each batch reuses the buffers of the
+    /// one before, sized exactly to the largest section so far (the save runs at the end of a
+    /// cold pass, where its memory adds to the pass's peak).
+    fn chunks<T: Serialize + Sync>(&mut self, kind: Kind, items: &[T]) -> std::io::Result<()> {
+        let width = rayon::current_num_threads().max(1);
+        let mut buffers: Vec<Vec<u8>> = vec![Vec::new(); width];
+        for group in items.chunks(FILES_PER_SECTION * width) {
+            let hashes: Vec<u64> = buffers
+                .par_iter_mut()
+                .zip(group.par_chunks(FILES_PER_SECTION))
+                .map(|(buffer, chunk)| {
+                    let size = postcard::experimental::serialized_size(chunk).map_err(std::io::Error::other)?;
+                    buffer.clear();
+                    buffer.reserve_exact(size);
+                    let bytes = postcard::to_extend(chunk, std::mem::take(buffer)).map_err(std::io::Error::other)?;
+                    *buffer = bytes;
+                    Ok(xxhash_rust::xxh3::xxh3_64(buffer))
+                })
+                .collect::<std::io::Result<_>>()?;
+            for (buffer, hash) in buffers.iter().zip(hashes) {
+                self.write(kind, buffer, hash)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Counts and hashes what is written to it, keeping nothing.
+struct Measure {
+    hash: Xxh3,
+    len: usize,
+}
+
+impl Write for Measure {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.hash.update(buf);
+        self.len += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Encodes and writes the snapshot atomically: temp file in the same directory, fsync, rename.
@@ -93,19 +240,36 @@ pub fn save(path: &Path, data: &SnapshotRef<'_>) -> std::io::Result<u64> {
     ));
     let written = (|| {
         let mut file = std::fs::File::create(&tmp)?;
-        // Header with a placeholder length and checksum; the body is streamed (never held whole
-        // in memory) and the header completed afterwards.
+        // Header with a placeholder length and checksum; the body is written a batch of
+        // sections at a time (never held whole in memory) and the header completed afterwards.
         file.write_all(MAGIC)?;
         file.write_all(&FORMAT_VERSION.to_le_bytes())?;
         file.write_all(&[0u8; 16])?;
-        let mut body = HashingWriter {
-            inner: std::io::BufWriter::with_capacity(1 << 20, &mut file),
-            hash: Xxh3::new(),
+        let mut body = Sections {
+            out: std::io::BufWriter::with_capacity(1 << 20, &mut file),
+            table: Xxh3::new(),
             len: 0,
         };
-        postcard::to_io(data, &mut body).map_err(|e| std::io::Error::other(e.to_string()))?;
-        body.inner.flush()?;
-        let (len, sum) = (body.len, body.hash.digest());
+        let head = HeadRef {
+            extractor: data.extractor,
+            repo: data.repo,
+            root: data.root,
+            indexed_at_ms: data.indexed_at_ms,
+            skipped: data.skipped,
+            failures: data.failures,
+            config: data.config,
+            config_files: data.config_files,
+            skipped_stats: data.skipped_stats,
+            resolution: data.resolution.map(|r| r.fingerprint.as_str()),
+        };
+        body.value(Kind::Head, &head)?;
+        body.chunks(Kind::Files, data.files)?;
+        if let Some(resolution) = data.resolution {
+            body.chunks(Kind::Resolved, &resolution.files)?;
+            body.value(Kind::Derived, &*resolution.derived)?;
+        }
+        body.out.flush()?;
+        let (len, sum) = (body.len, body.table.digest());
         drop(body);
         file.seek(SeekFrom::Start(12))?;
         file.write_all(&len.to_le_bytes())?;
@@ -181,26 +345,6 @@ fn temp_writer(name: &str) -> Option<u32> {
     parts.next()?.parse().ok()
 }
 
-/// Counts and hashes what passes through to the file.
-struct HashingWriter<W: Write> {
-    inner: W,
-    hash: Xxh3,
-    len: u64,
-}
-
-impl<W: Write> Write for HashingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hash.update(&buf[..n]);
-        self.len += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// Reads and verifies a snapshot.
 pub fn load(path: &Path) -> Result<(SnapshotData, u64), SnapshotError> {
     let file = match std::fs::File::open(path) {
@@ -237,20 +381,154 @@ pub fn load(path: &Path) -> Result<(SnapshotData, u64), SnapshotError> {
     let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
     let sum = u64::from_le_bytes(bytes[20..28].try_into().expect("8 bytes"));
     let body = &bytes[HEADER_LEN..];
+    let corrupt = || SnapshotError::Corrupt(path.to_path_buf());
     if body.len() != len {
-        return Err(SnapshotError::Corrupt(path.to_path_buf()));
+        return Err(corrupt());
     }
-    if xxhash_rust::xxh3::xxh3_64(body) != sum {
+    let sections = section_table(body).ok_or_else(corrupt)?;
+    if sections.1 != sum {
         return Err(SnapshotError::Checksum(path.to_path_buf()));
     }
-    let data: SnapshotData = postcard::from_bytes(body).map_err(|e| SnapshotError::Decode {
+    let sections = sections.0;
+    let decode_err = |e: postcard::Error| SnapshotError::Decode {
         path: path.to_path_buf(),
         detail: e.to_string(),
-    })?;
-    if data.extractor != gortex_lang::EXTRACTOR_FINGERPRINT {
+    };
+    let checked = |s: &Section| -> Result<&[u8], SnapshotError> {
+        let bytes = &body[s.at..s.at + s.len];
+        if xxhash_rust::xxh3::xxh3_64(bytes) != s.hash {
+            return Err(SnapshotError::Checksum(path.to_path_buf()));
+        }
+        Ok(bytes)
+    };
+    let (first, rest) = sections.split_first().ok_or_else(corrupt)?;
+    if first.kind != Kind::Head {
+        return Err(corrupt());
+    }
+    let head: Head = postcard::from_bytes(checked(first)?).map_err(decode_err)?;
+    if head.extractor != gortex_lang::EXTRACTOR_FINGERPRINT {
         return Err(SnapshotError::Extractor(path.to_path_buf()));
     }
+    // Every other section on the pool; each one's pages go back to the kernel once decoded
+    // (a private read-only mapping: touching them again would read the file, but nothing does).
+    let release = |s: &Section| {
+        let page = page_size();
+        let start = (HEADER_LEN + s.at).div_ceil(page) * page;
+        let end = (HEADER_LEN + s.at + s.len) / page * page;
+        if end > start {
+            // SAFETY: the range lies inside the mapping and its bytes are not read again.
+            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+        }
+    };
+    let parts: Vec<Part> = rest
+        .par_iter()
+        .map(|s| {
+            let bytes = checked(s)?;
+            let part = match s.kind {
+                Kind::Files => Part::Files(postcard::from_bytes(bytes).map_err(decode_err)?),
+                Kind::Resolved => Part::Resolved(postcard::from_bytes(bytes).map_err(decode_err)?),
+                Kind::Derived => Part::Derived(postcard::from_bytes(bytes).map_err(decode_err)?),
+                Kind::Head => return Err(corrupt()),
+            };
+            release(s);
+            Ok(part)
+        })
+        .collect::<Result<_, SnapshotError>>()?;
+    let mut files = Vec::with_capacity(parts.iter().map(Part::files).sum());
+    let mut resolved = Vec::with_capacity(if head.resolution.is_some() { files.capacity() } else { 0 });
+    let mut derived = None;
+    for part in parts {
+        match part {
+            Part::Files(chunk) => files.extend(chunk),
+            Part::Resolved(chunk) => resolved.extend(chunk),
+            Part::Derived(tables) if derived.is_none() => derived = Some(tables),
+            Part::Derived(_) => return Err(corrupt()),
+        }
+    }
+    let resolution = match (head.resolution, derived) {
+        (Some(fingerprint), Some(derived)) => Some(ResolutionCache {
+            fingerprint,
+            files: resolved,
+            derived: Arc::new(derived),
+            kept_tables: Default::default(),
+        }),
+        (None, None) if resolved.is_empty() => None,
+        _ => return Err(corrupt()),
+    };
+    let data = SnapshotData {
+        extractor: head.extractor,
+        repo: head.repo,
+        root: head.root,
+        indexed_at_ms: head.indexed_at_ms,
+        files,
+        skipped: head.skipped,
+        failures: head.failures,
+        config: head.config,
+        config_files: head.config_files,
+        skipped_stats: head.skipped_stats,
+        resolution,
+    };
     Ok((data, bytes.len() as u64))
+}
+
+/// One section of a body: where its bytes are and their checksum.
+struct Section {
+    kind: Kind,
+    at: usize,
+    len: usize,
+    hash: u64,
+}
+
+/// A section decoded.
+enum Part {
+    Files(Vec<FileRecord>),
+    Resolved(Vec<(Arc<str>, Arc<ResolvedFile>)>),
+    Derived(DerivedTables),
+}
+
+impl Part {
+    fn files(&self) -> usize {
+        match self {
+            Part::Files(f) => f.len(),
+            _ => 0,
+        }
+    }
+}
+
+/// The sections of a body and the checksum of their headers; `None` when a header is cut off,
+/// names an unknown kind, or runs past the end.
+fn section_table(body: &[u8]) -> Option<(Vec<Section>, u64)> {
+    let mut table = Xxh3::new();
+    let mut sections = Vec::new();
+    let mut at = 0usize;
+    while at < body.len() {
+        let header = body.get(at..at + SECTION_HEADER_LEN)?;
+        table.update(header);
+        let kind = Kind::of(header[0])?;
+        let len = usize::try_from(u64::from_le_bytes(header[1..9].try_into().ok()?)).ok()?;
+        let hash = u64::from_le_bytes(header[9..].try_into().ok()?);
+        let start = at + SECTION_HEADER_LEN;
+        let end = start.checked_add(len).filter(|&e| e <= body.len())?;
+        sections.push(Section {
+            kind,
+            at: start,
+            len,
+            hash,
+        });
+        at = end;
+    }
+    Some((sections, table.digest()))
+}
+
+/// The system's page size (madvise ranges are whole pages).
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if size > 0 {
+        size as usize
+    } else {
+        4096
+    }
 }
 
 #[cfg(test)]
@@ -294,14 +572,48 @@ mod tests {
         }
     }
 
-    #[test]
-    fn borrowed_and_owned_snapshots_share_one_encoding() {
+    /// A snapshot of `n` files (each with one symbol and a resolution), saved and loaded back.
+    fn round_trip(n: usize) -> (SnapshotData, SnapshotData, PathBuf, tempfile::TempDir) {
+        use gortex_core::{FileFacts, Language, NodeKind, Span, SymbolFact};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.snap");
+        let files: Vec<FileRecord> = (0..n)
+            .map(|i| {
+                let mut facts = FileFacts::default();
+                facts
+                    .symbols
+                    .push(SymbolFact::new(format!("f{i}"), NodeKind::Function, Span::default()));
+                FileRecord {
+                    path: Arc::from(format!("src/{i:05}.ts")),
+                    language: Language::TypeScript,
+                    size: i as u64,
+                    mtime_ns: 7,
+                    hash: i as u64 * 31,
+                    facts: Arc::new(facts),
+                }
+            })
+            .collect();
+        let resolution = ResolutionCache {
+            fingerprint: "fp".into(),
+            files: files
+                .iter()
+                .map(|f| {
+                    let resolved = ResolvedFile {
+                        paths: vec![f.path.to_string()],
+                        deps: vec![f.hash],
+                        ..Default::default()
+                    };
+                    (Arc::clone(&f.path), Arc::new(resolved))
+                })
+                .collect(),
+            ..Default::default()
+        };
         let owned = SnapshotData {
-            extractor: "x".into(),
+            extractor: gortex_lang::EXTRACTOR_FINGERPRINT.into(),
             repo: "r".into(),
             root: "/r".into(),
             indexed_at_ms: 7,
-            files: Vec::new(),
+            files,
             skipped: vec![Skipped {
                 path: "a".into(),
                 reason: crate::SkipReason::Binary,
@@ -311,7 +623,7 @@ mod tests {
             config: RepoConfig::default(),
             config_files: vec![("go.mod".into(), 3)],
             skipped_stats: vec![("a".into(), 1, 2)],
-            resolution: Some(ResolutionCache::default()),
+            resolution: Some(resolution),
         };
         let borrowed = SnapshotRef {
             extractor: &owned.extractor,
@@ -326,10 +638,63 @@ mod tests {
             skipped_stats: &owned.skipped_stats,
             resolution: owned.resolution.as_ref(),
         };
-        let bytes = postcard::to_stdvec(&borrowed).unwrap();
-        let decoded: SnapshotData = postcard::from_bytes(&bytes).unwrap();
-        assert_eq!(decoded.skipped, owned.skipped);
-        assert_eq!(decoded.config_files, owned.config_files);
-        assert_eq!(decoded.resolution, owned.resolution);
+        save(&path, &borrowed).unwrap();
+        let (loaded, bytes) = load(&path).unwrap();
+        assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
+        (owned, loaded, path, dir)
+    }
+
+    #[test]
+    fn a_snapshot_of_many_sections_loads_back_the_same_in_order() {
+        let n = FILES_PER_SECTION * 9 + 17;
+        let (owned, loaded, path, _dir) = round_trip(n);
+        assert_eq!(loaded.files, owned.files);
+        assert_eq!(loaded.resolution, owned.resolution);
+        assert_eq!(loaded.skipped, owned.skipped);
+        assert_eq!(loaded.config_files, owned.config_files);
+        assert_eq!(loaded.skipped_stats, owned.skipped_stats);
+        assert_eq!(
+            (loaded.repo.as_str(), loaded.root.as_str(), loaded.indexed_at_ms),
+            ("r", "/r", 7)
+        );
+        // One head, ten sections of files and of resolutions, the derived tables.
+        let bytes = std::fs::read(&path).unwrap();
+        let (sections, _) = section_table(&bytes[HEADER_LEN..]).unwrap();
+        let kinds: Vec<Kind> = sections.iter().map(|s| s.kind).collect();
+        let mut expected = vec![Kind::Head];
+        expected.extend([Kind::Files; 10]);
+        expected.extend([Kind::Resolved; 10]);
+        expected.push(Kind::Derived);
+        assert_eq!(kinds, expected);
+    }
+
+    #[test]
+    fn a_damaged_section_or_table_is_refused_by_name() {
+        let (_, _, path, _dir) = round_trip(FILES_PER_SECTION * 2);
+        let good = std::fs::read(&path).unwrap();
+        let (sections, _) = section_table(&good[HEADER_LEN..]).unwrap();
+        let damage = |at: usize| {
+            let mut bytes = good.clone();
+            bytes[at] ^= 0x55;
+            std::fs::write(&path, &bytes).unwrap();
+            load(&path).map(|_| ()).unwrap_err()
+        };
+        // A byte inside the second files section, and one in its header's checksum.
+        let second = &sections[2];
+        assert!(matches!(
+            damage(HEADER_LEN + second.at + second.len / 2),
+            SnapshotError::Checksum(_)
+        ));
+        assert!(matches!(damage(HEADER_LEN + second.at - 2), SnapshotError::Checksum(_)));
+        // A section's length pointing past the end.
+        assert!(matches!(damage(HEADER_LEN + second.at - 10), SnapshotError::Corrupt(_)));
+        // A snapshot with no sections at all.
+        let mut empty = good[..HEADER_LEN].to_vec();
+        empty[12..20].copy_from_slice(&0u64.to_le_bytes());
+        std::fs::write(&path, &empty).unwrap();
+        assert!(matches!(
+            load(&path).map(|_| ()).unwrap_err(),
+            SnapshotError::Checksum(_) | SnapshotError::Corrupt(_)
+        ));
     }
 }

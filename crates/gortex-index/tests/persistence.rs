@@ -23,6 +23,9 @@ fn unchanged_repo_loads_the_snapshot_and_parses_nothing() {
     assert_eq!(warm.mode, "unchanged");
     assert!(warm.snapshot.loaded);
     assert_eq!(warm.files.parsed, 0);
+    // Nothing changed since the snapshot's build: no lookup tables, no file resolved again.
+    assert_eq!(warm.lookup_tables, "unneeded");
+    assert_eq!(warm.files.resolved, 0);
     assert_eq!(first.graph.canonical_dump(), second.graph.canonical_dump());
 }
 
@@ -46,6 +49,7 @@ fn changed_added_deleted_files_are_reparsed_and_match_a_clean_index() {
     assert_eq!(report.mode, "incremental");
     assert_eq!(report.files.parsed, 2, "{report:#?}");
     assert_eq!(report.files.deleted, 1);
+    assert_eq!(report.lookup_tables, "built");
     let clean_home = tempfile::tempdir().unwrap();
     let (clean, _) = index(repo.path(), &options(clean_home.path()));
     assert_eq!(incremental.graph.canonical_dump(), clean.graph.canonical_dump());

@@ -29,7 +29,9 @@
 //! own `Arc`), re-points it at its files and, when its buffers change declarations, patches it,
 //! which copies only the tables the patch writes.
 //!
-//! The build report's `lookup_tables` says whether the tables were `built`, `kept` or `patched`.
+//! The build report's `lookup_tables` says whether the tables were `built`, `kept` or `patched`
+//! (or `unneeded`: a build over exactly the files its reused resolutions were made from, a warm
+//! open of an unchanged tree, makes none).
 //! Only a build that applied a few changes (fewer than half the files) keeps its tables; opening a
 //! repository (every file counts as added) frees them before assembly, and builds them again at
 //! its end when the repository will be edited (`IndexOptions::keep_build_caches` in
