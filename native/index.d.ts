@@ -95,9 +95,10 @@ export declare class Engine {
   /**
    * Files and bytes the walker would index under `root` with `options` (its configuration's
    * excludes and size cap; no parsing): what a daemon estimates a repository's memory from
-   * before tracking it. `{ files, bytes }` JSON.
+   * before tracking it. Walks on a worker thread (a large tree takes a second, which the
+   * daemon's event loop must not wait out); resolves to `{ files, bytes }` JSON.
    */
-  survey(root: string, options?: IndexRepoOptions | undefined | null): string
+  survey(root: string, options?: IndexRepoOptions | undefined | null): Promise<string>
   /** Reads the snapshot of `root` and compares it with the disk (no parsing). StatusReport JSON. */
   status(root: string, name?: string | undefined | null): string
   /** Repositories loaded in this engine: `[{ name, root, files, nodes, edges, indexed_at_ms }]`. */

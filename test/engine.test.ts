@@ -157,6 +157,21 @@ describe('Engine', () => {
     expect(fresh.indexed).toBe(false);
   });
 
+  test('survey counts what an index would read, on a worker thread, honouring the options', async () => {
+    const tree = fixtureCopy('resolver/ts', 'surveyed');
+    const pending = engine.survey(tree);
+    // A promise at once: the walk runs off the event loop (a large tree takes a second).
+    expect(pending).toBeInstanceOf(Promise);
+    const all = await pending;
+    expect(all.files).toBe(14);
+    // Every file of this fixture is indexed (TypeScript, JSON and golden.txt).
+    const bytes = [...walkFiles(tree)].reduce((sum, f) => sum + fs.statSync(f).size, 0);
+    expect(all.bytes).toBe(bytes);
+    const fewer = await engine.survey(tree, { exclude: ['**/*.json'] });
+    expect(fewer.files).toBe(11);
+    await expect(engine.survey(path.join(tree, 'missing'))).resolves.toEqual({ files: 0, bytes: 0 });
+  });
+
   test('a cancelled pass rejects with IndexCancelledError and leaves the engine usable', async () => {
     const other = new Engine({ home: tempHome(), threads: 1 });
     const controller = new AbortController();
@@ -258,3 +273,12 @@ describe('Engine', () => {
     await expect(engine.indexRepo('/no/such/gortex/root')).rejects.toThrow(/\/no\/such\/gortex\/root/);
   });
 });
+
+/** Every file under `dir`, recursively. */
+function* walkFiles(dir: string): Generator<string> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walkFiles(full);
+    else if (entry.isFile()) yield full;
+  }
+}

@@ -383,6 +383,29 @@ impl Task for IndexTask {
     }
 }
 
+/// [`Engine::survey`]'s walk, off the JavaScript thread.
+pub struct SurveyTask {
+    root: PathBuf,
+    options: IndexOptions,
+}
+
+impl Task for SurveyTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        guarded("survey", || {
+            let walked = gortex_index::walk::walk(&self.root, &self.options.walk_options());
+            let bytes: u64 = walked.sources.iter().map(|c| c.size).sum();
+            Ok(serde_json::json!({ "files": walked.sources.len(), "bytes": bytes }).to_string())
+        })
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
 #[napi]
 impl Engine {
     /// Creates an engine. Nothing is indexed until `indexRepo` is called.
@@ -623,14 +646,14 @@ impl Engine {
 
     /// Files and bytes the walker would index under `root` with `options` (its configuration's
     /// excludes and size cap; no parsing): what a daemon estimates a repository's memory from
-    /// before tracking it. `{ files, bytes }` JSON.
-    #[napi]
-    pub fn survey(&self, root: String, options: Option<IndexRepoOptions>) -> Result<String> {
-        guarded("survey", || {
-            let (opts, _) = self.index_options(options);
-            let walked = gortex_index::walk::walk(Path::new(&root), &opts.walk_options());
-            let bytes: u64 = walked.sources.iter().map(|c| c.size).sum();
-            Ok(serde_json::json!({ "files": walked.sources.len(), "bytes": bytes }).to_string())
+    /// before tracking it. Walks on a worker thread (a large tree takes a second, which the
+    /// daemon's event loop must not wait out); resolves to `{ files, bytes }` JSON.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn survey(&self, root: String, options: Option<IndexRepoOptions>) -> AsyncTask<SurveyTask> {
+        let (options, _) = self.index_options(options);
+        AsyncTask::new(SurveyTask {
+            root: PathBuf::from(root),
+            options,
         })
     }
 

@@ -173,7 +173,9 @@ export class Daemon {
     // The socket gives whoever reaches it the user's files: keep it the user's alone.
     fs.chmodSync(paths.socket, 0o600);
     fs.writeFileSync(paths.pid, `${process.pid}\n`);
-    this.repos.restore();
+    // Tracked repositories are admitted one by one (each tree walked off the event loop, the
+    // socket already answering) and opened in the background.
+    await this.repos.restore();
     this.memory.start();
     if (this.options.trackCwd !== undefined) {
       try {

@@ -82,6 +82,8 @@ export class MemoryGuard {
   private surveyor: Engine | undefined;
   /** Estimates of repositories admitted and still opening (not yet in resident memory), by root. */
   private readonly reserved = new Map<string, number>();
+  /** The admission under way: one at a time, so each counts the reservations of those before it. */
+  private admitting: Promise<void> = Promise.resolve();
   /** The last reason the ceiling could not be read, so it is logged once. */
   private lastProblem: string | undefined;
   /** Resident bytes right after the last release, and when it was. */
@@ -213,8 +215,15 @@ export class MemoryGuard {
   /**
    * Refuses (`MemoryCeilingError`) tracking the tree at `root` when its estimated index does not
    * fit under the ceiling beside what the daemon holds — after dropping rebuildable caches.
+   * Admissions run one after another (the tree is walked off the event loop meanwhile).
    */
-  admit(root: string, name: string): void {
+  admit(root: string, name: string): Promise<void> {
+    const admission = this.admitting.then(() => this.admitNow(root, name));
+    this.admitting = admission.catch(() => undefined);
+    return admission;
+  }
+
+  private async admitNow(root: string, name: string): Promise<void> {
     const ceiling = this.ceiling();
     if (!ceiling) return;
     this.surveyor ??= new Engine({ home: gortexHome() });
@@ -226,7 +235,7 @@ export class MemoryGuard {
     } catch {
       // defaults
     }
-    const tree = this.surveyor.survey(root, options);
+    const tree = await this.surveyor.survey(root, options);
     const need = estimateIndexBytes(tree.files, tree.bytes);
     // Repositories admitted a moment ago (a restore admits all of them at once) count with
     // their estimates until they are open.

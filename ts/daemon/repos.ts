@@ -415,7 +415,7 @@ export class RepoSet {
       /** `daemon.allowed_roots` as it reads now (default: the global config's, re-read at each track). */
       allowedRoots?: () => AllowedRoots | undefined;
       /** Refuses (throws) a repository that does not fit under the daemon's memory ceiling. */
-      admit?: (root: string, name: string) => void;
+      admit?: (root: string, name: string) => Promise<void>;
     },
   ) {}
 
@@ -467,7 +467,7 @@ export class RepoSet {
    * Tracks every repository of the persisted list (their snapshots make this warm), except those
    * outside `daemon.allowed_roots` (logged, not served).
    */
-  restore(): void {
+  async restore(): Promise<void> {
     const entries = RepoSet.readList(this.listFile, this.options.log);
     let allowed: AllowedRoots | undefined;
     try {
@@ -483,12 +483,13 @@ export class RepoSet {
       }
       try {
         checkAllowedRoot(entry.root, allowed);
-        this.options.admit?.(entry.root, entry.name);
+        await this.options.admit?.(entry.root, entry.name);
       } catch (error) {
         this.options.log(`recorded repository ${entry.name} not served: ${(error as Error).message}`);
         continue;
       }
-      this.start(entry);
+      // A `track` of the same repository while this one was admitted started it already.
+      if (!this.repos.has(entry.root)) this.start(entry);
     }
   }
 
@@ -524,7 +525,13 @@ export class RepoSet {
       if (changed) this.persist();
       return existing;
     }
-    this.options.admit?.(root, name);
+    await this.options.admit?.(root, name);
+    // Tracked by another request while this one was admitted: that one stands.
+    const raced = this.repos.get(root);
+    if (raced && raced.phase !== 'failed') return raced;
+    if ([...this.repos.values()].some((r) => r.entry.name === name && r.entry.root !== root)) {
+      throw new TrackConflictError(`the name "${name}" is already used by another repository; pass --name to choose another`);
+    }
     const tracked = this.start({ root, name, ...(options.project !== undefined ? { project: options.project } : {}) });
     this.persist();
     return tracked;

@@ -403,9 +403,9 @@ export class Engine {
     return this.native.releaseCaches(repo);
   }
 
-  /** Files and bytes the walker would index under `root` with these options (no parsing). */
-  survey(root: string, options: IndexRepoOptions = {}): TreeSurvey {
-    return JSON.parse(this.native.survey(root, toNativeOptions(options))) as TreeSurvey;
+  /** Files and bytes the walker would index under `root` with these options (no parsing; the walk runs off the event loop). */
+  async survey(root: string, options: IndexRepoOptions = {}): Promise<TreeSurvey> {
+    return JSON.parse(await this.native.survey(root, toNativeOptions(options))) as TreeSurvey;
   }
 
   /** Stops serving the repository at `root` and frees its index once no query holds it; true when one was loaded. */

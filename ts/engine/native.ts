@@ -45,7 +45,7 @@ export interface NativeEngine {
   releaseBuildCaches(repo: string): boolean;
   memoryReport(repo: string): string;
   releaseCaches(repo: string): number;
-  survey(root: string, options?: NativeIndexOptions | null): string;
+  survey(root: string, options?: NativeIndexOptions | null): Promise<string>;
   forget(root: string): boolean;
   checkExclude(root: string, patterns: string[]): string | null;
   status(root: string, name?: string | null): string;
