@@ -411,15 +411,7 @@ pub fn load(path: &Path) -> Result<(SnapshotData, u64), SnapshotError> {
     }
     // Every other section on the pool; each one's pages go back to the kernel once decoded
     // (a private read-only mapping: touching them again would read the file, but nothing does).
-    let release = |s: &Section| {
-        let page = page_size();
-        let start = (HEADER_LEN + s.at).div_ceil(page) * page;
-        let end = (HEADER_LEN + s.at + s.len) / page * page;
-        if end > start {
-            // SAFETY: the range lies inside the mapping and its bytes are not read again.
-            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
-        }
-    };
+    let release = |s: &Section| release_pages(&map, HEADER_LEN + s.at, s.len);
     let parts: Vec<Part> = rest
         .par_iter()
         .map(|s| {
@@ -520,16 +512,26 @@ fn section_table(body: &[u8]) -> Option<(Vec<Section>, u64)> {
     Some((sections, table.digest()))
 }
 
-/// The system's page size (madvise ranges are whole pages).
-fn page_size() -> usize {
+/// Hands the whole pages inside `[at, at + len)` of a mapped snapshot back to the kernel, once
+/// nothing reads them again (unix; elsewhere the mapping is simply dropped after the load).
+#[cfg(unix)]
+fn release_pages(map: &memmap2::Mmap, at: usize, len: usize) {
     // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    if size > 0 {
-        size as usize
-    } else {
-        4096
+    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        size if size > 0 => size as usize,
+        _ => return,
+    };
+    let start = at.div_ceil(page) * page;
+    let end = (at + len) / page * page;
+    if end > start {
+        // SAFETY: the range lies inside the mapping, and its bytes belong to one section that is
+        // decoded already and never read again (a page shared with a neighbour is left alone).
+        let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
     }
 }
+
+#[cfg(not(unix))]
+fn release_pages(_map: &memmap2::Mmap, _at: usize, _len: usize) {}
 
 #[cfg(test)]
 mod tests {
