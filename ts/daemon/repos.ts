@@ -510,8 +510,7 @@ export class RepoSet {
       existing = undefined;
     }
     const name = options.name ?? existing?.entry.name ?? path.basename(root);
-    const clash = [...this.repos.values()].find((r) => r.entry.name === name && r.entry.root !== root);
-    if (clash) throw new TrackConflictError(`the name "${name}" is already used by ${clash.entry.root}; pass --name to choose another`);
+    this.refuseNameClash(name, root);
     if (existing) {
       let changed = false;
       if (options.name !== undefined && options.name !== existing.entry.name) {
@@ -529,12 +528,16 @@ export class RepoSet {
     // Tracked by another request while this one was admitted: that one stands.
     const raced = this.repos.get(root);
     if (raced && raced.phase !== 'failed') return raced;
-    if ([...this.repos.values()].some((r) => r.entry.name === name && r.entry.root !== root)) {
-      throw new TrackConflictError(`the name "${name}" is already used by another repository; pass --name to choose another`);
-    }
+    this.refuseNameClash(name, root);
     const tracked = this.start({ root, name, ...(options.project !== undefined ? { project: options.project } : {}) });
     this.persist();
     return tracked;
+  }
+
+  /** Refuses (`TrackConflictError`) `name` when another root is tracked under it. */
+  private refuseNameClash(name: string, root: string): void {
+    const clash = [...this.repos.values()].find((r) => r.entry.name === name && r.entry.root !== root);
+    if (clash) throw new TrackConflictError(`the name "${name}" is already used by ${clash.entry.root}; pass --name to choose another`);
   }
 
   private start(entry: TrackedEntry): TrackedRepo {

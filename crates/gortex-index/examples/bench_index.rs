@@ -235,14 +235,22 @@ fn comment_for(language: Language) -> &'static [u8] {
 }
 
 /// Appends a comment to each file; returns the originals for restoring.
+/// Appends a comment (text no extractor reads) to each file; returns the originals.
 fn touch(root: &Path, files: &[(String, Language)]) -> Vec<(PathBuf, Vec<u8>)> {
+    rewrite(root, files, |before, lang| [before, comment_for(lang)].concat())
+}
+
+/// Writes `change(content, language)` over each file; returns the originals for [`restore`].
+fn rewrite(
+    root: &Path,
+    files: &[(String, Language)],
+    change: impl Fn(&[u8], Language) -> Vec<u8>,
+) -> Vec<(PathBuf, Vec<u8>)> {
     let mut originals = Vec::new();
     for (rel, lang) in files {
         let abs = root.join(rel);
-        let before = std::fs::read(&abs).unwrap_or_else(|e| fail("reading a file to touch", e));
-        let mut after = before.clone();
-        after.extend_from_slice(comment_for(*lang));
-        std::fs::write(&abs, &after).unwrap_or_else(|e| fail("touching a file", e));
+        let before = std::fs::read(&abs).unwrap_or_else(|e| fail("reading a file to edit", e));
+        std::fs::write(&abs, change(&before, *lang)).unwrap_or_else(|e| fail("editing a file", e));
         originals.push((abs, before));
     }
     originals
@@ -465,15 +473,7 @@ fn main() {
             //    moves every span in them (steps 1–2 changed only text no extractor reads, and
             //    the graph is carried over). Then put back, which moves them again: the second
             //    update runs with the lookup tables the first kept.
-            let mut moved = Vec::new();
-            for (rel, _) in &first {
-                let abs = root.join(rel);
-                let before = std::fs::read(&abs).unwrap_or_else(|e| fail("reading a file to edit", e));
-                let mut after = b"\n".to_vec();
-                after.extend_from_slice(&before);
-                std::fs::write(&abs, &after).unwrap_or_else(|e| fail("editing a file", e));
-                moved.push((abs, before));
-            }
+            let moved = rewrite(&root, &first, |before, _| [&b"\n"[..], before].concat());
             let edit_first = index.update_paths(&paths, &opts);
             restore(&moved);
             let edit_first = edit_first.unwrap_or_else(|e| fail("update_paths", e));

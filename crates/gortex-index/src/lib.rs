@@ -1017,7 +1017,6 @@ impl RepoIndex {
         self.config_files = hashes;
     }
 
-    /// The indexed files as the graph builder reads them.
     /// A path given by a caller as repository-relative (`/`-separated, normalised); absolute
     /// paths inside the root are accepted, anything that leaves the repository is refused.
     fn repo_relative(&self, raw: &str) -> Result<String, IndexError> {
