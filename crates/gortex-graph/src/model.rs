@@ -11,6 +11,7 @@ use serde::Serialize;
 use std::sync::{Arc, OnceLock};
 
 mod memory;
+pub mod visit;
 pub use memory::GraphMemory;
 
 /// A node id: `<repo>/<path>::<Owner>.<name>`, shared between the node and every edge naming it.
