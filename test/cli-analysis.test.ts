@@ -2,9 +2,10 @@
 import { runCli } from './helpers/cli';
 import { fixtureCopy, tempHome } from './helpers/repo';
 
-describe('gortex clones / analyze', () => {
+/** The CLI on a temp copy of fixture `rel`: `run` gives its outcome, `json` its `--json` answer. */
+function cliOn(rel: string, name: string) {
   const env = { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' };
-  const root = fixtureCopy('analysis', 'cliana');
+  const root = fixtureCopy(rel, name);
   const run = (args: string[]) => runCli([...args, '--repo', root], { env });
   const json = (args: string[]): any => {
     const r = run([...args, '--json']);
@@ -12,6 +13,11 @@ describe('gortex clones / analyze', () => {
     expect(r.status).toBe(0);
     return JSON.parse(r.stdout);
   };
+  return { run, json };
+}
+
+describe('gortex clones / analyze', () => {
+  const { run, json } = cliOn('analysis', 'cliana');
 
   test('clones: clusters with locations as text, the same clusters as JSON', () => {
     const text = run(['clones', '--path-prefix', 'clones/src/']);
@@ -74,5 +80,33 @@ describe('gortex clones / analyze', () => {
     const malformed = run(['analyze', '--kind', 'cycles', '--arg', 'scope']);
     expect(malformed.status).toBe(2);
     expect(malformed.stderr).toContain('must look like key=value');
+  });
+});
+
+describe('gortex analyze: the graph-audit kinds on their planted fixture', () => {
+  const { run, json } = cliOn('audit', 'audit');
+
+  test('resolution_outcomes names one reason per planted call, as text and as JSON', () => {
+    const text = run(['analyze', '--kind', 'resolution_outcomes', '--path-prefix', 'src/']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^4 unresolved references: ambiguous_multi_match 1 · candidate_out_of_scope 0 · cross_language_only 1 · stub_only 1 · no_definition 1\n/);
+    expect(text.stdout).toMatch(/^ambiguous_multi_match\s+duplicated\s+src\/app\.ts:8\s+main$/m);
+    const stub = json(['analyze', '--kind', 'resolution_outcomes', '--arg', 'reason=stub_only']);
+    expect(stub.rows.map((r: any) => [r.name, r.from.qual_name, r.line])).toEqual([['writeFileSync', 'main', 10]]);
+  });
+
+  test('connectivity_health, edge_audit and tests_as_edges print their planted facts', () => {
+    const conn = run(['analyze', '--kind', 'connectivity_health']);
+    expect(conn.stdout).toContain('33 of 34 nodes linked (97.1 %): 1 isolated, 8 leaves');
+    expect(conn.stdout).toContain('  island of 2 nodes: src/lonely.ts');
+    const audit = run(['analyze', '--kind', 'edge_audit']);
+    expect(audit.stdout).toContain('unimplemented interfaces: 1\n  Unimplemented  src/shapes.ts:6');
+    expect(audit.stdout).toContain('functions only tests call: 1\n  onlyTested  src/shapes.ts:23');
+    expect(audit.stdout).toContain('legacyDrain → Queue.drain  src/weak.ts:7 (text_matched)');
+    const tests = run(['analyze', '--kind', 'tests_as_edges', '--arg', 'group_by=test']);
+    expect(tests.stdout).toContain('describes_a_circle  tests/shapes.test.ts:3  2 edges → covers Circle, describe');
+    const bad = run(['analyze', '--kind', 'tests_as_edges', '--arg', 'group_by=file']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/group_by: unknown[\s›]+variant `file`/);
   });
 });

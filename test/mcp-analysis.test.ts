@@ -133,6 +133,21 @@ describe('analysis tools over gortex mcp (stdio)', () => {
     expect(viaFacade.paths.length).toBeGreaterThan(0);
   });
 
+  test('graph audits: why references stay unresolved, weak edges, islands, tests as edges', async () => {
+    // legacy.ts calls x.flush() on an untyped receiver while two private flush functions exist.
+    const outcomes = await ok('analyze', { kind: 'resolution_outcomes', path_prefix: 'quality/ts/', reason: 'ambiguous_multi_match' });
+    expect(outcomes.rows.map((r: any) => [r.name, r.from.qual_name, r.candidates])).toEqual([['flush', 'legacy', 2]]);
+    expect(outcomes.by_reason.reduce((n: number, r: any) => n + r.count, 0)).toBe(outcomes.total);
+    const audit = await ok('analyze', { kind: 'edge_audit', path_prefix: 'quality/' });
+    expect(audit.test_only_targets.sample.map((n: any) => n.qual_name)).toEqual(['Five', 'makeStore', 'run']);
+    expect(audit.unimplemented_interfaces.count).toBe(0);
+    const health = await ok('analyze', { kind: 'connectivity_health', path_prefix: 'quality/' });
+    expect(health.effective_nodes + health.isolated).toBe(health.nominal_nodes);
+    expect(health.components.count).toBeGreaterThan(1);
+    const tests = await ok('analyze', { operation: 'tests_as_edges', arguments: { path_prefix: 'quality/py/' } }, compact);
+    expect(tests.rows.map((r: any) => [r.node.qual_name, r.tests.map((t: any) => t.qual_name)])).toEqual([['top', ['test_top']]]);
+  });
+
   test('the compact surface reaches the analyses as operations', async () => {
     const dead = await ok('analyze', { operation: 'dead_code', arguments: { path_prefix: 'quality/ts/' } }, compact);
     expect(dead.dead.map((d: any) => d.symbol.qual_name)).toContain('unusedHelper');

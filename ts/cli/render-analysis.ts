@@ -123,10 +123,43 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...table((r.components as Json[]).map((c) => [c.name, String(c.score), `weight ${c.weight}`])),
     ...(r.left_out as string[] | undefined ?? []).map((l) => `left out: ${l}`),
   ],
+  connectivity_health: (r) => [
+    `${formatCount(r.effective_nodes)} of ${formatCount(r.nominal_nodes)} nodes linked (${(r.effective_ratio * 100).toFixed(1)} %): ${formatCount(r.isolated)} isolated, ${formatCount(r.leaf)} leaves, ${formatCount(r.source_only)} source-only, ${formatCount(r.sink_only)} sink-only`,
+    ...table((r.dead_weight_by_file as Json[]).map((f) => [`${f.dead_weight} dead weight`, `${f.isolated} isolated`, `${f.leaf} leaves`, f.file_path])),
+    ...more(r.dead_weight_by_file.length, r.files_total),
+    `${formatCount(r.components.count)} components; the largest holds ${formatCount(r.components.largest_nodes)} nodes (${(r.components.largest_share * 100).toFixed(1)} %)`,
+    ...(r.components.islands as Json[]).map((i) => `  island of ${i.nodes} nodes: ${(i.files as string[]).join(', ')}${i.file_count > i.files.length ? ` … ${i.file_count} files` : ''}`),
+    ...more(r.components.islands.length, r.components.islands_total),
+    `note: ${r.note}`,
+  ],
+  edge_audit: (r) => [
+    `${formatCount(r.summary.total_edges)} edges, ${formatCount(r.summary.call_edges)} calls: ${r.summary.high_confidence_call_pct} % on strong evidence; ${r.summary.call_resolution_pct} % of call sites bound (${formatCount(r.summary.unresolved_calls)} unresolved); ${formatCount(r.summary.external_usage_edges)} uses leave the repository`,
+    ...table((r.by_kind as Json[]).map((k) => [k.kind, formatCount(k.edges), (k.tiers as Json[]).map((t) => `${t.origin} ${formatCount(t.edges)}`).join(' · ')])),
+    ...bucket('unimplemented interfaces', r.unimplemented_interfaces, (n) => `${n.qual_name}  ${at(n)}`),
+    ...bucket('functions only tests call', r.test_only_targets, (n) => `${n.qual_name}  ${at(n)}`),
+    ...bucket('calls bound by name alone', r.weak_call_edges, (e) => `${e.from.qual_name} → ${e.to.qual_name}  ${e.from.file_path}:${e.line} (${e.origin})`),
+  ],
+  resolution_outcomes: (r) => [
+    `${formatCount(r.total)} unresolved references: ${(r.by_reason as Json[]).map((x) => `${x.reason} ${formatCount(x.count)}`).join(' · ')}`,
+    ...table((r.rows as Json[]).map((x) => [x.reason, x.name, `${x.from.file_path}:${x.line}`, x.from.qual_name])),
+    ...more(r.rows.length, r.matching),
+    'most often unresolved:',
+    ...table((r.top_names as Json[]).map((x) => [`  ${formatCount(x.count)}×`, x.name, x.reason])),
+  ],
+  tests_as_edges: (r) => [
+    ...(r.rows as Json[]).map((x) => `${x.node.qual_name}  ${at(x.node)}  ${x.edge_count} edges ${x.tests ? '← tested by' : '→ covers'} ${((x.tests ?? x.covers) as Json[]).map((t) => t.qual_name).join(', ')}`),
+    ...more(r.rows.length, r.total),
+    `${formatCount(r.summary.test_edges)} tests edges: ${formatCount(r.summary.test_functions)} tests cover ${formatCount(r.summary.tested_symbols)} symbols`,
+  ],
   kinds: (r) => table((r.kinds as Json[]).map((k) => [k.kind, k.description])),
   ...HISTORY_RENDERERS,
 };
 RENDERERS.untested = RENDERERS.coverage_gaps!;
+
+/** A sampled bucket of `edge_audit`: its count, then its sampled rows. */
+function bucket(title: string, b: Json, line: (row: Json) => string): string[] {
+  return [`${title}: ${formatCount(b.count)}`, ...(b.sample as Json[]).map((x) => `  ${line(x)}`), ...(b.truncated ? [`  … raise --limit to sample more`] : [])];
+}
 
 /** The coverage reports read, one line each. */
 function reportLines(reports: Json[]): string[] {

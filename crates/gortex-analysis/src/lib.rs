@@ -4,8 +4,10 @@
 
 pub mod adjacency;
 pub mod communities;
+pub mod connectivity;
 pub mod cycles;
 pub mod deadcode;
+pub mod edge_audit;
 pub mod external;
 pub mod health;
 pub mod hotspots;
@@ -16,6 +18,8 @@ pub mod measured;
 pub mod pr_risk;
 pub mod processes;
 pub mod reach;
+pub mod resolution;
+pub mod test_edges;
 #[cfg(test)]
 mod testutil;
 

@@ -497,7 +497,8 @@ fn lines_in(hits: &BTreeMap<u32, u64>, from: u32, to: u32) -> (usize, usize) {
     (total, covered)
 }
 
-fn percent(covered: usize, total: usize) -> f64 {
+/// `covered / total` as a percentage with one decimal; 0 when `total` is 0.
+pub(crate) fn percent(covered: usize, total: usize) -> f64 {
     if total == 0 {
         return 0.0;
     }

@@ -81,17 +81,7 @@ impl Reach {
 
 /// Node kinds a reach walk accepts as a seed (besides files and packages).
 pub fn is_seed_kind(kind: NodeKind) -> bool {
-    matches!(
-        kind,
-        NodeKind::Function
-            | NodeKind::Method
-            | NodeKind::Type
-            | NodeKind::Interface
-            | NodeKind::Field
-            | NodeKind::EnumMember
-            | NodeKind::Constant
-            | NodeKind::Variable
-    )
+    kind.is_declaration()
 }
 
 /// Rejects nodes that cannot seed a reach walk (external stubs, imports, modules).

@@ -152,6 +152,22 @@ impl NodeKind {
         matches!(self, NodeKind::Function | NodeKind::Method)
     }
 
+    /// Kinds that declare a named program entity a reference can bind to: functions, methods,
+    /// types, interfaces, fields, enum members, constants and variables.
+    pub fn is_declaration(self) -> bool {
+        matches!(
+            self,
+            NodeKind::Function
+                | NodeKind::Method
+                | NodeKind::Type
+                | NodeKind::Interface
+                | NodeKind::Field
+                | NodeKind::EnumMember
+                | NodeKind::Constant
+                | NodeKind::Variable
+        )
+    }
+
     /// Kinds that name a type (targets of `extends`, `implements`, `typed_as`, `returns`).
     pub fn is_type_like(self) -> bool {
         matches!(self, NodeKind::Type | NodeKind::Interface)

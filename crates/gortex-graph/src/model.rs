@@ -590,7 +590,7 @@ fn run_of(offsets: &[u32], node: NodeIndex) -> (usize, usize) {
 
 /// The name an unresolved reference targets: `unresolved::name` and `unresolved::*.name` give
 /// `name`.
-pub(crate) fn unresolved_name(target: &str) -> &str {
+pub fn unresolved_name(target: &str) -> &str {
     let rest = target.strip_prefix("unresolved::").unwrap_or(target);
     rest.strip_prefix("*.").unwrap_or(rest)
 }

@@ -148,6 +148,18 @@ tool_table! {
     clusters(gortex_analysis::ClustersArgs) -> gortex_analysis::ClustersResult,
         "Community detection with a chosen algorithm (leiden, louvain) and its modularity",
         |a| gortex_analysis::clusters(g, &a);
+    connectivity_health(gortex_analysis::connectivity::ConnectivityHealthArgs) -> gortex_analysis::connectivity::ConnectivityHealthResult,
+        "How well the graph holds together: isolated, leaf, source-only and sink-only nodes by kind, files ranked by their dead weight, and the connected components with the islands outside the largest (an extraction-quality signal, not dead code)",
+        |a| gortex_analysis::connectivity::connectivity_health(g, &a);
+    edge_audit(gortex_analysis::edge_audit::EdgeAuditArgs) -> gortex_analysis::edge_audit::EdgeAuditResult,
+        "Edges by kind and evidence tier, the share of calls bound on strong evidence and of call sites bound at all, with samples of unimplemented interfaces, functions only tests call and calls bound by name alone",
+        |a| gortex_analysis::edge_audit::edge_audit(g, &a);
+    resolution_outcomes(gortex_analysis::resolution::ResolutionOutcomesArgs) -> gortex_analysis::resolution::ResolutionOutcomesResult,
+        "Why unresolved references stayed unresolved: ambiguous_multi_match, candidate_out_of_scope, cross_language_only, stub_only or no_definition, with counts, rows and the names failing most",
+        |a| gortex_analysis::resolution::resolution_outcomes(g, &a);
+    tests_as_edges(gortex_analysis::test_edges::TestsAsEdgesArgs) -> gortex_analysis::test_edges::TestsAsEdgesResult,
+        "The tests edges (test → the code it calls) grouped by tested symbol with its tests, or by test with what it covers",
+        |a| gortex_analysis::test_edges::tests_as_edges(g, &a);
     coverage_gaps(gortex_analysis::coverage::CoverageGapsArgs) -> gortex_analysis::coverage::CoverageGapsResult,
         "Functions and methods no test reaches (graph evidence: test callers within two hops, test files depending on the file); alias untested",
         |a| gortex_analysis::coverage::coverage_gaps(g, &a);

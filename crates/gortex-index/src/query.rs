@@ -143,7 +143,7 @@ tool_table! {
         "Rank who should review a changeset (changed symbols and/or files): CODEOWNERS owners of the changed files, the authors of the changed code's current lines and its last year of commits, and the authors of the code that historically changes with it — one score each with the reasons.",
         |a| self.history().and_then(|h| gortex_git::reviewers::suggest_reviewers(g, &h, &a));
     analyze(crate::analyze::AnalyzeArgs) -> crate::analyze::AnalyzeResult,
-        "Whole-repository analyses by kind: dead_code, hotspots, cycles, would_create_cycle, impact, clusters, coverage_gaps (untested), coverage and coverage_summary (from coverage reports), external_calls, routes, env_var_users, todos, health_score, blame, ownership, stale_code, churn, fixes_history, releases, review; kind=kinds lists them with their descriptions.",
+        "Whole-repository analyses by kind: dead_code, hotspots, cycles, would_create_cycle, impact, clusters, coverage_gaps (untested), coverage and coverage_summary (from coverage reports), external_calls, routes, env_var_users, contract_sites, todos, health_score, connectivity_health, edge_audit, resolution_outcomes, tests_as_edges, blame, ownership, stale_code, churn, fixes_history, releases, review; kind=kinds lists them with their descriptions.",
         |a| self.analyze(a);
 }
 
@@ -227,8 +227,18 @@ impl SearchMemory {
     }
 }
 
+/// Deserialises a tool's arguments; an error inside an argument names it (`reason: unknown
+/// variant …`), one about the object itself (an unknown or missing key) is serde's own.
 pub(crate) fn parse<A: DeserializeOwned>(tool: &str, args: Value) -> Result<A, QueryError> {
-    serde_json::from_value(args).map_err(|e| QueryError::invalid(format!("{tool}: {e}")))
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let (path, inner) = (e.path().to_string(), e.inner().to_string());
+        // An unknown key is reported at its own path and already named in backticks.
+        if path == "." || inner.contains(&format!("`{path}`")) {
+            QueryError::invalid(format!("{tool}: {inner}"))
+        } else {
+            QueryError::invalid(format!("{tool}: {path}: {inner}"))
+        }
+    })
 }
 
 pub(crate) fn out<R: Serialize>(result: Result<R, QueryError>) -> Result<Value, QueryError> {

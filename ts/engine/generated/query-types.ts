@@ -414,6 +414,52 @@ export interface CommunityRow {
   top_files: FileCount[];
 }
 
+/** The repository's nodes split into connected components (edge direction ignored). */
+export interface Components {
+  count: number;
+  /** Components other than the largest that hold some file, largest first (ties by first file), at most `limit`. */
+  islands: Island[];
+  /** Such components before `limit`. */
+  islands_total: number;
+  /** Nodes in the largest component. */
+  largest_nodes: number;
+  /** `largest_nodes / nominal_nodes` (0 for an empty graph), three decimals. */
+  largest_share: number;
+  /** Components of a single node (the isolated nodes). */
+  singletons: number;
+}
+
+/** Arguments of `analyze kind=connectivity_health`. */
+export interface ConnectivityHealthArgs {
+  /** Most files in `dead_weight_by_file` and most islands listed (1..=1000, default 50). */
+  limit?: number;
+  /** Only nodes declared under this repository-relative prefix (and, for components, only edges between two of them). */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=connectivity_health`. */
+export interface ConnectivityHealthResult {
+  /** Per node kind that has nodes, by kind name. */
+  by_kind: KindConnectivity[];
+  components: Components;
+  /** Files with an isolated or leaf node, most dead weight first (ties by path), at most `limit`. */
+  dead_weight_by_file: FileDeadWeight[];
+  /** Those with at least one edge. */
+  effective_nodes: number;
+  /** `effective_nodes / nominal_nodes` (0 for an empty graph), three decimals. */
+  effective_ratio: number;
+  /** Such files before `limit`. */
+  files_total: number;
+  isolated: number;
+  leaf: number;
+  /** Repository nodes counted. */
+  nominal_nodes: number;
+  note: string;
+  sink_only: number;
+  source_only: number;
+  truncated: boolean;
+}
+
 /** One provider or consumer site. */
 export interface ContractSite {
   /** The broker of a topic (kafka, nats, rabbitmq, sns, sqs). */
@@ -791,6 +837,47 @@ export interface DroppedFinding {
   rule: string;
 }
 
+/** Arguments of `analyze kind=edge_audit`. */
+export interface EdgeAuditArgs {
+  /** Rows sampled per bucket (1..=1000, default 10). */
+  limit?: number;
+  /** Only edges made from code under this repository-relative prefix (and only nodes under it in the buckets). */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=edge_audit`. */
+export interface EdgeAuditResult {
+  /** Per edge kind, by kind name. */
+  by_kind: KindTiers[];
+  /** Call edges by tier. */
+  call_tiers: TierCount[];
+  /** Every edge by tier, strongest first (tiers without edges left out). */
+  edge_tiers: TierCount[];
+  /** Interfaces not judged: Go's (implicit) and those of `.d.ts` declaration files. */
+  interfaces_not_judged: number;
+  summary: EdgeAuditSummary;
+  /** Functions and methods outside test code that some code calls, all of it test code. */
+  test_only_targets: NodeBucket;
+  /** Interfaces with no `implements` edge into them (see the module doc for those left out). */
+  unimplemented_interfaces: NodeBucket;
+  /** Calls bound by name alone (`text_matched`, `speculative`). */
+  weak_call_edges: WeakCallBucket;
+}
+
+/** The headline figures. */
+export interface EdgeAuditSummary {
+  call_edges: number;
+  /** `call_edges / (call_edges + unresolved_calls)`, percent, one decimal. */
+  call_resolution_pct: number;
+  /** Usage edges (calls, references, type uses…) into external stubs: what leaves the repository. */
+  external_usage_edges: number;
+  /** Calls bound by a language server or a unique structural target (`lsp_resolved`, `lsp_dispatch`, `ast_resolved`), percent of `call_edges`, one decimal. */
+  high_confidence_call_pct: number;
+  total_edges: number;
+  /** Call sites the resolver left unresolved (kept beside the edges, never guessed). */
+  unresolved_calls: number;
+}
+
 /** What a graph edge says about its endpoints. */
 export type EdgeKind = 'defines' | 'contains' | 'member_of' | 'imports' | 're_exports' | 'calls' | 'references' | 'instantiates' | 'extends' | 'implements' | 'overrides' | 'typed_as' | 'returns' | 'tests' | 'depends_on_module';
 
@@ -958,6 +1045,15 @@ export interface FileCounts {
   imports: number;
   symbols: number;
   unresolved_imports: number;
+}
+
+/** A file's isolated and leaf nodes (itself included). */
+export interface FileDeadWeight {
+  /** `isolated + leaf`. */
+  dead_weight: number;
+  file_path: string;
+  isolated: number;
+  leaf: number;
 }
 
 /** One `find_files` row. */
@@ -1854,11 +1950,45 @@ export interface ImportHop {
 /** How an import statement resolved. */
 export type ImportStatus = 'resolved' | 'external' | 'unresolved';
 
+/** A component outside the largest one. */
+export interface Island {
+  /** Files whose nodes it holds. */
+  file_count: number;
+  /** Those files, sorted, at most `ISLAND_FILES`. */
+  files: string[];
+  /** Nodes in the component. */
+  nodes: number;
+}
+
+/** Degree classes of one node kind. */
+export interface KindConnectivity {
+  isolated: number;
+  kind: NodeKind;
+  leaf: number;
+  total: number;
+}
+
+/** Edges of one kind, per tier. */
+export interface KindTiers {
+  edges: number;
+  kind: EdgeKind;
+  /** Tiers with edges, strongest first. */
+  tiers: TierCount[];
+}
+
 /** A source language. Dialects that need their own grammar (TSX) are separate variants. */
 export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'csharp' | 'kotlin' | 'php' | 'ruby' | 'markdown' | 'json' | 'yaml' | 'toml' | 'dockerfile' | 'sql' | 'lua' | 'elixir' | 'erlang' | 'elm' | 'dart' | 'haskell' | 'zig' | 'swift' | 'scala' | 'vue' | 'svelte' | 'proto' | 'text' | 'bash';
 
 /** How a row was found. */
 export type MatchTier = 'exact' | 'exact_case_insensitive' | 'ranked';
+
+/** A name that fails to resolve often. */
+export interface NameCount {
+  /** Unresolved references to it. */
+  count: number;
+  name: string;
+  reason: Reason;
+}
 
 /** Another community a community's members call or reference. */
 export interface NeighbourRow {
@@ -1868,6 +1998,14 @@ export interface NeighbourRow {
   label: string;
   /** Their summed tier weight. */
   weight: number;
+}
+
+/** A sample of nodes. */
+export interface NodeBucket {
+  count: number;
+  /** The first `limit` by id. */
+  sample: NodeSummary[];
+  truncated: boolean;
 }
 
 /** What a graph node stands for. */
@@ -1902,6 +2040,21 @@ export type OneOrMany = string | string[];
 
 /** The evidence behind an edge, strongest first. Ordering follows strength, so `Origin::AstResolved > Origin::TextMatched`. */
 export type Origin = 'lsp_resolved' | 'lsp_dispatch' | 'ast_resolved' | 'ast_inferred' | 'text_matched' | 'speculative';
+
+/** One unresolved reference and its reason. */
+export interface OutcomeRow {
+  /** Declarations that decided the reason: same-family ones for the first two reasons, other-language ones for `cross_language_only`, 0 otherwise. */
+  candidates: number;
+  /** The symbol (or file) the reference is made from. */
+  from: NodeSummary;
+  kind: EdgeKind;
+  line: number;
+  /** The name it looks for. */
+  name: string;
+  reason: Reason;
+  /** `unresolved::name`, or `unresolved::*.name` for a member access. */
+  target: string;
+}
 
 /** A method related to the target by overriding. */
 export interface OverrideRow {
@@ -2041,6 +2194,15 @@ export interface ProcessRow {
   truncated?: string[];
 }
 
+/** Why an unresolved reference stayed unresolved (see the module doc for the order they are tried in). */
+export type Reason = 'ambiguous_multi_match' | 'candidate_out_of_scope' | 'cross_language_only' | 'stub_only' | 'no_definition';
+
+/** How many unresolved references one reason explains. */
+export interface ReasonCount {
+  count: number;
+  reason: Reason;
+}
+
 /** One tag and what changed since the previous one on the mainline. */
 export interface ReleaseRow {
   /** Mainline commits since the previous mainline tag. */
@@ -2097,6 +2259,31 @@ export interface ReportRow {
 export interface ResolutionMeasure {
   resolved_calls: number;
   unresolved_calls: number;
+}
+
+/** Arguments of `analyze kind=resolution_outcomes`. */
+export interface ResolutionOutcomesArgs {
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only references made from code under this repository-relative prefix. */
+  path_prefix?: string;
+  /** Only rows of this reason (the counts still cover every reason). */
+  reason?: Reason;
+}
+
+/** The answer of `analyze kind=resolution_outcomes`. */
+export interface ResolutionOutcomesResult {
+  /** Every reason with its count (zeros included), in the order they are tried. */
+  by_reason: ReasonCount[];
+  /** Such rows before `limit`. */
+  matching: number;
+  /** Rows of `reason` (all when absent), by file and line, at most `limit`. */
+  rows: OutcomeRow[];
+  /** The names most often unresolved (ties by name), at most `TOP_NAMES`. */
+  top_names: NameCount[];
+  /** Unresolved references counted (under `path_prefix`). */
+  total: number;
+  truncated: boolean;
 }
 
 /** Arguments of `analyze kind=review`. */
@@ -2634,6 +2821,29 @@ export interface TaintPathsResult {
   truncated: boolean;
 }
 
+/** One tested symbol (or one test) and the other end of its `tests` edges. */
+export interface TestEdgeRow {
+  /** Grouped by test: the symbols it covers, by id. */
+  covers?: NodeSummary[];
+  /** `tests` edges on this row (one per call site). */
+  edge_count: number;
+  node: NodeSummary;
+  /** Grouped by symbol: the tests covering it, by id. */
+  tests?: NodeSummary[];
+}
+
+/** Totals over every `tests` edge under `path_prefix`. */
+export interface TestEdgeSummary {
+  test_edges: number;
+  /** Distinct tests covering something. */
+  test_functions: number;
+  /** Distinct symbols some test covers. */
+  tested_symbols: number;
+}
+
+/** How `tests_as_edges` groups its rows. */
+export type TestGrouping = 'symbol' | 'test';
+
 /** `test_reach`: functions and methods examined and how many no test reaches. */
 export interface TestReachMeasure {
   examined: number;
@@ -2648,6 +2858,27 @@ export type TestRole = 'test' | 'benchmark' | 'fuzz' | 'example' | 'fixture';
 /** The runner a test symbol belongs to. */
 export type TestRunner = 'jest' | 'vitest' | 'mocha' | 'node-test' | 'pytest' | 'unittest' | 'gotest' | 'cargo-test' | 'junit';
 
+/** Arguments of `analyze kind=tests_as_edges`. */
+export interface TestsAsEdgesArgs {
+  /** `symbol` (default): a row per tested symbol; `test`: a row per test. */
+  group_by?: TestGrouping;
+  /** Most rows returned (1..=1000, default 200). */
+  limit?: number;
+  /** Only rows whose symbol (or test) is declared under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=tests_as_edges`. */
+export interface TestsAsEdgesResult {
+  group_by: TestGrouping;
+  /** Most edges first (ties by id), at most `limit`. */
+  rows: TestEdgeRow[];
+  summary: TestEdgeSummary;
+  /** Rows before `limit`. */
+  total: number;
+  truncated: boolean;
+}
+
 /** One matching line. */
 export interface TextHit {
   /** 1-based byte column of the match start. */
@@ -2660,6 +2891,12 @@ export interface TextHit {
   symbol_name?: string;
   /** The line without its newline, cut around the match (marked with `…`) when long. */
   text: string;
+}
+
+/** Edges of one evidence tier. */
+export interface TierCount {
+  edges: number;
+  origin: Origin;
 }
 
 /** Reported when `min_tier` removed rows: how many, and the strongest tier the full answer had. */
@@ -2910,6 +3147,22 @@ export interface WalkNode {
   start_line: number;
 }
 
+/** A call bound by name alone. */
+export interface WeakCall {
+  from: NodeSummary;
+  line: number;
+  origin: Origin;
+  to: NodeSummary;
+}
+
+/** A sample of weak calls. */
+export interface WeakCallBucket {
+  count: number;
+  /** The first `limit` by caller id, then line. */
+  sample: WeakCall[];
+  truncated: boolean;
+}
+
 /** One `winnow_symbols` row. */
 export interface WinnowHit {
   /** Per-axis contributions (`text`, `fan_in`, `fan_out`, `test`); zero axes are left out. */
@@ -3039,6 +3292,10 @@ export interface AnalyzeKindMap {
   would_create_cycle: { args: WouldCreateCycleArgs; result: WouldCreateCycleResult };
   impact: { args: ImpactArgs; result: ImpactResult };
   clusters: { args: ClustersArgs; result: CommunityList };
+  connectivity_health: { args: ConnectivityHealthArgs; result: ConnectivityHealthResult };
+  edge_audit: { args: EdgeAuditArgs; result: EdgeAuditResult };
+  resolution_outcomes: { args: ResolutionOutcomesArgs; result: ResolutionOutcomesResult };
+  tests_as_edges: { args: TestsAsEdgesArgs; result: TestsAsEdgesResult };
   coverage_gaps: { args: CoverageGapsArgs; result: CoverageGapsResult };
   coverage: { args: CoverageArgs; result: CoverageResult };
   coverage_summary: { args: CoverageSummaryArgs; result: CoverageSummaryResult };
