@@ -182,6 +182,9 @@ export class Enricher {
         const load = { awaited: false };
         for (const rel of files) {
           if (superseded()) break;
+          // A kill is seen by the requests it fails before its exit is: wait for the exit, or the
+          // next file would be asked of the dying server too and fail as well.
+          if (server.dying) await server.untilExited(5_000);
           if (server.state === 'exited' || server.state === 'stopped') {
             // Killed (the memory cap) or crashed mid-pass: a fresh server takes the files left (its
             // memory starts over), a few times; past that the files left would all fail, so the pass ends.

@@ -231,6 +231,17 @@ export class LspServer {
     return this.proc?.pid;
   }
 
+  /** Killed (the signal sent) but its exit not seen yet: still `ready`, yet answering nothing. */
+  get dying(): boolean {
+    return this.proc?.killed === true;
+  }
+
+  /** Resolves once the process has exited (its exit handled), or after `ms` regardless. */
+  async untilExited(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.proc && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
   /** The last lines the server wrote to stderr. */
   stderr(): string[] {
     return [...this.stderrTail];
