@@ -110,3 +110,33 @@ describe('gortex analyze: the graph-audit kinds on their planted fixture', () =>
     expect(bad.stderr).toMatch(/group_by: unknown[\s›]+variant `file`/);
   });
 });
+
+describe('gortex analyze: concurrency and unsafe code from the syntax trees', () => {
+  const { run, json } = cliOn('concurrency', 'conc');
+
+  test('goroutine_spawns and unclosed_channels print their planted facts', () => {
+    const spawns = run(['analyze', '--kind', 'goroutine_spawns', '--path-prefix', 'go/']);
+    expect(spawns.status).toBe(0);
+    expect(spawns.stdout).toMatch(/^goroutine\s+func literal\s+go\/server\.go:35\s+fanOut\s+in a loop$/m);
+    expect(spawns.stdout).toMatch(/^goroutine\s+s\.loop\s+go\/server\.go:18\s+Server\.Run\s+→ Server\.loop$/m);
+    const unclosed = run(['analyze', '--kind', 'unclosed_channels']);
+    expect(unclosed.stdout).toContain('leak  events (field): made at go/server.go:10; 1 sends, 1 range loops, never closed');
+    expect(unclosed.stdout).toContain('2 never closed; 2 closed; 1 passed on or returned (left out)');
+  });
+
+  test('unsafe_patterns, cgo_users and wasm_users answer as JSON', () => {
+    const unsafe = json(['analyze', '--kind', 'unsafe_patterns', '--path-prefix', 'rust/']);
+    expect(unsafe.sites.map((s: any) => s.pattern)).toEqual(['unsafe fn', 'unsafe block', 'unsafe impl', 'extern block']);
+    expect(unsafe.evidence).toBe('ast');
+    expect(json(['analyze', '--kind', 'cgo_users']).files.map((f: any) => [f.path, f.names])).toEqual([['go/cgo.go', ['C.CString', 'C.free']]]);
+    expect(json(['analyze', '--kind', 'wasm_users']).total).toBe(3);
+  });
+
+  test('race_writes and field_writers name the shared writes and the writers', () => {
+    const races = run(['analyze', '--kind', 'race_writes']);
+    expect(races.stdout).toMatch(/^UNGUARDED\s+count\s+captured\s+go\/race\.go:19\s+tally$/m);
+    expect(races.stdout).toMatch(/^guarded\s+c\.total\s+field\s+go\/race\.go:24\s+tally$/m);
+    const fields = run(['analyze', '--kind', 'field_writers', '--arg', 'field=count']);
+    expect(fields.stdout).toContain('count: 3 writes (2 outside constructors) by Store.bump ×1, Store.constructor ×1, Store.reset ×1');
+  });
+});

@@ -151,6 +151,45 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...more(r.rows.length, r.total),
     `${formatCount(r.summary.test_edges)} tests edges: ${formatCount(r.summary.test_functions)} tests cover ${formatCount(r.summary.tested_symbols)} symbols`,
   ],
+  goroutine_spawns: (r) => [
+    ...table((r.spawns as Json[]).map((x) => [x.mechanism, x.callee, `${x.path}:${x.line}`, x.function?.qual_name ?? '', x.in_loop ? 'in a loop' : '', x.target ? `→ ${x.target.qual_name}` : ''])),
+    ...more(r.spawns.length, r.total),
+    `${formatCount(r.total)} spawn sites in ${formatCount(r.functions)} functions (${counts(r.by_mechanism)}); ${formatCount(r.in_loops)} in loops`,
+    ...sweepNotes(r),
+  ],
+  channel_ops: (r) => [
+    ...table([
+      ['channel', 'in', 'make', 'send', 'receive', 'range', 'close'],
+      ...(r.channels as Json[]).map((c) => [c.channel, c.function ? c.function.qual_name : 'field', ...['makes', 'sends', 'receives', 'ranges', 'closes'].map((k) => String(c[k]))]),
+    ]),
+    ...more(r.channels.length, r.total),
+    ...sweepNotes(r),
+  ],
+  unclosed_channels: (r) => [
+    ...(r.channels as Json[]).map((c) => `${c.risk}  ${c.channel} (${c.function ? c.function.qual_name : 'field'}): made at ${(c.sites as Json[]).filter((x) => x.op === 'make').map((x) => `${x.path}:${x.line}`).join(', ')}; ${c.sends} sends, ${c.ranges} range loops, never closed`),
+    ...more(r.channels.length, r.total),
+    `${formatCount(r.total)} never closed; ${formatCount(r.closed)} closed; ${formatCount(r.escaping)} passed on or returned (left out)`,
+    ...sweepNotes(r),
+  ],
+  race_writes: (r) => [
+    ...table((r.writes as Json[]).map((w) => [w.guarded ? 'guarded' : 'UNGUARDED', w.target, w.shared, `${w.path}:${w.line}`, w.function?.qual_name ?? ''])),
+    ...more(r.writes.length, r.total),
+    `${formatCount(r.total)} shared writes in ${formatCount(r.goroutines)} goroutine literals; ${formatCount(r.unguarded)} without a lock or atomic`,
+    ...sweepNotes(r),
+  ],
+  field_writers: (r) => [
+    ...(r.fields as Json[]).map((f) => `${f.field}: ${f.writes} writes (${f.outside_constructors} outside constructors) by ${(f.writers as Json[]).map((w) => `${w.function.qual_name} ×${w.writes}`).join(', ')}${f.top_level ? `, ${f.top_level} at file level` : ''}`),
+    ...more(r.fields.length, r.total),
+    ...sweepNotes(r),
+  ],
+  unsafe_patterns: (r) => [
+    ...table((r.sites as Json[]).map((x) => [x.pattern, `${x.path}:${x.line}`, x.symbol?.qual_name ?? '', x.text])),
+    ...more(r.sites.length, r.total),
+    `${formatCount(r.total)} sites in ${formatCount(r.files)} files (${counts(r.by_pattern)})`,
+    ...sweepNotes(r),
+  ],
+  cgo_users: (r) => interopLines(r),
+  wasm_users: (r) => interopLines(r),
   kinds: (r) => table((r.kinds as Json[]).map((k) => [k.kind, k.description])),
   ...HISTORY_RENDERERS,
 };
@@ -159,6 +198,21 @@ RENDERERS.untested = RENDERERS.coverage_gaps!;
 /** A sampled bucket of `edge_audit`: its count, then its sampled rows. */
 function bucket(title: string, b: Json, line: (row: Json) => string): string[] {
   return [`${title}: ${formatCount(b.count)}`, ...(b.sample as Json[]).map((x) => `  ${line(x)}`), ...(b.truncated ? [`  … raise --limit to sample more`] : [])];
+}
+
+/** What an AST sweep skipped or cut short. */
+function sweepNotes(r: Json): string[] {
+  return [...((r.skipped as string[] | undefined) ?? []).map((x) => `skipped: ${x}`), ...(r.timed_out ? ['note: the sweep hit its deadline; later files were not searched'] : [])];
+}
+
+/** `cgo_users` and `wasm_users`: a file per line with how it crosses and what it uses. */
+function interopLines(r: Json): string[] {
+  return [
+    ...table((r.files as Json[]).map((f) => [f.path, (f.via as string[]).join(', '), `${f.uses} uses`, (f.names as string[]).join(', ')])),
+    ...more(r.files.length, r.total),
+    ...(r.total === 0 ? ['No files.'] : []),
+    ...sweepNotes(r),
+  ];
 }
 
 /** The coverage reports read, one line each. */

@@ -283,7 +283,7 @@ pub fn reach_for(g: &Graph, cache: Option<&ReachCache>, seed: NodeIndex, floor: 
 // ---------------------------------------------------------------------------------------------
 
 /// Validates a `path_prefix` argument: a repository-relative path (a leading `./` is dropped).
-pub(crate) fn check_path_prefix(value: Option<&str>) -> Result<Option<String>, QueryError> {
+pub fn check_path_prefix(value: Option<&str>) -> Result<Option<String>, QueryError> {
     let Some(raw) = value else { return Ok(None) };
     let p = raw.trim();
     let p = p.strip_prefix("./").unwrap_or(p);

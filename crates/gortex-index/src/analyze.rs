@@ -187,6 +187,30 @@ tool_table! {
     health_score(gortex_analysis::health::HealthScoreArgs) -> gortex_analysis::health::HealthScoreResult,
         "One 0–100 score and grade from test reach, dead code, cycles, structure and resolution, with each component",
         |a| gortex_analysis::health::health_score(g, &self.communities(), &a);
+    goroutine_spawns(crate::concurrency::GoroutineSpawnsArgs) -> crate::concurrency::GoroutineSpawnsResult,
+        "Where concurrent work starts: Go go statements, Rust thread/tokio spawns, Python threads and asyncio tasks, Java threads and executor submits, JS/TS workers — with the enclosing function, whether it is in a loop and the resolved callee",
+        |a| self.goroutine_spawns(g, &a);
+    channel_ops(crate::concurrency::ChannelOpsArgs) -> crate::concurrency::ChannelOpsResult,
+        "Go channels (struct fields by name, locals by function) with their makes, sends, receives, range loops and closes",
+        |a| self.channel_ops(g, &a);
+    unclosed_channels(crate::concurrency::UnclosedChannelsArgs) -> crate::concurrency::UnclosedChannelsResult,
+        "Go channels made and never closed; a leak when a for-range reads one (the loop never ends); locals passed on or returned are left out",
+        |a| self.unclosed_channels(g, &a);
+    race_writes(crate::concurrency::RaceWritesArgs) -> crate::concurrency::RaceWritesResult,
+        "Go writes inside goroutine function literals to what the literal does not declare (captured locals, fields through captured values, map or slice elements), guarded or not by a lock or atomic",
+        |a| self.race_writes(g, &a);
+    field_writers(crate::concurrency::FieldWritersArgs) -> crate::concurrency::FieldWritersResult,
+        "Per field name, the functions that assign to it (Go, TS/JS, Python, Java, Rust), the declarations of that name, and the writes made outside constructors",
+        |a| self.field_writers(g, &a);
+    unsafe_patterns(crate::unsafe_code::UnsafePatternsArgs) -> crate::unsafe_code::UnsafePatternsResult,
+        "Code outside the language's safety: Go unsafe.* and go:linkname, Rust unsafe blocks, fns, impls and extern blocks, C# unsafe, fixed and stackalloc",
+        |a| self.unsafe_patterns(g, &a);
+    cgo_users(crate::unsafe_code::InteropUsersArgs) -> crate::unsafe_code::InteropUsersResult,
+        "Go files that import \"C\", with the C.* names they use",
+        |a| self.cgo_users(g, &a);
+    wasm_users(crate::unsafe_code::InteropUsersArgs) -> crate::unsafe_code::InteropUsersResult,
+        "Files crossing into WebAssembly: Rust wasm_bindgen, Go syscall/js, JS/TS WebAssembly.*",
+        |a| self.wasm_users(g, &a);
     blame(gortex_git::analyses::BlameArgs) -> gortex_git::analyses::BlameResult,
         "Git authorship of a symbol, a file's symbols or a path: who last touched its lines (shares), its last and first change, how many commits shaped it",
         |a| self.history().and_then(|h| gortex_git::analyses::blame(g, &h, &a));

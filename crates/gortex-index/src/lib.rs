@@ -60,6 +60,7 @@
 
 pub mod analyze;
 mod classify;
+pub mod concurrency;
 pub mod coverage_reports;
 pub mod history;
 pub mod inspect;
@@ -69,6 +70,8 @@ pub mod overlay;
 mod read;
 mod rebuild;
 mod status;
+mod sweep;
+pub mod unsafe_code;
 use read::{
     diff_records, parse_content, place_record, process_file, read_config, read_path, Outcome, PathState, PreviousFiles,
 };

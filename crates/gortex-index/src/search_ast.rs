@@ -5,6 +5,7 @@
 //! pattern detectors of their own (`eval-injection`). Bounded by `limit` and a deadline; what was
 //! cut is said. A malformed pattern is an `invalid_argument` naming its line and column.
 
+use crate::sweep::{Sweep, Visit};
 use crate::RepoIndex;
 use gortex_core::{Language, QueryError};
 use gortex_graph::query::NodeSummary;
@@ -198,7 +199,6 @@ impl RepoIndex {
         deadline: Instant,
         detector: bool,
     ) -> Result<SearchAstResult, QueryError> {
-        let prefix = prefix.unwrap_or("").trim_start_matches("./");
         // Only a pattern naming literals consults (and so builds, on first use) the trigram index.
         let allowed: Option<std::collections::HashSet<String>> = if literals.is_empty() {
             None
@@ -206,106 +206,68 @@ impl RepoIndex {
             self.with_text(|t| t.files_maybe_containing(&literals))
                 .map(|v| v.into_iter().collect())
         };
-        let sources = self.sources();
+        let queries: Vec<(Language, &structural::AstQuery)> = patterns.iter().map(|(l, q, _)| (*l, q)).collect();
+        let nonliteral: Vec<(Language, &[&str])> = patterns.iter().map(|(l, _, n)| (*l, n.as_slice())).collect();
+        let sweep = Sweep {
+            patterns: &queries,
+            prefix: prefix.unwrap_or("").trim_start_matches("./"),
+            allowed: allowed.as_ref(),
+            literals: &literals,
+            per_file: limit + 1,
+            deadline,
+        };
         let mut out = Vec::new();
-        let (mut considered, mut searched) = (0, 0);
-        let mut skipped = Vec::new();
-        let mut cut = None;
-        'files: for &f in g.files() {
-            let node = g.node_at(f);
-            let Some((language, query, nonliteral)) = patterns.iter().find(|(l, _, _)| Some(*l) == node.language)
-            else {
-                continue;
-            };
-            if !node.path.starts_with(prefix) {
-                continue;
-            }
-            considered += 1;
-            if allowed
-                .as_ref()
-                .is_some_and(|a| !a.contains(node.path.as_ref() as &str))
-            {
-                continue;
-            }
-            if Instant::now() >= deadline {
-                cut = Some(Cut::Deadline);
-                break;
-            }
-            let bytes = match sources.read(&node.path) {
-                Ok(b) => b,
-                Err(e) => {
-                    skipped.push(format!("{}: {e}", node.path));
-                    continue;
-                }
-            };
-            let text = String::from_utf8_lossy(&bytes);
-            // The trigram index narrows to files that may hold each literal; the text decides.
-            if !literals.iter().all(|l| text.contains(l.as_str())) {
-                continue;
-            }
-            searched += 1;
-            let (found, file_cut) = match structural::run(query, *language, &bytes, limit - out.len() + 1, deadline) {
-                Ok(v) => v,
-                Err(e) => {
-                    skipped.push(format!("{}: {e}", node.path));
-                    continue;
-                }
-            };
-            let lines: Vec<&str> = text.lines().collect();
-            for m in found {
-                if nonliteral.iter().any(|cap| {
-                    m.captures
-                        .iter()
-                        .any(|(n, kind, t)| n == cap && is_plain_literal(kind, t))
-                }) {
-                    continue;
-                }
-                if out.len() >= limit {
-                    cut = Some(Cut::Limit);
-                    break 'files;
-                }
-                let symbol =
-                    crate::review::enclosing_symbol(g, &node.path, m.line).map(|i| NodeSummary::of(g.node_at(i)));
-                out.push(AstHit {
-                    path: node.path.to_string(),
-                    line: m.line,
-                    column: m.column,
-                    end_line: m.end_line,
-                    kind: if detector {
-                        "eval-injection".into()
-                    } else {
-                        m.kind.clone()
-                    },
-                    text: lines
-                        .get(m.line as usize - 1)
-                        .map(|l| l.trim().chars().take(240).collect())
-                        .unwrap_or_default(),
-                    captures: m.captures.iter().map(|(n, _, t)| (n.clone(), t.clone())).collect(),
-                    message: detector.then(|| {
-                        format!(
-                            "code run from a value built at run time: `{}`",
-                            m.captures
-                                .iter()
-                                .find(|(n, _, _)| n == "arg")
-                                .map_or("", |(_, _, t)| t.as_str())
-                        )
-                    }),
-                    symbol,
+        let swept = self.sweep(g, &sweep, |site, m| {
+            let dropped = nonliteral
+                .iter()
+                .find(|(l, _)| *l == site.language)
+                .is_some_and(|(_, caps)| {
+                    caps.iter().any(|cap| {
+                        m.captures
+                            .iter()
+                            .any(|(n, kind, t)| n == cap && is_plain_literal(kind, t))
+                    })
                 });
+            if dropped {
+                return Visit::More;
             }
-            if file_cut == Some(Cut::Deadline) {
-                cut = Some(Cut::Deadline);
-                break;
+            if out.len() >= limit {
+                return Visit::Stop;
             }
-        }
+            let symbol = crate::review::enclosing_symbol(g, site.path, m.line).map(|i| NodeSummary::of(g.node_at(i)));
+            out.push(AstHit {
+                path: site.path.to_string(),
+                line: m.line,
+                column: m.column,
+                end_line: m.end_line,
+                kind: if detector {
+                    "eval-injection".into()
+                } else {
+                    m.kind.clone()
+                },
+                text: site.quote(m.line),
+                captures: m.captures.iter().map(|(n, _, t)| (n.clone(), t.clone())).collect(),
+                message: detector.then(|| {
+                    format!(
+                        "code run from a value built at run time: `{}`",
+                        m.captures
+                            .iter()
+                            .find(|(n, _, _)| n == "arg")
+                            .map_or("", |(_, _, t)| t.as_str())
+                    )
+                }),
+                symbol,
+            });
+            Visit::More
+        });
         Ok(SearchAstResult {
             matches: out,
-            files_considered: considered,
-            files_searched: searched,
+            files_considered: swept.considered,
+            files_searched: swept.searched,
             prefilter: if allowed.is_some() { literals } else { Vec::new() },
-            skipped,
-            truncated: cut.is_some(),
-            timed_out: cut == Some(Cut::Deadline),
+            skipped: swept.skipped,
+            truncated: swept.cut.is_some(),
+            timed_out: swept.cut == Some(Cut::Deadline),
             evidence: "ast",
         })
     }

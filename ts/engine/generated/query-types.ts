@@ -160,6 +160,59 @@ export interface ChainUnresolved {
   target: string;
 }
 
+/** Arguments of `analyze kind=channel_ops`. */
+export interface ChannelOpsArgs {
+  /** Only channels of this name (a field's or a local's). */
+  channel?: string;
+  /** Most channels returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=channel_ops`. */
+export interface ChannelOpsResult {
+  /** Most operations first (ties by name), at most `limit`. */
+  channels: ChannelRow[];
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  /** Operations of each kind over every channel counted. */
+  totals: Record<string, number>;
+  truncated: boolean;
+}
+
+/** One channel and what is done to it. */
+export interface ChannelRow {
+  channel: string;
+  closes: number;
+  /** How a declared channel is declared: `param`, `field` or `var`. */
+  declared_as?: string;
+  /** The function a local belongs to. */
+  function?: NodeSummary;
+  makes: number;
+  ranges: number;
+  receives: number;
+  /** `field` (a struct field, by name across the repository) or `local`. */
+  scope: string;
+  sends: number;
+  /** The operations, by file and line, at most `CHANNEL_SITES`. */
+  sites: ChannelSite[];
+}
+
+/** One operation on a channel. */
+export interface ChannelSite {
+  line: number;
+  /** `make`, `send`, `receive`, `range` or `close`. */
+  op: string;
+  path: string;
+}
+
 /** Arguments of `churn`. */
 export interface ChurnArgs {
   /** `symbol` rows (default: commits that shaped the symbol's current lines) or `file` rows (commits that changed the file). */
@@ -1020,6 +1073,53 @@ export interface ExternalTargetRow {
   uses: number;
 }
 
+/** A function writing a field, and how often. */
+export interface FieldWriter {
+  function: NodeSummary;
+  /** The lines of those writes. */
+  lines: number[];
+  writes: number;
+}
+
+/** One field name and who writes it. */
+export interface FieldWriters {
+  /** Field declarations of that name in the graph (by id, at most 5). */
+  declared: NodeSummary[];
+  field: string;
+  /** Writes from functions that are not constructors (`constructor`, `__init__`, `New…`, `new`). */
+  outside_constructors: number;
+  /** Writes at file level (outside every function). */
+  top_level: number;
+  /** Writing functions, most writes first (ties by id). */
+  writers: FieldWriter[];
+  writes: number;
+}
+
+/** Arguments of `analyze kind=field_writers`. */
+export interface FieldWritersArgs {
+  /** Only the field of this name. */
+  field?: string;
+  /** Most fields returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only writes in files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=field_writers`. */
+export interface FieldWritersResult {
+  evidence: string;
+  /** Most writers first, then most writes, then by name, at most `limit`. */
+  fields: FieldWriters[];
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
 /** A file's blame as a whole. */
 export interface FileBlame {
   authors: AuthorShare[];
@@ -1684,6 +1784,35 @@ export interface GetSymbolResult {
   visibility?: Visibility;
 }
 
+/** Arguments of `analyze kind=goroutine_spawns`. */
+export interface GoroutineSpawnsArgs {
+  /** Most spawn sites returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=goroutine_spawns`. */
+export interface GoroutineSpawnsResult {
+  /** Spawn sites per mechanism. */
+  by_mechanism: Record<string, number>;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Distinct functions that spawn. */
+  functions: number;
+  /** Spawn sites inside loops. */
+  in_loops: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** By file and line, at most `limit`. */
+  spawns: SpawnSite[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
 /** Arguments of `graph_query`. */
 export interface GraphQueryArgs {
   /** Most nodes returned, 1..=1000 (default 100). */
@@ -1950,6 +2079,41 @@ export interface ImportHop {
 /** How an import statement resolved. */
 export type ImportStatus = 'resolved' | 'external' | 'unresolved';
 
+/** A file that crosses a language boundary. */
+export interface InteropFile {
+  language: Language;
+  /** Those names, distinct and sorted, at most `NAMES_PER_FILE`. */
+  names: string[];
+  path: string;
+  /** Uses of the other side's names (`C.*` for cgo, `WebAssembly.*`, `#[wasm_bindgen]` items). */
+  uses: number;
+  /** How it crosses: `import "C"`; `wasm_bindgen`, `syscall/js`, `WebAssembly`. */
+  via: string[];
+}
+
+/** Arguments of `analyze kind=cgo_users` and `analyze kind=wasm_users`. */
+export interface InteropUsersArgs {
+  /** Most files returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=cgo_users` and `analyze kind=wasm_users`. */
+export interface InteropUsersResult {
+  evidence: string;
+  /** By path, at most `limit`. */
+  files: InteropFile[];
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
 /** A component outside the largest one. */
 export interface Island {
   /** Files whose nodes it holds. */
@@ -2192,6 +2356,50 @@ export interface ProcessRow {
   stamp?: string;
   steps: number;
   truncated?: string[];
+}
+
+/** A write to shared state from a goroutine. */
+export interface RaceWrite {
+  /** The named function the goroutine is started in. */
+  function?: NodeSummary;
+  /** The goroutine takes a lock or uses `atomic`. */
+  guarded: boolean;
+  line: number;
+  path: string;
+  /** `captured` (a local or parameter of the enclosing function), `field` (through a captured value) or `element` (of a captured map or slice). */
+  shared: string;
+  /** What is written, as spelled (`count`, `s.total`, `seen[k]`). */
+  target: string;
+  text: string;
+}
+
+/** Arguments of `analyze kind=race_writes`. */
+export interface RaceWritesArgs {
+  /** Most writes returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+  /** Leave out writes in goroutines that take a lock or use `atomic` (default false). */
+  unguarded_only?: boolean;
+}
+
+/** The answer of `analyze kind=race_writes`. */
+export interface RaceWritesResult {
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Goroutine function literals searched. */
+  goroutines: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+  /** Writes in goroutines without a lock or `atomic`. */
+  unguarded: number;
+  /** Unguarded first, then by file and line, at most `limit`. */
+  writes: RaceWrite[];
 }
 
 /** Why an unresolved reference stayed unresolved (see the module doc for the order they are tried in). */
@@ -2580,6 +2788,24 @@ export interface SearchTextResult {
 
 /** How bad a cycle is (see the module doc for the rule). */
 export type Severity = 'high' | 'medium' | 'low';
+
+/** One place concurrent work starts. */
+export interface SpawnSite {
+  /** What is started: the callee's text (`worker`, `s.loop`, `func literal`), or the constructor or call that starts it. */
+  callee: string;
+  /** The function the spawn is in. */
+  function?: NodeSummary;
+  /** Inside a loop body of that function: one per iteration. */
+  in_loop: boolean;
+  line: number;
+  /** `goroutine`, `thread`, `task` or `worker`. */
+  mechanism: string;
+  path: string;
+  /** The function the graph resolved the started call to (a named Go callee). */
+  target?: NodeSummary;
+  /** The source line. */
+  text: string;
+}
 
 /** One parsed stage and the size of the set it produced. */
 export type StagePlan = {
@@ -3007,6 +3233,53 @@ export interface TracedPath {
 /** The shape of a `type` node (classes, structs, enums, records, aliases, unions). */
 export type TypeFlavor = 'class' | 'struct' | 'enum' | 'record' | 'type_alias' | 'union' | 'annotation' | 'message' | 'service' | 'table' | 'view' | 'component' | 'mixin';
 
+/** A channel made and never closed. */
+export interface UnclosedChannel {
+  channel: string;
+  closes: number;
+  /** How a declared channel is declared: `param`, `field` or `var`. */
+  declared_as?: string;
+  /** The function a local belongs to. */
+  function?: NodeSummary;
+  makes: number;
+  ranges: number;
+  receives: number;
+  /** `leak` (a `for … range` reads it: that loop never ends) or `unclosed`. */
+  risk: string;
+  /** `field` (a struct field, by name across the repository) or `local`. */
+  scope: string;
+  sends: number;
+  /** The operations, by file and line, at most `CHANNEL_SITES`. */
+  sites: ChannelSite[];
+}
+
+/** Arguments of `analyze kind=unclosed_channels`. */
+export interface UnclosedChannelsArgs {
+  /** Most channels returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=unclosed_channels`. */
+export interface UnclosedChannelsResult {
+  /** Leaks first, then by name, at most `limit`. */
+  channels: UnclosedChannel[];
+  /** Channels made and closed somewhere. */
+  closed: number;
+  /** Locals made, never closed in their function, but passed on or returned (whoever receives them may close them): left out. */
+  escaping: number;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
 /** An unresolved reference whose name is the target's name. */
 export interface UnresolvedHint {
   /** Same-named candidates the resolver saw (>1: ambiguous). */
@@ -3024,6 +3297,45 @@ export interface UnresolvedImport {
   line: number;
   /** The module as written. */
   module: string;
+}
+
+/** Arguments of `analyze kind=unsafe_patterns`. */
+export interface UnsafePatternsArgs {
+  /** Most sites returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=unsafe_patterns`. */
+export interface UnsafePatternsResult {
+  by_pattern: Record<string, number>;
+  evidence: string;
+  /** Distinct files with a site. */
+  files: number;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** By file and line, at most `limit`. */
+  sites: UnsafeSite[];
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
+/** One unsafe site. */
+export interface UnsafeSite {
+  language: Language;
+  line: number;
+  path: string;
+  /** `unsafe.Pointer`, `go:linkname`, `unsafe block`, `unsafe fn`, `unsafe impl`, `extern block`, `unsafe member`, `fixed`, `stackalloc`. */
+  pattern: string;
+  /** The symbol it is in (for `unsafe fn`, the function itself). */
+  symbol?: NodeSummary;
+  /** The source line. */
+  text: string;
 }
 
 /** One untested function or method. */
@@ -3305,6 +3617,14 @@ export interface AnalyzeKindMap {
   contract_sites: { args: ContractSitesArgs; result: ContractSitesResult };
   todos: { args: TodosArgs; result: TodosResult };
   health_score: { args: HealthScoreArgs; result: HealthScoreResult };
+  goroutine_spawns: { args: GoroutineSpawnsArgs; result: GoroutineSpawnsResult };
+  channel_ops: { args: ChannelOpsArgs; result: ChannelOpsResult };
+  unclosed_channels: { args: UnclosedChannelsArgs; result: UnclosedChannelsResult };
+  race_writes: { args: RaceWritesArgs; result: RaceWritesResult };
+  field_writers: { args: FieldWritersArgs; result: FieldWritersResult };
+  unsafe_patterns: { args: UnsafePatternsArgs; result: UnsafePatternsResult };
+  cgo_users: { args: InteropUsersArgs; result: InteropUsersResult };
+  wasm_users: { args: InteropUsersArgs; result: InteropUsersResult };
   blame: { args: BlameArgs; result: BlameResult };
   ownership: { args: OwnershipArgs; result: OwnershipResult };
   stale_code: { args: StaleCodeArgs; result: StaleCodeResult };
