@@ -140,3 +140,19 @@ describe('gortex analyze: concurrency and unsafe code from the syntax trees', ()
     expect(fields.stdout).toContain('count: 3 writes (2 outside constructors) by Store.bump ×1, Store.constructor ×1, Store.reset ×1');
   });
 });
+
+describe('gortex analyze: annotations, log calls and string events', () => {
+  const { run, json } = cliOn('events', 'events');
+
+  test('log_events, event_emitters and annotation_users print their planted facts', () => {
+    const logs = run(['analyze', '--kind', 'log_events', '--arg', 'level=error']);
+    expect(logs.status).toBe(0);
+    expect(logs.stdout).toMatch(/^error\s+1×\s+no port\s+go\/server\.go:14$/m);
+    expect(logs.stdout).toContain('log calls by level: error 5');
+    const events = run(['analyze', '--kind', 'event_emitters']);
+    expect(events.stdout).toMatch(/^order:shipped\s+1 emit\s+0 listen\s+no listener here$/m);
+    expect(events.stdout).toContain('3 emitted with no listener; 1 listened for and never emitted here');
+    const annotations = json(['analyze', '--kind', 'annotation_users', '--arg', 'name=Override']);
+    expect(annotations.annotations.map((a: any) => [a.annotation, a.symbols.map((s: any) => s.qual_name)])).toEqual([['Override', ['Orders.toString']]]);
+  });
+});

@@ -151,6 +151,23 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...more(r.rows.length, r.total),
     `${formatCount(r.summary.test_edges)} tests edges: ${formatCount(r.summary.test_functions)} tests cover ${formatCount(r.summary.tested_symbols)} symbols`,
   ],
+  annotation_users: (r) => [
+    ...(r.annotations as Json[]).map((a) => `${a.annotation}: ${a.count} symbols (${counts(a.by_kind)}) — ${(a.symbols as Json[]).map((s) => s.qual_name).join(', ')}${a.count > a.symbols.length ? ', …' : ''}`),
+    ...more(r.annotations.length, r.total),
+    `${formatCount(r.annotated_symbols)} annotated symbols`,
+  ],
+  log_events: (r) => [
+    ...table((r.events as Json[]).map((e) => [e.level, `${e.count}×`, e.message, (e.sites as Json[]).map((x) => `${x.path}:${x.line}`).join(', ')])),
+    ...more(r.events.length, r.total),
+    `log calls by level: ${counts(r.by_level)}`,
+    ...sweepNotes(r),
+  ],
+  event_emitters: (r) => [
+    ...table((r.events as Json[]).map((e) => [e.event, `${e.emits} emit`, `${e.listens} listen`, e.emits === 0 ? 'never emitted here' : e.listens === 0 ? 'no listener here' : ''])),
+    ...more(r.events.length, r.total),
+    `${formatCount(r.emitted_only)} emitted with no listener; ${formatCount(r.listened_only)} listened for and never emitted here`,
+    ...sweepNotes(r),
+  ],
   goroutine_spawns: (r) => [
     ...table((r.spawns as Json[]).map((x) => [x.mechanism, x.callee, `${x.path}:${x.line}`, x.function?.qual_name ?? '', x.in_loop ? 'in a loop' : '', x.target ? `→ ${x.target.qual_name}` : ''])),
     ...more(r.spawns.length, r.total),

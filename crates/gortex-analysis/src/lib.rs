@@ -3,6 +3,7 @@
 //! graph; callers cache results per graph version.
 
 pub mod adjacency;
+pub mod annotations;
 pub mod communities;
 pub mod connectivity;
 pub mod cycles;

@@ -187,6 +187,15 @@ tool_table! {
     health_score(gortex_analysis::health::HealthScoreArgs) -> gortex_analysis::health::HealthScoreResult,
         "One 0–100 score and grade from test reach, dead code, cycles, structure and resolution, with each component",
         |a| gortex_analysis::health::health_score(g, &self.communities(), &a);
+    annotation_users(gortex_analysis::annotations::AnnotationUsersArgs) -> gortex_analysis::annotations::AnnotationUsersResult,
+        "The symbols each decorator or annotation is put on (Python and TypeScript decorators, Java, Kotlin and C# annotations), by its bare name, with kinds and languages",
+        |a| gortex_analysis::annotations::annotation_users(g, &a);
+    log_events(crate::events::LogEventsArgs) -> crate::events::LogEventsResult,
+        "Log calls with a literal message (Go log/slog/loggers, Python logging, console and loggers in JS/TS, Java loggers, Rust log macros) grouped by message, with level, function and sites",
+        |a| self.log_events(g, &a);
+    event_emitters(crate::events::EventEmittersArgs) -> crate::events::EventEmittersResult,
+        "Events named by a string (emit / on / once / addEventListener / CustomEvent in JS/TS, emit / on in Python) paired by name: emitters, listeners, and the events only one side names",
+        |a| self.event_emitters(g, &a);
     goroutine_spawns(crate::concurrency::GoroutineSpawnsArgs) -> crate::concurrency::GoroutineSpawnsResult,
         "Where concurrent work starts: Go go statements, Rust thread/tokio spawns, Python threads and asyncio tasks, Java threads and executor submits, JS/TS workers — with the enclosing function, whether it is in a loop and the resolved callee",
         |a| self.goroutine_spawns(g, &a);

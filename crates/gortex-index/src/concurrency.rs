@@ -995,6 +995,7 @@ mod tests {
         for (language, pattern) in super::bundled_patterns()
             .into_iter()
             .chain(crate::unsafe_code::bundled_patterns())
+            .chain(crate::events::bundled_patterns())
         {
             if gortex_lang::supports(language) {
                 if let Err(e) = gortex_lang::structural::compile(language, pattern) {

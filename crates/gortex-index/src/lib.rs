@@ -62,6 +62,7 @@ pub mod analyze;
 mod classify;
 pub mod concurrency;
 pub mod coverage_reports;
+pub mod events;
 pub mod history;
 pub mod inspect;
 pub mod loaded_repos;

@@ -143,7 +143,7 @@ tool_table! {
         "Rank who should review a changeset (changed symbols and/or files): CODEOWNERS owners of the changed files, the authors of the changed code's current lines and its last year of commits, and the authors of the code that historically changes with it — one score each with the reasons.",
         |a| self.history().and_then(|h| gortex_git::reviewers::suggest_reviewers(g, &h, &a));
     analyze(crate::analyze::AnalyzeArgs) -> crate::analyze::AnalyzeResult,
-        "Whole-repository analyses by kind: dead_code, hotspots, cycles, would_create_cycle, impact, clusters, coverage_gaps (untested), coverage and coverage_summary (from coverage reports), external_calls, routes, env_var_users, contract_sites, todos, health_score, connectivity_health, edge_audit, resolution_outcomes, tests_as_edges, goroutine_spawns, channel_ops, unclosed_channels, race_writes, field_writers, unsafe_patterns, cgo_users, wasm_users, blame, ownership, stale_code, churn, fixes_history, releases, review; kind=kinds lists them with their descriptions.",
+        "Whole-repository analyses by kind: dead_code, hotspots, cycles, would_create_cycle, impact, clusters, coverage_gaps (untested), coverage and coverage_summary (from coverage reports), external_calls, routes, env_var_users, contract_sites, todos, health_score, connectivity_health, edge_audit, resolution_outcomes, tests_as_edges, annotation_users, log_events, event_emitters, goroutine_spawns, channel_ops, unclosed_channels, race_writes, field_writers, unsafe_patterns, cgo_users, wasm_users, blame, ownership, stale_code, churn, fixes_history, releases, review; kind=kinds lists them with their descriptions.",
         |a| self.analyze(a);
 }
 

@@ -21,6 +21,38 @@ export interface AnalyzeKindsResult {
   kinds: AnalyzeKindRow[];
 }
 
+/** One annotation and the symbols carrying it. */
+export interface AnnotationRow {
+  annotation: string;
+  /** Per node kind. */
+  by_kind: Record<string, number>;
+  /** Symbols carrying it. */
+  count: number;
+  languages: Language[];
+  /** The symbols by id, at most `SYMBOLS_PER_ANNOTATION`. */
+  symbols: NodeSummary[];
+}
+
+/** Arguments of `analyze kind=annotation_users`. */
+export interface AnnotationUsersArgs {
+  /** Most annotations returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only this annotation, as recorded (`Override`, `app.route`; a leading `@` is ignored). */
+  name?: string;
+  /** Only symbols declared under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=annotation_users`. */
+export interface AnnotationUsersResult {
+  /** Symbols carrying at least one annotation. */
+  annotated_symbols: number;
+  /** Most used first (ties by name), at most `limit`. */
+  annotations: AnnotationRow[];
+  total: number;
+  truncated: boolean;
+}
+
 /** One structural match. */
 export interface AstHit {
   /** Capture name → its text (pattern mode). */
@@ -977,6 +1009,58 @@ export interface EnvVarUsersResult {
   total_variables: number;
   truncated: boolean;
   variables: EnvVarRow[];
+}
+
+/** Arguments of `analyze kind=event_emitters`. */
+export interface EventEmittersArgs {
+  /** Only this event name. */
+  event?: string;
+  /** Most events returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only events one side names: `emitted_only` (no listener here) or `listened_only` (never emitted here). */
+  orphans?: EventOrphans;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=event_emitters`. */
+export interface EventEmittersResult {
+  /** Events emitted and never listened for here. */
+  emitted_only: number;
+  /** By name, at most `limit`. */
+  events: EventRow[];
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Events listened for and never emitted here (often the runtime's: `click`, `data`, `error`). */
+  listened_only: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
+/** Which one-sided events `event_emitters` keeps. */
+export type EventOrphans = 'emitted_only' | 'listened_only';
+
+/** One event name, its emitters and its listeners. */
+export interface EventRow {
+  emits: number;
+  /** Emitting sites by file and line, at most `SITES_PER_ROW`. */
+  emitters: EventSite[];
+  event: string;
+  /** Listening sites by file and line, at most `SITES_PER_ROW`. */
+  listeners: EventSite[];
+  listens: number;
+}
+
+/** Where a log call or event is made. */
+export interface EventSite {
+  function?: NodeSummary;
+  line: number;
+  path: string;
 }
 
 /** Arguments of `explain_change_impact`. Exactly one of `id`, `ids` and `file` is required. */
@@ -2142,6 +2226,45 @@ export interface KindTiers {
 
 /** A source language. Dialects that need their own grammar (TSX) are separate variants. */
 export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'csharp' | 'kotlin' | 'php' | 'ruby' | 'markdown' | 'json' | 'yaml' | 'toml' | 'dockerfile' | 'sql' | 'lua' | 'elixir' | 'erlang' | 'elm' | 'dart' | 'haskell' | 'zig' | 'swift' | 'scala' | 'vue' | 'svelte' | 'proto' | 'text' | 'bash';
+
+/** One log message and where it is written. */
+export interface LogEvent {
+  /** Calls writing it. */
+  count: number;
+  level: string;
+  message: string;
+  /** Those calls by file and line, at most `SITES_PER_ROW`. */
+  sites: EventSite[];
+}
+
+/** Arguments of `analyze kind=log_events`. */
+export interface LogEventsArgs {
+  /** Only messages containing this text (case-insensitive). */
+  contains?: string;
+  /** Only this level: debug, info, warn, error, fatal or print. */
+  level?: string;
+  /** Most messages returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=log_events`. */
+export interface LogEventsResult {
+  /** Log calls per level. */
+  by_level: Record<string, number>;
+  /** Most written first (ties: the more severe level, then the message), at most `limit`. */
+  events: LogEvent[];
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
 
 /** How a row was found. */
 export type MatchTier = 'exact' | 'exact_case_insensitive' | 'ranked';
@@ -3617,6 +3740,9 @@ export interface AnalyzeKindMap {
   contract_sites: { args: ContractSitesArgs; result: ContractSitesResult };
   todos: { args: TodosArgs; result: TodosResult };
   health_score: { args: HealthScoreArgs; result: HealthScoreResult };
+  annotation_users: { args: AnnotationUsersArgs; result: AnnotationUsersResult };
+  log_events: { args: LogEventsArgs; result: LogEventsResult };
+  event_emitters: { args: EventEmittersArgs; result: EventEmittersResult };
   goroutine_spawns: { args: GoroutineSpawnsArgs; result: GoroutineSpawnsResult };
   channel_ops: { args: ChannelOpsArgs; result: ChannelOpsResult };
   unclosed_channels: { args: UnclosedChannelsArgs; result: UnclosedChannelsResult };

@@ -1,0 +1,168 @@
+//! `analyze` kinds `annotation_users` (graph), `log_events` and `event_emitters` (syntax trees)
+//! through the query door, on a real index of `test/fixtures/events`, with exact expected rows.
+//!
+//! Fixture shape (planted facts):
+//! - `go/server.go`: `log.Printf("listening on %d")` in two functions, `slog.Info` and
+//!   `slog.Error`; `errors.New` and `fmt.Errorf` (errors, not logs).
+//! - `py/app.py`: two `@app.route` handlers logging at info and warning; `notify` emits
+//!   `user_joined` and logs an exception.
+//! - `web/bus.ts`: an `@Injectable()` class listening to and emitting `order:placed`, emitting
+//!   `order:shipped` (no listener), `console.log('order placed')`; `listen` listens for `click`
+//!   (never emitted here), `console.error('clicked')`, dispatches `new CustomEvent('ready')`.
+//! - `java/Orders.java`: `@Override`, `@Deprecated`; `log.info("order placed")`,
+//!   `log.error("order failed")`. `rust/lib.rs`: `info!`, `warn!`, `log::error!`.
+
+mod common;
+
+use common::*;
+use gortex_index::RepoIndex;
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+fn repo() -> &'static RepoIndex {
+    static R: OnceLock<RepoIndex> = OnceLock::new();
+    R.get_or_init(|| {
+        let home = tempfile::tempdir().unwrap();
+        let mut opts = options(home.path());
+        opts.persist = false;
+        let (index, report) = index(&fixtures().join("events"), &opts);
+        assert!(report.failures.is_empty(), "{:?}", report.failures);
+        index
+    })
+}
+
+fn analyze(args: Value) -> Value {
+    repo().query("analyze", args).unwrap()
+}
+
+#[test]
+fn log_events_groups_messages_by_level_and_leaves_errors_out() {
+    let r = analyze(json!({ "kind": "log_events" }));
+    assert_eq!(r["evidence"], json!("ast"));
+    let rows: Vec<(String, String, u64)> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["level"].as_str().unwrap().to_string(),
+                e["message"].as_str().unwrap().to_string(),
+                e["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String, u64)> = [
+        ("info", "order placed", 2),
+        ("print", "listening on %d", 2),
+        ("error", "boot failed", 1),
+        ("error", "clicked", 1),
+        ("error", "no port", 1),
+        ("error", "notify failed", 1),
+        ("error", "order failed", 1),
+        ("warn", "low memory", 1),
+        ("warn", "not ready yet", 1),
+        ("info", "booting", 1),
+        ("info", "health checked", 1),
+        ("info", "server started", 1),
+    ]
+    .iter()
+    .map(|(l, m, c)| (l.to_string(), m.to_string(), *c))
+    .collect();
+    assert_eq!(rows, want);
+    assert_eq!(r["by_level"], json!({ "error": 5, "info": 5, "print": 2, "warn": 2 }));
+    let placed = &r["events"][0]["sites"];
+    assert_eq!(placed[0]["path"], json!("java/Orders.java"));
+    assert_eq!(placed[0]["function"]["qual_name"], json!("Orders.place"));
+    let printed = analyze(json!({ "kind": "log_events", "level": "print" }));
+    let fns: Vec<&str> = printed["events"][0]["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["function"]["qual_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(fns, ["Serve", "Retry"]);
+    let some = analyze(json!({ "kind": "log_events", "contains": "ORDER", "path_prefix": "java/" }));
+    assert_eq!(some["total"], json!(2));
+    let e = repo()
+        .query("analyze", json!({ "kind": "log_events", "level": "loud" }))
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains("level must be one of debug, info, warn, error, fatal, print"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn event_emitters_pairs_emitters_with_listeners() {
+    let r = analyze(json!({ "kind": "event_emitters" }));
+    let rows: Vec<(String, u64, u64)> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["event"].as_str().unwrap().to_string(),
+                e["emits"].as_u64().unwrap(),
+                e["listens"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, u64, u64)> = [
+        ("click", 0, 1),
+        ("order:placed", 1, 1),
+        ("order:shipped", 1, 0),
+        ("ready", 1, 0),
+        ("user_joined", 1, 0),
+    ]
+    .iter()
+    .map(|(e, a, b)| (e.to_string(), *a, *b))
+    .collect();
+    assert_eq!(rows, want);
+    assert_eq!((&r["emitted_only"], &r["listened_only"]), (&json!(3), &json!(1)));
+    let placed = analyze(json!({ "kind": "event_emitters", "event": "order:placed" }));
+    assert_eq!(
+        placed["events"][0]["emitters"][0]["function"]["qual_name"],
+        json!("Bus.start")
+    );
+    assert_eq!(placed["events"][0]["listeners"][0]["line"], json!(10));
+    let orphans = analyze(json!({ "kind": "event_emitters", "orphans": "listened_only" }));
+    assert_eq!(orphans["events"][0]["event"], json!("click"));
+    assert_eq!(orphans["total"], json!(1));
+}
+
+#[test]
+fn annotation_users_groups_symbols_by_decorator() {
+    let r = analyze(json!({ "kind": "annotation_users" }));
+    let rows: Vec<(String, Vec<String>)> = r["annotations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["annotation"].as_str().unwrap().to_string(),
+                a["symbols"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s["qual_name"].as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, Vec<String>)> = [
+        ("app.route", vec!["health", "ready"]),
+        ("Deprecated", vec!["Orders.place"]),
+        ("Injectable", vec!["Bus"]),
+        ("Override", vec!["Orders.toString"]),
+    ]
+    .iter()
+    .map(|(a, s)| (a.to_string(), s.iter().map(|x| x.to_string()).collect()))
+    .collect();
+    assert_eq!(rows, want);
+    assert_eq!(r["annotated_symbols"], json!(5));
+    let route = analyze(json!({ "kind": "annotation_users", "name": "@app.route" }));
+    assert_eq!(route["annotations"][0]["languages"], json!(["python"]));
+    assert_eq!(route["annotations"][0]["by_kind"], json!({ "function": 2 }));
+}
