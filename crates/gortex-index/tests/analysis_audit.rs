@@ -25,19 +25,10 @@ use gortex_index::RepoIndex;
 use serde_json::{json, Value};
 use std::sync::{Arc, OnceLock};
 
-fn build() -> RepoIndex {
-    let home = tempfile::tempdir().unwrap();
-    let mut opts = options(home.path());
-    opts.persist = false;
-    let (index, report) = index(&fixtures().join("audit"), &opts);
-    assert!(report.failures.is_empty(), "{:?}", report.failures);
-    index
-}
-
 /// The fixture's index, built once.
 fn repo() -> &'static RepoIndex {
     static R: OnceLock<RepoIndex> = OnceLock::new();
-    R.get_or_init(build)
+    R.get_or_init(|| fixture_index("audit"))
 }
 
 fn analyze(repo: &RepoIndex, args: Value) -> Value {

@@ -31,14 +31,7 @@ use std::sync::OnceLock;
 
 fn repo() -> &'static RepoIndex {
     static R: OnceLock<RepoIndex> = OnceLock::new();
-    R.get_or_init(|| {
-        let home = tempfile::tempdir().unwrap();
-        let mut opts = options(home.path());
-        opts.persist = false;
-        let (index, report) = index(&fixtures().join("concurrency"), &opts);
-        assert!(report.failures.is_empty(), "{:?}", report.failures);
-        index
-    })
+    R.get_or_init(|| fixture_index("concurrency"))
 }
 
 fn analyze(args: Value) -> Value {

@@ -25,6 +25,17 @@ pub fn index(root: &Path, options: &IndexOptions) -> (RepoIndex, IndexReport) {
     RepoIndex::open(root, options, &|_| {}, &AtomicBool::new(false)).expect("indexing succeeds")
 }
 
+/// An in-memory index (no snapshot) of fixture `rel` under `test/fixtures`, which must index
+/// without failures.
+pub fn fixture_index(rel: &str) -> RepoIndex {
+    let home = tempfile::tempdir().unwrap();
+    let mut opts = options(home.path());
+    opts.persist = false;
+    let (index, report) = index(&fixtures().join(rel), &opts);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    index
+}
+
 /// Resolution lines of the canonical dump (edges that are not structural, and unresolved refs).
 pub fn resolution_lines(index: &RepoIndex) -> Vec<String> {
     index
