@@ -156,3 +156,35 @@ describe('gortex analyze: annotations, log calls and string events', () => {
     expect(annotations.annotations.map((a: any) => [a.annotation, a.symbols.map((s: any) => s.qual_name)])).toEqual([['Override', ['Orders.toString']]]);
   });
 });
+
+describe('gortex analyze: SQL in code against the schema', () => {
+  const { run, json } = cliOn('sql', 'sqlfix');
+
+  test('sql_call_sites, unreferenced_tables and orphan_tables print their planted facts', () => {
+    const sites = run(['analyze', '--kind', 'sql_call_sites', '--path-prefix', 'go/']);
+    expect(sites.status).toBe(0);
+    expect(sites.stdout).toMatch(/^SELECT\s+users\s+go\/repo\.go:6\s+FindUser\s+SELECT id, name FROM users WHERE id = \$1$/m);
+    const unreferenced = run(['analyze', '--kind', 'unreferenced_tables']);
+    expect(unreferenced.stdout).toContain('audit_log  db/schema.sql:12  (read only by views: recent_audit)');
+    expect(unreferenced.stdout).toContain('2 of 5 defined tables no SQL in code reads or writes');
+    expect(json(['analyze', '--kind', 'orphan_tables']).tables.map((t: any) => t.table)).toEqual(['payments']);
+  });
+});
+
+describe('gortex analyze: manifests, images and kustomizations', () => {
+  const { run, json } = cliOn('infra', 'infra');
+
+  test('k8s_resources, images and kustomize print their planted facts', () => {
+    const objects = run(['analyze', '--kind', 'k8s_resources']);
+    expect(objects.status).toBe(0);
+    expect(objects.stdout).toMatch(/^Service\s+shop\/api\s+v1\s+deploy\/base\/deployment\.yaml:17$/m);
+    const images = run(['analyze', '--kind', 'images']);
+    expect(images.stdout).toMatch(/^postgres\s+latest\s+UNPINNED\s+docker-compose\.yml:3$/m);
+    expect(images.stdout).toContain('6 images, 3 unpinned');
+    const kustomize = json(['analyze', '--kind', 'kustomize']);
+    expect(kustomize.kustomizations.map((k: any) => [k.path, k.missing])).toEqual([
+      ['deploy/base/kustomization.yaml', ['configmap.yaml']],
+      ['deploy/overlays/prod/kustomization.yaml', []],
+    ]);
+  });
+});

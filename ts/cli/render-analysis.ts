@@ -168,6 +168,45 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     `${formatCount(r.emitted_only)} emitted with no listener; ${formatCount(r.listened_only)} listened for and never emitted here`,
     ...sweepNotes(r),
   ],
+  sql_call_sites: (r) => [
+    ...table((r.sites as Json[]).map((x) => [x.verb, (x.tables as string[]).join(', '), `${x.path}:${x.line}`, x.function?.qual_name ?? '', x.sql])),
+    ...more(r.sites.length, r.total),
+    `${formatCount(r.total)} SQL strings (${counts(r.by_verb)})`,
+    ...sweepNotes(r),
+  ],
+  unreferenced_tables: (r) => [
+    ...(r.tables as Json[]).map((t) => `${t.table.name}  ${at(t.table)}${t.views.length > 0 ? `  (read only by views: ${(t.views as string[]).join(', ')})` : ''}`),
+    ...more(r.tables.length, r.total),
+    `${formatCount(r.total)} of ${formatCount(r.defined)} defined tables no SQL in code reads or writes`,
+    ...sweepNotes(r),
+  ],
+  orphan_tables: (r) => [
+    ...(r.tables as Json[]).map((t) => `${t.table}: ${t.uses} uses, e.g. ${(t.sites as Json[]).slice(0, 3).map((x) => `${x.path}:${x.line}`).join(', ')}`),
+    ...more(r.tables.length, r.total),
+    r.defined === 0 ? 'note: no table definitions found (no CREATE TABLE in .sql files or in code): every table code uses is listed' : `${formatCount(r.total)} tables used by code and defined nowhere (${formatCount(r.defined)} defined)`,
+    ...sweepNotes(r),
+  ],
+  k8s_resources: (r) => [
+    ...table((r.resources as Json[]).map((x) => [x.kind, x.namespace ? `${x.namespace}/${x.name ?? '?'}` : x.name ?? '(no name)', x.api_version, `${x.path}:${x.line}`])),
+    ...more(r.resources.length, r.total),
+    `${formatCount(r.total)} objects (${counts(r.by_kind)})`,
+    ...infraNotes(r),
+  ],
+  images: (r) => [
+    ...table((r.images as Json[]).map((i) => [i.image, (i.tags as string[]).join(', ') || '(no tag)', i.unpinned ? 'UNPINNED' : '', (i.uses as Json[]).map((u) => `${u.path}:${u.line}`).join(', ')])),
+    ...more(r.images.length, r.total),
+    `${formatCount(r.total)} images, ${formatCount(r.unpinned)} unpinned (no tag or digest, or latest)`,
+    ...infraNotes(r),
+  ],
+  kustomize: (r) => [
+    ...(r.kustomizations as Json[]).flatMap((k) => [
+      `${k.path}${k.namespace ? ` (namespace ${k.namespace})` : ''}: ${k.resources.length} resources, ${k.bases.length} bases, ${k.components.length} components, ${k.patches.length} patches, ${k.images.length} image overrides`,
+      ...(k.missing as string[]).map((m) => `  missing: ${m}`),
+    ]),
+    ...more(r.kustomizations.length, r.total),
+    `${formatCount(r.total)} kustomizations, ${formatCount(r.broken)} listing a missing path`,
+    ...infraNotes(r),
+  ],
   goroutine_spawns: (r) => [
     ...table((r.spawns as Json[]).map((x) => [x.mechanism, x.callee, `${x.path}:${x.line}`, x.function?.qual_name ?? '', x.in_loop ? 'in a loop' : '', x.target ? `→ ${x.target.qual_name}` : ''])),
     ...more(r.spawns.length, r.total),
@@ -220,6 +259,11 @@ function bucket(title: string, b: Json, line: (row: Json) => string): string[] {
 /** What an AST sweep skipped or cut short. */
 function sweepNotes(r: Json): string[] {
   return [...((r.skipped as string[] | undefined) ?? []).map((x) => `skipped: ${x}`), ...(r.timed_out ? ['note: the sweep hit its deadline; later files were not searched'] : [])];
+}
+
+/** What an infrastructure scan could not read. */
+function infraNotes(r: Json): string[] {
+  return ((r.skipped as string[] | undefined) ?? []).map((x) => `skipped: ${x}`);
 }
 
 /** `cgo_users` and `wasm_users`: a file per line with how it crosses and what it uses. */

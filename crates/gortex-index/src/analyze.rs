@@ -196,6 +196,24 @@ tool_table! {
     event_emitters(crate::events::EventEmittersArgs) -> crate::events::EventEmittersResult,
         "Events named by a string (emit / on / once / addEventListener / CustomEvent in JS/TS, emit / on in Python) paired by name: emitters, listeners, and the events only one side names",
         |a| self.event_emitters(g, &a);
+    sql_call_sites(crate::sql_sites::SqlCallSitesArgs) -> crate::sql_sites::SqlCallSitesResult,
+        "SQL strings in code (Go, Python, JS/TS, Java, Rust, C#) with their verb, the tables they name and their function",
+        |a| self.sql_call_sites(g, &a);
+    unreferenced_tables(crate::sql_sites::TableAuditArgs) -> crate::sql_sites::UnreferencedTablesResult,
+        "Tables defined (CREATE TABLE in .sql files) that no SQL in code reads or writes, with the views that still read them",
+        |a| self.unreferenced_tables(g, &a);
+    orphan_tables(crate::sql_sites::TableAuditArgs) -> crate::sql_sites::OrphanTablesResult,
+        "Tables SQL in code reads or writes that nothing in the repository defines (no CREATE TABLE in .sql files or in code)",
+        |a| self.orphan_tables(g, &a);
+    k8s_resources(crate::infra::InfraArgs) -> crate::infra::K8sResourcesResult,
+        "Kubernetes objects of the YAML manifests (apiVersion and kind at the top of a document) with their name and namespace",
+        |a| self.k8s_resources(g, &a);
+    images(crate::infra::InfraArgs) -> crate::infra::ImagesResult,
+        "Container images from Dockerfile FROM lines and YAML image: fields, by repository with their tags and digests, unpinned ones flagged",
+        |a| self.images(g, &a);
+    kustomize(crate::infra::InfraArgs) -> crate::infra::KustomizeResult,
+        "Every kustomization with its namespace, resources, bases, components, patches and image overrides, and the listed local paths that do not exist",
+        |a| self.kustomize(g, &a);
     goroutine_spawns(crate::concurrency::GoroutineSpawnsArgs) -> crate::concurrency::GoroutineSpawnsResult,
         "Where concurrent work starts: Go go statements, Rust thread/tokio spawns, Python threads and asyncio tasks, Java threads and executor submits, JS/TS workers — with the enclosing function, whether it is in a loop and the resolved callee",
         |a| self.goroutine_spawns(g, &a);

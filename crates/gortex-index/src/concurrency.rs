@@ -996,9 +996,11 @@ mod tests {
             .into_iter()
             .chain(crate::unsafe_code::bundled_patterns())
             .chain(crate::events::bundled_patterns())
+            .map(|(l, p)| (l, p.to_string()))
+            .chain(crate::sql_sites::bundled_patterns())
         {
             if gortex_lang::supports(language) {
-                if let Err(e) = gortex_lang::structural::compile(language, pattern) {
+                if let Err(e) = gortex_lang::structural::compile(language, &pattern) {
                     panic!("{}: {e}\n{pattern}", language.as_str());
                 }
             }

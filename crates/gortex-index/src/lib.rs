@@ -64,6 +64,7 @@ pub mod concurrency;
 pub mod coverage_reports;
 pub mod events;
 pub mod history;
+pub mod infra;
 pub mod inspect;
 pub mod loaded_repos;
 pub mod memory;
@@ -82,6 +83,7 @@ pub mod review;
 pub mod search_ast;
 pub mod semantic;
 pub mod snapshot;
+pub mod sql_sites;
 pub mod walk;
 pub mod warmup;
 

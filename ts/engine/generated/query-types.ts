@@ -2039,6 +2039,42 @@ export interface HotspotsResult {
 /** An id argument given as a number or as a name (label, entry name, or a number in a string). */
 export type IdOrName = number | string;
 
+/** One image repository and its uses. */
+export interface ImageRow {
+  /** The repository, registry included (`golang`, `ghcr.io/acme/api`). */
+  image: string;
+  /** Distinct tags and digests, sorted. */
+  tags: string[];
+  /** Some use gives no tag or digest, or says `latest`. */
+  unpinned: boolean;
+  uses: ImageUse[];
+}
+
+/** Where an image is used. */
+export interface ImageUse {
+  line: number;
+  path: string;
+  /** `dockerfile` or `manifest` (a YAML `image:` field). */
+  source: string;
+  /** The tag (`1.21-alpine`), or the digest (`sha256:…`); absent when neither is given. */
+  tag?: string;
+}
+
+/** The answer of `analyze kind=images`. */
+export interface ImagesResult {
+  evidence: string;
+  /** Files read. */
+  files_read: number;
+  /** By repository, at most `limit`. */
+  images: ImageRow[];
+  /** Files that could not be read, with why. */
+  skipped?: string[];
+  total: number;
+  truncated: boolean;
+  /** Images with an unpinned use. */
+  unpinned: number;
+}
+
 /** Arguments of `analyze kind=impact`. */
 export interface ImpactArgs {
   /** Most rows returned (1..=1000, default 50). */
@@ -2163,6 +2199,14 @@ export interface ImportHop {
 /** How an import statement resolved. */
 export type ImportStatus = 'resolved' | 'external' | 'unresolved';
 
+/** Arguments of `analyze kind=k8s_resources`, `images` and `kustomize`. */
+export interface InfraArgs {
+  /** Most rows returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
 /** A file that crosses a language boundary. */
 export interface InteropFile {
   language: Language;
@@ -2208,6 +2252,31 @@ export interface Island {
   nodes: number;
 }
 
+/** One Kubernetes object. */
+export interface K8sResource {
+  api_version: string;
+  kind: string;
+  /** The line of its `kind:`. */
+  line: number;
+  name?: string;
+  namespace?: string;
+  path: string;
+}
+
+/** The answer of `analyze kind=k8s_resources`. */
+export interface K8sResourcesResult {
+  by_kind: Record<string, number>;
+  evidence: string;
+  /** Files read. */
+  files_read: number;
+  /** By file and line, at most `limit`. */
+  resources: K8sResource[];
+  /** Files that could not be read, with why. */
+  skipped?: string[];
+  total: number;
+  truncated: boolean;
+}
+
 /** Degree classes of one node kind. */
 export interface KindConnectivity {
   isolated: number;
@@ -2222,6 +2291,42 @@ export interface KindTiers {
   kind: EdgeKind;
   /** Tiers with edges, strongest first. */
   tiers: TierCount[];
+}
+
+/** One kustomization. */
+export interface Kustomization {
+  bases: string[];
+  components: string[];
+  images: KustomizeImage[];
+  /** Listed local paths (resources, bases, components, patches) that match no indexed file or directory; remote ones (URLs, `github.com/…`) are not checked. */
+  missing: string[];
+  name_prefix?: string;
+  namespace?: string;
+  patches: string[];
+  path: string;
+  resources: string[];
+}
+
+/** An image override of a kustomization. */
+export interface KustomizeImage {
+  name: string;
+  new_name?: string;
+  new_tag?: string;
+}
+
+/** The answer of `analyze kind=kustomize`. */
+export interface KustomizeResult {
+  /** Kustomizations listing a missing path. */
+  broken: number;
+  evidence: string;
+  /** Files read. */
+  files_read: number;
+  /** By path, at most `limit`. */
+  kustomizations: Kustomization[];
+  /** Files that could not be read, with why. */
+  skipped?: string[];
+  total: number;
+  truncated: boolean;
 }
 
 /** A source language. Dialects that need their own grammar (TSX) are separate variants. */
@@ -2327,6 +2432,32 @@ export type OneOrMany = string | string[];
 
 /** The evidence behind an edge, strongest first. Ordering follows strength, so `Origin::AstResolved > Origin::TextMatched`. */
 export type Origin = 'lsp_resolved' | 'lsp_dispatch' | 'ast_resolved' | 'ast_inferred' | 'text_matched' | 'speculative';
+
+/** A table code uses and nothing defines. */
+export interface OrphanTable {
+  /** Those sites (path, line, function), at most `SITES_PER_TABLE`. */
+  sites: SqlSite[];
+  table: string;
+  /** SQL strings naming it. */
+  uses: number;
+}
+
+/** The answer of `analyze kind=orphan_tables`. */
+export interface OrphanTablesResult {
+  /** Tables defined here; 0 means no schema was found, and every table code uses is listed. */
+  defined: number;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** By name, at most `limit`. */
+  tables: OrphanTable[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
 
 /** One unresolved reference and its reason. */
 export interface OutcomeRow {
@@ -2930,6 +3061,49 @@ export interface SpawnSite {
   text: string;
 }
 
+/** Arguments of `analyze kind=sql_call_sites`. */
+export interface SqlCallSitesArgs {
+  /** Most sites returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+  /** Only SQL naming this table (case-insensitive, last part of a qualified name). */
+  table?: string;
+  /** Only SQL with this verb (`select`, `insert`, …; case-insensitive). */
+  verb?: string;
+}
+
+/** The answer of `analyze kind=sql_call_sites`. */
+export interface SqlCallSitesResult {
+  /** Sites per table named. */
+  by_table: Record<string, number>;
+  by_verb: Record<string, number>;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** By file and line, at most `limit`. */
+  sites: SqlSite[];
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
+/** One SQL string in code. */
+export interface SqlSite {
+  function?: NodeSummary;
+  line: number;
+  path: string;
+  /** The SQL, whitespace collapsed, cut to 200 characters. */
+  sql: string;
+  /** The tables it names, lower case, sorted. */
+  tables: string[];
+  /** The first word, upper case (`SELECT`, `INSERT`, `CREATE`, …). */
+  verb: string;
+}
+
 /** One parsed stage and the size of the set it produced. */
 export type StagePlan = {
   /** Set size after this stage. */
@@ -3136,6 +3310,14 @@ export interface SymbolReleases {
   start_line: number;
   /** Its commits after the latest tag. */
   unreleased_commits: number;
+}
+
+/** Arguments of `analyze kind=unreferenced_tables` and `analyze kind=orphan_tables`. */
+export interface TableAuditArgs {
+  /** Most tables returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only code under this repository-relative prefix counts as using tables (definitions are read from the whole repository). */
+  path_prefix?: string;
 }
 
 /** Arguments of `taint_paths`. */
@@ -3397,6 +3579,30 @@ export interface UnclosedChannelsResult {
   files_searched: number;
   /** Files that could not be read or parsed, with why. */
   skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
+/** A table defined and never used by code. */
+export interface UnreferencedTable {
+  table: NodeSummary;
+  /** Views (in `.sql` files) that read it. */
+  views: string[];
+}
+
+/** The answer of `analyze kind=unreferenced_tables`. */
+export interface UnreferencedTablesResult {
+  /** Tables defined (graph tables and `CREATE TABLE` strings in code). */
+  defined: number;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** By name, at most `limit`. */
+  tables: UnreferencedTable[];
   /** The sweep's deadline passed: later files were not searched. */
   timed_out?: boolean;
   total: number;
@@ -3743,6 +3949,12 @@ export interface AnalyzeKindMap {
   annotation_users: { args: AnnotationUsersArgs; result: AnnotationUsersResult };
   log_events: { args: LogEventsArgs; result: LogEventsResult };
   event_emitters: { args: EventEmittersArgs; result: EventEmittersResult };
+  sql_call_sites: { args: SqlCallSitesArgs; result: SqlCallSitesResult };
+  unreferenced_tables: { args: TableAuditArgs; result: UnreferencedTablesResult };
+  orphan_tables: { args: TableAuditArgs; result: OrphanTablesResult };
+  k8s_resources: { args: InfraArgs; result: K8sResourcesResult };
+  images: { args: InfraArgs; result: ImagesResult };
+  kustomize: { args: InfraArgs; result: KustomizeResult };
   goroutine_spawns: { args: GoroutineSpawnsArgs; result: GoroutineSpawnsResult };
   channel_ops: { args: ChannelOpsArgs; result: ChannelOpsResult };
   unclosed_channels: { args: UnclosedChannelsArgs; result: UnclosedChannelsResult };
