@@ -152,6 +152,8 @@ describe('gortex analyze: annotations, log calls and string events', () => {
     const events = run(['analyze', '--kind', 'event_emitters']);
     expect(events.stdout).toMatch(/^order:shipped\s+1 emit\s+0 listen\s+no listener here$/m);
     expect(events.stdout).toContain('3 emitted with no listener; 1 listened for and never emitted here');
+    const config = run(['analyze', '--kind', 'config_readers', '--arg', 'key=db']);
+    expect(config.stdout).toMatch(/^db\.host\s+3 reads\s+go\/config\.go:10, java\/Settings\.java:5, py\/settings\.py:2$/m);
     const annotations = json(['analyze', '--kind', 'annotation_users', '--arg', 'name=Override']);
     expect(annotations.annotations.map((a: any) => [a.annotation, a.symbols.map((s: any) => s.qual_name)])).toEqual([['Override', ['Orders.toString']]]);
   });
@@ -186,5 +188,18 @@ describe('gortex analyze: manifests, images and kustomizations', () => {
       ['deploy/base/kustomization.yaml', ['configmap.yaml']],
       ['deploy/overlays/prod/kustomization.yaml', []],
     ]);
+  });
+});
+
+describe('gortex analyze: the errors a function can surface', () => {
+  const { run } = cliOn('errors', 'errs');
+
+  test('error_surface traces a function and ranks the raisers', () => {
+    const traced = run(['analyze', '--kind', 'error_surface', '--arg', 'symbol=handler']);
+    expect(traced.status).toBe(0);
+    expect(traced.stdout).toMatch(/^handler can surface 3 errors:$/m);
+    expect(traced.stdout).toMatch(/^NotFound\s+2 calls deep\s+py\/service\.py:8\s+fetch → load$/m);
+    const raisers = run(['analyze', '--kind', 'error_surface']);
+    expect(raisers.stdout).toContain('Get  go/store.go:10: ErrNotFound, error: bad id %d');
   });
 });

@@ -207,6 +207,28 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     `${formatCount(r.total)} kustomizations, ${formatCount(r.broken)} listing a missing path`,
     ...infraNotes(r),
   ],
+  error_surface: (r) => r.symbol
+    ? [
+        `${r.symbol.qual_name} can surface ${formatCount(r.total)} errors:`,
+        ...table((r.surfaced as Json[]).map((e) => [e.error, e.depth === 0 ? 'raised here' : `${e.depth} calls deep`, `${e.path}:${e.line}`, (e.via as string[]).join(' → ')])),
+        ...more(r.surfaced.length, r.total),
+        ...sweepNotes(r),
+      ]
+    : [
+        ...(r.raisers as Json[]).map((x) => `${x.function.qual_name}  ${at(x.function)}: ${(x.errors as string[]).join(', ')}`),
+        ...more(r.raisers.length, r.total),
+        ...sweepNotes(r),
+      ],
+  config_readers: (r) => [
+    ...table((r.keys as Json[]).map((k) => [k.key, `${k.reads} reads`, (k.sites as Json[]).map((x) => `${x.path}:${x.line}`).join(', ')])),
+    ...more(r.keys.length, r.total),
+    ...sweepNotes(r),
+  ],
+  pubsub: (r) => [
+    ...(r.topics as Json[]).map((t) => `${t.topic} [${t.status}]: published at ${(t.publishers as Json[]).map((x) => `${x.path}:${x.line}`).join(', ') || '—'}; subscribed at ${(t.subscribers as Json[]).map((x) => `${x.path}:${x.line}`).join(', ') || '—'}`),
+    ...more(r.topics.length, r.total),
+    `${formatCount(r.total)} topics; ${formatCount(r.publish_only)} published only, ${formatCount(r.subscribe_only)} subscribed only`,
+  ],
   goroutine_spawns: (r) => [
     ...table((r.spawns as Json[]).map((x) => [x.mechanism, x.callee, `${x.path}:${x.line}`, x.function?.qual_name ?? '', x.in_loop ? 'in a loop' : '', x.target ? `→ ${x.target.qual_name}` : ''])),
     ...more(r.spawns.length, r.total),

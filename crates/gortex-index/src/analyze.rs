@@ -196,6 +196,15 @@ tool_table! {
     event_emitters(crate::events::EventEmittersArgs) -> crate::events::EventEmittersResult,
         "Events named by a string (emit / on / once / addEventListener / CustomEvent in JS/TS, emit / on in Python) paired by name: emitters, listeners, and the events only one side names",
         |a| self.event_emitters(g, &a);
+    error_surface(crate::errors::ErrorSurfaceArgs) -> crate::errors::ErrorSurfaceResult,
+        "The errors a function can surface: those it raises (raise, throw, throws, Go error returns and sentinels, Rust Err and panic) and those its callees raise a few resolved calls deep, calls inside try bodies taken as handled; without a symbol, the functions raising the most distinct errors",
+        |a| self.error_surface(g, &a);
+    config_readers(crate::events::ConfigReadersArgs) -> crate::events::ConfigReadersResult,
+        "Configuration keys read in code (viper/koanf, Python config and configparser, node-config and NestJS ConfigService, Spring getProperty and @Value, Typesafe config, Rust config) with their readers",
+        |a| self.config_readers(g, &a);
+    pubsub(crate::events::PubsubArgs) -> crate::events::PubsubResult,
+        "Message-broker topics (Kafka, NATS, RabbitMQ, SNS/SQS, Redis pub/sub) paired by topic: publishers, subscribers, and the topics only one side names here",
+        |a| self.pubsub(g, &a);
     sql_call_sites(crate::sql_sites::SqlCallSitesArgs) -> crate::sql_sites::SqlCallSitesResult,
         "SQL strings in code (Go, Python, JS/TS, Java, Rust, C#) with their verb, the tables they name and their function",
         |a| self.sql_call_sites(g, &a);

@@ -996,6 +996,7 @@ mod tests {
             .into_iter()
             .chain(crate::unsafe_code::bundled_patterns())
             .chain(crate::events::bundled_patterns())
+            .chain(crate::errors::bundled_patterns())
             .map(|(l, p)| (l, p.to_string()))
             .chain(crate::sql_sites::bundled_patterns())
         {

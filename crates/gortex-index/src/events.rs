@@ -11,6 +11,12 @@
 //!   `new Event("x")`; Python `.emit("x")` and `.on("x")` (Socket.IO, blinker-style signals) —
 //!   paired by name: who emits each event, who listens, and the events only one side names
 //!   (emitted with no listener, or listened for and never emitted here).
+//! - **`config_readers`**: configuration keys read in code, on receivers named like a
+//!   configuration object (see [`RepoIndex::config_readers`]).
+//! - **`pubsub`**: message-broker topics (Kafka, NATS, RabbitMQ, SNS/SQS, Redis pub/sub, as
+//!   `contract_sites` recognises them) paired by topic: who publishes, who subscribes, and the
+//!   topics only one side names here (a consumer of another service's topic, or a topic nobody
+//!   here reads).
 
 use crate::concurrency::{Hit, SweepCoverage};
 use crate::sweep::enclosing_function;
@@ -335,8 +341,265 @@ impl RepoIndex {
     }
 }
 
+/// Arguments of `analyze kind=pubsub`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PubsubArgs {
+    /// Only this topic.
+    #[serde(default)]
+    pub topic: Option<String>,
+    /// Only files under this repository-relative prefix.
+    #[serde(default)]
+    pub path_prefix: Option<String>,
+    /// Most topics returned (1..=1000, default 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// A publishing or subscribing site.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct TopicSite {
+    pub path: String,
+    pub line: u32,
+    /// The client library recognised (kafka-go, kafka-python, nats, amqplib, …).
+    pub source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<NodeSummary>,
+}
+
+/// One topic with its publishers and subscribers.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct TopicRow {
+    pub topic: String,
+    /// `matched` (both sides here), `publish_only` or `subscribe_only`.
+    pub status: &'static str,
+    pub publishers: Vec<TopicSite>,
+    pub subscribers: Vec<TopicSite>,
+}
+
+/// The answer of `analyze kind=pubsub`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PubsubResult {
+    /// By topic, at most `limit`.
+    pub topics: Vec<TopicRow>,
+    pub total: usize,
+    pub truncated: bool,
+    pub publish_only: usize,
+    pub subscribe_only: usize,
+    pub evidence: &'static str,
+}
+
+impl RepoIndex {
+    /// `analyze kind=pubsub` (see the module doc).
+    pub(crate) fn pubsub(&self, g: &Graph, a: &PubsubArgs) -> Result<PubsubResult, QueryError> {
+        let limit = check_limit_with(a.limit, 100)?;
+        let sites = self.with_text(|t| {
+            gortex_search::contract_sites(
+                t,
+                g,
+                &gortex_search::ContractSitesArgs {
+                    kinds: Some(vec!["topic".into()]),
+                    path_prefix: a.path_prefix.clone(),
+                    limit: Some(gortex_search::contracts::MAX_ROWS),
+                },
+            )
+        })?;
+        let mut topics: BTreeMap<String, (Vec<TopicSite>, Vec<TopicSite>)> = BTreeMap::new();
+        for s in sites.sites {
+            if a.topic.as_deref().is_some_and(|t| t != s.name) {
+                continue;
+            }
+            let entry = topics.entry(s.name.clone()).or_default();
+            let site = TopicSite {
+                path: s.path,
+                line: s.line,
+                source: s.source,
+                symbol: s.symbol,
+            };
+            if s.role == "provider" {
+                entry.0.push(site);
+            } else {
+                entry.1.push(site);
+            }
+        }
+        let mut rows: Vec<TopicRow> = topics
+            .into_iter()
+            .map(|(topic, (publishers, subscribers))| TopicRow {
+                status: match (publishers.is_empty(), subscribers.is_empty()) {
+                    (false, false) => "matched",
+                    (false, true) => "publish_only",
+                    _ => "subscribe_only",
+                },
+                topic,
+                publishers,
+                subscribers,
+            })
+            .collect();
+        let publish_only = rows.iter().filter(|r| r.status == "publish_only").count();
+        let subscribe_only = rows.iter().filter(|r| r.status == "subscribe_only").count();
+        let total = rows.len();
+        rows.truncate(limit);
+        Ok(PubsubResult {
+            topics: rows,
+            total,
+            truncated: total > limit,
+            publish_only,
+            subscribe_only,
+            evidence: sites.evidence,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// config_readers
+// ---------------------------------------------------------------------------------------------
+
+const CONFIG_ES: &str = r#"(call_expression function: (member_expression object: (_) @_recv property: (property_identifier) @config (#match? @config "^(get|has|getOrThrow)$")) arguments: (arguments . (string) @_key))"#;
+
+/// Configuration reads per language: `@config` the method (or annotation), `@_key` the key
+/// literal, `@_recv` what it is called on.
+const CONFIG: &[(Language, &str)] = &[
+    (
+        Language::Go,
+        r#"(call_expression function: (selector_expression operand: (_) @_recv field: (field_identifier) @config (#match? @config "^(Get|GetString|GetInt|GetInt32|GetInt64|GetUint|GetBool|GetFloat64|GetDuration|GetTime|GetStringSlice|GetIntSlice|GetStringMap|GetStringMapString|IsSet|Sub|UnmarshalKey|String|Int|Bool|Float64|Duration|Strings)$")) arguments: (argument_list . (interpreted_string_literal) @_key))"#,
+    ),
+    (
+        Language::Python,
+        r#"(call function: (attribute object: (_) @_recv attribute: (identifier) @config (#match? @config "^(get|getint|getboolean|getfloat|getlist)$")) arguments: (argument_list . (string) @_key))
+           (subscript value: (_) @_recv @config subscript: (string) @_key)"#,
+    ),
+    (Language::JavaScript, CONFIG_ES),
+    (Language::TypeScript, CONFIG_ES),
+    (Language::Tsx, CONFIG_ES),
+    (
+        Language::Java,
+        r#"(method_invocation object: (_) @_recv name: (identifier) @config (#match? @config "^(getProperty|getRequiredProperty|getString|getInt|getLong|getBoolean|getDouble|getDuration|getConfig|hasPath)$") arguments: (argument_list . (string_literal) @_key))
+           (annotation name: (identifier) @config (#eq? @config "Value") arguments: (annotation_argument_list (string_literal) @_key))"#,
+    ),
+    (
+        Language::Rust,
+        r#"(call_expression function: [(field_expression value: (_) @_recv field: (field_identifier) @config) (generic_function function: (field_expression value: (_) @_recv field: (field_identifier) @config))] (#match? @config "^(get|get_string|get_int|get_bool|get_float|get_array|get_table)$") arguments: (arguments . (string_literal) @_key))"#,
+    ),
+];
+
+/// Whether a receiver names a configuration object (`viper`, `config`, `cfg`, `settings`,
+/// `this.configService`, `app.config`, `environment`, …): `get("x")` on anything else — a map,
+/// a header, a cache — is not a configuration read.
+fn is_config_receiver(language: Language, receiver: &str) -> bool {
+    let r = receiver.to_ascii_lowercase();
+    let last = r.rsplit(['.', ':']).next().unwrap_or(&r);
+    [
+        "viper",
+        "config",
+        "cfg",
+        "conf",
+        "settings",
+        "koanf",
+        "nconf",
+        "props",
+        "properties",
+        "configservice",
+    ]
+    .iter()
+    .any(|w| last.contains(w))
+        || (language == Language::Java && matches!(last, "env" | "environment"))
+}
+
+/// A configuration key from its literal: quotes removed, Spring's `${key:default}` unwrapped.
+fn config_key(literal: &str) -> String {
+    let key = unquote(literal);
+    match key.strip_prefix("${").and_then(|k| k.strip_suffix('}')) {
+        Some(inner) => inner.split(':').next().unwrap_or(inner).to_string(),
+        None => key,
+    }
+}
+
+/// Arguments of `analyze kind=config_readers`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigReadersArgs {
+    /// Only this key, or keys under it (`db` matches `db.host`).
+    #[serde(default)]
+    pub key: Option<String>,
+    /// Only files under this repository-relative prefix.
+    #[serde(default)]
+    pub path_prefix: Option<String>,
+    /// Most keys returned (1..=1000, default 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// One configuration key and where it is read.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ConfigKey {
+    pub key: String,
+    /// Reads of it.
+    pub reads: usize,
+    /// Those reads by file and line, at most [`SITES_PER_ROW`].
+    pub sites: Vec<EventSite>,
+}
+
+/// The answer of `analyze kind=config_readers`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ConfigReadersResult {
+    /// Most read first (ties by key), at most `limit`.
+    pub keys: Vec<ConfigKey>,
+    pub total: usize,
+    pub truncated: bool,
+    #[serde(flatten)]
+    pub coverage: SweepCoverage,
+}
+
+impl RepoIndex {
+    /// `analyze kind=config_readers`: configuration keys read in code — Go viper/koanf getters,
+    /// Python `config.get` / configparser / `app.config["X"]`, JS/TS `config.get` (node-config,
+    /// NestJS `ConfigService`), Java `environment.getProperty`, Typesafe config and Spring
+    /// `@Value("${key}")`, Rust `config` getters — on receivers named like a configuration object;
+    /// environment variables are `env_var_users`.
+    pub(crate) fn config_readers(&self, g: &Graph, a: &ConfigReadersArgs) -> Result<ConfigReadersResult, QueryError> {
+        let limit = check_limit_with(a.limit, 100)?;
+        let (hits, coverage) = self.ast_hits(g, CONFIG, a.path_prefix.as_deref())?;
+        let wanted = |key: &str| {
+            a.key.as_deref().is_none_or(|k| {
+                key == k
+                    || key
+                        .strip_prefix(k)
+                        .is_some_and(|rest| rest.starts_with(['.', '_', ':', '/']))
+            })
+        };
+        let mut keys: BTreeMap<String, Vec<&Hit>> = BTreeMap::new();
+        for h in &hits {
+            let annotation = h.language == Language::Java && h.text == "Value";
+            if !annotation && !h.other("_recv").is_some_and(|r| is_config_receiver(h.language, r)) {
+                continue;
+            }
+            let Some(key) = h.other("_key").map(config_key).filter(|k| !k.is_empty() && wanted(k)) else {
+                continue;
+            };
+            keys.entry(key).or_default().push(h);
+        }
+        let mut rows: Vec<ConfigKey> = keys
+            .into_iter()
+            .map(|(key, hits)| ConfigKey {
+                key,
+                reads: hits.len(),
+                sites: hits.iter().take(SITES_PER_ROW).map(|h| site(g, h)).collect(),
+            })
+            .collect();
+        rows.sort_by(|a, b| b.reads.cmp(&a.reads).then_with(|| a.key.cmp(&b.key)));
+        let total = rows.len();
+        rows.truncate(limit);
+        Ok(ConfigReadersResult {
+            keys: rows,
+            total,
+            truncated: total > limit,
+            coverage,
+        })
+    }
+}
+
 /// The bundled patterns of this module, per language (for the compile test).
 #[cfg(test)]
 pub(crate) fn bundled_patterns() -> Vec<(Language, &'static str)> {
-    LOGS.iter().chain(EVENTS).copied().collect()
+    LOGS.iter().chain(EVENTS).chain(CONFIG).copied().collect()
 }

@@ -11,6 +11,10 @@
 //!   (never emitted here), `console.error('clicked')`, dispatches `new CustomEvent('ready')`.
 //! - `java/Orders.java`: `@Override`, `@Deprecated`; `log.info("order placed")`,
 //!   `log.error("order failed")`. `rust/lib.rs`: `info!`, `warn!`, `log::error!`.
+//! - Configuration reads: `go/config.go` (viper `db.host`, `db.port`; a header's `Get` is not
+//!   one), `py/settings.py` (`config.get("db.host")`, `app.config["SECRET_KEY"]`; a dict's `get`
+//!   is not), `web/config.ts` (NestJS `configService.get('MAIL_FROM')`), `java/Settings.java`
+//!   (`@Value("${db.host:localhost}")`, `env.getProperty("db.port")`).
 
 mod common;
 
@@ -149,13 +153,121 @@ fn annotation_users_groups_symbols_by_decorator() {
         ("Deprecated", vec!["Orders.place"]),
         ("Injectable", vec!["Bus"]),
         ("Override", vec!["Orders.toString"]),
+        ("Value", vec!["Settings.host"]),
     ]
     .iter()
     .map(|(a, s)| (a.to_string(), s.iter().map(|x| x.to_string()).collect()))
     .collect();
     assert_eq!(rows, want);
-    assert_eq!(r["annotated_symbols"], json!(5));
+    assert_eq!(r["annotated_symbols"], json!(6));
     let route = analyze(json!({ "kind": "annotation_users", "name": "@app.route" }));
     assert_eq!(route["annotations"][0]["languages"], json!(["python"]));
     assert_eq!(route["annotations"][0]["by_kind"], json!({ "function": 2 }));
+}
+
+#[test]
+fn pubsub_pairs_publishers_with_subscribers_by_topic() {
+    // The three services of the contracts fixture indexed as one repository: orders publishes
+    // `order-created` (users subscribes), users publishes `user-created` (nobody subscribes).
+    let repo = fixture_index("contracts");
+    let r = repo.query("analyze", json!({ "kind": "pubsub" })).unwrap();
+    let rows: Vec<(String, String, Vec<String>, Vec<String>)> = r["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let at = |side: &str| -> Vec<String> {
+                t[side]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{}:{} ({})",
+                            s["path"].as_str().unwrap(),
+                            s["line"],
+                            s["source"].as_str().unwrap()
+                        )
+                    })
+                    .collect()
+            };
+            (
+                t["topic"].as_str().unwrap().to_string(),
+                t["status"].as_str().unwrap().to_string(),
+                at("publishers"),
+                at("subscribers"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (
+                "order-created".to_string(),
+                "matched".to_string(),
+                vec!["orders-go/main.go:27 (kafka-go)".to_string()],
+                vec!["users-py/app.py:44 (kafka-python)".to_string()]
+            ),
+            (
+                "user-created".to_string(),
+                "publish_only".to_string(),
+                vec!["users-py/app.py:30 (kafka-python)".to_string()],
+                vec![]
+            ),
+        ]
+    );
+    assert_eq!((&r["publish_only"], &r["subscribe_only"]), (&json!(1), &json!(0)));
+    let one = repo
+        .query(
+            "analyze",
+            json!({ "kind": "pubsub", "topic": "user-created", "path_prefix": "users-py/" }),
+        )
+        .unwrap();
+    assert_eq!(one["total"], json!(1));
+}
+
+#[test]
+fn config_readers_groups_reads_by_key_on_configuration_objects() {
+    let r = analyze(json!({ "kind": "config_readers" }));
+    let rows: Vec<(String, Vec<String>)> = r["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["key"].as_str().unwrap().to_string(),
+                k["sites"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{}:{} {}",
+                            s["path"].as_str().unwrap(),
+                            s["line"],
+                            s["function"]["qual_name"].as_str().unwrap_or("-")
+                        )
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, Vec<String>)> = [
+        (
+            "db.host",
+            vec!["go/config.go:10 Load", "java/Settings.java:5 -", "py/settings.py:2 dsn"],
+        ),
+        (
+            "db.port",
+            vec!["go/config.go:11 Load", "java/Settings.java:9 Settings.port"],
+        ),
+        ("MAIL_FROM", vec!["web/config.ts:4 Mailer.sender"]),
+        ("SECRET_KEY", vec!["py/settings.py:3 dsn"]),
+    ]
+    .iter()
+    .map(|(k, s)| (k.to_string(), s.iter().map(|x| x.to_string()).collect()))
+    .collect();
+    assert_eq!(rows, want);
+    let db = analyze(json!({ "kind": "config_readers", "key": "db" }));
+    assert_eq!(db["total"], json!(2));
 }

@@ -514,6 +514,40 @@ export interface Components {
   singletons: number;
 }
 
+/** One configuration key and where it is read. */
+export interface ConfigKey {
+  key: string;
+  /** Reads of it. */
+  reads: number;
+  /** Those reads by file and line, at most `SITES_PER_ROW`. */
+  sites: EventSite[];
+}
+
+/** Arguments of `analyze kind=config_readers`. */
+export interface ConfigReadersArgs {
+  /** Only this key, or keys under it (`db` matches `db.host`). */
+  key?: string;
+  /** Most keys returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=config_readers`. */
+export interface ConfigReadersResult {
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Most read first (ties by key), at most `limit`. */
+  keys: ConfigKey[];
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+}
+
 /** Arguments of `analyze kind=connectivity_health`. */
 export interface ConnectivityHealthArgs {
   /** Most files in `dead_weight_by_file` and most islands listed (1..=1000, default 50). */
@@ -1009,6 +1043,40 @@ export interface EnvVarUsersResult {
   total_variables: number;
   truncated: boolean;
   variables: EnvVarRow[];
+}
+
+/** Arguments of `analyze kind=error_surface`. */
+export interface ErrorSurfaceArgs {
+  /** Calls followed from `symbol` (1..=6, default 3). */
+  depth?: number;
+  /** Most rows returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only files under this repository-relative prefix (the whole-repository listing). */
+  path_prefix?: string;
+  /** The function or method whose surface to trace (id or name); without it, the functions raising the most distinct errors themselves. */
+  symbol?: string;
+}
+
+/** The answer of `analyze kind=error_surface`. */
+export interface ErrorSurfaceResult {
+  /** Raise sites per error over the repository (or `path_prefix`). */
+  by_error: Record<string, number>;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Without `symbol`: the functions raising the most distinct errors, at most `limit`. */
+  raisers?: Raiser[];
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** With `symbol`: each error it can surface, nearest raiser first (ties by name), at most `limit`. */
+  surfaced?: SurfacedError[];
+  /** With `symbol`: the function traced. */
+  symbol?: NodeSummary;
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  /** Rows before `limit`. */
+  total: number;
+  truncated: boolean;
 }
 
 /** Arguments of `analyze kind=event_emitters`. */
@@ -2612,6 +2680,27 @@ export interface ProcessRow {
   truncated?: string[];
 }
 
+/** Arguments of `analyze kind=pubsub`. */
+export interface PubsubArgs {
+  /** Most topics returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+  /** Only this topic. */
+  topic?: string;
+}
+
+/** The answer of `analyze kind=pubsub`. */
+export interface PubsubResult {
+  evidence: string;
+  publish_only: number;
+  subscribe_only: number;
+  /** By topic, at most `limit`. */
+  topics: TopicRow[];
+  total: number;
+  truncated: boolean;
+}
+
 /** A write to shared state from a goroutine. */
 export interface RaceWrite {
   /** The named function the goroutine is started in. */
@@ -2654,6 +2743,13 @@ export interface RaceWritesResult {
   unguarded: number;
   /** Unguarded first, then by file and line, at most `limit`. */
   writes: RaceWrite[];
+}
+
+/** A function and the errors it raises itself. */
+export interface Raiser {
+  /** Distinct errors, sorted. */
+  errors: string[];
+  function: NodeSummary;
 }
 
 /** Why an unresolved reference stayed unresolved (see the module doc for the order they are tried in). */
@@ -3255,6 +3351,19 @@ export interface SuggestReviewersResult {
   unknown?: string[];
 }
 
+/** An error a function can surface, and how. */
+export interface SurfacedError {
+  /** 0: raised by the function itself; n: by a function n calls away. */
+  depth: number;
+  error: string;
+  line: number;
+  path: string;
+  /** The function raising it. */
+  raised_by: NodeSummary;
+  /** The call chain from the function to the raiser (qualified names), empty at depth 0. */
+  via: string[];
+}
+
 /** One `search_symbols` row. */
 export interface SymbolHit {
   end_line: number;
@@ -3469,6 +3578,24 @@ export interface TodosResult {
   todos: TodoRow[];
   total: number;
   truncated: boolean;
+}
+
+/** One topic with its publishers and subscribers. */
+export interface TopicRow {
+  publishers: TopicSite[];
+  /** `matched` (both sides here), `publish_only` or `subscribe_only`. */
+  status: string;
+  subscribers: TopicSite[];
+  topic: string;
+}
+
+/** A publishing or subscribing site. */
+export interface TopicSite {
+  line: number;
+  path: string;
+  /** The client library recognised (kafka-go, kafka-python, nats, amqplib, …). */
+  source: string;
+  symbol?: NodeSummary;
 }
 
 /** What the graph says about a missing path. */
@@ -3949,6 +4076,9 @@ export interface AnalyzeKindMap {
   annotation_users: { args: AnnotationUsersArgs; result: AnnotationUsersResult };
   log_events: { args: LogEventsArgs; result: LogEventsResult };
   event_emitters: { args: EventEmittersArgs; result: EventEmittersResult };
+  error_surface: { args: ErrorSurfaceArgs; result: ErrorSurfaceResult };
+  config_readers: { args: ConfigReadersArgs; result: ConfigReadersResult };
+  pubsub: { args: PubsubArgs; result: PubsubResult };
   sql_call_sites: { args: SqlCallSitesArgs; result: SqlCallSitesResult };
   unreferenced_tables: { args: TableAuditArgs; result: UnreferencedTablesResult };
   orphan_tables: { args: TableAuditArgs; result: OrphanTablesResult };
