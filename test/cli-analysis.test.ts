@@ -203,3 +203,14 @@ describe('gortex analyze: the errors a function can surface', () => {
     expect(raisers.stdout).toContain('Get  go/store.go:10: ErrNotFound, error: bad id %d');
   });
 });
+
+describe('gortex analyze: data models', () => {
+  const { run } = cliOn('models', 'models');
+
+  test('models lists each framework\'s models with its evidence', () => {
+    const models = run(['analyze', '--kind', 'models']);
+    expect(models.status).toBe(0);
+    expect(models.stdout).toMatch(/^gorm\s+Product\s+go\/models\.go:5\s+embeds gorm\.Model\s+2 fields$/m);
+    expect(models.stdout).toContain('6 models (django 2 · gorm 1 · jpa 1 · pydantic 1 · typeorm 1)');
+  });
+});

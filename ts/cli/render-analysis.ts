@@ -219,6 +219,11 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
         ...more(r.raisers.length, r.total),
         ...sweepNotes(r),
       ],
+  models: (r) => [
+    ...table((r.models as Json[]).map((m) => [m.framework, m.model.qual_name, at(m.model), m.evidence, `${m.fields.length} fields`])),
+    ...more(r.models.length, r.total),
+    `${formatCount(r.total)} models (${counts(r.by_framework)})`,
+  ],
   config_readers: (r) => [
     ...table((r.keys as Json[]).map((k) => [k.key, `${k.reads} reads`, (k.sites as Json[]).map((x) => `${x.path}:${x.line}`).join(', ')])),
     ...more(r.keys.length, r.total),

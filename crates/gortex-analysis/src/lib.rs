@@ -16,6 +16,7 @@ pub mod impact;
 mod leiden;
 mod louvain;
 pub mod measured;
+pub mod models;
 pub mod pr_risk;
 pub mod processes;
 pub mod reach;

@@ -196,6 +196,9 @@ tool_table! {
     event_emitters(crate::events::EventEmittersArgs) -> crate::events::EventEmittersResult,
         "Events named by a string (emit / on / once / addEventListener / CustomEvent in JS/TS, emit / on in Python) paired by name: emitters, listeners, and the events only one side names",
         |a| self.event_emitters(g, &a);
+    models(gortex_analysis::models::ModelsArgs) -> gortex_analysis::models::ModelsResult,
+        "ORM and schema models (Django, SQLAlchemy, SQLModel, Sequelize, ActiveRecord, MongoEngine, Pydantic, JPA, TypeORM, Mongoose, EF Core, GORM) found by what they extend, embed or are annotated with, with their fields",
+        |a| gortex_analysis::models::models(g, &a);
     error_surface(crate::errors::ErrorSurfaceArgs) -> crate::errors::ErrorSurfaceResult,
         "The errors a function can surface: those it raises (raise, throw, throws, Go error returns and sentinels, Rust Err and panic) and those its callees raise a few resolved calls deep, calls inside try bodies taken as handled; without a symbol, the functions raising the most distinct errors",
         |a| self.error_surface(g, &a);

@@ -2442,6 +2442,37 @@ export interface LogEventsResult {
 /** How a row was found. */
 export type MatchTier = 'exact' | 'exact_case_insensitive' | 'ranked';
 
+/** One data model. */
+export interface ModelRow {
+  /** What identified it: `extends django.db.models.Model`, `@Entity`, `embeds gorm.Model`. */
+  evidence: string;
+  /** Its field members, by name. */
+  fields: string[];
+  framework: string;
+  model: NodeSummary;
+  /** `orm` (mapped to storage) or `schema` (validation, serialisation: Pydantic). */
+  role: string;
+}
+
+/** Arguments of `analyze kind=models`. */
+export interface ModelsArgs {
+  /** Only models of this framework (django, sqlalchemy, sqlmodel, sequelize, activerecord, mongoengine, pydantic, jpa, typeorm, mongoose, efcore, gorm). */
+  framework?: string;
+  /** Most models returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only models declared under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=models`. */
+export interface ModelsResult {
+  by_framework: Record<string, number>;
+  /** By framework, then path and line, at most `limit`. */
+  models: ModelRow[];
+  total: number;
+  truncated: boolean;
+}
+
 /** A name that fails to resolve often. */
 export interface NameCount {
   /** Unresolved references to it. */
@@ -4076,6 +4107,7 @@ export interface AnalyzeKindMap {
   annotation_users: { args: AnnotationUsersArgs; result: AnnotationUsersResult };
   log_events: { args: LogEventsArgs; result: LogEventsResult };
   event_emitters: { args: EventEmittersArgs; result: EventEmittersResult };
+  models: { args: ModelsArgs; result: ModelsResult };
   error_surface: { args: ErrorSurfaceArgs; result: ErrorSurfaceResult };
   config_readers: { args: ConfigReadersArgs; result: ConfigReadersResult };
   pubsub: { args: PubsubArgs; result: PubsubResult };
