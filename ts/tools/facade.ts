@@ -348,6 +348,10 @@ function translate(f: Facade, op: string, a: Record<string, any>): Record<string
   }
 }
 
+/** Operations a domain tool's description names; a longer list (analyze's kinds) is cut there, so
+ * the cold tools/list stays small, and capabilities lists every one. */
+const OPS_IN_DESCRIPTION = 16;
+
 /** The functional family of each compact tool (the ones not named here are navigation). */
 const FACADE_CATEGORIES: Record<string, ToolCategory> = {
   read: 'read',
@@ -397,10 +401,14 @@ export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
   };
   return FACADES.map((f): ToolDef => {
     const available = Object.keys(f.operations).filter((op) => has(f.operations[op]!.tool));
+    const named =
+      available.length > OPS_IN_DESCRIPTION
+        ? `${available.slice(0, OPS_IN_DESCRIPTION).join(', ')} and ${available.length - OPS_IN_DESCRIPTION} more (capabilities with domain ${f.name} lists them all)`
+        : available.join(', ');
     const description =
       f.shape === 'capabilities'
         ? f.summary
-        : `${f.summary} Operations here: ${available.length > 0 ? available.join(', ') : 'none yet (see capabilities)'}.`;
+        : `${f.summary} Operations here: ${available.length > 0 ? named : 'none yet (see capabilities)'}.`;
     return {
       name: f.name,
       category: FACADE_CATEGORIES[f.name] ?? 'nav',
