@@ -9,8 +9,8 @@
 //! returned by name (`return nil, ErrNotFound`); Rust `Err(X…)` (the error's path) and `panic!`.
 //! Re-raising what was caught (`raise`, `throw err`) adds nothing new.
 
-use crate::concurrency::{Hit, SweepCoverage};
 use crate::sweep::enclosing_function;
+use crate::sweep::{Hit, SweepCoverage};
 use crate::RepoIndex;
 use gortex_core::{EdgeKind, Language, Origin, QueryError};
 use gortex_graph::query::common::{check_limit_with, check_range};

@@ -18,8 +18,8 @@
 //!   topics only one side names here (a consumer of another service's topic, or a topic nobody
 //!   here reads).
 
-use crate::concurrency::{Hit, SweepCoverage};
 use crate::sweep::enclosing_function;
+use crate::sweep::{Hit, SweepCoverage};
 use crate::RepoIndex;
 use gortex_core::{Language, QueryError};
 use gortex_graph::query::common::check_limit_with;

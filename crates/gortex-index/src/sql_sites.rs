@@ -16,8 +16,8 @@
 //! FROM`, `UPDATE … SET`, …) and it names a table: `SELECT 1` and prose such as "Select a file"
 //! are left out. SQL built by concatenation shows only the literal parts.
 
-use crate::concurrency::{Hit, SweepCoverage};
 use crate::sweep::enclosing_function;
+use crate::sweep::{Hit, SweepCoverage};
 use crate::RepoIndex;
 use gortex_core::{EdgeKind, Language, NodeKind, QueryError, TypeFlavor};
 use gortex_graph::query::common::check_limit_with;

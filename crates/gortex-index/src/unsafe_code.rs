@@ -9,8 +9,8 @@
 //! - **`wasm_users`**: files that cross into WebAssembly — Rust `wasm_bindgen` (imports and
 //!   attributes), Go `syscall/js`, JavaScript and TypeScript `WebAssembly.*`.
 
-use crate::concurrency::{Hit, SweepCoverage};
 use crate::sweep::enclosing_function;
+use crate::sweep::{Hit, SweepCoverage};
 use crate::RepoIndex;
 use gortex_core::{Language, QueryError};
 use gortex_graph::query::common::check_limit_with;
