@@ -119,9 +119,31 @@ fn members(g: &Graph, i: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
     g.in_edges(i).filter(|e| e.kind == EdgeKind::MemberOf).map(|e| e.from)
 }
 
+/// Every framework `models` names.
+const FRAMEWORKS: [&str; 12] = [
+    "django",
+    "sqlalchemy",
+    "sqlmodel",
+    "sequelize",
+    "activerecord",
+    "mongoengine",
+    "pydantic",
+    "jpa",
+    "typeorm",
+    "mongoose",
+    "efcore",
+    "gorm",
+];
+
 /// `analyze kind=models` (see the module doc).
 pub fn models(g: &Graph, args: &ModelsArgs) -> Result<ModelsResult, QueryError> {
     let limit = check_limit_with(args.limit, 100)?;
+    if let Some(f) = args.framework.as_deref().filter(|f| !FRAMEWORKS.contains(f)) {
+        return Err(QueryError::invalid(format!(
+            "framework must be one of {}, got {f:?}",
+            FRAMEWORKS.join(", ")
+        )));
+    }
     let prefix = check_path_prefix(args.path_prefix.as_deref())?;
     let mut rows: Vec<ModelRow> = Vec::new();
     for (i, n) in g.node_entries() {

@@ -34,6 +34,7 @@ use gortex_core::{EdgeKind, Language, QueryError};
 use gortex_graph::query::common::check_limit_with;
 use gortex_graph::query::NodeSummary;
 use gortex_graph::{Graph, NodeIndex};
+use rustc_hash::FxHashMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -645,20 +646,29 @@ impl RepoIndex {
     pub(crate) fn race_writes(&self, g: &Graph, a: &RaceWritesArgs) -> Result<RaceWritesResult, QueryError> {
         let limit = check_limit_with(a.limit, 100)?;
         let (hits, coverage) = self.ast_hits(g, RACES, a.path_prefix.as_deref())?;
-        let of = |what: &'static str| hits.iter().filter(move |h| h.what == what);
-        let bodies: Vec<&Hit> = of("body").collect();
-        // The innermost goroutine literal holding a hit.
-        let body_of = |h: &Hit| {
-            bodies
-                .iter()
-                .filter(|b| b.path == h.path && b.line <= h.line && h.end_line <= b.end_line)
-                .min_by_key(|b| b.end_line - b.line)
-                .copied()
-        };
-        let inside = |b: &Hit, h: &Hit| h.path == b.path && b.line <= h.line && h.line <= b.end_line;
+        // Hits per file and kind, so each write looks only at its own file's literals,
+        // declarations and locks (a whole-repository scan per write is quadratic).
+        let mut by_file: FxHashMap<(&str, &str), Vec<&Hit>> = FxHashMap::default();
+        for h in &hits {
+            by_file.entry((h.path.as_str(), h.what.as_str())).or_default().push(h);
+        }
+        fn of<'m, 'h>(
+            by_file: &'m FxHashMap<(&'h str, &'h str), Vec<&'h Hit>>,
+            path: &'h str,
+            what: &'h str,
+        ) -> &'m [&'h Hit] {
+            by_file.get(&(path, what)).map(Vec::as_slice).unwrap_or(&[])
+        }
+        let goroutines = hits.iter().filter(|h| h.what == "body").count();
+        let inside = |b: &Hit, h: &Hit| b.line <= h.line && h.line <= b.end_line;
         let mut writes = Vec::new();
-        for w in of("write") {
-            let Some(body) = body_of(w) else { continue };
+        for w in hits.iter().filter(|h| h.what == "write") {
+            // The innermost goroutine literal holding the write.
+            let body = of(&by_file, &w.path, "body")
+                .iter()
+                .filter(|b| b.line <= w.line && w.end_line <= b.end_line)
+                .min_by_key(|b| b.end_line - b.line);
+            let Some(body) = body.copied() else { continue };
             let (base, shared) = match w.node_kind.as_str() {
                 "identifier" => (w.text.as_str(), "captured"),
                 "selector_expression" => (w.text.split('.').next().unwrap_or(""), "field"),
@@ -666,11 +676,16 @@ impl RepoIndex {
                 _ => continue,
             };
             let base = base.trim();
-            let declared_inside = of("declare").any(|d| d.text == base && inside(body, d));
+            let declared_inside = of(&by_file, &w.path, "declare")
+                .iter()
+                .any(|d| d.text == base && inside(body, d));
             if base.is_empty() || base == "_" || declared_inside {
                 continue;
             }
-            let guarded = of("lock").chain(of("atomic")).any(|l| inside(body, l));
+            let guarded = of(&by_file, &w.path, "lock")
+                .iter()
+                .chain(of(&by_file, &w.path, "atomic"))
+                .any(|l| inside(body, l));
             if a.unguarded_only && guarded {
                 continue;
             }
@@ -697,7 +712,7 @@ impl RepoIndex {
             total,
             truncated: total > limit,
             unguarded,
-            goroutines: bodies.len(),
+            goroutines,
             coverage,
         })
     }

@@ -517,11 +517,15 @@ impl RepoIndex {
             matches!(name, "kustomization.yaml" | "kustomization.yml" | "Kustomization")
         };
         let (files, coverage) = self.infra_files(g, a.path_prefix.as_deref(), |_, p| is_kustomization(p))?;
-        let indexed: Vec<&str> = g.files().iter().map(|&f| &*g.node_at(f).path).collect();
+        // A listed path exists when it is an indexed file, or a directory some indexed file is under.
+        let indexed: BTreeSet<&str> = g.files().iter().map(|&f| &*g.node_at(f).path).collect();
         let exists = |rel: &str| {
-            indexed
-                .iter()
-                .any(|p| *p == rel || (p.starts_with(rel) && p.as_bytes().get(rel.len()) == Some(&b'/')))
+            let dir = format!("{rel}/");
+            indexed.contains(rel)
+                || indexed
+                    .range(dir.as_str()..)
+                    .next()
+                    .is_some_and(|p| p.starts_with(&dir))
         };
         let mut rows: Vec<Kustomization> = files
             .iter()

@@ -51,6 +51,11 @@ fn sql_patterns() -> Vec<(Language, String)> {
     ]
 }
 
+/// Every verb a SQL string may begin with (what [`SQL_START`] matches).
+const VERBS: [&str; 10] = [
+    "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "CREATE", "ALTER", "DROP", "MERGE", "TRUNCATE",
+];
+
 /// Verbs that read or write rows (the rest define or change the schema).
 const DML: [&str; 6] = ["SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH"];
 
@@ -205,9 +210,15 @@ impl RepoIndex {
     /// `analyze kind=sql_call_sites` (see the module doc).
     pub(crate) fn sql_call_sites(&self, g: &Graph, a: &SqlCallSitesArgs) -> Result<SqlCallSitesResult, QueryError> {
         let limit = check_limit_with(a.limit, 100)?;
+        let verb = a.verb.as_deref().map(str::to_ascii_uppercase);
+        if let Some(v) = verb.as_deref().filter(|v| !VERBS.contains(v)) {
+            return Err(QueryError::invalid(format!(
+                "verb must be one of {}, got {v:?}",
+                VERBS.map(str::to_ascii_lowercase).join(", ")
+            )));
+        }
         let (sites, coverage) = self.sql_sites(g, a.path_prefix.as_deref())?;
         let table = a.table.as_deref().map(table_key);
-        let verb = a.verb.as_deref().map(str::to_ascii_uppercase);
         let mut sites: Vec<SqlSite> = sites
             .into_iter()
             .filter(|s| table.as_ref().is_none_or(|t| s.tables.contains(t)))

@@ -141,3 +141,16 @@ fn kustomize_reads_each_kustomization_and_finds_missing_paths() {
     );
     assert_eq!(r["broken"], json!(1));
 }
+
+#[test]
+fn bad_arguments_are_refused_by_name() {
+    for (args, word) in [
+        (json!({ "kind": "k8s_resources", "limit": 0 }), "limit"),
+        (json!({ "kind": "images", "path_prefix": "../etc" }), "path_prefix"),
+        (json!({ "kind": "kustomize", "overlay": "prod" }), "overlay"),
+    ] {
+        let e = repo().query("analyze", args).unwrap_err();
+        assert_eq!(e.code, "invalid_argument");
+        assert!(e.message.contains(word), "{}", e.message);
+    }
+}

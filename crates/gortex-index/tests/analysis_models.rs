@@ -87,4 +87,9 @@ fn models_are_found_by_base_annotation_or_embedding() {
         )
         .unwrap();
     assert_eq!((&django["total"], &django["truncated"]), (&json!(2), &json!(true)));
+    let e = repo
+        .query("analyze", json!({ "kind": "models", "framework": "hibernate" }))
+        .unwrap_err();
+    assert_eq!(e.code, "invalid_argument");
+    assert!(e.message.contains("framework must be one of django,"), "{}", e.message);
 }

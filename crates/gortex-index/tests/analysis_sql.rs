@@ -75,6 +75,14 @@ fn sql_call_sites_lists_sql_strings_with_verbs_and_tables() {
     assert_eq!(r["sites"][0]["sql"], json!("SELECT id, name FROM users WHERE id = $1"));
     let users = analyze(json!({ "kind": "sql_call_sites", "table": "Public.Users", "verb": "select" }));
     assert_eq!(users["total"], json!(2));
+    let e = repo()
+        .query("analyze", json!({ "kind": "sql_call_sites", "verb": "upsert" }))
+        .unwrap_err();
+    assert!(
+        e.message.contains("verb must be one of select, insert,"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
