@@ -214,3 +214,20 @@ describe('gortex analyze: data models', () => {
     expect(models.stdout).toContain('6 models (django 2 · gorm 1 · jpa 1 · pydantic 1 · typeorm 1)');
   });
 });
+
+describe('gortex analyze: UI components', () => {
+  const { run, json } = cliOn('components', 'components');
+
+  test('components lists every framework\'s components with what they render', () => {
+    const text = run(['analyze', '--kind', 'components', '--arg', 'framework=react']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^react\s+App\s+web\/src\/App\.tsx:3\s+rendered by 0\s+used by 0\s+renders Button, Icon, Legacy$/m);
+    expect(text.stdout).toMatch(/^react\s+Button\s+web\/src\/Button\.tsx:4\s+rendered by 2\s+used by 3\s*$/m);
+    expect(text.stdout).toContain('7 UI components (react 7); 3 used by nothing: components/web/src/App.tsx::App, components/web/src/Button.tsx::Field, components/web/src/Button.tsx::Pure');
+    const all = json(['analyze', '--kind', 'components']);
+    expect(Object.keys(all.by_framework)).toEqual(['angular', 'blazor', 'compose', 'flutter', 'lit', 'react', 'solid', 'svelte', 'swiftui', 'vue', 'web_component']);
+    const bad = run(['analyze', '--kind', 'components', '--arg', 'framework=backbone']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('framework "backbone" is not a UI framework');
+  });
+});

@@ -178,3 +178,45 @@ describe('analysis tools over gortex mcp (stdio)', () => {
     expect((await ok('analyze', { kind: 'hotspots' })).hotspots).toBeDefined();
   });
 });
+
+describe('UI components over gortex mcp (stdio)', () => {
+  const root = fixtureCopy('components', 'uicomp');
+  let client: Client;
+  let compact: Client;
+  beforeAll(async () => {
+    client = await startStdio(root, 'full');
+    compact = await startStdio(root, 'compact');
+  });
+  afterAll(async () => {
+    await client.close();
+    await compact.close();
+  });
+  const ok = async (c: Client, name: string, args: Record<string, unknown>): Promise<any> => {
+    const r = (await c.callTool({ name, arguments: args })) as TextResult;
+    if (r.isError) throw new Error(`${name} failed: ${r.content[0]?.text}`);
+    return r.content[0]!.text;
+  };
+
+  test('find_usages keeps usages from inside components and names the component', async () => {
+    const r = JSON.parse(await ok(client, 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component' }));
+    expect(r.usages.map((u: any) => [u.from, u.from_ui_component, u.from_type_flavor ?? null])).toEqual([
+      ['uicomp/web/src/App.tsx::App', 'uicomp/web/src/App.tsx::App', null],
+      ['uicomp/web/src/Button.tsx::Legacy.render', 'uicomp/web/src/Button.tsx::Legacy', 'class'],
+    ]);
+    const gcx = await ok(client, 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component', format: 'gcx' });
+    expect(gcx).toContain('from_ui_component');
+    expect(gcx).toContain('uicomp/web/src/Button.tsx::Legacy');
+  });
+
+  test('the compact analyze operation lists the components; search finds them by flavor', async () => {
+    const r = JSON.parse(await ok(compact, 'analyze', { operation: 'components', arguments: { framework: 'vue' } }));
+    expect(r.components.map((c: any) => [c.component.name, c.renders])).toEqual([
+      ['UserCard', []],
+      ['UserList', ['uicomp/vue/UserCard.vue::UserCard']],
+    ]);
+    const found = JSON.parse(await ok(client, 'search_symbols', { query: 'Greeting flavor:component' }));
+    expect([found.results[0].id, found.results[0].ui_framework]).toEqual(['uicomp/android/Greeting.kt::Greeting', 'compose']);
+    // `plainHelper` in the same file is no component: only components pass the flavor.
+    expect(found.results.every((x: any) => x.ui_framework === 'compose')).toBe(true);
+  });
+});

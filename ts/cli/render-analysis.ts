@@ -224,6 +224,11 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...more(r.models.length, r.total),
     `${formatCount(r.total)} models (${counts(r.by_framework)})`,
   ],
+  components: (r) => [
+    ...table((r.components as Json[]).map((c) => [c.framework, c.component.qual_name, at(c.component), `rendered by ${c.rendered_by}`, `used by ${c.used_by}`, c.renders.length > 0 ? `renders ${(c.renders as string[]).map((id) => id.slice(id.lastIndexOf('::') + 2)).join(', ')}` : ''])),
+    ...more(r.components.length, r.total),
+    `${formatCount(r.total)} UI components (${counts(r.by_framework)}); ${formatCount(r.unused_count)} used by nothing${r.unused_count > 0 ? `: ${(r.unused as string[]).join(', ')}${r.unused_count > r.unused.length ? ', …' : ''}` : ''}`,
+  ],
   config_readers: (r) => [
     ...table((r.keys as Json[]).map((k) => [k.key, `${k.reads} reads`, (k.sites as Json[]).map((x) => `${x.path}:${x.line}`).join(', ')])),
     ...more(r.keys.length, r.total),

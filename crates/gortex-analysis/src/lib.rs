@@ -5,6 +5,7 @@
 pub mod adjacency;
 pub mod annotations;
 pub mod communities;
+pub mod components;
 pub mod connectivity;
 pub mod cycles;
 pub mod deadcode;

@@ -3,7 +3,7 @@
 //! Extractors know nothing of other files. They name things (`callee "save"`, `receiver "repo"`,
 //! `import "./store"`) and the resolver in `gortex-graph` binds those names to nodes.
 
-use crate::{EdgeKind, Language, NodeKind, Span, TestRole, TestRunner, TypeFlavor, Visibility};
+use crate::{EdgeKind, Language, NodeKind, Span, TestRole, TestRunner, TypeFlavor, UiFramework, Visibility};
 use serde::{Deserialize, Serialize};
 
 /// Everything one extractor run learned about one file.
@@ -105,6 +105,8 @@ pub struct SymbolFact {
     pub decorators: Vec<String>,
     /// Marked as a test (runner-specific conventions).
     pub test_role: Option<TestRole>,
+    /// A UI component of this framework (a function, class or constant that renders).
+    pub ui: Option<UiFramework>,
 }
 
 impl SymbolFact {
@@ -129,6 +131,7 @@ impl SymbolFact {
             is_abstract,
             decorators,
             test_role,
+            ui,
         } = self;
         *name == other.name
             && *kind == other.kind
@@ -145,6 +148,7 @@ impl SymbolFact {
             && *is_abstract == other.is_abstract
             && *decorators == other.decorators
             && *test_role == other.test_role
+            && *ui == other.ui
     }
 
     /// Sets [`SymbolFact::doc`] and [`SymbolFact::doc_text`] from one extracted doc comment.
@@ -176,6 +180,7 @@ impl SymbolFact {
             is_abstract: false,
             decorators: Vec::new(),
             test_role: None,
+            ui: None,
         }
     }
 }

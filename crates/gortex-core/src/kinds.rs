@@ -75,11 +75,45 @@ string_enum! {
         Table => "table",
         /// A SQL view.
         View => "view",
-        /// A UI component: a Vue or Svelte single-file component.
+        /// A UI component: a Vue or Svelte single-file component. Components of other frameworks
+        /// keep their own shape (a React function, a Flutter class) and carry a [`UiFramework`].
         Component => "component",
         /// A Vue options object a script module exports for components to list in `mixins` or
         /// `extends`.
         Mixin => "mixin",
+    }
+}
+
+string_enum! {
+    /// The UI framework a component declaration is written for (see `SymbolFact::ui`).
+    UiFramework {
+        /// A function rendering JSX, a `memo`/`forwardRef` wrapper, or a class extending
+        /// `Component`/`PureComponent`.
+        React => "react",
+        /// JSX in a file importing `preact`.
+        Preact => "preact",
+        /// JSX in a file importing `solid-js`.
+        Solid => "solid",
+        /// A `.vue` single-file component or an options-API component that renders.
+        Vue => "vue",
+        /// A `.svelte` single-file component.
+        Svelte => "svelte",
+        /// A class decorated `@Component` in a file importing `@angular/core`.
+        Angular => "angular",
+        /// A class decorated `@Component` in a file importing `@stencil/core`.
+        Stencil => "stencil",
+        /// A class extending `LitElement`.
+        Lit => "lit",
+        /// A custom element: a class extending `HTMLElement`.
+        WebComponent => "web_component",
+        /// A type conforming to `View` in a file importing SwiftUI.
+        SwiftUi => "swiftui",
+        /// A function annotated `@Composable`.
+        Compose => "compose",
+        /// A class extending a Flutter widget base (`StatelessWidget`, `StatefulWidget`, …).
+        Flutter => "flutter",
+        /// A class extending `ComponentBase` (Blazor).
+        Blazor => "blazor",
     }
 }
 

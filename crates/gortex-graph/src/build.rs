@@ -1116,6 +1116,7 @@ pub(crate) fn push_symbol_nodes(nodes: &mut Vec<Node>, repo: &str, file: &Source
         n.language = Some(file.language);
         n.span = sym.span;
         n.flavor = sym.flavor;
+        n.ui = sym.ui;
         n.signature = sym.signature.clone();
         n.visibility = sym.visibility;
         n.exported = sym.exported;

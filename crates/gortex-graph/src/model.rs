@@ -3,7 +3,8 @@
 use crate::layer::Layer;
 use either::Either;
 use gortex_core::{
-    same_text, EdgeKind, FileFacts, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, Visibility,
+    same_text, EdgeKind, FileFacts, Language, NodeKind, Origin, Span, TestRole, TestRunner, TypeFlavor, UiFramework,
+    Visibility,
 };
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -36,6 +37,9 @@ pub struct Node {
     pub span: Span,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flavor: Option<TypeFlavor>,
+    /// A UI component of this framework (see `SymbolFact::ui`).
+    #[serde(rename = "ui_framework", skip_serializing_if = "Option::is_none")]
+    pub ui: Option<UiFramework>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -94,6 +98,7 @@ impl Node {
             language: None,
             span: Span::default(),
             flavor: None,
+            ui: None,
             signature: None,
             visibility: None,
             exported: false,

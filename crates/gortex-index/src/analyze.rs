@@ -199,6 +199,9 @@ tool_table! {
     models(gortex_analysis::models::ModelsArgs) -> gortex_analysis::models::ModelsResult,
         "ORM and schema models (Django, SQLAlchemy, SQLModel, Sequelize, ActiveRecord, MongoEngine, Pydantic, JPA, TypeORM, Mongoose, EF Core, GORM) found by what they extend, embed or are annotated with, with their fields",
         |a| gortex_analysis::models::models(g, &a);
+    components(gortex_analysis::components::ComponentsArgs) -> gortex_analysis::components::ComponentsResult,
+        "UI components across frameworks (React, Preact and Solid JSX, Vue, Svelte, Angular, Stencil, Lit and custom elements, SwiftUI, Jetpack Compose, Flutter, Blazor) with the components each renders, how many render or use it, and the ones nothing uses",
+        |a| gortex_analysis::components::components(g, &a);
     error_surface(crate::errors::ErrorSurfaceArgs) -> crate::errors::ErrorSurfaceResult,
         "The errors a function can surface: those it raises (raise, throw, throws, Go error returns and sentinels, Rust Err and panic) and those its callees raise a few resolved calls deep, calls inside try bodies taken as handled; without a symbol, the functions raising the most distinct errors",
         |a| self.error_surface(g, &a);

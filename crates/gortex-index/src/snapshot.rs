@@ -30,8 +30,9 @@ use xxhash_rust::xxh3::Xxh3;
 
 const MAGIC: &[u8; 8] = b"GORTEXSN";
 /// Bumped whenever the encoding changes (3: C/C++ languages, include directories;
-/// 4: `SymbolFact::doc_text`; 5: `Receiver::Chain`, `BindingValue::Callback`; 6: sections).
-pub const FORMAT_VERSION: u32 = 6;
+/// 4: `SymbolFact::doc_text`; 5: `Receiver::Chain`, `BindingValue::Callback`; 6: sections;
+/// 7: `SymbolFact::ui`).
+pub const FORMAT_VERSION: u32 = 7;
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 /// A section's own header: kind, length, checksum.
 const SECTION_HEADER_LEN: usize = 1 + 8 + 8;

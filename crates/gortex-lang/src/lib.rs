@@ -54,6 +54,7 @@ pub mod names;
 pub mod refactor;
 pub mod review;
 pub mod structural;
+mod ui;
 pub mod util;
 
 use gortex_core::{FileFacts, Language};
@@ -322,6 +323,7 @@ pub fn extract_file(
     }
     crate::budget::check_symbol_depth(&facts.symbols)?;
     extractor.finish(&mut facts, source);
+    ui::classify(language, &mut facts);
     documents::add_manifest_dependencies(source, ctx, &mut facts);
     facts.syntax_errors = util::count_errors(&tree);
     Ok(facts)

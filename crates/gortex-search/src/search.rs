@@ -23,7 +23,7 @@ use crate::symbols::{
     is_sentence, Acc, SymbolIndex, Term, FIELD_WEIGHTS, IDENTIFIER_FIELD_WEIGHTS, SENTENCE_FIELD_WEIGHTS,
 };
 use crate::tokenize::tokens;
-use gortex_core::{EdgeKind, Language, NodeKind, QueryError, TypeFlavor};
+use gortex_core::{EdgeKind, Language, NodeKind, QueryError, TypeFlavor, UiFramework};
 use gortex_graph::query::NodeSummary;
 use gortex_graph::Graph;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -161,6 +161,9 @@ pub struct SymbolRow {
     pub language: Option<Language>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flavor: Option<TypeFlavor>,
+    /// The UI framework when the symbol is a UI component.
+    #[serde(rename = "ui_framework", skip_serializing_if = "Option::is_none")]
+    pub ui: Option<UiFramework>,
     /// The declaration's signature.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sig: Option<String>,
@@ -182,6 +185,7 @@ impl From<&NodeSummary> for SymbolRow {
             end_line: n.end_line,
             language: n.language,
             flavor: n.flavor,
+            ui: n.ui,
             sig: n.signature.clone(),
             exported: n.exported,
             is_test: n.is_test,
@@ -443,13 +447,14 @@ impl Filter {
     pub fn accepts(&self, g: &Graph, idx: &SymbolIndex, doc: u32) -> bool {
         let d = doc as usize;
         let meta = idx.doc_meta[d];
+        let flavors = meta.flavor_bits();
         if (self.kinds | self.kind_flavors) != 0
             && self.kinds & (1 << meta.kind) == 0
-            && (meta.flavor == 0 || self.kind_flavors & (1 << meta.flavor) == 0)
+            && self.kind_flavors & flavors == 0
         {
             return false;
         }
-        if self.flavors != 0 && (meta.flavor == 0 || self.flavors & (1 << meta.flavor) == 0) {
+        if self.flavors != 0 && self.flavors & flavors == 0 {
             return false;
         }
         if (self.kinds | self.kind_flavors) == 0 && self.corpus != Corpus::All {

@@ -113,6 +113,8 @@ const ABBREVIATION_WEIGHT: f32 = 0.4;
 pub(crate) const FLAG_TEST: u8 = 1;
 /// [`DocMeta::flags`] bit: exported or public.
 pub(crate) const FLAG_EXPORTED: u8 = 2;
+/// [`DocMeta::flags`] bit: a UI component of any framework (matches `flavor:component`).
+pub(crate) const FLAG_UI: u8 = 4;
 
 /// Kind, language, flavor and flags of one indexed symbol, one byte each.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -138,6 +140,20 @@ impl DocMeta {
     /// Exported or declared public.
     pub fn exported(self) -> bool {
         self.flags & FLAG_EXPORTED != 0
+    }
+    /// The flavor bits the flavor filters test (bit `1 + position in TypeFlavor::ALL`): the
+    /// node's own flavor, plus `component` for a UI component of any framework, so
+    /// `flavor:component` spans React functions and Flutter classes as well as Vue files.
+    pub fn flavor_bits(self) -> u32 {
+        let own = if self.flavor == 0 { 0 } else { 1 << self.flavor };
+        if self.flags & FLAG_UI == 0 {
+            return own;
+        }
+        let component = TypeFlavor::ALL
+            .iter()
+            .position(|&f| f == TypeFlavor::Component)
+            .unwrap_or(0);
+        own | 1 << (component + 1)
     }
 }
 
@@ -1186,6 +1202,9 @@ impl SymbolIndex {
                 }
                 if n.exported || n.visibility == Some(Visibility::Public) {
                     flags |= FLAG_EXPORTED;
+                }
+                if n.ui.is_some() {
+                    flags |= FLAG_UI;
                 }
                 let meta = DocMeta {
                     kind: kinds[n.kind as usize],

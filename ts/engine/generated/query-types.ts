@@ -134,6 +134,8 @@ export interface BlameRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
   uncommitted_lines: number;
 }
 
@@ -296,6 +298,8 @@ export interface ChurnRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line?: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** A connected component of verified clone pairs. */
@@ -340,6 +344,8 @@ export interface CloneMember {
   start_line: number;
   /** Normalised tokens in the body. */
   tokens: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** One verified pair inside a cluster (`a` < `b` by id). */
@@ -437,6 +443,8 @@ export interface CoChangeRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line?: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** A commit as answers show it. */
@@ -499,6 +507,18 @@ export interface CommunityRow {
   top_files: FileCount[];
 }
 
+/** One UI component. */
+export interface ComponentRow {
+  component: NodeSummary;
+  framework: UiFramework;
+  /** Distinct components rendering it. */
+  rendered_by: number;
+  /** Ids of the components it renders, sorted. */
+  renders: string[];
+  /** Distinct symbols and files using it in any way (rendering, importing, referencing). */
+  used_by: number;
+}
+
 /** The repository's nodes split into connected components (edge direction ignored). */
 export interface Components {
   count: number;
@@ -512,6 +532,32 @@ export interface Components {
   largest_share: number;
   /** Components of a single node (the isolated nodes). */
   singletons: number;
+}
+
+/** Arguments of `analyze kind=components`. */
+export interface ComponentsArgs {
+  /** Only components of this framework (react, preact, solid, vue, svelte, angular, stencil, lit, web_component, swiftui, compose, flutter, blazor). */
+  framework?: string;
+  /** Keep components declared in test files (default false). */
+  include_tests?: boolean;
+  /** Most components returned (1..=1000, default 50). */
+  limit?: number;
+  /** Only components declared under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=components`. */
+export interface ComponentsResult {
+  /** Components per framework (before `limit`). */
+  by_framework: Record<string, number>;
+  /** Ordered by path and line, at most `limit`. */
+  components: ComponentRow[];
+  total: number;
+  truncated: boolean;
+  /** Components nothing uses (no render, import or reference), by id, at most `limit`: candidates for removal, or entry points a router or framework mounts by name. */
+  unused: string[];
+  /** All such components (before `limit`). */
+  unused_count: number;
 }
 
 /** One configuration key and where it is read. */
@@ -727,6 +773,8 @@ export interface CoverageRow {
   stale?: boolean;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** Arguments of `analyze kind=coverage_summary`. */
@@ -937,6 +985,8 @@ export interface DependencyRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
   /** The previous-level node it was reached from, when that is not the target (depth > 1). */
   via?: string;
 }
@@ -1533,6 +1583,8 @@ export interface FindOverridesResult {
 export interface FindUsagesArgs {
   /** Keep only these contexts (call, parameter_type, return_type, field, type, value, import): one name, a comma-separated list or an array. */
   context?: OneOrMany;
+  /** Keep usages originating inside a type of these flavors (class, struct, enum, …: the using symbol's nearest enclosing type); `component` keeps usages from inside a UI component of any framework. One name, a comma-separated list or an array. */
+  flavor?: OneOrMany;
   /** The symbol whose references are listed (a symbol id, with or without the `<repo>/` prefix, a file path, `Owner.name` or a bare name; an ambiguous name lists ids to pick). */
   id: string;
   /** Keep usages from tests and test files (default true). */
@@ -1596,6 +1648,8 @@ export interface FixRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** Arguments of `fixes_history`. */
@@ -2524,6 +2578,8 @@ export interface NodeSummary {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** A string argument that may be given once or as a list (`"call"` or `["call", "type"]`). A single string may also hold a comma-separated list. */
@@ -2954,6 +3010,8 @@ export interface ReviewPriority {
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
   tested: boolean;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** What `analyze kind=review` answers. */
@@ -3309,6 +3367,8 @@ export interface StaleRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** One step of a shown trace. */
@@ -3335,6 +3395,8 @@ export interface StepRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
   /** Line of the call site in the caller; absent for the entry. */
   via?: number;
 }
@@ -3418,6 +3480,8 @@ export interface SymbolHit {
   /** Weighted contributions to the score, by signal name (see `rerank`). */
   signals: Record<string, number>;
   tier: MatchTier;
+  /** The UI framework when the symbol is a UI component. */
+  ui_framework?: UiFramework;
 }
 
 /** A symbol's releases. */
@@ -3448,6 +3512,8 @@ export interface SymbolReleases {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
   /** Its commits after the latest tag. */
   unreleased_commits: number;
 }
@@ -3696,6 +3762,9 @@ export interface TracedPath {
 /** The shape of a `type` node (classes, structs, enums, records, aliases, unions). */
 export type TypeFlavor = 'class' | 'struct' | 'enum' | 'record' | 'type_alias' | 'union' | 'annotation' | 'message' | 'service' | 'table' | 'view' | 'component' | 'mixin';
 
+/** The UI framework a component declaration is written for (see `SymbolFact::ui`). */
+export type UiFramework = 'react' | 'preact' | 'solid' | 'vue' | 'svelte' | 'angular' | 'stencil' | 'lit' | 'web_component' | 'swiftui' | 'compose' | 'flutter' | 'blazor';
+
 /** A channel made and never closed. */
 export interface UnclosedChannel {
   channel: string;
@@ -3849,6 +3918,8 @@ export interface UntestedRow {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** The role a reference plays at its use site. */
@@ -3859,6 +3930,10 @@ export interface UsageRow {
   context: UsageContext;
   /** Id of the using symbol (the file node for module-level code and imports), in `nodes`. */
   from: string;
+  /** The flavor of the nearest type enclosing the using symbol (the symbol itself when it is a type). */
+  from_type_flavor?: TypeFlavor;
+  /** Id of the UI component the usage sits in (the using symbol or an enclosing one). */
+  from_ui_component?: string;
   kind: EdgeKind;
   line: number;
   origin: Origin;
@@ -3944,6 +4019,8 @@ export interface WalkNode {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** A call bound by name alone. */
@@ -3990,6 +4067,8 @@ export interface WinnowHit {
   signature?: string;
   /** First line of the declaration (1-based); 0 for external stubs. */
   start_line: number;
+  /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
+  ui_framework?: UiFramework;
 }
 
 /** Arguments of `winnow_symbols`. At least one of kind, lang, path_prefix, min_fan_in, min_fan_out, text_match, exported is required. */
@@ -4108,6 +4187,7 @@ export interface AnalyzeKindMap {
   log_events: { args: LogEventsArgs; result: LogEventsResult };
   event_emitters: { args: EventEmittersArgs; result: EventEmittersResult };
   models: { args: ModelsArgs; result: ModelsResult };
+  components: { args: ComponentsArgs; result: ComponentsResult };
   error_surface: { args: ErrorSurfaceArgs; result: ErrorSurfaceResult };
   config_readers: { args: ConfigReadersArgs; result: ConfigReadersResult };
   pubsub: { args: PubsubArgs; result: PubsubResult };

@@ -194,7 +194,10 @@ impl Filter {
         let equal = match (&self.value, self.key) {
             (Value::Kinds(k), _) => k.contains(&n.kind),
             (Value::Langs(l), _) => n.language.is_some_and(|x| l.contains(&x)),
-            (Value::Flavors(f), _) => n.flavor.is_some_and(|x| f.contains(&x)),
+            // `flavor=component` spans UI components of every framework, not only Vue/Svelte files.
+            (Value::Flavors(f), _) => {
+                n.flavor.is_some_and(|x| f.contains(&x)) || (n.ui.is_some() && f.contains(&TypeFlavor::Component))
+            }
             (Value::Bool(b), "exported") => n.exported == *b,
             (Value::Bool(b), _) => n.is_test == *b,
             (Value::Text(t), "name") => n.name == *t,

@@ -60,7 +60,7 @@ pub use usages::{find_usages, FindUsagesArgs, FindUsagesResult, UsageContext};
 pub use walk::{walk_graph, WalkGraphArgs, WalkGraphResult};
 
 use crate::model::{Graph, Node, NodeIndex};
-use gortex_core::{Language, NodeKind, TypeFlavor};
+use gortex_core::{Language, NodeKind, TypeFlavor, UiFramework};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -88,6 +88,9 @@ pub struct NodeSummary {
     pub language: Option<Language>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flavor: Option<TypeFlavor>,
+    /// The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …).
+    #[serde(rename = "ui_framework", skip_serializing_if = "Option::is_none")]
+    pub ui: Option<UiFramework>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -124,6 +127,7 @@ impl NodeSummary {
             end_line: node.span.end_line,
             language: node.language,
             flavor: node.flavor,
+            ui: node.ui,
             signature: node.signature.clone(),
             exported: node.exported,
             is_test: node.is_test,

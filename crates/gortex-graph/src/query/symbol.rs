@@ -3,8 +3,8 @@
 use super::args::check_limit_with;
 use super::targets::{file_node, lookup_id, not_found, resolve_one};
 use super::{NodeSummary, QueryError};
-use crate::model::{Graph, NodeIndex};
-use gortex_core::{EdgeKind, NodeKind, Origin, TestRole, TestRunner, Visibility};
+use crate::model::{Graph, Node, NodeIndex};
+use gortex_core::{EdgeKind, NodeKind, Origin, TestRole, TestRunner, TypeFlavor, Visibility};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -77,6 +77,23 @@ pub fn parent_of(g: &Graph, i: NodeIndex) -> Option<NodeIndex> {
                 .map(|e| e.to)
                 .min()
         })
+}
+
+/// The node and its enclosing symbols, innermost first (bounded: nesting is shallow, and a
+/// malformed containment cycle must not loop).
+pub fn enclosing_symbols(g: &Graph, i: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+    std::iter::successors(Some(i), move |&n| parent_of(g, n)).take(32)
+}
+
+/// A UI component of any framework: a Vue or Svelte file component, or a declaration the
+/// extractor marked with its framework (a React function, a Flutter widget class, …).
+pub fn is_ui_component(n: &Node) -> bool {
+    n.ui.is_some() || n.flavor == Some(TypeFlavor::Component)
+}
+
+/// The UI component a node sits in: the node itself or its nearest enclosing component.
+pub fn enclosing_ui_component(g: &Graph, i: NodeIndex) -> Option<NodeIndex> {
+    enclosing_symbols(g, i).find(|&n| is_ui_component(g.node_at(n)))
 }
 
 /// `get_symbol`: a node with every declaration detail the index holds.

@@ -10,12 +10,13 @@
 use super::args::{check_limit, parse_min_tier, OneOrMany};
 use super::callers::{in_test, require_symbol};
 use super::caveats::{caveat_for_rows, Caveat};
+use super::symbol::{enclosing_symbols, enclosing_ui_component};
 use super::targets::resolve_one;
 use super::tiers::{tiered, TierReport};
 use super::{NodeSummary, QueryError};
-use crate::model::{Edge, Graph};
-use gortex_core::{EdgeKind, NodeKind, Origin};
-use rustc_hash::FxHashSet;
+use crate::model::{Edge, Graph, NodeIndex};
+use gortex_core::{EdgeKind, NodeKind, Origin, TypeFlavor};
+use rustc_hash::{FxHashMap, FxHashSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -108,6 +109,11 @@ pub struct FindUsagesArgs {
     /// Keep usages from tests and test files (default true).
     #[serde(default)]
     pub include_tests: Option<bool>,
+    /// Keep usages originating inside a type of these flavors (class, struct, enum, …: the
+    /// using symbol's nearest enclosing type); `component` keeps usages from inside a UI
+    /// component of any framework. One name, a comma-separated list or an array.
+    #[serde(default)]
+    pub flavor: Option<OneOrMany>,
 }
 
 /// One use site.
@@ -120,6 +126,57 @@ pub struct UsageRow {
     pub origin: Origin,
     pub path: String,
     pub line: u32,
+    /// The flavor of the nearest type enclosing the using symbol (the symbol itself when it is
+    /// a type).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_type_flavor: Option<TypeFlavor>,
+    /// Id of the UI component the usage sits in (the using symbol or an enclosing one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_ui_component: Option<String>,
+}
+
+/// Where a using symbol sits: its nearest enclosing type's flavor and UI component.
+#[derive(Clone, Copy, Default)]
+struct Origins {
+    type_flavor: Option<TypeFlavor>,
+    ui_component: Option<NodeIndex>,
+}
+
+fn origins_of(g: &Graph, i: NodeIndex) -> Origins {
+    Origins {
+        type_flavor: enclosing_symbols(g, i)
+            .map(|n| g.node_at(n))
+            .find(|n| n.kind == NodeKind::Type)
+            .and_then(|n| n.flavor),
+        ui_component: enclosing_ui_component(g, i),
+    }
+}
+
+/// Parses `flavor`: type flavors, one of which may be `component`.
+fn parse_flavors(value: &OneOrMany) -> Result<Vec<TypeFlavor>, QueryError> {
+    let accepted = || {
+        TypeFlavor::ALL
+            .iter()
+            .map(|f| f.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let values = value.values();
+    if values.iter().all(|v| v.is_empty()) {
+        return Err(QueryError::invalid(format!(
+            "flavor must name at least one type flavor; accepted: {}",
+            accepted()
+        )));
+    }
+    values
+        .iter()
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            TypeFlavor::parse(&v.to_ascii_lowercase()).ok_or_else(|| {
+                QueryError::invalid(format!("flavor contains unknown value {v:?}; accepted: {}", accepted()))
+            })
+        })
+        .collect()
 }
 
 /// Every reference to a symbol, by file and line.
@@ -175,10 +232,22 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
             Some(out)
         }
     };
+    let flavors = args.flavor.as_ref().map(parse_flavors).transpose()?;
     let target = resolve_one(g, &args.id)?;
     require_symbol(g, target, "find_usages", "; use get_dependents for files")?;
     let tests = args.include_tests.unwrap_or(true);
     let incoming: Vec<&Edge> = g.in_edges(target).collect();
+    let mut origins: FxHashMap<NodeIndex, Origins> = FxHashMap::default();
+    for e in &incoming {
+        origins.entry(e.from).or_insert_with(|| origins_of(g, e.from));
+    }
+    let flavor_ok = |from: NodeIndex| {
+        let Some(wanted) = &flavors else { return true };
+        let o = origins[&from];
+        wanted
+            .iter()
+            .any(|&f| o.type_flavor == Some(f) || (f == TypeFlavor::Component && o.ui_component.is_some()))
+    };
     let collect = |floor: Origin| -> Vec<(Edge, UsageContext)> {
         incoming
             .iter()
@@ -194,6 +263,7 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
                     })
             })
             .filter(|e| tests || !in_test(g, e.from))
+            .filter(|e| flavor_ok(e.from))
             .filter_map(|e| usage_context(g, e).map(|c| (**e, c)))
             .filter(|(_, c)| wanted.as_ref().is_none_or(|w| w.contains(c)))
             .collect()
@@ -227,6 +297,8 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
             origin: e.origin,
             path: g.node_at(e.from).path.to_string(),
             line: e.line,
+            from_type_flavor: origins[&e.from].type_flavor,
+            from_ui_component: origins[&e.from].ui_component.map(|c| g.node_at(c).id.to_string()),
         })
         .collect();
     Ok(FindUsagesResult {

@@ -31,7 +31,7 @@ use crate::util::{self, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
     BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
-    Span, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    Span, SymbolFact, TestRole, TestRunner, TypeFlavor, UiFramework, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -374,6 +374,8 @@ struct Run<'s> {
     imports: Vec<ImportFact>,
     refs: Vec<PendingRef>,
     bindings: Vec<PendingBinding>,
+    /// Where a JSX element opens (line, col), intrinsic ones included: what marks components.
+    jsx_sites: Vec<(u32, u32)>,
     comments: Vec<Comment>,
     /// Names exported by `export { a }`, `export default a`, CommonJS: (name, default).
     export_names: Vec<(String, bool)>,
@@ -395,6 +397,7 @@ impl<'s> Run<'s> {
             imports: Vec::new(),
             refs: Vec::new(),
             bindings: Vec::new(),
+            jsx_sites: Vec::new(),
             comments: Vec::new(),
             export_names: Vec::new(),
             skip_calls: HashSet::new(),
@@ -608,6 +611,7 @@ impl<'s> Run<'s> {
                 line: b.line,
             });
         }
+        mark_jsx_components(&mut facts.symbols, &owners, &self.jsx_sites);
         facts.imports = std::mem::take(&mut self.imports);
         facts.test_runner = self.test_runner(&facts.imports);
         facts
@@ -861,6 +865,8 @@ impl<'s> Run<'s> {
                 }
             }
             Cap::Jsx => {
+                let p = node.start_position();
+                self.jsx_sites.push((p.row as u32 + 1, p.column as u32));
                 let target = match node.kind() {
                     "identifier" => {
                         let n = txt(node, src);
@@ -976,6 +982,27 @@ fn member_visibility(node: Node<'_>, name: Node<'_>, src: &[u8]) -> Visibility {
     match first_child_of_kind(node, "accessibility_modifier") {
         Some(m) => visibility_of(&util::text(m, src)),
         None => Visibility::Public,
+    }
+}
+
+/// Marks the declarations that render JSX as React components (`crate::ui` refines the
+/// framework from the file's imports): a capitalised function, or a capitalised constant or
+/// variable (`memo(…)`, `forwardRef(…)`, an arrow), holding an element; a class whose `render`
+/// method holds one. A lower-case function returning markup is a helper or a hook, not a
+/// component (the rule React itself uses for `<Name>`).
+fn mark_jsx_components(symbols: &mut [SymbolFact], owners: &Enclosing<'_>, sites: &[(u32, u32)]) {
+    for &(line, col) in sites {
+        let Some(owner) = owners.find(line, col) else { continue };
+        let s = &symbols[owner as usize];
+        let capitalised = s.name.starts_with(|c: char| c.is_ascii_uppercase());
+        let target = match s.kind {
+            NodeKind::Function | NodeKind::Constant | NodeKind::Variable if capitalised => Some(owner),
+            NodeKind::Method if s.name == "render" => s.parent.filter(|&p| symbols[p as usize].kind == NodeKind::Type),
+            _ => None,
+        };
+        if let Some(t) = target {
+            symbols[t as usize].ui.get_or_insert(UiFramework::React);
+        }
     }
 }
 

@@ -121,6 +121,9 @@ pub fn render(facts: &FileFacts) -> String {
         if let Some(f) = s.flavor {
             write!(line, " flavor={f}").unwrap();
         }
+        if let Some(u) = s.ui {
+            write!(line, " ui={u}").unwrap();
+        }
         if let Some(v) = s.visibility {
             write!(line, " vis={v}").unwrap();
         }
