@@ -368,7 +368,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
     sections: [{ name: 'read_file', rows: [r], fields: { path: (x) => x.path, start_line: (x) => x.start_line, end_line: (x) => x.end_line, text: (x) => x.text } }],
   }),
   get_symbol_source: (r: SymbolSourceResult): ToolSpec => ({
-    meta: { total_lines: r.total_lines, truncated: r.truncated },
+    meta: { total_lines: r.total_lines, truncated: r.truncated, tokens_saved: r.tokens_saved },
     sections: [
       {
         name: 'get_symbol_source',

@@ -42,8 +42,13 @@ export interface ReadFileResult {
   truncated: boolean;
 }
 
+/** A read slice and the size of the whole file it was cut from (for `tokens_saved`). */
+interface Slice extends ReadFileResult {
+  file_bytes: number;
+}
+
 /** Lines `start..=end` (1-based, clamped to the file) of a file, cut at `maxBytes`. */
-function readLines(ctx: ToolContext, rel: string, start: number | undefined, end: number | undefined, maxBytes: number): ReadFileResult {
+function readSlice(ctx: ToolContext, rel: string, start: number | undefined, end: number | undefined, maxBytes: number): Slice {
   // An overlay buffer is named as pushed; a file on disk by its real path under the root.
   let shown = overlayRel(rel);
   const bytes = readSource(ctx, rel, () => {
@@ -80,7 +85,13 @@ function readLines(ctx: ToolContext, rel: string, start: number | undefined, end
     last = i;
   }
   const text = parts.join('');
-  return { path: shown, start_line: from, end_line: last, total_lines: lines.length, text, truncated };
+  return { path: shown, start_line: from, end_line: last, total_lines: lines.length, text, truncated, file_bytes: bytes.length };
+}
+
+/** [`readSlice`] as `read_file` answers it. */
+function readLines(ctx: ToolContext, rel: string, start: number | undefined, end: number | undefined, maxBytes: number): ReadFileResult {
+  const { file_bytes: _, ...slice } = readSlice(ctx, rel, start, end, maxBytes);
+  return slice;
 }
 
 const maxBytes = z.number().int().min(1).max(MAX_BYTES).optional().describe(`Cut the text at this many bytes (default ${DEFAULT_MAX_BYTES})`);
@@ -104,7 +115,8 @@ export const sourceTools = [
     name: 'get_symbol_source',
     category: 'read',
     effect: 'read',
-    description: "A symbol's own source lines (plus context_lines around them) with its signature and location; cheaper than reading the file.",
+    description:
+      "A symbol's own source lines (plus context_lines around them) with its signature and location; cheaper than reading the file: tokens_saved is what this answer saved against reading the whole file.",
     input: {
       id: target,
       context_lines: z.number().int().min(0).max(50).optional().describe('Extra lines before and after (default 0)'),
@@ -126,9 +138,11 @@ export const sourceTools = [
       const s = found.node;
       if (!s.file_path || s.start_line === 0) throw new ToolInputError('invalid_argument', `${s.id} has no source in this repository (external or file-less)`);
       const extra = args.context_lines ?? 0;
-      const slice = readLines(ctx, s.file_path, Math.max(1, s.start_line - extra), s.end_line + extra, args.max_bytes ?? DEFAULT_MAX_BYTES);
+      const slice = readSlice(ctx, s.file_path, Math.max(1, s.start_line - extra), s.end_line + extra, args.max_bytes ?? DEFAULT_MAX_BYTES);
+      // Against reading the whole file, estimated at four bytes per token like every budget here.
+      const saved = (source: string) => Math.max(0, Math.round((slice.file_bytes - Buffer.byteLength(source)) / 4));
       // `from_line`/`to_line`: the lines returned (context included); `start_line`/`end_line`: the symbol's.
-      const answer = { node: s, path: slice.path, from_line: slice.start_line, to_line: slice.end_line, start_line: s.start_line, end_line: s.end_line, total_lines: slice.total_lines, source: slice.text, truncated: slice.truncated };
+      const answer = { node: s, path: slice.path, from_line: slice.start_line, to_line: slice.end_line, start_line: s.start_line, end_line: s.end_line, total_lines: slice.total_lines, source: slice.text, truncated: slice.truncated, tokens_saved: saved(slice.text) };
       if (!args.compress_bodies && args.max_lines === undefined) return answer;
       const original = slice.text.split('\n');
       if (original[original.length - 1] === '') original.pop();
@@ -145,8 +159,7 @@ export const sourceTools = [
         source,
         ...(args.compress_bodies ? { compressed: true } : {}),
         ...(omitted > 0 ? { lines_omitted: omitted } : {}),
-        // Estimated at four bytes per token, like every budget here.
-        tokens_saved: Math.max(0, Math.round((Buffer.byteLength(slice.text) - Buffer.byteLength(source)) / 4)),
+        tokens_saved: saved(source),
       };
     },
   }),

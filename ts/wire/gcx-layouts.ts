@@ -731,6 +731,8 @@ export interface SymbolSourceResult {
   total_lines: number;
   source: string;
   truncated: boolean;
+  /** Tokens saved against reading the whole file. */
+  tokens_saved: number;
 }
 
 /** `read_file`: one row, the text in one cell. */
@@ -757,9 +759,9 @@ const readFile = layout<ReadFileResult>(
  */
 const getSymbolSource = layout<SymbolSourceResult>(
   { node: 'object', source: 'string' },
-  ['node', 'path', 'from_line', 'to_line', 'start_line', 'end_line', 'total_lines', 'source', 'truncated'],
+  ['node', 'path', 'from_line', 'to_line', 'start_line', 'end_line', 'total_lines', 'source', 'truncated', 'tokens_saved'],
   (r, tool) => ({
-    meta: { total_lines: r.total_lines, truncated: r.truncated },
+    meta: { total_lines: r.total_lines, truncated: r.truncated, tokens_saved: r.tokens_saved },
     sections: [
       table(tool, [r], [
         ...nodeAt('node', ['id', 'kind', 'qualified', 'line', 'end_line', 'sig']),
