@@ -249,7 +249,7 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
       expect(profile).toMatchObject({ preset: 'core', mode: 'defer', source: '--tools' });
       expect(profile.deferred).toContain('trace_path');
       expect(profile.categories.nav).toContain('get_callers');
-      expect(profile.presets.map((p: any) => p.name)).toEqual(['facade-v1', 'core', 'agent', 'full', 'readonly', 'edit', 'nav', 'localization']);
+      expect(profile.presets.map((p: any) => p.name)).toEqual(['facade-v1', 'core', 'agent', 'full', 'readonly', 'edit', 'nav', 'lazy', 'localization']);
 
       const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
       const found = await ok('tools_search', { query: 'shortest call path' });
@@ -309,6 +309,35 @@ describe('gortex mcp tool surfaces and request lifetime', () => {
     const badLimit = runCli(['mcp', '--repo', root], { env: { GORTEX_HOME: home, GORTEX_MCP_MAX_CONCURRENT_DISPATCHES: '0' } });
     expect(badLimit.status).toBe(2);
     expect(badLimit.stderr).toMatch(/GORTEX_MCP_MAX_CONCURRENT_DISPATCHES must be 1\.\.64, got "0"/);
+  });
+
+  test('GORTEX_LAZY_TOOLS=1: a fixed hot set is listed and everything else deferred, whatever the preset', async () => {
+    const client = await start(root, ['--tools', 'full'], { GORTEX_LAZY_TOOLS: '1' });
+    try {
+      const { ok } = helpers(() => client);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+        'search_symbols', 'search_text', 'find_files', 'get_symbol', 'get_file_summary', 'get_callers', 'get_call_chain',
+        'find_usages', 'read_file', 'get_symbol_source', 'explore', 'smart_context', 'tool_profile', 'tools_search',
+      ]);
+      const profile = await ok('tool_profile', {});
+      expect(profile).toMatchObject({ preset: 'lazy', mode: 'defer', source: 'GORTEX_LAZY_TOOLS' });
+      expect(profile.deferred).toEqual(expect.arrayContaining(['analyze', 'edit_file', 'trace_path']));
+      // Deferred, not hidden: still callable, and tools_search promotes it.
+      expect((await ok('graph_stats', {})).nodes).toBeGreaterThan(0);
+      expect((await ok('tools_search', { query: 'select:trace_path' })).promoted).toEqual(['trace_path']);
+    } finally {
+      await client.close();
+    }
+    const explicit = await start(root, [], { GORTEX_LAZY_TOOLS: '1', GORTEX_TOOLS: 'search_symbols' });
+    try {
+      expect((await explicit.listTools()).tools.map((t) => t.name)).toEqual(['search_symbols']);
+    } finally {
+      await explicit.close();
+    }
+    const { runCli } = await import('./helpers/cli');
+    const bad = runCli(['mcp', '--repo', root], { env: { GORTEX_HOME: home, GORTEX_LAZY_TOOLS: 'maybe' } });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('GORTEX_LAZY_TOOLS must be 1 or 0 (true/false, on/off), got "maybe"');
   });
 
   test('a call over the time bound is abandoned with a timeout error; the session keeps serving', async () => {

@@ -47,11 +47,19 @@ export function withMode(spec: string | undefined, mode: string | undefined): st
   return `${(spec ?? 'core').replace(/:(defer|hide)$/, '')}:${mode}`;
 }
 
+/** Whether `GORTEX_LAZY_TOOLS` asks for the legacy lazy surface (1/true/on/yes; 0/false/off/no or unset do not). */
+export function lazyToolsRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.GORTEX_LAZY_TOOLS?.trim().toLowerCase() ?? '';
+  if (value === '' || ['0', 'false', 'off', 'no'].includes(value)) return false;
+  if (['1', 'true', 'on', 'yes'].includes(value)) return true;
+  throw new PresetError(`GORTEX_LAZY_TOOLS must be 1 or 0 (true/false, on/off), got ${JSON.stringify(env.GORTEX_LAZY_TOOLS)}`);
+}
+
 /**
- * The tool spec a session starts from and where it came from: `GORTEX_TOOLS` > `--tools` >
- * config `mcp.tools` > the machine's instruction profile (when it carries a preset); undefined
- * when none is set (the client-aware or server default applies). `GORTEX_TOOLS_MODE` >
- * `--tools-mode` then sets its mode.
+ * The tool spec a session starts from and where it came from: `GORTEX_TOOLS` >
+ * `GORTEX_LAZY_TOOLS=1` (the `lazy` preset) > `--tools` > config `mcp.tools` > the machine's
+ * instruction profile (when it carries a preset); undefined when none is set (the client-aware or
+ * server default applies). `GORTEX_TOOLS_MODE` > `--tools-mode` then sets its mode.
  */
 export function chosenSpec(options: SurfaceOptions, env: NodeJS.ProcessEnv = process.env): { spec: string; source: string } | undefined {
   const mode = env.GORTEX_TOOLS_MODE?.trim() ? env.GORTEX_TOOLS_MODE.trim() : options.toolsMode;
@@ -59,11 +67,13 @@ export function chosenSpec(options: SurfaceOptions, env: NodeJS.ProcessEnv = pro
   const picked =
     envSpec !== undefined
       ? { spec: envSpec, source: 'GORTEX_TOOLS' }
-      : options.tools !== undefined
-        ? { spec: options.tools, source: '--tools' }
-        : options.config
-          ? { spec: options.config.spec, source: options.config.source }
-          : profileSpec();
+      : lazyToolsRequested(env)
+        ? { spec: 'lazy', source: 'GORTEX_LAZY_TOOLS' }
+        : options.tools !== undefined
+          ? { spec: options.tools, source: '--tools' }
+          : options.config
+            ? { spec: options.config.spec, source: options.config.source }
+            : profileSpec();
   if (mode === undefined) return picked;
   return { spec: withMode(picked?.spec, mode)!, source: picked ? `${picked.source} + mode ${mode}` : `default + mode ${mode}` };
 }

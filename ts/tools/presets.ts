@@ -63,6 +63,16 @@ const PRESETS: Record<string, PresetDef> = {
     tools: null,
     filter: (t) => t.effect === 'read',
   },
+  // `GORTEX_LAZY_TOOLS=1`, the older all-or-nothing switch: every tool deferred but a fixed hot
+  // set of reads, whatever the preset (`core` in defer mode supersedes it for the common case).
+  lazy: {
+    aliases: [],
+    mode: 'defer',
+    tools: [
+      'search_symbols', 'search_text', 'find_files', 'get_symbol', 'get_symbol_source', 'get_file_summary',
+      'read_file', 'get_callers', 'find_usages', 'get_call_chain', 'smart_context', 'explore',
+    ],
+  },
   localization: {
     aliases: ['locate', 'find'],
     mode: 'defer',
