@@ -14,6 +14,9 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { Engine } from '../ts/engine/engine';
 import { RENDERS_META, type ResourceHost } from '../ts/mcp/resources';
 import { createMcpServer } from '../ts/mcp/server';
+import { ANALYZE_KIND_SCHEMAS, SEARCH_AST_DETECTORS } from '../ts/engine/tool-schemas';
+import { SERVER_SPECS } from '../ts/lsp/specs';
+import { facadeDomains } from '../ts/tools/facade';
 import { ALL_TOOLS } from '../ts/tools/index';
 import type { ToolContext } from '../ts/workspace/context';
 import { ChangeLog, ScopeStore, scopesFile, singleRepoWorkspace } from '../ts/workspace/workspace';
@@ -290,7 +293,7 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
   test('the guide is markdown, served whole and by topic, and names only real tools', async () => {
     const whole = await readText(s.client, 'gortex://guide');
     expect(whole.mimeType).toBe('text/markdown');
-    const topics = ['search', 'navigation', 'tiers-and-caveats', 'editing-workflow'];
+    const topics = ['search', 'navigation', 'tiers-and-caveats', 'workflow', 'capabilities', 'analyze', 'search_ast', 'tokens', 'resources', 'providers'];
     for (const topic of topics) {
       const section = await readText(s.client, `gortex://guide/${topic}`);
       expect(section.mimeType).toBe('text/markdown');
@@ -303,6 +306,27 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     const mentioned = [...whole.text.matchAll(/`((?:get|find|search|winnow|walk|graph|trace|read)_[a-z_]+)`/g)].map((m) => m[1]!);
     expect(mentioned.length).toBeGreaterThan(20);
     expect(mentioned.filter((name) => !tools.has(name))).toEqual([]);
+  });
+
+  test('the guide\'s catalogues list what this build runs: domains, analyze kinds, detectors, resources, servers', async () => {
+    const section = async (topic: string) => (await readText(s.client, `gortex://guide/${topic}`)).text;
+    const capabilities = await section('capabilities');
+    for (const d of facadeDomains().filter((d) => Object.keys(d.operations).length > 0)) expect(capabilities).toContain(`| \`${d.name}\` | ${d.effect} |`);
+    const analyze = await section('analyze');
+    for (const k of ANALYZE_KIND_SCHEMAS.filter((k) => k.kind !== 'kinds' && !k.alias_of)) expect(analyze).toContain(`- \`${k.kind}\` — ${k.description}`);
+    expect(analyze).toContain('`untested` (= `coverage_gaps`)');
+    const ast = await section('search_ast');
+    expect(SEARCH_AST_DETECTORS.map((d) => d.id)).toEqual(expect.arrayContaining(['sql-string-concat', 'empty-catch', 'eval-injection']));
+    for (const d of SEARCH_AST_DETECTORS) expect(ast).toContain(`| \`${d.id}\` |`);
+    expect(ast).toContain('| `empty-catch` | alias of `swallowed-error`:');
+    // Every resource and template the server lists is named in the resources topic.
+    const resources = await section('resources');
+    const listed = (await s.client.listResources()).resources.map((r) => r.uri);
+    const templates = (await s.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    for (const uri of [...listed, ...templates]) expect(resources).toContain(`\`${uri}\``);
+    const providers = await section('providers');
+    for (const spec of Object.values(SERVER_SPECS)) expect(providers).toContain(`| ${spec.name} | \`${spec.command[0]}\` |`);
+    expect(providers).toContain('GORTEX_LLM_ENDPOINT');
   });
 
   test('god nodes: the analyze kind=hotspots answer, highest score first, whatever the threshold', async () => {
@@ -395,7 +419,7 @@ describe('MCP resources and prompts (in-process, app-ts copy)', () => {
     const cases: [string, RegExp][] = [
       ['gortex://nope', /Resource not found: gortex:\/\/nope \(resources: gortex:\/\/session, /],
       ['https://example.com/stats', /gortex serves only gortex:\/\/ URIs/],
-      ['gortex://guide/nope', /unknown guide topic "nope"; topics: search, navigation, tiers-and-caveats, editing-workflow/],
+      ['gortex://guide/nope', /unknown guide topic "nope"; topics: search, navigation, tiers-and-caveats, workflow, capabilities, analyze, search_ast, tokens, resources, providers/],
       ['gortex://community/', /takes exactly one non-empty segment/],
       ['gortex://stats/extra', /templates: gortex:\/\/guide\/\{…\}/],
       ['gortex://toString', /Resource not found/],

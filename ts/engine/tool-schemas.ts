@@ -37,9 +37,19 @@ export interface AnalyzeKindSchema {
   output: JsonSchema;
 }
 
+/** One bundled `search_ast` detector (a review rule, an alias of one, or a pattern detector). */
+export interface AstDetector {
+  id: string;
+  /** What it finds, in one line. */
+  title: string;
+  languages: string[];
+  alias_of?: string;
+}
+
 interface SchemaDocument {
   tools: ToolSchema[];
   analyze_kinds: AnalyzeKindSchema[];
+  search_ast_detectors: AstDetector[];
   $defs: Record<string, JsonSchema>;
 }
 
@@ -50,6 +60,9 @@ export const QUERY_TOOL_SCHEMAS: readonly ToolSchema[] = schemas.tools;
 
 /** Every `analyze` kind in the engine's order, then its aliases and `kinds`. */
 export const ANALYZE_KIND_SCHEMAS: readonly AnalyzeKindSchema[] = schemas.analyze_kinds;
+
+/** Every detector `search_ast` bundles, in the engine's order. */
+export const SEARCH_AST_DETECTORS: readonly AstDetector[] = schemas.search_ast_detectors;
 
 /** The named types output schemas refer to (`#/$defs/<name>`). */
 export const SCHEMA_DEFINITIONS: Readonly<Record<string, JsonSchema>> = schemas.$defs;

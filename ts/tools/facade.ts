@@ -373,6 +373,16 @@ const FACADE_CATEGORIES: Record<string, ToolCategory> = {
   capabilities: 'admin',
 };
 
+/** The compact surface's domains with their operations (each `name → tool`), for listings such as the guide. */
+export function facadeDomains(): { name: string; effect: ToolEffect; summary: string; operations: Record<string, string> }[] {
+  return FACADES.map((f) => ({
+    name: f.name,
+    effect: f.effect,
+    summary: f.summary,
+    operations: Object.fromEntries(Object.entries(f.operations).map(([op, spec]) => [op, spec.tool])),
+  }));
+}
+
 /** The 21 compact tools over `registry`; an operation runs its registry tool through the pipeline (`ctx.call`). */
 export function facadeTools(registry: () => readonly ToolDef[]): ToolDef[] {
   const has = (tool: string): boolean => registry().some((t) => t.name === tool);

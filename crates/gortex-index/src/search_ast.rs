@@ -316,6 +316,50 @@ impl RepoIndex {
     }
 }
 
+/// One bundled `search_ast` detector, for catalogues (the guide's `search_ast` topic).
+#[derive(Debug, Clone, Serialize)]
+pub struct DetectorInfo {
+    pub id: &'static str,
+    /// What it finds, in one line.
+    pub title: &'static str,
+    pub languages: Vec<&'static str>,
+    /// The rule an alias runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<&'static str>,
+}
+
+/// Every bundled detector: the review rules, their aliases, then the pattern detectors.
+pub fn detectors() -> Vec<DetectorInfo> {
+    let rules = gortex_lang::review::RULES.iter();
+    let mut out: Vec<DetectorInfo> = rules
+        .clone()
+        .map(|r| DetectorInfo {
+            id: r.id,
+            title: r.title,
+            languages: r.languages.to_vec(),
+            alias_of: None,
+        })
+        .collect();
+    for (alias, target) in ALIASES {
+        let rule = rules.clone().find(|r| r.id == *target).expect("an alias names a rule");
+        out.push(DetectorInfo {
+            id: alias,
+            title: rule.title,
+            languages: rule.languages.to_vec(),
+            alias_of: Some(target),
+        });
+    }
+    for (name, patterns) in PATTERN_DETECTORS {
+        out.push(DetectorInfo {
+            id: name,
+            title: "code evaluated from a value built at run time (eval, Function, exec, string timers)",
+            languages: patterns.iter().map(|(l, _)| l.as_str()).collect(),
+            alias_of: None,
+        });
+    }
+    out
+}
+
 /// Every detector name `search_ast` accepts.
 fn detector_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = gortex_lang::review::RULES.iter().map(|r| r.id).collect();

@@ -3,6 +3,10 @@
  * trust an answer, how to change code safely), served whole (`gortex://guide`) and by topic
  * (`gortex://guide/{topic}`). Prose only; a test checks every tool it names exists.
  */
+import { ANALYZE_KIND_SCHEMAS, SEARCH_AST_DETECTORS } from '../../engine/tool-schemas';
+import { SERVER_SPECS } from '../../lsp/specs';
+import { facadeDomains } from '../../tools/facade';
+import { LLM_HOWTO } from '../../tools/llm';
 import { URI_SCHEME } from './resource';
 
 /** Guide topics, in reading order, each a self-contained markdown section. */
@@ -61,12 +65,13 @@ Results are deterministic and capped (\`limit\`); \`truncated: true\` means more
 
 | tier | meaning |
 |---|---|
+| \`lsp_resolved\` | a language server named the target (enrichment on; see providers) |
+| \`lsp_dispatch\` | a language server bound an interface call to an implementation |
 | \`ast_resolved\` | a unique structural target: same file, import evidence, same package, a declared or constructed receiver type |
 | \`ast_inferred\` | the receiver's type was inferred from a called function's declared return type |
 | \`text_matched\` | name only: the single same-language candidate of that name in the repository |
 
-\`lsp_resolved\`, \`lsp_dispatch\` and \`speculative\` are part of the vocabulary but no analysis produces
-them yet. References weaker than \`text_matched\` stay unresolved (\`unresolved::name\`) with a candidate
+\`speculative\` is part of the vocabulary but nothing produces it yet. References weaker than \`text_matched\` stay unresolved (\`unresolved::name\`) with a candidate
 count instead of becoming guessed edges; \`get_call_chain\` lists them.
 
 - Without \`min_tier\`, name-only rows are hidden when stronger rows exist; \`name_only_suppressed\` says how
@@ -86,7 +91,7 @@ taken at face value:
 
 Exported symbols may have callers outside this repository that no query can see.`,
   },
-  'editing-workflow': {
+  workflow: {
     title: 'Changing code safely',
     body: `gortex reads; you edit with your own tools. A typical change:
 
@@ -103,6 +108,124 @@ Exported symbols may have callers outside this repository that no query can see.
    \`notifications/resources/updated\` after each re-index.
 5. **Re-check** callers of anything whose signature changed, then use the \`pre_commit\` prompt: it lists
    the changed files (git), the symbols the diff touches, their dependents and the tests to run.`,
+  },
+  capabilities: {
+    title: 'The compact surface and capabilities',
+    get body() {
+      const rows = facadeDomains()
+        .filter((d) => Object.keys(d.operations).length > 0)
+        .map((d) => `| \`${d.name}\` | ${d.effect} | ${d.summary} | ${Object.keys(d.operations).length} |`);
+      return `A named MCP client gets the compact surface: 21 domain tools, each running one of several
+operations (\`{"operation": "<op>", "arguments": {…}}\`; a domain with a default operation takes its
+arguments directly). Every domain is effect-homogeneous: a \`read\` domain never writes.
+
+- \`capabilities\` with no arguments lists every domain and its operations; \`domain\` narrows it; \`domain\`
+  + \`operation\` + \`detail: "schema"\` gives that operation's exact input schema, the tool it runs and a
+  \`schema_hash\` to cache by. An operation this build cannot run is listed \`available: false\` and
+  refused with \`not_available\`, never faked.
+- Each answer carries \`gortex_facade\` in its \`_meta\`: the domain, the operation and the canonical
+  tool, so a transcript shows what ran.
+- \`GORTEX_TOOLS\` (or \`--tools\`) picks another surface: \`full\` lists every tool, \`core\` the
+  dev-cycle workhorses with the rest deferred behind \`tools_search\`.
+
+| domain | effect | what it is for | operations |
+|---|---|---|---:|
+${rows.join('\n')}`;
+    },
+  },
+  analyze: {
+    title: 'The analyze catalogue',
+    get body() {
+      const kinds = ANALYZE_KIND_SCHEMAS.filter((k) => k.kind !== 'kinds' && !k.alias_of);
+      const aliases = ANALYZE_KIND_SCHEMAS.filter((k) => k.alias_of).map((k) => `\`${k.kind}\` (= \`${k.alias_of}\`)`);
+      return `\`analyze\` runs one whole-repository analysis per call: \`{"kind": "<kind>", …}\` with the kind's own
+arguments (\`analyze {"kind": "kinds"}\` lists them with their input schemas; over the compact surface each
+kind is an operation of the \`analyze\` domain). Analyses over the syntax trees or the file text say so
+(\`evidence\`), and every list is capped by \`limit\` with \`truncated\` and a \`total\`.
+
+${kinds.map((k) => `- \`${k.kind}\` — ${k.description}`).join('\n')}
+${aliases.length > 0 ? `\nAliases: ${aliases.join(', ')}.` : ''}`;
+    },
+  },
+  search_ast: {
+    title: 'Structural search (search_ast)',
+    get body() {
+      const rows = SEARCH_AST_DETECTORS.map(
+        (d) => `| \`${d.id}\` | ${d.alias_of ? `alias of \`${d.alias_of}\`: ` : ''}${d.title} | ${d.languages.join(', ')} |`,
+      );
+      return `\`search_ast\` matches syntax, not text: a tree-sitter query over every indexed file of one language,
+each match with its captures and the innermost symbol holding it.
+
+- **A pattern**: \`{"pattern": "(call_expression function: (identifier) @f (#eq? @f \\"eval\\"))", "language":
+  "typescript"}\`. Captures are named \`@name\`; predicates \`#eq?\`, \`#match?\`, \`#any-of?\` filter them. A
+  pattern that does not compile for the language is refused with the parser's message and offset.
+- **A bundled detector**: \`{"detector": "<id>"}\` runs the detector in every language it supports — the
+  same code the review rules run, so a finding here is a finding there.
+- Narrow with \`path_prefix\`; \`limit\` caps the matches and \`timeout_ms\` the time (the answer says
+  when it was cut).
+
+| detector | finds | languages |
+|---|---|---|
+${rows.join('\n')}`;
+    },
+  },
+  tokens: {
+    title: 'Token economy',
+    body: `Every answer is sized for a context window, and what it saves is booked.
+
+- **Budgets**: list tools take \`limit\`; tools returning text take \`max_bytes\` or \`max_tokens\` (four bytes a
+  token, the estimate used everywhere) and say \`truncated: true\` when they cut. \`get_symbol_source\` with
+  \`compress_bodies\` stubs bodies and \`max_lines\` keeps the most telling lines; \`smart_context\` and
+  \`get_editing_context\` fill a budget in priority order.
+- **Reading less**: \`get_symbol_source\` returns one symbol and \`tokens_saved\` against reading its whole
+  file; \`get_file_summary\` is a file's outline; \`search_text\` hits name their enclosing symbol.
+- **GCX1**: \`format: "gcx"\` (or a GCX-capable client) turns an answer into compact tables — column
+  headers once, rows as lines — smaller than the JSON, and it decodes back to the same values.
+- **The ledger**: each answer books the tokens it returned against whole-file reads of the files it
+  points into. \`graph_stats\` (and \`gortex://session\`) report this session's and the lifetime totals;
+  \`gortex savings\` prints them by day, repository and tool. \`GORTEX_SAVINGS=off\` stops the booking.`,
+  },
+  resources: {
+    title: 'Resources',
+    body: `Resources are read-only views, cheaper to subscribe to than to poll a tool. Those that show a tool's
+answer are that answer, through the same call pipeline.
+
+- \`gortex://session\` — this session: repository, version, re-index count, subscriptions, token savings.
+- \`gortex://stats\` (= \`graph_stats\`), \`gortex://index-health\` (= \`index_health\`), \`gortex://schema\` (node
+  kinds, flavors, edge kinds, tiers with counts; id formats; caveat classes).
+- \`gortex://workspace\`, \`gortex://repos\`, \`gortex://active-project\` — what this session can reach.
+- \`gortex://communities\`, \`gortex://processes\`, \`gortex://god-nodes\` (the top hotspots), \`gortex://surprises\`
+  (cycles, dead code, hotspots crossing communities), \`gortex://questions\` (TODO-style comments),
+  \`gortex://report\` (one overview), \`gortex://audit\` (agent rules files checked against the repository).
+- \`gortex://guide\` and \`gortex://guide/{topic}\` — this guide; \`gortex://community/{id}\` and
+  \`gortex://process/{id}\` — one community or flow by id or label.
+
+Subscribe to a resource to get \`notifications/resources/updated\` after each re-index; completions offer
+the template parameters (topics, community labels, entry names).`,
+  },
+  providers: {
+    title: 'Providers: language models and language servers',
+    get body() {
+      const servers = Object.values(SERVER_SPECS).map(
+        (s) => `| ${s.name} | \`${s.command[0]}\` | ${Object.keys(s.languageIds).join(' ')} | ${s.install} |`,
+      );
+      return `Everything above runs locally from the graph; two kinds of outside program can add to it.
+
+**Language models** (optional, off unless configured): an OpenAI-compatible chat-completions endpoint —
+a local server or a hosted one. To use one, ${LLM_HOWTO}. A repository's own config cannot set it. Text
+sent is secret-redacted first. What asks it: \`ask\` (a research agent over the read-only tools, its
+citations checked against the graph), \`review\` / \`analyze kind=review\` with \`use_llm\` (findings
+relocated to exact lines, capped at warning, marked \`grounded: false\`), \`critique_review\`, and
+\`triage_prs\` with \`use_llm\`. Without a model each says so and answers from the graph alone.
+
+**Language servers** (optional): with \`lsp.enrich: true\` (or \`GORTEX_LSP_ENRICH=1\`) the server of each
+language confirms, corrects or adds call edges (\`lsp_resolved\`, \`lsp_dispatch\`); \`index_health\` reports
+each server's enrichment state, so a partial pass is never mistaken for a complete one.
+
+| server | command | files | install |
+|---|---|---|---|
+${servers.join('\n')}`;
+    },
   },
 };
 

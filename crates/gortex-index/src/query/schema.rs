@@ -158,6 +158,7 @@ pub fn tool_schemas() -> Value {
         "$comment": format!("Generated from the Rust query types; do not edit. Run: {REGENERATE}"),
         "tools": tools,
         "analyze_kinds": kinds,
+        "search_ast_detectors": crate::search_ast::detectors(),
         "$defs": defs,
     });
     plain_descriptions(&mut doc);
