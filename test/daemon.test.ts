@@ -544,6 +544,27 @@ describe('multi-repo tools over the daemon', () => {
     expect(await refusal('untrack_repository', { path_or_name: 'shopmixed' })).toMatch(/^not_found: no tracked repository matches "shopmixed"/);
     expect((await ok(client, 'list_repos', {})).repos.map((r: any) => r.name)).toEqual(['shoppy', 'wsapp']);
   });
+
+  test('index_health names a tracked repository whose directory was deleted, and the daemon keeps serving', async () => {
+    const before = await ok(client, 'index_health', {});
+    expect(before).toMatchObject({ tracked_repo_paths_ok: true, missing_repo_paths: [] });
+    // graph_stats sizes every repository of a workspace of several, beside the session's own counts.
+    const stats = await ok(client, 'graph_stats', {});
+    expect(stats.repos.map((r: any) => r.name).sort()).toEqual(['shoppy', 'wsapp']);
+    expect(stats.repos.every((r: any) => r.phase === 'ready' && r.nodes > 0)).toBe(true);
+    expect(Object.keys(stats.nodes_by_language)).toEqual(['json', 'typescript']);
+    const shopRoot = fs.realpathSync(shopPy);
+    fs.rmSync(shopPy, { recursive: true, force: true });
+    const after = await ok(client, 'index_health', {});
+    expect(after.tracked_repo_paths_ok).toBe(false);
+    expect(after.missing_repo_paths).toEqual([{ name: 'shoppy', root: shopRoot }]);
+    expect(after.problems).toContain(`tracked repository shoppy is missing on disk (${after.missing_repo_paths[0].root})`);
+    expect(after.score_deductions).toContainEqual({ reason: '1 tracked repositories missing on disk', points: 20 });
+    expect(after.health_score).toBe(before.health_score - 20);
+    // The registration stays (untrack removes it), and every other repository still answers.
+    expect((await ok(client, 'list_repos', {})).repos.map((r: any) => r.name)).toEqual(['shoppy', 'wsapp']);
+    expect((await ok(client, 'search_symbols', { query: 'formatLabel' })).results[0]).toMatchObject({ name: 'formatLabel' });
+  });
 });
 
 describe('the server roster routes tool calls by workspace', () => {

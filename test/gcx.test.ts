@@ -351,6 +351,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
       nodes: r.nodes,
       edges: r.edges,
       unresolved: r.unresolved,
+      edge_identity_revisions: r.edge_identity_revisions,
       indexed_at_ms: r.indexed_at_ms,
       snapshot_path: r.snapshot_path,
       search_memory: r.search_memory,
@@ -361,6 +362,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
       { name: 'graph_stats', rows: Object.entries(r.nodes_by_kind), fields: { kind: (e) => e[0], count: (e) => e[1] } },
       { name: 'graph_stats.edges_by_kind', rows: Object.entries(r.edges_by_kind), fields: { kind: (e) => e[0], count: (e) => e[1] } },
       { name: 'graph_stats.edges_by_origin', rows: Object.entries(r.edges_by_origin), fields: { origin: (e) => e[0], count: (e) => e[1] } },
+      { name: 'graph_stats.nodes_by_language', rows: Object.entries(r.nodes_by_language), fields: { language: (e) => e[0], count: (e) => e[1] } },
     ],
   }),
   read_file: (r: ReadFileResult): ToolSpec => ({

@@ -59,6 +59,10 @@ describe('context tools', () => {
       expect(typeof h.freshness.indexed_at).toBe('string');
       expect(h.references).toEqual({ usage_edges: 52, unresolved: 3, unresolved_share: 0.0545 });
       expect(h.tiers).toEqual({ ast_resolved: { edges: 128, share: 0.9771 }, text_matched: { edges: 3, share: 0.0229 } });
+      expect(h.health_score).toBe(100);
+      expect(h.score_deductions).toEqual([]);
+      expect(h.path_liveness).toEqual({ indexed_files: 9, checked: 9, orphan_files: 0, orphan_rate: 0, orphans_by_repo: {}, orphans: [], truncated: false });
+      expect([h.tracked_repo_paths_ok, h.missing_repo_paths]).toEqual([true, []]);
     });
 
     test('three languages in the search app', async () => {
@@ -83,6 +87,24 @@ describe('context tools', () => {
       expect(h.status).toBe('degraded');
       expect(h.verdict).toBe('degraded: 9 files indexed (json 1, typescript 8); 3 files changed since the snapshot; 95% of references resolved');
       expect(h.freshness).toMatchObject({ fresh: false, modified: 1, added: 1, deleted: 1, changed: ['M src/format.ts', 'A src/added.ts'] });
+      // The graph still claims the deleted file: an orphan, which caps the score.
+      expect(h.path_liveness).toMatchObject({ indexed_files: 9, checked: 9, orphan_files: 1, orphan_rate: 0.1111, orphans_by_repo: { 'ctx-stale': 1 }, orphans: ['src/empty.ts'] });
+      expect(h.score_deductions).toEqual([
+        { reason: '3 files changed since the snapshot', points: 4 },
+        { reason: '1 indexed files no longer on disk (capped at 60)', points: 36 },
+      ]);
+      expect(h.health_score).toBe(60);
+    });
+
+    test('an index whose files were deleted behind its back: orphans found by stat, not by the watcher', async () => {
+      const root = fixtureCopy('query/app-ts', 'ctx-orphans');
+      const ctx = await open(root);
+      fs.rmSync(path.join(root, 'src'), { recursive: true });
+      const h = await call(ctx, 'index_health', { max_items: 3 });
+      expect(h.path_liveness).toMatchObject({ indexed_files: 9, checked: 9, orphan_files: 8, orphan_rate: 0.8889, orphans_by_repo: { 'ctx-orphans': 8 }, truncated: false });
+      expect(h.path_liveness.orphans).toHaveLength(3);
+      expect(h.health_score).toBeLessThanOrEqual(60);
+      expect(h.status).toBe('degraded');
     });
 
     test('max_items out of range is refused', async () => {

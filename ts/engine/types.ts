@@ -143,6 +143,10 @@ export interface GraphStats extends RepoSummary {
   nodes_by_kind: Record<string, number>;
   edges_by_kind: Record<string, number>;
   edges_by_origin: Record<string, number>;
+  /** Nodes per language (externals and packages, which have none, left out). */
+  nodes_by_language: Record<string, number>;
+  /** Edges whose provenance tier changed while their identity (ends, kind, line) stayed, since the index was opened. */
+  edge_identity_revisions: number;
   unresolved: number;
   /** Memory of the lazily built search indexes (null until the first query that builds one). */
   search_memory: {

@@ -18,6 +18,7 @@ import type {
 } from '../engine/engine';
 import { DOCUMENT_LANGUAGES } from '../engine/query-views';
 import { ContextReader, summaryOf } from './context-common';
+import { missingRepoPaths, pathLiveness, type PathLiveness } from './liveness';
 
 /** Node kinds that count as symbols (files, packages, modules and imports do not). */
 const SYMBOL_KINDS = 'function,method,type,interface,field,constant,variable,enum_member';
@@ -125,6 +126,12 @@ export interface IndexHealth {
   };
   /** Every edge by provenance tier, with its share of all edges. */
   tiers: Record<string, { edges: number; share: number }>;
+  /** Whether the files the graph claims are still on disk. */
+  path_liveness: PathLiveness;
+  /** Every tracked repository's directory exists. */
+  tracked_repo_paths_ok: boolean;
+  /** Tracked repositories whose directory is gone. */
+  missing_repo_paths: { name: string; root: string }[];
 }
 
 /** Share of unresolved references above which the verdict calls resolution out. */
@@ -140,7 +147,10 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
   const stats = reader.ctx.engine.stats(reader.ctx.repo);
   const status = reader.ctx.engine.status(reader.ctx.root, { name: stats.name });
   const languages = Object.keys(status.languages).sort();
-  const symbols = symbolsByLanguage(listFiles(reader));
+  const listing = listFiles(reader);
+  const symbols = symbolsByLanguage(listing);
+  const liveness = pathLiveness(reader.ctx.root, stats.name, listing.files.map((f) => f.file_path), maxItems);
+  const missingRepos = missingRepoPaths(reader.ctx);
   const byLanguage: IndexHealth['files']['by_language'] = {};
   for (const lang of languages) byLanguage[lang] = { ...status.languages[lang]!, symbols: symbols[lang] ?? 0 };
 
@@ -170,6 +180,12 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
     if (status.failures.length > FAILURE_ALARM * Math.max(1, stats.files)) unhealthy = true;
   }
   if (unresolvedShare > UNRESOLVED_ALARM) problems.push(`${pct(stats.unresolved, usage + stats.unresolved)} of references unresolved`);
+  // Deletions the snapshot comparison already counts are not said twice.
+  const unwitnessed = liveness.orphan_files - status.stale.deleted.length;
+  if (unwitnessed > 0) {
+    problems.push(`${unwitnessed} indexed file${unwitnessed === 1 ? '' : 's'} no longer on disk${liveness.truncated ? ' (in a sample)' : ''}`);
+  }
+  for (const r of missingRepos) problems.push(`tracked repository ${r.name} is missing on disk (${r.root})`);
   const state: IndexHealth['status'] = unhealthy ? 'unhealthy' : problems.length > 0 ? 'degraded' : 'healthy';
   const langText = languages.map((l) => `${l} ${status.languages[l]!.files}`).join(', ');
   const facts = [
@@ -203,6 +219,9 @@ export function indexHealth(reader: ContextReader, maxItems: number): IndexHealt
     },
     references: { usage_edges: usage, unresolved: stats.unresolved, unresolved_share: unresolvedShare },
     tiers,
+    path_liveness: liveness,
+    tracked_repo_paths_ok: missingRepos.length === 0,
+    missing_repo_paths: missingRepos,
     ...(reader.ctx.lastIndex ? { last_pass: lastPass(reader.ctx.lastIndex) } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { byteBudget, ContextReader } from './context-common';
 import { EXPLORE_BUDGET, EXPLORE_SYMBOLS, explore } from './context-explore';
 import { indexHealth, repoOutline } from './context-outline';
+import { healthScore } from './liveness';
 import { batchSymbols, editingContext } from './context-symbols';
 import { findTestTargets, testTargetOf } from './context-tests';
 import { target } from './common';
@@ -29,7 +30,8 @@ export const contextTools = [
     category: 'admin',
     effect: 'read',
     description:
-      'Is the index complete and current? Indexed files and symbols by language, skipped and failed files with reasons, snapshot freshness against the disk, unresolved-reference share and edges by provenance tier, with a one-line verdict; ' +
+      'Is the index complete and current? A 0-100 health_score with the deductions behind it; indexed files and symbols by language, skipped and failed files with reasons, snapshot freshness against the disk, unresolved-reference share and edges by provenance tier, with a one-line verdict; ' +
+      'path_liveness (indexed files that no longer exist on disk: orphan_files, orphan_rate, orphans_by_repo; a sample past 20,000 files, truncated: true; any orphan caps the score at 60) and tracked_repo_paths_ok / missing_repo_paths (tracked repositories whose directory is gone); ' +
       'the language servers for the repository\'s languages (running, restarted, or not installed with the install hint), ' +
       'and the semantic-enrichment pass (per server: running, completed, partial, abandoned or failed; the edges it confirmed, corrected, added, dropped and dispatched).',
     input: {
@@ -38,7 +40,20 @@ export const contextTools = [
     handler: (ctx, args) => {
       const health = indexHealth(new ContextReader(ctx), args.max_items ?? 20);
       const enriched = enrichment().status(ctx.root);
+      const enrichmentOk = enriched.every((s) => s.state === 'completed' || s.state === 'running');
+      const { score, deductions } = healthScore({
+        files: health.files.indexed,
+        failures: health.failures.total,
+        changed: health.freshness.modified + health.freshness.added + health.freshness.deleted,
+        unresolvedShare: health.references.unresolved_share,
+        snapshotError: health.freshness.snapshot_error !== undefined,
+        missingRepos: health.missing_repo_paths.length,
+        orphanFiles: health.path_liveness.orphan_files,
+        enrichmentOk,
+      });
       return {
+        health_score: score,
+        score_deductions: deductions,
         ...health,
         language_servers: lspPool().report(ctx.root, Object.keys(health.files.by_language)),
         semantic_enrichment:
@@ -50,7 +65,7 @@ export const contextTools = [
                   ? 'no pass has run in this process yet (it starts when a watched session opens the repository)'
                   : 'off: set lsp.enrich: true in the gortex config (or GORTEX_LSP_ENRICH=1) to have language servers confirm and correct call edges',
               },
-        semantic_enrichment_ok: enriched.every((s) => s.state === 'completed' || s.state === 'running'),
+        semantic_enrichment_ok: enrichmentOk,
         semantic_counts: ctx.engine.semanticCounts(ctx.repo),
       };
     },

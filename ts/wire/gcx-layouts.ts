@@ -776,10 +776,11 @@ const getSymbolSource = layout<SymbolSourceResult>(
 
 /**
  * `graph_stats`: sizes, paths and search memory as meta on the first section, which lists nodes
- * by kind (`kind,count`); then `.edges_by_kind` (`kind,count`) and `.edges_by_origin` (`origin,count`).
+ * by kind (`kind,count`); then `.edges_by_kind` (`kind,count`), `.edges_by_origin` (`origin,count`),
+ * `.nodes_by_language` (`language,count`) and, in a workspace of several, `.repos`.
  */
-const graphStats = layout<GraphStats>(
-  { nodes_by_kind: 'object', edges_by_kind: 'object', edges_by_origin: 'object' },
+const graphStats = layout<GraphStats & { repos?: RepoStatsRow[] }>(
+  { nodes_by_kind: 'object', edges_by_kind: 'object', edges_by_origin: 'object', nodes_by_language: 'object' },
   [
     'name',
     'root',
@@ -791,6 +792,9 @@ const graphStats = layout<GraphStats>(
     'nodes_by_kind',
     'edges_by_kind',
     'edges_by_origin',
+    'nodes_by_language',
+    'edge_identity_revisions',
+    'repos',
     'unresolved',
     'search_memory',
     'provisional',
@@ -809,6 +813,7 @@ const graphStats = layout<GraphStats>(
         nodes: r.nodes,
         edges: r.edges,
         unresolved: r.unresolved,
+        edge_identity_revisions: r.edge_identity_revisions,
         indexed_at_ms: r.indexed_at_ms,
         snapshot_path: r.snapshot_path,
         search_memory: r.search_memory,
@@ -818,10 +823,31 @@ const graphStats = layout<GraphStats>(
         counts(tool, r.nodes_by_kind, 'kind'),
         counts(`${tool}.edges_by_kind`, r.edges_by_kind, 'kind'),
         counts(`${tool}.edges_by_origin`, r.edges_by_origin, 'origin'),
+        counts(`${tool}.nodes_by_language`, r.nodes_by_language, 'language'),
+        ...(r.repos
+          ? [
+              table(`${tool}.repos`, r.repos, [
+                ['repo', (x) => x.name],
+                ['phase', (x) => x.phase],
+                ['files', (x) => x.files],
+                ['nodes', (x) => x.nodes],
+                ['edges', (x) => x.edges],
+              ]),
+            ]
+          : []),
       ],
     };
   },
 );
+
+/** One repository of `graph_stats.repos`. */
+export interface RepoStatsRow {
+  name: string;
+  phase: string;
+  files: number | null;
+  nodes: number | null;
+  edges: number | null;
+}
 
 /** The tools with their own layout. */
 const LAYOUTS: Record<string, Layout> = {

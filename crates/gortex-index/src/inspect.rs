@@ -55,6 +55,11 @@ pub struct GraphStats {
     pub edges_by_kind: BTreeMap<&'static str, usize>,
     /// Edge count per tier, by wire name.
     pub edges_by_origin: BTreeMap<&'static str, usize>,
+    /// Node count per language (nodes without one — externals, packages — left out).
+    pub nodes_by_language: BTreeMap<&'static str, usize>,
+    /// Edges whose provenance tier changed while their identity stayed, since the index was
+    /// opened (files resolved again unedited; see `RepoIndex::edge_identity_revisions`).
+    pub edge_identity_revisions: u64,
     /// References the resolver could not bind.
     pub unresolved: usize,
     /// Memory of the lazily built search indexes.
@@ -65,8 +70,12 @@ pub struct GraphStats {
 pub fn stats(index: &RepoIndex) -> GraphStats {
     let g = &index.graph;
     let mut nodes_by_kind = BTreeMap::new();
+    let mut nodes_by_language = BTreeMap::new();
     for n in g.nodes() {
         *nodes_by_kind.entry(n.kind.as_str()).or_default() += 1;
+        if let Some(l) = n.language {
+            *nodes_by_language.entry(l.as_str()).or_default() += 1;
+        }
     }
     let mut edges_by_kind = BTreeMap::new();
     let mut edges_by_origin = BTreeMap::new();
@@ -79,6 +88,8 @@ pub fn stats(index: &RepoIndex) -> GraphStats {
         nodes_by_kind,
         edges_by_kind,
         edges_by_origin,
+        nodes_by_language,
+        edge_identity_revisions: index.edge_identity_revisions,
         unresolved: g.unresolved_count(),
         search_memory: index.search_memory(),
     }

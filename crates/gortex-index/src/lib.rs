@@ -378,6 +378,10 @@ pub struct RepoIndex {
     /// Language-server answers per file, with the content hash they were made for (see
     /// [`semantic`]); the builder applies them while the file keeps that content.
     semantic: std::collections::HashMap<Arc<str>, (u64, Arc<FileFacts>, Arc<gortex_graph::semantic::SemanticSites>)>,
+    /// Edges whose provenance tier changed while their identity (ends, kind, line) stayed, in
+    /// files resolved again without being edited (a dependency changed, a language server
+    /// answered), since this index was opened (see [`rebuild::provenance_revisions`]).
+    pub edge_identity_revisions: u64,
 }
 
 pub(crate) fn now_ms() -> u64 {
@@ -652,6 +656,7 @@ impl RepoIndex {
             provisional,
             overlay: None,
             semantic: Default::default(),
+            edge_identity_revisions: 0,
         }
     }
 

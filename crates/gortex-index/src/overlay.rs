@@ -142,6 +142,7 @@ impl RepoIndex {
             provisional: false,
             overlay: Some(Arc::new(OverlayFiles::new())),
             semantic: self.semantic.clone(),
+            edge_identity_revisions: 0,
         };
         let mut build = view.overlay_update(self, overlay)?;
         build.mode = "built".into();

@@ -2,8 +2,8 @@
 //! previous one's caches, or the previous graph carried over when no facts changed), and the
 //! caches kept between builds.
 
-use crate::{now_ms, semantic, IndexReport, Progress, RepoIndex};
-use gortex_graph::{build_graph_incremental, ChangedFile, RepoInput, SourceFile};
+use crate::{now_ms, semantic, FileRecord, IndexReport, Progress, RepoIndex};
+use gortex_graph::{build_graph_incremental, ChangedFile, RepoInput, ResolutionCache, SourceFile};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -110,6 +110,9 @@ impl RepoIndex {
         });
         let (graph, cache, stats) = pool.install(|| build_graph_incremental(input, previous));
         note_build(report, &stats);
+        if let Some(old) = &self.resolution {
+            self.edge_identity_revisions += provenance_revisions(old, &cache, changes, &self.files);
+        }
         if keep_tables {
             let t = Instant::now();
             if pool.install(|| cache.keep_tables(&sources, &self.config)) {
@@ -141,4 +144,59 @@ impl RepoIndex {
             held
         })
     }
+}
+
+/// Edges of the files `new` resolved again with the same facts as `old` (unedited: a dependency
+/// changed, or a language server answered) whose provenance tier changed while their identity —
+/// both ends, kind and line — stayed. Edited files are left out: their symbols may have moved, so
+/// an edge's identity is not comparable across the two builds.
+pub(crate) fn provenance_revisions(
+    old: &ResolutionCache,
+    new: &ResolutionCache,
+    changes: &[ChangedFile],
+    files: &[FileRecord],
+) -> u64 {
+    use gortex_graph::cache::{Endpoint, ResolvedFile};
+    use rustc_hash::FxHashMap;
+    let unedited = |path: &str| {
+        let current = files
+            .binary_search_by(|r| (*r.path).cmp(path))
+            .ok()
+            .map(|at| &files[at].facts);
+        match changes.iter().find(|c| c.path == path) {
+            None => true,
+            Some(c) => matches!((&c.old, current), (Some(a), Some(b)) if Arc::ptr_eq(a, b)),
+        }
+    };
+    let end = |f: &ResolvedFile, e: &Endpoint| -> (String, u32, u8) {
+        let path = |i: u32| f.paths.get(i as usize).cloned().unwrap_or_default();
+        match *e {
+            Endpoint::File(p) => (path(p), 0, 0),
+            Endpoint::Symbol(p, s) => (path(p), s, 1),
+            Endpoint::Package(p) => (path(p), 0, 2),
+        }
+    };
+    let previous: FxHashMap<&str, &Arc<ResolvedFile>> = old.files.iter().map(|(p, f)| (&**p, f)).collect();
+    let mut revised = 0u64;
+    for (path, now) in &new.files {
+        let Some(before) = previous.get(&**path) else { continue };
+        if Arc::ptr_eq(before, now) || !unedited(path) {
+            continue;
+        }
+        let tiers: FxHashMap<_, _> = before
+            .edges
+            .iter()
+            .map(|e| ((end(before, &e.from), end(before, &e.to), e.kind, e.line), e.origin))
+            .collect();
+        revised += now
+            .edges
+            .iter()
+            .filter(|e| {
+                tiers
+                    .get(&(end(now, &e.from), end(now, &e.to), e.kind, e.line))
+                    .is_some_and(|&origin| origin != e.origin)
+            })
+            .count() as u64;
+    }
+    revised
 }

@@ -110,6 +110,9 @@ fn stats_count_nodes_by_kind_and_edges_by_kind_and_tier() {
         ])
     );
     assert_eq!(s.edges_by_origin, counts(&[("ast_resolved", 25)]));
+    // Files and declarations carry their language; the README's doc node is markdown.
+    assert_eq!(s.nodes_by_language, counts(&[("markdown", 2), ("typescript", 12)]));
+    assert_eq!(s.edge_identity_revisions, 0);
     assert_eq!(s.unresolved, 1);
     // Nothing has searched yet: no search index is built.
     assert_eq!(s.search_memory.symbols_bytes, None);
@@ -120,6 +123,51 @@ fn stats_count_nodes_by_kind_and_edges_by_kind_and_tier() {
     assert_eq!(wire["edges"], 25);
     assert_eq!(wire["nodes_by_kind"]["file"], 7);
     assert_eq!(wire["search_memory"]["clones_bytes"], json!(null));
+}
+
+/// `edge_identity_revisions` counts edges of files resolved again unedited whose tier changed:
+/// `use.ts` calls `run` on a value whose type comes from `make`'s declared return type
+/// (`ast_inferred`); once `make` loses that annotation, the same call site is bound by name
+/// alone (`text_matched`) — one edge, same ends, kind and line, new provenance.
+#[test]
+fn edge_identity_revisions_count_tier_changes_of_unedited_files() {
+    let files: &[(&str, &str)] = &[
+        (
+            "src/make.ts",
+            "export class Runner {\n  run(): void {}\n}\n\nexport function make(): Runner {\n  return new Runner();\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { make } from './make';\n\nexport function go(): void {\n  const r = make();\n  r.run();\n}\n",
+        ),
+    ];
+    let mut repo = indexed("revisions", files);
+    let origin_of_run = |index: &RepoIndex| {
+        index
+            .graph
+            .edges()
+            .find(|e| e.kind == EdgeKind::Calls && e.line == 5 && &*index.graph.node_at(e.to).name == "run")
+            .map(|e| e.origin)
+    };
+    assert_eq!(origin_of_run(&repo.index), Some(Origin::AstInferred));
+    let root = repo.index.root.clone();
+    write_file(
+        &root,
+        "src/make.ts",
+        "export class Runner {\n  run(): void {}\n}\n\nexport function make() {\n  return new Runner();\n}\n",
+    );
+    let opts = repo.index.options.clone();
+    repo.index.update_paths(&["src/make.ts".to_string()], &opts).unwrap();
+    assert_eq!(origin_of_run(&repo.index), Some(Origin::TextMatched));
+    assert_eq!(stats(&repo.index).edge_identity_revisions, 1);
+    // An edit of the file itself is not a revision: its sites may have moved.
+    write_file(
+        &root,
+        "src/use.ts",
+        "import { make } from './make';\n\nexport function go(): void {\n  make().run();\n}\n",
+    );
+    repo.index.update_paths(&["src/use.ts".to_string()], &opts).unwrap();
+    assert_eq!(stats(&repo.index).edge_identity_revisions, 1);
 }
 
 #[test]
