@@ -152,28 +152,30 @@ fn origins_of(g: &Graph, i: NodeIndex) -> Origins {
     }
 }
 
-/// Parses `flavor`: type flavors, one of which may be `component`.
-fn parse_flavors(value: &OneOrMany) -> Result<Vec<TypeFlavor>, QueryError> {
-    let accepted = || {
-        TypeFlavor::ALL
-            .iter()
-            .map(|f| f.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let values = value.values();
-    if values.iter().all(|v| v.is_empty()) {
+/// Parses list argument `name` (one value, a comma-separated list or an array): every value must
+/// be one of `accepted` (case-insensitive); an unknown or missing one is refused naming them all.
+fn parse_list<T>(
+    name: &str,
+    what: &str,
+    value: &OneOrMany,
+    accepted: &[&str],
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, QueryError> {
+    let values: Vec<String> = value.values().into_iter().filter(|v| !v.is_empty()).collect();
+    if values.is_empty() {
         return Err(QueryError::invalid(format!(
-            "flavor must name at least one type flavor; accepted: {}",
-            accepted()
+            "{name} must name at least one {what}; accepted: {}",
+            accepted.join(", ")
         )));
     }
     values
         .iter()
-        .filter(|v| !v.is_empty())
         .map(|v| {
-            TypeFlavor::parse(&v.to_ascii_lowercase()).ok_or_else(|| {
-                QueryError::invalid(format!("flavor contains unknown value {v:?}; accepted: {}", accepted()))
+            parse(&v.to_ascii_lowercase()).ok_or_else(|| {
+                QueryError::invalid(format!(
+                    "{name} contains unknown value {v:?}; accepted: {}",
+                    accepted.join(", ")
+                ))
             })
         })
         .collect()
@@ -200,39 +202,18 @@ pub struct FindUsagesResult {
 pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult, QueryError> {
     let limit = check_limit(args.limit)?;
     let min_tier = parse_min_tier(args.min_tier.as_deref())?;
-    let wanted: Option<Vec<UsageContext>> = match &args.context {
-        None => None,
-        Some(c) => {
-            let accepted = || {
-                UsageContext::ALL
-                    .iter()
-                    .map(|c| c.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let values = c.values();
-            if values.iter().all(|v| v.is_empty()) {
-                return Err(QueryError::invalid(format!(
-                    "context must name at least one context; accepted: {}",
-                    accepted()
-                )));
-            }
-            let mut out = Vec::new();
-            for v in values {
-                match UsageContext::parse(&v) {
-                    Some(c) => out.push(c),
-                    None => {
-                        return Err(QueryError::invalid(format!(
-                            "context contains unknown value {v:?}; accepted: {}",
-                            accepted()
-                        )))
-                    }
-                }
-            }
-            Some(out)
-        }
-    };
-    let flavors = args.flavor.as_ref().map(parse_flavors).transpose()?;
+    let contexts: Vec<&str> = UsageContext::ALL.iter().map(|c| c.as_str()).collect();
+    let wanted = args
+        .context
+        .as_ref()
+        .map(|c| parse_list("context", "context", c, &contexts, UsageContext::parse))
+        .transpose()?;
+    let flavors: Vec<&str> = TypeFlavor::ALL.iter().map(|f| f.as_str()).collect();
+    let flavors = args
+        .flavor
+        .as_ref()
+        .map(|f| parse_list("flavor", "type flavor", f, &flavors, TypeFlavor::parse))
+        .transpose()?;
     let target = resolve_one(g, &args.id)?;
     require_symbol(g, target, "find_usages", "; use get_dependents for files")?;
     let tests = args.include_tests.unwrap_or(true);
