@@ -623,6 +623,15 @@ describe('Engine.query (typed)', () => {
     expect(engine.query('get_symbol', { id: 'main' }).node.start_line).toBe(24);
   });
 
+
+    // With symbol: the statement that brings it into the file, beside the chain.
+    const square = run('find_import_path', { from: 'src/cli.ts', symbol: 'Square' });
+    expect(square.import).toMatchObject({ status: 'needs_import', statement: "import { Square } from './shapes';", module: './shapes', reference: 'Square' });
+    expect(square.import!.symbol.id).toBe(id('src/shapes.ts::Square'));
+    const already = run('find_import_path', { from: 'src/render.test.ts', symbol: 'Circle' });
+    expect(already.import).toMatchObject({ status: 'already_imported', line: 2 });
+    const beside = run('find_import_path', { from: 'src/render.test.ts', symbol: 'Square' });
+    expect(beside.import).toMatchObject({ status: 'needs_import', line: 2, note: 'line 2 already imports from src/shapes.ts: add Square to that import' });
   describe('QueryError', () => {
     test('an unknown tool is invalid_argument and lists the tools (untyped escape hatch)', () => {
       const e = queryError(() => engine.query('get_caller', {}));

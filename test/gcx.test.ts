@@ -328,6 +328,15 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
       meta: { from: r.from, to: r.to },
       sections: [
         { name: 'find_import_path', rows: r.hops ?? [], fields: { from: (h) => h.from, to: (h) => h.to, kind: (h) => h.kind, line: (h) => h.line } },
+        ...(r.import
+          ? [
+              {
+                name: 'find_import_path.import',
+                rows: [r.import],
+                fields: { symbol: (x: any) => x.symbol.id, ...Object.fromEntries(['status', 'statement', 'module', 'reference', 'line', 'note'].map((k) => [k, (x: any) => x[k]])) },
+              },
+            ]
+          : []),
         ...(d
           ? [
               {
@@ -499,6 +508,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['trace_path', { from: 'formatLabel', to: 'main' }],
   ['find_import_path', { from: 'src/render.test.ts', to: 'src/shapes.ts' }],
   ['find_import_path', { from: 'src/cli.ts', to: 'src/shapes.ts', max_depth: 4 }],
+  ['find_import_path', { from: 'src/cli.ts', symbol: 'Square' }],
   ['get_symbol_source', { id: 'summarize', context_lines: 1 }],
   ['read_file', { path: 'src/odd.ts' }],
   ['read_file', { path: 'src/crlf.ts' }],

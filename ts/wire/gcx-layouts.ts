@@ -681,10 +681,11 @@ const tracePath = layout<TracePathResult>(
 /** `find_import_path`: one row per import hop (the `path` list is the hops' files, left out); ends as meta; or the diagnosis. */
 const findImportPath = layout<FindImportPathResult>(
   { from: 'string', to: 'string' },
-  ['from', 'to', 'path', 'hops', 'diagnosis'],
+  ['from', 'to', 'path', 'hops', 'diagnosis', 'import'],
   (r, tool) => {
     const d = r.diagnosis;
     return {
+    const i = r.import;
       meta: { from: r.from, to: r.to },
       sections: [
         table(tool, r.hops ?? [], [
@@ -694,6 +695,19 @@ const findImportPath = layout<FindImportPathResult>(
           ['line', (h) => h.line],
         ]),
         ...(d === undefined
+        ...(i === undefined
+          ? []
+          : [
+              table(`${tool}.import`, [i], [
+                ['symbol', (x) => x.symbol.id],
+                ['status', (x) => x.status],
+                ['statement', (x) => x.statement],
+                ['module', (x) => x.module],
+                ['reference', (x) => x.reference],
+                ['line', (x) => x.line],
+                ['note', (x) => x.note],
+              ]),
+            ]),
           ? []
           : [
               table(`${tool}.diagnosis`, [d], [

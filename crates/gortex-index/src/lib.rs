@@ -65,6 +65,7 @@ pub mod coverage_reports;
 pub mod errors;
 pub mod events;
 pub mod history;
+mod import_for;
 pub mod infra;
 pub mod inspect;
 pub mod loaded_repos;
@@ -382,6 +383,16 @@ pub struct RepoIndex {
     /// files resolved again without being edited (a dependency changed, a language server
     /// answered), since this index was opened (see [`rebuild::provenance_revisions`]).
     pub edge_identity_revisions: u64,
+}
+
+impl RepoIndex {
+    /// The record of the indexed file at `path` (repository-relative).
+    pub(crate) fn file_record(&self, path: &str) -> Option<&FileRecord> {
+        self.files
+            .binary_search_by(|r| (*r.path).cmp(path))
+            .ok()
+            .map(|at| &self.files[at])
+    }
 }
 
 pub(crate) fn now_ms() -> u64 {

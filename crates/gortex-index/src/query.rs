@@ -113,8 +113,8 @@ tool_table! {
         "Shortest call paths from one symbol to another with per-hop confidence, or a diagnosis of why there is none.",
         |a| q::trace_path(g, &a);
     find_import_path(q::FindImportPathArgs) -> q::FindImportPathResult,
-        "Shortest import chain between two files (paths, file ids, or symbols standing for their files), or a diagnosis of why there is none.",
-        |a| q::find_import_path(g, &a);
+        "Shortest import chain between two files (paths, file ids, or symbols standing for their files), or a diagnosis of why there is none; with symbol (instead of to), also the import statement that brings it into from, in from's language (or the import already there, or why none is needed).",
+        |a| self.find_import_path(g, &a);
     get_communities(gortex_analysis::communities::GetCommunitiesArgs) -> gortex_analysis::communities::GetCommunitiesResult,
         "Functional clusters (Leiden over calls and references, weighted by provenance). Without id: every community with label, size, cohesion and hub. With id (number or label): members, files and neighbouring communities.",
         |a| gortex_analysis::get_communities(g, &self.communities(), &a);

@@ -1073,7 +1073,8 @@ fn imports(from: &str, to: &str, max_depth: Option<u64>) -> Result<FindImportPat
         &graph(),
         &FindImportPathArgs {
             from: from.into(),
-            to: to.into(),
+            to: Some(to.into()),
+            symbol: None,
             max_depth,
         },
     )
@@ -1218,7 +1219,8 @@ fn import_path_expands_go_and_java_package_imports_to_their_files() {
     let (go, _) = index(&fixtures().join("resolver/go"), &options(home.path()));
     let args = |from: &str, to: &str| FindImportPathArgs {
         from: from.into(),
-        to: to.into(),
+        to: Some(to.into()),
+        symbol: None,
         max_depth: None,
     };
     let r = find_import_path(&go.graph, &args("main.go", "store/close.go")).unwrap();

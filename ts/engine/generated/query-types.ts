@@ -1535,8 +1535,10 @@ export interface FindImportPathArgs {
   from: string;
   /** Most import hops, 1..=16 (default 8). */
   max_depth?: number;
-  /** Imported file, same forms as `from`. */
-  to: string;
+  /** A symbol to bring into `from`: the answer's `import` is the statement that does it (or the import already there), and the chain runs to the symbol's file. */
+  symbol?: string;
+  /** Imported file, same forms as `from`; may be left out when `symbol` is given. */
+  to?: string;
 }
 
 /** Result of `find_import_path`. */
@@ -1550,6 +1552,8 @@ export interface FindImportPathResult {
   /** File paths from `from` to `to`; empty when there is no chain. */
   path?: string[];
   /** Path of the imported file. */
+  /** With `symbol`: how `from` gets it. */
+  import?: ImportStatement;
   to: string;
 }
 
@@ -2321,9 +2325,28 @@ export interface ImportHop {
 /** How an import statement resolved. */
 export type ImportStatus = 'resolved' | 'external' | 'unresolved';
 
+/** The import that brings a symbol into a file. */
+export interface ImportStatement {
+  /** Line of the import already bringing it in. */
+  line?: number;
+  /** The module the statement names (a relative specifier, a dotted module, an import path). */
+  module?: string;
+  note?: string;
+  /** How code in the importing file then refers to it (`store.Save` in Go, `Store` elsewhere). */
+  reference?: string;
+  /** The statement to write, in the importing file's language. */
+  statement?: string;
+  status: ImportStatus2;
+  /** The symbol (a member is imported through its top-level owner, named here). */
+  symbol: NodeSummary;
+}
+
 /** Arguments of `analyze kind=k8s_resources`, `images` and `kustomize`. */
 export interface InfraArgs {
   /** Most rows returned (1..=1000, default 100). */
+/** Whether, and how, a file must import a symbol. */
+export type ImportStatus2 = 'same_file' | 'same_package' | 'already_imported' | 'needs_import' | 'not_exported';
+
   limit?: number;
   /** Only files under this repository-relative prefix. */
   path_prefix?: string;

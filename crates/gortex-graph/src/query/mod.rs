@@ -50,7 +50,8 @@ pub use hierarchy::{
     FindOverridesArgs, FindOverridesResult, GetClassHierarchyArgs, GetClassHierarchyResult,
 };
 pub use paths::{
-    find_import_path, trace_path, FindImportPathArgs, FindImportPathResult, TracePathArgs, TracePathResult,
+    find_import_path, trace_path, FindImportPathArgs, FindImportPathResult, ImportStatement, ImportStatus,
+    TracePathArgs, TracePathResult,
 };
 pub use symbol::{
     get_file_summary, get_symbol, GetFileSummaryArgs, GetFileSummaryResult, GetSymbolArgs, GetSymbolResult,

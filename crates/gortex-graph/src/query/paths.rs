@@ -416,8 +416,13 @@ fn diagnose(
 pub struct FindImportPathArgs {
     /// Importing file: a repository-relative path, a file id, or a symbol id (meaning its file).
     pub from: String,
-    /// Imported file, same forms as `from`.
-    pub to: String,
+    /// Imported file, same forms as `from`; may be left out when `symbol` is given.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// A symbol to bring into `from`: the answer's `import` is the statement that does it (or
+    /// the import already there), and the chain runs to the symbol's file.
+    #[serde(default)]
+    pub symbol: Option<String>,
     /// Most import hops, 1..=16 (default 8).
     pub max_depth: Option<u64>,
 }
@@ -438,6 +443,47 @@ pub struct FindImportPathResult {
     /// Why no chain was found; absent when `path` is not empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnosis: Option<ImportDiagnosis>,
+    /// With `symbol`: how `from` gets it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub import: Option<ImportStatement>,
+}
+
+/// Whether, and how, a file must import a symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportStatus {
+    /// Declared in the file itself.
+    SameFile,
+    /// Visible without an import (same Go, Java, Kotlin, C# package or namespace).
+    SamePackage,
+    /// An import of the file already brings it in (`line`).
+    AlreadyImported,
+    /// Write `statement`.
+    NeedsImport,
+    /// Not visible outside its module: export it first (`note`), then write `statement`.
+    NotExported,
+}
+
+/// The import that brings a symbol into a file.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ImportStatement {
+    /// The symbol (a member is imported through its top-level owner, named here).
+    pub symbol: NodeSummary,
+    pub status: ImportStatus,
+    /// The statement to write, in the importing file's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statement: Option<String>,
+    /// The module the statement names (a relative specifier, a dotted module, an import path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+    /// How code in the importing file then refers to it (`store.Save` in Go, `Store` elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Line of the import already bringing it in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One import statement on the chain.
@@ -485,7 +531,12 @@ pub struct UnresolvedImport {
 /// Shortest chain of import statements leading from one file to another.
 pub fn find_import_path(g: &Graph, args: &FindImportPathArgs) -> Result<FindImportPathResult, QueryError> {
     let from = resolve_file(g, "from", &args.from)?;
-    let to = resolve_file(g, "to", &args.to)?;
+    let Some(to) = args.to.as_deref() else {
+        return Err(QueryError::invalid(
+            "find_import_path needs to (the imported file) or symbol (what to import into from)",
+        ));
+    };
+    let to = resolve_file(g, "to", to)?;
     let max_depth = check_range("max_depth", args.max_depth, 8, 1, 16)? as u32;
     let path_of = |f: NodeIndex| g.node_at(f).path.to_string();
     if from == to {
@@ -500,6 +551,7 @@ pub fn find_import_path(g: &Graph, args: &FindImportPathArgs) -> Result<FindImpo
         path: Vec::new(),
         hops: Vec::new(),
         diagnosis: None,
+        import: None,
     };
 
     let search = ImportBfs::run(g, from, Some(to), max_depth);
@@ -596,7 +648,7 @@ pub fn find_import_path(g: &Graph, args: &FindImportPathArgs) -> Result<FindImpo
 }
 
 /// The file node a file argument names: a path, a file id, or any node id (meaning its file).
-fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeIndex, QueryError> {
+pub fn resolve_file(g: &Graph, arg: &str, value: &str) -> Result<NodeIndex, QueryError> {
     let value = value.trim();
     if value.is_empty() {
         return Err(QueryError::invalid(format!(
