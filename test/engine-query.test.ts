@@ -127,6 +127,13 @@ describe('Engine.query (typed)', () => {
     expect(ids(functions.results)).toEqual([id('src/render.ts::summarize')]);
     expect(functions.results[0]).toMatchObject({ fan_in: 3, fan_out: 4 });
     expect(functions.truncated).toBe(true);
+
+    // A community by label keeps its members only; the repository is not in git, so churn is unavailable.
+    const community = (run('get_communities', {}) as any).communities[0];
+    const members = run('winnow_symbols', { community: community.label, limit: 1000 });
+    expect(members.total).toBeGreaterThan(0);
+    expect(members.total).toBeLessThanOrEqual(community.size);
+    expect(() => run('winnow_symbols', { min_churn: 1 })).toThrow(/git/);
   });
 
   test('search_text: one hit per line, with position and enclosing symbol', () => {
@@ -616,13 +623,6 @@ describe('Engine.query (typed)', () => {
       reachable: 1,
       depth_limited: false,
     });
-  });
-
-  test('the repo option takes a name or may be left out when one repository is loaded', () => {
-    expect(engine.query('get_symbol', { id: 'main' }, { repo: REPO }).node.id).toBe(id('src/render.ts::main'));
-    expect(engine.query('get_symbol', { id: 'main' }).node.start_line).toBe(24);
-  });
-
 
     // With symbol: the statement that brings it into the file, beside the chain.
     const square = run('find_import_path', { from: 'src/cli.ts', symbol: 'Square' });
@@ -632,6 +632,13 @@ describe('Engine.query (typed)', () => {
     expect(already.import).toMatchObject({ status: 'already_imported', line: 2 });
     const beside = run('find_import_path', { from: 'src/render.test.ts', symbol: 'Square' });
     expect(beside.import).toMatchObject({ status: 'needs_import', line: 2, note: 'line 2 already imports from src/shapes.ts: add Square to that import' });
+  });
+
+  test('the repo option takes a name or may be left out when one repository is loaded', () => {
+    expect(engine.query('get_symbol', { id: 'main' }, { repo: REPO }).node.id).toBe(id('src/render.ts::main'));
+    expect(engine.query('get_symbol', { id: 'main' }).node.start_line).toBe(24);
+  });
+
   describe('QueryError', () => {
     test('an unknown tool is invalid_argument and lists the tools (untyped escape hatch)', () => {
       const e = queryError(() => engine.query('get_caller', {}));

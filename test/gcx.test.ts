@@ -79,7 +79,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
   winnow_symbols: (r: Q.WinnowSymbolsResult): ToolSpec => ({
     meta: { total: r.total, truncated: r.truncated },
     sections: [
-      { name: 'winnow_symbols', rows: r.results, fields: { ...self(), score: (h) => h.score, fan_in: (h) => h.fan_in, fan_out: (h) => h.fan_out, axes: (h) => h.axes } },
+      { name: 'winnow_symbols', rows: r.results, fields: { ...self(), score: (h) => h.score, fan_in: (h) => h.fan_in, fan_out: (h) => h.fan_out, churn: (h) => h.churn, axes: (h) => h.axes } },
     ],
   }),
   search_text: (r: Q.SearchTextResult): ToolSpec => ({

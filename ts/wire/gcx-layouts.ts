@@ -222,6 +222,7 @@ const winnowSymbols = layout<WinnowSymbolsResult>({ results: 'array' }, ['result
       ['score', (h) => h.score],
       ['fan_in', (h) => h.fan_in],
       ['fan_out', (h) => h.fan_out],
+      ['churn', (h) => h.churn],
       ['axes', (h) => h.axes],
     ]),
   ],
@@ -684,8 +685,8 @@ const findImportPath = layout<FindImportPathResult>(
   ['from', 'to', 'path', 'hops', 'diagnosis', 'import'],
   (r, tool) => {
     const d = r.diagnosis;
-    return {
     const i = r.import;
+    return {
       meta: { from: r.from, to: r.to },
       sections: [
         table(tool, r.hops ?? [], [
@@ -694,7 +695,6 @@ const findImportPath = layout<FindImportPathResult>(
           ['kind', (h) => h.kind],
           ['line', (h) => h.line],
         ]),
-        ...(d === undefined
         ...(i === undefined
           ? []
           : [
@@ -708,6 +708,7 @@ const findImportPath = layout<FindImportPathResult>(
                 ['note', (x) => x.note],
               ]),
             ]),
+        ...(d === undefined
           ? []
           : [
               table(`${tool}.diagnosis`, [d], [

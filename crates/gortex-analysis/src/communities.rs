@@ -408,7 +408,8 @@ pub fn get_communities(
     }
 }
 
-fn find_community<'c>(communities: &'c Communities, id: &IdOrName) -> Result<&'c Community, QueryError> {
+/// The community an id or label names, or a `not_found` naming the valid ids.
+pub fn find_community<'c>(communities: &'c Communities, id: &IdOrName) -> Result<&'c Community, QueryError> {
     let range = || match communities.communities.len() {
         0 => "the graph has no communities (no symbol calls or references another)".to_string(),
         n => format!("valid ids are 0..={} ({n} communities of two or more members)", n - 1),

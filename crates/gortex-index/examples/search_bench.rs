@@ -13,7 +13,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use gortex_index::{IndexOptions, RepoIndex};
 use gortex_search::tokenize::tokens;
 use gortex_search::{
-    find_files, search_symbols, winnow_symbols, FindFilesArgs, SearchSymbolsArgs, SymbolIndex, WinnowSymbolsArgs,
+    find_files, search_symbols, winnow_symbols, FindFilesArgs, SearchSymbolsArgs, SymbolIndex, WinnowContext,
+    WinnowSymbolsArgs,
 };
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
@@ -166,6 +167,7 @@ fn main() {
             min_fan_in: Some(5),
             ..Default::default()
         },
+        &WinnowContext::default(),
     )
     .expect("winnow");
     let winnow_ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -178,6 +180,7 @@ fn main() {
             min_fan_in: Some(1),
             ..Default::default()
         },
+        &WinnowContext::default(),
     )
     .expect("winnow");
     let winnow_path_ms = t.elapsed().as_secs_f64() * 1000.0;

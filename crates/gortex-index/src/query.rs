@@ -52,8 +52,8 @@ tool_table! {
             gortex_search::search_symbols(g, &self.symbol_index(), &a)
         };
     winnow_symbols(gortex_search::WinnowSymbolsArgs) -> gortex_search::WinnowSymbolsResult,
-        "Structured retrieval by constraints (kind, language, path prefix, minimum fan-in/fan-out, text, exported) with per-axis score contributions.",
-        |a| gortex_search::winnow_symbols(g, &self.symbol_index(), &a);
+        "Structured retrieval by constraints (kind, language, path prefix, minimum fan-in/fan-out, text, exported, community, minimum git churn) with per-axis score contributions.",
+        |a| self.winnow_symbols(g, &a);
     search_text(gortex_search::SearchTextArgs) -> gortex_search::SearchTextResult,
         "Trigram-indexed literal (or regexp: true) text search; each hit carries path, line, column, the line and its enclosing symbol.",
         |a| self.with_text(|t| gortex_search::search_text(t, g, &a));
@@ -281,6 +281,42 @@ impl RepoIndex {
                 names.join(", ")
             )))
         })
+    }
+
+    /// `winnow_symbols`, with the community partition and the git history loaded when the
+    /// arguments ask for them (`community`, `min_churn`).
+    fn winnow_symbols(
+        &self,
+        g: &Graph,
+        args: &gortex_search::WinnowSymbolsArgs,
+    ) -> Result<gortex_search::WinnowSymbolsResult, QueryError> {
+        let members: Option<rustc_hash::FxHashSet<gortex_graph::NodeIndex>> = match &args.community {
+            None => None,
+            Some(c) => {
+                let id = match c {
+                    gortex_search::CommunityRef::Id(n) => gortex_analysis::communities::IdOrName::Number(*n),
+                    gortex_search::CommunityRef::Label(l) => gortex_analysis::communities::IdOrName::Name(l.clone()),
+                };
+                let communities = self.communities();
+                let found = gortex_analysis::communities::find_community(&communities, &id)?;
+                Some(found.members.iter().copied().collect())
+            }
+        };
+        let churn: Option<rustc_hash::FxHashMap<gortex_graph::NodeIndex, u32>> = match args.min_churn {
+            None => None,
+            Some(_) => Some(
+                self.history()?
+                    .subjects
+                    .iter()
+                    .map(|(&node, subject)| (node, subject.span.len() as u32))
+                    .collect(),
+            ),
+        };
+        let cx = gortex_search::WinnowContext {
+            community: members.as_ref(),
+            churn: churn.as_ref(),
+        };
+        gortex_search::winnow_symbols(g, &self.symbol_index(), args, &cx)
     }
 
     /// The symbol index of the current graph, built now if the graph changed since.

@@ -200,6 +200,30 @@ fn history_tools_answer_from_git() {
     );
     assert_eq!(churn["rows"][1]["commits"], 4);
     assert_eq!(churn["rows"][1]["authors"], 2);
+    // winnow_symbols by churn: the symbols whose lines three or more commits shaped, with the axis.
+    let churned = repo
+        .query("winnow_symbols", json!({ "min_churn": 3, "kind": "function" }))
+        .unwrap();
+    let rows: Vec<(String, u64, f64)> = churned["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_string(),
+                r["churn"].as_u64().unwrap(),
+                r["axes"]["churn"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    // Both are the most churned symbols here: the full churn weight, 0.5.
+    assert_eq!(
+        rows,
+        vec![("log_charge".to_string(), 3, 0.5), ("charge".to_string(), 3, 0.5)],
+        "{churned}"
+    );
+    let two = repo.query("winnow_symbols", json!({ "min_churn": 2 })).unwrap();
+    assert!(two["total"].as_u64().unwrap() > 2, "{two}");
     let fixes = repo.query("analyze", json!({ "kind": "fixes_history" })).unwrap();
     assert_eq!(fixes["fix_commits"], 1);
     let mut fixed = names(&fixes["symbols"], "name");

@@ -11,7 +11,7 @@ use common::*;
 use gortex_graph::Graph;
 use gortex_search::{
     find_files, search_symbols, winnow_symbols, FindFilesArgs, FindFilesResult, SearchSymbolsArgs, SearchSymbolsResult,
-    SymbolIndex, WinnowSymbolsArgs, WinnowSymbolsResult,
+    SymbolIndex, WinnowContext, WinnowSymbolsArgs, WinnowSymbolsResult,
 };
 use serde_json::{json, Value};
 use std::sync::{Arc, OnceLock};
@@ -72,7 +72,7 @@ fn tiers(r: &SearchSymbolsResult) -> Vec<String> {
 fn winnow(args: Value) -> Result<WinnowSymbolsResult, gortex_core::QueryError> {
     let (g, idx) = fixture();
     let args: WinnowSymbolsArgs = serde_json::from_value(args).expect("valid args");
-    winnow_symbols(g, idx, &args)
+    winnow_symbols(g, idx, &args, &WinnowContext::default())
 }
 
 fn winnow_ids(r: &WinnowSymbolsResult) -> Vec<String> {
@@ -627,6 +627,55 @@ fn winnow_path_language_exported_and_tests() {
         ]
     );
     assert_eq!(r.results[1].score, -0.0205);
+}
+
+/// `community` keeps exactly the members of the community named (by id or by label) that pass
+/// the other constraints; an unknown one is refused naming the valid ids.
+#[test]
+fn winnow_community_constraint_through_the_query_door() {
+    let repo = fixture_index("query/search-app");
+    let one = repo
+        .query("get_communities", json!({ "id": 0, "limit": 1000 }))
+        .unwrap();
+    let label = one["community"]["label"].as_str().unwrap().to_string();
+    let members: std::collections::BTreeSet<String> = one["community"]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_string())
+        .collect();
+    let ids = |r: &Value| -> std::collections::BTreeSet<String> {
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let by_id = repo
+        .query("winnow_symbols", json!({ "community": 0, "limit": 1000 }))
+        .unwrap();
+    assert!(!ids(&by_id).is_empty());
+    assert_eq!(ids(&by_id), members.intersection(&ids(&by_id)).cloned().collect());
+    let by_label = repo
+        .query("winnow_symbols", json!({ "community": label, "limit": 1000 }))
+        .unwrap();
+    assert_eq!(ids(&by_label), ids(&by_id));
+    let functions = repo
+        .query(
+            "winnow_symbols",
+            json!({ "community": 0, "kind": "function", "limit": 1000 }),
+        )
+        .unwrap();
+    assert!(ids(&functions).is_subset(&ids(&by_id)));
+    assert!(functions["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["kind"] == "function"));
+    let e = repo.query("winnow_symbols", json!({ "community": 9999 })).unwrap_err();
+    assert_eq!(e.code, "not_found");
+    assert!(e.message.contains("no community has id 9999"), "{}", e.message);
 }
 
 #[test]

@@ -28,4 +28,4 @@ pub use sites::{env_var_users, routes, todos, EnvVarUsersArgs, RoutesArgs, Todos
 pub use symbols::SymbolIndex;
 pub use text::{search_text, SearchTextArgs, SearchTextResult};
 pub use trigram::TextIndex;
-pub use winnow::{winnow_symbols, WinnowHit, WinnowSymbolsArgs, WinnowSymbolsResult};
+pub use winnow::{winnow_symbols, CommunityRef, WinnowContext, WinnowHit, WinnowSymbolsArgs, WinnowSymbolsResult};

@@ -494,6 +494,9 @@ export interface CommunityOne {
   community: CommunityDetail;
 }
 
+/** A community named by its id or its label (as `get_communities` lists them). */
+export type CommunityRef = number | string;
+
 /** One row of a community list. */
 export interface CommunityRow {
   cohesion: number;
@@ -1549,11 +1552,11 @@ export interface FindImportPathResult {
   from: string;
   /** One row per import statement followed. */
   hops?: ImportHop[];
+  /** With `symbol`: how `from` gets it. */
+  import?: ImportStatement;
   /** File paths from `from` to `to`; empty when there is no chain. */
   path?: string[];
   /** Path of the imported file. */
-  /** With `symbol`: how `from` gets it. */
-  import?: ImportStatement;
   to: string;
 }
 
@@ -2322,9 +2325,6 @@ export interface ImportHop {
   to: string;
 }
 
-/** How an import statement resolved. */
-export type ImportStatus = 'resolved' | 'external' | 'unresolved';
-
 /** The import that brings a symbol into a file. */
 export interface ImportStatement {
   /** Line of the import already bringing it in. */
@@ -2341,12 +2341,15 @@ export interface ImportStatement {
   symbol: NodeSummary;
 }
 
-/** Arguments of `analyze kind=k8s_resources`, `images` and `kustomize`. */
-export interface InfraArgs {
-  /** Most rows returned (1..=1000, default 100). */
+/** How an import statement resolved. */
+export type ImportStatus = 'resolved' | 'external' | 'unresolved';
+
 /** Whether, and how, a file must import a symbol. */
 export type ImportStatus2 = 'same_file' | 'same_package' | 'already_imported' | 'needs_import' | 'not_exported';
 
+/** Arguments of `analyze kind=k8s_resources`, `images` and `kustomize`. */
+export interface InfraArgs {
+  /** Most rows returned (1..=1000, default 100). */
   limit?: number;
   /** Only files under this repository-relative prefix. */
   path_prefix?: string;
@@ -4064,8 +4067,10 @@ export interface WeakCallBucket {
 
 /** One `winnow_symbols` row. */
 export interface WinnowHit {
-  /** Per-axis contributions (`text`, `fan_in`, `fan_out`, `test`); zero axes are left out. */
+  /** Per-axis contributions (`text`, `fan_in`, `fan_out`, `test`, `churn`); zero axes are left out. */
   axes: Record<string, number>;
+  /** Commits that shaped the symbol's current lines (with `min_churn`). */
+  churn?: number;
   end_line: number;
   exported?: boolean;
   external?: boolean;
@@ -4096,6 +4101,8 @@ export interface WinnowHit {
 
 /** Arguments of `winnow_symbols`. At least one of kind, lang, path_prefix, min_fan_in, min_fan_out, text_match, exported is required. */
 export interface WinnowSymbolsArgs {
+  /** Keep members of this community: its id or label, as get_communities lists them. */
+  community?: CommunityRef;
   /** Keep only exported (true) or only unexported (false) symbols. */
   exported?: boolean;
   /** Include test symbols (default true; demoted either way). */
@@ -4106,6 +4113,8 @@ export interface WinnowSymbolsArgs {
   lang?: string;
   /** Rows to return (default 50, 1..=1000). */
   limit?: number;
+  /** Keep symbols whose current lines at least this many git commits shaped; adds the `churn` axis. */
+  min_churn?: number;
   /** Keep symbols with at least this many incoming usage edges. */
   min_fan_in?: number;
   /** Keep symbols with at least this many outgoing usage edges. */
