@@ -231,3 +231,16 @@ describe('gortex analyze: UI components', () => {
     expect(bad.stderr).toContain('framework "backbone" is not a UI framework');
   });
 });
+
+describe('gortex analyze: dbt models', () => {
+  const { run } = cliOn('dbt', 'dbt');
+
+  test('dbt_models lists each model with its lineage and the references that do not hold', () => {
+    const text = run(['analyze', '--kind', 'dbt_models']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^stg_orders\s+view\s+analytics\/models\/staging\/stg_orders\.sql\s+sources shop\.orders\s+read by 2\s*$/m);
+    expect(text.stdout).toContain('missing_ref: revenue (analytics/models/marts/revenue.sql:5) → stg_refunds');
+    expect(text.stdout).toContain('undeclared_source: stg_payments (analytics/models/staging/stg_payments.sql:2) → shop.payments');
+    expect(text.stdout).toContain('5 models in 1 projects; 2 problems; leaves: customer_orders, revenue, stg_payments');
+  });
+});

@@ -186,6 +186,13 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     r.defined === 0 ? 'note: no table definitions found (no CREATE TABLE in .sql files or in code): every table code uses is listed' : `${formatCount(r.total)} tables used by code and defined nowhere (${formatCount(r.defined)} defined)`,
     ...sweepNotes(r),
   ],
+  dbt_models: (r) => [
+    ...table((r.models as Json[]).map((m) => [m.name, m.materialized ?? '', `${m.path}`, m.refs.length > 0 ? `refs ${(m.refs as string[]).join(', ')}` : '', m.sources.length > 0 ? `sources ${(m.sources as string[]).join(', ')}` : '', `read by ${m.referenced_by.length}`, m.documented ? '' : 'undocumented'])),
+    ...more(r.models.length, r.total),
+    ...(r.problems as Json[]).map((p) => `${p.kind}: ${p.model} (${p.path}:${p.line}) → ${p.name}`),
+    `${formatCount(r.total)} models in ${formatCount(r.projects.length)} projects; ${formatCount(r.problems.length)} problems; leaves: ${(r.leaves as string[]).join(', ') || 'none'}`,
+    ...infraNotes(r),
+  ],
   k8s_resources: (r) => [
     ...table((r.resources as Json[]).map((x) => [x.kind, x.namespace ? `${x.namespace}/${x.name ?? '?'}` : x.name ?? '(no name)', x.api_version, `${x.path}:${x.line}`])),
     ...more(r.resources.length, r.total),

@@ -220,6 +220,9 @@ tool_table! {
     orphan_tables(crate::sql_sites::TableAuditArgs) -> crate::sql_sites::OrphanTablesResult,
         "Tables SQL in code reads or writes that nothing in the repository defines (no CREATE TABLE in .sql files or in code)",
         |a| self.orphan_tables(g, &a);
+    dbt_models(crate::dbt::DbtModelsArgs) -> crate::dbt::DbtModelsResult,
+        "dbt projects and their models (.sql under the model paths) with the models each ref()s, the sources it reads, its materialization, who reads it, whether a schema file documents it, and the refs and sources that do not resolve",
+        |a| self.dbt_models(g, &a);
     k8s_resources(crate::infra::InfraArgs) -> crate::infra::K8sResourcesResult,
         "Kubernetes objects of the YAML manifests (apiVersion and kind at the top of a document) with their name and namespace",
         |a| self.k8s_resources(g, &a);

@@ -48,15 +48,15 @@ pub struct InfraCoverage {
 }
 
 /// An indexed file read for a scan.
-struct InfraFile {
-    path: String,
-    language: Option<Language>,
-    text: String,
+pub(crate) struct InfraFile {
+    pub(crate) path: String,
+    pub(crate) language: Option<Language>,
+    pub(crate) text: String,
 }
 
 impl RepoIndex {
     /// The text of every indexed file under `prefix` that `want` accepts (by language and path).
-    fn infra_files(
+    pub(crate) fn infra_files(
         &self,
         g: &Graph,
         prefix: Option<&str>,
@@ -89,7 +89,7 @@ impl RepoIndex {
 }
 
 /// A scalar's text: comment dropped, quotes removed.
-fn scalar(value: &str) -> String {
+pub(crate) fn scalar(value: &str) -> String {
     let v = match value.find(" #") {
         Some(i) => &value[..i],
         None => value,
@@ -98,7 +98,7 @@ fn scalar(value: &str) -> String {
 }
 
 /// `key: value` on a line with exactly `indent` leading spaces.
-fn field<'a>(line: &'a str, indent: usize, key: &str) -> Option<&'a str> {
+pub(crate) fn field<'a>(line: &'a str, indent: usize, key: &str) -> Option<&'a str> {
     let rest = line.strip_prefix(&" ".repeat(indent))?;
     if rest.starts_with(' ') {
         return None;
@@ -412,7 +412,7 @@ pub struct KustomizeResult {
 }
 
 /// The items of the top-level list `key:` (`- x`, or `- path: x` for patch maps).
-fn top_list(text: &str, key: &str) -> Vec<String> {
+pub(crate) fn top_list(text: &str, key: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut inside = false;
     for line in text.lines() {

@@ -62,6 +62,7 @@ pub mod analyze;
 mod classify;
 pub mod concurrency;
 pub mod coverage_reports;
+pub mod dbt;
 pub mod errors;
 pub mod events;
 pub mod history;

@@ -886,6 +886,72 @@ export interface CyclesResult {
   truncated: boolean;
 }
 
+/** One model. */
+export interface DbtModel {
+  /** A schema `.yml` lists it under `models:`. */
+  documented: boolean;
+  /** `config(materialized='…')`, when the model sets it. */
+  materialized?: string;
+  name: string;
+  path: string;
+  project: string;
+  /** Models that `ref()` it, sorted. */
+  referenced_by: string[];
+  /** Models it `ref()`s, sorted. */
+  refs: string[];
+  /** Sources it reads, `source.table`, sorted. */
+  sources: string[];
+}
+
+/** Arguments of `analyze kind=dbt_models`. */
+export interface DbtModelsArgs {
+  /** Most models returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only this model (by name), with what it reads and what reads it. */
+  model?: string;
+  /** Only projects under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=dbt_models`. */
+export interface DbtModelsResult {
+  evidence: string;
+  /** Files read. */
+  files_read: number;
+  /** Models no other model reads (final marts, or dead ones), sorted. */
+  leaves: string[];
+  /** By project and name, at most `limit`. */
+  models: DbtModel[];
+  problems: DbtProblem[];
+  projects: DbtProject[];
+  /** Files that could not be read, with why. */
+  skipped?: string[];
+  total: number;
+  truncated: boolean;
+}
+
+/** A reference that does not hold. */
+export interface DbtProblem {
+  /** `missing_ref`, `undeclared_source` or `duplicate_model`. */
+  kind: string;
+  line: number;
+  /** The model where it is. */
+  model: string;
+  /** The name that does not resolve (or is defined twice). */
+  name: string;
+  path: string;
+}
+
+/** One dbt project. */
+export interface DbtProject {
+  /** Model directories, project-relative. */
+  model_paths: string[];
+  models: number;
+  name: string;
+  /** Its `dbt_project.yml`. */
+  path: string;
+}
+
 /** Arguments of `analyze kind=dead_code`. */
 export interface DeadCodeArgs {
   /** Also report exported symbols (public API nobody in the repository uses). */
@@ -4226,6 +4292,7 @@ export interface AnalyzeKindMap {
   sql_call_sites: { args: SqlCallSitesArgs; result: SqlCallSitesResult };
   unreferenced_tables: { args: TableAuditArgs; result: UnreferencedTablesResult };
   orphan_tables: { args: TableAuditArgs; result: OrphanTablesResult };
+  dbt_models: { args: DbtModelsArgs; result: DbtModelsResult };
   k8s_resources: { args: InfraArgs; result: K8sResourcesResult };
   images: { args: InfraArgs; result: ImagesResult };
   kustomize: { args: InfraArgs; result: KustomizeResult };
