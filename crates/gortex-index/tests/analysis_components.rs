@@ -16,14 +16,6 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn components_across_frameworks() {
     let repo = fixture_index("components");

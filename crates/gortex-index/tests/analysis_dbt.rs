@@ -16,14 +16,6 @@ use serde_json::json;
 /// `(name, materialized, refs, sources, referenced_by, documented)` of a model row.
 type ModelView = (String, Option<String>, Vec<String>, Vec<String>, Vec<String>, bool);
 
-fn strings(v: &serde_json::Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn models_lineage_and_what_does_not_resolve() {
     let repo = fixture_index("dbt");

@@ -71,3 +71,12 @@ pub fn write_file(root: &Path, rel: &str, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
+
+/// The strings of a JSON array (panics on anything else: a test's expectation failed).
+pub fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
