@@ -158,7 +158,8 @@ each match with its captures and the innermost symbol holding it.
 
 - **A pattern**: \`{"pattern": "(call_expression function: (identifier) @f (#eq? @f \\"eval\\"))", "language":
   "typescript"}\`. Captures are named \`@name\`; predicates \`#eq?\`, \`#match?\`, \`#any-of?\` filter them. A
-  pattern that does not compile for the language is refused with the parser's message and offset.
+  pattern that does not compile for the language is refused with where (pattern line and column) and
+  why (a syntax error, an unknown node type or field, an impossible structure).
 - **A bundled detector**: \`{"detector": "<id>"}\` runs the detector in every language it supports — the
   same code the review rules run, so a finding here is a finding there.
 - Narrow with \`path_prefix\`; \`limit\` caps the matches and \`timeout_ms\` the time (the answer says
