@@ -66,15 +66,9 @@ pub struct ComponentsResult {
     pub truncated: bool,
 }
 
-/// The framework of a component node (a Vue/Svelte file component without a marker reads as
-/// Vue or Svelte by its language).
+/// The framework of a component node (every component carries one).
 fn framework_of(g: &Graph, i: NodeIndex) -> UiFramework {
-    let n = g.node_at(i);
-    n.ui.unwrap_or(if n.language == Some(gortex_core::Language::Svelte) {
-        UiFramework::Svelte
-    } else {
-        UiFramework::Vue
-    })
+    g.node_at(i).ui.expect("a UI component carries its framework")
 }
 
 /// `analyze kind=components` (see the module doc).

@@ -10,7 +10,7 @@ use gortex_core::{EdgeKind, Language, NodeKind, QueryError, TypeFlavor, Visibili
 use gortex_graph::config::dir_of;
 use gortex_graph::query::paths::resolve_file;
 use gortex_graph::query::symbol::enclosing_symbols;
-use gortex_graph::query::targets::resolve_one;
+use gortex_graph::query::targets::{file_node, resolve_one};
 use gortex_graph::query::{self as q, ImportStatement, ImportStatus, NodeSummary};
 use gortex_graph::{Graph, NodeIndex};
 
@@ -318,10 +318,7 @@ impl RepoIndex {
                     // Prototypes are not declarations here: the header of the same name the
                     // source file includes stands for them.
                     headers.into_iter().next().or_else(|| {
-                        let source = g.indices().find(|&i| {
-                            let n = g.node_at(i);
-                            n.kind == NodeKind::File && *n.path == *target
-                        })?;
+                        let source = file_node(g, &target)?;
                         g.out_edges(source)
                             .filter(|e| e.kind == EdgeKind::Imports)
                             .map(|e| g.node_at(e.to).path.to_string())

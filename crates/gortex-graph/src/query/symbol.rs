@@ -4,7 +4,7 @@ use super::args::check_limit_with;
 use super::targets::{file_node, lookup_id, not_found, resolve_one};
 use super::{NodeSummary, QueryError};
 use crate::model::{Graph, Node, NodeIndex};
-use gortex_core::{EdgeKind, NodeKind, Origin, TestRole, TestRunner, TypeFlavor, Visibility};
+use gortex_core::{EdgeKind, NodeKind, Origin, TestRole, TestRunner, Visibility};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -85,10 +85,10 @@ pub fn enclosing_symbols(g: &Graph, i: NodeIndex) -> impl Iterator<Item = NodeIn
     std::iter::successors(Some(i), move |&n| parent_of(g, n)).take(32)
 }
 
-/// A UI component of any framework: a Vue or Svelte file component, or a declaration the
-/// extractor marked with its framework (a React function, a Flutter widget class, …).
+/// A UI component of any framework: a declaration the extractor marked with its framework (a
+/// Vue or Svelte file component, a React function, a Flutter widget class, …).
 pub fn is_ui_component(n: &Node) -> bool {
-    n.ui.is_some() || n.flavor == Some(TypeFlavor::Component)
+    n.ui.is_some()
 }
 
 /// The UI component a node sits in: the node itself or its nearest enclosing component.
