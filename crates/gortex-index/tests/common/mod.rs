@@ -80,3 +80,22 @@ pub fn strings(v: &serde_json::Value) -> Vec<String> {
         .map(|s| s.as_str().expect("a string").to_string())
         .collect()
 }
+
+/// The graph of `test/fixtures/query/paths-ts`, indexed once per test binary.
+pub fn paths_ts_graph() -> std::sync::Arc<gortex_graph::Graph> {
+    static GRAPH: std::sync::OnceLock<std::sync::Arc<gortex_graph::Graph>> = std::sync::OnceLock::new();
+    GRAPH
+        .get_or_init(|| {
+            let home = tempfile::tempdir().unwrap();
+            let (idx, report) = index(&fixtures().join("query/paths-ts"), &options(home.path()));
+            assert!(report.failures.is_empty(), "{:?}", report.failures);
+            idx.graph.clone()
+        })
+        .clone()
+}
+
+/// The message of a refusal, which must be `invalid_argument`.
+pub fn refused(e: gortex_core::QueryError) -> String {
+    assert_eq!(e.code, "invalid_argument", "{e}");
+    e.message
+}
