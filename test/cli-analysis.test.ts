@@ -1,6 +1,6 @@
 /** `gortex clones` and `gortex analyze` end to end: the built CLI on a temp copy of the analysis fixtures. */
 import { runCli } from './helpers/cli';
-import { fixtureCopy, tempHome } from './helpers/repo';
+import { fixtureCopy, gitHistory, tempHome } from './helpers/repo';
 
 /** The CLI on a temp copy of fixture `rel`: `run` gives its outcome, `json` its `--json` answer. */
 function cliOn(rel: string, name: string) {
@@ -242,5 +242,28 @@ describe('gortex analyze: dbt models', () => {
     expect(text.stdout).toContain('missing_ref: revenue (analytics/models/marts/revenue.sql:5) → stg_refunds');
     expect(text.stdout).toContain('undeclared_source: stg_payments (analytics/models/staging/stg_payments.sql:2) → shop.payments');
     expect(text.stdout).toContain('5 models in 1 projects; 2 problems; leaves: customer_orders, revenue, stg_payments');
+  });
+});
+
+describe('gortex analyze: emitted strings and stale feature flags', () => {
+  const { run } = cliOn('strings', 'strs');
+
+  test('string_emitters prints each string with its context, count and sites', () => {
+    const text = run(['analyze', '--kind', 'string_emitters', '--arg', 'context=metric']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^metric\s+3×\s+http_requests_total\s+counter\s+app\.py:5, metrics\.go:10, web\.ts:4\s*$/m);
+    expect(text.stdout).toContain('distinct strings by context: metric 5');
+  });
+
+  test('stale_flags ages each flag by its checks in git', () => {
+    const root = gitHistory('flags', [
+      { author: 'Alice', date: '2020-01-01T00:00:00Z', message: 'checkout flag', files: { 'src/checkout.ts': "export const old = (ld: LD, u: U) => ld.boolVariation('old-checkout', u, false);\n" } },
+      { author: 'Bob', date: '2023-06-01T00:00:00Z', message: 'pricing flag', files: { 'src/pricing.ts': "export const on = (flags: Flags) => flags.isEnabled('new-pricing');\n" } },
+    ]);
+    const text = runCli(['analyze', '--kind', 'stale_flags', '--arg', 'all=true', '--repo', root], { env: { GORTEX_HOME: tempHome(), GORTEX_THREADS: '2' } });
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^1,247 days\s+launchdarkly\s+old-checkout\s+1 checks\s+stale\s+2020-01-01 \S+ Alice: checkout flag\s*$/m);
+    expect(text.stdout).toMatch(/^0 days\s+internal\s+new-pricing\s+1 checks\s+2023-06-01 \S+ Bob: pricing flag\s*$/m);
+    expect(text.stdout).toContain('1 of 2 flags untouched for 365 days as of 2023-06-01');
   });
 });

@@ -872,6 +872,15 @@ describe('cross-repository edges', () => {
         ['app', 'lib', 2],
         ['gocli', 'gosvc', 1],
       ]);
+      // The same links rolled up by analyze: per pair of repositories and relation.
+      const deps = await ok(client, 'analyze', { kind: 'cross_repo' });
+      expect(deps.dependencies.map((d: any) => [d.from_repo, d.to_repo, d.kind, d.count])).toEqual([
+        ['app', 'lib', 'calls', 1],
+        ['app', 'lib', 'extends', 1],
+        ['gocli', 'gosvc', 'calls', 1],
+      ]);
+      expect(deps.repos).toEqual(['app', 'gocli', 'gosvc', 'lib']);
+      expect((await ok(client, 'analyze', { kind: 'cross_repo', touching: 'gosvc' })).references).toBe(1);
       // A function nobody imports has no cross-repository callers.
       expect((await ok(client, 'get_callers', { id: 'localOnly', repo: 'app' })).cross_repo_refs).toBeUndefined();
       // An edit on disk re-indexes one repository: the edges across are linked again.

@@ -4,6 +4,8 @@
  * entry points, routes): `analyze` kinds, `find_clones`, `get_communities`, `get_processes`,
  * `explain_change_impact`, the compact surface's operations, GCX, and bad input.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startStdio } from './helpers/mcp';
 import { ANALYZE_KINDS } from '../ts/tools/analysis';
@@ -172,51 +174,88 @@ describe('analysis tools over gortex mcp (stdio)', () => {
     expect(await refusal('analyze', { kind: 'cycles', scope: 'files' })).toMatch(/scope/);
     expect(await refusal('find_clones', { min_similarity: 0.3 })).toMatch(/min_similarity/);
     expect(await refusal('get_communities', { id: 999 })).toMatch(/999/);
-    expect(await refusal('analyze', { kind: 'clusters', algorithm: 'spectral' })).toMatch(/algorithm/);
+    expect(await refusal('analyze', { kind: 'clusters', algorithm: 'kmeans' })).toMatch(/leiden, louvain, spectral/);
     expect(await refusal('analyze', { kind: 'impact', target: { symbol: 'noSuchThing' } })).toMatch(/noSuchThing/);
     expect(await refusal('explain_change_impact', { id: 'currentUser', depth: 4 })).toMatch(/depth/);
     expect((await ok('analyze', { kind: 'hotspots' })).hotspots).toBeDefined();
   });
 });
 
-describe('UI components over gortex mcp (stdio)', () => {
-  const root = fixtureCopy('components', 'uicomp');
-  let client: Client;
+/** A full-surface client on `root` and a compact one on `compactRoot`, started before the enclosing block's tests and closed after. */
+function fullAndCompact(root: string, compactRoot: string = root): { full: () => Client; compact: () => Client } {
+  let full: Client;
   let compact: Client;
   beforeAll(async () => {
-    client = await startStdio(root, 'full');
-    compact = await startStdio(root, 'compact');
+    full = await startStdio(root, 'full');
+    compact = await startStdio(compactRoot, 'compact');
   });
   afterAll(async () => {
-    await client.close();
+    await full.close();
     await compact.close();
   });
-  const ok = async (c: Client, name: string, args: Record<string, unknown>): Promise<any> => {
-    const r = (await c.callTool({ name, arguments: args })) as TextResult;
-    if (r.isError) throw new Error(`${name} failed: ${r.content[0]?.text}`);
-    return r.content[0]!.text;
-  };
+  return { full: () => full, compact: () => compact };
+}
+
+/** The text of a tool's answer; a refusal fails the test with its message. */
+async function answerText(c: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const r = (await c.callTool({ name, arguments: args })) as TextResult;
+  if (r.isError) throw new Error(`${name} failed: ${r.content[0]?.text}`);
+  return r.content[0]!.text;
+}
+
+describe('UI components over gortex mcp (stdio)', () => {
+  const clients = fullAndCompact(fixtureCopy('components', 'uicomp'));
+  const ok = answerText;
 
   test('find_usages keeps usages from inside components and names the component', async () => {
-    const r = JSON.parse(await ok(client, 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component' }));
+    const r = JSON.parse(await ok(clients.full(), 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component' }));
     expect(r.usages.map((u: any) => [u.from, u.from_ui_component, u.from_type_flavor ?? null])).toEqual([
       ['uicomp/web/src/App.tsx::App', 'uicomp/web/src/App.tsx::App', null],
       ['uicomp/web/src/Button.tsx::Legacy.render', 'uicomp/web/src/Button.tsx::Legacy', 'class'],
     ]);
-    const gcx = await ok(client, 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component', format: 'gcx' });
+    const gcx = await ok(clients.full(), 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component', format: 'gcx' });
     expect(gcx).toContain('from_ui_component');
     expect(gcx).toContain('uicomp/web/src/Button.tsx::Legacy');
   });
 
   test('the compact analyze operation lists the components; search finds them by flavor', async () => {
-    const r = JSON.parse(await ok(compact, 'analyze', { operation: 'components', arguments: { framework: 'vue' } }));
+    const r = JSON.parse(await ok(clients.compact(), 'analyze', { operation: 'components', arguments: { framework: 'vue' } }));
     expect(r.components.map((c: any) => [c.component.name, c.renders])).toEqual([
       ['UserCard', []],
       ['UserList', ['uicomp/vue/UserCard.vue::UserCard']],
     ]);
-    const found = JSON.parse(await ok(client, 'search_symbols', { query: 'Greeting flavor:component' }));
+    const found = JSON.parse(await ok(clients.full(), 'search_symbols', { query: 'Greeting flavor:component' }));
     expect([found.results[0].id, found.results[0].ui_framework]).toEqual(['uicomp/android/Greeting.kt::Greeting', 'compose']);
     // `plainHelper` in the same file is no component: only components pass the flavor.
     expect(found.results.every((x: any) => x.ui_framework === 'compose')).toBe(true);
+  });
+});
+
+describe('named detector bundles and emitted strings over gortex mcp (stdio)', () => {
+  const root = fixtureCopy('review', 'bundles');
+  // A project bundle in .gortex.yaml: the MCP tool hands it to the engine.
+  fs.writeFileSync(path.join(root, '.gortex.yaml'), 'queries:\n  - name: db-safety\n    description: SQL we build by hand\n    detectors: [sql-string-concat, loop-query]\n    min_severity: critical\n');
+  const clients = fullAndCompact(root, fixtureCopy('strings', 'emitted'));
+  const ok = async (c: Client, name: string, args: Record<string, unknown>): Promise<any> => JSON.parse(await answerText(c, name, args));
+
+  test('the project bundle of .gortex.yaml is listed and runs with its severity floor', async () => {
+    const list = await ok(clients.full(), 'analyze', { kind: 'named' });
+    expect(list.queries.find((q: any) => q.name === 'db-safety')).toEqual({
+      name: 'db-safety',
+      description: 'SQL we build by hand',
+      detectors: ['loop-query', 'sql-string-concat'],
+      source: 'config',
+    });
+    const run = await ok(clients.full(), 'analyze', { kind: 'named', name: 'db-safety' });
+    expect(run.total).toBeGreaterThan(0);
+    expect(new Set(run.matches.map((m: any) => `${m.detector} ${m.severity}`))).toEqual(new Set(['sql-string-concat critical']));
+    const bad = (await clients.full().callTool({ name: 'analyze', arguments: { kind: 'named', name: 'nope' } })) as TextResult;
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toContain('db-safety');
+  });
+
+  test('the compact analyze operation groups emitted strings by value', async () => {
+    const r = await ok(clients.compact(), 'analyze', { operation: 'string_emitters', arguments: { context: 'error_msg', min_emits: 2 } });
+    expect(r.strings.map((s: any) => [s.value, s.emits])).toEqual([['user not found', 6]]);
   });
 });

@@ -168,6 +168,25 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     `${formatCount(r.emitted_only)} emitted with no listener; ${formatCount(r.listened_only)} listened for and never emitted here`,
     ...sweepNotes(r),
   ],
+  cross_repo: (r) => [
+    ...table((r.dependencies as Json[]).map((d) => [`${d.from_repo} → ${d.to_repo}`, d.kind, `${d.count}×`, (d.samples as string[])[0] ?? ''])),
+    ...more(r.dependencies.length, r.total),
+    ...(r.note ? [`note: ${r.note}`] : [`${formatCount(r.references)} references across ${formatCount(r.repos.length)} repositories`]),
+  ],
+  string_emitters: (r) => [
+    ...table((r.strings as Json[]).map((x) => [x.context, `${x.emits}×`, x.value, (x.via as string[]).join(', '), (x.sites as Json[]).map((s) => `${s.path}:${s.line}`).join(', ')])),
+    ...more(r.strings.length, r.total),
+    `distinct strings by context: ${counts(r.by_context)}`,
+    ...sweepNotes(r),
+  ],
+  named: (r) =>
+    r.query === undefined
+      ? [...table((r.queries as Json[]).map((q) => [q.name, q.source, q.description, (q.detectors as string[]).join(', ')])), `${formatCount(r.total)} bundles; run one with --arg name=…`]
+      : [
+          ...table((r.matches as Json[]).map((m) => [m.severity, m.detector, `${m.path}:${m.line}`, m.message])),
+          ...more(r.matches.length, r.total),
+          `${r.query}: ${formatCount(r.total)} matches from ${(r.detectors as string[]).join(', ')} over ${formatCount(r.files_searched)} files`,
+        ],
   sql_call_sites: (r) => [
     ...table((r.sites as Json[]).map((x) => [x.verb, (x.tables as string[]).join(', '), `${x.path}:${x.line}`, x.function?.qual_name ?? '', x.sql])),
     ...more(r.sites.length, r.total),

@@ -46,6 +46,12 @@ export const HISTORY_RENDERERS: Record<string, (r: Json) => string[]> = {
     `${formatCount(r.total)} of ${formatCount(r.examined)} symbols unchanged as of ${r.as_of}`,
     footer(r.history),
   ],
+  stale_flags: (r) => [
+    ...table((r.flags as Json[]).map((f) => [`${formatCount(f.age_days)} days`, f.provider, f.flag, `${f.checks} checks`, f.stale ? 'stale' : '', commit(f.last_touched)])),
+    ...more(r.flags.length, r.total),
+    `${formatCount(r.stale)} of ${formatCount(r.examined)} flags untouched for ${formatCount(r.days)} days as of ${r.as_of}${r.unscored.length > 0 ? `; not in git: ${(r.unscored as string[]).join(', ')}` : ''}`,
+    footer(r.history),
+  ],
   churn: (r) => [
     ...table((r.rows as Json[]).map((x) => [`${x.commits} commits`, `${x.authors} authors`, x.path ?? x.qual_name, x.path ? '' : at(x), x.last_change.date])),
     ...more(r.rows.length, r.total),

@@ -44,12 +44,14 @@ const INDEX_KEYS = [
   'scoped_global_passes', 'affected_by_reresolve_max', 'coverage',
 ] as const;
 /** Keys this version acts on. */
-const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'daemon.max_memory', 'daemon.memory_limit', 'workspace', 'guards', 'guards.rules', 'lsp', 'llm', 'artifacts']);
+const USED = new Set(['mcp', 'mcp.tools', 'exclude', 'respect_gitignore', 'index', 'index.exclude', 'index.max_file_size', 'daemon', 'daemon.http_addr', 'daemon.allowed_roots', 'daemon.max_memory', 'daemon.memory_limit', 'workspace', 'guards', 'guards.rules', 'lsp', 'llm', 'artifacts', 'queries']);
 /** Keys of one `artifacts` entry, and the kinds an artifact may be. */
 const ARTIFACT_KEYS = ['id', 'path', 'kind', 'description'] as const;
 export const ARTIFACT_KINDS = ['schema', 'api', 'infra', 'adr', 'doc', 'config', 'other'] as const;
 /** Keys under `llm` (global config). */
 const LLM_KEYS = ['endpoint', 'model', 'api_key_env', 'timeout_ms'] as const;
+/** Keys of one `queries` entry (a named detector bundle, `analyze kind=named`). */
+const QUERY_KEYS = ['name', 'description', 'detectors', 'categories', 'min_severity'] as const;
 /** Keys of one guard rule. */
 const GUARD_KEYS = ['name', 'kind', 'source', 'target', 'message', 'severity', 'except'] as const;
 /** Keys under `daemon` (global config). */
@@ -99,6 +101,8 @@ export interface LoadedConfig {
   workspace?: string;
   /** `guards.rules` of the repository's file. */
   guards?: GuardRule[];
+  /** `queries` of the repository's file: named detector bundles for `analyze kind=named`. */
+  queries?: NamedQuerySetting[];
   /** `lsp.<language>` settings by language (the repository's over the global's, when allowed). */
   lsp: Record<string, LspSetting>;
   /** `lsp.enrich`: run the semantic-enrichment pass (the repository's over the global's); absent: not set. */
@@ -107,6 +111,15 @@ export interface LoadedConfig {
   artifacts?: ArtifactSetting[];
   /** `llm` of the global config (user-level only: a repository must not choose where its code is sent). */
   llm?: LlmSetting;
+}
+
+/** One `queries` entry: a named bundle of detectors (ids and rule categories the engine checks). */
+export interface NamedQuerySetting {
+  name: string;
+  description?: string;
+  detectors?: string[];
+  categories?: string[];
+  min_severity?: string;
 }
 
 /** One `artifacts` entry: a file or a glob of files, with what kind of context it is. */
@@ -226,6 +239,8 @@ export function loadConfig(root: string | undefined, env: NodeJS.ProcessEnv = pr
     if (artifacts) out.artifacts = artifacts;
     const guards = guardRules(repo, out.warnings);
     if (guards) out.guards = guards;
+    const queries = namedQueries(repo, out.warnings);
+    if (queries) out.queries = queries;
     lspSettings(repo, out.lsp, out.warnings, global?.data.lsp !== null && typeof global?.data.lsp === 'object' && (global.data.lsp as Record<string, unknown>).allow_repo_commands === true, globalFile, (enrich) => (out.lspEnrich = enrich));
   }
   const tools = repoTools ?? globalTools;
@@ -350,6 +365,42 @@ function llmSetting(y: YamlFile, warnings: string[]): LlmSetting | undefined {
     timeoutMs: (r.timeout_ms as number | undefined) ?? 120_000,
     source: at,
   };
+}
+
+/** Reads `queries` of the repository's file: each a mapping with a name and what it selects (the engine checks the ids). */
+function namedQueries(y: YamlFile, warnings: string[]): NamedQuerySetting[] | undefined {
+  const queries = y.data.queries;
+  if (queries === undefined || queries === null) return undefined;
+  const example = 'like "queries:\n  - name: db-safety\n    detectors: [sql-string-concat, loop-query]"';
+  if (!Array.isArray(queries)) throw new ConfigError(`${where(y, ['queries'])}: queries must be a list of named bundles, ${example}`);
+  return queries.map((raw, i): NamedQuerySetting => {
+    const label = `${where(y, ['queries'])}: queries[${i}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(`${label} must be a mapping with name and detectors or categories, ${example}`);
+    const q = raw as Record<string, unknown>;
+    for (const key of Object.keys(q)) {
+      if (!(QUERY_KEYS as readonly string[]).includes(key)) warnings.push(`${label}: unknown key "${key}"; known keys here: ${QUERY_KEYS.join(', ')} (ignored)`);
+    }
+    if (typeof q.name !== 'string' || q.name.trim() === '') throw new ConfigError(`${label} needs a name`);
+    const list = (key: 'detectors' | 'categories'): string[] | undefined => {
+      const v = q[key];
+      if (v === undefined || v === null) return undefined;
+      const items = typeof v === 'string' ? [v] : v;
+      if (!Array.isArray(items) || !items.every((x) => typeof x === 'string' && x.trim() !== '')) throw new ConfigError(`${label}.${key} must be a list of names, ${example}`);
+      return items.map((x: string) => x.trim());
+    };
+    const detectors = list('detectors');
+    const categories = list('categories');
+    for (const key of ['description', 'min_severity'] as const) {
+      if (q[key] !== undefined && typeof q[key] !== 'string') throw new ConfigError(`${label}.${key} must be text`);
+    }
+    return {
+      name: q.name.trim(),
+      ...(typeof q.description === 'string' ? { description: q.description } : {}),
+      ...(detectors ? { detectors } : {}),
+      ...(categories ? { categories } : {}),
+      ...(typeof q.min_severity === 'string' ? { min_severity: q.min_severity } : {}),
+    };
+  });
 }
 
 /** Reads and checks `guards.rules` of the repository's file. */

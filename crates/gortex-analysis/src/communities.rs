@@ -31,6 +31,8 @@ pub enum Algorithm {
     Leiden,
     /// Louvain, at most ten aggregation passes.
     Louvain,
+    /// Newman's leading-eigenvector method: recursive spectral bisection of the modularity matrix.
+    Spectral,
 }
 
 impl Algorithm {
@@ -39,19 +41,18 @@ impl Algorithm {
         match self {
             Algorithm::Leiden => "leiden",
             Algorithm::Louvain => "louvain",
+            Algorithm::Spectral => "spectral",
         }
     }
 
-    /// Parses an `algorithm` argument; `spectral` is named but not built.
+    /// Parses an `algorithm` argument.
     pub fn parse(text: &str) -> Result<Algorithm, QueryError> {
         match text {
             "leiden" => Ok(Algorithm::Leiden),
             "louvain" => Ok(Algorithm::Louvain),
-            "spectral" => Err(QueryError::invalid(
-                "algorithm \"spectral\" is not built in this version; use \"leiden\" (default) or \"louvain\"",
-            )),
+            "spectral" => Ok(Algorithm::Spectral),
             other => Err(QueryError::invalid(format!(
-                "algorithm must be one of leiden, louvain, got {other:?}"
+                "algorithm must be one of leiden, louvain, spectral, got {other:?}"
             ))),
         }
     }
@@ -112,6 +113,7 @@ pub fn detect_communities(g: &Graph, algorithm: Algorithm) -> Communities {
     let (part, count) = match algorithm {
         Algorithm::Leiden => leiden(&working, RESOLUTION),
         Algorithm::Louvain => louvain(&working, RESOLUTION),
+        Algorithm::Spectral => crate::spectral::spectral(&working, RESOLUTION),
     };
     let modularity = working.modularity(&part, RESOLUTION);
     assemble(g, &adj, algorithm, modularity, &part, count)
@@ -524,9 +526,10 @@ fn detail(g: &Graph, cs: &Communities, c: &Community, limit: usize) -> Community
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClustersArgs {
-    /// Community algorithm: `leiden` (default) or `louvain`.
+    /// Community algorithm: `leiden` (default), `louvain` or `spectral` (Newman's leading
+    /// eigenvector of the modularity matrix, recursive bisection).
     #[serde(default)]
-    #[schemars(extend("enum" = ["leiden", "louvain"]))]
+    #[schemars(extend("enum" = ["leiden", "louvain", "spectral"]))]
     pub algorithm: Option<String>,
     /// Communities listed: 1..=1000, default 50.
     #[serde(default)]
@@ -565,7 +568,7 @@ mod tests {
     #[test]
     fn two_cliques_joined_by_one_edge_are_two_communities() {
         let g = two_cliques();
-        for algorithm in [Algorithm::Leiden, Algorithm::Louvain] {
+        for algorithm in [Algorithm::Leiden, Algorithm::Louvain, Algorithm::Spectral] {
             let cs = detect_communities(&g, algorithm);
             assert_eq!(cs.communities.len(), 2, "{algorithm:?}");
             assert_eq!(cs.singletons, 0);
@@ -639,7 +642,7 @@ mod tests {
     #[test]
     fn detection_is_deterministic() {
         let g = ring_of_cliques(6, 4);
-        for algorithm in [Algorithm::Leiden, Algorithm::Louvain] {
+        for algorithm in [Algorithm::Leiden, Algorithm::Louvain, Algorithm::Spectral] {
             let a = detect_communities(&g, algorithm);
             let b = detect_communities(&g, algorithm);
             assert_eq!(a.map.of_node, b.map.of_node);
@@ -703,7 +706,7 @@ mod tests {
             }
             let g = b.build();
             let adj = Adjacency::build(&g);
-            for algorithm in [Algorithm::Leiden, Algorithm::Louvain] {
+            for algorithm in [Algorithm::Leiden, Algorithm::Louvain, Algorithm::Spectral] {
                 let cs = detect_communities(&g, algorithm);
                 prop_assert!(cs.modularity >= -0.5 && cs.modularity <= 1.0);
                 if !adj.is_empty() {
@@ -779,7 +782,7 @@ mod tests {
     }
 
     #[test]
-    fn clusters_runs_the_chosen_algorithm_and_refuses_spectral() {
+    fn clusters_runs_the_chosen_algorithm() {
         let g = two_cliques();
         let run = |v: serde_json::Value| clusters(&g, &serde_json::from_value(v).unwrap());
         let louvain = run(serde_json::json!({"algorithm": "louvain"})).unwrap();
@@ -788,15 +791,15 @@ mod tests {
         assert!((louvain.modularity - 0.4524).abs() < 1e-9);
         let leiden = run(serde_json::json!({})).unwrap();
         assert_eq!(leiden.algorithm, Algorithm::Leiden);
-        let e = run(serde_json::json!({"algorithm": "spectral"})).unwrap_err();
-        assert_eq!(e.code, "invalid_argument");
-        assert!(
-            e.message.contains("not built") && e.message.contains("leiden"),
-            "{}",
-            e.message
-        );
+        let spectral = run(serde_json::json!({"algorithm": "spectral"})).unwrap();
+        assert_eq!(spectral.algorithm, Algorithm::Spectral);
+        assert_eq!(spectral.count, 2);
+        assert!((spectral.modularity - 0.4524).abs() < 1e-9);
         let e = run(serde_json::json!({"algorithm": "kmeans"})).unwrap_err();
-        assert_eq!(e.message, "algorithm must be one of leiden, louvain, got \"kmeans\"");
+        assert_eq!(
+            e.message,
+            "algorithm must be one of leiden, louvain, spectral, got \"kmeans\""
+        );
         let e = run(serde_json::json!({"limit": 0})).unwrap_err();
         assert_eq!(e.message, "limit must be 1..=1000, got 0");
     }

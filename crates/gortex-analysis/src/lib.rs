@@ -22,6 +22,7 @@ pub mod pr_risk;
 pub mod processes;
 pub mod reach;
 pub mod resolution;
+mod spectral;
 pub mod test_edges;
 #[cfg(test)]
 mod testutil;

@@ -150,7 +150,7 @@ fn run(g: &Graph, root: &str, files: usize, index_ms: f64) {
 
     let mut detection = Vec::new();
     let mut leiden_map = None;
-    for algorithm in [Algorithm::Leiden, Algorithm::Louvain] {
+    for algorithm in [Algorithm::Leiden, Algorithm::Louvain, Algorithm::Spectral] {
         let t = Instant::now();
         let cs = detect_communities(g, algorithm);
         let took = ms(t);

@@ -146,7 +146,7 @@ tool_table! {
         "Composite 0–100 change risk (centrality, reach, complexity, community span) for a target's blast radius or the whole repository",
         |a| gortex_analysis::impact::impact(g, &self.reach(), Some(&self.communities().map), &a);
     clusters(gortex_analysis::ClustersArgs) -> gortex_analysis::ClustersResult,
-        "Community detection with a chosen algorithm (leiden, louvain) and its modularity",
+        "Community detection with a chosen algorithm (leiden, louvain, spectral) and its modularity",
         |a| gortex_analysis::clusters(g, &a);
     connectivity_health(gortex_analysis::connectivity::ConnectivityHealthArgs) -> gortex_analysis::connectivity::ConnectivityHealthResult,
         "How well the graph holds together: isolated, leaf, source-only and sink-only nodes by kind, files ranked by their dead weight, and the connected components with the islands outside the largest (an extraction-quality signal, not dead code)",
@@ -205,6 +205,9 @@ tool_table! {
     error_surface(crate::errors::ErrorSurfaceArgs) -> crate::errors::ErrorSurfaceResult,
         "The errors a function can surface: those it raises (raise, throw, throws, Go error returns and sentinels, Rust Err and panic) and those its callees raise a few resolved calls deep, calls inside try bodies taken as handled; without a symbol, the functions raising the most distinct errors",
         |a| self.error_surface(g, &a);
+    string_emitters(crate::strings::StringEmittersArgs) -> crate::strings::StringEmittersResult,
+        "Strings emitted for others to read, grouped by value: metric names (Prometheus, OpenTelemetry, StatsD/Datadog, Micrometer, Rust metrics), literal error messages (errors.New/fmt.Errorf, raise, new Error, new Exception, anyhow!/bail!) and translation keys (t, $t, formatMessage, gettext), with how each is made and its emitters",
+        |a| self.string_emitters(g, &a);
     config_readers(crate::events::ConfigReadersArgs) -> crate::events::ConfigReadersResult,
         "Configuration keys read in code (viper/koanf, Python config and configparser, node-config and NestJS ConfigService, Spring getProperty and @Value, Typesafe config, Rust config) with their readers",
         |a| self.config_readers(g, &a);
@@ -232,6 +235,9 @@ tool_table! {
     kustomize(crate::infra::InfraArgs) -> crate::infra::KustomizeResult,
         "Every kustomization with its namespace, resources, bases, components, patches and image overrides, and the listed local paths that do not exist",
         |a| self.kustomize(g, &a);
+    cross_repo(crate::cross_repo::CrossRepoArgs) -> crate::cross_repo::CrossRepoResult,
+        "Dependencies between the repositories of a workspace from the references one makes into another (import-proven links): per (from, to, relation) with counts and samples, and the symbols used across repositories most",
+        |a| self.cross_repo(&a);
     goroutine_spawns(crate::concurrency::GoroutineSpawnsArgs) -> crate::concurrency::GoroutineSpawnsResult,
         "Where concurrent work starts: Go go statements, Rust thread/tokio spawns, Python threads and asyncio tasks, Java threads and executor submits, JS/TS workers — with the enclosing function, whether it is in a loop and the resolved callee",
         |a| self.goroutine_spawns(g, &a);
@@ -274,6 +280,12 @@ tool_table! {
     releases(gortex_git::analyses::ReleasesArgs) -> gortex_git::analyses::ReleasesResult,
         "Git tags newest first with the commits, files and symbols each release changed; with `symbol`, the releases that introduced and changed it",
         |a| self.history().and_then(|h| gortex_git::analyses::releases(g, &h, &a));
+    stale_flags(crate::flags::StaleFlagsArgs) -> crate::flags::StaleFlagsResult,
+        "Feature flags (LaunchDarkly, Unleash, GrowthBook, OpenFeature, in-house checks) whose every check is unchanged in git for at least `days` before the head commit, oldest first, with each check's last change",
+        |a| self.stale_flags(g, &a);
+    named(crate::named::NamedArgs) -> crate::named::NamedResult,
+        "Named query bundles over the bundled detectors (sql-injection, command-injection, hardcoded-secrets, weak-crypto, security, null-safety, concurrency, performance, resource-leaks, error-handling, logic-slips, and the queries: of .gortex.yaml): without name the bundles, with name its matches most severe first",
+        |a| self.named(g, &a);
     review(crate::review::ReviewArgs) -> crate::review::ReviewResult,
         "The correctness rulepack (null dereference, check-then-act, N+1 queries, unclosed resources, SQL/shell injection, weak crypto, secrets, swallowed errors, logic slips) over files or changed lines, grounded in the graph, with a BLOCK/REVIEW/APPROVE verdict",
         |a| self.review(g, &a);

@@ -89,7 +89,7 @@ fn level_of(method: &str) -> &'static str {
 }
 
 /// A string literal's text without its quotes (and Python's prefixes).
-fn unquote(text: &str) -> String {
+pub(crate) fn unquote(text: &str) -> String {
     let t = text.trim().trim_start_matches(['r', 'b', 'f', 'u', 'R', 'B', 'F', 'U']);
     let t = t.trim_start_matches("\"\"\"").trim_end_matches("\"\"\"");
     for q in ['"', '\'', '`'] {
@@ -109,7 +109,8 @@ pub struct EventSite {
     pub function: Option<NodeSummary>,
 }
 
-fn site(g: &Graph, h: &Hit) -> EventSite {
+/// The site of a hit, with its enclosing function.
+pub(crate) fn event_site(g: &Graph, h: &Hit) -> EventSite {
     EventSite {
         path: h.path.clone(),
         line: h.line,
@@ -199,7 +200,7 @@ impl RepoIndex {
                 message,
                 level,
                 count: hits.len(),
-                sites: hits.iter().take(SITES_PER_ROW).map(|h| site(g, h)).collect(),
+                sites: hits.iter().take(SITES_PER_ROW).map(|h| event_site(g, h)).collect(),
             })
             .collect();
         // Ties: the more severe level first, plain prints last.
@@ -324,8 +325,8 @@ impl RepoIndex {
                 event,
                 emits: emits.len(),
                 listens: listens.len(),
-                emitters: emits.iter().take(SITES_PER_ROW).map(|h| site(g, h)).collect(),
-                listeners: listens.iter().take(SITES_PER_ROW).map(|h| site(g, h)).collect(),
+                emitters: emits.iter().take(SITES_PER_ROW).map(|h| event_site(g, h)).collect(),
+                listeners: listens.iter().take(SITES_PER_ROW).map(|h| event_site(g, h)).collect(),
             })
             .collect();
         let total = rows.len();
@@ -583,7 +584,7 @@ impl RepoIndex {
             .map(|(key, hits)| ConfigKey {
                 key,
                 reads: hits.len(),
-                sites: hits.iter().take(SITES_PER_ROW).map(|h| site(g, h)).collect(),
+                sites: hits.iter().take(SITES_PER_ROW).map(|h| event_site(g, h)).collect(),
             })
             .collect();
         rows.sort_by(|a, b| b.reads.cmp(&a.reads).then_with(|| a.key.cmp(&b.key)));

@@ -103,6 +103,9 @@ const PATTERN_DETECTORS: &[(&str, &[(Language, &str)])] = &[(
     ],
 )];
 
+/// The severity a pattern detector's matches carry (code evaluated from run-time values).
+pub const PATTERN_DETECTOR_SEVERITY: gortex_lang::review::Severity = gortex_lang::review::Severity::Error;
+
 /// Rule aliases detectors are also known by.
 const ALIASES: &[(&str, &str)] = &[("empty-catch", "swallowed-error")];
 

@@ -265,6 +265,8 @@ mod tests {
             .chain(crate::errors::bundled_patterns())
             .map(|(l, p)| (l, p.to_string()))
             .chain(crate::sql_sites::bundled_patterns())
+            .chain(crate::strings::patterns())
+            .chain(crate::flags::patterns())
         {
             if gortex_lang::supports(language) {
                 if let Err(e) = gortex_lang::structural::compile(language, &pattern) {

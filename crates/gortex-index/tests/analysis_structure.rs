@@ -57,7 +57,7 @@ fn qualified(g: &Graph, i: u32) -> String {
 #[test]
 fn two_subsystems_come_out_as_two_labelled_communities() {
     let g = structure();
-    for algorithm in [Algorithm::Leiden, Algorithm::Louvain] {
+    for algorithm in [Algorithm::Leiden, Algorithm::Louvain, Algorithm::Spectral] {
         let cs = detect_communities(g, algorithm);
         let labels: Vec<(&str, usize)> = cs.communities.iter().map(|c| (c.label.as_str(), c.size)).collect();
         assert_eq!(
@@ -196,7 +196,7 @@ fn bad_community_arguments_are_refused() {
         (e.code, e.message.as_str()),
         ("invalid_argument", "limit must be 1..=1000, got 0")
     );
-    let e = clusters(g, &args(json!({"algorithm": "spectral"}))).unwrap_err();
+    let e = clusters(g, &args(json!({"algorithm": "eigen"}))).unwrap_err();
     assert_eq!(e.code, "invalid_argument");
     assert!(
         e.message.contains("spectral") && e.message.contains("louvain"),

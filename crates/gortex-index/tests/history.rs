@@ -6,39 +6,12 @@
 
 mod common;
 
-use common::{index, options, write_file};
+use common::{commit, git, index, options, write_file};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::Command;
-
-fn git(root: &Path, args: &[&str], author: (&str, &str), date: &str) -> String {
-    let out = Command::new("git")
-        .args(["-c", "core.autocrlf=false"])
-        .args(args)
-        .current_dir(root)
-        .env("GIT_AUTHOR_NAME", author.0)
-        .env("GIT_AUTHOR_EMAIL", author.1)
-        .env("GIT_COMMITTER_NAME", author.0)
-        .env("GIT_COMMITTER_EMAIL", author.1)
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 const ALICE: (&str, &str) = ("Alice", "alice@example.com");
 const BOB: (&str, &str) = ("Bob", "bob@example.com");
-
-fn commit(root: &Path, who: (&str, &str), date: &str, message: &str) {
-    git(root, &["add", "-A"], who, date);
-    git(root, &["commit", "-q", "-m", message], who, date);
-}
 
 fn billing(charge: &str, refund: &str) -> String {
     format!("def charge(amount):\n    total = amount\n    {charge}\n    return total\n\n\ndef refund(amount):\n    {refund}\n    return amount\n")

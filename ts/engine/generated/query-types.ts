@@ -5,7 +5,7 @@
  */
 
 /** A community detection algorithm. */
-export type Algorithm = 'leiden' | 'louvain';
+export type Algorithm = 'leiden' | 'louvain' | 'spectral';
 
 /** One `analyze` kind. */
 export interface AnalyzeKindRow {
@@ -137,6 +137,16 @@ export interface BlameRow {
   /** The UI framework when the node is a UI component (`react`, `vue`, `flutter`, …). */
   ui_framework?: UiFramework;
   uncommitted_lines: number;
+}
+
+/** One bundle in the listing. */
+export interface BundleRow {
+  description: string;
+  /** The detectors it runs. */
+  detectors: string[];
+  name: string;
+  /** `builtin` or `config`. */
+  source: string;
 }
 
 /** One caller. */
@@ -375,8 +385,8 @@ export interface ClusterNode {
 
 /** Arguments of analyze kind `clusters`. */
 export interface ClustersArgs {
-  /** Community algorithm: `leiden` (default) or `louvain`. */
-  algorithm?: 'leiden' | 'louvain';
+  /** Community algorithm: `leiden` (default), `louvain` or `spectral` (Newman's leading eigenvector of the modularity matrix, recursive bisection). */
+  algorithm?: 'leiden' | 'louvain' | 'spectral';
   /** Communities listed: 1..=1000, default 50. */
   limit?: number;
   /** Smallest community listed (2..=1000000, default 2). */
@@ -809,6 +819,79 @@ export interface CoverageSummaryResult {
   truncated: boolean;
 }
 
+/** One reference from one repository into another (as the workspace links them). */
+export interface CrossLink {
+  /** The referring node's id. */
+  from: string;
+  from_kind?: string;
+  from_name: string;
+  from_repo: string;
+  /** `calls`, `instantiates`, `references`, `extends`, `implements` or `uses_type`. */
+  kind: string;
+  line: number;
+  origin?: string;
+  /** File and line of the reference in `from_repo`. */
+  path: string;
+  /** The referenced node's id. */
+  to: string;
+  to_name: string;
+  to_path?: string;
+  to_repo: string;
+  /** The external target the link came from (`@demo/lib.sharedHelper`). */
+  via?: string;
+}
+
+/** Arguments of `analyze kind=cross_repo`. */
+export interface CrossRepoArgs {
+  /** Only this relation: calls, instantiates, references, extends, implements or uses_type. */
+  base_kind?: string;
+  /** Most rows returned (1..=1000, default 100). */
+  limit?: number;
+  /** The workspace's cross-repository references: filled in by the server (the daemon's workspace); a call does not pass them. */
+  links?: CrossLink[];
+  /** Only references made from files under this prefix (of the referring repository). */
+  path_prefix?: string;
+  /** Only dependencies touching this repository, on either side (`repo` routes a call to a repository, so this one has its own name). */
+  touching?: string;
+}
+
+/** The answer of `analyze kind=cross_repo`. */
+export interface CrossRepoResult {
+  /** Most references first (ties: by repositories and kind), at most `limit`. */
+  dependencies: CrossRepoRow[];
+  evidence: string;
+  note?: string;
+  /** References counted (after the filters). */
+  references: number;
+  /** Repositories on either side of a counted reference. */
+  repos: string[];
+  /** The symbols used across repositories most, at most `limit`. */
+  targets: CrossTarget[];
+  total: number;
+  truncated: boolean;
+}
+
+/** One directed dependency between two repositories. */
+export interface CrossRepoRow {
+  count: number;
+  from_repo: string;
+  kind: string;
+  /** Up to five references, `from → to (path:line)`. */
+  samples: string[];
+  to_repo: string;
+}
+
+/** A symbol other repositories use. */
+export interface CrossTarget {
+  id: string;
+  name: string;
+  /** References to it from other repositories. */
+  references: number;
+  repo: string;
+  /** The repositories making them. */
+  used_by: string[];
+}
+
 /** One strongly connected component. */
 export interface Cycle {
   /** Distinct directories of the members. */
@@ -1067,6 +1150,13 @@ export interface DependentRow {
   tier: Origin;
 }
 
+/** Matches of one detector. */
+export interface DetectorCount {
+  count: number;
+  detector: string;
+  severity: string;
+}
+
 /** A syntax finding the graph pass dropped. */
 export interface DroppedFinding {
   line: number;
@@ -1126,6 +1216,22 @@ export interface EdgeRow {
   line: number;
   origin: Origin;
   to: string;
+}
+
+/** One emitted string and who emits it. */
+export interface EmittedString {
+  /** `metric`, `error_msg` or `i18n`. */
+  context: string;
+  /** Sites emitting it. */
+  emits: number;
+  /** The distinct functions emitting it. */
+  emitters: NodeSummary[];
+  /** The sites by file and line, at most `SITES_PER_ROW`. */
+  sites: EventSite[];
+  /** The literal as written (an `%v` or `${…}` left in place: the format is the identity). */
+  value: string;
+  /** How it is made: the instrument (`counter`, `histogram`, …), the error constructor (`errors.New`, `ValueError`) or the translation function (`t`, `gettext`). */
+  via: string[];
 }
 
 /** An environment variable and every place that reads it. */
@@ -1746,6 +1852,34 @@ export interface FixesHistoryResult {
   total: number;
   truncated: boolean;
   words: string[];
+}
+
+/** One check of a flag. */
+export interface FlagCheck {
+  /** Days between that commit and the head commit (0 when uncommitted). */
+  age_days: number;
+  /** The call, e.g. `boolVariation`. */
+  call: string;
+  function?: NodeSummary;
+  /** The last commit that changed the line (absent when uncommitted or outside git). */
+  last_change?: CommitRef;
+  line: number;
+  path: string;
+}
+
+/** One feature flag and how long its checks have gone untouched. */
+export interface FlagRow {
+  /** The age of its most recently changed check: how long the flag has been left alone. */
+  age_days: number;
+  /** Checks of it (in code; tests too with `include_tests`). */
+  checks: number;
+  flag: string;
+  /** The change that touched a check last. */
+  last_touched?: CommitRef;
+  provider: string;
+  /** The checks, newest first, at most 10. */
+  sites: FlagCheck[];
+  stale: boolean;
 }
 
 /** Arguments of `flow_between`. */
@@ -2627,6 +2761,62 @@ export interface NameCount {
   reason: Reason;
 }
 
+/** Arguments of `analyze kind=named`. */
+export interface NamedArgs {
+  /** Most matches returned (1..=1000, default 200), most severe first. */
+  limit?: number;
+  /** The bundle to run; absent lists every bundle. */
+  name?: string;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+  /** Project bundles (the `queries:` list of `.gortex.yaml`); one named like a built-in replaces it. */
+  queries?: NamedQuery[];
+}
+
+/** One match of a bundle's detector. */
+export interface NamedMatch {
+  category: string;
+  column: number;
+  detector: string;
+  line: number;
+  message: string;
+  path: string;
+  severity: string;
+  /** The innermost symbol around the line. */
+  symbol?: string;
+}
+
+/** One named bundle. */
+export interface NamedQuery {
+  /** Rule categories whose every rule runs (`injection`, `crypto`, `secret`, `null_deref`, `concurrency`, `performance`, `resource`, `error_handling`, `logic`). */
+  categories?: string[];
+  description?: string;
+  /** Detectors by id (a rule id such as `sql-string-concat`, or `eval-injection`). */
+  detectors?: string[];
+  /** Lowest severity kept: info, warning, error or critical. */
+  min_severity?: string;
+  name: string;
+}
+
+/** The answer of `analyze kind=named`: the bundles (without `name`), or one bundle's matches. */
+export interface NamedResult {
+  /** The detectors it ran. */
+  detectors?: string[];
+  evidence: string;
+  files_searched?: number;
+  /** Most severe first, then by detector, file and line; at most `limit`. */
+  matches?: NamedMatch[];
+  /** Every bundle (listing only). */
+  queries?: BundleRow[];
+  /** The bundle run. */
+  query?: string;
+  /** Matches per detector that found any, most first. */
+  summary?: DetectorCount[];
+  /** Bundles listed, or matches found. */
+  total: number;
+  truncated: boolean;
+}
+
 /** Another community a community's members call or reference. */
 export interface NeighbourRow {
   /** Calls/references edges crossing between the two. */
@@ -3432,6 +3622,47 @@ export interface StaleCodeResult {
   truncated: boolean;
 }
 
+/** Arguments of `analyze kind=stale_flags`. */
+export interface StaleFlagsArgs {
+  /** Every flag with its age, not only the stale ones. */
+  all?: boolean;
+  /** Stale means the flag's newest check is at least this many days older than the head commit (1..=36500, default 365). */
+  days?: number;
+  /** Count checks made in test code too (default false). */
+  include_tests?: boolean;
+  /** Most flags returned (1..=1000, default 100), oldest first. */
+  limit?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+  /** Only this provider: launchdarkly, unleash, growthbook, openfeature or internal. */
+  provider?: string;
+}
+
+/** The answer of `analyze kind=stale_flags`. */
+export interface StaleFlagsResult {
+  /** The head commit's date, which ages are measured from. */
+  as_of: string;
+  days: number;
+  evidence: string;
+  /** Distinct flags checked in code. */
+  examined: number;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Stale flags (every flag with `all`), oldest first (ties: by name), at most `limit`. */
+  flags: FlagRow[];
+  history: HistoryMeta;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** Of those, the stale ones. */
+  stale: number;
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
+  /** Flags whose checks have no git history (files outside git): not scored. */
+  unscored: string[];
+}
+
 /** A symbol nobody changed for a long time. */
 export interface StaleRow {
   /** Days between its last change and the head commit. */
@@ -3491,6 +3722,37 @@ export interface StepRow {
   ui_framework?: UiFramework;
   /** Line of the call site in the caller; absent for the entry. */
   via?: number;
+}
+
+/** Arguments of `analyze kind=string_emitters`. */
+export interface StringEmittersArgs {
+  /** Only strings containing this text (case-insensitive). */
+  contains?: string;
+  /** Only this context: `metric`, `error_msg` or `i18n`. */
+  context?: string;
+  /** Most strings returned (1..=1000, default 100). */
+  limit?: number;
+  /** Only strings emitted from at least this many places (default 1; 2 finds duplicates). */
+  min_emits?: number;
+  /** Only files under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=string_emitters`. */
+export interface StringEmittersResult {
+  /** Distinct strings per context (after the filters). */
+  by_context: Record<string, number>;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** Most emitted first (ties: context, then value), at most `limit`. */
+  strings: EmittedString[];
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  total: number;
+  truncated: boolean;
 }
 
 /** `structure`: modularity of the Leiden communities. */
@@ -4287,6 +4549,7 @@ export interface AnalyzeKindMap {
   models: { args: ModelsArgs; result: ModelsResult };
   components: { args: ComponentsArgs; result: ComponentsResult };
   error_surface: { args: ErrorSurfaceArgs; result: ErrorSurfaceResult };
+  string_emitters: { args: StringEmittersArgs; result: StringEmittersResult };
   config_readers: { args: ConfigReadersArgs; result: ConfigReadersResult };
   pubsub: { args: PubsubArgs; result: PubsubResult };
   sql_call_sites: { args: SqlCallSitesArgs; result: SqlCallSitesResult };
@@ -4296,6 +4559,7 @@ export interface AnalyzeKindMap {
   k8s_resources: { args: InfraArgs; result: K8sResourcesResult };
   images: { args: InfraArgs; result: ImagesResult };
   kustomize: { args: InfraArgs; result: KustomizeResult };
+  cross_repo: { args: CrossRepoArgs; result: CrossRepoResult };
   goroutine_spawns: { args: GoroutineSpawnsArgs; result: GoroutineSpawnsResult };
   channel_ops: { args: ChannelOpsArgs; result: ChannelOpsResult };
   unclosed_channels: { args: UnclosedChannelsArgs; result: UnclosedChannelsResult };
@@ -4310,6 +4574,8 @@ export interface AnalyzeKindMap {
   churn: { args: ChurnArgs; result: ChurnResult };
   fixes_history: { args: FixesHistoryArgs; result: FixesHistoryResult };
   releases: { args: ReleasesArgs; result: ReleasesResult };
+  stale_flags: { args: StaleFlagsArgs; result: StaleFlagsResult };
+  named: { args: NamedArgs; result: NamedResult };
   review: { args: ReviewArgs; result: ReviewResult };
   untested: { args: CoverageGapsArgs; result: CoverageGapsResult };
   kinds: { args: AnalyzeKindsArgs; result: AnalyzeKindsResult };

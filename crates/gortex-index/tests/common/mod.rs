@@ -6,6 +6,7 @@ pub mod edits;
 
 use gortex_index::{IndexOptions, IndexReport, RepoIndex};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 /// The repository's `test/fixtures` directory.
@@ -98,4 +99,32 @@ pub fn paths_ts_graph() -> std::sync::Arc<gortex_graph::Graph> {
 pub fn refused(e: gortex_core::QueryError) -> String {
     assert_eq!(e.code, "invalid_argument", "{e}");
     e.message
+}
+
+/// Runs git in `root` as `author` at `date` (author and committer), returning its stdout.
+pub fn git(root: &Path, args: &[&str], author: (&str, &str), date: &str) -> String {
+    let out = Command::new("git")
+        .args(["-c", "core.autocrlf=false"])
+        .args(args)
+        .current_dir(root)
+        .env("GIT_AUTHOR_NAME", author.0)
+        .env("GIT_AUTHOR_EMAIL", author.1)
+        .env("GIT_COMMITTER_NAME", author.0)
+        .env("GIT_COMMITTER_EMAIL", author.1)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Stages everything and commits it as `who` at `date`.
+pub fn commit(root: &Path, who: (&str, &str), date: &str, message: &str) {
+    git(root, &["add", "-A"], who, date);
+    git(root, &["commit", "-q", "-m", message], who, date);
 }
