@@ -182,3 +182,48 @@ describe('git history tools', () => {
     }
   });
 });
+
+describe('search_symbols at another git revision (ref)', () => {
+  // The rename lands in the second commit; the worktree then renames again without committing.
+  const root = gitHistory('revs', [
+    { author: 'Alice', date: '2022-01-01T00:00:00Z', message: 'first', files: { 'src/pay.ts': 'export function chargeCard(amount: number): number {\n  return amount;\n}\n' }, tag: 'v1' },
+    { author: 'Bob', date: '2023-01-01T00:00:00Z', message: 'rename', files: { 'src/pay.ts': 'export function chargeAccount(amount: number): number {\n  return amount;\n}\n' } },
+  ]);
+  fs.writeFileSync(path.join(root, 'src/pay.ts'), 'export function chargeWallet(amount: number): number {\n  return amount;\n}\n');
+  let client: Client;
+  beforeAll(async () => {
+    client = await startStdio(root, 'full');
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+  const search = async (args: Record<string, unknown>): Promise<any> => {
+    const r = (await client.callTool({ name: 'search_symbols', arguments: { ...args, format: 'json' } })) as TextResult;
+    if (r.isError) throw new Error(r.content[0]!.text);
+    return JSON.parse(r.content[0]!.text);
+  };
+  const names = (r: any): string[] => r.results.map((x: any) => x.name);
+
+  test('a tag, HEAD and the live index each answer with their own symbols', async () => {
+    expect(names(await search({ query: 'charge' }))).toEqual(['chargeWallet']);
+    const old = await search({ query: 'charge', ref: 'v1' });
+    expect(names(old)).toEqual(['chargeCard']);
+    expect(old.ref).toBe('v1');
+    expect(old.commit).toMatch(/^[0-9a-f]{40}$/);
+    // Ids read like the live ones: the repository's name, the path, the symbol.
+    expect(old.results[0].id).toBe('revs/src/pay.ts::chargeCard');
+    expect(names(await search({ query: 'charge', ref: 'HEAD' }))).toEqual(['chargeAccount']);
+    // The repository itself is untouched: no worktree, no new refs.
+    const worktrees = require('node:child_process').execFileSync('git', ['worktree', 'list'], { cwd: root, encoding: 'utf8' });
+    expect(worktrees.trim().split('\n')).toHaveLength(1);
+  });
+
+  test('a ref git cannot resolve is refused with what to pass', async () => {
+    const r = (await client.callTool({ name: 'search_symbols', arguments: { query: 'charge', ref: 'no-such-branch' } })) as TextResult;
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toContain('is not a commit of this repository');
+    const flag = (await client.callTool({ name: 'search_symbols', arguments: { query: 'charge', ref: '--all' } })) as TextResult;
+    expect(flag.isError).toBe(true);
+    expect(flag.content[0]!.text).toContain('ref must name a commit');
+  });
+});

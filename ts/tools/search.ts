@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { engineTool } from './common';
 import { rerankByFeedback } from './feedback-board';
 import { repoNameOf, ToolInputError } from './registry';
+import { expandedSearch } from './expand';
+import { atRevision } from './revision';
 
 /**
  * A `search_symbols` answer without each hit's `signals`: the score breakdown explains the ranking
@@ -25,11 +27,28 @@ function withoutSignals(answer: unknown): unknown {
 export const searchTools = [
   engineTool('search_symbols', 'nav', {
     note: 'Symbols agents rated with feedback move up or down.',
-    input: { explain: z.boolean().optional().describe("Keep each hit's score breakdown (signals); off by default to save tokens") },
-    handler: (ctx, args) => {
-      const { explain, ...query } = args;
-      const answer = rerankByFeedback(repoNameOf(ctx), ctx.engine.query('search_symbols', query, { repo: ctx.repo }));
-      return explain === true ? answer : withoutSignals(answer);
+    input: {
+      explain: z.boolean().optional().describe("Keep each hit's score breakdown (signals); off by default to save tokens"),
+      expand: z.boolean().optional().describe('Also search the words the configured model says code uses for the query (synonyms, domain terms); their hits follow, marked via'),
+      vocab_anchored: z.boolean().optional().describe("Expand as expand does, keeping only the model's words this repository's symbol names use"),
+      ref: z
+        .string()
+        .optional()
+        .describe('Search the repository as it was at this git revision (branch, tag or commit id): its tracked files are indexed once, apart from the live index'),
+    },
+    handler: async (ctx, args) => {
+      const { explain, ref, expand, vocab_anchored: anchored, ...query } = args as { explain?: boolean; ref?: string; expand?: boolean; vocab_anchored?: boolean } & Record<string, unknown>;
+      const revision = ref !== undefined ? await atRevision(ctx, ref) : undefined;
+      const engine = revision?.engine ?? ctx.engine;
+      const repo = revision?.repo ?? ctx.repo;
+      const run = (text: string, limit?: number): Record<string, unknown> =>
+        engine.query('search_symbols', { ...query, query: text, ...(limit !== undefined ? { limit } : {}) }, { repo }) as unknown as Record<string, unknown>;
+      let answer: unknown =
+        expand === true || anchored === true ? await expandedSearch(ctx, query, anchored === true, run) : run(String(query.query ?? ''));
+      // Feedback rates the live index's symbols; a past revision's answer is left as it ranked.
+      if (!revision) answer = rerankByFeedback(repoNameOf(ctx), answer);
+      const shaped = (explain === true ? answer : withoutSignals(answer)) as Record<string, unknown>;
+      return revision ? { ...shaped, ref, commit: revision.commit } : shaped;
     },
   }),
   engineTool('winnow_symbols', 'nav'),
