@@ -267,3 +267,23 @@ describe('gortex analyze: emitted strings and stale feature flags', () => {
     expect(text.stdout).toContain('1 of 2 flags untouched for 365 days as of 2023-06-01');
   });
 });
+
+describe('gortex analyze: framework-dispatch edges', () => {
+  const { run } = cliOn('synth', 'synth');
+
+  test('synthesizers lists each pass with its edges, and get_callers marks the framework calls', () => {
+    const text = run(['analyze', '--kind', 'synthesizers']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^http_route: 5 edges to 5 targets \(ast_resolved 5\)$/m);
+    expect(text.stdout).toContain('  start -calls-> listUsers  web/server.ts:26');
+    expect(text.stdout).toContain('  AppModule -instantiates-> UsersService  web/app.module.ts:7');
+    expect(text.stdout).toContain('14 synthesized edges; passes: http_route, event_handler, jsx_render, di_provider, di_depends, pytest_fixture');
+    const called = run(['call', 'get_callers', '--arg', 'id=py/tests/conftest.py::client']);
+    expect(called.status).toBe(0);
+    const callers = JSON.parse(called.stdout);
+    expect(callers.callers.map((c: any) => [c.caller.qual_name, c.via])).toEqual([
+      ['user', 'pytest_fixture'],
+      ['test_health', 'pytest_fixture'],
+    ]);
+  });
+});

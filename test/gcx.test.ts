@@ -168,6 +168,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
           lines: (c) => c.lines,
           depth: (c) => c.depth,
           callee: (c) => c.callee,
+          via: (c) => c.via,
         },
       },
       ...nodeSection('get_callers.target', r.target),
@@ -190,7 +191,7 @@ const SPECS: Record<string, (r: any) => ToolSpec> = {
       {
         name: 'find_usages',
         rows: r.usages,
-        fields: { id: (u) => u.from, ...node((u) => r.nodes.find((n) => n.id === u.from), ['kind', 'qualified', 'is_test']), edge: (u) => u.kind, context: (u) => u.context, origin: (u) => u.origin, path: (u) => u.path, site: (u) => u.line, from_type_flavor: (u) => u.from_type_flavor, from_ui_component: (u) => u.from_ui_component },
+        fields: { id: (u) => u.from, ...node((u) => r.nodes.find((n) => n.id === u.from), ['kind', 'qualified', 'is_test']), edge: (u) => u.kind, context: (u) => u.context, origin: (u) => u.origin, path: (u) => u.path, site: (u) => u.line, from_type_flavor: (u) => u.from_type_flavor, from_ui_component: (u) => u.from_ui_component, via: (u) => u.via },
       },
       ...nodeSection('find_usages.target', r.target),
       ...caveat('find_usages.caveat', r.caveat),

@@ -209,13 +209,17 @@ describe('UI components over gortex mcp (stdio)', () => {
 
   test('find_usages keeps usages from inside components and names the component', async () => {
     const r = JSON.parse(await ok(clients.full(), 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component' }));
-    expect(r.usages.map((u: any) => [u.from, u.from_ui_component, u.from_type_flavor ?? null])).toEqual([
-      ['uicomp/web/src/App.tsx::App', 'uicomp/web/src/App.tsx::App', null],
-      ['uicomp/web/src/Button.tsx::Legacy.render', 'uicomp/web/src/Button.tsx::Legacy', 'class'],
+    // Each JSX use is a reference and, beside it, the render React performs (`via: jsx_render`).
+    expect(r.usages.map((u: any) => [u.from, u.from_ui_component, u.from_type_flavor ?? null, u.kind, u.via ?? null])).toEqual([
+      ['uicomp/web/src/App.tsx::App', 'uicomp/web/src/App.tsx::App', null, 'calls', 'jsx_render'],
+      ['uicomp/web/src/App.tsx::App', 'uicomp/web/src/App.tsx::App', null, 'references', null],
+      ['uicomp/web/src/Button.tsx::Legacy.render', 'uicomp/web/src/Button.tsx::Legacy', 'class', 'calls', 'jsx_render'],
+      ['uicomp/web/src/Button.tsx::Legacy.render', 'uicomp/web/src/Button.tsx::Legacy', 'class', 'references', null],
     ]);
     const gcx = await ok(clients.full(), 'find_usages', { id: 'web/src/Button.tsx::Icon', flavor: 'component', format: 'gcx' });
     expect(gcx).toContain('from_ui_component');
     expect(gcx).toContain('uicomp/web/src/Button.tsx::Legacy');
+    expect(gcx).toContain('jsx_render');
   });
 
   test('the compact analyze operation lists the components; search finds them by flavor', async () => {

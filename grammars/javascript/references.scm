@@ -11,6 +11,10 @@
 ; Argument lists are walked in Rust (identifiers and `this.x` members).
 (arguments) @args
 
+; Classes listed in decorator metadata: `@Module({ providers: [UsersService] })` (NestJS,
+; Angular). The key and the enclosing decorator are checked in Rust.
+(decorator (call_expression arguments: (arguments (object (pair value: (array) @di_list)))))
+
 ; CommonJS and dynamic imports not bound by a declarator.
 (call_expression
   function: (identifier) @_req

@@ -151,6 +151,13 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...more(r.rows.length, r.total),
     `${formatCount(r.summary.test_edges)} tests edges: ${formatCount(r.summary.test_functions)} tests cover ${formatCount(r.summary.tested_symbols)} symbols`,
   ],
+  synthesizers: (r) => [
+    ...(r.passes as Json[]).flatMap((p) => [
+      `${p.pass}: ${formatCount(p.edges)} edges to ${formatCount(p.targets)} targets (${counts(p.by_origin)})`,
+      ...(p.samples as Json[]).map((e) => `  ${e.from.qual_name} -${e.kind}-> ${e.to.qual_name}  ${e.path}:${e.line}`),
+    ]),
+    `${formatCount(r.total)} synthesized edges; passes: ${(r.available as string[]).join(', ')}`,
+  ],
   annotation_users: (r) => [
     ...(r.annotations as Json[]).map((a) => `${a.annotation}: ${a.count} symbols (${counts(a.by_kind)}) — ${(a.symbols as Json[]).map((s) => s.qual_name).join(', ')}${a.count > a.symbols.length ? ', …' : ''}`),
     ...more(r.annotations.length, r.total),

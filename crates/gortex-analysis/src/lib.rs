@@ -24,6 +24,7 @@ pub mod reach;
 pub mod resolution;
 mod spectral;
 pub mod test_edges;
+pub mod synthesizers;
 #[cfg(test)]
 mod testutil;
 

@@ -388,6 +388,7 @@ mod tests {
                 kind: EdgeKind::Calls,
                 origin,
                 line: 1,
+                via: None,
             })
             .collect();
         Graph::assemble("r".into(), nodes, edges, Vec::new())

@@ -72,6 +72,7 @@ impl Builder {
             kind,
             origin,
             line,
+            via: None,
         });
     }
 

@@ -266,6 +266,9 @@ pub struct RefFact {
     pub receiver: Receiver,
     pub line: u32,
     pub col: u32,
+    /// Set on a framework-dispatch reference: the edge it resolves to is synthesized by this pass.
+    #[serde(default)]
+    pub via: Option<crate::Synthesizer>,
 }
 
 /// What is known about a local name's type.

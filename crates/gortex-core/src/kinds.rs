@@ -85,6 +85,28 @@ string_enum! {
 }
 
 string_enum! {
+    /// The pass that synthesized a framework-dispatch edge: a call the framework makes on the
+    /// code's behalf, which no call expression in the source shows (see `RefFact::via`).
+    Synthesizer {
+        /// A handler registered for an HTTP route: Express/Koa/Fastify `app.get("/x", handler)`,
+        /// Flask/FastAPI `@app.route("/x")` / `@router.get("/x")` on a function.
+        HttpRoute => "http_route",
+        /// A listener registered for a named event: `on` / `once` / `addListener` /
+        /// `addEventListener("click", handler)`.
+        EventHandler => "event_handler",
+        /// A component a JSX element renders (`<Button />` calls `Button`).
+        JsxRender => "jsx_render",
+        /// A class listed in dependency-injection metadata: `providers` / `controllers` of a
+        /// NestJS or Angular decorator; the container instantiates it.
+        DiProvider => "di_provider",
+        /// A FastAPI dependency: `Depends(get_db)` calls `get_db` for the endpoint.
+        DiDepends => "di_depends",
+        /// A pytest fixture a test names as a parameter (`def test_x(db)` runs `db`).
+        PytestFixture => "pytest_fixture",
+    }
+}
+
+string_enum! {
     /// The UI framework a component declaration is written for (see `SymbolFact::ui`).
     UiFramework {
         /// A function rendering JSX, a `memo`/`forwardRef` wrapper, or a class extending

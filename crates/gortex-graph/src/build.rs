@@ -488,6 +488,7 @@ pub fn build_graph_incremental(
         kind: EdgeKind::Contains,
         origin: Origin::AstResolved,
         line: 0,
+        via: None,
     }));
     let mut unresolved: Vec<Unresolved> = Vec::with_capacity(unresolved_count);
     // External stubs are gathered apart and appended with an exact reservation: pushed one by
@@ -604,6 +605,7 @@ impl Converter<'_> {
                     kind: e.kind,
                     origin: e.origin,
                     line: e.line,
+                    via: e.via,
                 })
             })
             .collect();
@@ -1013,6 +1015,7 @@ fn package_edge(conv: &Converter<'_>, path: &str, pkg: String, file: NodeIndex) 
         kind: EdgeKind::Contains,
         origin: Origin::AstResolved,
         line: 0,
+        via: None,
     })
 }
 
@@ -1044,6 +1047,7 @@ impl ExternalEdge {
             kind: self.kind,
             origin: self.origin,
             line: self.line,
+            via: None,
         }
     }
 }
@@ -1160,6 +1164,7 @@ pub(crate) fn push_structure(
             kind: EdgeKind::Defines,
             origin: Origin::AstResolved,
             line,
+            via: None,
         });
         if let Some(p) = sym.parent.filter(|&p| (p as usize) < i) {
             let parent_idx = symbol(p as usize);
@@ -1169,6 +1174,7 @@ pub(crate) fn push_structure(
                 kind: EdgeKind::Contains,
                 origin: Origin::AstResolved,
                 line,
+                via: None,
             });
             if facts.symbols[p as usize].kind.is_type_like() {
                 edges.push(Edge {
@@ -1177,6 +1183,7 @@ pub(crate) fn push_structure(
                     kind: EdgeKind::MemberOf,
                     origin: Origin::AstResolved,
                     line,
+                    via: None,
                 });
             }
         }

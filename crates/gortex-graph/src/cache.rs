@@ -26,6 +26,8 @@ pub struct ResolvedEdge {
     pub kind: EdgeKind,
     pub origin: Origin,
     pub line: u32,
+    /// The framework-dispatch pass that synthesized it (`RefFact::via`).
+    pub via: Option<gortex_core::Synthesizer>,
 }
 
 /// An edge to something outside the repository (`external::<target>`).

@@ -603,6 +603,7 @@ pub fn build_graph_layered(
                 kind: EdgeKind::Contains,
                 origin: Origin::AstResolved,
                 line: 0,
+                via: None,
             });
         }
         if let (Some(pkg), Some(file)) = (before, file_node) {
@@ -613,6 +614,7 @@ pub fn build_graph_layered(
                     kind: EdgeKind::Contains,
                     origin: Origin::AstResolved,
                     line: 0,
+                    via: None,
                 });
             }
         }

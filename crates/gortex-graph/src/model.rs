@@ -127,6 +127,9 @@ pub struct Edge {
     pub origin: Origin,
     /// Line of the site (the call, the import, the declaration).
     pub line: u32,
+    /// The framework-dispatch pass that synthesized the edge (a route's handler, an event's
+    /// listener, a rendered component…); `None` for an edge the source states.
+    pub via: Option<gortex_core::Synthesizer>,
 }
 
 /// A reference the resolver could not bind honestly; kept so caveats and later passes see it.

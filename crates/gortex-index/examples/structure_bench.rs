@@ -72,6 +72,7 @@ fn synthetic(n: usize) -> Graph {
                 kind: EdgeKind::Defines,
                 origin: Origin::AstResolved,
                 line: 1,
+                via: None,
             });
         }
     }
@@ -91,6 +92,7 @@ fn synthetic(n: usize) -> Graph {
                 kind: EdgeKind::Calls,
                 origin: Origin::AstResolved,
                 line: 2 + c,
+                via: None,
             });
         }
     }

@@ -157,6 +157,9 @@ tool_table! {
     resolution_outcomes(gortex_analysis::resolution::ResolutionOutcomesArgs) -> gortex_analysis::resolution::ResolutionOutcomesResult,
         "Why unresolved references stayed unresolved: ambiguous_multi_match, candidate_out_of_scope, cross_language_only, stub_only or no_definition, with counts, rows and the names failing most",
         |a| gortex_analysis::resolution::resolution_outcomes(g, &a);
+    synthesizers(gortex_analysis::synthesizers::SynthesizersArgs) -> gortex_analysis::synthesizers::SynthesizersResult,
+        "Framework-dispatch edges rolled up by the pass that synthesized them: route handlers (Express, Koa, Fastify, Flask, FastAPI), event listeners, rendered JSX components, NestJS/Angular DI providers, FastAPI dependencies, pytest fixtures — real calls/instantiates edges the framework makes, with counts, tiers and samples",
+        |a| gortex_analysis::synthesizers::synthesizers(g, &a);
     tests_as_edges(gortex_analysis::test_edges::TestsAsEdgesArgs) -> gortex_analysis::test_edges::TestsAsEdgesResult,
         "The tests edges (test → the code it calls) grouped by tested symbol with its tests, or by test with what it covers",
         |a| gortex_analysis::test_edges::tests_as_edges(g, &a);

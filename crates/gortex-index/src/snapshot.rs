@@ -31,8 +31,8 @@ use xxhash_rust::xxh3::Xxh3;
 const MAGIC: &[u8; 8] = b"GORTEXSN";
 /// Bumped whenever the encoding changes (3: C/C++ languages, include directories;
 /// 4: `SymbolFact::doc_text`; 5: `Receiver::Chain`, `BindingValue::Callback`; 6: sections;
-/// 7: `SymbolFact::ui`).
-pub const FORMAT_VERSION: u32 = 7;
+/// 7: `SymbolFact::ui`; 8: `RefFact::via`, `ResolvedEdge::via`).
+pub const FORMAT_VERSION: u32 = 8;
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 /// A section's own header: kind, length, checksum.
 const SECTION_HEADER_LEN: usize = 1 + 8 + 8;

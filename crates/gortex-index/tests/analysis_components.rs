@@ -116,7 +116,7 @@ fn usages_carry_their_origin_and_filter_by_flavor() {
     let all = repo
         .query("find_usages", json!({ "id": "web/src/Button.tsx::Button" }))
         .unwrap();
-    let origins: Vec<(String, Value, Value)> = all["usages"]
+    let origins: Vec<(String, Value, Value, Value)> = all["usages"]
         .as_array()
         .unwrap()
         .iter()
@@ -125,23 +125,41 @@ fn usages_carry_their_origin_and_filter_by_flavor() {
                 u["from"].as_str().unwrap().to_string(),
                 u["from_type_flavor"].clone(),
                 u["from_ui_component"].clone(),
+                u["via"].clone(),
             )
         })
         .collect();
+    let app = json!("components/web/src/App.tsx::App");
+    let legacy = json!("components/web/src/Button.tsx::Legacy");
     assert_eq!(
         origins,
         vec![
             // The import is module-level code: no enclosing type, no component.
-            ("components/web/src/App.tsx".to_string(), Value::Null, Value::Null),
+            (
+                "components/web/src/App.tsx".to_string(),
+                Value::Null,
+                Value::Null,
+                Value::Null
+            ),
+            // Each JSX use is a reference, and a render React performs: a synthesized call.
             (
                 "components/web/src/App.tsx::App".into(),
                 Value::Null,
-                json!("components/web/src/App.tsx::App")
+                app.clone(),
+                json!("jsx_render")
+            ),
+            ("components/web/src/App.tsx::App".into(), Value::Null, app, Value::Null),
+            (
+                "components/web/src/Button.tsx::Legacy.render".into(),
+                json!("class"),
+                legacy.clone(),
+                json!("jsx_render")
             ),
             (
                 "components/web/src/Button.tsx::Legacy.render".into(),
                 json!("class"),
-                json!("components/web/src/Button.tsx::Legacy")
+                legacy,
+                Value::Null
             ),
         ]
     );
@@ -156,6 +174,7 @@ fn usages_carry_their_origin_and_filter_by_flavor() {
             .as_array()
             .unwrap()
             .iter()
+            .filter(|u| u["via"].is_null())
             .map(|u| u["from"].as_str().unwrap().to_string())
             .collect()
     };

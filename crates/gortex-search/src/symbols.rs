@@ -1675,6 +1675,7 @@ mod tests {
             kind,
             origin: Origin::AstResolved,
             line: 1,
+            via: None,
         };
         let edges = vec![
             e(0, 1, EdgeKind::Defines),
@@ -1744,6 +1745,7 @@ mod tests {
                 kind: EdgeKind::Defines,
                 origin: Origin::AstResolved,
                 line: 1,
+                via: None,
             });
         }
         for &(from, to) in calls {
@@ -1753,6 +1755,7 @@ mod tests {
                 kind: EdgeKind::Calls,
                 origin: Origin::AstResolved,
                 line: 2,
+                via: None,
             });
         }
         Graph::assemble("r".into(), nodes, edges, Vec::new())

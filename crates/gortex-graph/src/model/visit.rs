@@ -292,6 +292,7 @@ mod tests {
                 kind,
                 origin: Origin::AstResolved,
                 line: 1,
+                via: None,
             })
             .collect();
         Graph::assemble("r".into(), nodes, edges, Vec::new())

@@ -74,6 +74,10 @@ pub struct CallerRow {
     /// The node this caller calls, when it is not the target (depth > 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub callee: Option<String>,
+    /// The framework pass that synthesized the call (the caller registers the target with a
+    /// framework, which calls it), when no call in the source states it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<gortex_core::Synthesizer>,
 }
 
 /// Callers of a symbol, nearest first.
@@ -98,6 +102,8 @@ struct Hit {
     kind: EdgeKind,
     origin: Origin,
     lines: Vec<u32>,
+    /// Set when every strongest edge of the pair is a framework dispatch.
+    via: Option<gortex_core::Synthesizer>,
 }
 
 /// Breadth-first over incoming call edges; every node once, at its smallest depth, reached
@@ -110,8 +116,9 @@ fn caller_walk(g: &Graph, target: NodeIndex, max_depth: u32, floor: Origin, test
     for depth in 1..=max_depth {
         let mut next: FxHashMap<NodeIndex, Hit> = FxHashMap::default();
         for &callee in &layer {
-            // caller → (kind, origin, lines) for this callee
-            let mut per: FxHashMap<NodeIndex, (EdgeKind, Origin, Vec<u32>)> = FxHashMap::default();
+            // caller → (kind, origin, lines, via) for this callee
+            type PerCaller = (EdgeKind, Origin, Vec<u32>, Option<gortex_core::Synthesizer>);
+            let mut per: FxHashMap<NodeIndex, PerCaller> = FxHashMap::default();
             for e in g.in_edges(callee) {
                 if !is_call(e.kind) || e.origin < floor || visited.contains(&e.from) {
                     continue;
@@ -119,14 +126,18 @@ fn caller_walk(g: &Graph, target: NodeIndex, max_depth: u32, floor: Origin, test
                 if !tests && in_test(g, e.from) {
                     continue;
                 }
-                let entry = per.entry(e.from).or_insert((e.kind, e.origin, Vec::new()));
+                let entry = per.entry(e.from).or_insert((e.kind, e.origin, Vec::new(), e.via));
                 if e.origin > entry.1 {
                     entry.0 = e.kind;
                     entry.1 = e.origin;
+                    entry.3 = e.via;
+                } else if e.origin == entry.1 && e.via.is_none() {
+                    // A call the source states outweighs a synthesized one of the same tier.
+                    entry.3 = None;
                 }
                 entry.2.push(e.line);
             }
-            for (caller, (kind, origin, mut lines)) in per {
+            for (caller, (kind, origin, mut lines, via)) in per {
                 lines.sort_unstable();
                 lines.dedup();
                 let hit = Hit {
@@ -136,6 +147,7 @@ fn caller_walk(g: &Graph, target: NodeIndex, max_depth: u32, floor: Origin, test
                     kind,
                     origin,
                     lines,
+                    via,
                 };
                 next.entry(caller)
                     .and_modify(|h| {
@@ -190,6 +202,7 @@ pub fn get_callers(g: &Graph, args: &GetCallersArgs) -> Result<GetCallersResult,
             lines: h.lines,
             depth: h.depth,
             callee: (h.callee != target).then(|| g.node_at(h.callee).id.to_string()),
+            via: h.via,
         })
         .collect();
     Ok(GetCallersResult {

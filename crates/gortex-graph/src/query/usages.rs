@@ -133,6 +133,11 @@ pub struct UsageRow {
     /// Id of the UI component the usage sits in (the using symbol or an enclosing one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from_ui_component: Option<String>,
+    /// The framework pass that synthesized this use (a route's handler, an event listener, a
+    /// rendered component, a DI provider, a FastAPI dependency, a pytest fixture): the framework
+    /// makes the call, no call expression in the source shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<gortex_core::Synthesizer>,
 }
 
 /// Where a using symbol sits: its nearest enclosing type's flavor and UI component.
@@ -280,6 +285,7 @@ pub fn find_usages(g: &Graph, args: &FindUsagesArgs) -> Result<FindUsagesResult,
             line: e.line,
             from_type_flavor: origins[&e.from].type_flavor,
             from_ui_component: origins[&e.from].ui_component.map(|c| g.node_at(c).id.to_string()),
+            via: e.via,
         })
         .collect();
     Ok(FindUsagesResult {

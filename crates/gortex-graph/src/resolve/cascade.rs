@@ -311,6 +311,40 @@ impl Tables<'_> {
     }
 
     /// Same-language candidates named `name` in the whole repository.
+    /// The pytest fixture named `name` that a test in file `fi` receives: the file's own, else
+    /// the one in the nearest `conftest.py` of its directory or an ancestor's.
+    pub(super) fn pytest_fixture(&self, fi: u32, name: &str) -> Option<Sym> {
+        let cands = self.named(name)?;
+        let here = &*self.files[fi as usize].path;
+        let dir = crate::config::dir_of(here);
+        let mut best: Option<(usize, Sym)> = None;
+        for &c in cands {
+            let file = &self.files[c.0 as usize];
+            let sym = &file.facts.symbols[c.1 as usize];
+            if sym.test_role != Some(gortex_core::TestRole::Fixture) || sym.parent.is_some() {
+                continue;
+            }
+            let path = &*file.path;
+            // Depth of the match: the own file beats every conftest, a nearer conftest a farther one.
+            let rank = if c.0 == fi {
+                usize::MAX
+            } else if path.rsplit('/').next() == Some("conftest.py") {
+                let cdir = crate::config::dir_of(path);
+                let ancestor = cdir.is_empty() || dir == cdir || dir.starts_with(&format!("{cdir}/"));
+                if !ancestor {
+                    continue;
+                }
+                cdir.len() + 1
+            } else {
+                continue;
+            };
+            if best.is_none_or(|(r, _)| rank > r) {
+                best = Some((rank, c));
+            }
+        }
+        best.map(|(_, s)| s)
+    }
+
     pub(super) fn name_only(
         &self,
         fi: u32,

@@ -8,7 +8,7 @@ use super::{Entity, Sym};
 use crate::cache::{Endpoint, ExternalEdge, ResolvedEdge, ResolvedFile, UnresolvedRef};
 use crate::config::dir_of;
 use crate::semantic::{SemanticCounts, SemanticSite, SemanticTarget};
-use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, Span, TypeFlavor};
+use gortex_core::{EdgeKind, ImportKind, Language, NodeKind, Origin, Receiver, RefFact, Span, Synthesizer, TypeFlavor};
 use rustc_hash::FxHashMap;
 
 /// Whether an edge of `kind` may point at a symbol of kind `target`.
@@ -32,6 +32,8 @@ struct Emitter<'t, 'a> {
     t: &'t Tables<'a>,
     index: FxHashMap<u32, u32>,
     out: ResolvedFile,
+    /// The synthesizer of the reference being emitted: every edge it makes carries it.
+    via: Option<Synthesizer>,
 }
 
 impl<'t, 'a> Emitter<'t, 'a> {
@@ -41,6 +43,7 @@ impl<'t, 'a> Emitter<'t, 'a> {
             t,
             index: FxHashMap::default(),
             out: ResolvedFile::default(),
+            via: None,
         };
         e.path_index(fi);
         e
@@ -75,6 +78,7 @@ impl<'t, 'a> Emitter<'t, 'a> {
             kind,
             origin,
             line,
+            via: self.via,
         });
     }
 
@@ -98,8 +102,13 @@ pub(super) fn emit_file(t: &Tables<'_>, fi: u32) -> ResolvedFile {
     let facts = &t.files[fi as usize].facts;
     let file_test = facts.test_runner.is_some();
     for r in &facts.refs {
-        emit_reference(&mut em, fi, r, file_test);
+        em.via = r.via;
+        match r.via {
+            Some(Synthesizer::PytestFixture) => emit_fixture(&mut em, fi, r),
+            _ => emit_reference(&mut em, fi, r, file_test),
+        }
     }
+    em.via = None;
     em.out
 }
 
@@ -246,6 +255,8 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
             let kind = edge_kind(t, r.kind, s, lang);
             push_edge(em, from, from_test, s, kind, origin, r.line);
         }
+        // A framework dispatch is synthesized only onto code of the repository.
+        Some((Entity::External(_), _)) | None if r.via.is_some() => {}
         Some((Entity::External(path), origin)) => {
             let stub = match r.kind {
                 EdgeKind::Calls => NodeKind::Function,
@@ -346,6 +357,23 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
                 }
             }
         }
+    }
+}
+
+/// A pytest fixture a test (or fixture) names as a parameter: the fixture pytest picks — one of
+/// the file's own, else the nearest `conftest.py`'s up the directory tree. Nothing when none is
+/// found (a builtin or a plugin's fixture): a synthesized edge is never a guess.
+fn emit_fixture(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact) {
+    let t = em.t;
+    let Some(from) = r
+        .from
+        .filter(|&f| (f as usize) < t.files[fi as usize].facts.symbols.len())
+    else {
+        return;
+    };
+    if let Some(s) = t.pytest_fixture(fi, &r.name) {
+        let from = Endpoint::Symbol(0, from);
+        push_edge(em, from, true, s, EdgeKind::Calls, Origin::AstInferred, r.line);
     }
 }
 

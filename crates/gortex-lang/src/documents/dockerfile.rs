@@ -73,6 +73,7 @@ fn reference(facts: &mut FileFacts, kind: EdgeKind, from: usize, name: &str, lin
         receiver: Receiver::None,
         line,
         col: 0,
+        via: None,
     });
 }
 

@@ -184,6 +184,7 @@ impl<'a> Reader<'a> {
             receiver: Receiver::None,
             line,
             col,
+            via: None,
         });
     }
 

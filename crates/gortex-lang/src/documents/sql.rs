@@ -193,6 +193,7 @@ impl<'a> Reader<'a> {
             receiver: Receiver::None,
             line,
             col,
+            via: None,
         });
     }
 

@@ -213,6 +213,7 @@ impl Extractor for Component {
                             receiver: Receiver::None,
                             line,
                             col: (tag_start - line_start) as u32,
+                            via: None,
                         });
                         seen.push(name);
                     }
@@ -297,6 +298,7 @@ fn supertype(facts: &mut FileFacts, node: tree_sitter::Node<'_>, src: &[u8]) {
         receiver: Receiver::None,
         line: at.row as u32 + 1,
         col: at.column as u32,
+        via: None,
     });
 }
 

@@ -31,7 +31,7 @@ use crate::util::{self, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
     BindingFact, BindingValue, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver, RefFact,
-    Span, SymbolFact, TestRole, TestRunner, TypeFlavor, UiFramework, Visibility,
+    Span, SymbolFact, Synthesizer, TestRole, TestRunner, TypeFlavor, UiFramework, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -118,6 +118,7 @@ enum Cap {
     Destructure,
     Args,
     JsxExpr,
+    DiList,
     Interface,
     TypeAlias,
     Enum,
@@ -151,6 +152,43 @@ enum Cap {
     Ignore,
 }
 
+/// Methods registering HTTP route handlers (Express, Koa routers, Fastify shorthands).
+const ROUTE_METHODS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "del", "all", "options", "head", "use",
+];
+/// Methods registering listeners for a named event.
+const EVENT_METHODS: &[&str] = &[
+    "on",
+    "once",
+    "addListener",
+    "addEventListener",
+    "prependListener",
+    "prependOnceListener",
+];
+
+/// The synthesizer of a call whose argument list is `args`, when the call registers callbacks a
+/// framework invokes: `app.get("/users", handler)` (a path first) or `bus.on("ready", handler)`
+/// (an event name first).
+fn registration(args: Node<'_>, src: &[u8]) -> Option<Synthesizer> {
+    let call = args.parent().filter(|p| p.kind() == "call_expression")?;
+    let callee = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "member_expression")?;
+    let method = txt(callee.child_by_field_name("property")?, src);
+    let first = args
+        .named_child(0)
+        .filter(|a| a.kind() == "string" || a.kind() == "template_string")?;
+    let literal = txt(first, src);
+    let text = literal.trim_matches(|c| c == '\'' || c == '"' || c == '`');
+    if ROUTE_METHODS.contains(&method.as_str()) && (text.starts_with('/') || text == "*") {
+        Some(Synthesizer::HttpRoute)
+    } else if EVENT_METHODS.contains(&method.as_str()) && !text.is_empty() {
+        Some(Synthesizer::EventHandler)
+    } else {
+        None
+    }
+}
+
 fn cap_of(name: &str) -> Cap {
     match name {
         "name" => Cap::Name,
@@ -163,6 +201,7 @@ fn cap_of(name: &str) -> Cap {
         "params" => Cap::Params,
         "destructure" => Cap::Destructure,
         "args" => Cap::Args,
+        "di_list" => Cap::DiList,
         "jsx_expr" => Cap::JsxExpr,
         "interface" => Cap::Interface,
         "type_alias" => Cap::TypeAlias,
@@ -348,6 +387,7 @@ struct PendingRef {
     receiver: Receiver,
     line: u32,
     col: u32,
+    via: Option<Synthesizer>,
 }
 
 struct PendingBinding {
@@ -421,6 +461,18 @@ impl<'s> Run<'s> {
     }
 
     fn push_ref(&mut self, kind: EdgeKind, name: String, receiver: Receiver, at: Node<'_>) {
+        self.push_ref_via(kind, name, receiver, at, None);
+    }
+
+    /// A reference; with `via`, a framework-dispatch reference whose edge that pass synthesizes.
+    fn push_ref_via(
+        &mut self,
+        kind: EdgeKind,
+        name: String,
+        receiver: Receiver,
+        at: Node<'_>,
+        via: Option<Synthesizer>,
+    ) {
         if name.is_empty() {
             return;
         }
@@ -431,6 +483,7 @@ impl<'s> Run<'s> {
             receiver,
             line: p.row as u32 + 1,
             col: p.column as u32,
+            via,
         });
     }
 
@@ -581,7 +634,7 @@ impl<'s> Run<'s> {
         });
         let mut seen = HashSet::new();
         for r in std::mem::take(&mut self.refs) {
-            if !seen.insert((r.kind, r.line, r.col, r.name.clone())) {
+            if !seen.insert((r.kind, r.line, r.col, r.name.clone(), r.via)) {
                 continue;
             }
             let redirected = redirects
@@ -596,6 +649,7 @@ impl<'s> Run<'s> {
                 receiver: r.receiver,
                 line: r.line,
                 col: r.col,
+                via: r.via,
             });
         }
         for b in std::mem::take(&mut self.bindings) {
@@ -843,12 +897,17 @@ impl<'s> Run<'s> {
                 }
             }
             Cap::Args | Cap::JsxExpr => {
+                // A route or event registration hands its callbacks to the framework, which calls them.
+                let via = (cap == Cap::Args).then(|| registration(node, src)).flatten();
                 let mut cursor = node.walk();
                 for arg in node.named_children(&mut cursor) {
                     match arg.kind() {
                         "identifier" => {
                             let name = txt(arg, src);
                             if !self.locals.contains(&name) && name != "undefined" && name != "arguments" {
+                                if via.is_some() {
+                                    self.push_ref_via(EdgeKind::Calls, name.clone(), Receiver::None, arg, via);
+                                }
                                 self.push_ref(EdgeKind::References, name, Receiver::None, arg);
                             }
                         }
@@ -856,11 +915,36 @@ impl<'s> Run<'s> {
                             let is_this = arg.child_by_field_name("object").is_some_and(|o| o.kind() == "this");
                             if let Some(p) = arg.child_by_field_name("property").filter(|_| is_this) {
                                 if let Some(name) = member_name(p, src) {
+                                    if via.is_some() {
+                                        self.push_ref_via(EdgeKind::Calls, name.clone(), Receiver::SelfRef, p, via);
+                                    }
                                     self.push_ref(EdgeKind::References, name, Receiver::SelfRef, p);
                                 }
                             }
                         }
                         _ => {}
+                    }
+                }
+            }
+            Cap::DiList => {
+                let key = node
+                    .parent()
+                    .and_then(|pair| pair.child_by_field_name("key"))
+                    .map(|k| txt(k, src));
+                if matches!(key.as_deref(), Some("providers" | "controllers" | "declarations")) {
+                    let mut cursor = node.walk();
+                    for item in node.named_children(&mut cursor) {
+                        if item.kind() == "identifier" {
+                            let name = txt(item, src);
+                            self.push_ref(EdgeKind::References, name.clone(), Receiver::None, item);
+                            self.push_ref_via(
+                                EdgeKind::Instantiates,
+                                name,
+                                Receiver::None,
+                                item,
+                                Some(Synthesizer::DiProvider),
+                            );
+                        }
                     }
                 }
             }
@@ -877,6 +961,13 @@ impl<'s> Run<'s> {
                     _ => None,
                 };
                 if let Some((name, recv)) = target {
+                    self.push_ref_via(
+                        EdgeKind::Calls,
+                        name.clone(),
+                        recv.clone(),
+                        node,
+                        Some(Synthesizer::JsxRender),
+                    );
                     self.push_ref(EdgeKind::References, name, recv, node);
                 }
             }

@@ -966,6 +966,7 @@ impl Extractor for GoExtractor {
                         receiver: r.receiver,
                         line: r.line,
                         col: r.col,
+                        via: None,
                     }
                 })
                 .collect();

@@ -1118,6 +1118,7 @@ impl Extractor for JavaExtractor {
                     receiver: r.receiver,
                     line: r.line,
                     col: r.col,
+                    via: None,
                 })
                 .collect();
             facts.bindings = cx

@@ -13,7 +13,7 @@ use crate::util::{self, QuerySet};
 use crate::{Extractor, FileContext};
 use gortex_core::{
     BindingFact, BindingValue, DocComment, EdgeKind, FileFacts, ImportFact, ImportKind, Language, NodeKind, Receiver,
-    RefFact, SymbolFact, TestRole, TestRunner, TypeFlavor, Visibility,
+    RefFact, SymbolFact, Synthesizer, TestRole, TestRunner, TypeFlavor, Visibility,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -608,6 +608,19 @@ impl<'s> Extraction<'s> {
     }
 
     fn push_ref(&mut self, kind: EdgeKind, from: Option<usize>, name: String, receiver: Receiver, at: (u32, u32)) {
+        self.push_ref_via(kind, from, name, receiver, at, None);
+    }
+
+    /// A reference; with `via`, a framework-dispatch reference whose edge that pass synthesizes.
+    fn push_ref_via(
+        &mut self,
+        kind: EdgeKind,
+        from: Option<usize>,
+        name: String,
+        receiver: Receiver,
+        at: (u32, u32),
+        via: Option<Synthesizer>,
+    ) {
         self.facts.refs.push(RefFact {
             kind,
             from: from.map(|f| f as u32),
@@ -615,6 +628,7 @@ impl<'s> Extraction<'s> {
             receiver,
             line: at.0,
             col: at.1,
+            via,
         });
     }
 
@@ -787,6 +801,35 @@ impl<'s> Extraction<'s> {
             None
         };
 
+        // The framework calls a route's function (Flask, FastAPI, Starlette routers).
+        if in_class.is_none() && decos.iter().any(|d| route_decorator(*d, self.source)) {
+            if let Some(n) = node.child_by_field_name("name") {
+                self.push_ref_via(
+                    EdgeKind::Calls,
+                    None,
+                    name.clone(),
+                    Receiver::None,
+                    point(n),
+                    Some(Synthesizer::HttpRoute),
+                );
+            }
+        }
+        // pytest runs the fixtures a test or fixture names as parameters.
+        if matches!(test_role, Some(TestRole::Test)) && self.is_test_file || is_fixture {
+            if let Some(params) = params {
+                for (pname, at) in fixture_params(params, self.source, in_class.is_some()) {
+                    self.push_ref_via(
+                        EdgeKind::Calls,
+                        Some(idx),
+                        pname,
+                        Receiver::None,
+                        at,
+                        Some(Synthesizer::PytestFixture),
+                    );
+                }
+            }
+        }
+
         let s = &mut self.facts.symbols[idx];
         s.decorators = decorators;
         s.is_static = is_static;
@@ -938,6 +981,16 @@ impl<'s> Extraction<'s> {
                     continue;
                 };
                 if !(name == "super" && receiver == Receiver::None) {
+                    // FastAPI calls a dependency for the endpoint: `Depends(get_db)`, `Security(auth)`.
+                    if matches!(name.as_str(), "Depends" | "Security") {
+                        let dependency = call
+                            .child_by_field_name("arguments")
+                            .and_then(|a| a.named_child(0))
+                            .and_then(|a| callee(a, self.source));
+                        if let Some((n, dep, recv)) = dependency {
+                            self.push_ref_via(EdgeKind::Calls, from, dep, recv, point(n), Some(Synthesizer::DiDepends));
+                        }
+                    }
                     self.push_ref(EdgeKind::Calls, from, name, receiver, point(name_node));
                 }
             }
@@ -983,4 +1036,85 @@ impl<'s> Extraction<'s> {
             }
         }
     }
+}
+
+/// Decorator attributes that register a route handler: `@app.route("/x")`, `@router.get("/x")`.
+const ROUTE_DECORATORS: &[&str] = &[
+    "route",
+    "get",
+    "post",
+    "put",
+    "patch",
+    "delete",
+    "head",
+    "options",
+    "websocket",
+    "api_route",
+];
+
+/// Whether decorator `d` registers its function for an HTTP path: `@<obj>.<route method>("/…")`.
+fn route_decorator(d: Node<'_>, source: &[u8]) -> bool {
+    let Some(call) = d.named_child(0).filter(|e| e.kind() == "call") else {
+        return false;
+    };
+    let method = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "attribute")
+        .and_then(|f| f.child_by_field_name("attribute"))
+        .map(|a| util::text(a, source));
+    let path = call
+        .child_by_field_name("arguments")
+        .and_then(|a| a.named_child(0))
+        .filter(|a| a.kind() == "string")
+        .map(|a| util::text(a, source));
+    matches!((method, path), (Some(m), Some(p)) if ROUTE_DECORATORS.contains(&m.as_ref())
+        && p.trim_start_matches(['r', 'b', 'f', 'u']).trim_start_matches(['"', '\'']).starts_with('/'))
+}
+
+/// Fixtures pytest itself or its common plugins provide: never the repository's code.
+const BUILTIN_FIXTURES: &[&str] = &[
+    "request",
+    "tmp_path",
+    "tmp_path_factory",
+    "tmpdir",
+    "tmpdir_factory",
+    "monkeypatch",
+    "capsys",
+    "capsysbinary",
+    "capfd",
+    "capfdbinary",
+    "caplog",
+    "recwarn",
+    "pytestconfig",
+    "record_property",
+    "record_testsuite_property",
+    "record_xml_attribute",
+    "pytester",
+    "testdir",
+    "cache",
+    "doctest_namespace",
+    "mocker",
+    "event_loop",
+    "subtests",
+];
+
+/// The parameters of a test or fixture that name fixtures (not `self`/`cls`, builtins, `*args`).
+fn fixture_params(params: Node<'_>, source: &[u8], method: bool) -> Vec<(String, (u32, u32))> {
+    let mut cursor = params.walk();
+    let mut out = Vec::new();
+    for (i, p) in params.named_children(&mut cursor).enumerate() {
+        let name_node = match p.kind() {
+            "identifier" => Some(p),
+            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            _ => None,
+        };
+        let Some(n) = name_node else { continue };
+        let name = util::text(n, source).into_owned();
+        if (i == 0 && method && matches!(name.as_str(), "self" | "cls")) || BUILTIN_FIXTURES.contains(&name.as_str()) {
+            continue;
+        }
+        out.push((name, point(n)));
+    }
+    out
 }

@@ -1174,6 +1174,7 @@ impl<'s, 't> Extraction<'s, 't> {
                 receiver,
                 line: r.line,
                 col: r.col,
+                via: None,
             });
         }
         let bindings = self

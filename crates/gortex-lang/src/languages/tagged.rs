@@ -606,6 +606,7 @@ pub(crate) fn extract<D: Dialect>(d: &D, tree: &tree_sitter::Tree, src: &[u8], c
             receiver: u.receiver,
             line: u.line,
             col: u.col,
+            via: None,
         });
     }
     let callables = EnclosingIndex::new(&symbols, |k| k.is_callable());

@@ -180,9 +180,10 @@ pub fn render(facts: &FileFacts) -> String {
     }
     for r in &facts.refs {
         let from = r.from.map(|f| qualified(facts, f)).unwrap_or_else(|| "<file>".into());
+        let via = r.via.map(|v| format!(" via={v}")).unwrap_or_default();
         writeln!(
             out,
-            "{} {} -> {}{} L{}",
+            "{} {} -> {}{} L{}{via}",
             r.kind,
             from,
             r.name,
