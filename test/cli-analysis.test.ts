@@ -171,6 +171,14 @@ describe('gortex analyze: SQL in code against the schema', () => {
     expect(unreferenced.stdout).toContain('2 of 5 defined tables no SQL in code reads or writes');
     expect(json(['analyze', '--kind', 'orphan_tables']).tables.map((t: any) => t.table)).toEqual(['payments']);
   });
+
+  test('sql_rebuild summarises the SQL layer', () => {
+    const text = run(['analyze', '--kind', 'sql_rebuild']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain('7 SQL strings of 8 literals beginning like SQL (1 not SQL): CREATE 1 · DELETE 1 · INSERT 1 · SELECT 3 · UPDATE 1');
+    expect(text.stdout).toContain('5 tables defined, 4 used by code; 7 function-table links (4 reads, 3 writes) from 6 functions');
+    expect(text.stdout).toContain('1 orphan tables, 2 unreferenced');
+  });
 });
 
 describe('gortex analyze: manifests, images and kustomizations', () => {
@@ -285,5 +293,17 @@ describe('gortex analyze: framework-dispatch edges', () => {
       ['user', 'pytest_fixture'],
       ['test_health', 'pytest_fixture'],
     ]);
+  });
+});
+
+describe('gortex analyze: business domains', () => {
+  const { run } = cliOn('domain', 'domains');
+
+  test('domain prints each domain with its roles and dependencies', () => {
+    const text = run(['analyze', '--kind', 'domain']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain('order: 6 types in src/orders — dto CreateOrderRequest; model Order, OrderItem; repository IOrderRepository, OrderRepository; service OrderService');
+    expect(text.stdout).toContain('  depends on payment (2), user (2)');
+    expect(text.stdout).toContain('3 domains over 14 types (4 unassigned)');
   });
 });

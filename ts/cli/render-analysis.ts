@@ -212,6 +212,12 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     r.defined === 0 ? 'note: no table definitions found (no CREATE TABLE in .sql files or in code): every table code uses is listed' : `${formatCount(r.total)} tables used by code and defined nowhere (${formatCount(r.defined)} defined)`,
     ...sweepNotes(r),
   ],
+  sql_rebuild: (r) => [
+    `${formatCount(r.sql_strings)} SQL strings of ${formatCount(r.strings_visited)} literals beginning like SQL (${formatCount(r.not_sql)} not SQL): ${counts(r.by_verb)}`,
+    `${formatCount(r.tables_defined)} tables defined, ${formatCount(r.tables_used)} used by code; ${formatCount(r.links)} function-table links (${formatCount(r.reads)} reads, ${formatCount(r.writes)} writes) from ${formatCount(r.emitters)} functions`,
+    `${formatCount(r.orphan_tables)} orphan tables, ${formatCount(r.unreferenced_tables)} unreferenced`,
+    ...sweepNotes(r),
+  ],
   dbt_models: (r) => [
     ...table((r.models as Json[]).map((m) => [m.name, m.materialized ?? '', `${m.path}`, m.refs.length > 0 ? `refs ${(m.refs as string[]).join(', ')}` : '', m.sources.length > 0 ? `sources ${(m.sources as string[]).join(', ')}` : '', `read by ${m.referenced_by.length}`, m.documented ? '' : 'undocumented'])),
     ...more(r.models.length, r.total),
@@ -256,6 +262,15 @@ const RENDERERS: Record<string, (r: Json) => string[]> = {
     ...table((r.models as Json[]).map((m) => [m.framework, m.model.qual_name, at(m.model), m.evidence, `${m.fields.length} fields`])),
     ...more(r.models.length, r.total),
     `${formatCount(r.total)} models (${counts(r.by_framework)})`,
+  ],
+  domain: (r) => [
+    ...(r.domains as Json[]).flatMap((d) => [
+      `${d.domain}: ${formatCount(d.types)} types in ${(d.directories as string[]).join(', ')} — ${Object.entries(d.roles as Record<string, string[]>).map(([role, names]) => `${role} ${names.join(', ')}`).join('; ')}`,
+      ...(d.depends_on.length > 0 ? [`  depends on ${(d.depends_on as Json[]).map((l) => `${l.domain} (${l.edges})`).join(', ')}`] : []),
+      ...(d.used_by.length > 0 ? [`  used by ${(d.used_by as Json[]).map((l) => `${l.domain} (${l.edges})`).join(', ')}`] : []),
+    ]),
+    ...more(r.domains.length, r.total),
+    `${formatCount(r.total)} domains over ${formatCount(r.types)} types (${formatCount(r.unassigned)} unassigned)`,
   ],
   components: (r) => [
     ...table((r.components as Json[]).map((c) => [c.framework, c.component.qual_name, at(c.component), `rendered by ${c.rendered_by}`, `used by ${c.used_by}`, c.renders.length > 0 ? `renders ${(c.renders as string[]).map((id) => id.slice(id.lastIndexOf('::') + 2)).join(', ')}` : ''])),

@@ -9,6 +9,7 @@ pub mod components;
 pub mod connectivity;
 pub mod cycles;
 pub mod deadcode;
+pub mod domains;
 pub mod edge_audit;
 pub mod external;
 pub mod health;
@@ -23,8 +24,8 @@ pub mod processes;
 pub mod reach;
 pub mod resolution;
 mod spectral;
-pub mod test_edges;
 pub mod synthesizers;
+pub mod test_edges;
 #[cfg(test)]
 mod testutil;
 

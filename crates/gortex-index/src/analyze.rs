@@ -199,6 +199,9 @@ tool_table! {
     event_emitters(crate::events::EventEmittersArgs) -> crate::events::EventEmittersResult,
         "Events named by a string (emit / on / once / addEventListener / CustomEvent in JS/TS, emit / on in Python) paired by name: emitters, listeners, and the events only one side names",
         |a| self.event_emitters(g, &a);
+    domain(gortex_analysis::domains::DomainArgs) -> gortex_analysis::domains::DomainResult,
+        "The business domains of the code from its type names (OrderService, OrderRepository and CreateOrderRequest belong to order; technical names to none), each with its types by role, files, directories, and the domains it depends on and is used by through the graph",
+        |a| gortex_analysis::domains::domains(g, &a);
     models(gortex_analysis::models::ModelsArgs) -> gortex_analysis::models::ModelsResult,
         "ORM and schema models (Django, SQLAlchemy, SQLModel, Sequelize, ActiveRecord, MongoEngine, Pydantic, JPA, TypeORM, Mongoose, EF Core, GORM) found by what they extend, embed or are annotated with, with their fields",
         |a| gortex_analysis::models::models(g, &a);
@@ -226,6 +229,9 @@ tool_table! {
     orphan_tables(crate::sql_sites::TableAuditArgs) -> crate::sql_sites::OrphanTablesResult,
         "Tables SQL in code reads or writes that nothing in the repository defines (no CREATE TABLE in .sql files or in code)",
         |a| self.orphan_tables(g, &a);
+    sql_rebuild(crate::sql_sites::SqlRebuildArgs) -> crate::sql_sites::SqlRebuildResult,
+        "The SQL layer re-derived from the current files in one pass and summarised: SQL strings visited and read, the literals not read as SQL (a sign of SQL the parser cannot read), tables defined and used, function-to-table read and write links, orphan and unreferenced table counts",
+        |a| self.sql_rebuild(g, &a);
     dbt_models(crate::dbt::DbtModelsArgs) -> crate::dbt::DbtModelsResult,
         "dbt projects and their models (.sql under the model paths) with the models each ref()s, the sources it reads, its materialization, who reads it, whether a schema file documents it, and the refs and sources that do not resolve",
         |a| self.dbt_models(g, &a);

@@ -147,9 +147,21 @@ pub struct SqlSite {
 impl RepoIndex {
     /// Every SQL string under `prefix`.
     fn sql_sites(&self, g: &Graph, prefix: Option<&str>) -> Result<(Vec<SqlSite>, SweepCoverage), QueryError> {
+        self.sql_sites_counted(g, prefix)
+            .map(|(sites, _, coverage)| (sites, coverage))
+    }
+
+    /// Every SQL string under `prefix`, and how many literals began with a SQL verb but were not
+    /// read as SQL (prose, or SQL naming no table).
+    fn sql_sites_counted(
+        &self,
+        g: &Graph,
+        prefix: Option<&str>,
+    ) -> Result<(Vec<SqlSite>, usize, SweepCoverage), QueryError> {
         let patterns = sql_patterns();
         let borrowed: Vec<(Language, &str)> = patterns.iter().map(|(l, p)| (*l, p.as_str())).collect();
         let (hits, coverage) = self.ast_hits(g, &borrowed, prefix)?;
+        let visited = hits.len();
         let sites = hits
             .iter()
             .filter_map(|h: &Hit| {
@@ -170,8 +182,99 @@ impl RepoIndex {
             .collect::<Vec<SqlSite>>();
         let mut sites = sites;
         sites.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
-        Ok((sites, coverage))
+        let skipped = visited - sites.len();
+        Ok((sites, skipped, coverage))
     }
+
+    /// `analyze kind=sql_rebuild` (see [`SqlRebuildResult`]).
+    pub(crate) fn sql_rebuild(&self, g: &Graph, a: &SqlRebuildArgs) -> Result<SqlRebuildResult, QueryError> {
+        let prefix = gortex_analysis::reach::check_path_prefix(a.path_prefix.as_deref())?;
+        let (sites, skipped, coverage) = self.sql_sites_counted(g, prefix.as_deref())?;
+        let graph_tables = defined_tables(g);
+        let mut defined: BTreeSet<&str> = graph_tables.keys().map(String::as_str).collect();
+        let mut by_verb: BTreeMap<String, usize> = BTreeMap::new();
+        let mut used: BTreeSet<&str> = BTreeSet::new();
+        let mut links: BTreeSet<(Option<&str>, &str, bool)> = BTreeSet::new();
+        let mut emitters: BTreeSet<&str> = BTreeSet::new();
+        for s in &sites {
+            *by_verb.entry(s.verb.clone()).or_insert(0) += 1;
+            if s.verb == "CREATE" && s.sql.to_ascii_lowercase().contains(" table ") {
+                defined.extend(s.tables.iter().map(String::as_str));
+            }
+            let function = s.function.as_ref().map(|f| f.id.as_str());
+            if let Some(f) = function {
+                emitters.insert(f);
+            }
+            if !DML.contains(&s.verb.as_str()) {
+                continue;
+            }
+            let write = matches!(s.verb.as_str(), "INSERT" | "UPDATE" | "DELETE" | "MERGE");
+            for t in &s.tables {
+                used.insert(t);
+                links.insert((function.or(Some(s.path.as_str())), t, write));
+            }
+        }
+        let writes = links.iter().filter(|l| l.2).count();
+        Ok(SqlRebuildResult {
+            strings_visited: sites.len() + skipped,
+            sql_strings: sites.len(),
+            not_sql: skipped,
+            by_verb,
+            tables_defined: defined.len(),
+            tables_used: used.len(),
+            links: links.len(),
+            reads: links.len() - writes,
+            writes,
+            emitters: emitters.len(),
+            orphan_tables: used
+                .iter()
+                .filter(|t| !defined.contains(*t) && !is_system_table(t))
+                .count(),
+            unreferenced_tables: graph_tables.keys().filter(|t| !used.contains(t.as_str())).count(),
+            coverage,
+        })
+    }
+}
+
+/// Arguments of `analyze kind=sql_rebuild`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SqlRebuildArgs {
+    /// Only code under this repository-relative prefix (definitions are read from the whole
+    /// repository).
+    #[serde(default)]
+    pub path_prefix: Option<String>,
+}
+
+/// The answer of `analyze kind=sql_rebuild`: the SQL layer re-derived from the current files in
+/// one pass — nothing of it is stored, so every SQL kind answers from the files as they are — and
+/// summarised, a health check of SQL extraction: `not_sql` counts literals that begin like SQL
+/// and were not read as SQL (prose, or SQL the parser found no table in).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SqlRebuildResult {
+    /// String literals beginning with a SQL verb.
+    pub strings_visited: usize,
+    /// Of those, read as SQL (a verb, its companion keyword, a table).
+    pub sql_strings: usize,
+    /// The rest: prose, or SQL the parser found no table in.
+    pub not_sql: usize,
+    pub by_verb: BTreeMap<String, usize>,
+    /// Tables defined: `CREATE TABLE` in `.sql` files and in code.
+    pub tables_defined: usize,
+    /// Distinct tables code reads or writes.
+    pub tables_used: usize,
+    /// Distinct (function, table, read or write) links; module-level SQL links its file.
+    pub links: usize,
+    pub reads: usize,
+    pub writes: usize,
+    /// Distinct functions issuing SQL.
+    pub emitters: usize,
+    /// Tables code uses that nothing defines (`analyze kind=orphan_tables` lists them).
+    pub orphan_tables: usize,
+    /// Tables `.sql` files define that no code uses (`analyze kind=unreferenced_tables`).
+    pub unreferenced_tables: usize,
+    #[serde(flatten)]
+    pub coverage: SweepCoverage,
 }
 
 /// Arguments of `analyze kind=sql_call_sites`.

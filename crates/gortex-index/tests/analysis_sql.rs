@@ -130,3 +130,37 @@ fn unreferenced_and_orphan_tables_join_schema_and_code() {
         .unwrap_err();
     assert!(e.message.contains("path_prefix"), "{}", e.message);
 }
+
+#[test]
+fn sql_rebuild_summarises_the_sql_layer_from_the_files() {
+    let r = analyze(json!({ "kind": "sql_rebuild" }));
+    let mut r = r.as_object().unwrap().clone();
+    r.remove("files_searched");
+    assert_eq!(
+        Value::Object(r),
+        json!({
+            // Seven SQL strings and the prose "Select a file to upload".
+            "strings_visited": 8, "sql_strings": 7, "not_sql": 1,
+            "by_verb": { "CREATE": 1, "DELETE": 1, "INSERT": 1, "SELECT": 3, "UPDATE": 1 },
+            // users, orders, audit_log, legacy_accounts in schema.sql; sessions in a migration string.
+            "tables_defined": 5,
+            "tables_used": 4,
+            // FindUser→users, Report.count→orders and users, payments→payments read;
+            // PlaceOrder→orders, rename→users, expire→sessions write.
+            "links": 7, "reads": 4, "writes": 3,
+            "emitters": 6,
+            "orphan_tables": 1,
+            "unreferenced_tables": 2,
+            "evidence": "ast"
+        })
+    );
+    let py = analyze(json!({ "kind": "sql_rebuild", "path_prefix": "py/" }));
+    assert_eq!(
+        (py["sql_strings"].as_u64(), py["not_sql"].as_u64(), py["links"].as_u64()),
+        (Some(2), Some(1), Some(2))
+    );
+    let bad = repo()
+        .query("analyze", json!({ "kind": "sql_rebuild", "path_prefix": "/etc" }))
+        .unwrap_err();
+    assert!(refused(bad).contains("repository-relative"));
+}

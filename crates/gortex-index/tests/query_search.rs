@@ -950,3 +950,36 @@ fn doc_code_examples_are_not_searched() {
     let r = docs_search("how long to wait between two numbers");
     assert_eq!(docs_ids(&r)[0], "clock.ts::ticker");
 }
+
+#[test]
+fn the_docs_corpus_ranks_sections_by_what_they_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    // `Queue` only names the word; `Rollback` is about the queue.
+    write_file(
+        dir.path(),
+        "docs/ops.md",
+        "# Operations\n\n## Queue\n\nSettings live in the chart.\n\n## Rollback\n\nDrain the queue first, then restore the image; \
+         the queue refills once traffic returns.\n",
+    );
+    let mut opts = options(home.path());
+    opts.persist = false;
+    let (index, _) = index(dir.path(), &opts);
+    let g = index.graph.clone();
+    let idx = SymbolIndex::build(&g);
+    let run = |args: Value| -> (Vec<String>, Value) {
+        let args: SearchSymbolsArgs = serde_json::from_value(args).unwrap();
+        let r = search_symbols(&g, &idx, &args).unwrap();
+        let v = serde_json::to_value(&r).unwrap();
+        (
+            r.results.iter().map(|h| h.symbol.name.clone()).collect(),
+            v["read_as"].clone(),
+        )
+    };
+    let (docs, read_as) = run(json!({"query": "queue drain", "corpus": "docs"}));
+    assert_eq!(docs, ["rollback", "queue"]);
+    assert_eq!(read_as, "sentence");
+    // Asked for names, the heading decides again.
+    let (names, _) = run(json!({"query": "queue drain", "corpus": "docs", "read_as": "names"}));
+    assert_eq!(names, ["queue", "rollback"]);
+}

@@ -70,7 +70,8 @@ pub struct SearchSymbolsArgs {
     /// Include test symbols (default true; they are ranked below implementations either way).
     #[serde(default)]
     pub include_tests: Option<bool>,
-    /// `code` (default: everything but documentation sections), `docs` (only Markdown sections)
+    /// `code` (default: everything but documentation sections), `docs` (only Markdown sections,
+    /// ranked by what they say: section text weighs as in a sentence query, whatever the query)
     /// or `all`. An explicit `kind` filter decides on its own.
     #[serde(default)]
     #[schemars(extend("enum" = ["code", "docs", "all"]))]
@@ -802,8 +803,11 @@ pub fn search_symbols(
     let and = identifier && terms.len() > 1;
     let trivial = filter.is_trivial();
     let accepts = |doc: u32| trivial || filter.accepts(g, idx, doc);
+    // The docs corpus has its own profile: prose is matched by what sections say (the doc-text
+    // weights of a sentence, for any query), and code neighbourhoods add nothing to it.
+    let prose = filter.corpus == Corpus::Docs && (filter.kinds | filter.kind_flavors) == 0;
     let sentence = match read_as {
-        ReadAs::Auto => is_sentence(identifier, term_texts.len()),
+        ReadAs::Auto => prose || is_sentence(identifier, term_texts.len()),
         ReadAs::Names | ReadAs::Body => false,
         ReadAs::Sentence => true,
     };
@@ -827,7 +831,7 @@ pub fn search_symbols(
     // about the symbol ("the error firstValueFrom throws"): its direct dependencies join the
     // candidates with a bonus, doubled when they also match a query word.
     let mut hops: FxHashMap<u32, f32> = FxHashMap::default();
-    if !identifier {
+    if !identifier && !prose {
         for doc in hop_neighbours(g, idx, &anchors(g, idx, &text)) {
             hops.insert(doc, W_GRAPH_HOP);
         }

@@ -163,6 +163,8 @@ export interface CallerRow {
   origin: Origin;
   /** File of the call sites. */
   path: string;
+  /** The framework pass that synthesized the call (the caller registers the target with a framework, which calls it), when no call in the source states it. */
+  via?: Synthesizer;
 }
 
 /** A caveat attached to results about one symbol. */
@@ -1155,6 +1157,56 @@ export interface DetectorCount {
   count: number;
   detector: string;
   severity: string;
+}
+
+/** One business domain. */
+export interface Domain {
+  /** Domains its code calls, instantiates or references, most edges first. */
+  depends_on: DomainLink[];
+  /** The directories holding most of its types, most first (at most 3). */
+  directories: string[];
+  domain: string;
+  /** Files declaring its types. */
+  files: number;
+  /** Every type, with `domain` only. */
+  members?: NodeSummary[];
+  /** Type names by role (`model`, `service`, `repository`, `controller`, `dto`, `event`, …). */
+  roles: Record<string, string[]>;
+  types: number;
+  /** Domains whose code uses it, most edges first. */
+  used_by: DomainLink[];
+}
+
+/** Arguments of `analyze kind=domain`. */
+export interface DomainArgs {
+  /** Only this domain, with every type it holds. */
+  domain?: string;
+  /** Count types declared in test code too (default false). */
+  include_tests?: boolean;
+  /** Most domains returned (1..=1000, default 50). */
+  limit?: number;
+  /** Smallest domain listed, in types (1..=1000, default 2). */
+  min_types?: number;
+  /** Only types declared under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** Edges from one domain to another. */
+export interface DomainLink {
+  domain: string;
+  edges: number;
+}
+
+/** The answer of `analyze kind=domain`. */
+export interface DomainResult {
+  /** Most types first (ties: by name), at most `limit`. */
+  domains: Domain[];
+  evidence: string;
+  total: number;
+  truncated: boolean;
+  /** Types examined, and of those the ones no domain claimed (technical names, or a domain below `min_types`). */
+  types: number;
+  unassigned: number;
 }
 
 /** A syntax finding the graph pass dropped. */
@@ -3433,7 +3485,7 @@ export interface SearchAstResult {
 
 /** Arguments of `search_symbols`. */
 export interface SearchSymbolsArgs {
-  /** `code` (default: everything but documentation sections), `docs` (only Markdown sections) or `all`. An explicit `kind` filter decides on its own. */
+  /** `code` (default: everything but documentation sections), `docs` (only Markdown sections, ranked by what they say: section text weighs as in a sentence query, whatever the query) or `all`. An explicit `kind` filter decides on its own. */
   corpus?: 'code' | 'docs' | 'all';
   /** Type flavor filter (`class`, `struct`, `enum`, …; comma-separated for several). */
   flavor?: string;
@@ -3556,6 +3608,44 @@ export interface SqlCallSitesResult {
   timed_out?: boolean;
   total: number;
   truncated: boolean;
+}
+
+/** Arguments of `analyze kind=sql_rebuild`. */
+export interface SqlRebuildArgs {
+  /** Only code under this repository-relative prefix (definitions are read from the whole repository). */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=sql_rebuild`: the SQL layer re-derived from the current files in one pass — nothing of it is stored, so every SQL kind answers from the files as they are — and summarised, a health check of SQL extraction: `not_sql` counts literals that begin like SQL and were not read as SQL (prose, or SQL the parser found no table in). */
+export interface SqlRebuildResult {
+  by_verb: Record<string, number>;
+  /** Distinct functions issuing SQL. */
+  emitters: number;
+  evidence: string;
+  /** Files of the kind's languages searched. */
+  files_searched: number;
+  /** Distinct (function, table, read or write) links; module-level SQL links its file. */
+  links: number;
+  /** The rest: prose, or SQL the parser found no table in. */
+  not_sql: number;
+  /** Tables code uses that nothing defines (`analyze kind=orphan_tables` lists them). */
+  orphan_tables: number;
+  reads: number;
+  /** Files that could not be read or parsed, with why. */
+  skipped?: string[];
+  /** Of those, read as SQL (a verb, its companion keyword, a table). */
+  sql_strings: number;
+  /** String literals beginning with a SQL verb. */
+  strings_visited: number;
+  /** Tables defined: `CREATE TABLE` in `.sql` files and in code. */
+  tables_defined: number;
+  /** Distinct tables code reads or writes. */
+  tables_used: number;
+  /** The sweep's deadline passed: later files were not searched. */
+  timed_out?: boolean;
+  /** Tables `.sql` files define that no code uses (`analyze kind=unreferenced_tables`). */
+  unreferenced_tables: number;
+  writes: number;
 }
 
 /** One SQL string in code. */
@@ -3870,6 +3960,54 @@ export interface SymbolReleases {
   ui_framework?: UiFramework;
   /** Its commits after the latest tag. */
   unreleased_commits: number;
+}
+
+/** One synthesized edge. */
+export interface SynthesizedEdge {
+  /** The registering code: the function or file that hands the target to the framework. */
+  from: NodeSummary;
+  kind: EdgeKind;
+  line: number;
+  origin: Origin;
+  path: string;
+  /** What the framework calls (or instantiates). */
+  to: NodeSummary;
+}
+
+/** The pass that synthesized a framework-dispatch edge: a call the framework makes on the code's behalf, which no call expression in the source shows (see `RefFact::via`). */
+export type Synthesizer = 'http_route' | 'event_handler' | 'jsx_render' | 'di_provider' | 'di_depends' | 'pytest_fixture';
+
+/** One pass and the edges it synthesized. */
+export interface SynthesizerRow {
+  /** Edges per evidence tier. */
+  by_origin: Record<string, number>;
+  edges: number;
+  pass: Synthesizer;
+  /** Edges in file and line order, at most `limit`. */
+  samples: SynthesizedEdge[];
+  /** Distinct targets the framework reaches through it. */
+  targets: number;
+}
+
+/** Arguments of `analyze kind=synthesizers`. */
+export interface SynthesizersArgs {
+  /** Sample edges listed per pass (1..=1000, default 20). */
+  limit?: number;
+  /** Only this pass: http_route, event_handler, jsx_render, di_provider, di_depends or pytest_fixture. */
+  pass?: string;
+  /** Only edges whose site (the registering code) is under this repository-relative prefix. */
+  path_prefix?: string;
+}
+
+/** The answer of `analyze kind=synthesizers`. */
+export interface SynthesizersResult {
+  /** The passes this build runs, whether or not they found anything here. */
+  available: Synthesizer[];
+  evidence: string;
+  /** Every pass that produced an edge, most edges first. */
+  passes: SynthesizerRow[];
+  /** Synthesized edges counted (after the filters). */
+  total: number;
 }
 
 /** Arguments of `analyze kind=unreferenced_tables` and `analyze kind=orphan_tables`. */
@@ -4292,6 +4430,8 @@ export interface UsageRow {
   line: number;
   origin: Origin;
   path: string;
+  /** The framework pass that synthesized this use (a route's handler, an event listener, a rendered component, a DI provider, a FastAPI dependency, a pytest fixture): the framework makes the call, no call expression in the source shows it. */
+  via?: Synthesizer;
 }
 
 /** A use site (or an unresolved one). */
@@ -4533,6 +4673,7 @@ export interface AnalyzeKindMap {
   connectivity_health: { args: ConnectivityHealthArgs; result: ConnectivityHealthResult };
   edge_audit: { args: EdgeAuditArgs; result: EdgeAuditResult };
   resolution_outcomes: { args: ResolutionOutcomesArgs; result: ResolutionOutcomesResult };
+  synthesizers: { args: SynthesizersArgs; result: SynthesizersResult };
   tests_as_edges: { args: TestsAsEdgesArgs; result: TestsAsEdgesResult };
   coverage_gaps: { args: CoverageGapsArgs; result: CoverageGapsResult };
   coverage: { args: CoverageArgs; result: CoverageResult };
@@ -4546,6 +4687,7 @@ export interface AnalyzeKindMap {
   annotation_users: { args: AnnotationUsersArgs; result: AnnotationUsersResult };
   log_events: { args: LogEventsArgs; result: LogEventsResult };
   event_emitters: { args: EventEmittersArgs; result: EventEmittersResult };
+  domain: { args: DomainArgs; result: DomainResult };
   models: { args: ModelsArgs; result: ModelsResult };
   components: { args: ComponentsArgs; result: ComponentsResult };
   error_surface: { args: ErrorSurfaceArgs; result: ErrorSurfaceResult };
@@ -4555,6 +4697,7 @@ export interface AnalyzeKindMap {
   sql_call_sites: { args: SqlCallSitesArgs; result: SqlCallSitesResult };
   unreferenced_tables: { args: TableAuditArgs; result: UnreferencedTablesResult };
   orphan_tables: { args: TableAuditArgs; result: OrphanTablesResult };
+  sql_rebuild: { args: SqlRebuildArgs; result: SqlRebuildResult };
   dbt_models: { args: DbtModelsArgs; result: DbtModelsResult };
   k8s_resources: { args: InfraArgs; result: K8sResourcesResult };
   images: { args: InfraArgs; result: ImagesResult };
