@@ -225,8 +225,8 @@ export interface GraphDump {
   community_labels?: Record<string, string>;
   /** `degree`: edges in and out (the best-connected nodes are kept under a cap). */
   nodes: { id: string; kind: string; name: string; file_path: string; start_line: number; end_line: number; language: string | null; repo_prefix: string; degree: number; community?: number }[];
-  /** One per (from, to, kind): `origin` the strongest of its sites, `count` how many sites. */
-  edges: { from: string; to: string; kind: string; origin: string; count: number }[];
+  /** One per (from, to, kind): `origin` the strongest of its sites, `count` how many sites, `via` when every site is a synthesized framework dispatch. */
+  edges: { from: string; to: string; kind: string; origin: string; count: number; via?: string }[];
 }
 
 /** One graph node (symbol, file, import, ...). */

@@ -142,6 +142,9 @@ pub struct DumpEdge<'g> {
     pub origin: Origin,
     /// Sites (graph edges) it stands for.
     pub count: u32,
+    /// Set when every site is a framework dispatch that pass synthesized (no call in the source).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<gortex_core::Synthesizer>,
 }
 
 /// Which nodes a [`graph_dump`] may keep (everything by default), and whether each carries its
@@ -257,6 +260,9 @@ pub fn graph_dump<'g>(index: &'g RepoIndex, max_nodes: Option<usize>, filter: &D
                 if e.origin.rank() > edge.origin.rank() {
                     edge.origin = e.origin;
                 }
+                if e.via.is_none() {
+                    edge.via = None;
+                }
                 continue;
             }
             seen.insert((e.from, e.to, e.kind), edges.len());
@@ -267,6 +273,7 @@ pub fn graph_dump<'g>(index: &'g RepoIndex, max_nodes: Option<usize>, filter: &D
             kind: e.kind,
             origin: e.origin,
             count: 1,
+            via: e.via,
         });
     }
     GraphDump {
