@@ -283,15 +283,17 @@ describe('gortex analyze: framework-dispatch edges', () => {
     const text = run(['analyze', '--kind', 'synthesizers']);
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^http_route: 5 edges to 5 targets \(ast_resolved 5\)$/m);
-    expect(text.stdout).toContain('  start -calls-> listUsers  web/server.ts:26');
+    expect(text.stdout).toContain('  start -calls-> listUsers  web/server.ts:27');
     expect(text.stdout).toContain('  AppModule -instantiates-> UsersService  web/app.module.ts:7');
-    expect(text.stdout).toContain('14 synthesized edges; passes: http_route, event_handler, jsx_render, di_provider, di_depends, pytest_fixture');
+    expect(text.stdout).toContain('16 synthesized edges; passes: http_route, event_handler, jsx_render, di_provider, di_depends, pytest_fixture');
     const called = run(['call', 'get_callers', '--arg', 'id=py/tests/conftest.py::client']);
     expect(called.status).toBe(0);
     const callers = JSON.parse(called.stdout);
-    expect(callers.callers.map((c: any) => [c.caller.qual_name, c.via])).toEqual([
-      ['user', 'pytest_fixture'],
-      ['test_health', 'pytest_fixture'],
+    expect(callers.callers.map((c: any) => [c.caller.file_path, c.caller.qual_name, c.via])).toEqual([
+      // An override receives the fixture it overrides.
+      ['py/tests/override/test_override.py', 'client', 'pytest_fixture'],
+      ['py/tests/test_api.py', 'user', 'pytest_fixture'],
+      ['py/tests/test_api.py', 'test_health', 'pytest_fixture'],
     ]);
   });
 });

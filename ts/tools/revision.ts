@@ -1,7 +1,7 @@
 /**
  * Reading the repository as it was at another git revision (`search_symbols ref`): the revision's
- * tracked files are written out once with `git archive` under `<GORTEX_HOME>/revisions/<repo>@<sha>/`
- * (never touching the repository's worktree, index or refs) and indexed by an engine of their own,
+ * tracked files are written out once under `<GORTEX_HOME>/revisions/<repo>@<sha>/` through a private
+ * index file (never touching the repository's worktree, index or refs) and indexed by an engine of their own,
  * under the repository's name so node ids read like the live ones. The last few revisions stay
  * loaded in the process; their snapshots stay on disk, so a later process opens them without
  * parsing again.
@@ -43,20 +43,33 @@ async function commitOf(root: string, ref: string): Promise<{ commit: string; to
 async function materialise(top: string, root: string, commit: string, dir: string): Promise<void> {
   if (fs.existsSync(dir)) return;
   const sub = path.relative(fs.realpathSync(top), fs.realpathSync(root)).split(path.sep).join('/');
-  const staging = `${dir}.partial-${process.pid}`;
-  fs.rmSync(staging, { recursive: true, force: true });
-  fs.mkdirSync(staging, { recursive: true });
-  // `git archive` streams the tree of the commit; the path limits it to the indexed subfolder.
-  const script = 'git archive --format=tar "$1" -- "${2:-.}" | tar -x -C "$3"';
-  await new Promise<void>((resolve, reject) => {
-    execFile('sh', ['-c', script, 'sh', commit, sub, staging], { cwd: top, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, _stdout, stderr) =>
-      error ? reject(new ToolInputError('internal', `writing out revision ${commit.slice(0, 12)} failed: ${(stderr || error.message).trim()}`)) : resolve(),
-    );
-  });
-  const tree = sub === '' ? staging : path.join(staging, sub);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  fs.renameSync(tree, dir);
-  fs.rmSync(staging, { recursive: true, force: true });
+  const staging = `${dir}.partial-${process.pid}-${Date.now()}`;
+  const index = `${staging}.index`;
+  try {
+    fs.mkdirSync(staging, { recursive: true });
+    // A private index file: the commit's tree is read into it and checked out under the staging
+    // folder, so the repository's own index, worktree and refs stay untouched, and every tracked
+    // file comes out (`git archive` would leave out what `export-ignore` marks, often tests).
+    const script = 'git read-tree "$1" && git checkout-index -a -f --prefix="$2/"';
+    await new Promise<void>((resolve, reject) => {
+      execFile('sh', ['-c', script, 'sh', commit, staging], { cwd: top, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_INDEX_FILE: index, GIT_OPTIONAL_LOCKS: '0' } }, (error, _stdout, stderr) =>
+        error ? reject(new ToolInputError('internal', `writing out revision ${commit.slice(0, 12)} failed: ${(stderr || error.message).trim()}`)) : resolve(),
+      );
+    });
+    const tree = sub === '' ? staging : path.join(staging, sub);
+    if (!fs.existsSync(tree)) fs.mkdirSync(tree, { recursive: true });
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    try {
+      fs.renameSync(tree, dir);
+    } catch (error) {
+      // Another process wrote the same revision first: its copy is as good.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!(code === 'ENOTEMPTY' || code === 'EEXIST') || !fs.existsSync(dir)) throw error;
+    }
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.rmSync(index, { force: true });
+  }
 }
 
 /** The repository at `ref`, indexed (written out and parsed on first use). */
@@ -65,7 +78,11 @@ export async function atRevision(ctx: ToolContext, ref: string): Promise<Revisio
   const name = repoNameOf(ctx);
   const key = `${ctx.root}\0${commit}`;
   let pending = loaded.get(key);
-  if (!pending) {
+  if (pending) {
+    // Most recently used last: eviction takes the oldest use.
+    loaded.delete(key);
+    loaded.set(key, pending);
+  } else {
     pending = (async () => {
       const base = path.join(gortexHome(), 'revisions', `${name}@${commit.slice(0, 12)}`);
       const dir = path.join(base, name);
@@ -76,7 +93,13 @@ export async function atRevision(ctx: ToolContext, ref: string): Promise<Revisio
     })();
     loaded.set(key, pending);
     pending.catch(() => loaded.delete(key));
-    while (loaded.size > LOADED_REVISIONS) loaded.delete(loaded.keys().next().value as string);
+    while (loaded.size > LOADED_REVISIONS) {
+      const oldest = loaded.keys().next().value as string;
+      const evicted = loaded.get(oldest);
+      loaded.delete(oldest);
+      // Its index is dropped now rather than when the collector gets to the engine.
+      void evicted?.then((r) => r.engine.forget(r.repo)).catch(() => undefined);
+    }
   }
   return pending;
 }

@@ -127,11 +127,14 @@ impl RepoIndex {
             .filter(|l| l.path.starts_with(prefix.as_str()))
             .collect();
         let mut pairs: BTreeMap<(&str, &str, &str), Vec<&CrossLink>> = BTreeMap::new();
-        let mut targets: BTreeMap<&str, (&CrossLink, usize, BTreeSet<&str>)> = BTreeMap::new();
+        // Ids are repository-local: the same path and name in two repositories are two targets.
+        let mut targets: BTreeMap<(&str, &str), (&CrossLink, usize, BTreeSet<&str>)> = BTreeMap::new();
         let mut repos: BTreeSet<&str> = BTreeSet::new();
         for l in &kept {
             pairs.entry((&l.from_repo, &l.to_repo, &l.kind)).or_default().push(l);
-            let t = targets.entry(l.to.as_str()).or_insert((l, 0, BTreeSet::new()));
+            let t = targets
+                .entry((l.to_repo.as_str(), l.to.as_str()))
+                .or_insert((l, 0, BTreeSet::new()));
             t.1 += 1;
             t.2.insert(&l.from_repo);
             repos.insert(&l.from_repo);
@@ -154,7 +157,7 @@ impl RepoIndex {
         rows.sort_by_key(|r| std::cmp::Reverse(r.count));
         let mut targets: Vec<CrossTarget> = targets
             .into_iter()
-            .map(|(id, (l, references, used_by))| CrossTarget {
+            .map(|((_, id), (l, references, used_by))| CrossTarget {
                 id: id.to_string(),
                 name: l.to_name.clone(),
                 repo: l.to_repo.clone(),

@@ -240,7 +240,12 @@ impl RepoIndex {
                     _ => 0,
                 }
             };
-            let mut sites: Vec<FlagCheck> = checks
+            // Checks outside the history (a file git does not track) say nothing of the flag's age.
+            let scored: Vec<&Check<'_>> = checks
+                .iter()
+                .filter(|(_, last, uncommitted)| last.is_some() || *uncommitted)
+                .collect();
+            let mut sites: Vec<FlagCheck> = scored
                 .iter()
                 .map(|(hit, last, uncommitted)| FlagCheck {
                     site: event_site(g, hit),
@@ -258,7 +263,7 @@ impl RepoIndex {
             let row = FlagRow {
                 flag,
                 provider,
-                checks: sites.len(),
+                checks: checks.len(),
                 age_days: newest.age_days,
                 last_touched: newest.last_change.clone(),
                 stale: newest.age_days >= days,

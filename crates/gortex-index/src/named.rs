@@ -202,6 +202,11 @@ fn detector_ids() -> Vec<&'static str> {
 /// The detectors `q` selects, checked: unknown ids or categories are refused with the valid ones.
 fn select(q: &NamedQuery) -> Result<Vec<String>, QueryError> {
     let ids = detector_ids();
+    // An alias (`empty-catch`) runs its rule, with the rule's severity and category.
+    let aliases: Vec<(&str, &str)> = crate::search_ast::detectors()
+        .into_iter()
+        .filter_map(|d| d.alias_of.map(|rule| (d.id, rule)))
+        .collect();
     let categories: Vec<&str> = {
         let mut c: Vec<&str> = RULES.iter().map(|r| r.category).collect();
         c.dedup();
@@ -216,7 +221,11 @@ fn select(q: &NamedQuery) -> Result<Vec<String>, QueryError> {
                 ids.join(", ")
             )));
         }
-        out.push(d.clone());
+        let id = aliases
+            .iter()
+            .find(|(alias, _)| *alias == d)
+            .map_or(d.as_str(), |(_, rule)| rule);
+        out.push(id.to_string());
     }
     for c in &q.categories {
         if !categories.contains(&c.as_str()) {

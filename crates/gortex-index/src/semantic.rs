@@ -74,7 +74,8 @@ impl RepoIndex {
             .facts
             .refs
             .iter()
-            .filter(|r| r.kind == EdgeKind::Calls)
+            // A synthesized dispatch has no call expression for a server to answer.
+            .filter(|r| r.kind == EdgeKind::Calls && r.via.is_none())
             .map(|r| CallSite {
                 line: r.line,
                 col: r.col,

@@ -189,6 +189,7 @@ impl RepoIndex {
     /// `analyze kind=sql_rebuild` (see [`SqlRebuildResult`]).
     pub(crate) fn sql_rebuild(&self, g: &Graph, a: &SqlRebuildArgs) -> Result<SqlRebuildResult, QueryError> {
         let prefix = gortex_analysis::reach::check_path_prefix(a.path_prefix.as_deref())?;
+        let (all, _, _) = self.sql_sites_counted(g, None)?;
         let (sites, skipped, coverage) = self.sql_sites_counted(g, prefix.as_deref())?;
         let graph_tables = defined_tables(g);
         let mut defined: BTreeSet<&str> = graph_tables.keys().map(String::as_str).collect();
@@ -196,11 +197,15 @@ impl RepoIndex {
         let mut used: BTreeSet<&str> = BTreeSet::new();
         let mut links: BTreeSet<(Option<&str>, &str, bool)> = BTreeSet::new();
         let mut emitters: BTreeSet<&str> = BTreeSet::new();
+        // Definitions come from the whole repository, as the table audits read them.
+        for s in all
+            .iter()
+            .filter(|s| s.verb == "CREATE" && s.sql.to_ascii_lowercase().contains(" table "))
+        {
+            defined.extend(s.tables.iter().map(String::as_str));
+        }
         for s in &sites {
             *by_verb.entry(s.verb.clone()).or_insert(0) += 1;
-            if s.verb == "CREATE" && s.sql.to_ascii_lowercase().contains(" table ") {
-                defined.extend(s.tables.iter().map(String::as_str));
-            }
             let function = s.function.as_ref().map(|f| f.id.as_str());
             if let Some(f) = function {
                 emitters.insert(f);

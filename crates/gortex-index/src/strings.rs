@@ -54,7 +54,7 @@ pub(crate) fn patterns() -> Vec<(Language, String)> {
         ),
         (
             Language::Python,
-            r#"(call function: [(identifier) @metric (attribute attribute: (identifier) @metric)] (#match? @metric "(Counter|Gauge|Histogram|Summary|Info|Enum)$") arguments: (argument_list . (string) @_value . (string)))
+            r#"(call function: [(identifier) @metric (attribute attribute: (identifier) @metric)] (#match? @metric "(Counter|Gauge|Histogram|Summary)$") arguments: (argument_list . (string) @_value . (string)))
                (call function: (attribute object: (_) @_recv attribute: (identifier) @metric (#any-of? @metric "incr" "decr" "increment" "decrement" "gauge" "timing" "timer" "histogram" "distribution")) arguments: (argument_list . (string) @_value))
                (raise_statement (call function: [(identifier) (attribute)] @error arguments: (argument_list . (string) @_value)))
                (call function: (identifier) @i18n (#any-of? @i18n "_" "gettext" "gettext_lazy" "ugettext" "ugettext_lazy" "pgettext" "ngettext" "_l") arguments: (argument_list . (string) @_value))"#
@@ -80,9 +80,17 @@ pub(crate) fn patterns() -> Vec<(Language, String)> {
 /// `dogstatsd`, `this.stats`), or of `counter` / `timer` that are meter registries.
 fn is_stats_client(receiver: &str) -> bool {
     let r = receiver.rsplit('.').next().unwrap_or(receiver).to_ascii_lowercase();
-    ["stats", "metric", "datadog", "registry", "meter", "telemetry", "prom"]
-        .iter()
-        .any(|w| r.contains(w))
+    [
+        "stats",
+        "metric",
+        "datadog",
+        "registry",
+        "meter",
+        "telemetry",
+        "prometheus",
+    ]
+    .iter()
+    .any(|w| r.contains(w))
 }
 
 /// The three string contexts.
@@ -162,8 +170,6 @@ fn classify(h: &Hit) -> Option<(&'static str, String)> {
                 ("summary", "summary"),
                 ("tim", "timer"),
                 ("distribution", "distribution"),
-                ("enum", "enum"),
-                ("info", "info"),
                 ("set", "set"),
             ]
             .into_iter()

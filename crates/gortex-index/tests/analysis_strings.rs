@@ -247,6 +247,15 @@ fn named_project_bundles_override_and_bad_bundles_are_refused() {
         .unwrap();
     assert_eq!(matches(&run), golden(&["hardcoded-secret"]));
 
+    // An alias runs its rule, as that rule.
+    let alias = review_repo()
+        .query(
+            "analyze",
+            json!({ "kind": "named", "name": "x", "queries": [{ "name": "x", "detectors": ["empty-catch"] }] }),
+        )
+        .unwrap();
+    assert_eq!(alias["detectors"], json!(["swallowed-error"]));
+    assert_eq!(matches(&alias), golden(&["swallowed-error"]));
     let refused = |args: Value| refused(review_repo().query("analyze", args).unwrap_err());
     assert!(refused(json!({ "kind": "named", "name": "nope" })).contains("available: command-injection"));
     assert!(

@@ -14,6 +14,10 @@
 //!   `Depends(get_db)`; `@app.template_filter("upper")` registers no route.
 //! - `py/tests`: `client` in `conftest.py`; `user(client)` a fixture using it; `test_health(client,
 //!   tmp_path)` (a builtin) and `test_user(user, missing_plugin_fixture)` (nothing here defines it).
+//!   `py/tests/override` overrides `client` with a fixture receiving the conftest one, and
+//!   `test_override(client, retries=3)` gets the override (`retries` has a default: no fixture).
+//! - Also in `start`: `router.post('/login', loginPayload, notDefinedAnywhere)` — data and an
+//!   undefined name make no synthesized edge (no guess, no placeholder).
 
 mod common;
 
@@ -56,14 +60,16 @@ fn synthesizers_roll_up_every_framework_dispatch_edge() {
         [
             "http_route py/api.py -calls-> health (py/api.py:13)",
             "http_route py/api.py -calls-> items (py/api.py:18)",
-            "http_route start -calls-> listUsers (web/server.ts:26)",
-            "http_route start -calls-> createUser (web/server.ts:27)",
-            "http_route start -calls-> auth (web/server.ts:27)",
+            "http_route start -calls-> listUsers (web/server.ts:27)",
+            "http_route start -calls-> createUser (web/server.ts:28)",
+            "http_route start -calls-> auth (web/server.ts:28)",
+            "pytest_fixture client -calls-> client (py/tests/override/test_override.py:5)",
+            "pytest_fixture test_override -calls-> client (py/tests/override/test_override.py:10)",
             "pytest_fixture user -calls-> client (py/tests/test_api.py:5)",
             "pytest_fixture test_health -calls-> client (py/tests/test_api.py:9)",
             "pytest_fixture test_user -calls-> user (py/tests/test_api.py:13)",
-            "event_handler start -calls-> onReady (web/server.ts:28)",
-            "event_handler Widget.mount -calls-> Widget.handleClick (web/server.ts:41)",
+            "event_handler start -calls-> onReady (web/server.ts:29)",
+            "event_handler Widget.mount -calls-> Widget.handleClick (web/server.ts:44)",
             "di_provider AppModule -instantiates-> UsersService (web/app.module.ts:7)",
             "di_provider AppModule -instantiates-> UsersController (web/app.module.ts:7)",
             "jsx_render App -calls-> Header (web/App.tsx:8)",
@@ -86,18 +92,18 @@ fn synthesizers_roll_up_every_framework_dispatch_edge() {
         counts,
         [
             ("http_route".to_string(), 5, 5),
-            ("pytest_fixture".into(), 3, 2),
+            ("pytest_fixture".into(), 5, 3),
             ("event_handler".into(), 2, 2),
             ("di_provider".into(), 2, 2),
             ("jsx_render".into(), 1, 1),
             ("di_depends".into(), 1, 1),
         ]
     );
-    assert_eq!(r["total"], 14);
+    assert_eq!(r["total"], 16);
     assert_eq!(r["available"].as_array().unwrap().len(), 6);
     assert_eq!(r["evidence"], "graph");
     // The fixture pytest picks comes from conftest.py: a framework rule, not a name guess.
-    assert_eq!(r["passes"][1]["by_origin"], json!({ "ast_inferred": 3 }));
+    assert_eq!(r["passes"][1]["by_origin"], json!({ "ast_inferred": 5 }));
 }
 
 #[test]

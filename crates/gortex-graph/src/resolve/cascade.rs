@@ -310,10 +310,10 @@ impl Tables<'_> {
         }
     }
 
-    /// Same-language candidates named `name` in the whole repository.
-    /// The pytest fixture named `name` that a test in file `fi` receives: the file's own, else
-    /// the one in the nearest `conftest.py` of its directory or an ancestor's.
-    pub(super) fn pytest_fixture(&self, fi: u32, name: &str) -> Option<Sym> {
+    /// The pytest fixture named `name` that symbol `requester` of file `fi` receives: the file's
+    /// own, else the one in the nearest `conftest.py` of its directory or an ancestor's. A fixture
+    /// requesting its own name (`def db(db)`, an override) receives the outer one.
+    pub(super) fn pytest_fixture(&self, fi: u32, name: &str, requester: Sym) -> Option<Sym> {
         let cands = self.named(name)?;
         let here = &*self.files[fi as usize].path;
         let dir = crate::config::dir_of(here);
@@ -321,7 +321,7 @@ impl Tables<'_> {
         for &c in cands {
             let file = &self.files[c.0 as usize];
             let sym = &file.facts.symbols[c.1 as usize];
-            if sym.test_role != Some(gortex_core::TestRole::Fixture) || sym.parent.is_some() {
+            if sym.test_role != Some(gortex_core::TestRole::Fixture) || sym.parent.is_some() || c == requester {
                 continue;
             }
             let path = &*file.path;
@@ -345,6 +345,7 @@ impl Tables<'_> {
         best.map(|(_, s)| s)
     }
 
+    /// Same-language candidates named `name` in the whole repository.
     pub(super) fn name_only(
         &self,
         fi: u32,

@@ -228,7 +228,7 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
     };
     let self_sym = from_sym.map(|f| (fi, f));
     // A language server's answer for this call site decides it (the cascade ran for the counts).
-    if r.kind == EdgeKind::Calls {
+    if r.kind == EdgeKind::Calls && r.via.is_none() {
         if let Some(site) = file.semantic.as_ref().and_then(|s| s.at(r.line, r.col)) {
             // The calling function's own lines: a definition there that is no symbol is one of
             // its parameters or locals.
@@ -245,7 +245,9 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
     match resolved {
         Some((Entity::Sym(s), origin))
             if accepts(r.kind, t.sym(s).kind)
-                && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements)) =>
+                && !(Some(s) == self_sym && matches!(r.kind, EdgeKind::Extends | EdgeKind::Implements))
+                // A framework calls or builds code, never a variable holding data.
+                && (r.via.is_none() || t.sym(s).kind.is_callable() || t.sym(s).kind.is_type_like()) =>
         {
             // A call names the method where a field shares its name.
             let s = match r.kind {
@@ -255,8 +257,9 @@ fn emit_reference(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact, file_test: boo
             let kind = edge_kind(t, r.kind, s, lang);
             push_edge(em, from, from_test, s, kind, origin, r.line);
         }
-        // A framework dispatch is synthesized only onto code of the repository.
-        Some((Entity::External(_), _)) | None if r.via.is_some() => {}
+        // A framework dispatch is synthesized only onto code of the repository the cascade
+        // found: never onto a stub, never by a name-only guess, never as a placeholder.
+        _ if r.via.is_some() => {}
         Some((Entity::External(path), origin)) => {
             let stub = match r.kind {
                 EdgeKind::Calls => NodeKind::Function,
@@ -371,7 +374,7 @@ fn emit_fixture(em: &mut Emitter<'_, '_>, fi: u32, r: &RefFact) {
     else {
         return;
     };
-    if let Some(s) = t.pytest_fixture(fi, &r.name) {
+    if let Some(s) = t.pytest_fixture(fi, &r.name, (fi, from)) {
         let from = Endpoint::Symbol(0, from);
         push_edge(em, from, true, s, EdgeKind::Calls, Origin::AstInferred, r.line);
     }
@@ -514,7 +517,10 @@ fn push_edge(
     let to_test = em.t.sym(to).test_role.is_some();
     let to_ep = em.symbol(to);
     if matches!(kind, EdgeKind::Calls | EdgeKind::Instantiates) && from_test && !to_test {
+        // The `tests` edge beside a synthesized call is no dispatch of its own.
+        let via = em.via.take();
         em.edge(from.clone(), to_ep.clone(), EdgeKind::Tests, origin, line);
+        em.via = via;
     }
     em.edge(from, to_ep, kind, origin, line);
 }

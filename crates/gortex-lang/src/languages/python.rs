@@ -1098,7 +1098,8 @@ const BUILTIN_FIXTURES: &[&str] = &[
     "subtests",
 ];
 
-/// The parameters of a test or fixture that name fixtures (not `self`/`cls`, builtins, `*args`).
+/// The parameters of a test or fixture that name fixtures (not `self`/`cls`, builtins, `*args`,
+/// parameters with defaults).
 fn fixture_params(params: Node<'_>, source: &[u8], method: bool) -> Vec<(String, (u32, u32))> {
     let mut cursor = params.walk();
     let mut out = Vec::new();
@@ -1106,7 +1107,7 @@ fn fixture_params(params: Node<'_>, source: &[u8], method: bool) -> Vec<(String,
         let name_node = match p.kind() {
             "identifier" => Some(p),
             "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
-            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            // A parameter with a default is the function's own, not a fixture pytest passes.
             _ => None,
         };
         let Some(n) = name_node else { continue };
