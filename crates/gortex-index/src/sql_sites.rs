@@ -189,8 +189,12 @@ impl RepoIndex {
     /// `analyze kind=sql_rebuild` (see [`SqlRebuildResult`]).
     pub(crate) fn sql_rebuild(&self, g: &Graph, a: &SqlRebuildArgs) -> Result<SqlRebuildResult, QueryError> {
         let prefix = gortex_analysis::reach::check_path_prefix(a.path_prefix.as_deref())?;
-        let (all, _, _) = self.sql_sites_counted(g, None)?;
         let (sites, skipped, coverage) = self.sql_sites_counted(g, prefix.as_deref())?;
+        // Definitions are read repository-wide: a second sweep only when a prefix narrowed the first.
+        let all = match prefix {
+            Some(_) => self.sql_sites_counted(g, None)?.0,
+            None => sites.clone(),
+        };
         let graph_tables = defined_tables(g);
         let mut defined: BTreeSet<&str> = graph_tables.keys().map(String::as_str).collect();
         let mut by_verb: BTreeMap<String, usize> = BTreeMap::new();
